@@ -1,0 +1,45 @@
+# claudewrap — see README.md. `make demo` and `make test` are the two set-up commands.
+
+CLAUDE_VERSIONS ?= 2.1.330 2.1.197
+STATICCHECK     := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+VERSION         ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT          ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS         := -X github.com/claudewrap/claudewrap/internal/cli.version=$(VERSION) \
+                   -X github.com/claudewrap/claudewrap/internal/cli.commit=$(COMMIT)
+GOTEST_FLAGS    ?=
+
+.PHONY: all build claude test check golden bench demo clean
+
+all: build
+
+build:
+	go build -ldflags '$(LDFLAGS)' -o bin/claudewrap ./cmd/claudewrap
+	go build -o bin/fakeapi ./cmd/fakeapi
+
+# The pinned Claude Code versions, from the npm registry, into .cache/ (git-ignored).
+claude:
+	./scripts/install-claude.sh $(CLAUDE_VERSIONS)
+
+# Every test, the end-to-end suite on the real Claude Code included.
+test: claude
+	CLAUDEWRAP_CLAUDE_VERSIONS="$(CLAUDE_VERSIONS)" go test -race -timeout 40m $(GOTEST_FLAGS) ./...
+
+check:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	go mod tidy -diff
+	go vet ./...
+	go run $(STATICCHECK) ./...
+	$(MAKE) test
+
+# Refresh golden files from the recordings.
+golden:
+	go test ./... -run 'Golden' -update
+
+bench:
+	go test -run '^$$' -bench . -benchmem ./...
+
+demo: build claude
+	./scripts/demo.sh
+
+clean:
+	rm -rf bin

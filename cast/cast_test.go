@@ -1,0 +1,76 @@
+package cast
+
+import (
+	"bytes"
+	"testing"
+	"time"
+)
+
+func TestRoundTrip(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, 100, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tick := w.start
+	w.now = func() time.Time { tick = tick.Add(250 * time.Millisecond); return tick }
+	// "数" is e6 95 b0: split it across two writes.
+	w.Output([]byte("a\x1b[31m\xe6\x95"))
+	w.Output([]byte("\xb0b"))
+	w.Input([]byte("\r"))
+	w.Resize(80, 24)
+	if err := w.Err(); err != nil {
+		t.Fatal(err)
+	}
+	h, evs, err := Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Width != 100 || h.Height != 30 || h.Version != 2 {
+		t.Fatalf("header %+v", h)
+	}
+	want := []Event{
+		{0.25, "o", "a\x1b[31m"},
+		{0.5, "o", "数b"},
+		{0.75, "i", "\r"},
+		{1.0, "r", "80x24"},
+	}
+	if len(evs) != len(want) {
+		t.Fatalf("events %+v, want %+v", evs, want)
+	}
+	for i := range want {
+		if evs[i] != want[i] {
+			t.Errorf("event %d = %+v, want %+v", i, evs[i], want[i])
+		}
+	}
+	c, r, err := ParseSize(evs[3].Data)
+	if err != nil || c != 80 || r != 24 {
+		t.Errorf("ParseSize = %d, %d, %v", c, r, err)
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	for _, in := range []string{
+		"",
+		"not json\n",
+		`{"version": 1, "width": 80, "height": 24}` + "\n",
+		`{"version": 2, "width": 80, "height": 24}` + "\n[1.0, \"o\"]\n",
+	} {
+		if _, _, err := Read(bytes.NewBufferString(in)); err == nil {
+			t.Errorf("Read(%q) succeeded", in)
+		}
+	}
+}
+
+func TestCompleteUTF8(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{"", 0}, {"abc", 3}, {"a\xe6\x95", 1}, {"a\xe6\x95\xb0", 4}, {"\xf0\x9f\x9a", 0}, {"\xf0\x9f\x9a\x80", 4},
+	} {
+		if got := completeUTF8([]byte(tc.in)); got != tc.want {
+			t.Errorf("completeUTF8(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+}

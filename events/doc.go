@@ -1,0 +1,4 @@
+// Package events writes the run's JSON-lines event log: one object per line,
+// with "ts" in RFC 3339 and "event" naming what happened. It owns the format
+// only; what to report is decided by its callers.
+package events

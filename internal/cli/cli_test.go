@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// execute runs the root command with args and returns its error and stdout.
+func execute(t *testing.T, stdin *os.File, args ...string) (string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	root := NewCmdRoot(stdin, &out, &errb)
+	root.SetArgs(args)
+	err := root.Execute()
+	return out.String(), err
+}
+
+func devNull(t *testing.T) *os.File {
+	t.Helper()
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+func TestRunFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want RunOptions
+	}{
+		{"defaults headless without a terminal", []string{}, RunOptions{Headless: true, Cols: 120, Rows: 40}},
+		{"size and args", []string{"--size", "60x20", "--record", "x.cast", "--", "hello", "--verbose"},
+			RunOptions{Headless: true, Cols: 60, Rows: 20, Record: "x.cast", ClaudeArgs: []string{"hello", "--verbose"}}},
+		{"claude and events", []string{"--claude", "/bin/true", "--events", "e.jsonl"},
+			RunOptions{Headless: true, Cols: 120, Rows: 40, Claude: "/bin/true", Events: "e.jsonl"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got *RunOptions
+			cmd := NewCmdRun(devNull(t), nil, nil, func(o *RunOptions) error { got = o; return nil })
+			cmd.SetArgs(tc.args)
+			t.Setenv("CLAUDEWRAP_CLAUDE", "")
+			if err := cmd.Execute(); err != nil {
+				t.Fatal(err)
+			}
+			got.Stdin, got.Stdout, got.Stderr = nil, nil, nil
+			if got.Claude != tc.want.Claude || got.Headless != tc.want.Headless || got.Cols != tc.want.Cols ||
+				got.Rows != tc.want.Rows || got.Record != tc.want.Record || got.Events != tc.want.Events ||
+				strings.Join(got.ClaudeArgs, "|") != strings.Join(tc.want.ClaudeArgs, "|") {
+				t.Errorf("options %+v, want %+v", *got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRunClaudeFromEnv(t *testing.T) {
+	t.Setenv("CLAUDEWRAP_CLAUDE", "/opt/claude")
+	var got *RunOptions
+	cmd := NewCmdRun(devNull(t), nil, nil, func(o *RunOptions) error { got = o; return nil })
+	cmd.SetArgs(nil)
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if got.Claude != "/opt/claude" {
+		t.Errorf("Claude = %q", got.Claude)
+	}
+}
+
+func TestRunUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--size", "big"}, "--size"},
+		{[]string{"run", "--size", "10x2"}, "--size"},
+		{[]string{"run", "--rules", "r.yaml"}, "--rules is not implemented yet"},
+		{[]string{"run", "--on-unmatched", "fail"}, "--on-unmatched is not implemented yet"},
+		{[]string{"run", "--answer-timeout", "3m"}, "--answer-timeout is not implemented yet"},
+		{[]string{"run", "--exit-after-turn"}, "--exit-after-turn is not implemented yet"},
+		{[]string{"run", "--dry-run"}, "--dry-run is not implemented yet"},
+		{[]string{"run", "--no-such-flag"}, "unknown flag"},
+		{[]string{"replay"}, "accepts 1 arg"},
+		{[]string{"replay", "--at", "-1", "x.cast"}, "--at"},
+	} {
+		_, err := execute(t, devNull(t), tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want %q", tc.args, err, tc.want)
+			continue
+		}
+		if code := codeOf(err); code != ExitUsage && !isFlagError(err) {
+			t.Errorf("%v: exit %d, want %d", tc.args, code, ExitUsage)
+		}
+	}
+}
+
+func TestMissingClaude(t *testing.T) {
+	dir := t.TempDir()
+	notExec := filepath.Join(dir, "claude")
+	os.WriteFile(notExec, []byte("#!/bin/sh\n"), 0o644)
+	t.Setenv("PATH", dir)
+	for _, tc := range []struct {
+		flag, want string
+	}{
+		{"", "claude not found on PATH"},
+		{filepath.Join(dir, "nope"), "does not exist"},
+		{notExec, "is not executable"},
+	} {
+		args := []string{"run", "--headless", "--events", filepath.Join(dir, "ev.jsonl")}
+		if tc.flag != "" {
+			args = append(args, "--claude", tc.flag)
+		}
+		_, err := execute(t, devNull(t), args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || codeOf(err) != ExitStart {
+			t.Errorf("--claude %q: %v (exit %d), want %q and exit 3", tc.flag, err, codeOf(err), tc.want)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	out, err := execute(t, devNull(t), "version")
+	if err != nil || !strings.HasPrefix(out, "claudewrap ") || !strings.Contains(out, "go1.") {
+		t.Errorf("version: %q, %v", out, err)
+	}
+}
+
+func TestHelpMentionsEveryRunFlag(t *testing.T) {
+	cmd := NewCmdRun(devNull(t), nil, nil, nil)
+	for _, name := range []string{"claude", "rules", "headless", "size", "on-unmatched", "answer-timeout",
+		"exit-after-turn", "events", "record", "dry-run"} {
+		if cmd.Flags().Lookup(name) == nil {
+			t.Errorf("run has no --%s", name)
+		}
+	}
+	var _ *cobra.Command = cmd
+}

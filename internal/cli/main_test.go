@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+	"golang.org/x/term"
+)
+
+// TestMain lets the test binary stand in for claudewrap itself and for a
+// fake claude, so the tests below run real processes in real PTYs.
+func TestMain(m *testing.M) {
+	switch os.Getenv("CLI_TEST_AS") {
+	case "claudewrap":
+		os.Args = append([]string{"claudewrap"}, os.Args[1:]...)
+		os.Exit(int(Main()))
+	case "claude":
+		os.Exit(fakeClaude(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// fakeClaude behaves like a TUI: it turns on the modes Claude uses, then
+// exits or waits to be killed.
+func fakeClaude(args []string) int {
+	term.MakeRaw(0)
+	os.Stdout.WriteString("\x1b[?2004h\x1b[?1004h\x1b[>1u\x1b[?25l") // paste, focus, kitty, hidden cursor
+	fmt.Printf("pid %d ready\r\n", os.Getpid())
+	switch args[0] {
+	case "exit":
+		n, _ := strconv.Atoi(args[1])
+		return n
+	case "sleep":
+		select {}
+	}
+	return 2
+}
+
+// syncBuffer collects what the person's terminal receives.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// waitFor waits until the terminal has shown want, with a deadline.
+func (b *syncBuffer) waitFor(t *testing.T, want string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(b.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("terminal never showed %q; it showed %q", want, b.String())
+		}
+		time.Sleep(5 * time.Millisecond) // polling a buffer under a deadline
+	}
+	return b.String()
+}
+
+// runInTerminal starts claudewrap (this binary) on a fresh PTY standing for
+// the person's terminal, with the fake claude as the child.
+func runInTerminal(t *testing.T, childArgs ...string) (cmd *exec.Cmd, tty *os.File, out *syncBuffer, before *unix.Termios) {
+	t.Helper()
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ptmx.Close(); tty.Close() })
+	pty.Setsize(tty, &pty.Winsize{Cols: 100, Rows: 30})
+	before, err = unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, _ := os.Executable()
+	// claudewrap passes its environment on, so a script tells the child apart.
+	claude := filepath.Join(t.TempDir(), "claude")
+	script := fmt.Sprintf("#!/bin/sh\nCLI_TEST_AS=claude exec %q \"$@\"\n", exe)
+	if err := os.WriteFile(claude, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"run", "--claude", claude, "--"}, childArgs...)
+	cmd = exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), "CLI_TEST_AS=claudewrap")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	out = &syncBuffer{}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptmx.Read(buf)
+			out.Write(buf[:n])
+			if err != nil {
+				return
+			}
+		}
+	}()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd, tty, out, before
+}
+
+func exitCode(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("claudewrap did not exit")
+	}
+	return cmd.ProcessState.ExitCode()
+}
+
+func TestTerminalRestored(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		child []string
+		act   func(t *testing.T, cmd *exec.Cmd, shown string)
+		want  int
+	}{
+		{"child exits", []string{"exit", "5"}, nil, 5},
+		{"claudewrap gets SIGTERM", []string{"sleep"}, func(t *testing.T, cmd *exec.Cmd, _ string) {
+			cmd.Process.Signal(syscall.SIGTERM)
+		}, 128 + 15},
+		{"child is killed", []string{"sleep"}, func(t *testing.T, cmd *exec.Cmd, shown string) {
+			var pid int
+			fmt.Sscanf(shown[strings.Index(shown, "pid "):], "pid %d", &pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}, 128 + 9},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd, tty, out, before := runInTerminal(t, tc.child...)
+			shown := out.waitFor(t, "ready")
+			if tc.act != nil {
+				tc.act(t, cmd, shown)
+			}
+			if code := exitCode(t, cmd); code != tc.want {
+				t.Errorf("exit %d, want %d; terminal showed %q", code, tc.want, out.String())
+			}
+			after, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if *after != *before {
+				t.Errorf("termios not restored:\nbefore %+v\nafter  %+v", before, after)
+			}
+			// Modes the child turned on are turned off again, cursor shown.
+			shown = out.waitFor(t, "\x1b[?25h")
+			for _, seq := range []string{"\x1b[?2004l", "\x1b[?1004l", "\x1b[<99u"} {
+				if !strings.Contains(shown[strings.Index(shown, "ready"):], seq) {
+					t.Errorf("terminal never got %q", seq)
+				}
+			}
+		})
+	}
+}

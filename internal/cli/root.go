@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/claudewrap/claudewrap/ptyhost"
+)
+
+// Main runs claudewrap with os.Args and returns the exit status.
+func Main() (code ExitCode) {
+	defer func() {
+		// The person's terminal must come back even when claudewrap panics.
+		if r := recover(); r != nil {
+			ptyhost.RestoreTerminals()
+			panic(r)
+		}
+	}()
+	root := NewCmdRoot(os.Stdin, os.Stdout, os.Stderr)
+	root.SetArgs(os.Args[1:])
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.err != nil {
+		fmt.Fprintln(os.Stderr, "claudewrap: "+err.Error())
+	}
+	if !errors.As(err, &ee) && isFlagError(err) {
+		return ExitUsage
+	}
+	return codeOf(err)
+}
+
+// NewCmdRoot builds the command tree.
+func NewCmdRoot(stdin *os.File, stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "claudewrap",
+		Short: "Run Claude Code and answer its questions, by rules or by a person",
+		Long: `claudewrap runs Claude Code's interactive UI in a pseudo-terminal it owns,
+keeps an emulated copy of the screen, and answers AskUserQuestion forms,
+checking each key's effect on the screen and what Claude recorded.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return withCode(ExitUsage, fmt.Errorf("%w\nSee '%s --help'.", err, c.CommandPath()))
+	})
+	root.AddCommand(
+		NewCmdRun(stdin, stdout, stderr, nil),
+		NewCmdReplay(stdout, nil),
+		NewCmdVersion(stdout),
+	)
+	return root
+}
+
+// isFlagError reports the errors cobra returns for bad arguments before any
+// RunE is called.
+func isFlagError(err error) bool {
+	s := err.Error()
+	return strings.HasPrefix(s, "unknown command") || strings.HasPrefix(s, "unknown flag") ||
+		strings.Contains(s, "accepts ") || strings.Contains(s, "requires ")
+}

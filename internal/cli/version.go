@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// Set by the linker: -X github.com/claudewrap/claudewrap/internal/cli.version=...
+var (
+	version = "dev"
+	commit  = ""
+)
+
+// NewCmdVersion prints the version, commit and Go version.
+func NewCmdVersion(stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print version, commit and Go version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c := commit
+			if c == "" {
+				c = "unknown"
+				if bi, ok := debug.ReadBuildInfo(); ok {
+					for _, s := range bi.Settings {
+						if s.Key == "vcs.revision" {
+							c = s.Value
+						}
+					}
+				}
+			}
+			fmt.Fprintf(stdout, "claudewrap %s\ncommit %s\n%s %s/%s\n", version, c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			return nil
+		},
+	}
+}

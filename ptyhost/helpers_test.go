@@ -1,0 +1,176 @@
+package ptyhost
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/term"
+
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+// TestMain turns the test binary into a helper child when asked to, so tests
+// run real processes in a real PTY without outside programs.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("PTYHOST_HELPER"); mode != "" {
+		os.Exit(helperChild(mode, os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// burstSize is the size of the "burst" helper's output.
+const burstSize = 10 << 20
+
+// burstByte returns byte i of the burst: ASCII and multi-byte characters
+// whose bytes the writes below split at odd places.
+func burstChunk() []byte {
+	return []byte("line ✔ 数据库 🚀 \x1b[31mred\x1b[0m end\r\n")
+}
+
+func helperChild(mode string, args []string) int {
+	// Raw mode, so the child's PTY passes bytes through unchanged.
+	if st, err := term.MakeRaw(0); err == nil {
+		defer term.Restore(0, st)
+	}
+	switch mode {
+	case "burst":
+		// Writes of odd sizes split multi-byte characters and escape
+		// sequences across writes: 7 bytes at first, then 4093.
+		chunk := burstChunk()
+		var all []byte
+		for len(all) < burstSize {
+			all = append(all, chunk...)
+		}
+		all = all[:burstSize]
+		for i := 0; i < len(all); {
+			n := 4093
+			if i < 64<<10 {
+				n = 7
+			}
+			end := min(i+n, len(all))
+			if _, err := os.Stdout.Write(all[i:end]); err != nil {
+				return 1
+			}
+			i = end
+		}
+		return 0
+	case "exit":
+		n, _ := strconv.Atoi(args[0])
+		fmt.Print("bye\r\n")
+		return n
+	case "signal":
+		n, _ := strconv.Atoi(args[0])
+		fmt.Print("dying\r\n")
+		syscall.Kill(os.Getpid(), syscall.Signal(n))
+		select {}
+	case "echo":
+		// Prints each line read, and the size on SIGWINCH.
+		winch := make(chan os.Signal, 1)
+		signal.Notify(winch, syscall.SIGWINCH)
+		go func() {
+			for range winch {
+				r, c, _ := pty.Getsize(os.Stdin)
+				fmt.Printf("size %dx%d\r\n", c, r)
+			}
+		}()
+		fmt.Print("ready\r\n")
+		rd := bufio.NewReader(os.Stdin)
+		for {
+			line, err := rd.ReadString('\r')
+			if err != nil {
+				return 0
+			}
+			line = strings.TrimSuffix(line, "\r")
+			if line == "quit" {
+				return 0
+			}
+			fmt.Printf("got %q\r\n", line)
+		}
+	case "da1":
+		// Asks like Claude does and waits for the reply.
+		os.Stdout.WriteString("\x1b[c")
+		rd := bufio.NewReader(os.Stdin)
+		got := make(chan string, 1)
+		go func() {
+			s, _ := rd.ReadString('c')
+			got <- s
+		}()
+		select {
+		case s := <-got:
+			fmt.Printf("DA1 %q\r\n", s)
+			return 0
+		case <-time.After(5 * time.Second):
+			fmt.Print("no DA1 reply\r\n")
+			return 1
+		}
+	case "sleep":
+		fmt.Print("sleeping\r\n")
+		select {}
+	}
+	return 2
+}
+
+// helperConfig returns a config that runs the test binary as a helper.
+func helperConfig(t *testing.T, mode string, args ...string) Config {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{
+		Path:     exe,
+		Args:     args,
+		Env:      append(os.Environ(), "PTYHOST_HELPER="+mode),
+		Headless: true,
+		Cols:     80,
+		Rows:     24,
+	}
+}
+
+// startHost starts a host and makes sure the child is gone when the test ends.
+func startHost(t *testing.T, cfg Config) *Host {
+	t.Helper()
+	h, err := Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = h.Signal(syscall.SIGKILL)
+		<-h.Done()
+	})
+	return h
+}
+
+// waitScreen waits until the screen holds want, failing with the last screen.
+func waitScreen(t *testing.T, em screen.Emulator, want string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := em.Wait(ctx, func(s screen.Snapshot) bool { return strings.Contains(s.Text(), want) }); err != nil {
+		t.Fatalf("waiting for %q: %v", want, err)
+	}
+}
+
+// waitDone waits for the host to end, with a deadline.
+func waitDone(t *testing.T, h *Host) Status {
+	t.Helper()
+	select {
+	case <-h.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatalf("child did not exit; screen:\n%s", h.Screen().Snapshot().Text())
+	}
+	st, err := h.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}

@@ -1,0 +1,206 @@
+package ptyhost
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+)
+
+func TestExitStatus(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		mode string
+		args []string
+		want Status
+	}{
+		{"zero", "exit", []string{"0"}, Status{Code: 0}},
+		{"seven", "exit", []string{"7"}, Status{Code: 7}},
+		{"sigterm", "signal", []string{"15"}, Status{Code: 143, Signal: syscall.SIGTERM}},
+		{"sigkill", "signal", []string{"9"}, Status{Code: 137, Signal: syscall.SIGKILL}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := startHost(t, helperConfig(t, tc.mode, tc.args...))
+			if got := waitDone(t, h); got != tc.want {
+				t.Errorf("status %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestTailNotLost checks that output written just before exit reaches the
+// screen although the PTY reports EIO right after.
+func TestTailNotLost(t *testing.T) {
+	h := startHost(t, helperConfig(t, "exit", "3"))
+	waitDone(t, h)
+	if s := h.Screen().Snapshot().Text(); !strings.Contains(s, "bye") {
+		t.Errorf("screen lost the tail:\n%s", s)
+	}
+}
+
+func TestStartErrors(t *testing.T) {
+	dir := t.TempDir()
+	notExec := dir + "/claude"
+	if err := os.WriteFile(notExec, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{dir + "/missing", notExec, dir} {
+		_, err := Start(Config{Path: path, Headless: true})
+		if err == nil || !strings.Contains(err.Error(), "could not start") {
+			t.Errorf("Start(%s) = %v, want a start error", path, err)
+		}
+	}
+}
+
+// TestHeadlessAnswersDA1 checks the child is not left waiting for a terminal
+// reply when nothing but the emulator is there.
+func TestHeadlessAnswersDA1(t *testing.T) {
+	h := startHost(t, helperConfig(t, "da1"))
+	if st := waitDone(t, h); st.Code != 0 {
+		t.Fatalf("status %+v; screen:\n%s", st, h.Screen().Snapshot().Text())
+	}
+	if s := h.Screen().Snapshot().Text(); !strings.Contains(s, `DA1 "\x1b[?`) {
+		t.Errorf("screen:\n%s", s)
+	}
+}
+
+func TestSendKeys(t *testing.T) {
+	h := startHost(t, helperConfig(t, "echo"))
+	waitScreen(t, h.Screen(), "ready")
+	if err := h.SendKeys([]byte("héllo 数\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitScreen(t, h.Screen(), `got "héllo 数"`)
+	h.SendKeys([]byte("quit\r"))
+	waitDone(t, h)
+	if err := h.SendKeys([]byte("x")); err == nil {
+		t.Error("SendKeys after exit succeeded")
+	}
+}
+
+func TestResizeHeadless(t *testing.T) {
+	h := startHost(t, helperConfig(t, "echo"))
+	waitScreen(t, h.Screen(), "ready")
+	if err := h.Resize(100, 30); err != nil {
+		t.Fatal(err)
+	}
+	waitScreen(t, h.Screen(), "size 100x30")
+	if c, r := h.Screen().Size(); c != 100 || r != 30 {
+		t.Errorf("emulator size %dx%d, want 100x30", c, r)
+	}
+}
+
+// personTerminal opens a PTY pair standing for the person's terminal: the
+// host gets the tty; the test reads what the person would see from ptmx.
+func personTerminal(t *testing.T, cols, rows int) (ptmx, tty *os.File) {
+	t.Helper()
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ptmx.Close(); tty.Close() })
+	if err := pty.Setsize(tty, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
+		t.Fatal(err)
+	}
+	return ptmx, tty
+}
+
+func TestPassthroughBurst(t *testing.T) {
+	ptmx, tty := personTerminal(t, 100, 30)
+	cfg := helperConfig(t, "burst")
+	cfg.Headless = false
+	cfg.Stdin, cfg.Stdout = tty, tty
+	h := startHost(t, cfg)
+
+	got := make(chan []byte, 1)
+	go func() {
+		var buf bytes.Buffer
+		// Ends at the reset sequence written after the child exits.
+		tmp := make([]byte, 64*1024)
+		for !bytes.HasSuffix(buf.Bytes(), []byte(resetModes)) {
+			n, err := ptmx.Read(tmp)
+			buf.Write(tmp[:n])
+			if err != nil {
+				break
+			}
+		}
+		got <- buf.Bytes()
+	}()
+	var out []byte
+	select {
+	case out = <-got:
+	case <-time.After(120 * time.Second):
+		t.Fatal("person's terminal never saw the end of the output")
+	}
+	if st := waitDone(t, h); st.Code != 0 {
+		t.Fatalf("status %+v", st)
+	}
+	var want []byte
+	for len(want) < burstSize {
+		want = append(want, burstChunk()...)
+	}
+	want = append(want[:burstSize], resetModes...)
+	if !bytes.Equal(out, want) {
+		i := 0
+		for i < len(out) && i < len(want) && out[i] == want[i] {
+			i++
+		}
+		t.Fatalf("output differs at byte %d of %d (want %d): got %q", i, len(out), len(want), out[i:min(i+40, len(out))])
+	}
+}
+
+func TestPassthroughInputAndRestore(t *testing.T) {
+	ptmx, tty := personTerminal(t, 100, 30)
+	before, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := helperConfig(t, "echo")
+	cfg.Headless = false
+	cfg.Stdin, cfg.Stdout = tty, tty
+	var (
+		mu    sync.Mutex
+		typed bytes.Buffer
+	)
+	cfg.OnInput = func(p []byte) { mu.Lock(); typed.Write(p); mu.Unlock() }
+	h := startHost(t, cfg)
+	go io.Copy(io.Discard, ptmx)
+
+	waitScreen(t, h.Screen(), "ready")
+	raw, _ := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	if raw.Lflag&unix.ICANON != 0 {
+		t.Error("person's terminal is not in raw mode while the child runs")
+	}
+	ptmx.Write([]byte("hi\r"))
+	waitScreen(t, h.Screen(), `got "hi"`)
+
+	// A resize of the person's terminal reaches the child and the emulator.
+	pty.Setsize(tty, &pty.Winsize{Cols: 90, Rows: 20})
+	syscall.Kill(os.Getpid(), syscall.SIGWINCH)
+	waitScreen(t, h.Screen(), "size 90x20")
+	if c, r := h.Screen().Size(); c != 90 || r != 20 {
+		t.Errorf("emulator size %dx%d, want 90x20", c, r)
+	}
+
+	ptmx.Write([]byte("quit\r"))
+	waitDone(t, h)
+	after, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *after != *before {
+		t.Errorf("terminal not restored:\nbefore %+v\nafter  %+v", before, after)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.HasPrefix(typed.String(), "hi\r") {
+		t.Errorf("OnInput saw %q", typed.String())
+	}
+}

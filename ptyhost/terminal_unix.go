@@ -1,0 +1,133 @@
+//go:build unix
+
+package ptyhost
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+)
+
+// terminal is the person's terminal in passthrough.
+type terminal struct {
+	in, out *os.File
+	mu      sync.Mutex
+	saved   *term.State // nil until raw mode is on
+}
+
+// live holds the terminals in raw mode, for [RestoreTerminals].
+var live sync.Map // *terminal -> struct{}
+
+// RestoreTerminals restores every terminal a [Host] has put in raw mode. It is
+// for a last-resort path such as a panic; [Host.Wait] restores on its own.
+func RestoreTerminals() {
+	live.Range(func(k, _ any) bool {
+		k.(*terminal).restore()
+		return true
+	})
+}
+
+func openTerminal(in, out *os.File) (*terminal, error) {
+	if !term.IsTerminal(int(in.Fd())) {
+		return nil, fmt.Errorf("passthrough needs a terminal on stdin (use --headless)")
+	}
+	return &terminal{in: in, out: out}, nil
+}
+
+// size reports the size of the person's terminal, from stdout, else stdin.
+func (t *terminal) size() (cols, rows int, ok bool) {
+	for _, f := range []*os.File{t.out, t.in} {
+		if c, r, err := term.GetSize(int(f.Fd())); err == nil && c > 0 && r > 0 {
+			return c, r, true
+		}
+	}
+	return 0, 0, false
+}
+
+func (t *terminal) makeRaw() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	st, err := term.MakeRaw(int(t.in.Fd()))
+	if err != nil {
+		return fmt.Errorf("raw mode: %w", err)
+	}
+	t.saved = st
+	live.Store(t, struct{}{})
+	return nil
+}
+
+// resetModes turns off what a TUI may have left on: bracketed paste, focus
+// events, mouse reporting, kitty keyboard flags, modifyOtherKeys, attributes;
+// and shows the cursor. Each is harmless when already off.
+const resetModes = "\x1b[0m" + // attributes
+	"\x1b[?2004l" + // bracketed paste
+	"\x1b[?1004l" + // focus events
+	"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l" + // mouse
+	"\x1b[<99u" + // pop every kitty keyboard level
+	"\x1b[>4m" + // modifyOtherKeys off
+	"\x1b[?25h" // cursor visible
+
+// restore puts the terminal back as it was; safe to call more than once and
+// from any goroutine.
+func (t *terminal) restore() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.saved == nil {
+		return
+	}
+	_, _ = io.WriteString(t.out, resetModes)
+	_ = term.Restore(int(t.in.Fd()), t.saved)
+	t.saved = nil
+	live.Delete(t)
+}
+
+// killGrace is how long the child has to end after a termination signal
+// before it is killed.
+const killGrace = 3 * time.Second
+
+// handleSignals resizes on SIGWINCH and ends the child when the wrapper is
+// told to stop; the normal exit path then restores the terminal.
+func (h *Host) handleSignals() (stop func()) {
+	ch := make(chan os.Signal, 8)
+	signal.Notify(ch, syscall.SIGWINCH, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+	quit := make(chan struct{})
+	go func() {
+		var kill <-chan time.Time
+		for {
+			select {
+			case sig := <-ch:
+				switch sig {
+				case syscall.SIGWINCH:
+					if h.term != nil {
+						if c, r, ok := h.term.size(); ok {
+							_ = h.Resize(c, r)
+						}
+					}
+				case syscall.SIGHUP:
+					_ = h.Signal(syscall.SIGHUP)
+					kill = time.After(killGrace)
+				default:
+					_ = h.Signal(syscall.SIGTERM)
+					kill = time.After(killGrace)
+				}
+			case <-kill:
+				_ = h.Signal(syscall.SIGKILL)
+			case <-quit:
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			signal.Stop(ch)
+			close(quit)
+		})
+	}
+}
