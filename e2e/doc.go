@@ -1,0 +1,5 @@
+// Package e2e holds the end-to-end suite: the real Claude Code (every pinned
+// version, installed by `make claude`) runs against the fake Messages API,
+// under claudewrap, and the tests assert on what Claude recorded. It has no
+// code of its own outside tests.
+package e2e
