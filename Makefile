@@ -33,7 +33,7 @@ check:
 
 # Refresh golden files from the recordings.
 golden:
-	go test ./... -run 'Golden' -update
+	go test ./screen -run 'TestGolden' -update
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...

@@ -1,0 +1,182 @@
+package screen_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/claudewrap/claudewrap/cast"
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// recordings are the real Claude Code screens recorded by tools/recordscreens.
+func recordings(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob("../testdata/screens/*/*.cast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no recordings in testdata/screens")
+	}
+	return files
+}
+
+// replay feeds a recording's output to a fresh emulator, each event split
+// into chunks of the given size (0: whole events).
+func replay(t testing.TB, path string, chunk int) screen.Snapshot {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h, evs, err := cast.Read(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height})
+	if err := cast.Play(evs, -1, chunked{em, chunk}); err != nil {
+		t.Fatal(err)
+	}
+	return em.Snapshot()
+}
+
+type chunked struct {
+	screen.Emulator
+	n int
+}
+
+func (c chunked) Write(p []byte) (int, error) {
+	if c.n <= 0 {
+		return c.Emulator.Write(p)
+	}
+	for i := 0; i < len(p); i += c.n {
+		if _, err := c.Emulator.Write(p[i:min(i+c.n, len(p))]); err != nil {
+			return i, err
+		}
+	}
+	return len(p), nil
+}
+
+// describe is what a golden file holds: the recognised form, or why none.
+func describe(s screen.Snapshot) string {
+	f, err := screen.Recognize(s)
+	if err != nil {
+		return err.Error() + "\n"
+	}
+	return f.String()
+}
+
+// TestGolden replays every recording, recognises the form on its last
+// screen and compares the result with screen/testdata/golden/VERSION/NAME.golden.
+// Each recording is replayed whole and in chunks of 1, 7 and 64 bytes; all
+// must give the same screen.
+func TestGolden(t *testing.T) {
+	for _, rec := range recordings(t) {
+		version := filepath.Base(filepath.Dir(rec))
+		name := strings.TrimSuffix(filepath.Base(rec), ".cast")
+		t.Run(version+"/"+name, func(t *testing.T) {
+			t.Parallel()
+			snap := replay(t, rec, 0)
+			got := describe(snap)
+			for _, n := range []int{1, 7, 64} {
+				other := replay(t, rec, n)
+				if other.Text() != snap.Text() {
+					t.Errorf("chunks of %d bytes give another screen:\n%s\nwhole events give:\n%s", n, other.Text(), snap.Text())
+				}
+				if d := describe(other); d != got {
+					t.Errorf("chunks of %d bytes give another form:\n%s", n, d)
+				}
+			}
+			golden := filepath.Join("testdata", "golden", version, name+".golden")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run `make golden` to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("recognised form differs from %s:\n%s\nscreen:\n%s", golden, diff(string(want), got), snap.Text())
+			}
+		})
+	}
+}
+
+// diff is a small line diff: lines only in want with "-", only in got with "+".
+func diff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl == gl {
+			b.WriteString("  " + wl + "\n")
+			continue
+		}
+		if i < len(w) {
+			b.WriteString("- " + wl + "\n")
+		}
+		if i < len(g) {
+			b.WriteString("+ " + gl + "\n")
+		}
+	}
+	return b.String()
+}
+
+// FuzzRecognize checks that recognition never panics and never reports a
+// focus while two elements are drawn focused. It is seeded with the last
+// screen of every recording.
+func FuzzRecognize(f *testing.F) {
+	for _, rec := range recordings(f) {
+		f.Add(replay(f, rec, 0).Text())
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		em := screen.New(screen.Options{Cols: 100, Rows: 40})
+		em.Write([]byte(strings.ReplaceAll(text, "\n", "\r\n")))
+		form, err := screen.Recognize(em.Snapshot())
+		if err != nil {
+			return
+		}
+		focused := 0
+		for _, o := range form.Options {
+			if o.Focused {
+				focused++
+			}
+		}
+		for _, on := range []bool{form.Other != nil && form.Other.Focused, form.Button != nil && form.Button.Focused,
+			form.Chat != nil && form.Chat.Focused} {
+			if on {
+				focused++
+			}
+		}
+		if form.Review != nil {
+			if form.Review.Submit.Focused {
+				focused++
+			}
+			if form.Review.Cancel.Focused {
+				focused++
+			}
+		}
+		if form.Focus.Kind != screen.FocusUnknown && focused != 1 {
+			t.Fatalf("focus %v with %d focused elements:\n%s", form.Focus, focused, form)
+		}
+		_ = form.String()
+	})
+}
