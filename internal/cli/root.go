@@ -58,6 +58,7 @@ checking each key's effect on the screen and what Claude recorded.`,
 		NewCmdRun(stdin, stdout, stderr, nil),
 		NewCmdReplay(stdout, nil),
 		NewCmdVersion(stdout),
+		NewCmdHook(stdin, stderr, nil),
 	)
 	return root
 }

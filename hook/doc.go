@@ -1,0 +1,6 @@
+// Package hook owns the bridge between Claude Code's hooks and the running
+// wrapper: the private socket each run listens on, the --settings JSON that
+// adds claudewrap's hooks next to the person's own, the client side run by
+// `claudewrap hook` (forward the hook's JSON and get out of Claude's way), and
+// the validation of what arrives. It never decides or presses anything.
+package hook

@@ -1,0 +1,147 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const pre = `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","tool_use_id":"toolu_1",
+"tool_input":{"questions":[{"question":"Which database?","header":"Database","multiSelect":false,
+"options":[{"label":"PostgreSQL","description":"a"},{"label":"SQLite","description":""}]}]}}`
+
+func listen(t *testing.T) *Server {
+	t.Helper()
+	s, err := Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func next(t *testing.T, s *Server) Message {
+	t.Helper()
+	select {
+	case m := <-s.Messages():
+		return m
+	case <-time.After(10 * time.Second):
+		t.Fatal("no message")
+		return Message{}
+	}
+}
+
+func TestForwardAndReceive(t *testing.T) {
+	s := listen(t)
+	fi, err := os.Stat(filepath.Dir(s.Path()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o700 {
+		t.Errorf("socket directory mode %v, want 0700", fi.Mode().Perm())
+	}
+	if err := Forward(strings.NewReader(pre), s.Path()); err != nil {
+		t.Fatal(err)
+	}
+	m := next(t, s)
+	if m.Err != nil {
+		t.Fatal(m.Err)
+	}
+	q := m.Payload.ToolInput.Questions[0]
+	if m.Payload.ToolUseID != "toolu_1" || q.Header != "Database" || strings.Join(q.Labels(), ",") != "PostgreSQL,SQLite" {
+		t.Errorf("payload %+v", m.Payload)
+	}
+	dir := filepath.Dir(s.Path())
+	s.Close()
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("socket directory left behind: %v", err)
+	}
+}
+
+func TestRefused(t *testing.T) {
+	s := listen(t)
+	big := append([]byte(`{"hook_event_name":"Stop","x":"`), bytes.Repeat([]byte("a"), MaxMessage)...)
+	for _, tc := range []struct {
+		name string
+		msg  []byte
+		want string
+	}{
+		{"garbage", []byte("\x00\xffnot json at all"), "not hook JSON"},
+		{"oversized", big, "over"},
+		{"other tool", []byte(strings.Replace(pre, "AskUserQuestion", "Bash", 1)), "not AskUserQuestion"},
+		{"no id", []byte(strings.Replace(pre, `"toolu_1"`, `""`, 1)), "without tool_use_id"},
+		{"unknown event", []byte(`{"hook_event_name":"SessionStart"}`), "unexpected hook event"},
+		{"post without answers", []byte(strings.Replace(pre, "PreToolUse", "PostToolUse", 1)), "without tool_response"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := net.Dial("unix", s.Path())
+			if err != nil {
+				t.Fatal(err)
+			}
+			go func() { c.Write(tc.msg); c.Close() }()
+			m := next(t, s)
+			if m.Err == nil || !strings.Contains(m.Err.Error(), tc.want) {
+				t.Errorf("got %+v, want an error with %q", m, tc.want)
+			}
+		})
+	}
+	// The server still works after all that.
+	Forward(strings.NewReader(`{"hook_event_name":"Stop"}`), s.Path())
+	if m := next(t, s); m.Err != nil || m.Payload.HookEventName != Stop {
+		t.Errorf("after refusals: %+v", m)
+	}
+}
+
+func TestForwardWithoutWrapper(t *testing.T) {
+	start := time.Now()
+	if err := Forward(strings.NewReader(pre), filepath.Join(t.TempDir(), "none.sock")); err == nil {
+		t.Error("Forward to a missing socket succeeded")
+	}
+	if err := Forward(strings.NewReader(pre), ""); err == nil {
+		t.Error("Forward with no socket succeeded")
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Forward took %v with no wrapper", d)
+	}
+}
+
+func TestSettings(t *testing.T) {
+	var v struct {
+		Hooks map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct{ Type, Command string }
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal([]byte(Settings("/opt/it's here/claudewrap", "/tmp/x/hook.sock")), &v); err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range []string{PreToolUse, PostToolUse, Stop} {
+		e := v.Hooks[ev]
+		if len(e) != 1 || len(e[0].Hooks) != 1 || e[0].Hooks[0].Type != "command" {
+			t.Fatalf("%s: %+v", ev, e)
+		}
+		want := `'/opt/it'\''s here/claudewrap' hook --socket '/tmp/x/hook.sock'`
+		if e[0].Hooks[0].Command != want {
+			t.Errorf("%s command %q, want %q", ev, e[0].Hooks[0].Command, want)
+		}
+		if (ev == Stop) != (e[0].Matcher == "") {
+			t.Errorf("%s matcher %q", ev, e[0].Matcher)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(pre))
+	f.Add([]byte(`{"hook_event_name":"Stop"}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := Parse(b)
+		if err == nil && p.HookEventName != Stop && (p.ToolInput == nil || p.ToolUseID == "") {
+			t.Fatalf("accepted %q", b)
+		}
+	})
+}

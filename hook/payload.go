@@ -1,0 +1,98 @@
+package hook
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Hook event names claudewrap registers for.
+const (
+	PreToolUse  = "PreToolUse"
+	PostToolUse = "PostToolUse"
+	Stop        = "Stop"
+
+	// ToolName is the tool whose hooks claudewrap needs.
+	ToolName = "AskUserQuestion"
+)
+
+// Payload is the JSON Claude Code gives a hook command on stdin, with the
+// fields claudewrap uses.
+type Payload struct {
+	SessionID     string        `json:"session_id"`
+	HookEventName string        `json:"hook_event_name"`
+	ToolName      string        `json:"tool_name,omitempty"`
+	ToolUseID     string        `json:"tool_use_id,omitempty"`
+	ToolInput     *ToolInput    `json:"tool_input,omitempty"`
+	ToolResponse  *ToolResponse `json:"tool_response,omitempty"`
+}
+
+// ToolInput is AskUserQuestion's input: the truth about what is asked.
+type ToolInput struct {
+	Questions []Question `json:"questions"`
+}
+
+// Question is one question of a form.
+type Question struct {
+	Question    string   `json:"question"`
+	Header      string   `json:"header"`
+	Options     []Option `json:"options"`
+	MultiSelect bool     `json:"multiSelect"`
+}
+
+// Option is one offered answer.
+type Option struct {
+	Label       string `json:"label"`
+	Description string `json:"description"`
+}
+
+// Labels returns the option labels in order.
+func (q Question) Labels() []string {
+	l := make([]string, len(q.Options))
+	for i, o := range q.Options {
+		l[i] = o.Label
+	}
+	return l
+}
+
+// ToolResponse is what AskUserQuestion recorded, as PostToolUse reports it.
+type ToolResponse struct {
+	Answers map[string]string `json:"answers"`
+}
+
+// Parse decodes and validates a hook message: valid JSON, an event
+// claudewrap registered for, and for tool events the AskUserQuestion tool
+// with an id and well-formed questions.
+func Parse(b []byte) (*Payload, error) {
+	var p Payload
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("not hook JSON: %w", err)
+	}
+	switch p.HookEventName {
+	case Stop:
+		return &p, nil
+	case PreToolUse, PostToolUse:
+	case "":
+		return nil, errors.New("no hook_event_name")
+	default:
+		return nil, fmt.Errorf("unexpected hook event %q", p.HookEventName)
+	}
+	if p.ToolName != ToolName {
+		return nil, fmt.Errorf("%s for tool %q, not %s", p.HookEventName, p.ToolName, ToolName)
+	}
+	if p.ToolUseID == "" {
+		return nil, fmt.Errorf("%s without tool_use_id", p.HookEventName)
+	}
+	if p.ToolInput == nil || len(p.ToolInput.Questions) == 0 || len(p.ToolInput.Questions) > 4 {
+		return nil, fmt.Errorf("%s with no questions or more than 4", p.HookEventName)
+	}
+	for i, q := range p.ToolInput.Questions {
+		if q.Question == "" || len(q.Options) < 2 || len(q.Options) > 4 {
+			return nil, fmt.Errorf("question %d: want text and 2-4 options", i+1)
+		}
+	}
+	if p.HookEventName == PostToolUse && (p.ToolResponse == nil || p.ToolResponse.Answers == nil) {
+		return nil, errors.New("PostToolUse without tool_response.answers")
+	}
+	return &p, nil
+}

@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/claudewrap/claudewrap/hook"
+)
+
+// HookOptions are the flags of `claudewrap hook`.
+type HookOptions struct {
+	Stdin  io.Reader
+	Stderr io.Writer
+	Socket string
+}
+
+// NewCmdHook builds `claudewrap hook`, which Claude Code runs as a hook
+// command. It always exits 0 and prints nothing on stdout, so it never
+// blocks or changes what Claude does.
+func NewCmdHook(stdin io.Reader, stderr io.Writer, runF func(*HookOptions) error) *cobra.Command {
+	opts := &HookOptions{Stdin: stdin, Stderr: stderr}
+	cmd := &cobra.Command{
+		Use:   "hook",
+		Short: "Forward a Claude Code hook's JSON to the running claudewrap (run by Claude Code)",
+		Long: `Run by Claude Code as a hook command: reads the hook's JSON on stdin and
+forwards it to the claudewrap run that started Claude. Exits 0 at once when no
+wrapper listens, so it never fails or delays Claude.`,
+		Args:   cobra.NoArgs,
+		Hidden: false,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Socket == "" {
+				opts.Socket = os.Getenv("CLAUDEWRAP_HOOK_SOCKET")
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			if err := hook.Forward(opts.Stdin, opts.Socket); err != nil {
+				fmt.Fprintln(opts.Stderr, "claudewrap hook: "+err.Error())
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&opts.Socket, "socket", "", "the wrapper's hook socket (default $CLAUDEWRAP_HOOK_SOCKET)")
+	return cmd
+}
