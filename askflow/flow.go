@@ -1,0 +1,655 @@
+package askflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+// Screen is the emulated screen askflow reads.
+type Screen interface {
+	Snapshot() screen.Snapshot
+	Wait(ctx context.Context, ok func(screen.Snapshot) bool) (screen.Snapshot, error)
+}
+
+// Keys sends keys to Claude.
+type Keys interface {
+	SendKeys(p []byte) error
+}
+
+// Action is what to do with a question.
+type Action int
+
+// Actions. Chat and Cancel end the whole form.
+const (
+	Select Action = iota + 1 // pick Labels (several, in tick order, on a multi-select question)
+	Type                     // type Text into the "Type something" row
+	Chat                     // "Chat about this", then Text as the next message
+	Cancel                   // Esc: Claude is told the user declined
+)
+
+var actionNames = map[Action]string{Select: "select", Type: "type", Chat: "chat", Cancel: "cancel"}
+
+func (a Action) String() string {
+	if s, ok := actionNames[a]; ok {
+		return s
+	}
+	return fmt.Sprintf("Action(%d)", int(a))
+}
+
+// Decision is the answer intended for one question.
+type Decision struct {
+	Action Action
+	Labels []string
+	Text   string
+}
+
+// Answer is the string Claude records for the decision: the label, the
+// labels joined with ", " in tick order, or the typed text.
+func (d Decision) Answer() string {
+	if d.Action == Type {
+		return d.Text
+	}
+	return strings.Join(d.Labels, ", ")
+}
+
+// KeyEvent reports one key sent, with the focus before and after it.
+type KeyEvent struct {
+	Question int // 1-based
+	Key      string
+	Before   string
+	After    string
+}
+
+// Config is one form to answer.
+type Config struct {
+	Screen Screen
+	Keys   Keys
+	// Questions are the hook's questions, in order.
+	Questions []screen.Question
+	// Decisions holds one decision per question.
+	Decisions []Decision
+
+	// FormTimeout bounds the wait for the form to appear and agree with
+	// Questions (default 20s); StepTimeout bounds the wait for one key's
+	// effect (default 3s); Retries is how often a key with no visible
+	// effect is sent again (default 2).
+	FormTimeout time.Duration
+	StepTimeout time.Duration
+	Retries     int
+
+	// OnKey, if set, is called after each key's effect was seen (or not).
+	OnKey func(KeyEvent)
+}
+
+// Outcome is how the form ended.
+type Outcome int
+
+// Outcomes.
+const (
+	Submitted Outcome = iota + 1
+	Chatted
+	Cancelled
+)
+
+var outcomeNames = map[Outcome]string{Submitted: "submitted", Chatted: "chatted", Cancelled: "cancelled"}
+
+func (o Outcome) String() string { return outcomeNames[o] }
+
+// Result is what Run achieved.
+type Result struct {
+	Outcome Outcome
+	Keys    int // keys sent
+}
+
+// Error is a navigation failure: the screen did not confirm a step. No key
+// was sent after the failing one.
+type Error struct {
+	Question int    // 1-based; 0 for the form as a whole
+	Step     string // what was being done
+	Reason   string
+	Keys     int // keys sent before giving up
+	Last     screen.Snapshot
+}
+
+func (e *Error) Error() string {
+	q := ""
+	if e.Question > 0 {
+		q = fmt.Sprintf("question %d: ", e.Question)
+	}
+	return fmt.Sprintf("%s%s: %s (after %d keys); last screen:\n%s", q, e.Step, e.Reason, e.Keys, e.Last.Text())
+}
+
+// ErrInterrupted is returned when ctx ends while answering, e.g. because
+// the person took the form over.
+var ErrInterrupted = errors.New("answering interrupted")
+
+// Keys as a terminal sends them.
+const (
+	keyUp    = "\x1b[A"
+	keyDown  = "\x1b[B"
+	keyEnter = "\r"
+	keyEsc   = "\x1b"
+)
+
+var keyNames = map[string]string{keyUp: "Up", keyDown: "Down", keyEnter: "Enter", keyEsc: "Esc"}
+
+// Run answers the form. It returns an *Error when the screen did not
+// confirm a step, or ErrInterrupted when ctx ended first.
+func Run(ctx context.Context, cfg Config) (Result, error) {
+	if len(cfg.Questions) == 0 || len(cfg.Questions) != len(cfg.Decisions) {
+		return Result{}, &Error{Step: "start", Reason: fmt.Sprintf("%d questions, %d decisions", len(cfg.Questions), len(cfg.Decisions))}
+	}
+	if cfg.FormTimeout <= 0 {
+		cfg.FormTimeout = 20 * time.Second
+	}
+	if cfg.StepTimeout <= 0 {
+		cfg.StepTimeout = 3 * time.Second
+	}
+	if cfg.Retries <= 0 {
+		cfg.Retries = 2
+	}
+	r := &runner{cfg: cfg}
+	out, err := r.run(ctx)
+	if err != nil && ctx.Err() != nil {
+		err = fmt.Errorf("%w: %w", ErrInterrupted, err)
+	}
+	return Result{Outcome: out, Keys: r.keys}, err
+}
+
+type runner struct {
+	cfg     Config
+	keys    int
+	q       int // 0-based index of the question being answered
+	headers []string
+}
+
+func (r *runner) run(ctx context.Context) (Outcome, error) {
+	for _, q := range r.cfg.Questions {
+		r.headers = append(r.headers, q.Header)
+	}
+	for i, d := range r.cfg.Decisions {
+		if err := validate(r.cfg.Questions[i], d); err != nil {
+			return 0, &Error{Question: i + 1, Step: "decision", Reason: err.Error()}
+		}
+	}
+	// Chat and Cancel end the whole form: do the first one at once.
+	for _, d := range r.cfg.Decisions {
+		switch d.Action {
+		case Cancel:
+			return Cancelled, r.cancel(ctx)
+		case Chat:
+			return Chatted, r.chat(ctx, d.Text)
+		}
+	}
+	for i, d := range r.cfg.Decisions {
+		r.q = i
+		var err error
+		switch d.Action {
+		case Select:
+			if r.cfg.Questions[i].MultiSelect {
+				err = r.multi(ctx, d.Labels)
+			} else {
+				err = r.single(ctx, d.Labels[0])
+			}
+		case Type:
+			err = r.typed(ctx, d.Text)
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	if len(r.cfg.Questions) > 1 {
+		r.q = -1
+		if err := r.review(ctx); err != nil {
+			return 0, err
+		}
+	}
+	return Submitted, nil
+}
+
+func validate(q screen.Question, d Decision) error {
+	switch d.Action {
+	case Select:
+		if len(d.Labels) == 0 {
+			return errors.New("select names no label")
+		}
+		if len(d.Labels) > 1 && !q.MultiSelect {
+			return fmt.Errorf("select names %d labels on a single-select question", len(d.Labels))
+		}
+		seen := map[string]bool{}
+		for _, l := range d.Labels {
+			if indexOf(q.Labels, l) < 0 {
+				return fmt.Errorf("label %q is not offered", l)
+			}
+			if seen[l] {
+				return fmt.Errorf("label %q named twice", l)
+			}
+			seen[l] = true
+		}
+	case Type:
+		if q.MultiSelect {
+			return errors.New("typed answers are supported on single-select questions only")
+		}
+		if strings.TrimSpace(d.Text) == "" || strings.ContainsAny(d.Text, "\r\n\x1b") {
+			return errors.New("typed answer is empty or holds control characters")
+		}
+	case Chat:
+		if strings.ContainsAny(d.Text, "\r\x1b") {
+			return errors.New("chat message holds control characters")
+		}
+	case Cancel:
+	default:
+		return fmt.Errorf("unknown action %d", d.Action)
+	}
+	return nil
+}
+
+func indexOf(list []string, s string) int {
+	for i, l := range list {
+		if l == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// fail builds an *Error for the current question.
+func (r *runner) fail(step string, last screen.Snapshot, format string, args ...any) error {
+	return &Error{Question: r.q + 1, Step: step, Reason: fmt.Sprintf(format, args...), Keys: r.keys, Last: last}
+}
+
+// agrees reports whether fm is the page of the current question, as the
+// hook described it.
+func (r *runner) agrees(fm *screen.Form) bool {
+	if fm == nil || fm.Review != nil {
+		return false
+	}
+	if len(fm.Disagreements(r.cfg.Questions[r.q])) > 0 || len(fm.TabDisagreements(r.headers)) > 0 {
+		return false
+	}
+	return len(r.headers) == 1 || fm.ActiveTab() == r.q
+}
+
+// wait waits up to d for a settled screen satisfying ok, returning the
+// last screen seen on failure.
+func (r *runner) wait(ctx context.Context, d time.Duration, ok func(screen.Snapshot) bool) (screen.Snapshot, bool) {
+	wctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	s, err := r.cfg.Screen.Wait(wctx, ok)
+	if err != nil {
+		var we *screen.WaitError
+		if errors.As(err, &we) {
+			return we.Last, false
+		}
+		return r.cfg.Screen.Snapshot(), false
+	}
+	return s, true
+}
+
+// formWhere waits up to d for a recognised form satisfying ok.
+func (r *runner) formWhere(ctx context.Context, d time.Duration, ok func(*screen.Form) bool) (*screen.Form, screen.Snapshot, bool) {
+	var got *screen.Form
+	s, found := r.wait(ctx, d, func(s screen.Snapshot) bool {
+		fm, err := screen.Recognize(s)
+		if err != nil || !ok(fm) {
+			return false
+		}
+		got = fm
+		return true
+	})
+	return got, s, found
+}
+
+// page waits for the current question's page with a known focus.
+func (r *runner) page(ctx context.Context, d time.Duration) (*screen.Form, error) {
+	fm, s, ok := r.formWhere(ctx, d, func(fm *screen.Form) bool {
+		return r.agrees(fm) && fm.Focus.Kind != screen.FocusUnknown
+	})
+	if !ok {
+		return nil, r.fail("agree", s, "the screen never showed this question as the hook describes it%s", describeDisagreement(s, r))
+	}
+	return fm, nil
+}
+
+func describeDisagreement(s screen.Snapshot, r *runner) string {
+	fm, err := screen.Recognize(s)
+	if err != nil {
+		return " (" + err.Error() + ")"
+	}
+	if fm.Review != nil {
+		return " (the review page is showing)"
+	}
+	d := append(fm.Disagreements(r.cfg.Questions[r.q]), fm.TabDisagreements(r.headers)...)
+	if len(r.headers) > 1 && fm.ActiveTab() != r.q {
+		d = append(d, fmt.Sprintf("tab %d is active, not %d", fm.ActiveTab()+1, r.q+1))
+	}
+	if len(d) == 0 {
+		return " (focus unknown)"
+	}
+	return ": " + strings.Join(d, "; ")
+}
+
+// press sends key and waits for effect. When the effect does not show, it
+// sends the key again only if safe still holds for the screen (nothing
+// else happened), at most Retries times.
+func (r *runner) press(ctx context.Context, step, key string, before string, effect, safe func(screen.Snapshot) bool) (screen.Snapshot, error) {
+	var last screen.Snapshot
+	for try := 0; try <= r.cfg.Retries; try++ {
+		if err := ctx.Err(); err != nil {
+			return last, r.fail(step, r.cfg.Screen.Snapshot(), "%v", err)
+		}
+		if err := r.cfg.Keys.SendKeys([]byte(key)); err != nil {
+			return last, r.fail(step, r.cfg.Screen.Snapshot(), "send %s: %v", keyNames[key], err)
+		}
+		r.keys++
+		s, ok := r.wait(ctx, r.cfg.StepTimeout, effect)
+		last = s
+		if r.cfg.OnKey != nil {
+			r.cfg.OnKey(KeyEvent{Question: r.q + 1, Key: keyName(key), Before: before, After: focusOf(s)})
+		}
+		if ok {
+			return s, nil
+		}
+		if ctx.Err() != nil {
+			return s, r.fail(step, s, "%v", ctx.Err())
+		}
+		if !safe(s) {
+			return s, r.fail(step, s, "%s had an unexpected effect", keyName(key))
+		}
+	}
+	return last, r.fail(step, last, "%s had no visible effect after %d tries", keyName(key), r.cfg.Retries+1)
+}
+
+func keyName(k string) string {
+	if n, ok := keyNames[k]; ok {
+		return n
+	}
+	return fmt.Sprintf("text %q", k)
+}
+
+func focusOf(s screen.Snapshot) string {
+	fm, err := screen.Recognize(s)
+	if err != nil {
+		return "no form"
+	}
+	return fm.Focus.String()
+}
+
+// position is the focus's place in the order Up/Down walk through.
+func position(fm *screen.Form) int {
+	n := len(fm.Options)
+	switch fm.Focus.Kind {
+	case screen.FocusOption:
+		return fm.Focus.Index
+	case screen.FocusOther:
+		return n
+	case screen.FocusButton:
+		return n + 1
+	case screen.FocusChat:
+		if fm.Button != nil {
+			return n + 2
+		}
+		return n + 1
+	}
+	return -1
+}
+
+// moveTo moves the focus to position target, one confirmed key at a time.
+func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
+	fm, err := r.page(ctx, r.cfg.FormTimeout)
+	if err != nil {
+		return nil, err
+	}
+	// Each move must bring the focus closer; allow some slack for a list
+	// that scrolls or wraps, never an endless walk.
+	limit := 2*(len(fm.Options)+3) + r.cfg.Retries
+	for moves := 0; ; moves++ {
+		cur := position(fm)
+		if cur == target {
+			return fm, nil
+		}
+		if moves >= limit {
+			return nil, r.fail("move", r.cfg.Screen.Snapshot(), "focus did not reach row %d in %d moves", target+1, limit)
+		}
+		key := keyDown
+		if cur > target {
+			key = keyUp
+		}
+		var next *screen.Form
+		_, err := r.press(ctx, "move", key, fm.Focus.String(),
+			func(s screen.Snapshot) bool {
+				nf, err := screen.Recognize(s)
+				if err != nil || !r.agrees(nf) || nf.Focus.Kind == screen.FocusUnknown || position(nf) == cur {
+					return false
+				}
+				next = nf
+				return true
+			},
+			func(s screen.Snapshot) bool {
+				nf, err := screen.Recognize(s)
+				return err == nil && r.agrees(nf)
+			})
+		if err != nil {
+			return nil, err
+		}
+		fm = next
+	}
+}
+
+// movedOn reports whether the screen has left the current question's page:
+// for one question, the form is gone; for several, another tab or the
+// review page shows.
+func (r *runner) movedOn(s screen.Snapshot) bool {
+	fm, err := screen.Recognize(s)
+	if len(r.headers) == 1 {
+		return err != nil || !r.agrees(fm)
+	}
+	return err == nil && (fm.Review != nil || (fm.ActiveTab() >= 0 && fm.ActiveTab() != r.q))
+}
+
+// focusedOn returns a check that the current page shows with the focus at
+// position target.
+func (r *runner) focusedOn(target int) func(screen.Snapshot) bool {
+	return func(s screen.Snapshot) bool {
+		fm, err := screen.Recognize(s)
+		return err == nil && r.agrees(fm) && position(fm) == target
+	}
+}
+
+// enter presses Enter on the focused row, which must be target, and waits
+// for the page to move on.
+func (r *runner) enter(ctx context.Context, target int) error {
+	s := r.cfg.Screen.Snapshot()
+	if !r.focusedOn(target)(s) {
+		return r.fail("enter", s, "focus is not on row %d before Enter", target+1)
+	}
+	_, err := r.press(ctx, "enter", keyEnter, focusOf(s), r.movedOn, r.focusedOn(target))
+	return err
+}
+
+func (r *runner) single(ctx context.Context, label string) error {
+	target := indexOf(r.cfg.Questions[r.q].Labels, label)
+	if _, err := r.moveTo(ctx, target); err != nil {
+		return err
+	}
+	return r.enter(ctx, target)
+}
+
+func (r *runner) multi(ctx context.Context, labels []string) error {
+	q := r.cfg.Questions[r.q]
+	want := map[int]bool{}
+	for _, l := range labels {
+		want[indexOf(q.Labels, l)] = true
+	}
+	fm, err := r.page(ctx, r.cfg.FormTimeout)
+	if err != nil {
+		return err
+	}
+	for i, o := range fm.Options {
+		if o.Ticked && !want[i] {
+			return r.fail("tick", r.cfg.Screen.Snapshot(), "%q is ticked already and was not asked for", o.Label)
+		}
+	}
+	for _, l := range labels {
+		i := indexOf(q.Labels, l)
+		fm, err := r.moveTo(ctx, i)
+		if err != nil {
+			return err
+		}
+		if fm.Options[i].Ticked {
+			// Ticked before we came: the recorded order may differ, and
+			// verification will say so.
+			continue
+		}
+		ticked := func(s screen.Snapshot) bool {
+			nf, err := screen.Recognize(s)
+			return err == nil && r.agrees(nf) && nf.Options[i].Ticked && position(nf) == i
+		}
+		untouched := func(s screen.Snapshot) bool {
+			nf, err := screen.Recognize(s)
+			return err == nil && r.agrees(nf) && !nf.Options[i].Ticked && position(nf) == i
+		}
+		if _, err := r.press(ctx, "tick", keyEnter, fm.Focus.String(), ticked, untouched); err != nil {
+			return err
+		}
+	}
+	button := len(q.Labels) + 1
+	fm, err = r.moveTo(ctx, button)
+	if err != nil {
+		return err
+	}
+	for i, o := range fm.Options {
+		if o.Ticked != want[i] {
+			return r.fail("tick", r.cfg.Screen.Snapshot(), "%q ticked=%t before %s", o.Label, o.Ticked, fm.Button.Label)
+		}
+	}
+	return r.enter(ctx, button)
+}
+
+func (r *runner) typed(ctx context.Context, text string) error {
+	other := len(r.cfg.Questions[r.q].Labels)
+	fm, err := r.moveTo(ctx, other)
+	if err != nil {
+		return err
+	}
+	if !fm.Other.Placeholder {
+		return r.fail("type", r.cfg.Screen.Snapshot(), "the Type something row already holds %q", fm.Other.Text)
+	}
+	shows := func(s screen.Snapshot) bool {
+		nf, err := screen.Recognize(s)
+		return err == nil && r.agrees(nf) && position(nf) == other && !nf.Other.Placeholder &&
+			sameText(nf.Other.Text, text)
+	}
+	// The text goes in one write; a retry would type it twice, so none.
+	if _, err := r.press(ctx, "type", text, fm.Focus.String(), shows, func(screen.Snapshot) bool { return false }); err != nil {
+		return err
+	}
+	return r.enter(ctx, other)
+}
+
+func sameText(a, b string) bool {
+	return strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
+}
+
+func (r *runner) review(ctx context.Context) error {
+	fm, s, ok := r.formWhere(ctx, r.cfg.FormTimeout, func(fm *screen.Form) bool {
+		return fm.Review != nil && fm.Focus.Kind != screen.FocusUnknown
+	})
+	if !ok {
+		return r.fail("review", s, "the review page never showed")
+	}
+	rv := fm.Review
+	if len(rv.Answers) != len(r.cfg.Questions) {
+		return r.fail("review", s, "the review page lists %d answers, want %d", len(rv.Answers), len(r.cfg.Questions))
+	}
+	for i, q := range r.cfg.Questions {
+		a := rv.Answers[i]
+		want := r.cfg.Decisions[i].Answer()
+		if !sameText(a.Question, q.Question) || !sameText(a.Answer, want) {
+			return r.fail("review", s, "the review page lists %q -> %q, want %q -> %q", a.Question, a.Answer, q.Question, want)
+		}
+	}
+	onSubmit := func(s screen.Snapshot) bool {
+		fm, err := screen.Recognize(s)
+		return err == nil && fm.Review != nil && fm.Focus.Kind == screen.FocusSubmit
+	}
+	if fm.Focus.Kind != screen.FocusSubmit {
+		onReview := func(s screen.Snapshot) bool {
+			fm, err := screen.Recognize(s)
+			return err == nil && fm.Review != nil
+		}
+		if _, err := r.press(ctx, "review", keyUp, fm.Focus.String(), onSubmit, onReview); err != nil {
+			return err
+		}
+	}
+	gone := func(s screen.Snapshot) bool {
+		_, err := screen.Recognize(s)
+		return err != nil
+	}
+	_, err := r.press(ctx, "submit", keyEnter, "submit", gone, onSubmit)
+	return err
+}
+
+func (r *runner) cancel(ctx context.Context) error {
+	fm, s, ok := r.formWhere(ctx, r.cfg.FormTimeout, func(fm *screen.Form) bool {
+		return fm.Review != nil || r.agrees(fm)
+	})
+	if !ok {
+		return r.fail("cancel", s, "the form never showed as the hook describes it%s", describeDisagreement(s, r))
+	}
+	gone := func(s screen.Snapshot) bool {
+		_, err := screen.Recognize(s)
+		return err != nil
+	}
+	showing := func(s screen.Snapshot) bool { return !gone(s) }
+	_, err := r.press(ctx, "cancel", keyEsc, fm.Focus.String(), gone, showing)
+	return err
+}
+
+func (r *runner) chat(ctx context.Context, text string) error {
+	q := r.cfg.Questions[r.q]
+	chat := len(q.Labels) + 1
+	if q.MultiSelect {
+		chat++
+	}
+	if _, err := r.moveTo(ctx, chat); err != nil {
+		return err
+	}
+	s := r.cfg.Screen.Snapshot()
+	gone := func(s screen.Snapshot) bool {
+		_, err := screen.Recognize(s)
+		return err != nil
+	}
+	if _, err := r.press(ctx, "chat", keyEnter, focusOf(s), gone, r.focusedOn(chat)); err != nil {
+		return err
+	}
+	if text == "" {
+		return nil
+	}
+	// The message goes into Claude's prompt once it is empty and ready.
+	s, ok := r.wait(ctx, r.cfg.FormTimeout, func(s screen.Snapshot) bool {
+		t, ok := screen.Prompt(s)
+		return ok && t == ""
+	})
+	if !ok {
+		return r.fail("chat", s, "Claude's prompt never showed empty after Chat about this")
+	}
+	typed := func(s screen.Snapshot) bool {
+		t, ok := screen.Prompt(s)
+		return ok && sameText(t, text)
+	}
+	if _, err := r.press(ctx, "chat", text, "prompt", typed, func(screen.Snapshot) bool { return false }); err != nil {
+		return err
+	}
+	sent := func(s screen.Snapshot) bool {
+		t, ok := screen.Prompt(s)
+		return !ok || !sameText(t, text)
+	}
+	_, err := r.press(ctx, "chat", keyEnter, "prompt", sent, typed)
+	return err
+}
