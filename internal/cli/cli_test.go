@@ -80,11 +80,8 @@ func TestRunUsageErrors(t *testing.T) {
 	}{
 		{[]string{"run", "--size", "big"}, "--size"},
 		{[]string{"run", "--size", "10x2"}, "--size"},
-		{[]string{"run", "--rules", "r.yaml"}, "--rules is not implemented yet"},
-		{[]string{"run", "--on-unmatched", "fail"}, "--on-unmatched is not implemented yet"},
+		{[]string{"run", "--on-unmatched", "sometimes"}, `unknown policy "sometimes"`},
 		{[]string{"run", "--answer-timeout", "3m"}, "--answer-timeout is not implemented yet"},
-		{[]string{"run", "--exit-after-turn"}, "--exit-after-turn is not implemented yet"},
-		{[]string{"run", "--dry-run"}, "--dry-run is not implemented yet"},
 		{[]string{"run", "--no-such-flag"}, "unknown flag"},
 		{[]string{"replay"}, "accepts 1 arg"},
 		{[]string{"replay", "--at", "-1", "x.cast"}, "--at"},

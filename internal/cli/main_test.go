@@ -34,6 +34,9 @@ func TestMain(m *testing.M) {
 // fakeClaude behaves like a TUI: it turns on the modes Claude uses, then
 // exits or waits to be killed.
 func fakeClaude(args []string) int {
+	if len(args) > 1 && args[0] == "--settings" {
+		args = args[2:] // claudewrap's hooks
+	}
 	term.MakeRaw(0)
 	os.Stdout.WriteString("\x1b[?2004h\x1b[?1004h\x1b[>1u\x1b[?25l") // paste, focus, kitty, hidden cursor
 	fmt.Printf("pid %d ready\r\n", os.Getpid())

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,8 @@ import (
 	"github.com/claudewrap/claudewrap/cast"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/ptyhost"
+	"github.com/claudewrap/claudewrap/rules"
+	"github.com/claudewrap/claudewrap/session"
 )
 
 // RunOptions are the flags of `claudewrap run`.
@@ -23,17 +26,21 @@ type RunOptions struct {
 	Stdin          *os.File
 	Stdout, Stderr io.Writer
 
-	Claude     string
-	ClaudeArgs []string
-	Headless   bool
-	Cols, Rows int
-	Events     string
-	Record     string
+	Claude        string
+	ClaudeArgs    []string
+	Rules         []string
+	Headless      bool
+	Cols, Rows    int
+	OnUnmatched   string
+	ExitAfterTurn bool
+	Events        string
+	Record        string
+	DryRun        bool
 }
 
 // notYet lists run flags whose behaviour arrives with later work: setting
 // one is an error rather than being silently ignored.
-var notYet = []string{"rules", "on-unmatched", "answer-timeout", "exit-after-turn", "dry-run"}
+var notYet = []string{"answer-timeout"}
 
 // NewCmdRun builds `claudewrap run`. runF replaces the run function in tests.
 func NewCmdRun(stdin *os.File, stdout, stderr io.Writer, runF func(*RunOptions) error) *cobra.Command {
@@ -56,6 +63,11 @@ screen. Everything after -- goes to claude unchanged.`,
 				}
 			}
 			opts.ClaudeArgs = args
+			if opts.OnUnmatched != "" {
+				if _, err := rules.ParsePolicy(opts.OnUnmatched); err != nil {
+					return usageErrorf("--on-unmatched: %v", err)
+				}
+			}
 			if !cmd.Flags().Changed("headless") && !term.IsTerminal(int(opts.Stdin.Fd())) {
 				opts.Headless = true
 			}
@@ -75,15 +87,15 @@ screen. Everything after -- goes to claude unchanged.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Claude, "claude", "", "Claude Code binary (default $CLAUDEWRAP_CLAUDE, else claude on PATH)")
-	f.StringArray("rules", nil, "rule `file`, repeatable (default ./.claudewrap.yaml, then $XDG_CONFIG_HOME/claudewrap/rules.yaml)")
+	f.StringArrayVar(&opts.Rules, "rules", nil, "rule `file`, repeatable (default ./.claudewrap.yaml, then $XDG_CONFIG_HOME/claudewrap/rules.yaml)")
 	f.BoolVar(&opts.Headless, "headless", false, "draw Claude only on the virtual screen (automatic when stdin is not a terminal)")
 	f.StringVar(&size, "size", "120x40", "virtual terminal size `COLSxROWS` when headless")
-	f.String("on-unmatched", "", "policy for questions no rule answers: passthrough, ask, fallback, cancel, fail")
+	f.StringVar(&opts.OnUnmatched, "on-unmatched", "", "policy for questions no rule answers: passthrough, ask, fallback, cancel, fail")
 	f.Duration("answer-timeout", 0, "how long passthrough/ask wait for a person before the fallback answer")
-	f.Bool("exit-after-turn", false, "end Claude and exit when it finishes its turn")
+	f.BoolVar(&opts.ExitAfterTurn, "exit-after-turn", false, "end Claude and exit when it finishes its turn")
 	f.StringVar(&opts.Events, "events", "", "JSON-lines event log `file` (- for stdout; headless default is stdout)")
 	f.StringVar(&opts.Record, "record", "", "write an asciicast v2 recording to `FILE.cast`")
-	f.Bool("dry-run", false, "decide and log, press nothing")
+	f.BoolVar(&opts.DryRun, "dry-run", false, "decide and log, press nothing")
 	return cmd
 }
 
@@ -135,6 +147,22 @@ func runRun(opts *RunOptions) (err error) {
 	if err != nil {
 		return withCode(ExitStart, err)
 	}
+	ruleFiles := opts.Rules
+	if len(ruleFiles) == 0 {
+		ruleFiles = rules.DefaultPaths()
+	}
+	set, err := rules.Load(ruleFiles...)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	policy, err := unmatchedPolicy(opts, set)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	exe, err := session.SelfPath()
+	if err != nil {
+		return withCode(ExitStart, err)
+	}
 
 	evName := opts.Events
 	if evName == "" && opts.Headless {
@@ -180,27 +208,72 @@ func runRun(opts *RunOptions) (err error) {
 		cfg.Tap = rec
 	}
 
-	log.Emit("start", events.Fields{"claude": path, "args": opts.ClaudeArgs, "headless": opts.Headless})
-	h, err := ptyhost.Start(cfg)
+	log.Emit("start", events.Fields{"claude": path, "args": opts.ClaudeArgs, "headless": opts.Headless,
+		"rules": ruleFiles, "on_unmatched": string(policy), "dry_run": opts.DryRun})
+	rep, err := session.Run(context.Background(), session.Config{
+		Host:          cfg,
+		Exe:           exe,
+		Decider:       set,
+		Policy:        policy,
+		Log:           log,
+		ExitAfterTurn: opts.ExitAfterTurn,
+		DryRun:        opts.DryRun,
+	})
+	code := exitCodeOf(rep)
 	if err != nil {
 		log.Emit("error", events.Fields{"message": err.Error()})
-		log.Emit("exit", events.Fields{"code": int(ExitStart)})
 		if errors.Is(err, ptyhost.ErrStart) {
-			return withCode(ExitStart, err)
+			code = ExitStart
+		} else if code == ExitOK {
+			code = ExitError
 		}
-		return withCode(ExitError, err)
 	}
-	st, werr := h.Wait()
-	if werr != nil {
-		log.Emit("error", events.Fields{"message": werr.Error()})
-	}
-	fields := events.Fields{"code": st.Code}
-	if st.Signal != 0 {
-		fields["signal"] = st.Signal.String()
+	fields := events.Fields{"code": int(code), "claude_code": rep.Claude.Code}
+	if rep.Claude.Signal != 0 {
+		fields["signal"] = rep.Claude.Signal.String()
 	}
 	log.Emit("exit", fields)
-	if st.Code != 0 {
-		return withCode(ExitCode(st.Code), nil)
+	if code == ExitOK {
+		return nil
 	}
-	return werr
+	return withCode(code, err)
+}
+
+// exitCodeOf makes the exit status: claudewrap's own outcomes first, the
+// worst first; else Claude's status, unless claudewrap ended Claude itself.
+func exitCodeOf(r session.Report) ExitCode {
+	switch {
+	case r.Mismatch:
+		return ExitMismatch
+	case r.Navigation:
+		return ExitNavigation
+	case r.Unmatched:
+		return ExitUnmatched
+	case r.Ended:
+		return ExitOK
+	}
+	return ExitCode(r.Claude.Code)
+}
+
+// unmatchedPolicy picks the policy: the flag, else the rules' default, else
+// passthrough when Claude is on the person's screen, fail otherwise.
+func unmatchedPolicy(opts *RunOptions, set *rules.Set) (rules.Policy, error) {
+	p := rules.Policy(opts.OnUnmatched)
+	if p == "" {
+		p = set.Defaults().OnUnmatched
+	}
+	if p == "" {
+		p = rules.Passthrough
+		if opts.Headless {
+			// "ask" belongs here when a terminal is at hand; it is not built yet.
+			p = rules.Fail
+		}
+	}
+	switch {
+	case p == rules.Ask:
+		return "", errors.New("the ask policy is not implemented yet")
+	case p == rules.Passthrough && opts.Headless:
+		return "", errors.New("the passthrough policy needs Claude on the person's screen; it cannot work with --headless")
+	}
+	return p, nil
 }

@@ -1,0 +1,157 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claudewrap/claudewrap/fakeapi"
+	"github.com/claudewrap/claudewrap/internal/claudetest"
+)
+
+// event is one line of claudewrap's event log.
+type event map[string]any
+
+func (e event) name() string { return fmt.Sprint(e["event"]) }
+
+// run is one finished `claudewrap run`.
+type run struct {
+	code   int
+	events []event
+	stderr string
+	sb     *claudetest.Sandbox
+	cast   string
+}
+
+// find returns the events with the given name.
+func (r *run) find(name string) []event {
+	var out []event
+	for _, e := range r.events {
+		if e.name() == name {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func (r *run) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "exit %d\nstderr: %s\nevents:\n", r.code, r.stderr)
+	for _, e := range r.events {
+		j, _ := json.Marshal(e)
+		b.Write(j)
+		b.WriteByte('\n')
+	}
+	if r.cast != "" {
+		if data, err := os.ReadFile(r.cast); err == nil {
+			if snap, err := replayBytes(data); err == nil {
+				b.WriteString("last screen:\n" + snap.Text() + "\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+// runClaudewrap runs the claudewrap binary headless on the real Claude Code
+// with the scenario, until it exits (with a deadline).
+func runClaudewrap(t *testing.T, version, scenario, prompt string, args ...string) *run {
+	t.Helper()
+	bin := claudetest.Claudewrap(t)
+	sb := claudetest.New(t, version, scenario)
+	dir := t.TempDir()
+	r := &run{sb: sb, cast: filepath.Join(dir, "run.cast")}
+	evPath := filepath.Join(dir, "events.jsonl")
+	full := append([]string{"run", "--claude", sb.Claude, "--headless", "--events", evPath, "--record", r.cast}, args...)
+	full = append(full, "--", prompt)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, full...)
+	cmd.Env, cmd.Dir = sb.Env(), sb.Dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	r.stderr = stderr.String()
+	if ctx.Err() != nil {
+		t.Fatalf("claudewrap did not exit in time: %v", ctx.Err())
+	}
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			r.code = ee.ExitCode()
+		} else {
+			t.Fatal(err)
+		}
+	}
+	b, _ := os.ReadFile(evPath)
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if line == "" {
+			continue
+		}
+		var e event
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("event line %q: %v", line, err)
+		}
+		r.events = append(r.events, e)
+	}
+	return r
+}
+
+// toolResult returns what the fake API received for the form.
+func (r *run) toolResult(t *testing.T, id string) fakeapi.ToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	res, err := r.sb.API.WaitToolResult(ctx, id)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, r)
+	}
+	return res
+}
+
+func TestAnswerSingle(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		r := runClaudewrap(t, version, "testdata/scenarios/database.yaml", "pick a database",
+			"--rules", abs(t, "testdata/rules/database.yaml"), "--exit-after-turn")
+		res := r.toolResult(t, "toolu_01database")
+		if want := `"Which database should we use?"="SQLite"`; res.IsError || !strings.Contains(res.Content, want) {
+			t.Errorf("tool_result %q, want %s\n%s", res.Content, want, r)
+		}
+		if len(r.find("verified")) != 1 || r.code != 0 {
+			t.Errorf("want one verified event and exit 0\n%s", r)
+		}
+		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: single question answered and verified (%d keys)\n", version, len(r.find("key")))
+	})
+}
+
+func TestAnswerThree(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		r := runClaudewrap(t, version, "testdata/scenarios/three.yaml", "plan the project",
+			"--rules", abs(t, "testdata/rules/three.yaml"), "--exit-after-turn")
+		res := r.toolResult(t, "toolu_01three")
+		want := `"Which database should we use?"="SQLite", "Which features should we build?"="Auth, API", ` +
+			`"How should we name things?"="snake_case, like the rest of the repo"`
+		if res.IsError || !strings.Contains(res.Content, want) {
+			t.Errorf("tool_result %q, want %s\n%s", res.Content, want, r)
+		}
+		if len(r.find("verified")) != 1 || r.code != 0 {
+			t.Errorf("want one verified event and exit 0\n%s", r)
+		}
+		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: three questions answered and verified (%d keys)\n", version, len(r.find("key")))
+	})
+}
+
+// abs makes a path under e2e/ absolute: claudewrap runs in the sandbox.
+func abs(t *testing.T, p string) string {
+	t.Helper()
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}

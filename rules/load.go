@@ -1,0 +1,476 @@
+package rules
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Policy is what happens to a question no rule answers.
+type Policy string
+
+// Policies; see PRODUCT.md.
+const (
+	Passthrough Policy = "passthrough"
+	Ask         Policy = "ask"
+	Fallback    Policy = "fallback"
+	CancelForm  Policy = "cancel"
+	Fail        Policy = "fail"
+)
+
+// ParsePolicy checks a policy name.
+func ParsePolicy(s string) (Policy, error) {
+	switch p := Policy(s); p {
+	case Passthrough, Ask, Fallback, CancelForm, Fail:
+		return p, nil
+	}
+	return "", fmt.Errorf("unknown policy %q (want passthrough, ask, fallback, cancel or fail)", s)
+}
+
+// File is one loaded rules file.
+type File struct {
+	Path     string
+	Version  int
+	Defaults Defaults
+	Rules    []Rule
+}
+
+// Defaults are a file's defaults block.
+type Defaults struct {
+	OnUnmatched   Policy        // "" when not set
+	AnswerTimeout time.Duration // 0 when not set
+	Fallback      *Answer       // nil when not set
+}
+
+// Rule is one entry of rules:.
+type Rule struct {
+	Name   string
+	When   When
+	Answer Answer
+	Line   int // where the rule starts, for messages
+}
+
+// When holds a rule's conditions; all set fields must hold.
+type When struct {
+	Header   *regexp.Regexp
+	Question *regexp.Regexp
+	Options  []string // every label must be offered
+}
+
+// Answer is a rule's action: exactly one of its fields is set.
+type Answer struct {
+	Select *Select
+	Type   *string
+	Chat   *string
+	Cancel bool
+}
+
+// Select names the options to pick: labels, or a 1-based position.
+type Select struct {
+	Labels []string
+	List   bool // written as a list (multi-select only)
+	Index  int  // 1-based, 0 when labels are used
+}
+
+// Error is a problem at a place in a rules file.
+type Error struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+}
+
+// Errors is every problem found in a file, in order.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	s := make([]string, len(es))
+	for i, e := range es {
+		s[i] = e.Error()
+	}
+	return strings.Join(s, "\n")
+}
+
+// LoadFile reads and checks one rules file.
+func LoadFile(path string) (*File, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, b)
+}
+
+// Parse checks the rules in b, read from path. Loading is strict: unknown
+// keys, wrong types, bad regular expressions, several actions in one answer
+// and a missing version are errors with their line and column.
+func Parse(path string, b []byte) (*File, error) {
+	p := &parser{file: &File{Path: path}}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, Errors{{File: path, Line: 1, Col: 1, Msg: "empty file: want version: 1 and rules"}}
+		}
+		return nil, Errors{yamlError(path, err)}
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		p.errorf(&extra, "only one YAML document is allowed")
+	} else if !errors.Is(err, io.EOF) {
+		return nil, Errors{yamlError(path, err)}
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Tag == "!!null" && doc.Content[0].Value == "" {
+		p.errorf(&doc, "empty file: want version: 1 and rules")
+	} else {
+		p.top(doc.Content[0])
+	}
+	if len(p.errs) > 0 {
+		return nil, p.errs
+	}
+	return p.file, nil
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func yamlError(path string, err error) *Error {
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		var line int
+		fmt.Sscan(m[1], &line)
+		return &Error{File: path, Line: line, Col: 1, Msg: m[2]}
+	}
+	return &Error{File: path, Line: 1, Col: 1, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+}
+
+type parser struct {
+	file *File
+	errs Errors
+}
+
+func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
+	p.errs = append(p.errs, &Error{File: p.file.Path, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(format, args...)})
+}
+
+// fields walks a mapping, calling each known key's handler and reporting
+// unknown and repeated keys.
+func (p *parser) fields(n *yaml.Node, what string, known map[string]func(k, v *yaml.Node)) bool {
+	if n.Kind != yaml.MappingNode {
+		p.errorf(n, "%s must be a mapping, not %s", what, kind(n))
+		return false
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		f, ok := known[k.Value]
+		switch {
+		case k.Kind != yaml.ScalarNode || k.Tag != "!!str":
+			p.errorf(k, "keys in %s must be names, not %s", what, kind(k))
+		case !ok:
+			p.errorf(k, "unknown key %q in %s (want one of %s)", k.Value, what, keyList(known))
+		case seen[k.Value]:
+			p.errorf(k, "%q given twice in %s", k.Value, what)
+		default:
+			seen[k.Value] = true
+			f(k, v)
+		}
+	}
+	return true
+}
+
+func keyList(m map[string]func(k, v *yaml.Node)) string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sortStrings(ks)
+	return strings.Join(ks, ", ")
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+func kind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	switch n.Tag {
+	case "!!null":
+		return "empty"
+	case "!!bool":
+		return "a boolean"
+	case "!!int", "!!float":
+		return "a number"
+	case "!!str":
+		return "a string"
+	}
+	return "a value tagged " + n.Tag
+}
+
+func (p *parser) str(n *yaml.Node, what string) (string, bool) {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+		p.errorf(n, "%s must be a string, not %s", what, kind(n))
+		return "", false
+	}
+	return n.Value, true
+}
+
+func (p *parser) regex(n *yaml.Node, what string) *regexp.Regexp {
+	s, ok := p.str(n, what)
+	if !ok {
+		return nil
+	}
+	re, err := regexp.Compile(s)
+	if err != nil {
+		p.errorf(n, "%s: bad regular expression: %v", what, err)
+		return nil
+	}
+	return re
+}
+
+func (p *parser) top(n *yaml.Node) {
+	var sawVersion bool
+	ok := p.fields(n, "the file", map[string]func(k, v *yaml.Node){
+		"version": func(k, v *yaml.Node) {
+			sawVersion = true
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Value != "1" {
+				p.errorf(v, "version must be 1")
+				return
+			}
+			p.file.Version = 1
+		},
+		"defaults": func(k, v *yaml.Node) { p.defaults(v) },
+		"rules": func(k, v *yaml.Node) {
+			if v.Kind != yaml.SequenceNode {
+				p.errorf(v, "rules must be a list, not %s", kind(v))
+				return
+			}
+			for _, r := range v.Content {
+				p.rule(r)
+			}
+		},
+	})
+	if ok && !sawVersion {
+		p.errorf(n, "missing version: 1")
+	}
+}
+
+func (p *parser) defaults(n *yaml.Node) {
+	d := &p.file.Defaults
+	p.fields(n, "defaults", map[string]func(k, v *yaml.Node){
+		"on_unmatched": func(k, v *yaml.Node) {
+			if s, ok := p.str(v, "on_unmatched"); ok {
+				pol, err := ParsePolicy(s)
+				if err != nil {
+					p.errorf(v, "on_unmatched: %v", err)
+					return
+				}
+				d.OnUnmatched = pol
+			}
+		},
+		"answer_timeout": func(k, v *yaml.Node) {
+			if s, ok := p.str(v, "answer_timeout"); ok {
+				dur, err := time.ParseDuration(s)
+				if err != nil || dur <= 0 {
+					p.errorf(v, "answer_timeout: want a positive duration such as 3m, not %q", s)
+					return
+				}
+				d.AnswerTimeout = dur
+			}
+		},
+		"fallback": func(k, v *yaml.Node) {
+			a, ok := p.answer(v, "fallback")
+			if ok {
+				if a.Select != nil {
+					p.errorf(v, "fallback must be type, chat or cancel: a select cannot fit every question")
+					return
+				}
+				d.Fallback = &a
+			}
+		},
+	})
+}
+
+func (p *parser) rule(n *yaml.Node) {
+	r := Rule{Line: n.Line}
+	var sawAnswer bool
+	p.fields(n, "a rule", map[string]func(k, v *yaml.Node){
+		"name": func(k, v *yaml.Node) {
+			if s, ok := p.str(v, "name"); ok {
+				r.Name = s
+			}
+		},
+		"when": func(k, v *yaml.Node) { p.when(v, &r.When) },
+		"answer": func(k, v *yaml.Node) {
+			sawAnswer = true
+			if a, ok := p.answer(v, "answer"); ok {
+				r.Answer = a
+			}
+		},
+	})
+	if n.Kind != yaml.MappingNode {
+		return
+	}
+	if !sawAnswer {
+		p.errorf(n, "rule has no answer")
+	}
+	if r.Name == "" {
+		r.Name = fmt.Sprintf("rule at line %d", n.Line)
+	}
+	p.file.Rules = append(p.file.Rules, r)
+}
+
+func (p *parser) when(n *yaml.Node, w *When) {
+	p.fields(n, "when", map[string]func(k, v *yaml.Node){
+		"header":   func(k, v *yaml.Node) { w.Header = p.regex(v, "header") },
+		"question": func(k, v *yaml.Node) { w.Question = p.regex(v, "question") },
+		"options": func(k, v *yaml.Node) {
+			if v.Kind != yaml.SequenceNode {
+				p.errorf(v, "options must be a list of labels, not %s", kind(v))
+				return
+			}
+			for _, o := range v.Content {
+				if s, ok := p.str(o, "an option label"); ok {
+					w.Options = append(w.Options, s)
+				}
+			}
+		},
+	})
+}
+
+func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
+	var a Answer
+	var actions []string
+	before := len(p.errs)
+	p.fields(n, what, map[string]func(k, v *yaml.Node){
+		"select": func(k, v *yaml.Node) {
+			actions = append(actions, "select")
+			a.Select = p.selectAnswer(v)
+		},
+		"type": func(k, v *yaml.Node) {
+			actions = append(actions, "type")
+			if s, ok := p.str(v, "type"); ok {
+				if strings.TrimSpace(s) == "" || strings.IndexFunc(s, unicode.IsControl) >= 0 {
+					p.errorf(v, "type: want one line of text, without control characters")
+					return
+				}
+				a.Type = &s
+			}
+		},
+		"chat": func(k, v *yaml.Node) {
+			actions = append(actions, "chat")
+			if s, ok := p.str(v, "chat"); ok {
+				if strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' }) >= 0 {
+					p.errorf(v, "chat: control characters are not allowed")
+					return
+				}
+				a.Chat = &s
+			}
+		},
+		"cancel": func(k, v *yaml.Node) {
+			actions = append(actions, "cancel")
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || v.Value != "true" {
+				p.errorf(v, "cancel must be true")
+				return
+			}
+			a.Cancel = true
+		},
+	})
+	if n.Kind == yaml.MappingNode {
+		switch len(actions) {
+		case 0:
+			p.errorf(n, "%s needs one of select, type, chat, cancel", what)
+		case 1:
+		default:
+			p.errorf(n, "%s has several actions (%s): give exactly one", what, strings.Join(actions, ", "))
+		}
+	}
+	return a, len(p.errs) == before
+}
+
+func (p *parser) selectAnswer(n *yaml.Node) *Select {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Tag != "!!str" {
+			p.errorf(n, "select: want a label, a list of labels, or {index: N}, not %s", kind(n))
+			return nil
+		}
+		if n.Value == "" {
+			p.errorf(n, "select: the label is empty")
+			return nil
+		}
+		return &Select{Labels: []string{n.Value}}
+	case yaml.SequenceNode:
+		if len(n.Content) == 0 {
+			p.errorf(n, "select: the list is empty")
+			return nil
+		}
+		sel := &Select{List: true}
+		seen := map[string]bool{}
+		for _, o := range n.Content {
+			s, ok := p.str(o, "a label in select")
+			if !ok {
+				continue
+			}
+			if s == "" {
+				p.errorf(o, "select: the label is empty")
+				continue
+			}
+			if seen[s] {
+				p.errorf(o, "select: %q named twice", s)
+			}
+			seen[s] = true
+			sel.Labels = append(sel.Labels, s)
+		}
+		return sel
+	case yaml.MappingNode:
+		sel := &Select{}
+		var sawIndex bool
+		p.fields(n, "select", map[string]func(k, v *yaml.Node){
+			"index": func(k, v *yaml.Node) {
+				sawIndex = true
+				if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
+					p.errorf(v, "index must be a number, not %s", kind(v))
+					return
+				}
+				i, err := strconv.ParseInt(strings.ReplaceAll(v.Value, "_", ""), 0, 64)
+				if err != nil || i < 1 || i > 4 {
+					p.errorf(v, "index must be between 1 and 4")
+					return
+				}
+				sel.Index = int(i)
+			},
+		})
+		if !sawIndex {
+			p.errorf(n, "select: want a label, a list of labels, or {index: N}")
+			return nil
+		}
+		if sel.Index == 0 {
+			return nil
+		}
+		return sel
+	default:
+		p.errorf(n, "select: want a label, a list of labels, or {index: N}, not %s", kind(n))
+	}
+	return nil
+}

@@ -1,0 +1,395 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/ptyhost"
+	"github.com/claudewrap/claudewrap/rules"
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+// Decider decides the answer to one question. rules.Set is one.
+type Decider interface {
+	Decide(q hook.Question) rules.Decision
+	Fallback(q hook.Question) (rules.Decision, error)
+}
+
+// Config is one session.
+type Config struct {
+	// Host describes Claude and the terminal; Args are Claude's own
+	// arguments. Run adds --settings with claudewrap's hooks.
+	Host ptyhost.Config
+	// Exe is the absolute path of the claudewrap binary the hooks run.
+	Exe string
+
+	Decider Decider
+	// Policy applies to questions no rule answers.
+	Policy rules.Policy
+
+	Log           *events.Log
+	ExitAfterTurn bool
+	DryRun        bool
+
+	// Flow tunes askflow's timeouts; zero values take its defaults.
+	Flow askflow.Config
+}
+
+// Report is how a session ended; the exit status is made from it.
+type Report struct {
+	Claude     ptyhost.Status
+	Unmatched  bool // a question went unanswered under the fail policy
+	Navigation bool // the screen did not confirm a step
+	Mismatch   bool // Claude recorded something other than intended
+	Ended      bool // claudewrap ended Claude itself (--exit-after-turn)
+}
+
+// form is one AskUserQuestion form in flight.
+type form struct {
+	id        string
+	questions []hook.Question
+	want      map[string]string // question text -> answer; nil when not ours
+	cancel    context.CancelFunc
+	done      chan struct{}
+}
+
+type session struct {
+	cfg  Config
+	host *ptyhost.Host
+	log  *events.Log
+
+	mu     sync.Mutex
+	forms  map[string]*form
+	active *form // the form askflow is driving, if any
+	report Report
+}
+
+// Run starts Claude, answers its forms until it exits, and reports.
+func Run(ctx context.Context, cfg Config) (Report, error) {
+	srv, err := hook.Listen()
+	if err != nil {
+		return Report{}, err
+	}
+	defer srv.Close()
+	s := &session{cfg: cfg, log: cfg.Log, forms: map[string]*form{}}
+
+	hc := cfg.Host
+	hc.Args = append([]string{"--settings", hook.Settings(cfg.Exe, srv.Path())}, hc.Args...)
+	userInput := hc.OnInput
+	hc.OnInput = func(p []byte) {
+		if personTyped(p) {
+			s.takeOver()
+		}
+		if userInput != nil {
+			userInput(p)
+		}
+	}
+	h, err := ptyhost.Start(hc)
+	if err != nil {
+		return Report{}, err
+	}
+	s.host = h
+
+	for {
+		select {
+		case m, ok := <-srv.Messages():
+			if !ok {
+				continue
+			}
+			s.handle(ctx, m)
+		case <-h.Done():
+			s.stopAll()
+			st, err := h.Wait()
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.report.Claude = st
+			return s.report, err
+		case <-ctx.Done():
+			_ = h.Signal(syscall.SIGTERM)
+			ctx = context.Background() // wait for Claude to go
+		}
+	}
+}
+
+func (s *session) handle(ctx context.Context, m hook.Message) {
+	if m.Err != nil {
+		s.log.Emit("error", events.Fields{"message": m.Err.Error()})
+		return
+	}
+	p := m.Payload
+	switch p.HookEventName {
+	case hook.PreToolUse:
+		s.question(ctx, p)
+	case hook.PostToolUse:
+		s.verify(p)
+	case hook.Stop:
+		s.stop()
+	}
+}
+
+// question handles a form's PreToolUse: decide, then answer.
+func (s *session) question(ctx context.Context, p *hook.Payload) {
+	qs := p.ToolInput.Questions
+	s.log.Emit("question", events.Fields{"tool_use_id": p.ToolUseID, "questions": qs})
+	f := &form{id: p.ToolUseID, questions: qs, done: make(chan struct{})}
+	s.mu.Lock()
+	if _, dup := s.forms[p.ToolUseID]; dup {
+		s.mu.Unlock()
+		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "a second PreToolUse for this tool_use_id ignored"})
+		return
+	}
+	s.forms[p.ToolUseID] = f
+	s.mu.Unlock()
+
+	decisions, ok := s.decide(p.ToolUseID, qs)
+	if !ok {
+		close(f.done)
+		return
+	}
+	if s.cfg.DryRun {
+		s.log.Emit("handed_over", events.Fields{"tool_use_id": p.ToolUseID, "reason": "dry run: nothing pressed"})
+		close(f.done)
+		return
+	}
+	f.want = map[string]string{}
+	var flow []askflow.Decision
+	for i, d := range decisions {
+		flow = append(flow, d.Decision)
+		if d.Action == askflow.Select || d.Action == askflow.Type {
+			f.want[qs[i].Question] = d.Answer()
+		}
+	}
+	fctx, cancel := context.WithCancel(ctx)
+	f.cancel = cancel
+	s.mu.Lock()
+	s.active = f
+	s.mu.Unlock()
+	go s.answer(fctx, f, flow)
+}
+
+// decide makes one decision per question, applying the unmatched policy.
+// It returns false when claudewrap leaves the form alone.
+func (s *session) decide(id string, qs []hook.Question) ([]rules.Decision, bool) {
+	ds := make([]rules.Decision, len(qs))
+	var unmatched []int
+	for i, q := range qs {
+		d := s.cfg.Decider.Decide(q)
+		ds[i] = d
+		f := events.Fields{"tool_use_id": id, "question": q.Question, "index": i + 1}
+		if d.Matched() {
+			f["rule"], f["action"] = d.Rule, d.Action.String()
+			if len(d.Labels) > 0 {
+				f["labels"] = d.Labels
+			}
+			if d.Text != "" {
+				f["text"] = d.Text
+			}
+			s.log.Emit("decision", f)
+			continue
+		}
+		unmatched = append(unmatched, i)
+		f["reason"], f["policy"] = d.Unmatched, string(s.cfg.Policy)
+		s.log.Emit("unmatched", f)
+	}
+	if len(unmatched) == 0 {
+		return ds, true
+	}
+	switch s.cfg.Policy {
+	case rules.Fallback:
+		for _, i := range unmatched {
+			d, err := s.cfg.Decider.Fallback(qs[i])
+			if err != nil {
+				s.log.Emit("error", events.Fields{"tool_use_id": id, "message": err.Error()})
+				return s.cancelAll(ds), true
+			}
+			ds[i] = d
+			s.log.Emit("decision", events.Fields{"tool_use_id": id, "question": qs[i].Question, "index": i + 1,
+				"rule": d.Rule, "action": d.Action.String(), "text": d.Text})
+		}
+		return ds, true
+	case rules.CancelForm:
+		return s.cancelAll(ds), true
+	case rules.Fail:
+		s.mu.Lock()
+		s.report.Unmatched = true
+		s.mu.Unlock()
+		return s.cancelAll(ds), true
+	default: // passthrough: the person answers in Claude's own menu
+		s.log.Emit("handed_over", events.Fields{"tool_use_id": id, "reason": "unmatched question"})
+		return nil, false
+	}
+}
+
+func (s *session) cancelAll(ds []rules.Decision) []rules.Decision {
+	out := make([]rules.Decision, len(ds))
+	for i := range ds {
+		out[i] = rules.Decision{Decision: askflow.Decision{Action: askflow.Cancel}, Rule: "policy"}
+	}
+	return out
+}
+
+// answer drives the form and reports how it went.
+func (s *session) answer(ctx context.Context, f *form, ds []askflow.Decision) {
+	defer close(f.done)
+	defer func() {
+		s.mu.Lock()
+		if s.active == f {
+			s.active = nil
+		}
+		s.mu.Unlock()
+	}()
+	cfg := s.cfg.Flow
+	cfg.Screen, cfg.Keys, cfg.Decisions = s.host.Screen(), s.host, ds
+	cfg.Questions = toScreen(f.questions)
+	cfg.OnKey = func(k askflow.KeyEvent) {
+		s.log.Emit("key", events.Fields{"tool_use_id": f.id, "question": k.Question, "key": k.Key,
+			"focus_before": k.Before, "focus_after": k.After})
+	}
+	res, err := askflow.Run(ctx, cfg)
+	if err == nil {
+		switch res.Outcome {
+		case askflow.Submitted:
+			s.log.Emit("submitted", events.Fields{"tool_use_id": f.id, "keys": res.Keys})
+		case askflow.Cancelled:
+			s.log.Emit("cancelled", events.Fields{"tool_use_id": f.id, "keys": res.Keys})
+		case askflow.Chatted:
+			s.log.Emit("submitted", events.Fields{"tool_use_id": f.id, "keys": res.Keys, "chat": true})
+		}
+		return
+	}
+	if errors.Is(err, askflow.ErrInterrupted) {
+		// The person took over, or Claude went away: nothing more to do.
+		return
+	}
+	fields := events.Fields{"tool_use_id": f.id, "message": err.Error()}
+	var ae *askflow.Error
+	if errors.As(err, &ae) {
+		fields["step"], fields["reason"], fields["keys"] = ae.Step, ae.Reason, ae.Keys
+		fields["screen"] = ae.Last.Text()
+		if ae.Step != "decision" {
+			s.mu.Lock()
+			s.report.Navigation = true
+			s.mu.Unlock()
+		}
+	}
+	s.log.Emit("error", fields)
+	s.mu.Lock()
+	f.want = nil // whatever happens now is not our answer
+	s.mu.Unlock()
+	if s.cfg.Host.Headless {
+		// Nobody can take the form: cancelling is the one safe key.
+		_ = s.host.SendKeys([]byte("\x1b"))
+		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.id, "reason": "navigation failed"})
+		return
+	}
+	s.log.Emit("handed_over", events.Fields{"tool_use_id": f.id, "reason": "navigation failed"})
+}
+
+func toScreen(qs []hook.Question) []screen.Question {
+	out := make([]screen.Question, len(qs))
+	for i, q := range qs {
+		out[i] = screen.Question{Header: q.Header, Question: q.Question, Labels: q.Labels(), MultiSelect: q.MultiSelect}
+	}
+	return out
+}
+
+// verify compares what Claude recorded with what was intended.
+func (s *session) verify(p *hook.Payload) {
+	s.mu.Lock()
+	f := s.forms[p.ToolUseID]
+	s.mu.Unlock()
+	if f == nil {
+		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "PostToolUse for an unknown tool_use_id"})
+		return
+	}
+	// askflow may still be confirming the last key when the hook arrives.
+	select {
+	case <-f.done:
+	case <-time.After(10 * time.Second):
+	}
+	s.mu.Lock()
+	want := f.want
+	s.mu.Unlock()
+	got := p.ToolResponse.Answers
+	if want == nil {
+		s.log.Emit("submitted", events.Fields{"tool_use_id": p.ToolUseID, "by": "person", "answers": got})
+		return
+	}
+	if equal(want, got) {
+		s.log.Emit("verified", events.Fields{"tool_use_id": p.ToolUseID, "answers": got})
+		return
+	}
+	s.mu.Lock()
+	s.report.Mismatch = true
+	s.mu.Unlock()
+	s.log.Emit("mismatch", events.Fields{"tool_use_id": p.ToolUseID, "want": want, "got": got})
+}
+
+func equal(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// stop handles the Stop hook: with --exit-after-turn, end Claude.
+func (s *session) stop() {
+	if !s.cfg.ExitAfterTurn {
+		return
+	}
+	s.mu.Lock()
+	s.report.Ended = true
+	s.mu.Unlock()
+	_ = s.host.Signal(syscall.SIGTERM)
+}
+
+// takeOver hands the form being answered to the person.
+func (s *session) takeOver() {
+	s.mu.Lock()
+	f := s.active
+	if f != nil {
+		s.active = nil
+		f.want = nil
+	}
+	s.mu.Unlock()
+	if f != nil && f.cancel != nil {
+		f.cancel()
+		s.log.Emit("handed_over", events.Fields{"tool_use_id": f.id, "reason": "the person typed"})
+	}
+}
+
+func (s *session) stopAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range s.forms {
+		if f.cancel != nil {
+			f.cancel()
+		}
+	}
+}
+
+// SelfPath returns the absolute path of the running binary, for the hooks.
+func SelfPath() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find claudewrap's own path: %w", err)
+	}
+	if strings.Contains(exe, " (deleted)") {
+		return "", fmt.Errorf("claudewrap's binary %s was removed", exe)
+	}
+	return exe, nil
+}
