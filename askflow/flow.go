@@ -28,7 +28,7 @@ type Action int
 const (
 	Select Action = iota + 1 // pick Labels (several, in tick order, on a multi-select question)
 	Type                     // type Text into the "Type something" row
-	Chat                     // "Chat about this", then Text as the next message
+	Chat                     // "Chat about this"; Text is sent later with [Message]
 	Cancel                   // Esc: Claude is told the user declined
 )
 
@@ -144,6 +144,15 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if len(cfg.Questions) == 0 || len(cfg.Questions) != len(cfg.Decisions) {
 		return Result{}, &Error{Step: "start", Reason: fmt.Sprintf("%d questions, %d decisions", len(cfg.Questions), len(cfg.Decisions))}
 	}
+	r := &runner{cfg: withDefaults(cfg)}
+	out, err := r.run(ctx)
+	if err != nil && ctx.Err() != nil {
+		err = fmt.Errorf("%w: %w", ErrInterrupted, err)
+	}
+	return Result{Outcome: out, Keys: r.keys}, err
+}
+
+func withDefaults(cfg Config) Config {
 	if cfg.FormTimeout <= 0 {
 		cfg.FormTimeout = 20 * time.Second
 	}
@@ -153,12 +162,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if cfg.Retries <= 0 {
 		cfg.Retries = 2
 	}
-	r := &runner{cfg: cfg}
-	out, err := r.run(ctx)
-	if err != nil && ctx.Err() != nil {
-		err = fmt.Errorf("%w: %w", ErrInterrupted, err)
-	}
-	return Result{Outcome: out, Keys: r.keys}, err
+	return cfg
 }
 
 type runner struct {
@@ -183,7 +187,7 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 		case Cancel:
 			return Cancelled, r.cancel(ctx)
 		case Chat:
-			return Chatted, r.chat(ctx, d.Text)
+			return Chatted, r.chat(ctx)
 		}
 	}
 	for i, d := range r.cfg.Decisions {
@@ -203,7 +207,18 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 			return 0, err
 		}
 	}
-	if len(r.cfg.Questions) > 1 {
+	// Several questions end on the review page; a single multi-select
+	// question may too (it has a Submit tab), so look before leaving.
+	review := len(r.cfg.Questions) > 1
+	if !review {
+		s, _ := r.wait(ctx, r.cfg.StepTimeout, func(s screen.Snapshot) bool {
+			fm, err := screen.Recognize(s)
+			return err != nil || fm.Review != nil
+		})
+		fm, err := screen.Recognize(s)
+		review = err == nil && fm.Review != nil
+	}
+	if review {
 		r.q = -1
 		if err := r.review(ctx); err != nil {
 			return 0, err
@@ -611,7 +626,9 @@ func (r *runner) cancel(ctx context.Context) error {
 	return err
 }
 
-func (r *runner) chat(ctx context.Context, text string) error {
+// chat presses "Chat about this". The message follows with [Message] once
+// Claude's turn has ended.
+func (r *runner) chat(ctx context.Context) error {
 	q := r.cfg.Questions[r.q]
 	chat := len(q.Labels) + 1
 	if q.MultiSelect {
@@ -628,28 +645,36 @@ func (r *runner) chat(ctx context.Context, text string) error {
 	if _, err := r.press(ctx, "chat", keyEnter, focusOf(s), gone, r.focusedOn(chat)); err != nil {
 		return err
 	}
-	if text == "" {
-		return nil
+	return nil
+}
+
+// Message types text into Claude's own prompt once it shows empty, confirms
+// it there, and sends it with Enter. It is the second half of Chat: the
+// caller sends the message when Claude's turn has ended.
+func Message(ctx context.Context, cfg Config, text string) error {
+	if strings.ContainsAny(text, "\r\x1b") || strings.TrimSpace(text) == "" {
+		return &Error{Step: "message", Reason: "the message is empty or holds control characters"}
 	}
-	// The message goes into Claude's prompt once it is empty and ready.
+	cfg = withDefaults(cfg)
+	r := &runner{cfg: cfg, q: -1}
 	s, ok := r.wait(ctx, r.cfg.FormTimeout, func(s screen.Snapshot) bool {
 		t, ok := screen.Prompt(s)
 		return ok && t == ""
 	})
 	if !ok {
-		return r.fail("chat", s, "Claude's prompt never showed empty after Chat about this")
+		return r.fail("message", s, "Claude's prompt never showed empty")
 	}
 	typed := func(s screen.Snapshot) bool {
 		t, ok := screen.Prompt(s)
 		return ok && sameText(t, text)
 	}
-	if _, err := r.press(ctx, "chat", text, "prompt", typed, func(screen.Snapshot) bool { return false }); err != nil {
+	if _, err := r.press(ctx, "message", text, "prompt", typed, func(screen.Snapshot) bool { return false }); err != nil {
 		return err
 	}
 	sent := func(s screen.Snapshot) bool {
 		t, ok := screen.Prompt(s)
 		return !ok || !sameText(t, text)
 	}
-	_, err := r.press(ctx, "chat", keyEnter, "prompt", sent, typed)
+	_, err := r.press(ctx, "message", keyEnter, "prompt", sent, typed)
 	return err
 }

@@ -10,7 +10,7 @@ func Prompt(s Snapshot) (text string, ok bool) {
 	ls := lines(s)
 	for y := len(ls) - 1; y > 0; y-- {
 		r := ls[y].runes
-		if len(r) < 1 || r[0] != pointer || (len(r) > 1 && r[1] != ' ') || !isRule(ls[y-1], s.Cols) {
+		if len(r) < 1 || r[0] != pointer || (len(r) > 1 && r[1] != ' ' && r[1] != nbsp) || !isRule(ls[y-1], s.Cols) {
 			continue
 		}
 		parts := []string{strings.TrimSpace(string(r[1:]))}

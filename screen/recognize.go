@@ -10,6 +10,8 @@ import (
 // golden screens in testdata/screens keep these honest.
 const (
 	pointer         = '❯' // the focused row's marker, in column 0
+	nbsp            = '\u00a0'
+	quoteBar        = "│ " // 2.1.330 draws a wrapped question behind a bar
 	tabLeft         = '←'
 	tabRight        = '→'
 	chipOpen        = '☐'
@@ -207,7 +209,7 @@ func parseForm(ls []line, top, cols int) (*Form, error) {
 	}
 	var q []string
 	for ; y < len(ls) && !ls[y].blank(); y++ {
-		q = append(q, strings.TrimSpace(ls[y].text()))
+		q = append(q, strings.TrimSpace(strings.TrimPrefix(ls[y].text(), quoteBar)))
 	}
 	if len(q) == 0 {
 		return nil, noForm("no question text")
@@ -262,7 +264,9 @@ func parseQuestion(f *Form, ls []line, y, cols int) (*Form, error) {
 			return nil, noForm("unexpected row %d: %q", y, l.text())
 		}
 		last := rows[len(rows)-1]
-		if fg, _ := firstFG(l); fg == last.numFG && len(last.extra) == 0 || len(last.desc) > 0 {
+		// A description is drawn in the number's colour; a wrapped label
+		// keeps the label's.
+		if fg, _ := firstFG(l); fg == last.numFG || len(last.desc) > 0 {
 			last.desc = append(last.desc, t)
 		} else {
 			last.extra = append(last.extra, t)
@@ -287,11 +291,15 @@ func parseQuestion(f *Form, ls []line, y, cols int) (*Form, error) {
 		return nil, noForm("no %q row under the rule", chatLabel)
 	}
 	f.Chat = &Row{Number: chat.number, Label: chat.label, Focused: chat.focused}
-	y = skipBlank(ls, y+1)
-	if y >= len(ls) || !strings.Contains(ls[y].text(), footerSelect) || !strings.Contains(ls[y].text(), footerCancel) {
+	// The footer, wrapped over several lines on a narrow screen.
+	var footer []string
+	for y = skipBlank(ls, y+1); y < len(ls) && !ls[y].blank() && len(footer) < 3; y++ {
+		footer = append(footer, strings.TrimSpace(ls[y].text()))
+	}
+	f.Footer = strings.Join(footer, " ")
+	if !strings.HasPrefix(f.Footer, footerSelect) || !strings.HasSuffix(f.Footer, footerCancel) {
 		return nil, noForm("no footer")
 	}
-	f.Footer = strings.TrimSpace(ls[y].text())
 
 	f.MultiSelect = strings.HasPrefix(rows[0].label, boxOpen) || strings.HasPrefix(rows[0].label, boxTicked)
 	for i, r := range rows {

@@ -70,6 +70,7 @@ type session struct {
 	mu     sync.Mutex
 	forms  map[string]*form
 	active *form // the form askflow is driving, if any
+	chat   string // a message to send when the turn ends ("Chat about this")
 	report Report
 }
 
@@ -261,8 +262,18 @@ func (s *session) answer(ctx context.Context, f *form, ds []askflow.Decision) {
 			s.log.Emit("submitted", events.Fields{"tool_use_id": f.id, "keys": res.Keys})
 		case askflow.Cancelled:
 			s.log.Emit("cancelled", events.Fields{"tool_use_id": f.id, "keys": res.Keys})
+			// Esc ends Claude's turn without a Stop hook.
+			s.turnInterrupted()
 		case askflow.Chatted:
 			s.log.Emit("submitted", events.Fields{"tool_use_id": f.id, "keys": res.Keys, "chat": true})
+			for _, d := range ds {
+				if d.Action == askflow.Chat && d.Text != "" {
+					s.mu.Lock()
+					s.chat = d.Text
+					s.mu.Unlock()
+					break
+				}
+			}
 		}
 		return
 	}
@@ -289,6 +300,7 @@ func (s *session) answer(ctx context.Context, f *form, ds []askflow.Decision) {
 		// Nobody can take the form: cancelling is the one safe key.
 		_ = s.host.SendKeys([]byte("\x1b"))
 		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.id, "reason": "navigation failed"})
+		s.turnInterrupted()
 		return
 	}
 	s.log.Emit("handed_over", events.Fields{"tool_use_id": f.id, "reason": "navigation failed"})
@@ -346,8 +358,26 @@ func equal(a, b map[string]string) bool {
 	return true
 }
 
-// stop handles the Stop hook: with --exit-after-turn, end Claude.
+// stop handles the Stop hook: a pending chat message becomes the next
+// turn; otherwise, with --exit-after-turn, Claude is ended.
 func (s *session) stop() {
+	s.mu.Lock()
+	msg := s.chat
+	s.chat = ""
+	s.mu.Unlock()
+	if msg != "" {
+		go s.message(msg)
+		return
+	}
+	s.endTurn()
+}
+
+// turnInterrupted is called when a form was cancelled: Claude's turn is
+// over, and no Stop hook follows.
+func (s *session) turnInterrupted() { s.endTurn() }
+
+// endTurn ends Claude when the run should end with the turn.
+func (s *session) endTurn() {
 	if !s.cfg.ExitAfterTurn {
 		return
 	}
@@ -355,6 +385,27 @@ func (s *session) stop() {
 	s.report.Ended = true
 	s.mu.Unlock()
 	_ = s.host.Signal(syscall.SIGTERM)
+}
+
+// message sends the chat message as the next turn.
+func (s *session) message(text string) {
+	cfg := s.cfg.Flow
+	cfg.Screen, cfg.Keys = s.host.Screen(), s.host
+	err := askflow.Message(context.Background(), cfg, text)
+	if err != nil {
+		fields := events.Fields{"message": "chat message: " + err.Error()}
+		var ae *askflow.Error
+		if errors.As(err, &ae) {
+			fields["screen"] = ae.Last.Text()
+			s.mu.Lock()
+			s.report.Navigation = true
+			s.mu.Unlock()
+		}
+		s.log.Emit("error", fields)
+		s.endTurn()
+		return
+	}
+	s.log.Emit("submitted", events.Fields{"chat_message": text})
 }
 
 // takeOver hands the form being answered to the person.

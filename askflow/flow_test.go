@@ -1,0 +1,761 @@
+package askflow_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/cast"
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+// Questions as the test scenarios ask them (testdata/scenarios).
+var (
+	database = fq{Header: "Database", Question: "Which database should we use?", Options: []fo{
+		{"PostgreSQL", "Relational, robust"}, {"SQLite", "Embedded, simple"}, {"MongoDB", "Document store"},
+	}}
+	features = fq{Header: "Features", Question: "Which features should we build?", Multi: true, Options: []fo{
+		{"Auth", "Sign-in and sessions"}, {"Export", "CSV and JSON downloads"},
+		{"Search", "Full-text search"}, {"API", "Public REST API"},
+	}}
+	naming = fq{Header: "Naming", Question: "How should we name things?", Options: []fo{
+		{"camelCase", "fooBar"}, {"snake_case", "foo_bar"}, {"kebab-case", "foo-bar"},
+	}}
+	hosting = fq{Header: "Hosting", Question: "Where should the service run once it is ready for its first users?", Options: []fo{
+		{"A single shared virtual machine", "Cheapest to start with; one box to patch, back up and watch, and a single point of failure until we outgrow it"},
+		{"Managed containers", "A container platform runs and restarts the service, scales it out under load and rolls out new versions without downtime"},
+		{"Serverless functions", "Pay per request and never think about servers, at the price of cold starts and limits on how long a request may run"},
+		{"Our own racks", "Full control over hardware and network, with the cost of buying, housing and looking after the machines ourselves"},
+	}}
+)
+
+func sel(labels ...string) askflow.Decision {
+	return askflow.Decision{Action: askflow.Select, Labels: labels}
+}
+
+func typed(text string) askflow.Decision { return askflow.Decision{Action: askflow.Type, Text: text} }
+
+const (
+	stepTimeout = 300 * time.Millisecond
+	formTimeout = 2 * time.Second
+	// patientStep is the StepTimeout of tests that expect success: a key
+	// that takes longer than StepTimeout is sent again (see TestLateEffect),
+	// so on a loaded machine (-race, two CPUs) 300ms makes them flaky.
+	// It costs nothing unless a key is swallowed.
+	patientStep = 1500 * time.Millisecond
+)
+
+func patient(c *askflow.Config) { c.StepTimeout = patientStep }
+
+// answer runs askflow against fc with the hook's questions hook and
+// waits until the fake has handled every key it was sent.
+func answer(t *testing.T, ctx context.Context, fc *fakeClaude, hook []screen.Question, ds []askflow.Decision, tweak ...func(*askflow.Config)) (askflow.Result, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	cfg := askflow.Config{
+		Screen:      fc.em,
+		Keys:        fc,
+		Questions:   hook,
+		Decisions:   ds,
+		FormTimeout: formTimeout,
+		StepTimeout: stepTimeout,
+		OnKey:       func(e askflow.KeyEvent) { t.Logf("key %s: %s -> %s", e.Key, e.Before, e.After) },
+	}
+	for _, f := range tweak {
+		f(&cfg)
+	}
+	res, err := askflow.Run(ctx, cfg)
+	fc.settle()
+	if err != nil {
+		t.Logf("askflow: %v", err)
+	}
+	if got := len(fc.Received()); res.Keys != got {
+		t.Errorf("Result.Keys = %d, the fake received %d keys", res.Keys, got)
+	}
+	var ae *askflow.Error
+	if errors.As(err, &ae) && ae.Keys != res.Keys {
+		t.Errorf("Error.Keys = %d, Result.Keys = %d", ae.Keys, res.Keys)
+	}
+	return res, err
+}
+
+// allowedEnters is where Enter may land for decisions ds: page -> positions.
+func allowedEnters(qs []fq, ds []askflow.Decision) map[int]map[int]bool {
+	ok := map[int]map[int]bool{}
+	for p, d := range ds {
+		switch d.Action {
+		case askflow.Chat:
+			return map[int]map[int]bool{0: {chatPos(qs[0]): true}}
+		case askflow.Cancel:
+			return map[int]map[int]bool{}
+		}
+		_ = p
+	}
+	for p, d := range ds {
+		q := qs[p]
+		ok[p] = map[int]bool{}
+		switch d.Action {
+		case askflow.Select:
+			for _, l := range d.Labels {
+				for i, o := range q.Options {
+					if o.Label == l {
+						ok[p][i] = true
+					}
+				}
+			}
+			if q.Multi {
+				ok[p][buttonPos(q)] = true
+			}
+		case askflow.Type:
+			ok[p][otherPos(q)] = true
+		}
+	}
+	if len(qs) > 1 {
+		ok[len(qs)] = map[int]bool{0: true} // Submit answers
+	}
+	return ok
+}
+
+// checkEnters fails if any Enter reached the form on a row that the
+// decisions do not call for.
+func checkEnters(t *testing.T, fc *fakeClaude, qs []fq, ds []askflow.Decision) {
+	t.Helper()
+	ok := allowedEnters(qs, ds)
+	for _, e := range fc.Enters() {
+		if !ok[e.Page][e.Focus] {
+			t.Errorf("Enter reached page %d with the focus on position %d, not a row the decisions call for", e.Page+1, e.Focus+1)
+		}
+	}
+}
+
+// checkNothingSubmitted fails if the fake recorded answers.
+func checkNothingSubmitted(t *testing.T, fc *fakeClaude) {
+	t.Helper()
+	if got := fc.Submitted(); got != nil {
+		t.Errorf("answers were submitted: %v", got)
+	}
+}
+
+func wantAnswers(qs []fq, answers ...string) map[string]string {
+	m := map[string]string{}
+	for i, q := range qs {
+		m[q.Question] = answers[i]
+	}
+	return m
+}
+
+func checkSubmitted(t *testing.T, fc *fakeClaude, want map[string]string) {
+	t.Helper()
+	if got := fc.Submitted(); !reflect.DeepEqual(got, want) {
+		t.Errorf("submitted %v, want %v", got, want)
+	}
+}
+
+func asError(t *testing.T, err error) *askflow.Error {
+	t.Helper()
+	var ae *askflow.Error
+	if !errors.As(err, &ae) {
+		t.Fatalf("err = %v (%T), want an *askflow.Error", err, err)
+	}
+	return ae
+}
+
+// TestFakeMatchesRecording checks the fake against the real thing: the
+// form it draws for the Database question must be the recorded 2.1.330
+// form cell by cell (characters, colours, attributes of everything drawn),
+// and recognised as the golden file says.
+func TestFakeMatchesRecording(t *testing.T) {
+	const rec = "../testdata/screens/2.1.330/database-focus-1-100x40.cast"
+	f, err := os.Open(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h, evs, err := cast.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := screen.New(screen.Options{Cols: h.Width, Rows: h.Height})
+	if err := cast.Play(evs, -1, real); err != nil {
+		t.Fatal(err)
+	}
+	rs := real.Snapshot()
+	rf, err := screen.Recognize(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	fc := newFake(t, []fq{database}, h.Width, h.Height, faults{})
+	fs := fc.em.Snapshot()
+	ff, err := screen.Recognize(fs)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, fs.Text())
+	}
+	golden, err := os.ReadFile("../screen/testdata/golden/2.1.330/database-focus-1-100x40.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ff.String() != string(golden) {
+		t.Errorf("the fake's form is recognised as\n%s\nthe golden file says\n%s", ff, golden)
+	}
+	// Rows from the rule above the form down.
+	for dy := -1; rf.Top+dy < rs.Rows; dy++ {
+		ry, fy := rf.Top+dy, ff.Top+dy
+		if fy >= fs.Rows {
+			break
+		}
+		if rs.Line(ry) != fs.Line(fy) {
+			t.Errorf("row %d: fake %q, recording %q", dy, fs.Line(fy), rs.Line(ry))
+			continue
+		}
+		for x := range rs.Cells[ry] {
+			r, c := rs.Cells[ry][x], fs.Cells[fy][x]
+			if r.BG != c.BG || (r.Char != ' ' && (r.FG != c.FG || r.Attr != c.Attr)) {
+				t.Errorf("row %d col %d %q: fake fg %v bg %v attr %v, recording fg %v bg %v attr %v",
+					dy, x, string(r.Char), c.FG, c.BG, c.Attr, r.FG, r.BG, r.Attr)
+			}
+		}
+	}
+}
+
+// TestFakeDrawsEveryPage checks that every page the fake can show is
+// recognised as what it is, so that a failure elsewhere is askflow's.
+func TestFakeDrawsEveryPage(t *testing.T) {
+	qs := []fq{database, features, naming}
+	fc := newFake(t, qs, 100, 40, faults{})
+	fc.mu.Lock()
+	fc.focus = []int{1, 5, 3}
+	fc.ticks[1] = []int{3, 0}
+	fc.text[2] = "kebab-case for files"
+	fc.chosen = []string{"SQLite", "", "kebab-case for files"}
+	fc.mu.Unlock()
+	for page, want := range []string{
+		"tabs: [☒ Database]* [☒ Features] [☒ Naming] [✔ Submit]\nheader: Database\nquestion: Which database should we use?\n" +
+			"option 1: \"PostgreSQL\" (Relational, robust)\noption 2: \"SQLite\" (Embedded, simple)  <focus>\noption 3: \"MongoDB\" (Document store)\n" +
+			"other 4: placeholder \"Type something.\"\nchat 5: Chat about this\nfooter: Enter to select · Tab/Arrow keys to navigate · Esc to cancel\nfocus: option 2\n",
+		"tabs: [☒ Database] [☒ Features]* [☒ Naming] [✔ Submit]\nheader: Features\nquestion: Which features should we build?\nmulti-select\n" +
+			"option 1: [x] \"Auth\" (Sign-in and sessions)\noption 2: [ ] \"Export\" (CSV and JSON downloads)\noption 3: [ ] \"Search\" (Full-text search)\n" +
+			"option 4: [x] \"API\" (Public REST API)\nother 5: placeholder \"Type something\"\nbutton: Next  <focus>\nchat 6: Chat about this\n" +
+			"footer: Enter to select · Tab/Arrow keys to navigate · Esc to cancel\nfocus: button\n",
+		"tabs: [☒ Database] [☒ Features] [☒ Naming]* [✔ Submit]\nheader: Naming\nquestion: How should we name things?\n" +
+			"option 1: \"camelCase\" (fooBar)\noption 2: \"snake_case\" (foo_bar)\noption 3: \"kebab-case\" (foo-bar)\n" +
+			"other 4: typed \"kebab-case for files\"  <focus>\nchat 5: Chat about this\nfooter: Enter to select · Tab/Arrow keys to navigate · Esc to cancel · ctrl+g to edit in Vim\nfocus: other\n",
+		"tabs: [☒ Database] [☒ Features] [☒ Naming] [✔ Submit]*\nreview:\n  \"Which database should we use?\" -> \"SQLite\"\n" +
+			"  \"Which features should we build?\" -> \"API, Auth\"\n  \"How should we name things?\" -> \"kebab-case for files\"\n" +
+			"submit: 1. Submit answers  <focus>\ncancel: 2. Cancel\nfocus: submit\n",
+	} {
+		fc.mu.Lock()
+		fc.page = page
+		fc.redrawLocked()
+		fc.mu.Unlock()
+		s := fc.em.Snapshot()
+		f, err := screen.Recognize(s)
+		if err != nil {
+			t.Errorf("page %d: %v\n%s", page+1, err, s.Text())
+			continue
+		}
+		if f.String() != want {
+			t.Errorf("page %d recognised as\n%s\nwant\n%s\nscreen:\n%s", page+1, f, want, s.Text())
+		}
+	}
+	fc.mu.Lock()
+	fc.state = stateChatted
+	fc.prompt = "let us talk"
+	fc.redrawLocked()
+	fc.mu.Unlock()
+	s := fc.em.Snapshot()
+	if _, err := screen.Recognize(s); err == nil {
+		t.Errorf("Claude's prompt taken for a form:\n%s", s.Text())
+	}
+	if text, ok := screen.Prompt(s); !ok || text != "let us talk" {
+		t.Errorf("screen.Prompt = %q, %t; want %q\n%s", text, ok, "let us talk", s.Text())
+	}
+}
+
+// TestAnswer answers forms as intended, with no faults: each decision
+// ends with exactly the answers Claude is meant to report, and Enter lands
+// only on rows the decisions call for.
+func TestAnswer(t *testing.T) {
+	tests := []struct {
+		name      string
+		qs        []fq
+		cols      int
+		rows      int
+		ds        []askflow.Decision
+		f         faults
+		want      map[string]string // nil: nothing submitted
+		outcome   askflow.Outcome
+		wantState fakeState
+		sent      []string
+	}{
+		{name: "single first", qs: []fq{database}, ds: []askflow.Decision{sel("PostgreSQL")}, want: wantAnswers([]fq{database}, "PostgreSQL")},
+		{name: "single second", qs: []fq{database}, ds: []askflow.Decision{sel("SQLite")}, want: wantAnswers([]fq{database}, "SQLite")},
+		{name: "single last", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")}, want: wantAnswers([]fq{database}, "MongoDB")},
+		{name: "single without synchronized output", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")},
+			f: faults{NoSync: true}, want: wantAnswers([]fq{database}, "MongoDB")},
+		{name: "form appears late", qs: []fq{database}, ds: []askflow.Decision{sel("SQLite")},
+			f: faults{AppearAfter: 400 * time.Millisecond}, want: wantAnswers([]fq{database}, "SQLite")},
+		{name: "typed", qs: []fq{naming}, ds: []askflow.Decision{typed("kebab-case for files")},
+			want: wantAnswers([]fq{naming}, "kebab-case for files")},
+		{name: "typed text starting with a digit", qs: []fq{naming}, ds: []askflow.Decision{typed("2 words")},
+			want: wantAnswers([]fq{naming}, "2 words")},
+		{name: "multi in tick order", qs: []fq{features}, ds: []askflow.Decision{sel("API", "Auth", "Search")},
+			want: wantAnswers([]fq{features}, "API, Auth, Search")},
+		{name: "multi one box", qs: []fq{features}, ds: []askflow.Decision{sel("Export")},
+			want: wantAnswers([]fq{features}, "Export")},
+		{name: "three questions with review", qs: []fq{database, features, naming},
+			ds:   []askflow.Decision{sel("PostgreSQL"), sel("Auth", "API"), sel("snake_case")},
+			want: wantAnswers([]fq{database, features, naming}, "PostgreSQL", "Auth, API", "snake_case")},
+		{name: "three questions, typed last", qs: []fq{database, features, naming},
+			ds:   []askflow.Decision{sel("MongoDB"), sel("Search"), typed("kebab-case")},
+			want: wantAnswers([]fq{database, features, naming}, "MongoDB", "Search", "kebab-case")},
+		{name: "multi-select last of two", qs: []fq{naming, features},
+			ds:   []askflow.Decision{sel("kebab-case"), sel("Export", "Auth")},
+			want: wantAnswers([]fq{naming, features}, "kebab-case", "Export, Auth")},
+		{name: "long form, far down", qs: []fq{database, hosting, naming, hosting2()}, rows: 60,
+			ds:   []askflow.Decision{sel("MongoDB"), sel("Our own racks"), sel("kebab-case"), sel("Our own racks, again")},
+			want: wantAnswers([]fq{database, hosting, naming, hosting2()}, "MongoDB", "Our own racks", "kebab-case", "Our own racks, again")},
+		{name: "long form at 60 columns", qs: []fq{hosting}, cols: 60, rows: 50,
+			ds: []askflow.Decision{sel("Our own racks")}, want: wantAnswers([]fq{hosting}, "Our own racks")},
+		{name: "chat", qs: []fq{database}, ds: []askflow.Decision{{Action: askflow.Chat, Text: "Can we discuss the trade-offs first?"}},
+			outcome: askflow.Chatted, wantState: stateChatted, sent: []string{"Can we discuss the trade-offs first?"}},
+		{name: "chat without a message", qs: []fq{database}, ds: []askflow.Decision{{Action: askflow.Chat}},
+			outcome: askflow.Chatted, wantState: stateChatted},
+		{name: "chat from a multi-select page", qs: []fq{features, naming},
+			ds:      []askflow.Decision{sel("Auth"), {Action: askflow.Chat, Text: "wait"}},
+			outcome: askflow.Chatted, wantState: stateChatted, sent: []string{"wait"}},
+		{name: "cancel", qs: []fq{database}, ds: []askflow.Decision{{Action: askflow.Cancel}},
+			outcome: askflow.Cancelled, wantState: stateCancelled},
+		{name: "cancel several", qs: []fq{database, features}, ds: []askflow.Decision{sel("SQLite"), {Action: askflow.Cancel}},
+			outcome: askflow.Cancelled, wantState: stateCancelled},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cols, rows := tt.cols, tt.rows
+			if cols == 0 {
+				cols = 100
+			}
+			if rows == 0 {
+				rows = 40
+			}
+			fc := newFake(t, tt.qs, cols, rows, tt.f)
+			res, err := answer(t, context.Background(), fc, hookOf(tt.qs), tt.ds, patient)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			outcome, state := tt.outcome, tt.wantState
+			if outcome == 0 {
+				outcome, state = askflow.Submitted, stateSubmitted
+			}
+			if res.Outcome != outcome {
+				t.Errorf("outcome %v, want %v", res.Outcome, outcome)
+			}
+			if got := fc.State(); got != state {
+				t.Errorf("the fake ended %v, want %v", got, state)
+			}
+			checkSubmitted(t, fc, tt.want)
+			if got := fc.Sent(); !reflect.DeepEqual(got, tt.sent) {
+				t.Errorf("sent %q, want %q", got, tt.sent)
+			}
+			checkEnters(t, fc, tt.qs, tt.ds)
+		})
+	}
+}
+
+func hosting2() fq {
+	q := hosting
+	q.Header = "Hosting 2"
+	q.Question = "And where should the staging copy run?"
+	q.Options = append([]fo(nil), hosting.Options...)
+	q.Options[3].Label = "Our own racks, again"
+	return q
+}
+
+// TestFaultsRecovered: faults askflow must see through and still give
+// exactly the intended answers.
+func TestFaultsRecovered(t *testing.T) {
+	three := []fq{database, features, naming}
+	threeDs := []askflow.Decision{sel("SQLite"), sel("Search", "Auth"), sel("kebab-case")}
+	threeWant := wantAnswers(three, "SQLite", "Search, Auth", "kebab-case")
+	tests := []struct {
+		name string
+		qs   []fq
+		ds   []askflow.Decision
+		f    faults
+		want map[string]string
+	}{
+		{name: "swallowed Down", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")},
+			f: faults{Swallow: map[int]bool{1: true}}, want: wantAnswers([]fq{database}, "MongoDB")},
+		{name: "two swallowed Downs in a row", qs: []fq{database}, ds: []askflow.Decision{sel("SQLite")},
+			f: faults{Swallow: map[int]bool{1: true, 2: true}}, want: wantAnswers([]fq{database}, "SQLite")},
+		{name: "swallowed Enter", qs: []fq{database}, ds: []askflow.Decision{sel("SQLite")},
+			f: faults{Swallow: map[int]bool{2: true}}, want: wantAnswers([]fq{database}, "SQLite")},
+		{name: "swallowed typed text is not retried blindly", qs: []fq{naming}, ds: []askflow.Decision{typed("kebab")},
+			f: faults{Swallow: map[int]bool{4: true}}, want: nil},
+		{name: "swallowed keys across three questions", qs: three, ds: threeDs,
+			f: faults{Swallow: map[int]bool{1: true, 4: true, 7: true, 12: true}}, want: threeWant},
+		{name: "swallowed tick", qs: []fq{features}, ds: []askflow.Decision{sel("Auth", "API")},
+			f: faults{Swallow: map[int]bool{1: true}}, want: wantAnswers([]fq{features}, "Auth, API")},
+		{name: "double Down", qs: []fq{database}, ds: []askflow.Decision{sel("SQLite")},
+			f: faults{Double: map[int]bool{1: true}}, want: wantAnswers([]fq{database}, "SQLite")},
+		{name: "double Down onto Type something", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")},
+			f: faults{Double: map[int]bool{2: true}}, want: wantAnswers([]fq{database}, "MongoDB")},
+		{name: "double Down in a multi-select", qs: []fq{features}, ds: []askflow.Decision{sel("Export", "Search")},
+			f: faults{Double: map[int]bool{1: true}}, want: wantAnswers([]fq{features}, "Export, Search")},
+		{name: "every Down doubled", qs: three, ds: threeDs,
+			f: faults{DoubleDowns: true}, want: threeWant},
+		{name: "Down moves up", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")},
+			f: faults{WrongWay: map[int]bool{2: true}}, want: wantAnswers([]fq{database}, "MongoDB")},
+		{name: "focus starts on the last option", qs: []fq{database}, ds: []askflow.Decision{sel("PostgreSQL")},
+			f: faults{StartFocus: 2}, want: wantAnswers([]fq{database}, "PostgreSQL")},
+		{name: "focus starts on Chat about this", qs: []fq{database}, ds: []askflow.Decision{sel("SQLite")},
+			f: faults{StartFocus: 4}, want: wantAnswers([]fq{database}, "SQLite")},
+		{name: "focus starts on the button", qs: []fq{features}, ds: []askflow.Decision{sel("Auth")},
+			f: faults{StartFocus: 5}, want: wantAnswers([]fq{features}, "Auth")},
+		{name: "resize to 60 columns mid-form", qs: []fq{hosting}, ds: []askflow.Decision{sel("Our own racks")},
+			f: faults{ResizeAfter: 1, ResizeCols: 60}, want: wantAnswers([]fq{hosting}, "Our own racks")},
+		{name: "resize to 140 columns mid-form", qs: three, ds: threeDs,
+			f: faults{ResizeAfter: 3, ResizeCols: 140}, want: threeWant},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fc := newFake(t, tt.qs, 100, 50, tt.f)
+			res, err := answer(t, context.Background(), fc, hookOf(tt.qs), tt.ds, patient)
+			if tt.want == nil {
+				asError(t, err)
+				checkNothingSubmitted(t, fc)
+			} else {
+				if err != nil {
+					t.Fatalf("Run: %v", err)
+				}
+				if res.Outcome != askflow.Submitted {
+					t.Errorf("outcome %v, want submitted", res.Outcome)
+				}
+				checkSubmitted(t, fc, tt.want)
+			}
+			checkEnters(t, fc, tt.qs, tt.ds)
+		})
+	}
+}
+
+// TestFaultsStop: faults askflow cannot see through. It must stop with an
+// *askflow.Error, submit nothing, and never press Enter on a row the
+// decisions do not call for.
+func TestFaultsStop(t *testing.T) {
+	relabel := func(qs []fq) { qs[0].Options[1].Label = "MySQL" }
+	tests := []struct {
+		name string
+		qs   []fq
+		ds   []askflow.Decision
+		f    faults
+		step string // the failing step
+	}{
+		{name: "keys never have an effect", qs: []fq{database}, ds: []askflow.Decision{sel("SQLite")},
+			f: faults{Ignore: true}, step: "move"},
+		{name: "Enter never has an effect", qs: []fq{database}, ds: []askflow.Decision{sel("PostgreSQL")},
+			f: faults{Ignore: true}, step: "enter"},
+		{name: "ticks never take", qs: []fq{features}, ds: []askflow.Decision{sel("Auth")},
+			f: faults{Ignore: true}, step: "tick"},
+		{name: "every tick applied twice", qs: []fq{features}, ds: []askflow.Decision{sel("Auth")},
+			f: faults{Double: map[int]bool{1: true, 2: true, 3: true}}, step: "tick"},
+		{name: "Down always moves up", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")},
+			f: faults{WrongWay: map[int]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true}}, step: "move"},
+		{name: "label changes under the wrapper", qs: []fq{database}, ds: []askflow.Decision{sel("SQLite")},
+			f: faults{ChangeAfter: 1, Change: relabel}, step: "move"},
+		{name: "options swap under the wrapper", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")},
+			f: faults{ChangeAfter: 1, Change: func(qs []fq) {
+				o := qs[0].Options
+				o[1], o[2] = o[2], o[1]
+			}}, step: "move"},
+		{name: "question changes under the wrapper", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")},
+			f: faults{ChangeAfter: 1, Change: func(qs []fq) { qs[0].Question = "Which cache should we use?" }}, step: "move"},
+		{name: "second question changes before it shows", qs: []fq{database, naming}, ds: []askflow.Decision{sel("SQLite"), sel("snake_case")},
+			f: faults{ChangeAfter: 1, Change: func(qs []fq) { qs[1].Options[1].Label = "SCREAMING_CASE" }}, step: "agree"},
+		{name: "an option disappears while ticking", qs: []fq{features}, ds: []askflow.Decision{sel("Auth", "API")},
+			f: faults{ChangeAfter: 1, Change: func(qs []fq) { qs[0].Options = qs[0].Options[:3] }}, step: "tick"},
+		{name: "Claude exits mid-way", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")},
+			f: faults{CloseAfter: 1}, step: "move"},
+		{name: "Claude exits between questions", qs: []fq{database, features}, ds: []askflow.Decision{sel("SQLite"), sel("Auth")},
+			f: faults{CloseAfter: 2}, step: "enter"},
+		{name: "Claude exits after the last answer", qs: []fq{database, naming}, ds: []askflow.Decision{sel("PostgreSQL"), sel("camelCase")},
+			f: faults{CloseAfter: 2}, step: "enter"},
+		{name: "Claude exits while typing", qs: []fq{naming}, ds: []askflow.Decision{typed("kebab")},
+			f: faults{CloseAfter: 4}, step: "type"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fc := newFake(t, tt.qs, 100, 40, tt.f)
+			_, err := answer(t, context.Background(), fc, hookOf(tt.qs), tt.ds, func(c *askflow.Config) { c.FormTimeout = 600 * time.Millisecond })
+			ae := asError(t, err)
+			if ae.Step != tt.step {
+				t.Errorf("failed at step %q, want %q", ae.Step, tt.step)
+			}
+			if ae.Last.Rows == 0 {
+				t.Error("the error carries no screen")
+			}
+			checkNothingSubmitted(t, fc)
+			checkEnters(t, fc, tt.qs, tt.ds)
+		})
+	}
+}
+
+// TestHookDisagrees: when the form on screen is not the one the hook
+// reported, askflow presses nothing.
+func TestHookDisagrees(t *testing.T) {
+	tests := []struct {
+		name   string
+		screen []fq
+		hook   []fq
+	}{
+		{name: "label", screen: []fq{database}, hook: []fq{withLabel(database, 1, "MySQL")}},
+		{name: "label order", screen: []fq{database}, hook: []fq{swapped(database)}},
+		{name: "question", screen: []fq{database}, hook: []fq{withQuestion(database, "Which cache should we use?")}},
+		{name: "header", screen: []fq{database}, hook: []fq{withHeader(database, "Storage")}},
+		{name: "one option more", screen: []fq{database}, hook: []fq{withOption(database, "Redis")}},
+		{name: "multi-select", screen: []fq{features}, hook: []fq{single(features)}},
+		{name: "one question, two on screen", screen: []fq{database, naming}, hook: []fq{database}},
+		{name: "two questions, one on screen", screen: []fq{database}, hook: []fq{database, naming}},
+		{name: "tab titles", screen: []fq{database, naming}, hook: []fq{database, withHeader(naming, "Names")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fc := newFake(t, tt.screen, 100, 40, faults{})
+			var ds []askflow.Decision
+			for _, q := range tt.hook {
+				ds = append(ds, sel(q.Options[len(q.Options)-1].Label))
+			}
+			start := time.Now()
+			res, err := answer(t, context.Background(), fc, hookOf(tt.hook), ds, func(c *askflow.Config) { c.FormTimeout = 300 * time.Millisecond })
+			ae := asError(t, err)
+			if ae.Step != "agree" {
+				t.Errorf("failed at step %q, want agree", ae.Step)
+			}
+			if res.Keys != 0 || len(fc.Received()) != 0 {
+				t.Errorf("%d keys sent, the fake saw %d; want none", res.Keys, len(fc.Received()))
+			}
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("gave up after %v, FormTimeout is 300ms", d)
+			}
+			checkNothingSubmitted(t, fc)
+		})
+	}
+}
+
+func withLabel(q fq, i int, l string) fq {
+	q.Options = append([]fo(nil), q.Options...)
+	q.Options[i].Label = l
+	return q
+}
+
+func swapped(q fq) fq {
+	q.Options = append([]fo(nil), q.Options...)
+	q.Options[0], q.Options[1] = q.Options[1], q.Options[0]
+	return q
+}
+
+func withQuestion(q fq, s string) fq { q.Question = s; return q }
+
+func withHeader(q fq, h string) fq { q.Header = h; return q }
+
+func withOption(q fq, l string) fq {
+	q.Options = append(append([]fo(nil), q.Options...), fo{Label: l})
+	return q
+}
+
+func single(q fq) fq { q.Multi = false; return q }
+
+// TestInvalidDecisions: a decision askflow cannot carry out is an error
+// before any key is sent.
+func TestInvalidDecisions(t *testing.T) {
+	tests := []struct {
+		name string
+		qs   []fq
+		ds   []askflow.Decision
+	}{
+		{name: "label not offered", qs: []fq{database}, ds: []askflow.Decision{sel("MySQL")}},
+		{name: "list on single-select", qs: []fq{database}, ds: []askflow.Decision{sel("SQLite", "MongoDB")}},
+		{name: "no label", qs: []fq{database}, ds: []askflow.Decision{sel()}},
+		{name: "label twice", qs: []fq{features}, ds: []askflow.Decision{sel("Auth", "Auth")}},
+		{name: "label of another question", qs: []fq{database, naming}, ds: []askflow.Decision{sel("SQLite"), sel("MongoDB")}},
+		{name: "invalid second decision, valid first", qs: []fq{database, naming}, ds: []askflow.Decision{sel("SQLite"), sel("snake_case", "camelCase")}},
+		{name: "typed on multi-select", qs: []fq{features}, ds: []askflow.Decision{typed("everything")}},
+		{name: "typed empty", qs: []fq{naming}, ds: []askflow.Decision{typed("  ")}},
+		{name: "typed newline", qs: []fq{naming}, ds: []askflow.Decision{typed("a\nb")}},
+		{name: "typed Ctrl-C", qs: []fq{naming}, ds: []askflow.Decision{typed("snake\x03case")}},
+		{name: "typed Tab", qs: []fq{naming, database}, ds: []askflow.Decision{typed("snake\tcase"), sel("SQLite")}},
+		{name: "typed DEL", qs: []fq{naming}, ds: []askflow.Decision{typed("snake_cas\x7fe")}},
+		{name: "chat Ctrl-C", qs: []fq{database}, ds: []askflow.Decision{{Action: askflow.Chat, Text: "hi\x03"}}},
+		{name: "chat Escape", qs: []fq{database}, ds: []askflow.Decision{{Action: askflow.Chat, Text: "hi\x1b[A"}}},
+		{name: "unknown action", qs: []fq{database}, ds: []askflow.Decision{{Action: 99}}},
+		{name: "fewer decisions than questions", qs: []fq{database, naming}, ds: []askflow.Decision{sel("SQLite")}},
+		{name: "no questions", qs: nil, ds: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			qs := tt.qs
+			if qs == nil {
+				qs = []fq{database}
+			}
+			fc := newFake(t, qs, 100, 40, faults{})
+			res, err := answer(t, context.Background(), fc, hookOf(tt.qs), tt.ds)
+			asError(t, err)
+			if res.Keys != 0 || len(fc.Received()) != 0 {
+				t.Errorf("%d keys sent (%v); want none", res.Keys, fc.Received())
+			}
+			if res.Outcome != 0 {
+				t.Errorf("outcome %v on an invalid decision", res.Outcome)
+			}
+			checkNothingSubmitted(t, fc)
+			if st := fc.State(); st != stateOpen {
+				t.Errorf("the form ended %v", st)
+			}
+		})
+	}
+}
+
+// TestInterrupted: when ctx ends (the person takes the form over), askflow
+// returns ErrInterrupted and sends no further key.
+func TestInterrupted(t *testing.T) {
+	qs := []fq{database, features, naming}
+	ds := []askflow.Decision{sel("MongoDB"), sel("Auth", "API"), sel("snake_case")}
+	for _, at := range []int{1, 2, 3, 5, 8} {
+		t.Run("after key "+string(rune('0'+at)), func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var once sync.Once
+			fc := newFake(t, qs, 100, 40, faults{OnSend: func(n int) {
+				if n == at {
+					once.Do(cancel)
+				}
+			}})
+			res, err := answer(t, ctx, fc, hookOf(qs), ds)
+			if !errors.Is(err, askflow.ErrInterrupted) {
+				t.Fatalf("err = %v, want ErrInterrupted", err)
+			}
+			if got := len(fc.Received()); got != at || res.Keys != at {
+				t.Errorf("%d keys sent, the fake saw %d; want %d (none after the cancel)", res.Keys, got, at)
+			}
+			checkNothingSubmitted(t, fc)
+		})
+	}
+	t.Run("before the form shows", func(t *testing.T) {
+		t.Parallel()
+		fc := newFake(t, qs, 100, 40, faults{AppearAfter: time.Hour})
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		res, err := answer(t, ctx, fc, hookOf(qs), ds)
+		if !errors.Is(err, askflow.ErrInterrupted) {
+			t.Fatalf("err = %v, want ErrInterrupted", err)
+		}
+		if res.Keys != 0 {
+			t.Errorf("%d keys sent", res.Keys)
+		}
+	})
+}
+
+// TestLateEffect: a key whose effect shows only after StepTimeout (Claude
+// busy, its event loop blocked) is indistinguishable from a swallowed one,
+// so askflow sends it again; the copies are then still in flight when the
+// first one's effect shows. Whatever happens, Enter must land only on the
+// intended row and no wrong answer may be submitted.
+func TestLateEffect(t *testing.T) {
+	late := 5 * stepTimeout / 2 // the first copy lands between the third send and its deadline
+	tests := []struct {
+		name string
+		qs   []fq
+		ds   []askflow.Decision
+		f    faults
+	}{
+		{name: "late tick", qs: []fq{features}, ds: []askflow.Decision{sel("Auth", "Search")},
+			f: faults{Delay: map[int]time.Duration{1: late}}},
+		{name: "late Down", qs: []fq{hosting}, ds: []askflow.Decision{sel("Managed containers")},
+			f: faults{Delay: map[int]time.Duration{1: late}}},
+		{name: "late Enter on the first of two questions", qs: []fq{database, naming}, ds: []askflow.Decision{sel("SQLite"), sel("kebab-case")},
+			f: faults{Delay: map[int]time.Duration{2: late}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fc := newFake(t, tt.qs, 100, 50, tt.f)
+			_, err := answer(t, context.Background(), fc, hookOf(tt.qs), tt.ds)
+			want := map[string]string{}
+			for i, q := range tt.qs {
+				want[q.Question] = tt.ds[i].Answer()
+			}
+			if got := fc.Submitted(); got != nil && !reflect.DeepEqual(got, want) {
+				t.Errorf("WRONG ANSWERS SUBMITTED: %v, want %v", got, want)
+			}
+			if err == nil {
+				checkSubmitted(t, fc, want)
+			}
+			checkEnters(t, fc, tt.qs, tt.ds)
+		})
+	}
+}
+
+// TestEnterWithoutEffectWhileFormChanges: on a one-question form, Enter
+// is swallowed and at the same moment the labels change. The form is
+// still showing, so Enter did not submit anything; askflow must not
+// report the form as submitted.
+func TestEnterWithoutEffectWhileFormChanges(t *testing.T) {
+	qs := []fq{database}
+	fc := newFake(t, qs, 100, 40, faults{
+		Swallow:     map[int]bool{2: true},
+		ChangeAfter: 2,
+		Change:      func(qs []fq) { qs[0].Options[2].Label = "MySQL" },
+	})
+	res, err := answer(t, context.Background(), fc, hookOf(qs), []askflow.Decision{sel("SQLite")})
+	checkNothingSubmitted(t, fc)
+	if err == nil {
+		t.Errorf("Run reported %v with nil error, but the form is still on screen and nothing was submitted:\n%s",
+			res.Outcome, fc.em.Snapshot().Text())
+	}
+}
+
+// TestReviewWithLongQuestion: the review page wraps a long question; its
+// last line ends in "?" like every question does. askflow must still
+// recognise the page and submit.
+func TestReviewWithLongQuestion(t *testing.T) {
+	qs := []fq{hosting, naming}
+	ds := []askflow.Decision{sel("Managed containers"), sel("snake_case")}
+	fc := newFake(t, qs, 60, 50, faults{})
+	res, err := answer(t, context.Background(), fc, hookOf(qs), ds, patient)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if res.Outcome != askflow.Submitted {
+		t.Errorf("outcome %v", res.Outcome)
+	}
+	checkSubmitted(t, fc, wantAnswers(qs, "Managed containers", "snake_case"))
+}
+
+// TestOutcomeOnFailure: a chat or cancel that did not happen must not be
+// reported as one.
+func TestOutcomeOnFailure(t *testing.T) {
+	for _, d := range []askflow.Decision{{Action: askflow.Cancel}, {Action: askflow.Chat, Text: "hi"}} {
+		t.Run(d.Action.String(), func(t *testing.T) {
+			t.Parallel()
+			fc := newFake(t, []fq{database}, 100, 40, faults{Ignore: true})
+			res, err := answer(t, context.Background(), fc, hookOf([]fq{database}), []askflow.Decision{d})
+			asError(t, err)
+			if res.Outcome != 0 {
+				t.Errorf("Run failed but reports outcome %v", res.Outcome)
+			}
+			if st := fc.State(); st != stateOpen {
+				t.Errorf("the form ended %v", st)
+			}
+		})
+	}
+}
