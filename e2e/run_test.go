@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -63,6 +64,13 @@ func (r *run) String() string {
 // with the scenario, until it exits (with a deadline).
 func runClaudewrap(t *testing.T, version, scenario, prompt string, args ...string) *run {
 	t.Helper()
+	return runUntil(t, version, scenario, prompt, "", args...)
+}
+
+// runUntil is runClaudewrap that, when until is not empty, ends claudewrap
+// with SIGTERM once an event of that name was logged.
+func runUntil(t *testing.T, version, scenario, prompt, until string, args ...string) *run {
+	t.Helper()
 	bin := claudetest.Claudewrap(t)
 	sb := claudetest.New(t, version, scenario)
 	dir := t.TempDir()
@@ -70,16 +78,31 @@ func runClaudewrap(t *testing.T, version, scenario, prompt string, args ...strin
 	evPath := filepath.Join(dir, "events.jsonl")
 	full := append([]string{"run", "--claude", sb.Claude, "--headless", "--events", evPath, "--record", r.cast}, args...)
 	full = append(full, "--", prompt)
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, full...)
 	cmd.Env, cmd.Dir = sb.Env(), sb.Dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if until != "" {
+		go func() {
+			for ctx.Err() == nil {
+				if b, _ := os.ReadFile(evPath); bytes.Contains(b, []byte(`"event":"`+until+`"`)) {
+					cmd.Process.Signal(syscall.SIGTERM)
+					return
+				}
+				time.Sleep(50 * time.Millisecond) // polling a file under the run's deadline
+			}
+		}()
+	}
+	err := cmd.Wait()
 	r.stderr = stderr.String()
+	r.readEvents(t, evPath)
 	if ctx.Err() != nil {
-		t.Fatalf("claudewrap did not exit in time: %v", ctx.Err())
+		t.Fatalf("claudewrap did not exit in time: %v\n%s", ctx.Err(), r)
 	}
 	if err != nil {
 		if ee, ok := err.(*exec.ExitError); ok {
@@ -88,6 +111,11 @@ func runClaudewrap(t *testing.T, version, scenario, prompt string, args ...strin
 			t.Fatal(err)
 		}
 	}
+	return r
+}
+
+func (r *run) readEvents(t *testing.T, evPath string) {
+	t.Helper()
 	b, _ := os.ReadFile(evPath)
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		if line == "" {
@@ -99,7 +127,6 @@ func runClaudewrap(t *testing.T, version, scenario, prompt string, args ...strin
 		}
 		r.events = append(r.events, e)
 	}
-	return r
 }
 
 // toolResult returns what the fake API received for the form.

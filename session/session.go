@@ -173,6 +173,14 @@ func (s *session) question(ctx context.Context, p *hook.Payload) {
 	f.cancel = cancel
 	s.mu.Lock()
 	s.active = f
+	// Claude's turn goes on after "Chat about this" and may end before
+	// askflow returns: the message must be pending by then.
+	for _, d := range flow {
+		if d.Action == askflow.Chat && d.Text != "" {
+			s.chat = d.Text
+			break
+		}
+	}
 	s.mu.Unlock()
 	go s.answer(fctx, f, flow)
 }
@@ -266,17 +274,12 @@ func (s *session) answer(ctx context.Context, f *form, ds []askflow.Decision) {
 			s.turnInterrupted()
 		case askflow.Chatted:
 			s.log.Emit("submitted", events.Fields{"tool_use_id": f.id, "keys": res.Keys, "chat": true})
-			for _, d := range ds {
-				if d.Action == askflow.Chat && d.Text != "" {
-					s.mu.Lock()
-					s.chat = d.Text
-					s.mu.Unlock()
-					break
-				}
-			}
 		}
 		return
 	}
+	s.mu.Lock()
+	s.chat = "" // no chat happened
+	s.mu.Unlock()
 	if errors.Is(err, askflow.ErrInterrupted) {
 		// The person took over, or Claude went away: nothing more to do.
 		return

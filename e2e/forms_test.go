@@ -1,0 +1,102 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeRules writes a rules file for one test and returns its path.
+func writeRules(t *testing.T, yaml string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "rules.yaml")
+	if err := os.WriteFile(p, []byte("version: 1\nrules:\n"+yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestAnswerForms answers real forms of every kind at several sizes and
+// checks what Claude recorded: the tool_result the fake API received and
+// the verified event (which compares with the PostToolUse hook).
+func TestAnswerForms(t *testing.T) {
+	for _, tc := range []struct {
+		name, scenario, prompt, id, size, rules string
+		want                                    string
+	}{
+		{"far option 200 cols", "database.yaml", "pick a database", "toolu_01database", "200x50",
+			"  - answer: {select: MongoDB}\n", `"Which database should we use?"="MongoDB"`},
+		{"index at 60 cols", "database.yaml", "pick a database", "toolu_01database", "60x30",
+			"  - answer: {select: {index: 2}}\n", `"Which database should we use?"="SQLite"`},
+		{"wrapped long label at 60 cols", "long.yaml", "pick a strategy", "toolu_01long", "60x40",
+			"  - answer: {select: Blue-green deployments on two identical Kubernetes clusters behind a global load balancer}\n",
+			`"Which deployment strategy should we adopt for the new payments service given our constraints?"="Blue-green deployments on two identical Kubernetes clusters behind a global load balancer"`},
+		{"CJK and emoji label", "cjk.yaml", "pick a 数据库", "toolu_01cjk", "80x40",
+			"  - answer: {select: Mixed 混合 ✅}\n", `"我们应该使用哪个数据库？🚀"="Mixed 混合 ✅"`},
+		{"typed answer", "database.yaml", "pick a database", "toolu_01database", "120x40",
+			"  - answer: {type: We use SQLite for now}\n", `"Which database should we use?"="We use SQLite for now"`},
+		{"three questions at 60 cols", "three.yaml", "plan the project", "toolu_01three", "60x50",
+			"  - {when: {header: Database}, answer: {select: PostgreSQL}}\n" +
+				"  - {when: {header: Features}, answer: {select: [Search, Auth, Export]}}\n" +
+				"  - {when: {header: Naming}, answer: {select: camelCase}}\n",
+			`"Which database should we use?"="PostgreSQL", "Which features should we build?"="Search, Auth, Export", "How should we name things?"="camelCase"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			forVersions(t, func(t *testing.T, version string) {
+				r := runClaudewrap(t, version, "testdata/scenarios/"+tc.scenario, tc.prompt,
+					"--rules", writeRules(t, tc.rules), "--size", tc.size, "--exit-after-turn")
+				res := r.toolResult(t, tc.id)
+				if res.IsError || !strings.Contains(res.Content, tc.want) {
+					t.Errorf("tool_result %q, want %s\n%s", res.Content, tc.want, r)
+				}
+				if len(r.find("verified")) != 1 || r.code != 0 {
+					t.Errorf("want one verified event and exit 0\n%s", r)
+				}
+				fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: %s: verified (%d keys)\n", version, tc.name, len(r.find("key")))
+			})
+		})
+	}
+}
+
+func TestChat(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		msg := "We never deploy from this session; skip it."
+		r := runClaudewrap(t, version, "testdata/scenarios/database.yaml", "pick a database",
+			"--rules", writeRules(t, "  - answer: {chat: \""+msg+"\"}\n"), "--exit-after-turn")
+		res := r.toolResult(t, "toolu_01database")
+		if !res.IsError || !strings.Contains(res.Content, "clarify") {
+			t.Errorf("tool_result %+v, want an is_error result about clarifying\n%s", res, r)
+		}
+		found := false
+		for _, req := range r.sb.API.Requests() {
+			if strings.Contains(req.Text, msg) {
+				found = true
+			}
+		}
+		var chatted, sent bool
+		for _, e := range r.find("submitted") {
+			chatted = chatted || e["chat"] == true
+			sent = sent || e["chat_message"] == msg
+		}
+		if !found || r.code != 0 || !chatted || !sent {
+			t.Errorf("chat message reached the API: %t; want exit 0 and submitted events for the chat and the message\n%s", found, r)
+		}
+		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: chat about this, then the message: sent\n", version)
+	})
+}
+
+func TestCancel(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		r := runUntil(t, version, "testdata/scenarios/database.yaml", "pick a database", "cancelled",
+			"--rules", writeRules(t, "  - answer: {cancel: true}\n"))
+		if len(r.find("cancelled")) != 1 || len(r.find("verified")) != 0 {
+			t.Fatalf("want a cancelled event\n%s", r)
+		}
+		if res := r.sb.API.ToolResults(); len(res) != 0 {
+			t.Errorf("a cancelled form gave tool results %+v", res)
+		}
+		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: cancel (Esc): declined\n", version)
+	})
+}
