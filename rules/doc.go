@@ -2,6 +2,9 @@
 // errors at file:line:col, the default file locations, and matching each
 // question of a form to the first rule whose conditions hold. A rule that
 // cannot apply to the question it matched makes that question unmatched,
-// with a reason; nothing is guessed. It reads files and questions, and
-// returns decisions: it never presses anything.
+// with a reason; nothing is guessed. It reads rule files and forms (a
+// hook's tool_input), and returns decisions: it never presses anything.
+//
+// The JSON Schema in schema/rules.schema.json describes the same format for
+// editors; the tests keep the two in step.
 package rules

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -92,7 +93,7 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
 }
 
-// Errors is every problem found in a file, in order.
+// Errors is every problem found in a file, in the order of the file.
 type Errors []*Error
 
 func (es Errors) Error() string {
@@ -137,6 +138,11 @@ func Parse(path string, b []byte) (*File, error) {
 		p.top(doc.Content[0])
 	}
 	if len(p.errs) > 0 {
+		// In the order of the file, as compilers report.
+		sort.SliceStable(p.errs, func(i, j int) bool {
+			a, b := p.errs[i], p.errs[j]
+			return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+		})
 		return nil, p.errs
 	}
 	return p.file, nil
@@ -174,7 +180,7 @@ func (p *parser) fields(n *yaml.Node, what string, known map[string]func(k, v *y
 		k, v := n.Content[i], n.Content[i+1]
 		f, ok := known[k.Value]
 		switch {
-		case k.Kind != yaml.ScalarNode || k.Tag != "!!str":
+		case !isString(k):
 			p.errorf(k, "keys in %s must be names, not %s", what, kind(k))
 		case !ok:
 			p.errorf(k, "unknown key %q in %s (want one of %s)", k.Value, what, keyList(known))
@@ -193,16 +199,8 @@ func keyList(m map[string]func(k, v *yaml.Node)) string {
 	for k := range m {
 		ks = append(ks, k)
 	}
-	sortStrings(ks)
+	sort.Strings(ks)
 	return strings.Join(ks, ", ")
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 func kind(n *yaml.Node) string {
@@ -223,12 +221,31 @@ func kind(n *yaml.Node) string {
 		return "a number"
 	case "!!str":
 		return "a string"
+	case "!!merge":
+		return "a merge key (<<)"
 	}
 	return "a value tagged " + n.Tag
 }
 
+// isString reports whether n is a string. A plain scalar that looks like a
+// date is one too: YAML 1.2, which editors follow, has no timestamps.
+func isString(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode &&
+		(n.Tag == "!!str" || n.Tag == "!!timestamp" && n.Style&yaml.TaggedStyle == 0)
+}
+
+// intValue returns the value of an integer scalar, written as YAML allows
+// (2, 0x2, 0o2, 1_000).
+func intValue(n *yaml.Node) (int64, bool) {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
+		return 0, false
+	}
+	i, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)
+	return i, err == nil
+}
+
 func (p *parser) str(n *yaml.Node, what string) (string, bool) {
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+	if !isString(n) {
 		p.errorf(n, "%s must be a string, not %s", what, kind(n))
 		return "", false
 	}
@@ -253,7 +270,7 @@ func (p *parser) top(n *yaml.Node) {
 	ok := p.fields(n, "the file", map[string]func(k, v *yaml.Node){
 		"version": func(k, v *yaml.Node) {
 			sawVersion = true
-			if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Value != "1" {
+			if i, ok := intValue(v); !ok || i != 1 {
 				p.errorf(v, "version must be 1")
 				return
 			}
@@ -389,7 +406,7 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 		},
 		"cancel": func(k, v *yaml.Node) {
 			actions = append(actions, "cancel")
-			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || v.Value != "true" {
+			if b, err := strconv.ParseBool(v.Value); v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || err != nil || !b {
 				p.errorf(v, "cancel must be true")
 				return
 			}
@@ -399,7 +416,11 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 	if n.Kind == yaml.MappingNode {
 		switch len(actions) {
 		case 0:
-			p.errorf(n, "%s needs one of select, type, chat, cancel", what)
+			if what == "fallback" {
+				p.errorf(n, "fallback needs one of type, chat, cancel")
+			} else {
+				p.errorf(n, "%s needs one of select, type, chat, cancel", what)
+			}
 		case 1:
 		default:
 			p.errorf(n, "%s has several actions (%s): give exactly one", what, strings.Join(actions, ", "))
@@ -411,7 +432,7 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 func (p *parser) selectAnswer(n *yaml.Node) *Select {
 	switch n.Kind {
 	case yaml.ScalarNode:
-		if n.Tag != "!!str" {
+		if !isString(n) {
 			p.errorf(n, "select: want a label, a list of labels, or {index: N}, not %s", kind(n))
 			return nil
 		}
@@ -449,13 +470,13 @@ func (p *parser) selectAnswer(n *yaml.Node) *Select {
 		p.fields(n, "select", map[string]func(k, v *yaml.Node){
 			"index": func(k, v *yaml.Node) {
 				sawIndex = true
-				if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
+				if v.Kind != yaml.ScalarNode || v.Tag != "!!int" && v.Tag != "!!float" {
 					p.errorf(v, "index must be a number, not %s", kind(v))
 					return
 				}
-				i, err := strconv.ParseInt(strings.ReplaceAll(v.Value, "_", ""), 0, 64)
-				if err != nil || i < 1 || i > 4 {
-					p.errorf(v, "index must be between 1 and 4")
+				i, ok := intValue(v)
+				if !ok || i < 1 || i > 4 {
+					p.errorf(v, "index must be a whole number from 1 to 4")
 					return
 				}
 				sel.Index = int(i)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/claudewrap/claudewrap/askflow"
@@ -75,14 +77,33 @@ func (s *Set) Defaults() Defaults {
 // Decision is the outcome of matching one question.
 type Decision struct {
 	askflow.Decision
-	Rule string // the rule that answered; "" when unmatched
-	File string
+	Rule string // the rule that answered; "" when no rule matched
+	File string // the file and line of that rule
+	Line int
 	// Unmatched says why no decision was made; empty when one was.
 	Unmatched string
 }
 
 // Matched reports whether a rule answered.
 func (d Decision) Matched() bool { return d.Unmatched == "" }
+
+// Summary describes the action for people: select "A", "B"; type "text";
+// chat "text"; cancel. It is "none" when no action was decided.
+func (d Decision) Summary() string {
+	switch d.Action {
+	case askflow.Select:
+		q := make([]string, len(d.Labels))
+		for i, l := range d.Labels {
+			q[i] = strconv.Quote(l)
+		}
+		return "select " + strings.Join(q, ", ")
+	case askflow.Type, askflow.Chat:
+		return fmt.Sprintf("%s %q", d.Action, d.Text)
+	case askflow.Cancel:
+		return "cancel"
+	}
+	return "none"
+}
 
 // Decide matches one question.
 func (s *Set) Decide(q hook.Question) Decision {
@@ -92,7 +113,7 @@ func (s *Set) Decide(q hook.Question) Decision {
 				continue
 			}
 			d, err := r.Answer.apply(q)
-			out := Decision{Decision: d, Rule: r.Name, File: f.Path}
+			out := Decision{Decision: d, Rule: r.Name, File: f.Path, Line: r.Line}
 			if err != nil {
 				out.Decision = askflow.Decision{}
 				out.Unmatched = fmt.Sprintf("rule %q (%s:%d) cannot answer: %v", r.Name, f.Path, r.Line, err)

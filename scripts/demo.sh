@@ -33,7 +33,7 @@ JSON
 
 headless=()
 [ -t 0 ] || headless=(--headless)
-rules="${DEMO_RULES:-$PWD/examples/demo.yaml}"
+rules="$PWD/examples/demo.yaml"
 status=0
 (cd "$work/project" && env -i PATH="$PATH" TERM="${TERM:-xterm-256color}" LANG="${LANG:-C.UTF-8}" \
   HOME="$work/home" ANTHROPIC_API_KEY="$key" ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$work/port")" \

@@ -59,6 +59,7 @@ checking each key's effect on the screen and what Claude recorded.`,
 		NewCmdReplay(stdout, nil),
 		NewCmdVersion(stdout),
 		NewCmdHook(stdin, stderr, nil),
+		NewCmdRules(stdout, stderr, nil),
 	)
 	return root
 }

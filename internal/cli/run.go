@@ -261,6 +261,10 @@ func unmatchedPolicy(opts *RunOptions, set *rules.Set) (rules.Policy, error) {
 	p := rules.Policy(opts.OnUnmatched)
 	if p == "" {
 		p = set.Defaults().OnUnmatched
+		// A rules file written for a terminal still serves headless runs.
+		if p == rules.Passthrough && opts.Headless {
+			p = ""
+		}
 	}
 	if p == "" {
 		p = rules.Passthrough

@@ -1,0 +1,203 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/rules"
+)
+
+// RulesCheckOptions are the arguments of `claudewrap rules check`.
+type RulesCheckOptions struct {
+	Stdout, Stderr io.Writer
+	Files          []string
+}
+
+// RulesTestOptions are the arguments and flags of `claudewrap rules test`.
+type RulesTestOptions struct {
+	Stdout, Stderr io.Writer
+	Files          []string
+	Form           string
+}
+
+// RulesRunFuncs replace the run functions of the rules subcommands in
+// tests; a nil field keeps the real one.
+type RulesRunFuncs struct {
+	Check func(*RulesCheckOptions) error
+	Test  func(*RulesTestOptions) error
+}
+
+// NewCmdRules builds `claudewrap rules` and its subcommands.
+func NewCmdRules(stdout, stderr io.Writer, runF *RulesRunFuncs) *cobra.Command {
+	if runF == nil {
+		runF = &RulesRunFuncs{}
+	}
+	cmd := &cobra.Command{
+		Use:   "rules",
+		Short: "Check rule files, and show how they answer a form",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageErrorf("unknown command %q for %q", args[0], cmd.CommandPath())
+			}
+			return cmd.Help()
+		},
+	}
+	cmd.AddCommand(NewCmdRulesCheck(stdout, stderr, runF.Check), NewCmdRulesTest(stdout, stderr, runF.Test))
+	return cmd
+}
+
+// NewCmdRulesCheck builds `claudewrap rules check`.
+func NewCmdRulesCheck(stdout, stderr io.Writer, runF func(*RulesCheckOptions) error) *cobra.Command {
+	opts := &RulesCheckOptions{Stdout: stdout, Stderr: stderr}
+	return &cobra.Command{
+		Use:   "check FILE...",
+		Short: "Validate rule files",
+		Long: `Validate rule files. Every problem in every file is printed on stderr as
+file:line:col: message, and the exit status is 1; with none, it is 0.`,
+		Example: `  claudewrap rules check .claudewrap.yaml examples/*.yaml`,
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Files = args
+			if runF != nil {
+				return runF(opts)
+			}
+			return runRulesCheck(opts)
+		},
+	}
+}
+
+func runRulesCheck(opts *RulesCheckOptions) error {
+	failed := false
+	for _, path := range opts.Files {
+		f, err := rules.LoadFile(path)
+		if err != nil {
+			failed = true
+			printLoadError(opts.Stderr, err)
+			continue
+		}
+		fmt.Fprintf(opts.Stdout, "%s: ok (%s)\n", path, plural(len(f.Rules), "rule"))
+	}
+	if failed {
+		return withCode(ExitError, nil)
+	}
+	return nil
+}
+
+// NewCmdRulesTest builds `claudewrap rules test`.
+func NewCmdRulesTest(stdout, stderr io.Writer, runF func(*RulesTestOptions) error) *cobra.Command {
+	opts := &RulesTestOptions{Stdout: stdout, Stderr: stderr}
+	cmd := &cobra.Command{
+		Use:   "test FILE... --form FORM.json",
+		Short: "Show which rule answers each question of a form, and how",
+		Long: `Show, for each question of a form, which rule answers it (the first that
+matches across the files, in order) and the resulting answer; or why it is
+unmatched, and what the rules' fallback answer would be.
+
+FORM.json is an AskUserQuestion hook's tool_input, {"questions": [...]}, or a
+whole hook payload holding one. Nothing is started and nothing is pressed.`,
+		Example: `  claudewrap rules test examples/demo.yaml --form testdata/forms/three.json`,
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Files = args
+			if opts.Form == "" {
+				return usageErrorf("--form is required")
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runRulesTest(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Form, "form", "", "the form: a hook's tool_input as `FORM.json`")
+	return cmd
+}
+
+func runRulesTest(opts *RulesTestOptions) error {
+	set, err := rules.Load(opts.Files...)
+	if err != nil {
+		printLoadError(opts.Stderr, err)
+		return withCode(ExitError, nil)
+	}
+	b, err := os.ReadFile(opts.Form)
+	if err != nil {
+		return withCode(ExitError, err)
+	}
+	qs, err := rules.ParseForm(b)
+	if err != nil {
+		return withCode(ExitError, fmt.Errorf("%s: %w", opts.Form, err))
+	}
+	w := opts.Stdout
+	for i, q := range qs {
+		kind := "single-select"
+		if q.MultiSelect {
+			kind = "multi-select"
+		}
+		labels := make([]string, len(q.Options))
+		for j, o := range q.Options {
+			labels[j] = strconv.Quote(o.Label)
+		}
+		fmt.Fprintf(w, "%d. [%s] %s\n", i+1, q.Header, q.Question)
+		fmt.Fprintf(w, "   %s: %s\n", kind, strings.Join(labels, ", "))
+		d := set.Decide(q)
+		if d.Matched() {
+			fmt.Fprintf(w, "   rule %q (%s:%d): %s%s\n", d.Rule, d.File, d.Line, d.Summary(), endsForm(d.Action))
+			continue
+		}
+		fmt.Fprintf(w, "   unmatched: %s\n", d.Unmatched)
+		if fb, err := set.Fallback(q); err != nil {
+			fmt.Fprintf(w, "   fallback: none (%v)\n", err)
+		} else {
+			fmt.Fprintf(w, "   fallback: %s%s\n", fb.Summary(), endsForm(fb.Action))
+		}
+	}
+	def := set.Defaults()
+	policy := "not set (run decides: passthrough on a terminal, else ask or fail)"
+	if def.OnUnmatched != "" {
+		policy = string(def.OnUnmatched)
+	}
+	timeout := "none"
+	if def.AnswerTimeout > 0 {
+		timeout = def.AnswerTimeout.String()
+	}
+	fmt.Fprintf(w, "on_unmatched: %s; answer_timeout: %s\n", policy, timeout)
+	return nil
+}
+
+func endsForm(a askflow.Action) string {
+	if a == askflow.Chat || a == askflow.Cancel {
+		return " (ends the whole form)"
+	}
+	return ""
+}
+
+// printLoadError prints every problem in err, one a line: file:line:col:
+// message for the rules, file: reason for a file that cannot be read.
+func printLoadError(w io.Writer, err error) {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			printLoadError(w, e)
+		}
+		return
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		fmt.Fprintf(w, "%s: %v\n", pe.Path, pe.Err)
+		return
+	}
+	fmt.Fprintln(w, err)
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

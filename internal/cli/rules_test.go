@@ -1,0 +1,305 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const (
+	demoRules = "../../examples/demo.yaml"
+	threeForm = "../../testdata/forms/three.json"
+)
+
+// executeRoot runs the root command with args and returns stdout, stderr
+// and the error Main would map to an exit status.
+func executeRoot(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	root := NewCmdRoot(devNull(t), &out, &errb)
+	root.SetArgs(args)
+	err = root.Execute()
+	return out.String(), errb.String(), err
+}
+
+// status is the exit status Main returns for err.
+func status(err error) ExitCode {
+	switch {
+	case err == nil:
+		return ExitOK
+	case isFlagError(err):
+		return ExitUsage
+	}
+	return codeOf(err)
+}
+
+func TestRulesFlags(t *testing.T) {
+	var check *RulesCheckOptions
+	var test *RulesTestOptions
+	runF := &RulesRunFuncs{
+		Check: func(o *RulesCheckOptions) error { check = o; return nil },
+		Test:  func(o *RulesTestOptions) error { test = o; return nil },
+	}
+	cmd := NewCmdRules(nil, nil, runF)
+	cmd.SetArgs([]string{"check", "a.yaml", "b.yaml"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if check == nil || strings.Join(check.Files, "|") != "a.yaml|b.yaml" {
+		t.Errorf("check options %+v", check)
+	}
+	cmd = NewCmdRules(nil, nil, runF)
+	cmd.SetArgs([]string{"test", "a.yaml", "--form", "f.json", "b.yaml"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if test == nil || strings.Join(test.Files, "|") != "a.yaml|b.yaml" || test.Form != "f.json" {
+		t.Errorf("test options %+v", test)
+	}
+}
+
+func TestRulesUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"rules", "check"}, "requires at least 1 arg"},
+		{[]string{"rules", "test", "--form", threeForm}, "requires at least 1 arg"},
+		{[]string{"rules", "test", demoRules}, "--form is required"},
+		{[]string{"rules", "test", demoRules, "--form"}, "flag needs an argument"},
+		{[]string{"rules", "check", "--strict", demoRules}, "unknown flag: --strict"},
+		{[]string{"rules", "lint", demoRules}, `unknown command "lint" for "claudewrap rules"`},
+	} {
+		_, _, err := executeRoot(t, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want %q", tc.args, err, tc.want)
+			continue
+		}
+		if code := status(err); code != ExitUsage {
+			t.Errorf("%v: exit %d, want %d", tc.args, code, ExitUsage)
+		}
+	}
+	// Without a subcommand: help, exit 0.
+	out, _, err := executeRoot(t, "rules")
+	if err != nil || !strings.Contains(out, "check") || !strings.Contains(out, "test") {
+		t.Errorf("rules: %v\n%s", err, out)
+	}
+}
+
+func TestRulesCheck(t *testing.T) {
+	examples, err := filepath.Glob("../../examples/*.yaml")
+	if err != nil || len(examples) < 4 {
+		t.Fatalf("examples %q %v", examples, err)
+	}
+	out, errOut, err := executeRoot(t, append([]string{"rules", "check"}, examples...)...)
+	if err != nil || errOut != "" {
+		t.Fatalf("examples: %v\n%s", err, errOut)
+	}
+	if want := "../../examples/demo.yaml: ok (3 rules)\n"; !strings.Contains(out, want) {
+		t.Errorf("stdout %q lacks %q", out, want)
+	}
+	if n := strings.Count(out, ": ok ("); n != len(examples) {
+		t.Errorf("%d ok lines for %d files:\n%s", n, len(examples), out)
+	}
+
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("version: 2\nrules:\n  - when: {header: \"(\"}\n    answer: {select: [a, a], cancel: true}\n  - name: x\n"), 0o644)
+	one := filepath.Join(dir, "one.yaml")
+	os.WriteFile(one, []byte("version: 1\nrules:\n  - answer: {cancel: true}\n"), 0o644)
+	missing := filepath.Join(dir, "missing.yaml")
+	out, errOut, err = executeRoot(t, "rules", "check", bad, one, missing)
+	if code := status(err); code != ExitError {
+		t.Errorf("exit %d (%v), want %d", code, err, ExitError)
+	}
+	if out != one+": ok (1 rule)\n" {
+		t.Errorf("stdout %q", out)
+	}
+	want := strings.Join([]string{
+		bad + ":1:10: version must be 1",
+		bad + ":3:20: header: bad regular expression: error parsing regexp: missing closing ): `(`",
+		bad + ":4:13: answer has several actions (select, cancel): give exactly one",
+		bad + `:4:26: select: "a" named twice`,
+		bad + ":5:5: rule has no answer",
+		missing + ": no such file or directory",
+	}, "\n") + "\n"
+	if errOut != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", errOut, want)
+	}
+}
+
+func TestRulesTest(t *testing.T) {
+	out, errOut, err := executeRoot(t, "rules", "test", demoRules, "--form", threeForm)
+	if err != nil || errOut != "" {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	want := `1. [Database] Which database should we use?
+   single-select: "PostgreSQL", "SQLite", "MongoDB"
+   rule "database" (../../examples/demo.yaml:18): select "SQLite"
+2. [Features] Which features should we build?
+   multi-select: "Auth", "Export", "Search", "API"
+   rule "features" (../../examples/demo.yaml:27): select "Auth", "API"
+3. [Naming] How should we name things?
+   single-select: "camelCase", "snake_case"
+   rule "naming" (../../examples/demo.yaml:34): type "snake_case, like the rest of the repo"
+on_unmatched: passthrough; answer_timeout: none
+`
+	if out != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+func TestRulesTestUnmatched(t *testing.T) {
+	dir := t.TempDir()
+	first := filepath.Join(dir, "first.yaml")
+	os.WriteFile(first, []byte(`version: 1
+rules:
+  - name: db-list
+    when: {header: Database}
+    answer: {select: [SQLite]}
+  - name: not-offered
+    when: {header: Naming}
+    answer: {select: kebab-case}
+`), 0o644)
+	second := filepath.Join(dir, "second.yaml")
+	os.WriteFile(second, []byte(`version: 1
+defaults:
+  on_unmatched: fallback
+  answer_timeout: 90s
+  fallback: {type: "Use your judgment."}
+rules:
+  - name: naming-later
+    when: {header: Naming}
+    answer: {type: never used}
+`), 0o644)
+	// A whole PreToolUse payload, not just its tool_input.
+	payload := filepath.Join(dir, "payload.json")
+	form, err := os.ReadFile(threeForm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(payload, []byte(`{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","tool_use_id":"toolu_1","tool_input":`+string(form)+`}`), 0o644)
+
+	out, errOut, err := executeRoot(t, "rules", "test", first, second, "--form", payload)
+	if err != nil || errOut != "" {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	want := `1. [Database] Which database should we use?
+   single-select: "PostgreSQL", "SQLite", "MongoDB"
+   unmatched: rule "db-list" (` + first + `:3) cannot answer: a list of labels on a single-select question
+   fallback: type "Use your judgment."
+2. [Features] Which features should we build?
+   multi-select: "Auth", "Export", "Search", "API"
+   unmatched: no rule matches
+   fallback: none (fallback cannot answer: a typed answer on a multi-select question is not supported)
+3. [Naming] How should we name things?
+   single-select: "camelCase", "snake_case"
+   unmatched: rule "not-offered" (` + first + `:6) cannot answer: label "kebab-case" is not offered (offered: ["camelCase" "snake_case"])
+   fallback: type "Use your judgment."
+on_unmatched: fallback; answer_timeout: 1m30s
+`
+	if out != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
+	}
+
+	// chat and cancel say that they end the form.
+	chat := filepath.Join(dir, "chat.yaml")
+	os.WriteFile(chat, []byte("version: 1\ndefaults: {fallback: {cancel: true}}\nrules:\n  - {when: {header: Features}, answer: {chat: \"Let us talk.\"}}\n"), 0o644)
+	out, _, err = executeRoot(t, "rules", "test", chat, "--form", threeForm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		`   rule "rule at line 4" (` + chat + `:4): chat "Let us talk." (ends the whole form)`,
+		`   fallback: cancel (ends the whole form)`,
+		`on_unmatched: not set (run decides: passthrough on a terminal, else ask or fail); answer_timeout: none`,
+	} {
+		if !strings.Contains(out, line+"\n") {
+			t.Errorf("stdout lacks %q:\n%s", line, out)
+		}
+	}
+}
+
+func TestRulesTestErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("version: 1\nrules: {}\n"), 0o644)
+	notForm := filepath.Join(dir, "form.json")
+	os.WriteFile(notForm, []byte(`{"tool_input": {}}`), 0o644)
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		stderr string // printed by the command
+		err    string // printed by Main
+	}{
+		{"bad rules", []string{bad, "--form", threeForm}, bad + ":2:8: rules must be a list, not a mapping\n", ""},
+		{"no rules file", []string{filepath.Join(dir, "none.yaml"), "--form", threeForm}, filepath.Join(dir, "none.yaml") + ": no such file or directory\n", ""},
+		{"no form file", []string{demoRules, "--form", filepath.Join(dir, "none.json")}, "", "no such file or directory"},
+		{"not a form", []string{demoRules, "--form", notForm}, "", notForm + ": no questions"},
+		{"not JSON", []string{demoRules, "--form", demoRules}, "", demoRules + ": not a form"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, err := executeRoot(t, append([]string{"rules", "test"}, tc.args...)...)
+			if code := status(err); code != ExitError {
+				t.Errorf("exit %d (%v), want %d", code, err, ExitError)
+			}
+			if out != "" || errOut != tc.stderr {
+				t.Errorf("stdout %q, stderr %q, want stderr %q", out, errOut, tc.stderr)
+			}
+			var ee *exitError
+			if tc.err == "" && (err == nil || !errors.As(err, &ee) || ee.err != nil) {
+				t.Errorf("error %v: Main would print it again", err)
+			}
+			if tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+				t.Errorf("error %v, want %q", err, tc.err)
+			}
+		})
+	}
+}
+
+// TestRulesCheckProcess runs claudewrap itself (this test binary) to check
+// the exit statuses and that each error is printed exactly once.
+func TestRulesCheckProcess(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("version: 1\nrules:\n  - answer: {select: {index: 5}}\n"), 0o644)
+	for _, tc := range []struct {
+		args           []string
+		code           int
+		stdout, stderr string
+	}{
+		{[]string{"rules", "check", demoRules}, 0, demoRules + ": ok (3 rules)\n", ""},
+		{[]string{"rules", "check", bad}, 1, "", bad + ":3:30: index must be a whole number from 1 to 4\n"},
+		{[]string{"rules", "check"}, 2, "", "claudewrap: requires at least 1 arg(s), only received 0\n"},
+		{[]string{"rules", "test", demoRules, "--form", threeForm}, 0, "", ""},
+		{[]string{"rules", "test", bad, "--form", threeForm}, 1, "", bad + ":3:30: index must be a whole number from 1 to 4\n"},
+		{[]string{"rules", "test", demoRules}, 2, "", "claudewrap: --form is required\n"},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, exe, tc.args...)
+		cmd.Env = append(os.Environ(), "CLI_TEST_AS=claudewrap")
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		cmd.Run()
+		cancel()
+		if got := cmd.ProcessState.ExitCode(); got != tc.code {
+			t.Errorf("%v: exit %d, want %d; stderr %q", tc.args, got, tc.code, errb.String())
+		}
+		if tc.stdout != "" && out.String() != tc.stdout {
+			t.Errorf("%v: stdout %q, want %q", tc.args, out.String(), tc.stdout)
+		}
+		if errb.String() != tc.stderr {
+			t.Errorf("%v: stderr %q, want %q", tc.args, errb.String(), tc.stderr)
+		}
+	}
+}

@@ -1,0 +1,158 @@
+package rules
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/hook"
+)
+
+func TestExamplesLoad(t *testing.T) {
+	for _, path := range examplePaths(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first, _, _ := strings.Cut(string(b), "\n"); first != "# yaml-language-server: $schema=../schema/rules.schema.json" {
+				t.Errorf("first line %q, want the schema comment for editors", first)
+			}
+			f, err := LoadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(f.Rules) == 0 {
+				t.Error("no rules")
+			}
+		})
+	}
+}
+
+// scenarioQuestions reads the AskUserQuestion questions of a fakeapi
+// scenario.
+func scenarioQuestions(t *testing.T, path string) []hook.Question {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sc struct {
+		Rules []struct {
+			Reply []struct {
+				Name  string `yaml:"name"`
+				Input struct {
+					Questions []struct {
+						Question    string `yaml:"question"`
+						Header      string `yaml:"header"`
+						MultiSelect bool   `yaml:"multiSelect"`
+						Options     []struct {
+							Label       string `yaml:"label"`
+							Description string `yaml:"description"`
+						} `yaml:"options"`
+					} `yaml:"questions"`
+				} `yaml:"input"`
+			} `yaml:"reply"`
+		} `yaml:"rules"`
+	}
+	if err := yaml.Unmarshal(b, &sc); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range sc.Rules {
+		for _, rep := range r.Reply {
+			if rep.Name != hook.ToolName {
+				continue
+			}
+			var qs []hook.Question
+			for _, q := range rep.Input.Questions {
+				hq := hook.Question{Question: q.Question, Header: q.Header, MultiSelect: q.MultiSelect}
+				for _, o := range q.Options {
+					hq.Options = append(hq.Options, hook.Option{Label: o.Label, Description: o.Description})
+				}
+				qs = append(qs, hq)
+			}
+			return qs
+		}
+	}
+	t.Fatalf("%s: no %s", path, hook.ToolName)
+	return nil
+}
+
+func TestDemoAnswersThree(t *testing.T) {
+	qs := scenarioQuestions(t, "../testdata/scenarios/three.yaml")
+	if len(qs) != 3 || !qs[1].MultiSelect || len(qs[1].Options) != 4 {
+		t.Fatalf("questions %+v", qs)
+	}
+	s, err := Load("../examples/demo.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		rule string
+		d    askflow.Decision
+	}{
+		{"database", askflow.Decision{Action: askflow.Select, Labels: []string{"SQLite"}}},
+		{"features", askflow.Decision{Action: askflow.Select, Labels: []string{"Auth", "API"}}},
+		{"naming", askflow.Decision{Action: askflow.Type, Text: "snake_case, like the rest of the repo"}},
+	}
+	for i, q := range qs {
+		d := s.Decide(q)
+		if !d.Matched() || d.Rule != want[i].rule || d.Action != want[i].d.Action || d.Text != want[i].d.Text ||
+			strings.Join(d.Labels, "|") != strings.Join(want[i].d.Labels, "|") {
+			t.Errorf("%s: %+v, want rule %q %+v", q.Header, d, want[i].rule, want[i].d)
+		}
+	}
+	if got := s.Decide(qs[1]).Answer(); got != "Auth, API" {
+		t.Errorf("features recorded as %q", got)
+	}
+}
+
+// TestExamplesAnswerThree runs the other examples over the same form, so
+// their rules are exercised and not just loaded.
+func TestExamplesAnswerThree(t *testing.T) {
+	qs := scenarioQuestions(t, "../testdata/scenarios/three.yaml")
+	for _, tc := range []struct {
+		file string
+		want []string // per question: the rule, or "unmatched"
+	}{
+		{"product.yaml", []string{"database", "features", "naming"}},
+		{"ci.yaml", []string{"unmatched", "unmatched", "unmatched"}},
+		{"night-job.yaml", []string{"unmatched", "unmatched", "unmatched"}},
+	} {
+		s, err := Load("../examples/" + tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, q := range qs {
+			d := s.Decide(q)
+			got := d.Rule
+			if !d.Matched() {
+				got = "unmatched"
+			}
+			if got != tc.want[i] {
+				t.Errorf("%s, %s: %s (%+v), want %s", tc.file, q.Header, got, d, tc.want[i])
+			}
+		}
+	}
+}
+
+// testdata/forms/three.json is the same form as the scenario, as a hook's
+// tool_input.
+func TestFormThreeMatchesScenario(t *testing.T) {
+	b, err := os.ReadFile("../testdata/forms/three.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseForm(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := scenarioQuestions(t, "../testdata/scenarios/three.yaml"); !reflect.DeepEqual(got, want) {
+		t.Errorf("three.json:\n%+v\nscenario:\n%+v", got, want)
+	}
+}
