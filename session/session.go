@@ -42,6 +42,12 @@ type Config struct {
 
 	// Flow tunes askflow's timeouts; zero values take its defaults.
 	Flow askflow.Config
+
+	// Started, if set, is called once Claude runs, with the host and the
+	// hook socket's path. WrapKeys, if set, wraps the key sender askflow
+	// uses. Both are seams for fault-injection tests.
+	Started  func(h *ptyhost.Host, socket string)
+	WrapKeys func(askflow.Keys) askflow.Keys
 }
 
 // Report is how a session ended; the exit status is made from it.
@@ -65,6 +71,7 @@ type form struct {
 type session struct {
 	cfg  Config
 	host *ptyhost.Host
+	keys askflow.Keys
 	log  *events.Log
 
 	mu     sync.Mutex
@@ -99,6 +106,13 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		return Report{}, err
 	}
 	s.host = h
+	s.keys = askflow.Keys(h)
+	if cfg.WrapKeys != nil {
+		s.keys = cfg.WrapKeys(h)
+	}
+	if cfg.Started != nil {
+		cfg.Started(h, srv.Path())
+	}
 
 	for {
 		select {
@@ -257,7 +271,7 @@ func (s *session) answer(ctx context.Context, f *form, ds []askflow.Decision) {
 		s.mu.Unlock()
 	}()
 	cfg := s.cfg.Flow
-	cfg.Screen, cfg.Keys, cfg.Decisions = s.host.Screen(), s.host, ds
+	cfg.Screen, cfg.Keys, cfg.Decisions = s.host.Screen(), s.keys, ds
 	cfg.Questions = toScreen(f.questions)
 	cfg.OnKey = func(k askflow.KeyEvent) {
 		s.log.Emit("key", events.Fields{"tool_use_id": f.id, "question": k.Question, "key": k.Key,
@@ -393,7 +407,7 @@ func (s *session) endTurn() {
 // message sends the chat message as the next turn.
 func (s *session) message(text string) {
 	cfg := s.cfg.Flow
-	cfg.Screen, cfg.Keys = s.host.Screen(), s.host
+	cfg.Screen, cfg.Keys = s.host.Screen(), s.keys
 	err := askflow.Message(context.Background(), cfg, text)
 	if err != nil {
 		fields := events.Fields{"message": "chat message: " + err.Error()}
