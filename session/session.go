@@ -76,7 +76,7 @@ type session struct {
 
 	mu     sync.Mutex
 	forms  map[string]*form
-	active *form // the form askflow is driving, if any
+	active *form  // the form askflow is driving, if any
 	chat   string // a message to send when the turn ends ("Chat about this")
 	report Report
 }
