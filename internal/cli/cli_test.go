@@ -137,3 +137,23 @@ func TestHelpMentionsEveryRunFlag(t *testing.T) {
 	}
 	var _ *cobra.Command = cmd
 }
+
+func TestReplayPrintsScreenAndForm(t *testing.T) {
+	out, err := execute(t, devNull(t), "replay", "../../testdata/screens/2.1.330/database-focus-2-100x40.cast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"❯ 2. SQLite", "header: Database", `option 2: "SQLite" (Embedded, simple)  <focus>`, "focus: option 2"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("replay output lacks %q:\n%s", want, out)
+		}
+	}
+	// At 0 seconds nothing has been drawn yet: no form.
+	out, err = execute(t, devNull(t), "replay", "--at", "0", "../../testdata/screens/2.1.330/database-focus-2-100x40.cast")
+	if err != nil || !strings.Contains(out, "no form on screen") {
+		t.Errorf("replay --at 0: %v\n%s", err, out)
+	}
+	if _, err := execute(t, devNull(t), "replay", "missing.cast"); err == nil {
+		t.Error("replay of a missing file succeeded")
+	}
+}

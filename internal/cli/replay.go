@@ -23,7 +23,7 @@ func NewCmdReplay(stdout io.Writer, runF func(*ReplayOptions) error) *cobra.Comm
 	opts := &ReplayOptions{Stdout: stdout}
 	cmd := &cobra.Command{
 		Use:   "replay FILE.cast",
-		Short: "Feed a recording through the emulator and print the screen",
+		Short: "Feed a recording through the emulator; print the screen and the form on it",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.File = args[0]
@@ -53,6 +53,12 @@ func runReplay(opts *ReplayOptions) error {
 		return withCode(ExitUsage, fmt.Errorf("%s: %w", opts.File, err))
 	}
 	fmt.Fprintln(opts.Stdout, snap.Text())
+	fmt.Fprintf(opts.Stdout, "\n--- %dx%d, cursor %d,%d ---\n", snap.Cols, snap.Rows, snap.Cursor.X, snap.Cursor.Y)
+	if form, err := screen.Recognize(snap); err != nil {
+		fmt.Fprintln(opts.Stdout, err)
+	} else {
+		fmt.Fprint(opts.Stdout, form)
+	}
 	return nil
 }
 
