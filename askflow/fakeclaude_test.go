@@ -148,6 +148,7 @@ type fakeClaude struct {
 	focus     []int    // per question page
 	ticks     [][]int  // per question, option indices in tick order (n: Type something)
 	text      []string // per question, what was typed into Type something
+	visited   []bool   // per question, the Type something row has had the focus
 	chosen    []string // per question, the single-select answer
 	review    int      // review page focus: 0 Submit answers, 1 Cancel
 	prompt    string   // Claude's input box after the form closed
@@ -179,6 +180,7 @@ func newFake(t *testing.T, qs []fq, cols, rows int, f faults) *fakeClaude {
 		focus:    make([]int, len(qs)),
 		ticks:    make([][]int, len(qs)),
 		text:     make([]string, len(qs)),
+		visited:  make([]bool, len(qs)),
 		chosen:   make([]string, len(qs)),
 		progress: make(chan struct{}),
 		queue:    make(chan pending, 1024),
@@ -351,10 +353,12 @@ func (fc *fakeClaude) questionKey(k string) {
 	switch k {
 	case "\x1b[A":
 		fc.focus[p] = max(0, fc.focus[p]-1)
+		fc.visited[p] = fc.visited[p] || fc.focus[p] == otherPos(q)
 	case "\x1b[B":
 		fc.focus[p] = min(last, fc.focus[p]+1)
+		fc.visited[p] = fc.visited[p] || fc.focus[p] == otherPos(q)
 	case "\x1b[C", "\t":
-		if len(fc.qs) > 1 {
+		if fc.tabbed() {
 			fc.page++
 		}
 	case "\x1b[D":
@@ -423,8 +427,12 @@ func (fc *fakeClaude) ticked(p, pos int) bool {
 	return false
 }
 
+// tabbed reports whether the form has a tab row and a review page: several
+// questions, or one multi-select question (its own tab and Submit).
+func (fc *fakeClaude) tabbed() bool { return len(fc.qs) > 1 || fc.qs[0].Multi }
+
 func (fc *fakeClaude) advance() {
-	if len(fc.qs) == 1 {
+	if !fc.tabbed() {
 		fc.submit()
 		return
 	}
@@ -600,7 +608,7 @@ func (fc *fakeClaude) header() string {
 		}
 		return " " + mark + " " + title + " "
 	}
-	if len(fc.qs) == 1 {
+	if !fc.tabbed() {
 		mark := "☐"
 		if fc.answered(0) {
 			mark = "☒"
@@ -616,7 +624,15 @@ func (fc *fakeClaude) header() string {
 		tabs = append(tabs, chip(mark, q.Header, i == fc.page))
 	}
 	tabs = append(tabs, chip("✔", "Submit", fc.page == len(fc.qs)))
-	return "← " + strings.Join(tabs, " ") + " →"
+	// An arrow is dim where there is nothing further that way.
+	left, right := "←", "→"
+	if fc.page == 0 {
+		left = sgrDim + left + sgrFG
+	}
+	if fc.page == len(fc.qs) {
+		right = sgrDim + right + sgrFG
+	}
+	return left + " " + strings.Join(tabs, "") + " " + right
 }
 
 func (fc *fakeClaude) questionLines() []string {
@@ -624,8 +640,13 @@ func (fc *fakeClaude) questionLines() []string {
 	q := fc.qs[p]
 	focus := fc.focus[p]
 	ls := []string{fc.header(), ""}
-	for _, l := range wrap(q.Question, fc.cols) {
-		ls = append(ls, sgrWhite+sgrBold+l+sgrNoBold+sgrFG)
+	// A question that wraps is drawn behind a bar (2.1.330).
+	if ql := wrap(q.Question, fc.cols); len(ql) == 1 {
+		ls = append(ls, sgrWhite+sgrBold+ql[0]+sgrNoBold+sgrFG)
+	} else {
+		for _, l := range wrap(q.Question, fc.cols-2) {
+			ls = append(ls, "\x1b[2m│ "+sgrNoBold+sgrWhite+sgrBold+l+sgrNoBold+sgrFG)
+		}
 	}
 	ls = append(ls, "")
 
@@ -634,7 +655,7 @@ func (fc *fakeClaude) questionLines() []string {
 	if q.Multi {
 		descIndent = 9
 	}
-	row := func(pos int, label, desc string, placeholder bool) {
+	row := func(pos int, label, desc string, placeholder, typed bool) {
 		focused := pos == focus
 		lead := "  "
 		if focused {
@@ -647,17 +668,25 @@ func (fc *fakeClaude) questionLines() []string {
 				box = sgrGreen + "[✔]" + sgrFG + " "
 			}
 		}
-		colour := ""
+		colour, cursor := "", ""
 		switch {
-		case placeholder:
+		case placeholder && !focused:
 			colour = sgrDim
+		case typed && focused:
+			cursor = "\x1b[7m \x1b[27m" // the text field's cursor
+		case placeholder: // focused: drawn with the cursor below
 		case focused:
 			colour = sgrFocus
 		}
 		// Label lines after the first line up with the label's text.
+		if placeholder && focused {
+			// The text field's cursor on the first letter, the rest dim.
+			r := []rune(label)
+			label = "\x1b[7m" + string(r[0]) + "\x1b[27m\x1b[2m" + string(r[1:]) + sgrNoBold
+		}
 		for i, l := range wrap(label, fc.cols-descIndent) {
 			if i == 0 {
-				ls = append(ls, fmt.Sprintf("%s%s%d.%s %s%s%s%s", lead, sgrDim, pos+1, sgrFG, box, colour, l, sgrFG))
+				ls = append(ls, fmt.Sprintf("%s%s%d.%s %s%s%s%s%s", lead, sgrDim, pos+1, sgrFG, box, colour, l, sgrFG, cursor))
 			} else {
 				ls = append(ls, strings.Repeat(" ", descIndent)+colour+l+sgrFG)
 			}
@@ -669,16 +698,16 @@ func (fc *fakeClaude) questionLines() []string {
 		}
 	}
 	for i, o := range q.Options {
-		row(i, o.Label, o.Desc, false)
+		row(i, o.Label, o.Desc, false, false)
 	}
 	placeholder := "Type something."
 	if q.Multi {
 		placeholder = "Type something"
 	}
 	if fc.text[p] != "" {
-		row(otherPos(q), fc.text[p], "", false)
+		row(otherPos(q), fc.text[p], "", false, true)
 	} else {
-		row(otherPos(q), placeholder, "", true)
+		row(otherPos(q), placeholder, "", true, false)
 	}
 	if q.Multi {
 		label := "Next"
@@ -686,16 +715,16 @@ func (fc *fakeClaude) questionLines() []string {
 			label = "Submit"
 		}
 		if focus == buttonPos(q) {
-			ls = append(ls, pointerRow+"   "+sgrFocus+label+sgrFG)
+			ls = append(ls, pointerRow+"   "+sgrFocus+sgrBold+label+sgrNoBold+sgrFG)
 		} else {
-			ls = append(ls, strings.Repeat(" ", indent)+label)
+			ls = append(ls, strings.Repeat(" ", indent)+sgrBold+label+sgrNoBold)
 		}
 	}
 	ls = append(ls, fc.rule(sgrDim))
 	// The button has no number: Chat about this follows Type something.
 	number := len(q.Options) + 2
 	if focus == chatPos(q) {
-		ls = append(ls, fmt.Sprintf("%s%d. %sChat about this%s", pointerRow, number, sgrFocus, sgrFG))
+		ls = append(ls, fmt.Sprintf("%s%s%d. Chat about this%s", pointerRow, sgrFocus, number, sgrFG))
 	} else {
 		ls = append(ls, fmt.Sprintf("  %d. Chat about this", number))
 	}
@@ -703,14 +732,15 @@ func (fc *fakeClaude) questionLines() []string {
 	if len(fc.qs) > 1 {
 		footer = "Enter to select · Tab/Arrow keys to navigate · Esc to cancel"
 	}
-	if fc.text[p] != "" && focus == otherPos(q) {
-		footer += " · ctrl+g to edit in Vim"
+	if fc.visited[p] || focus == otherPos(q) {
+		// Shown once the Type something row has had the focus.
+		footer = strings.Replace(footer, " · Esc", " · ctrl+g to edit in Vim · Esc", 1)
 	}
 	return append(ls, "", sgrDim+footer+sgrFG)
 }
 
 func (fc *fakeClaude) reviewLines() []string {
-	ls := []string{fc.header(), "", sgrBold + "Review your answers" + sgrNoBold, ""}
+	ls := []string{fc.header(), "", sgrWhite + sgrBold + "Review your answers" + sgrNoBold + sgrFG, ""}
 	for i, q := range fc.qs {
 		for j, l := range wrap(q.Question, fc.cols-3) {
 			if j == 0 {
@@ -727,15 +757,15 @@ func (fc *fakeClaude) reviewLines() []string {
 			}
 		}
 	}
-	ls = append(ls, "", "Ready to submit your answers?", "")
+	ls = append(ls, "")
 	for i, label := range []string{"Submit answers", "Cancel"} {
 		if fc.review == i {
-			ls = append(ls, fmt.Sprintf("%s%d. %s%s%s", pointerRow, i+1, sgrFocus, label, sgrFG))
+			ls = append(ls, fmt.Sprintf("%s%s%d. %s%s%s", pointerRow, sgrDim, i+1, sgrFocus, label, sgrFG))
 		} else {
-			ls = append(ls, fmt.Sprintf("  %d. %s", i+1, label))
+			ls = append(ls, fmt.Sprintf("  %s%d. %s%s", sgrDim, i+1, sgrFG, label))
 		}
 	}
-	return append(ls, "", sgrDim+"Enter to select · ↑/↓ to navigate · Esc to cancel"+sgrFG)
+	return ls
 }
 
 // Records, read after settle.

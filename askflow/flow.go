@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/claudewrap/claudewrap/screen"
 )
@@ -170,6 +171,9 @@ type runner struct {
 	keys    int
 	q       int // 0-based index of the question being answered
 	headers []string
+	// unsettled is set when a key was sent again: its first copy may still
+	// take effect.
+	unsettled bool
 }
 
 func (r *runner) run(ctx context.Context) (Outcome, error) {
@@ -185,9 +189,15 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 	for _, d := range r.cfg.Decisions {
 		switch d.Action {
 		case Cancel:
-			return Cancelled, r.cancel(ctx)
+			if err := r.cancel(ctx); err != nil {
+				return 0, err
+			}
+			return Cancelled, nil
 		case Chat:
-			return Chatted, r.chat(ctx)
+			if err := r.chat(ctx); err != nil {
+				return 0, err
+			}
+			return Chatted, nil
 		}
 	}
 	for i, d := range r.cfg.Decisions {
@@ -250,11 +260,11 @@ func validate(q screen.Question, d Decision) error {
 		if q.MultiSelect {
 			return errors.New("typed answers are supported on single-select questions only")
 		}
-		if strings.TrimSpace(d.Text) == "" || strings.ContainsAny(d.Text, "\r\n\x1b") {
+		if strings.TrimSpace(d.Text) == "" || strings.IndexFunc(d.Text, unicode.IsControl) >= 0 {
 			return errors.New("typed answer is empty or holds control characters")
 		}
 	case Chat:
-		if strings.ContainsAny(d.Text, "\r\x1b") {
+		if hasControl(d.Text) {
 			return errors.New("chat message holds control characters")
 		}
 	case Cancel:
@@ -262,6 +272,12 @@ func validate(q screen.Question, d Decision) error {
 		return fmt.Errorf("unknown action %d", d.Action)
 	}
 	return nil
+}
+
+// hasControl reports control characters other than newlines: typed into
+// Claude they would act as keys (Ctrl-C, Tab, DEL).
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' }) >= 0
 }
 
 func indexOf(list []string, s string) int {
@@ -349,17 +365,26 @@ func describeDisagreement(s screen.Snapshot, r *runner) string {
 	return ": " + strings.Join(d, "; ")
 }
 
-// press sends key and waits for effect. When the effect does not show, it
-// sends the key again only if safe still holds for the screen (nothing
-// else happened), at most Retries times.
-func (r *runner) press(ctx context.Context, step, key string, before string, effect, safe func(screen.Snapshot) bool) (screen.Snapshot, error) {
+// press sends key and waits for effect. When the effect does not show and
+// the key may be retried, it is sent again only if safe still holds for the
+// screen (nothing else happened), at most Retries times. A retried key may
+// yet take effect twice, late: the next commit waits for the screen to
+// settle first (see [runner.settle]).
+func (r *runner) press(ctx context.Context, step, key string, before string, retry bool, effect, safe func(screen.Snapshot) bool) (screen.Snapshot, error) {
 	var last screen.Snapshot
-	for try := 0; try <= r.cfg.Retries; try++ {
+	tries := 1
+	if retry {
+		tries += r.cfg.Retries
+	}
+	for try := 0; try < tries; try++ {
 		if err := ctx.Err(); err != nil {
 			return last, r.fail(step, r.cfg.Screen.Snapshot(), "%v", err)
 		}
+		if try > 0 {
+			r.unsettled = true
+		}
 		if err := r.cfg.Keys.SendKeys([]byte(key)); err != nil {
-			return last, r.fail(step, r.cfg.Screen.Snapshot(), "send %s: %v", keyNames[key], err)
+			return last, r.fail(step, r.cfg.Screen.Snapshot(), "send %s: %v", keyName(key), err)
 		}
 		r.keys++
 		s, ok := r.wait(ctx, r.cfg.StepTimeout, effect)
@@ -377,7 +402,29 @@ func (r *runner) press(ctx context.Context, step, key string, before string, eff
 			return s, r.fail(step, s, "%s had an unexpected effect", keyName(key))
 		}
 	}
-	return last, r.fail(step, last, "%s had no visible effect after %d tries", keyName(key), r.cfg.Retries+1)
+	return last, r.fail(step, last, "%s had no visible effect after %d tries", keyName(key), tries)
+}
+
+// settle waits, after a retried key, until the screen has not changed for
+// StepTimeout, so that a late duplicate of the key has landed before the
+// focus is trusted for a commit.
+func (r *runner) settle(ctx context.Context) error {
+	if !r.unsettled {
+		return nil
+	}
+	deadline := time.Now().Add(r.cfg.FormTimeout)
+	for time.Now().Before(deadline) {
+		seq := r.cfg.Screen.Snapshot().Seq
+		s, changed := r.wait(ctx, r.cfg.StepTimeout, func(s screen.Snapshot) bool { return s.Seq != seq })
+		if ctx.Err() != nil {
+			return r.fail("settle", s, "%v", ctx.Err())
+		}
+		if !changed {
+			r.unsettled = false
+			return nil
+		}
+	}
+	return r.fail("settle", r.cfg.Screen.Snapshot(), "the screen never settled after a retried key")
 }
 
 func keyName(k string) string {
@@ -436,7 +483,7 @@ func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 			key = keyUp
 		}
 		var next *screen.Form
-		_, err := r.press(ctx, "move", key, fm.Focus.String(),
+		_, err := r.press(ctx, "move", key, fm.Focus.String(), true,
 			func(s screen.Snapshot) bool {
 				nf, err := screen.Recognize(s)
 				if err != nil || !r.agrees(nf) || nf.Focus.Kind == screen.FocusUnknown || position(nf) == cur {
@@ -457,12 +504,13 @@ func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 }
 
 // movedOn reports whether the screen has left the current question's page:
-// for one question, the form is gone; for several, another tab or the
-// review page shows.
+// for one question, the form is gone (or shows its review page, or another
+// question); for several, another tab or the review page shows. A form
+// still asking this question, even changed, has not moved on.
 func (r *runner) movedOn(s screen.Snapshot) bool {
 	fm, err := screen.Recognize(s)
 	if len(r.headers) == 1 {
-		return err != nil || !r.agrees(fm)
+		return err != nil || fm.Review != nil || !sameText(fm.Question, r.cfg.Questions[r.q].Question)
 	}
 	return err == nil && (fm.Review != nil || (fm.ActiveTab() >= 0 && fm.ActiveTab() != r.q))
 }
@@ -477,13 +525,24 @@ func (r *runner) focusedOn(target int) func(screen.Snapshot) bool {
 }
 
 // enter presses Enter on the focused row, which must be target, and waits
-// for the page to move on.
+// for the page to move on. A swallowed Enter is not sent again: its first
+// copy might land late and answer the next question.
 func (r *runner) enter(ctx context.Context, target int) error {
+	if err := r.settle(ctx); err != nil {
+		return err
+	}
+	// The focus may have moved while settling: put it back first.
+	if _, err := r.moveTo(ctx, target); err != nil {
+		return err
+	}
+	if r.unsettled {
+		return r.fail("enter", r.cfg.Screen.Snapshot(), "keys kept needing retries; not pressing Enter")
+	}
 	s := r.cfg.Screen.Snapshot()
 	if !r.focusedOn(target)(s) {
 		return r.fail("enter", s, "focus is not on row %d before Enter", target+1)
 	}
-	_, err := r.press(ctx, "enter", keyEnter, focusOf(s), r.movedOn, r.focusedOn(target))
+	_, err := r.press(ctx, "enter", keyEnter, focusOf(s), false, r.movedOn, r.focusedOn(target))
 	return err
 }
 
@@ -529,11 +588,14 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 			nf, err := screen.Recognize(s)
 			return err == nil && r.agrees(nf) && !nf.Options[i].Ticked && position(nf) == i
 		}
-		if _, err := r.press(ctx, "tick", keyEnter, fm.Focus.String(), ticked, untouched); err != nil {
+		if _, err := r.press(ctx, "tick", keyEnter, fm.Focus.String(), true, ticked, untouched); err != nil {
 			return err
 		}
 	}
 	button := len(q.Labels) + 1
+	if err := r.settle(ctx); err != nil {
+		return err
+	}
 	fm, err = r.moveTo(ctx, button)
 	if err != nil {
 		return err
@@ -561,7 +623,7 @@ func (r *runner) typed(ctx context.Context, text string) error {
 			sameText(nf.Other.Text, text)
 	}
 	// The text goes in one write; a retry would type it twice, so none.
-	if _, err := r.press(ctx, "type", text, fm.Focus.String(), shows, func(screen.Snapshot) bool { return false }); err != nil {
+	if _, err := r.press(ctx, "type", text, fm.Focus.String(), false, shows, func(screen.Snapshot) bool { return false }); err != nil {
 		return err
 	}
 	return r.enter(ctx, other)
@@ -598,15 +660,21 @@ func (r *runner) review(ctx context.Context) error {
 			fm, err := screen.Recognize(s)
 			return err == nil && fm.Review != nil
 		}
-		if _, err := r.press(ctx, "review", keyUp, fm.Focus.String(), onSubmit, onReview); err != nil {
+		if _, err := r.press(ctx, "review", keyUp, fm.Focus.String(), true, onSubmit, onReview); err != nil {
 			return err
 		}
+	}
+	if err := r.settle(ctx); err != nil {
+		return err
+	}
+	if s := r.cfg.Screen.Snapshot(); !onSubmit(s) {
+		return r.fail("submit", s, "focus is not on %q before Enter", "Submit answers")
 	}
 	gone := func(s screen.Snapshot) bool {
 		_, err := screen.Recognize(s)
 		return err != nil
 	}
-	_, err := r.press(ctx, "submit", keyEnter, "submit", gone, onSubmit)
+	_, err := r.press(ctx, "submit", keyEnter, "submit", false, gone, onSubmit)
 	return err
 }
 
@@ -622,7 +690,8 @@ func (r *runner) cancel(ctx context.Context) error {
 		return err != nil
 	}
 	showing := func(s screen.Snapshot) bool { return !gone(s) }
-	_, err := r.press(ctx, "cancel", keyEsc, fm.Focus.String(), gone, showing)
+	// A second Esc is safe: cancelling is never a wrong answer.
+	_, err := r.press(ctx, "cancel", keyEsc, fm.Focus.String(), true, gone, showing)
 	return err
 }
 
@@ -634,15 +703,21 @@ func (r *runner) chat(ctx context.Context) error {
 	if q.MultiSelect {
 		chat++
 	}
+	if err := r.settle(ctx); err != nil {
+		return err
+	}
 	if _, err := r.moveTo(ctx, chat); err != nil {
 		return err
 	}
 	s := r.cfg.Screen.Snapshot()
+	if r.unsettled || !r.focusedOn(chat)(s) {
+		return r.fail("chat", s, "focus is not settled on %q", "Chat about this")
+	}
 	gone := func(s screen.Snapshot) bool {
 		_, err := screen.Recognize(s)
 		return err != nil
 	}
-	if _, err := r.press(ctx, "chat", keyEnter, focusOf(s), gone, r.focusedOn(chat)); err != nil {
+	if _, err := r.press(ctx, "chat", keyEnter, focusOf(s), false, gone, r.focusedOn(chat)); err != nil {
 		return err
 	}
 	return nil
@@ -652,7 +727,7 @@ func (r *runner) chat(ctx context.Context) error {
 // it there, and sends it with Enter. It is the second half of Chat: the
 // caller sends the message when Claude's turn has ended.
 func Message(ctx context.Context, cfg Config, text string) error {
-	if strings.ContainsAny(text, "\r\x1b") || strings.TrimSpace(text) == "" {
+	if hasControl(text) || strings.TrimSpace(text) == "" {
 		return &Error{Step: "message", Reason: "the message is empty or holds control characters"}
 	}
 	cfg = withDefaults(cfg)
@@ -668,13 +743,13 @@ func Message(ctx context.Context, cfg Config, text string) error {
 		t, ok := screen.Prompt(s)
 		return ok && sameText(t, text)
 	}
-	if _, err := r.press(ctx, "message", text, "prompt", typed, func(screen.Snapshot) bool { return false }); err != nil {
+	if _, err := r.press(ctx, "message", text, "prompt", false, typed, func(screen.Snapshot) bool { return false }); err != nil {
 		return err
 	}
 	sent := func(s screen.Snapshot) bool {
 		t, ok := screen.Prompt(s)
 		return !ok || !sameText(t, text)
 	}
-	_, err := r.press(ctx, "message", keyEnter, "prompt", sent, typed)
+	_, err := r.press(ctx, "message", keyEnter, "prompt", false, sent, typed)
 	return err
 }

@@ -397,7 +397,7 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 		"chat": func(k, v *yaml.Node) {
 			actions = append(actions, "chat")
 			if s, ok := p.str(v, "chat"); ok {
-				if strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' }) >= 0 {
+				if strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' }) >= 0 {
 					p.errorf(v, "chat: control characters are not allowed")
 					return
 				}

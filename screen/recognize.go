@@ -393,9 +393,9 @@ rows:
 		if rv.Submit.Number != 0 {
 			return nil, noForm("unexpected row on the review page: %q", t)
 		}
-		// Wrapped question or answer text, or a line such as "Ready to
-		// submit your answers?" above the choices.
-		if len(rv.Answers) > 0 && ls[y].runes[0] == ' ' && !strings.HasSuffix(t, "?") {
+		// Indented: wrapped question or answer text. In column 0: a line
+		// such as "Ready to submit your answers?" above the choices.
+		if len(rv.Answers) > 0 && ls[y].runes[0] == ' ' {
 			a := &rv.Answers[len(rv.Answers)-1]
 			if a.Answer == "" {
 				a.Question = join(a.Question, t)
