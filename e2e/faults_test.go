@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"strings"
@@ -13,11 +14,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/creack/pty"
+
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/internal/claudetest"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/rules"
+	"github.com/claudewrap/claudewrap/screen"
 	"github.com/claudewrap/claudewrap/session"
 )
 
@@ -303,5 +307,75 @@ func TestFaultGarbageOnSocket(t *testing.T) {
 		}
 		noWrongAnswer(t, r, sqliteAnswer)
 		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: garbage, oversized and unknown hook messages refused; form verified\n", version)
+	})
+}
+
+// TestTakeover: Claude is on the person's screen and claudewrap is answering
+// by rule; the person presses a key. The form is theirs at once: askflow
+// sends nothing more, and what the person then answers is not checked
+// against the rule.
+func TestTakeover(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		ptmx, tty, err := pty.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ptmx.Close()
+		defer tty.Close()
+		pty.Setsize(tty, &pty.Winsize{Cols: 100, Rows: 40})
+		person := screen.New(screen.Options{Cols: 100, Rows: 40})
+		go io.Copy(person, ptmx)
+
+		var afterTakeover int
+		var tookOver bool
+		var mu sync.Mutex
+		r := runSession(t, version, "testdata/scenarios/database.yaml", "pick a database",
+			"  - answer: {select: MongoDB}\n",
+			func(n int, key []byte, h *ptyhost.Host) bool {
+				mu.Lock()
+				defer mu.Unlock()
+				if tookOver {
+					afterTakeover++
+				}
+				if n == 1 {
+					// The person presses Up while claudewrap is on its way down.
+					ptmx.Write([]byte("\x1b[A"))
+					tookOver = true
+				}
+				return true
+			},
+			func(r *faultRun) {
+				go func() {
+					// Once the form is theirs, the person picks what is focused.
+					deadline := time.Now().Add(60 * time.Second)
+					for len(r.find(t, "handed_over")) == 0 && time.Now().Before(deadline) {
+						time.Sleep(20 * time.Millisecond) // polling the log under a deadline
+					}
+					waitText(t, r.host.Screen(), 10*time.Second, "Chat about this")
+					ptmx.Write([]byte("\r"))
+				}()
+			},
+			func(c *session.Config) {
+				c.Host.Headless = false
+				c.Host.Stdin, c.Host.Stdout = tty, tty
+				c.Policy = rules.Passthrough
+			})
+		if len(r.find(t, "handed_over")) != 1 || len(r.find(t, "verified")) != 0 || len(r.find(t, "mismatch")) != 0 {
+			t.Fatalf("want one handed_over and nothing verified\n%s", r)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		// At most the key already on its way when the person typed.
+		if afterTakeover > 1 {
+			t.Errorf("askflow sent %d keys after the person took over\n%s", afterTakeover, r)
+		}
+		var byPerson bool
+		for _, e := range r.find(t, "submitted") {
+			byPerson = byPerson || e["by"] == "person"
+		}
+		if !byPerson || len(r.sb.API.ToolResults()) != 1 {
+			t.Errorf("want the person's answer recorded\n%s", r)
+		}
+		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: the person took over mid-answer; claudewrap stopped (%d keys after)\n", version, afterTakeover)
 	})
 }

@@ -24,6 +24,11 @@ type Decider interface {
 	Fallback(q hook.Question) (rules.Decision, error)
 }
 
+// Asker asks the person for an answer (see package ask).
+type Asker interface {
+	Ask(ctx context.Context, q hook.Question, n, total int) (askflow.Decision, error)
+}
+
 // Config is one session.
 type Config struct {
 	// Host describes Claude and the terminal; Args are Claude's own
@@ -35,6 +40,11 @@ type Config struct {
 	Decider Decider
 	// Policy applies to questions no rule answers.
 	Policy rules.Policy
+	// Asker asks the person under the ask policy.
+	Asker Asker
+	// AnswerTimeout bounds how long ask and passthrough wait for the person
+	// before the fallback answer; 0 waits forever.
+	AnswerTimeout time.Duration
 
 	Log           *events.Log
 	ExitAfterTurn bool
@@ -63,9 +73,11 @@ type Report struct {
 type form struct {
 	id        string
 	questions []hook.Question
+	asked     time.Time
 	want      map[string]string // question text -> answer; nil when not ours
 	cancel    context.CancelFunc
-	done      chan struct{}
+	done      chan struct{} // closed when askflow is not running for it
+	answered  bool          // PostToolUse arrived
 }
 
 type session struct {
@@ -78,7 +90,9 @@ type session struct {
 	forms  map[string]*form
 	active *form  // the form askflow is driving, if any
 	chat   string // a message to send when the turn ends ("Chat about this")
-	report Report
+	// lastInput is when the person last typed, for the passthrough timeout.
+	lastInput time.Time
+	report    Report
 }
 
 // Run starts Claude, answers its forms until it exits, and reports.
@@ -95,6 +109,9 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	userInput := hc.OnInput
 	hc.OnInput = func(p []byte) {
 		if personTyped(p) {
+			s.mu.Lock()
+			s.lastInput = time.Now()
+			s.mu.Unlock()
 			s.takeOver()
 		}
 		if userInput != nil {
@@ -143,7 +160,10 @@ func (s *session) handle(ctx context.Context, m hook.Message) {
 	p := m.Payload
 	switch p.HookEventName {
 	case hook.PreToolUse:
-		s.question(ctx, p)
+		if f := s.register(p); f != nil {
+			// Asking the person may take long; hook messages keep flowing.
+			go s.question(ctx, f)
+		}
 	case hook.PostToolUse:
 		s.verify(p)
 	case hook.Stop:
@@ -151,41 +171,58 @@ func (s *session) handle(ctx context.Context, m hook.Message) {
 	}
 }
 
-// question handles a form's PreToolUse: decide, then answer.
-func (s *session) question(ctx context.Context, p *hook.Payload) {
+// register records a form's PreToolUse; nil for a duplicate.
+func (s *session) register(p *hook.Payload) *form {
 	qs := p.ToolInput.Questions
 	s.log.Emit("question", events.Fields{"tool_use_id": p.ToolUseID, "questions": qs})
-	f := &form{id: p.ToolUseID, questions: qs, done: make(chan struct{})}
+	f := &form{id: p.ToolUseID, questions: qs, done: closedChan(), asked: time.Now()}
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if _, dup := s.forms[p.ToolUseID]; dup {
-		s.mu.Unlock()
 		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "a second PreToolUse for this tool_use_id ignored"})
-		return
+		return nil
 	}
 	s.forms[p.ToolUseID] = f
-	s.mu.Unlock()
+	return f
+}
 
-	decisions, ok := s.decide(p.ToolUseID, qs)
+// question decides the answers to a form, then has them given.
+func (s *session) question(ctx context.Context, f *form) {
+	decisions, ok := s.decide(ctx, f)
 	if !ok {
-		close(f.done)
 		return
 	}
+	s.start(ctx, f, decisions)
+}
+
+func closedChan() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}
+
+// start has askflow answer f with the decisions, unless this is a dry run.
+func (s *session) start(ctx context.Context, f *form, decisions []rules.Decision) {
 	if s.cfg.DryRun {
-		s.log.Emit("handed_over", events.Fields{"tool_use_id": p.ToolUseID, "reason": "dry run: nothing pressed"})
-		close(f.done)
+		s.log.Emit("handed_over", events.Fields{"tool_use_id": f.id, "reason": "dry run: nothing pressed"})
 		return
 	}
-	f.want = map[string]string{}
 	var flow []askflow.Decision
+	want := map[string]string{}
 	for i, d := range decisions {
 		flow = append(flow, d.Decision)
 		if d.Action == askflow.Select || d.Action == askflow.Type {
-			f.want[qs[i].Question] = d.Answer()
+			want[f.questions[i].Question] = d.Answer()
 		}
 	}
 	fctx, cancel := context.WithCancel(ctx)
-	f.cancel = cancel
 	s.mu.Lock()
+	if f.answered {
+		s.mu.Unlock()
+		cancel()
+		return
+	}
+	f.want, f.cancel, f.done = want, cancel, make(chan struct{})
 	s.active = f
 	// Claude's turn goes on after "Chat about this" and may end before
 	// askflow returns: the message must be pending by then.
@@ -200,43 +237,42 @@ func (s *session) question(ctx context.Context, p *hook.Payload) {
 }
 
 // decide makes one decision per question, applying the unmatched policy.
-// It returns false when claudewrap leaves the form alone.
-func (s *session) decide(id string, qs []hook.Question) ([]rules.Decision, bool) {
+// It returns false when claudewrap leaves the form to the person.
+func (s *session) decide(ctx context.Context, f *form) ([]rules.Decision, bool) {
+	id, qs := f.id, f.questions
 	ds := make([]rules.Decision, len(qs))
 	var unmatched []int
 	for i, q := range qs {
 		d := s.cfg.Decider.Decide(q)
 		ds[i] = d
-		f := events.Fields{"tool_use_id": id, "question": q.Question, "index": i + 1}
 		if d.Matched() {
-			f["rule"], f["action"] = d.Rule, d.Action.String()
-			if len(d.Labels) > 0 {
-				f["labels"] = d.Labels
-			}
-			if d.Text != "" {
-				f["text"] = d.Text
-			}
-			s.log.Emit("decision", f)
+			s.emitDecision(id, i, q, d)
 			continue
 		}
 		unmatched = append(unmatched, i)
-		f["reason"], f["policy"] = d.Unmatched, string(s.cfg.Policy)
-		s.log.Emit("unmatched", f)
+		s.log.Emit("unmatched", events.Fields{"tool_use_id": id, "question": q.Question, "index": i + 1,
+			"reason": d.Unmatched, "policy": string(s.cfg.Policy)})
 	}
 	if len(unmatched) == 0 {
 		return ds, true
 	}
 	switch s.cfg.Policy {
-	case rules.Fallback:
+	case rules.Ask:
 		for _, i := range unmatched {
-			d, err := s.cfg.Decider.Fallback(qs[i])
-			if err != nil {
-				s.log.Emit("error", events.Fields{"tool_use_id": id, "message": err.Error()})
+			d, ok := s.ask(ctx, f, i)
+			if !ok {
 				return s.cancelAll(ds), true
 			}
 			ds[i] = d
-			s.log.Emit("decision", events.Fields{"tool_use_id": id, "question": qs[i].Question, "index": i + 1,
-				"rule": d.Rule, "action": d.Action.String(), "text": d.Text})
+		}
+		return ds, true
+	case rules.Fallback:
+		for _, i := range unmatched {
+			d, ok := s.fallback(id, i, qs[i])
+			if !ok {
+				return s.cancelAll(ds), true
+			}
+			ds[i] = d
 		}
 		return ds, true
 	case rules.CancelForm:
@@ -248,8 +284,104 @@ func (s *session) decide(id string, qs []hook.Question) ([]rules.Decision, bool)
 		return s.cancelAll(ds), true
 	default: // passthrough: the person answers in Claude's own menu
 		s.log.Emit("handed_over", events.Fields{"tool_use_id": id, "reason": "unmatched question"})
+		if s.cfg.AnswerTimeout > 0 {
+			go s.passthroughTimeout(ctx, f, ds, unmatched)
+		}
 		return nil, false
 	}
+}
+
+func (s *session) emitDecision(id string, i int, q hook.Question, d rules.Decision) {
+	fields := events.Fields{"tool_use_id": id, "question": q.Question, "index": i + 1, "rule": d.Rule, "action": d.Action.String()}
+	if len(d.Labels) > 0 {
+		fields["labels"] = d.Labels
+	}
+	if d.Text != "" {
+		fields["text"] = d.Text
+	}
+	s.log.Emit("decision", fields)
+}
+
+// ask asks the person for question i, with the answer timeout; on timeout
+// the fallback answers.
+func (s *session) ask(ctx context.Context, f *form, i int) (rules.Decision, bool) {
+	q := f.questions[i]
+	actx, cancel := ctx, context.CancelFunc(func() {})
+	if s.cfg.AnswerTimeout > 0 {
+		actx, cancel = context.WithTimeout(ctx, s.cfg.AnswerTimeout)
+	}
+	defer cancel()
+	d, err := s.cfg.Asker.Ask(actx, q, i+1, len(f.questions))
+	switch {
+	case err == nil:
+		rd := rules.Decision{Decision: d, Rule: "ask"}
+		s.emitDecision(f.id, i, q, rd)
+		return rd, true
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		s.log.Emit("timeout", events.Fields{"tool_use_id": f.id, "question": q.Question, "index": i + 1,
+			"after": s.cfg.AnswerTimeout.String()})
+		return s.fallback(f.id, i, q)
+	default:
+		s.log.Emit("error", events.Fields{"tool_use_id": f.id, "message": "ask: " + err.Error()})
+		return rules.Decision{}, false
+	}
+}
+
+func (s *session) fallback(id string, i int, q hook.Question) (rules.Decision, bool) {
+	d, err := s.cfg.Decider.Fallback(q)
+	if err != nil {
+		s.log.Emit("error", events.Fields{"tool_use_id": id, "question": q.Question, "message": err.Error()})
+		return rules.Decision{}, false
+	}
+	s.emitDecision(id, i, q, d)
+	return d, true
+}
+
+// passthroughTimeout answers a form left to the person once they have not
+// typed for AnswerTimeout: the rules' decisions where they matched, the
+// fallback where they did not — if the form is still on the screen.
+func (s *session) passthroughTimeout(ctx context.Context, f *form, ds []rules.Decision, unmatched []int) {
+	for {
+		s.mu.Lock()
+		deadline := s.lastInput
+		answered := f.answered
+		s.mu.Unlock()
+		if answered {
+			return
+		}
+		if deadline.Before(f.asked) {
+			deadline = f.asked
+		}
+		deadline = deadline.Add(s.cfg.AnswerTimeout)
+		if time.Now().Before(deadline) {
+			t := time.NewTimer(time.Until(deadline))
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-s.host.Done():
+				t.Stop()
+				return
+			}
+			continue
+		}
+		break
+	}
+	if fm, err := screen.Recognize(s.host.Screen().Snapshot()); err != nil || fm.Review != nil ||
+		len(fm.Disagreements(toScreen(f.questions)[0])) > 0 {
+		return // the person answered, cancelled or moved on meanwhile
+	}
+	s.log.Emit("timeout", events.Fields{"tool_use_id": f.id, "after": s.cfg.AnswerTimeout.String()})
+	for _, i := range unmatched {
+		d, ok := s.fallback(f.id, i, f.questions[i])
+		if !ok {
+			ds = s.cancelAll(ds)
+			break
+		}
+		ds[i] = d
+	}
+	s.start(ctx, f, ds)
 }
 
 func (s *session) cancelAll(ds []rules.Decision) []rules.Decision {
@@ -341,12 +473,16 @@ func (s *session) verify(p *hook.Payload) {
 		return
 	}
 	// askflow may still be confirming the last key when the hook arrives.
+	s.mu.Lock()
+	done := f.done
+	s.mu.Unlock()
 	select {
-	case <-f.done:
+	case <-done:
 	case <-time.After(10 * time.Second):
 	}
 	s.mu.Lock()
 	want := f.want
+	f.answered = true
 	s.mu.Unlock()
 	got := p.ToolResponse.Answers
 	if want == nil {

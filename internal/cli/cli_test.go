@@ -81,7 +81,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{[]string{"run", "--size", "big"}, "--size"},
 		{[]string{"run", "--size", "10x2"}, "--size"},
 		{[]string{"run", "--on-unmatched", "sometimes"}, `unknown policy "sometimes"`},
-		{[]string{"run", "--answer-timeout", "3m"}, "--answer-timeout is not implemented yet"},
+		{[]string{"run", "--answer-timeout", "-3m"}, "--answer-timeout must not be negative"},
 		{[]string{"run", "--no-such-flag"}, "unknown flag"},
 		{[]string{"replay"}, "accepts 1 arg"},
 		{[]string{"replay", "--at", "-1", "x.cast"}, "--at"},

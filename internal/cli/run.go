@@ -10,10 +10,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/claudewrap/claudewrap/ask"
 	"github.com/claudewrap/claudewrap/cast"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/ptyhost"
@@ -32,6 +34,7 @@ type RunOptions struct {
 	Headless      bool
 	Cols, Rows    int
 	OnUnmatched   string
+	AnswerTimeout time.Duration
 	ExitAfterTurn bool
 	Events        string
 	Record        string
@@ -40,7 +43,7 @@ type RunOptions struct {
 
 // notYet lists run flags whose behaviour arrives with later work: setting
 // one is an error rather than being silently ignored.
-var notYet = []string{"answer-timeout"}
+var notYet = []string{}
 
 // NewCmdRun builds `claudewrap run`. runF replaces the run function in tests.
 func NewCmdRun(stdin *os.File, stdout, stderr io.Writer, runF func(*RunOptions) error) *cobra.Command {
@@ -63,6 +66,9 @@ screen. Everything after -- goes to claude unchanged.`,
 				}
 			}
 			opts.ClaudeArgs = args
+			if opts.AnswerTimeout < 0 {
+				return usageErrorf("--answer-timeout must not be negative")
+			}
 			if opts.OnUnmatched != "" {
 				if _, err := rules.ParsePolicy(opts.OnUnmatched); err != nil {
 					return usageErrorf("--on-unmatched: %v", err)
@@ -91,7 +97,7 @@ screen. Everything after -- goes to claude unchanged.`,
 	f.BoolVar(&opts.Headless, "headless", false, "draw Claude only on the virtual screen (automatic when stdin is not a terminal)")
 	f.StringVar(&size, "size", "120x40", "virtual terminal size `COLSxROWS` when headless")
 	f.StringVar(&opts.OnUnmatched, "on-unmatched", "", "policy for questions no rule answers: passthrough, ask, fallback, cancel, fail")
-	f.Duration("answer-timeout", 0, "how long passthrough/ask wait for a person before the fallback answer")
+	f.DurationVar(&opts.AnswerTimeout, "answer-timeout", 0, "how long passthrough/ask wait for a person before the fallback answer (default: the rules' answer_timeout, else none)")
 	f.BoolVar(&opts.ExitAfterTurn, "exit-after-turn", false, "end Claude and exit when it finishes its turn")
 	f.StringVar(&opts.Events, "events", "", "JSON-lines event log `file` (- for stdout; headless default is stdout)")
 	f.StringVar(&opts.Record, "record", "", "write an asciicast v2 recording to `FILE.cast`")
@@ -163,6 +169,19 @@ func runRun(opts *RunOptions) (err error) {
 	if err != nil {
 		return withCode(ExitStart, err)
 	}
+	var asker session.Asker
+	if policy == rules.Ask {
+		p, err := ask.Open()
+		if err != nil {
+			return withCode(ExitUsage, fmt.Errorf("--on-unmatched ask: %w", err))
+		}
+		defer p.Close()
+		asker = p
+	}
+	timeout := opts.AnswerTimeout
+	if timeout == 0 {
+		timeout = set.Timeout()
+	}
 
 	evName := opts.Events
 	if evName == "" && opts.Headless {
@@ -215,6 +234,8 @@ func runRun(opts *RunOptions) (err error) {
 		Exe:           exe,
 		Decider:       set,
 		Policy:        policy,
+		Asker:         asker,
+		AnswerTimeout: timeout,
 		Log:           log,
 		ExitAfterTurn: opts.ExitAfterTurn,
 		DryRun:        opts.DryRun,
@@ -256,8 +277,10 @@ func exitCodeOf(r session.Report) ExitCode {
 }
 
 // unmatchedPolicy picks the policy: the flag, else the rules' default, else
-// passthrough when Claude is on the person's screen, fail otherwise.
+// passthrough when Claude is on the person's screen, ask when headless with
+// a terminal at hand, fail with no terminal at all.
 func unmatchedPolicy(opts *RunOptions, set *rules.Set) (rules.Policy, error) {
+	tty := opts.Stdin != nil && term.IsTerminal(int(opts.Stdin.Fd()))
 	p := rules.Policy(opts.OnUnmatched)
 	if p == "" {
 		p = set.Defaults().OnUnmatched
@@ -267,15 +290,20 @@ func unmatchedPolicy(opts *RunOptions, set *rules.Set) (rules.Policy, error) {
 		}
 	}
 	if p == "" {
-		p = rules.Passthrough
-		if opts.Headless {
-			// "ask" belongs here when a terminal is at hand; it is not built yet.
+		switch {
+		case !opts.Headless:
+			p = rules.Passthrough
+		case tty:
+			p = rules.Ask
+		default:
 			p = rules.Fail
 		}
 	}
 	switch {
-	case p == rules.Ask:
-		return "", errors.New("the ask policy is not implemented yet")
+	case p == rules.Ask && !opts.Headless:
+		return "", errors.New("the ask policy is for --headless runs; with Claude on your screen, answer in its own menu (passthrough)")
+	case p == rules.Ask && !tty:
+		return "", errors.New("the ask policy needs a terminal on stdin")
 	case p == rules.Passthrough && opts.Headless:
 		return "", errors.New("the passthrough policy needs Claude on the person's screen; it cannot work with --headless")
 	}

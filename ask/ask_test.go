@@ -1,0 +1,153 @@
+package ask
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/hook"
+)
+
+var single = hook.Question{Question: "Which database?", Header: "Database", Options: []hook.Option{
+	{Label: "PostgreSQL", Description: "Relational"}, {Label: "SQLite"}, {Label: "MongoDB"}}}
+
+var multi = hook.Question{Question: "Which features?", Header: "Features", MultiSelect: true, Options: []hook.Option{
+	{Label: "Auth"}, {Label: "Export"}, {Label: "API"}}}
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		q    hook.Question
+		in   string
+		want askflow.Decision
+		err  string
+	}{
+		{single, "2", askflow.Decision{Action: askflow.Select, Labels: []string{"SQLite"}}, ""},
+		{single, " 3 ", askflow.Decision{Action: askflow.Select, Labels: []string{"MongoDB"}}, ""},
+		{single, "1 2", askflow.Decision{}, "pick one number"},
+		{single, "4", askflow.Decision{}, "not an option"},
+		{single, "0", askflow.Decision{}, "not an option"},
+		{single, "we use sqlite", askflow.Decision{Action: askflow.Type, Text: "we use sqlite"}, ""},
+		{single, "/type 42", askflow.Decision{Action: askflow.Type, Text: "42"}, ""},
+		{single, "/type", askflow.Decision{}, "needs the answer"},
+		{single, "/chat let's talk", askflow.Decision{Action: askflow.Chat, Text: "let's talk"}, ""},
+		{single, "/chat", askflow.Decision{Action: askflow.Chat}, ""},
+		{single, "/cancel", askflow.Decision{Action: askflow.Cancel}, ""},
+		{single, "/cancel now", askflow.Decision{}, "takes no text"},
+		{single, "/quit", askflow.Decision{}, "unknown command"},
+		{single, "", askflow.Decision{}, "nothing typed"},
+		{single, "a\tb", askflow.Decision{}, "control characters"},
+		{multi, "3, 1", askflow.Decision{Action: askflow.Select, Labels: []string{"API", "Auth"}}, ""},
+		{multi, "1 1", askflow.Decision{}, "twice"},
+		{multi, "auth please", askflow.Decision{}, "takes numbers"},
+	} {
+		got, err := Parse(tc.q, tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("Parse(%q) error %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got.Action != tc.want.Action || got.Text != tc.want.Text ||
+			strings.Join(got.Labels, "|") != strings.Join(tc.want.Labels, "|") {
+			t.Errorf("Parse(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestRender(t *testing.T) {
+	s := Render(single, 1, 3)
+	for _, want := range []string{"question 1 of 3", "[Database] Which database?", "1. PostgreSQL — Relational", "3. MongoDB", "a number (1-3)"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("Render lacks %q:\n%s", want, s)
+		}
+	}
+	if s := Render(multi, 2, 3); !strings.Contains(s, "numbers to tick, in order") {
+		t.Errorf("multi-select hint missing:\n%s", s)
+	}
+}
+
+// TestAskOnTerminal drives the prompt through a real PTY: a wrong answer
+// is refused and asked again, line editing works, a timeout gives up.
+func TestAskOnTerminal(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptmx.Close()
+	p := New(tty)
+	defer p.Close()
+	screen := make(chan string, 100)
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptmx.Read(buf)
+			if n > 0 {
+				screen <- string(buf[:n])
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	seen := ""
+	waitFor := func(want string) {
+		t.Helper()
+		deadline := time.After(10 * time.Second)
+		for !strings.Contains(seen, want) {
+			select {
+			case s := <-screen:
+				seen += s
+			case <-deadline:
+				t.Fatalf("terminal never showed %q; it showed %q", want, seen)
+			}
+		}
+	}
+
+	type result struct {
+		d   askflow.Decision
+		err error
+	}
+	res := make(chan result, 1)
+	go func() {
+		d, err := p.Ask(context.Background(), single, 1, 1)
+		res <- result{d, err}
+	}()
+	waitFor("> ")
+	ptmx.Write([]byte("7\r"))
+	waitFor("not an option")
+	// "x" then backspace, then 2: line editing.
+	ptmx.Write([]byte("x\x7f2\r"))
+	select {
+	case r := <-res:
+		if r.err != nil || r.d.Action != askflow.Select || r.d.Labels[0] != "SQLite" {
+			t.Fatalf("Ask = %+v, %v", r.d, r.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("Ask did not return; terminal showed %q", seen)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if _, err := p.Ask(ctx, multi, 1, 1); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Ask after the timeout: %v", err)
+	}
+	// Input typed after a timed-out prompt goes to the next one.
+	go func() {
+		d, err := p.Ask(context.Background(), multi, 1, 1)
+		res <- result{d, err}
+	}()
+	ptmx.Write([]byte("3 1\r"))
+	select {
+	case r := <-res:
+		if r.err != nil || strings.Join(r.d.Labels, ",") != "API,Auth" {
+			t.Fatalf("Ask = %+v, %v", r.d, r.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("second Ask did not return")
+	}
+}

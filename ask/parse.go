@@ -1,0 +1,98 @@
+package ask
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/hook"
+)
+
+// Parse turns what the person typed into a decision for q:
+//
+//	2            option 2
+//	1 3 / 1,3    options 1 then 3 (multi-select: ticked in that order)
+//	/chat TEXT   "Chat about this", then TEXT as the next message
+//	/cancel      decline the form
+//	/type TEXT   TEXT into "Type something" (also: any text that is not numbers)
+func Parse(q hook.Question, line string) (askflow.Decision, error) {
+	line = strings.TrimSpace(line)
+	if line == "" {
+		return askflow.Decision{}, errors.New("nothing typed")
+	}
+	if strings.IndexFunc(line, unicode.IsControl) >= 0 {
+		return askflow.Decision{}, errors.New("control characters are not allowed")
+	}
+	if cmd, rest, ok := command(line); ok {
+		switch cmd {
+		case "cancel":
+			if rest != "" {
+				return askflow.Decision{}, errors.New("/cancel takes no text")
+			}
+			return askflow.Decision{Action: askflow.Cancel}, nil
+		case "chat":
+			return askflow.Decision{Action: askflow.Chat, Text: rest}, nil
+		case "type":
+			return typed(q, rest)
+		}
+		return askflow.Decision{}, fmt.Errorf("unknown command /%s (want /chat, /cancel or /type)", cmd)
+	}
+	if nums, ok := numbers(line); ok {
+		return pick(q, nums)
+	}
+	return typed(q, line)
+}
+
+func command(line string) (cmd, rest string, ok bool) {
+	if !strings.HasPrefix(line, "/") {
+		return "", "", false
+	}
+	cmd, rest, _ = strings.Cut(line[1:], " ")
+	return strings.ToLower(cmd), strings.TrimSpace(rest), true
+}
+
+// numbers parses "1 3" or "1, 3".
+func numbers(line string) ([]int, bool) {
+	fields := strings.FieldsFunc(line, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
+	var out []int
+	for _, f := range fields {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, n)
+	}
+	return out, len(out) > 0
+}
+
+func pick(q hook.Question, nums []int) (askflow.Decision, error) {
+	if len(nums) > 1 && !q.MultiSelect {
+		return askflow.Decision{}, errors.New("pick one number: this question takes one answer")
+	}
+	seen := map[int]bool{}
+	var labels []string
+	for _, n := range nums {
+		if n < 1 || n > len(q.Options) {
+			return askflow.Decision{}, fmt.Errorf("%d is not an option (1-%d)", n, len(q.Options))
+		}
+		if seen[n] {
+			return askflow.Decision{}, fmt.Errorf("%d given twice", n)
+		}
+		seen[n] = true
+		labels = append(labels, q.Options[n-1].Label)
+	}
+	return askflow.Decision{Action: askflow.Select, Labels: labels}, nil
+}
+
+func typed(q hook.Question, text string) (askflow.Decision, error) {
+	if text == "" {
+		return askflow.Decision{}, errors.New("/type needs the answer's text")
+	}
+	if q.MultiSelect {
+		return askflow.Decision{}, errors.New("this question takes numbers (typed answers work on single-select questions only)")
+	}
+	return askflow.Decision{Action: askflow.Type, Text: text}, nil
+}

@@ -1,0 +1,148 @@
+package ask
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"golang.org/x/term"
+
+	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/hook"
+)
+
+// Prompter asks the person on a terminal. One question at a time.
+type Prompter struct {
+	tty *os.File
+
+	mu    sync.Mutex // one prompt at a time
+	input chan []byte
+	rest  []byte // read but not yet consumed; guarded by mu
+	err   error // set when the terminal's input ended
+	done  chan struct{}
+}
+
+// Open opens the controlling terminal (/dev/tty), so that the prompt works
+// whatever stdin and stdout are redirected to.
+func Open() (*Prompter, error) {
+	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return nil, fmt.Errorf("no terminal to ask on: %w", err)
+	}
+	return New(tty), nil
+}
+
+// New asks on tty, which must be a terminal.
+func New(tty *os.File) *Prompter {
+	p := &Prompter{tty: tty, input: make(chan []byte, 16), done: make(chan struct{})}
+	// One reader for the life of the prompter: a prompt given up on
+	// (timeout) must not leave a read behind that steals the next answer.
+	go func() {
+		defer close(p.done)
+		for {
+			buf := make([]byte, 256)
+			n, err := tty.Read(buf)
+			if n > 0 {
+				p.input <- buf[:n]
+			}
+			if err != nil {
+				p.err = err
+				return
+			}
+		}
+	}()
+	return p
+}
+
+// Close closes the terminal.
+func (p *Prompter) Close() error { return p.tty.Close() }
+
+// Ask shows question n of total and returns the person's decision. It
+// returns ctx's error when ctx ends first (e.g. the answer timeout).
+func (p *Prompter) Ask(ctx context.Context, q hook.Question, n, total int) (askflow.Decision, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fd := int(p.tty.Fd())
+	st, err := term.MakeRaw(fd)
+	if err != nil {
+		return askflow.Decision{}, fmt.Errorf("ask: raw mode: %w", err)
+	}
+	defer term.Restore(fd, st)
+
+	t := term.NewTerminal(struct {
+		io.Reader
+		io.Writer
+	}{&ctxReader{ctx: ctx, p: p}, p.tty}, "> ")
+	if w, h, err := term.GetSize(fd); err == nil && w > 0 && h > 0 {
+		t.SetSize(w, h)
+	} else {
+		t.SetSize(80, 24)
+	}
+	fmt.Fprint(t, Render(q, n, total))
+	for {
+		line, err := t.ReadLine()
+		if err != nil {
+			if ctx.Err() != nil {
+				fmt.Fprintln(t, "\r\n(no answer in time)")
+				return askflow.Decision{}, ctx.Err()
+			}
+			return askflow.Decision{}, fmt.Errorf("ask: %w", err)
+		}
+		d, err := Parse(q, line)
+		if err == nil {
+			return d, nil
+		}
+		fmt.Fprintf(t, "%v\n", err)
+	}
+}
+
+// Render is the text shown for a question.
+func Render(q hook.Question, n, total int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n── claudewrap: Claude asks (question %d of %d) ──\n", n, total)
+	if q.Header != "" {
+		fmt.Fprintf(&b, "[%s] ", q.Header)
+	}
+	b.WriteString(q.Question + "\n")
+	for i, o := range q.Options {
+		fmt.Fprintf(&b, "  %d. %s", i+1, o.Label)
+		if o.Description != "" {
+			fmt.Fprintf(&b, " — %s", o.Description)
+		}
+		b.WriteByte('\n')
+	}
+	if q.MultiSelect {
+		fmt.Fprintf(&b, "Several answers: the numbers to tick, in order (e.g. 1 3) · /chat TEXT · /cancel\n")
+	} else {
+		fmt.Fprintf(&b, "One answer: a number (1-%d), or type your own · /chat TEXT · /cancel\n", len(q.Options))
+	}
+	return b.String()
+}
+
+// ctxReader feeds the line editor from the prompter's reader until ctx ends.
+type ctxReader struct {
+	ctx context.Context
+	p   *Prompter
+}
+
+func (r *ctxReader) Read(b []byte) (int, error) {
+	if len(r.p.rest) == 0 {
+		select {
+		case r.p.rest = <-r.p.input:
+		case <-r.p.done:
+			if r.p.err != nil {
+				return 0, r.p.err
+			}
+			return 0, io.EOF
+		case <-r.ctx.Done():
+			return 0, r.ctx.Err()
+		}
+	}
+	n := copy(b, r.p.rest)
+	r.p.rest = r.p.rest[n:]
+	return n, nil
+}
+

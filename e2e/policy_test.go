@@ -1,0 +1,260 @@
+package e2e
+
+import (
+	"bytes"
+
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+// TestLabelNotOffered: a rule that names a label the form does not offer
+// leaves the question unmatched (reported with the reason); under fail the
+// form is cancelled, nothing is submitted, and the exit status is 4.
+func TestLabelNotOffered(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		r := runClaudewrap(t, version, "testdata/scenarios/database.yaml", "pick a database",
+			"--rules", writeRules(t, "  - {name: wrong, answer: {select: Oracle}}\n"), "--on-unmatched", "fail", "--exit-after-turn")
+		un := r.find("unmatched")
+		if r.code != 4 || len(un) != 1 || !strings.Contains(fmt.Sprint(un[0]["reason"]), `label "Oracle" is not offered`) {
+			t.Fatalf("want exit 4 and an unmatched event naming the label\n%s", r)
+		}
+		if len(r.find("cancelled")) != 1 || len(r.find("key")) != 1 {
+			t.Errorf("want the form cancelled with one key (Esc)\n%s", r)
+		}
+		for _, res := range r.sb.API.ToolResults() {
+			if !res.IsError {
+				t.Errorf("Claude recorded %q", res.Content)
+			}
+		}
+		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: label not offered: unmatched, cancelled, exit 4\n", version)
+	})
+}
+
+// TestFallbackPolicy: with --on-unmatched fallback the rules' fallback
+// answer is typed.
+func TestFallbackPolicy(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		rulesFile := writeRulesFile(t, `version: 1
+defaults:
+  fallback: {type: "No answer was available; use your judgment."}
+rules: []
+`)
+		r := runClaudewrap(t, version, "testdata/scenarios/database.yaml", "pick a database",
+			"--rules", rulesFile, "--on-unmatched", "fallback", "--exit-after-turn")
+		res := r.toolResult(t, "toolu_01database")
+		if want := `="No answer was available; use your judgment."`; !strings.Contains(res.Content, want) || r.code != 0 ||
+			len(r.find("verified")) != 1 {
+			t.Fatalf("tool_result %q, want %s verified\n%s", res.Content, want, r)
+		}
+		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: fallback policy: typed fallback verified\n", version)
+	})
+}
+
+func writeRulesFile(t *testing.T, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "rules.yaml")
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// terminalRun is claudewrap started on a PTY that stands for the person's
+// terminal.
+type terminalRun struct {
+	cmd    *exec.Cmd
+	ptmx   *os.File
+	mu     sync.Mutex
+	shown  bytes.Buffer
+	screen screen.Emulator // what the person sees
+	done   chan struct{}
+	sb     *claudetest.Sandbox
+	events string
+}
+
+func (tr *terminalRun) text() string {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.shown.String()
+}
+
+// waitShown waits until the person's terminal has received want.
+func (tr *terminalRun) waitShown(t *testing.T, want string) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(tr.text(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the terminal never showed %q; it showed %q", want, tail(tr.text(), 3000))
+		}
+		time.Sleep(20 * time.Millisecond) // polling a buffer under a deadline
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// wait waits for claudewrap to exit and returns its status and events.
+func (tr *terminalRun) wait(t *testing.T) *run {
+	t.Helper()
+	select {
+	case <-tr.done:
+	case <-time.After(90 * time.Second):
+		tr.cmd.Process.Kill()
+		<-tr.done
+		t.Fatalf("claudewrap did not exit; terminal: %q", tail(tr.text(), 3000))
+	}
+	r := &run{code: tr.cmd.ProcessState.ExitCode(), sb: tr.sb}
+	r.readEvents(t, tr.events)
+	return r
+}
+
+// startInTerminal runs the claudewrap binary on a fresh PTY of 100x40.
+func startInTerminal(t *testing.T, version, scenario, prompt string, args ...string) *terminalRun {
+	t.Helper()
+	bin := claudetest.Claudewrap(t)
+	sb := claudetest.New(t, version, scenario)
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ptmx.Close() })
+	pty.Setsize(tty, &pty.Winsize{Cols: 100, Rows: 40})
+	tr := &terminalRun{ptmx: ptmx, done: make(chan struct{}), sb: sb, events: filepath.Join(t.TempDir(), "events.jsonl"),
+		screen: screen.New(screen.Options{Cols: 100, Rows: 40})}
+	full := append([]string{"run", "--claude", sb.Claude, "--events", tr.events}, args...)
+	full = append(full, "--", prompt)
+	tr.cmd = exec.Command(bin, full...)
+	tr.cmd.Env, tr.cmd.Dir = sb.Env(), sb.Dir
+	tr.cmd.Stdin, tr.cmd.Stdout, tr.cmd.Stderr = tty, tty, tty
+	tr.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := tr.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tty.Close()
+	go func() {
+		buf := make([]byte, 32*1024)
+		for {
+			n, err := ptmx.Read(buf)
+			tr.mu.Lock()
+			tr.shown.Write(buf[:n])
+			tr.mu.Unlock()
+			tr.screen.Write(buf[:n])
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() { tr.cmd.Wait(); close(tr.done) }()
+	t.Cleanup(func() { tr.cmd.Process.Kill(); <-tr.done })
+	return tr
+}
+
+// TestAskPrompt drives claudewrap's own prompt through a PTY: headless, with
+// a terminal at hand, an unmatched question is asked there; the answer
+// typed is given to Claude's form and verified.
+func TestAskPrompt(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		tr := startInTerminal(t, version, "testdata/scenarios/three.yaml", "plan the project",
+			"--headless", "--exit-after-turn", "--rules", writeRules(t, "  - {when: {header: Naming}, answer: {select: camelCase}}\n"))
+		tr.waitShown(t, "[Database] Which database should we use?")
+		tr.waitShown(t, "> ")
+		tr.ptmx.Write([]byte("9\r")) // not an option: asked again
+		tr.waitShown(t, "9 is not an option")
+		tr.ptmx.Write([]byte("2\r"))
+		tr.waitShown(t, "[Features] Which features should we build?")
+		tr.ptmx.Write([]byte("4, 1\r"))
+		r := tr.wait(t)
+		res := r.toolResult(t, "toolu_01three")
+		want := `"Which database should we use?"="SQLite", "Which features should we build?"="API, Auth", "How should we name things?"="camelCase"`
+		if !strings.Contains(res.Content, want) || r.code != 0 || len(r.find("verified")) != 1 {
+			t.Fatalf("tool_result %q, want %s\n%s", res.Content, want, r)
+		}
+		if strings.Contains(tr.text(), "Claude Code v") {
+			t.Errorf("a headless run drew Claude on the terminal")
+		}
+		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: ask prompt through a PTY: answers verified\n", version)
+	})
+}
+
+// TestAskTimeoutFallback: nobody answers the prompt; after --answer-timeout
+// the fallback answer is given.
+func TestAskTimeoutFallback(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		rulesFile := writeRulesFile(t, `version: 1
+defaults:
+  fallback: {type: "Nobody was there; pick the simplest."}
+rules: []
+`)
+		tr := startInTerminal(t, version, "testdata/scenarios/database.yaml", "pick a database",
+			"--headless", "--exit-after-turn", "--rules", rulesFile, "--on-unmatched", "ask", "--answer-timeout", "1s")
+		tr.waitShown(t, "Which database should we use?")
+		r := tr.wait(t)
+		res := r.toolResult(t, "toolu_01database")
+		if !strings.Contains(res.Content, `="Nobody was there; pick the simplest."`) || r.code != 0 ||
+			len(r.find("timeout")) != 1 || len(r.find("verified")) != 1 {
+			t.Fatalf("tool_result %q\n%s", res.Content, r)
+		}
+		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: ask timed out: fallback answer verified\n", version)
+	})
+}
+
+// TestPassthrough: Claude is on the person's terminal; an unmatched question
+// is theirs to answer in Claude's own menu, and claudewrap reports it.
+func TestPassthrough(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		tr := startInTerminal(t, version, "testdata/scenarios/database.yaml", "pick a database", "--exit-after-turn")
+		waitText(t, tr.screen, 60*time.Second, "5. Chat about this")
+		tr.ptmx.Write([]byte("\x1b[B")) // the person moves to SQLite
+		waitText(t, tr.screen, 10*time.Second, "❯ 2. SQLite")
+		tr.ptmx.Write([]byte("\r"))
+		r := tr.wait(t)
+		res := r.toolResult(t, "toolu_01database")
+		if !strings.Contains(res.Content, `="SQLite"`) || len(r.find("handed_over")) != 1 || len(r.find("verified")) != 0 {
+			t.Fatalf("tool_result %q\n%s", res.Content, r)
+		}
+		var byPerson bool
+		for _, e := range r.find("submitted") {
+			byPerson = byPerson || e["by"] == "person"
+		}
+		if !byPerson {
+			t.Errorf("want a submitted event by the person\n%s", r)
+		}
+		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: passthrough: the person answered in Claude's menu\n", version)
+	})
+}
+
+// TestPassthroughTimeout: the person does not answer; after --answer-timeout
+// claudewrap gives the fallback answer on their screen.
+func TestPassthroughTimeout(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		rulesFile := writeRulesFile(t, `version: 1
+defaults:
+  fallback: {type: "The person stepped away."}
+rules: []
+`)
+		tr := startInTerminal(t, version, "testdata/scenarios/database.yaml", "pick a database",
+			"--exit-after-turn", "--rules", rulesFile, "--answer-timeout", "2s")
+		r := tr.wait(t)
+		res := r.toolResult(t, "toolu_01database")
+		if !strings.Contains(res.Content, `="The person stepped away."`) || len(r.find("timeout")) != 1 || len(r.find("verified")) != 1 {
+			t.Fatalf("tool_result %q\n%s", res.Content, r)
+		}
+		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: passthrough timeout: fallback answer verified\n", version)
+	})
+}
