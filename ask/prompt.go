@@ -21,7 +21,7 @@ type Prompter struct {
 	mu    sync.Mutex // one prompt at a time
 	input chan []byte
 	rest  []byte // read but not yet consumed; guarded by mu
-	err   error // set when the terminal's input ended
+	err   error  // set when the terminal's input ended
 	done  chan struct{}
 }
 
@@ -145,4 +145,3 @@ func (r *ctxReader) Read(b []byte) (int, error) {
 	r.p.rest = r.p.rest[n:]
 	return n, nil
 }
-
