@@ -52,7 +52,7 @@ checking each key's effect on the screen and what Claude recorded.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return withCode(ExitUsage, fmt.Errorf("%w\nSee '%s --help'.", err, c.CommandPath()))
+		return withCode(ExitUsage, fmt.Errorf("%w (see '%s --help')", err, c.CommandPath()))
 	})
 	root.AddCommand(
 		NewCmdRun(stdin, stdout, stderr, nil),
