@@ -22,7 +22,8 @@ claude:
 
 # Every test, the end-to-end suite on the real Claude Code included.
 test: claude
-	CLAUDEWRAP_CLAUDE_VERSIONS="$(CLAUDE_VERSIONS)" go test -race -timeout 40m $(GOTEST_FLAGS) ./...
+	CLAUDEWRAP_CLAUDE_VERSIONS="$(CLAUDE_VERSIONS)" go test -race -count=1 -timeout 40m $(GOTEST_FLAGS) ./...
+	@cat .cache/e2e-report.txt
 
 check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

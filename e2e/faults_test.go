@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"strings"
 	"sync"
 	"syscall"
@@ -186,7 +185,7 @@ func TestFaultSwallowedKey(t *testing.T) {
 			t.Fatalf("want the answer verified after a retry\n%s", r)
 		}
 		noWrongAnswer(t, r, sqliteAnswer)
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: swallowed key retried, answer verified\n", version)
+		report("Claude Code %s: swallowed key retried, answer verified", version)
 	})
 }
 
@@ -209,7 +208,7 @@ func TestFaultKeysNeverWork(t *testing.T) {
 			t.Errorf("want the form cancelled, nothing verified\n%s", r)
 		}
 		noWrongAnswer(t, r, "")
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: dead keys: nothing submitted, form cancelled, navigation failure reported\n", version)
+		report("Claude Code %s: dead keys: nothing submitted, form cancelled, navigation failure reported", version)
 	})
 }
 
@@ -227,7 +226,7 @@ func TestFaultClaudeKilledMidForm(t *testing.T) {
 			t.Fatalf("want Claude's death (137) reported\n%s", r)
 		}
 		noWrongAnswer(t, r, "")
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: killed mid-form: session ended with 137\n", version)
+		report("Claude Code %s: killed mid-form: session ended with 137", version)
 	})
 }
 
@@ -245,7 +244,7 @@ func TestFaultResizeMidForm(t *testing.T) {
 			t.Fatalf("want the answer verified after the resize\n%s", r)
 		}
 		noWrongAnswer(t, r, `="Canary releases"`)
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: resize mid-form: answer verified\n", version)
+		report("Claude Code %s: resize mid-form: answer verified", version)
 	})
 }
 
@@ -284,7 +283,7 @@ func TestFaultHookDisagreesWithScreen(t *testing.T) {
 		if keys != 0 || len(errs) == 0 || !strings.Contains(fmt.Sprint(errs[0]["step"]), "agree") || !r.report.Navigation {
 			t.Fatalf("want an agree failure with no key pressed (keys %d)\n%s", keys, r)
 		}
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: hook payload not on screen: nothing pressed, reported\n", version)
+		report("Claude Code %s: hook payload not on screen: nothing pressed, reported", version)
 	})
 }
 
@@ -306,7 +305,7 @@ func TestFaultGarbageOnSocket(t *testing.T) {
 			t.Fatalf("want three refusals reported and the form still verified\n%s", r)
 		}
 		noWrongAnswer(t, r, sqliteAnswer)
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: garbage, oversized and unknown hook messages refused; form verified\n", version)
+		report("Claude Code %s: garbage, oversized and unknown hook messages refused; form verified", version)
 	})
 }
 
@@ -376,6 +375,6 @@ func TestTakeover(t *testing.T) {
 		if !byPerson || len(r.sb.API.ToolResults()) != 1 {
 			t.Errorf("want the person's answer recorded\n%s", r)
 		}
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: the person took over mid-answer; claudewrap stopped (%d keys after)\n", version, afterTakeover)
+		report("Claude Code %s: the person took over mid-answer; claudewrap stopped (%d keys after)", version, afterTakeover)
 	})
 }

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,7 +53,7 @@ func TestAnswerForms(t *testing.T) {
 				if len(r.find("verified")) != 1 || r.code != 0 {
 					t.Errorf("want one verified event and exit 0\n%s", r)
 				}
-				fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: %s: verified (%d keys)\n", version, tc.name, len(r.find("key")))
+				report("Claude Code %s: %s: verified (%d keys)", version, tc.name, len(r.find("key")))
 			})
 		})
 	}
@@ -83,7 +82,7 @@ func TestChat(t *testing.T) {
 		if !found || r.code != 0 || !chatted || !sent {
 			t.Errorf("chat message reached the API: %t; want exit 0 and submitted events for the chat and the message\n%s", found, r)
 		}
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: chat about this, then the message: sent\n", version)
+		report("Claude Code %s: chat about this, then the message: sent", version)
 	})
 }
 
@@ -97,6 +96,6 @@ func TestCancel(t *testing.T) {
 		if res := r.sb.API.ToolResults(); len(res) != 0 {
 			t.Errorf("a cancelled form gave tool results %+v", res)
 		}
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: cancel (Esc): declined\n", version)
+		report("Claude Code %s: cancel (Esc): declined", version)
 	})
 }

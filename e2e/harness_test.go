@@ -89,7 +89,7 @@ func TestHarnessAnswerByKeys(t *testing.T) {
 			t.Errorf("tool_result %+v, want it to contain %s", res, want)
 		}
 		waitText(t, h.Screen(), 30*time.Second, "Thanks, noted.")
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: harness form answered by keys, tool_result %q\n", version, res.Content)
+		report("Claude Code %s: harness form answered by keys, tool_result %q", version, res.Content)
 	})
 }
 
@@ -155,7 +155,7 @@ func TestRunHeadlessRecord(t *testing.T) {
 		if strings.Join(names, ",") != "start,exit" {
 			t.Errorf("events %v, want start,exit", names)
 		}
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: headless run recorded and replayed\n", version)
+		report("Claude Code %s: headless run recorded and replayed", version)
 	})
 }
 

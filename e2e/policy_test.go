@@ -38,7 +38,7 @@ func TestLabelNotOffered(t *testing.T) {
 				t.Errorf("Claude recorded %q", res.Content)
 			}
 		}
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: label not offered: unmatched, cancelled, exit 4\n", version)
+		report("Claude Code %s: label not offered: unmatched, cancelled, exit 4", version)
 	})
 }
 
@@ -58,7 +58,7 @@ rules: []
 			len(r.find("verified")) != 1 {
 			t.Fatalf("tool_result %q, want %s verified\n%s", res.Content, want, r)
 		}
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: fallback policy: typed fallback verified\n", version)
+		report("Claude Code %s: fallback policy: typed fallback verified", version)
 	})
 }
 
@@ -188,7 +188,7 @@ func TestAskPrompt(t *testing.T) {
 		if strings.Contains(tr.text(), "Claude Code v") {
 			t.Errorf("a headless run drew Claude on the terminal")
 		}
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: ask prompt through a PTY: answers verified\n", version)
+		report("Claude Code %s: ask prompt through a PTY: answers verified", version)
 	})
 }
 
@@ -210,7 +210,7 @@ rules: []
 			len(r.find("timeout")) != 1 || len(r.find("verified")) != 1 {
 			t.Fatalf("tool_result %q\n%s", res.Content, r)
 		}
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: ask timed out: fallback answer verified\n", version)
+		report("Claude Code %s: ask timed out: fallback answer verified", version)
 	})
 }
 
@@ -235,7 +235,7 @@ func TestPassthrough(t *testing.T) {
 		if !byPerson {
 			t.Errorf("want a submitted event by the person\n%s", r)
 		}
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: passthrough: the person answered in Claude's menu\n", version)
+		report("Claude Code %s: passthrough: the person answered in Claude's menu", version)
 	})
 }
 
@@ -255,6 +255,6 @@ rules: []
 		if !strings.Contains(res.Content, `="The person stepped away."`) || len(r.find("timeout")) != 1 || len(r.find("verified")) != 1 {
 			t.Fatalf("tool_result %q\n%s", res.Content, r)
 		}
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: passthrough timeout: fallback answer verified\n", version)
+		report("Claude Code %s: passthrough timeout: fallback answer verified", version)
 	})
 }

@@ -152,7 +152,7 @@ func TestAnswerSingle(t *testing.T) {
 		if len(r.find("verified")) != 1 || r.code != 0 {
 			t.Errorf("want one verified event and exit 0\n%s", r)
 		}
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: single question answered and verified (%d keys)\n", version, len(r.find("key")))
+		report("Claude Code %s: single question answered and verified (%d keys)", version, len(r.find("key")))
 	})
 }
 
@@ -169,7 +169,7 @@ func TestAnswerThree(t *testing.T) {
 		if len(r.find("verified")) != 1 || r.code != 0 {
 			t.Errorf("want one verified event and exit 0\n%s", r)
 		}
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s: three questions answered and verified (%d keys)\n", version, len(r.find("key")))
+		report("Claude Code %s: three questions answered and verified (%d keys)", version, len(r.find("key")))
 	})
 }
 
