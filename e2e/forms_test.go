@@ -99,3 +99,19 @@ func TestCancel(t *testing.T) {
 		report("Claude Code %s: cancel (Esc): declined", version)
 	})
 }
+
+// TestDryRun: decisions are made and logged, and nothing is pressed.
+func TestDryRun(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		r := runUntil(t, version, "testdata/scenarios/database.yaml", "pick a database", "handed_over",
+			"--rules", writeRules(t, "  - answer: {select: SQLite}\n"), "--dry-run")
+		d := r.find("decision")
+		if len(d) != 1 || len(r.find("key")) != 0 || len(r.find("handed_over")) != 1 {
+			t.Fatalf("want one decision, a dry-run hand-over and no key\n%s", r)
+		}
+		if res := r.sb.API.ToolResults(); len(res) != 0 {
+			t.Errorf("a dry run answered: %+v", res)
+		}
+		report("Claude Code %s: dry run: decided SQLite, pressed nothing", version)
+	})
+}
