@@ -93,6 +93,8 @@ type session struct {
 	// lastInput is when the person last typed, for the passthrough timeout.
 	lastInput time.Time
 	report    Report
+	work      sync.WaitGroup  // goroutines deciding or answering forms
+	ctx       context.Context // ends when Claude has exited
 }
 
 // Run starts Claude, answers its forms until it exits, and reports.
@@ -131,6 +133,11 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		cfg.Started(h, srv.Path())
 	}
 
+	// Work for forms ends with Claude: a prompt or askflow still running
+	// when Claude exits is stopped, and its events come before Run returns.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	s.ctx = ctx
 	for {
 		select {
 		case m, ok := <-srv.Messages():
@@ -139,7 +146,9 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 			}
 			s.handle(ctx, m)
 		case <-h.Done():
+			stop()
 			s.stopAll()
+			s.work.Wait()
 			st, err := h.Wait()
 			s.mu.Lock()
 			defer s.mu.Unlock()
@@ -162,7 +171,11 @@ func (s *session) handle(ctx context.Context, m hook.Message) {
 	case hook.PreToolUse:
 		if f := s.register(p); f != nil {
 			// Asking the person may take long; hook messages keep flowing.
-			go s.question(ctx, f)
+			s.work.Add(1)
+			go func() {
+				defer s.work.Done()
+				s.question(ctx, f)
+			}()
 		}
 	case hook.PostToolUse:
 		s.verify(p)
@@ -233,7 +246,11 @@ func (s *session) start(ctx context.Context, f *form, decisions []rules.Decision
 		}
 	}
 	s.mu.Unlock()
-	go s.answer(fctx, f, flow)
+	s.work.Add(1)
+	go func() {
+		defer s.work.Done()
+		s.answer(fctx, f, flow)
+	}()
 }
 
 // decide makes one decision per question, applying the unmatched policy.
@@ -285,7 +302,11 @@ func (s *session) decide(ctx context.Context, f *form) ([]rules.Decision, bool) 
 	default: // passthrough: the person answers in Claude's own menu
 		s.log.Emit("handed_over", events.Fields{"tool_use_id": id, "reason": "unmatched question"})
 		if s.cfg.AnswerTimeout > 0 {
-			go s.passthroughTimeout(ctx, f, ds, unmatched)
+			s.work.Add(1)
+			go func() {
+				defer s.work.Done()
+				s.passthroughTimeout(ctx, f, ds, unmatched)
+			}()
 		}
 		return nil, false
 	}
@@ -519,7 +540,11 @@ func (s *session) stop() {
 	s.chat = ""
 	s.mu.Unlock()
 	if msg != "" {
-		go s.message(msg)
+		s.work.Add(1)
+		go func() {
+			defer s.work.Done()
+			s.message(msg)
+		}()
 		return
 	}
 	s.endTurn()
@@ -544,7 +569,7 @@ func (s *session) endTurn() {
 func (s *session) message(text string) {
 	cfg := s.cfg.Flow
 	cfg.Screen, cfg.Keys = s.host.Screen(), s.keys
-	err := askflow.Message(context.Background(), cfg, text)
+	err := askflow.Message(s.ctx, cfg, text)
 	if err != nil {
 		fields := events.Fields{"message": "chat message: " + err.Error()}
 		var ae *askflow.Error

@@ -155,7 +155,7 @@ func runRun(opts *RunOptions) (err error) {
 	}
 	ruleFiles := opts.Rules
 	if len(ruleFiles) == 0 {
-		ruleFiles = rules.DefaultPaths()
+		ruleFiles = append([]string{}, rules.DefaultPaths()...)
 	}
 	set, err := rules.Load(ruleFiles...)
 	if err != nil {
