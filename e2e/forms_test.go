@@ -115,3 +115,23 @@ func TestDryRun(t *testing.T) {
 		report("Claude Code %s: dry run: decided SQLite, pressed nothing", version)
 	})
 }
+
+// TestUserSettings: the person passes their own --settings with hooks of
+// their own. Claude Code honours only the last --settings, so claudewrap
+// merges its hooks into the person's: both run.
+func TestUserSettings(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		mark := filepath.Join(t.TempDir(), "user-hook-ran")
+		settings := `{"hooks":{"PreToolUse":[{"matcher":"AskUserQuestion","hooks":[{"type":"command","command":"touch ` + mark + `"}]}]}}`
+		r := runClaudewrap(t, version, "testdata/scenarios/database.yaml", "pick a database",
+			"--rules", writeRules(t, sqliteRule), "--exit-after-turn", "--", "--settings", settings)
+		res := r.toolResult(t, "toolu_01database")
+		if !strings.Contains(res.Content, sqliteAnswer) || len(r.find("verified")) != 1 {
+			t.Fatalf("tool_result %q\n%s", res.Content, r)
+		}
+		if _, err := os.Stat(mark); err != nil {
+			t.Errorf("the person's own hook did not run: %v", err)
+		}
+		report("Claude Code %s: the person's --settings and hooks kept, claudewrap's merged in", version)
+	})
+}

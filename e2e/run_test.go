@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -77,7 +78,10 @@ func runUntil(t *testing.T, version, scenario, prompt, until string, args ...str
 	r := &run{sb: sb, cast: filepath.Join(dir, "run.cast")}
 	evPath := filepath.Join(dir, "events.jsonl")
 	full := append([]string{"run", "--claude", sb.Claude, "--headless", "--events", evPath, "--record", r.cast}, args...)
-	full = append(full, "--", prompt)
+	if !slices.Contains(args, "--") {
+		full = append(full, "--")
+	}
+	full = append(full, prompt)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, full...)

@@ -145,3 +145,51 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestWithSettings(t *testing.T) {
+	ours := Settings("/bin/claudewrap", "/tmp/s.sock")
+	file := filepath.Join(t.TempDir(), "s.json")
+	os.WriteFile(file, []byte(`{"model":"x","hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"mine"}]}]}}`), 0o600)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string // the other arguments, after --settings VALUE
+		keep []string // substrings the merged settings must hold
+	}{
+		{"none", []string{"hello"}, []string{"hello"}, nil},
+		{"inline", []string{"--settings", `{"env":{"A":"1"}}`, "hello"}, []string{"hello"}, []string{`"env":{"A":"1"}`}},
+		{"equals and file", []string{"hello", "--settings=" + file}, []string{"hello"}, []string{`"command":"mine"`, `"model":"x"`}},
+		{"after --", []string{"--", "--settings", "literal"}, []string{"--", "--settings", "literal"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := WithSettings(tc.args, ours)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got[0] != "--settings" || strings.Join(got[2:], "|") != strings.Join(tc.want, "|") {
+				t.Fatalf("args %q", got)
+			}
+			var v struct {
+				Hooks map[string][]any `json:"hooks"`
+			}
+			if err := json.Unmarshal([]byte(got[1]), &v); err != nil {
+				t.Fatal(err)
+			}
+			for _, ev := range []string{PreToolUse, PostToolUse, Stop} {
+				if !strings.Contains(got[1], "hook --socket") || len(v.Hooks[ev]) == 0 {
+					t.Errorf("%s hooks lost: %s", ev, got[1])
+				}
+			}
+			for _, k := range tc.keep {
+				if !strings.Contains(got[1], k) {
+					t.Errorf("merged settings lost %s: %s", k, got[1])
+				}
+			}
+		})
+	}
+	for _, bad := range [][]string{{"--settings"}, {"--settings", "/no/such/file"}, {"--settings", "{not json"}, {"--settings", `{"hooks":[]}`}} {
+		if _, err := WithSettings(bad, ours); err == nil {
+			t.Errorf("WithSettings(%q) succeeded", bad)
+		}
+	}
+}

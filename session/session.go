@@ -107,7 +107,10 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	s := &session{cfg: cfg, log: cfg.Log, forms: map[string]*form{}}
 
 	hc := cfg.Host
-	hc.Args = append([]string{"--settings", hook.Settings(cfg.Exe, srv.Path())}, hc.Args...)
+	hc.Args, err = hook.WithSettings(hc.Args, hook.Settings(cfg.Exe, srv.Path()))
+	if err != nil {
+		return Report{}, err
+	}
 	userInput := hc.OnInput
 	hc.OnInput = func(p []byte) {
 		if personTyped(p) {

@@ -18,6 +18,7 @@ import (
 	"github.com/claudewrap/claudewrap/ask"
 	"github.com/claudewrap/claudewrap/cast"
 	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/session"
@@ -245,6 +246,8 @@ func runRun(opts *RunOptions) (err error) {
 		log.Emit("error", events.Fields{"message": err.Error()})
 		if errors.Is(err, ptyhost.ErrStart) {
 			code = ExitStart
+		} else if errors.Is(err, hook.ErrSettings) {
+			code = ExitUsage
 		} else if code == ExitOK {
 			code = ExitError
 		}
