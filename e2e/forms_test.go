@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -133,5 +134,25 @@ func TestUserSettings(t *testing.T) {
 			t.Errorf("the person's own hook did not run: %v", err)
 		}
 		report("Claude Code %s: the person's --settings and hooks kept, claudewrap's merged in", version)
+	})
+}
+
+// TestNoHook: the person's settings disable every hook, so no PreToolUse
+// arrives. claudewrap must notice the form anyway, say why it cannot answer,
+// and (headless) cancel rather than wait for ever.
+func TestNoHook(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		r := runClaudewrap(t, version, "testdata/scenarios/database.yaml", "pick a database",
+			"--rules", writeRules(t, sqliteRule), "--exit-after-turn", "--", "--settings", `{"disableAllHooks": true}`)
+		errs := r.find("error")
+		if r.code != 5 || len(errs) == 0 || !strings.Contains(fmt.Sprint(errs[0]["message"]), "no PreToolUse hook arrived") {
+			t.Fatalf("want exit 5 and an error naming the missing hook\n%s", r)
+		}
+		for _, res := range r.sb.API.ToolResults() {
+			if !res.IsError {
+				t.Errorf("Claude recorded %q", res.Content)
+			}
+		}
+		report("Claude Code %s: hooks disabled by the person's settings: form noticed, reported, cancelled", version)
 	})
 }

@@ -92,6 +92,7 @@ type session struct {
 	chat   string // a message to send when the turn ends ("Chat about this")
 	// lastInput is when the person last typed, for the passthrough timeout.
 	lastInput time.Time
+	lastPre   time.Time // when the last PreToolUse arrived
 	report    Report
 	work      sync.WaitGroup  // goroutines deciding or answering forms
 	ctx       context.Context // ends when Claude has exited
@@ -141,6 +142,11 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	s.ctx = ctx
+	s.work.Add(1)
+	go func() {
+		defer s.work.Done()
+		s.watchForms(ctx)
+	}()
 	for {
 		select {
 		case m, ok := <-srv.Messages():
@@ -194,6 +200,7 @@ func (s *session) register(p *hook.Payload) *form {
 	f := &form{id: p.ToolUseID, questions: qs, done: closedChan(), asked: time.Now()}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.lastPre = f.asked
 	if _, dup := s.forms[p.ToolUseID]; dup {
 		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "a second PreToolUse for this tool_use_id ignored"})
 		return nil
@@ -624,4 +631,61 @@ func SelfPath() (string, error) {
 		return "", fmt.Errorf("claudewrap's binary %s was removed", exe)
 	}
 	return exe, nil
+}
+
+// hookGrace is how long a form may show before its PreToolUse arrives.
+const hookGrace = 10 * time.Second
+
+// watchForms reports a form that shows on the screen without its
+// PreToolUse hook: claudewrap's hooks are not running (the person's
+// settings may disable hooks), so nothing can be answered. Headless, the
+// form is cancelled rather than left waiting for ever.
+func (s *session) watchForms(ctx context.Context) {
+	em := s.host.Screen()
+	onForm := func(sn screen.Snapshot) bool { _, err := screen.Recognize(sn); return err == nil }
+	for {
+		if _, err := em.Wait(ctx, onForm); err != nil {
+			return
+		}
+		seen := time.Now()
+		hooked := func() bool {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return !s.lastPre.IsZero() && seen.Sub(s.lastPre) < time.Minute
+		}
+		deadline := time.NewTimer(hookGrace)
+		tick := time.NewTicker(100 * time.Millisecond)
+		for !hooked() {
+			select {
+			case <-ctx.Done():
+				deadline.Stop()
+				tick.Stop()
+				return
+			case <-tick.C:
+				continue
+			case <-deadline.C:
+			}
+			break
+		}
+		deadline.Stop()
+		tick.Stop()
+		if !hooked() {
+			s.log.Emit("error", events.Fields{"message": "a question form is on the screen but no PreToolUse hook arrived: " +
+				"claudewrap's hooks are not running (do your settings disable hooks?); nothing can be answered"})
+			if s.cfg.Host.Headless {
+				s.mu.Lock()
+				s.report.Navigation = true
+				s.mu.Unlock()
+				_ = s.host.SendKeys([]byte("\x1b"))
+				s.log.Emit("cancelled", events.Fields{"reason": "no hook"})
+				s.turnInterrupted()
+			} else {
+				s.log.Emit("handed_over", events.Fields{"reason": "no hook"})
+			}
+		}
+		// Wait for this form to go before watching for the next.
+		if _, err := em.Wait(ctx, func(sn screen.Snapshot) bool { return !onForm(sn) }); err != nil {
+			return
+		}
+	}
 }
