@@ -29,7 +29,6 @@ func NewCmdHook(stdin io.Reader, stderr io.Writer, runF func(*HookOptions) error
 forwards it to the claudewrap run that started Claude. Exits 0 at once when no
 wrapper listens, so it never fails or delays Claude.`,
 		Args:   cobra.NoArgs,
-		Hidden: false,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Socket == "" {
 				opts.Socket = os.Getenv("CLAUDEWRAP_HOOK_SOCKET")
