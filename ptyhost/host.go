@@ -115,7 +115,7 @@ func Start(cfg Config) (*Host, error) {
 	if cfg.Headless {
 		replies = writerFunc(h.enqueue)
 	}
-	h.screen = screen.New(screen.Options{Cols: cols, Rows: rows, Replies: replies})
+	h.screen = newScreen(screen.Options{Cols: cols, Rows: rows, Replies: replies})
 
 	h.cmd = exec.Command(cfg.Path, cfg.Args...)
 	h.cmd.Env = cfg.Env
@@ -220,20 +220,24 @@ func (h *Host) writeLoop() {
 	}
 }
 
+// newScreen makes the emulator; tests replace it.
+var newScreen = screen.New
+
+// readLoop copies the child's output to the person's terminal, then the Tap,
+// then a queue to the emulator, so that the person never waits on the
+// emulator: bursts pass at the PTY's pace unless the emulator falls behind
+// by more than the queue's budget.
 func (h *Host) readLoop() {
-	// The emulator runs behind a queue so that a burst reaches the person at
-	// the PTY's pace; the queue's bound keeps memory in check when the
-	// emulator falls behind for long.
-	emu := make(chan []byte, 256)
+	q := newOutQueue(queueBudget)
 	emuDone := make(chan struct{})
 	go func() {
 		defer close(emuDone)
-		for p := range emu {
-			_, _ = h.screen.Write(p)
-		}
+		q.drain(h.screen)
 	}()
 	defer func() {
-		close(emu)
+		// The queue is drained before outDone, so the tail written just
+		// before exit reaches the emulator although the PTY then says EIO.
+		q.close()
 		<-emuDone
 		close(h.outDone)
 	}()
@@ -248,11 +252,108 @@ func (h *Host) readLoop() {
 			if h.cfg.Tap != nil {
 				h.cfg.Tap.Output(p)
 			}
-			emu <- append([]byte(nil), p...)
+			q.push(p)
 		}
 		if err != nil {
 			// Linux reports EIO once the child side is closed and drained.
 			return
+		}
+	}
+}
+
+const (
+	// queueBudget bounds the output waiting for the emulator. At 64 MiB a
+	// burst far beyond any screenful passes without waiting; past it the
+	// read loop waits, which keeps memory in check.
+	queueBudget = 64 << 20
+	// queueChunk is the size of the queue's buffers: output read in small
+	// pieces is gathered into them, so the emulator gets fewer, larger writes.
+	queueChunk = 64 << 10
+)
+
+var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, queueChunk); return &b }}
+
+// outQueue is a first-in first-out queue of bytes with one writer and one
+// reader. push copies into pooled buffers and waits only while more than
+// budget bytes are pending.
+type outQueue struct {
+	mu       sync.Mutex
+	notEmpty sync.Cond
+	notFull  sync.Cond
+	bufs     []*[]byte // pending, oldest first; only the last may still grow
+	pending  int       // bytes in bufs and being written to the emulator
+	budget   int
+	closed   bool
+	waits    int // times push has waited for room, for tests
+}
+
+func newOutQueue(budget int) *outQueue {
+	q := &outQueue{budget: budget}
+	q.notEmpty.L = &q.mu
+	q.notFull.L = &q.mu
+	return q
+}
+
+// push appends a copy of p, first waiting while the queue is over budget.
+// A p larger than the whole budget is taken once the queue is empty.
+func (q *outQueue) push(p []byte) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for q.pending > 0 && q.pending+len(p) > q.budget {
+		q.waits++
+		q.notFull.Wait()
+	}
+	q.pending += len(p)
+	for len(p) > 0 {
+		var b *[]byte
+		if n := len(q.bufs); n > 0 && len(*q.bufs[n-1]) < cap(*q.bufs[n-1]) {
+			b = q.bufs[n-1]
+		} else {
+			b = chunkPool.Get().(*[]byte)
+			q.bufs = append(q.bufs, b)
+		}
+		k := min(len(p), cap(*b)-len(*b))
+		*b = append(*b, p[:k]...)
+		p = p[k:]
+	}
+	q.notEmpty.Signal()
+}
+
+// close lets drain return once everything pushed has been written.
+func (q *outQueue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.mu.Unlock()
+	q.notEmpty.Signal()
+}
+
+// drain writes everything pushed to w, in order, until the queue is closed
+// and empty.
+func (q *outQueue) drain(w io.Writer) {
+	var taken []*[]byte
+	for {
+		q.mu.Lock()
+		for len(q.bufs) == 0 && !q.closed {
+			q.notEmpty.Wait()
+		}
+		if len(q.bufs) == 0 {
+			q.mu.Unlock()
+			return
+		}
+		// Take every buffer, so that push starts a new one rather than
+		// growing one being written.
+		taken, q.bufs = q.bufs, taken[:0]
+		q.mu.Unlock()
+		for i, b := range taken {
+			_, _ = w.Write(*b)
+			n := len(*b)
+			*b = (*b)[:0]
+			chunkPool.Put(b)
+			taken[i] = nil
+			q.mu.Lock()
+			q.pending -= n
+			q.mu.Unlock()
+			q.notFull.Signal()
 		}
 	}
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
+
+	"github.com/claudewrap/claudewrap/screen"
 )
 
 func TestExitStatus(t *testing.T) {
@@ -202,5 +204,83 @@ func TestPassthroughInputAndRestore(t *testing.T) {
 	defer mu.Unlock()
 	if !strings.HasPrefix(typed.String(), "hi\r") {
 		t.Errorf("OnInput saw %q", typed.String())
+	}
+}
+
+// stuckScreen is an emulator that takes nothing until open is closed, then
+// records what it is fed.
+type stuckScreen struct {
+	screen.Emulator
+	open chan struct{}
+	mu   sync.Mutex
+	fed  bytes.Buffer
+}
+
+func (s *stuckScreen) Write(p []byte) (int, error) {
+	<-s.open
+	s.mu.Lock()
+	s.fed.Write(p)
+	s.mu.Unlock()
+	return s.Emulator.Write(p)
+}
+
+// TestPassthroughEmulatorStuck checks that the person never waits on the
+// emulator: a 10 MB burst reaches the person's terminal, unchanged, while the
+// emulator takes nothing at all; afterwards the emulator gets all of it, in
+// order.
+func TestPassthroughEmulatorStuck(t *testing.T) {
+	stuck := &stuckScreen{open: make(chan struct{})}
+	orig := newScreen
+	newScreen = func(o screen.Options) screen.Emulator {
+		stuck.Emulator = orig(o)
+		return stuck
+	}
+	t.Cleanup(func() { newScreen = orig })
+
+	ptmx, tty := personTerminal(t, 100, 30)
+	cfg := helperConfig(t, "burst")
+	cfg.Headless = false
+	cfg.Stdin, cfg.Stdout = tty, tty
+	h := startHost(t, cfg)
+
+	var want []byte
+	for len(want) < burstSize {
+		want = append(want, burstChunk()...)
+	}
+	want = want[:burstSize]
+
+	got := make(chan []byte, 1)
+	go func() {
+		var buf bytes.Buffer
+		tmp := make([]byte, 64*1024)
+		for buf.Len() < burstSize {
+			n, err := ptmx.Read(tmp)
+			buf.Write(tmp[:n])
+			if err != nil {
+				break
+			}
+		}
+		got <- buf.Bytes()
+	}()
+	var out []byte
+	select {
+	case out = <-got:
+	case <-time.After(120 * time.Second):
+		close(stuck.open)
+		t.Fatal("the burst did not reach the person's terminal while the emulator was stuck")
+	}
+	if !bytes.Equal(out[:min(len(out), burstSize)], want) {
+		close(stuck.open)
+		t.Fatalf("person's terminal got %d bytes that differ from the burst", len(out))
+	}
+	close(stuck.open)
+	go io.Copy(io.Discard, ptmx) // the reset sequence at the end
+	if st := waitDone(t, h); st.Code != 0 {
+		t.Fatalf("status %+v", st)
+	}
+	stuck.mu.Lock()
+	defer stuck.mu.Unlock()
+	if !bytes.Equal(stuck.fed.Bytes(), want) {
+		t.Errorf("emulator was fed %d bytes that differ from the %d of the burst", stuck.fed.Len(), len(want))
 	}
 }

@@ -50,3 +50,22 @@ func BenchmarkSnapshot(b *testing.B) {
 		e.Snapshot()
 	}
 }
+
+// spinner is one spinner step of Claude Code's status line: the cursor goes
+// to the top row, redraws the glyph and returns, as a frame update does.
+func spinner(i int) []byte {
+	return fmt.Appendf(nil, "\x1b[?2026h\x1b7\x1b[H\x1b[38;2;215;119;87m%c\x1b[39m\x1b8\x1b[?2026l", []rune("✻✽✶✳")[i%4])
+}
+
+// BenchmarkSnapshotChanged takes a snapshot after every small change, as a
+// wait does while Claude Code animates its spinner: only the changed row is
+// copied.
+func BenchmarkSnapshotChanged(b *testing.B) {
+	e := New(Options{Cols: 80, Rows: 24})
+	e.Write([]byte(benchStream(3)))
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		e.Write(spinner(i))
+		e.Snapshot()
+	}
+}

@@ -2,12 +2,10 @@ package screen
 
 import (
 	"bytes"
-	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/hinshun/vt10x"
 )
 
 // Replies to terminal queries.
@@ -19,8 +17,8 @@ const (
 	replyOSC11     = "\x1b]11;rgb:0000/0000/0000"
 )
 
-// vtCSIFinals are the CSI commands without a private marker that vt10x gets
-// right; it reads anything else as one of these or ignores it.
+// vtCSIFinals are the CSI commands without a private marker that the grid
+// carries out; others are ignored.
 const vtCSIFinals = "@ABCDEFGHIJKLMPSTXZ`adefghlrsu"
 
 // dispatchCSI handles a complete CSI sequence, seq = ESC [ ... final.
@@ -34,97 +32,210 @@ func (f *filter) dispatchCSI(seq []byte) {
 	for end > 0 && body[end-1] < 0x30 {
 		end--
 	}
-	params, inter := string(body[:end]), string(body[end:])
-	if strings.IndexFunc(params, func(r rune) bool { return r < '0' || r > ';' }) >= 0 {
-		return // a marker or intermediate in the wrong place: malformed
+	params, inter := body[:end], body[end:]
+	colon := false
+	for _, c := range params {
+		if c < '0' || c > ';' {
+			return // a marker or intermediate in the wrong place: malformed
+		}
+		colon = colon || c == ':'
 	}
 
 	switch {
-	case marker == '?' && inter == "$" && final == 'p': // DECRQM
+	case marker == '?' && len(inter) == 1 && inter[0] == '$' && final == 'p': // DECRQM
 		n := atoi(params)
-		f.replyString(fmt.Sprintf("\x1b[?%d;%d$y", n, f.modeState(n)))
-	case inter != "":
-		// DECSCUSR, DECSTR, DECRQM for ANSI modes, ...: vt10x would ignore the
-		// intermediate and act on the final byte alone.
+		f.replyNumbers("\x1b[?", n, f.modeState(n), "$y")
+	case len(inter) > 0:
+		// DECSCUSR, DECSTR, DECRQM for ANSI modes, ...: ignored.
 	case marker == '>' && final == 'c' && atoi(params) == 0: // DA2
 		f.replyString(replyDA2)
 	case marker == '>' && final == 'q': // XTVERSION
 		f.replyString(replyXTVERSION)
 	case marker == '?' && (final == 'h' || final == 'l'):
-		for _, p := range strings.Split(params, ";") {
-			f.privateMode(atoi(p), final == 'h')
-		}
-	case marker == '?' && final == 'n' && params == "6": // DECXCPR
-		x, y := f.cursor()
-		f.replyString(fmt.Sprintf("\x1b[?%d;%dR", y+1, x+1))
+		eachParam(params, func(p []byte) { f.privateMode(atoi(p), final == 'h') })
+	case marker == '?' && final == 'n' && string(params) == "6": // DECXCPR
+		f.replyNumbers("\x1b[?", f.t.cur.y+1, f.t.cur.x+1, "R")
 	case marker == '?' && (final == 'J' || final == 'K'): // selective erase, as plain erase
-		f.emitString("\x1b[" + vtParams(params, final, 0) + string(final))
+		f.csi(final, f.csiArgs(params, final))
 	case marker != 0:
 		// Kitty keyboard (CSI > u, CSI < u, CSI = u, and the query CSI ? u,
 		// which gets no answer so the child falls back), modifyOtherKeys
-		// (CSI > 4;1 m), XTSAVE (CSI ? s), ...: vt10x would take them for
-		// restore cursor, SGR or save cursor.
-	case strings.Contains(params, ":") && final != 'm':
-		// Sub-parameters mean nothing outside SGR; vt10x would stop reading there.
+		// (CSI > 4;1 m), XTSAVE (CSI ? s), ...: none of them draws.
+	case colon && final != 'm':
+		// Sub-parameters mean nothing outside SGR.
 	case final == 'c' && atoi(params) == 0: // DA1
 		f.replyString(replyDA1)
-	case final == 'n' && params == "5": // DSR
+	case final == 'n' && string(params) == "5": // DSR
 		f.replyString("\x1b[0n")
-	case final == 'n' && params == "6": // CPR
-		x, y := f.cursor()
-		f.replyString(fmt.Sprintf("\x1b[%d;%dR", y+1, x+1))
-	case final == 't' && params == "18": // text area size in characters
-		cols, rows := f.vt.Size()
-		f.replyString(fmt.Sprintf("\x1b[8;%d;%dt", rows, cols))
+	case final == 'n' && string(params) == "6": // CPR
+		f.replyNumbers("\x1b[", f.t.cur.y+1, f.t.cur.x+1, "R")
+	case final == 't' && string(params) == "18": // text area size in characters
+		f.replyNumbers("\x1b[8;", f.t.rows, f.t.cols, "t")
 	case final == 'm':
-		if sgr := rewriteSGR(params); sgr != "" {
-			f.emitString("\x1b[" + sgr + "m")
-		}
-	case final == 'b': // REP, which vt10x lacks
+		f.sgr(params)
+	case final == 'b': // REP
 		if f.last != 0 {
-			cols, rows := f.vt.Size()
-			for range min(max(atoi(params), 1), cols*rows) {
+			for range min(max(atoi(params), 1), f.t.cols*f.t.rows) {
 				f.print(f.last)
 			}
 		}
 	case strings.IndexByte(vtCSIFinals, final) >= 0:
-		cols, _ := f.vt.Size()
-		f.emitString("\x1b[" + vtParams(params, final, cols) + string(final))
+		f.csi(final, f.csiArgs(params, final))
 	}
 }
 
-// vtParams rewrites the parameters of a CSI command for vt10x, which stops
-// at an empty parameter (CSI ;5H would go home), takes 0 literally where
-// terminals read 1 (CSI 0 X erases the character before the cursor), and
-// loops once per count in CHT and CBT.
-func vtParams(params string, final byte, cols int) string {
-	if params == "" {
-		return ""
+// replyNumbers answers prefix, a, ";", b and suffix, if queries are answered.
+func (f *filter) replyNumbers(prefix string, a, b int, suffix string) {
+	if !f.answer {
+		return
 	}
-	parts := strings.Split(params, ";")
-	for len(parts) > 0 && parts[len(parts)-1] == "" {
-		parts = parts[:len(parts)-1] // vt10x uses the defaults for missing ones
+	f.reply = append(f.reply, prefix...)
+	f.reply = strconv.AppendInt(f.reply, int64(a), 10)
+	f.reply = append(f.reply, ';')
+	f.reply = strconv.AppendInt(f.reply, int64(b), 10)
+	f.reply = append(f.reply, suffix...)
+}
+
+// csiArgs reads the parameters of a CSI command into f.args as vt10x read
+// them after this package had cleaned them for it: missing trailing
+// parameters take their defaults, an empty or zero count means 1 (CSI 0 X
+// erases one character, CSI ;5H goes to column 5 of row 1), counts stop at
+// 9999, and tab counts (CHT, CBT) at the width.
+func (f *filter) csiArgs(params []byte, final byte) []int {
+	const empty = -1
+	args := f.args[:0]
+	if len(params) > 0 {
+		eachParam(params, func(p []byte) {
+			if len(p) == 0 {
+				args = append(args, empty)
+			} else {
+				args = append(args, atoi(p))
+			}
+		})
 	}
+	for len(args) > 0 && args[len(args)-1] == empty {
+		args = args[:len(args)-1]
+	}
+	f.args = args
 	one := strings.IndexByte("JKghlsu", final) < 0
-	for i, p := range parts {
-		n := atoi(p)
+	for i, n := range args {
+		n = max(n, 0)
 		switch {
 		case final == 'I' || final == 'Z':
-			n = min(max(n, 1), cols)
+			n = min(max(n, 1), f.t.cols)
 		case one:
 			n = min(max(n, 1), 9999)
 		default:
 			n = min(n, 9999)
 		}
-		parts[i] = strconv.Itoa(n)
+		args[i] = n
 	}
-	return strings.Join(parts, ";")
+	return args
+}
+
+// csi carries out a CSI command without a private marker.
+func (f *filter) csi(final byte, args []int) {
+	t := f.t
+	arg := func(i, def int) int {
+		if i < len(args) {
+			return args[i]
+		}
+		return def
+	}
+	x, y := t.cur.x, t.cur.y
+	switch final {
+	case '@': // ICH
+		t.insertBlanks(arg(0, 1))
+	case 'A': // CUU
+		t.moveTo(x, y-arg(0, 1))
+	case 'B', 'e': // CUD, VPR
+		t.moveTo(x, y+arg(0, 1))
+	case 'C', 'a': // CUF, HPR
+		t.moveTo(x+arg(0, 1), y)
+	case 'D': // CUB
+		t.moveTo(x-arg(0, 1), y)
+	case 'E': // CNL
+		t.moveTo(0, y+arg(0, 1))
+	case 'F': // CPL
+		t.moveTo(0, y-arg(0, 1))
+	case 'g': // TBC
+		switch arg(0, 0) {
+		case 0:
+			t.tabs[x] = false
+		case 3:
+			clear(t.tabs)
+		}
+	case 'G', '`': // CHA, HPA
+		t.moveTo(arg(0, 1)-1, y)
+	case 'H', 'f': // CUP, HVP
+		t.moveAbsTo(arg(1, 1)-1, arg(0, 1)-1)
+	case 'I': // CHT
+		for range arg(0, 1) {
+			t.putTab(true)
+		}
+	case 'J': // ED
+		switch arg(0, 0) {
+		case 0: // below
+			t.clear(x, y, t.cols-1, y)
+			if y < t.rows-1 {
+				t.clear(0, y+1, t.cols-1, t.rows-1)
+			}
+		case 1: // above; vt10x spared the top row when the cursor was on the second
+			if y > 1 {
+				t.clear(0, 0, t.cols-1, y-1)
+			}
+			t.clear(0, y, x, y)
+		case 2: // all
+			t.clear(0, 0, t.cols-1, t.rows-1)
+		}
+	case 'K': // EL
+		switch arg(0, 0) {
+		case 0:
+			t.clear(x, y, t.cols-1, y)
+		case 1:
+			t.clear(0, y, x, y)
+		case 2:
+			t.clear(0, y, t.cols-1, y)
+		}
+	case 'S': // SU
+		t.scrollUp(t.top, arg(0, 1))
+	case 'T': // SD
+		t.scrollDown(t.top, arg(0, 1))
+	case 'L': // IL
+		t.insertLines(arg(0, 1))
+	case 'M': // DL
+		t.deleteLines(arg(0, 1))
+	case 'X': // ECH
+		t.clear(x, y, x+arg(0, 1)-1, y)
+	case 'P': // DCH
+		t.deleteChars(arg(0, 1))
+	case 'Z': // CBT
+		for range arg(0, 1) {
+			t.putTab(false)
+		}
+	case 'd': // VPA
+		t.moveAbsTo(x, arg(0, 1)-1)
+	case 'h', 'l': // SM, RM: only LNM changes what the screen shows
+		for _, a := range args {
+			if a == 20 {
+				t.setMode(modeCRLF, final == 'h')
+			}
+		}
+	case 'r': // DECSTBM
+		t.setScroll(arg(0, 1)-1, arg(1, t.rows)-1)
+		t.moveAbsTo(0, 0)
+	case 's': // SCOSC
+		t.saveCursor()
+	case 'u': // SCORC
+		t.restoreCursor()
+	}
+	f.touch()
 }
 
 // privateMode sets or resets DEC private mode n.
 func (f *filter) privateMode(n int, set bool) {
 	switch n {
-	case 2026: // synchronized output: vt10x needs not know
+	case 2026: // synchronized output
 		if set && !f.inSync {
 			f.inSync, f.syncStart = true, time.Now()
 			f.dirty = true
@@ -134,18 +245,15 @@ func (f *filter) privateMode(n int, set bool) {
 		}
 		return
 	case 47, 1047, 1049:
-		// vt10x swaps screens on every reset, even on the main screen.
+		// Switching to the screen already shown does nothing.
 		if set == f.alt {
 			return
 		}
 		f.alt = set
 	}
 	f.modes[n] = set
-	if set {
-		f.emitString(fmt.Sprintf("\x1b[?%dh", n))
-	} else {
-		f.emitString(fmt.Sprintf("\x1b[?%dl", n))
-	}
+	f.t.privateMode(n, set)
+	f.touch()
 }
 
 // modeState answers DECRQM for private mode n: 1 set, 2 reset, 0 unknown.
@@ -156,11 +264,10 @@ func (f *filter) modeState(n int) int {
 		set = f.inSync
 	case 47, 1047, 1049:
 		set = f.alt
-	case 7, 25:
-		f.flush()
-		f.vt.Lock()
-		set = n == 7 && f.vt.Mode()&vt10x.ModeWrap != 0 || n == 25 && f.vt.CursorVisible()
-		f.vt.Unlock()
+	case 7:
+		set = f.t.mode&modeWrap != 0
+	case 25:
+		set = f.t.mode&modeHide == 0
 	case 1, 1000, 1002, 1003, 1004, 1006, 2004:
 		set = f.modes[n]
 	default:
@@ -172,44 +279,67 @@ func (f *filter) modeState(n int) int {
 	return 2
 }
 
-// cursor returns the cursor position after everything before it was fed.
-func (f *filter) cursor() (x, y int) {
-	f.flush()
-	f.vt.Lock()
-	defer f.vt.Unlock()
-	c := f.vt.Cursor()
-	return c.X, c.Y
-}
-
 // dispatchEsc handles an escape sequence other than CSI and strings.
 func (f *filter) dispatchEsc(seq []byte) {
-	s := string(seq[1:])
-	switch {
-	case s == "c": // RIS
-		f.reset()
-	case s == "Z": // DECID
-		f.replyString(replyDA1)
-	case len(s) == 1 && strings.Contains("DEHM78=>", s),
-		len(s) == 2 && s[0] == '(',
-		s == "#8":
-		f.emitString(string(seq))
+	s, t := seq[1:], f.t
+	if len(s) == 1 {
+		switch s[0] {
+		case 'c': // RIS
+			f.reset()
+			return
+		case 'Z': // DECID
+			f.replyString(replyDA1)
+			return
+		case 'D': // IND
+			t.index()
+		case 'E': // NEL
+			t.newline(true)
+		case 'H': // HTS
+			t.tabs[t.cur.x] = true
+		case 'M': // RI
+			t.reverseIndex()
+		case '7': // DECSC
+			t.saveCursor()
+		case '8': // DECRC
+			t.restoreCursor()
+		case '=', '>': // keypad modes
+		default:
+			return
+		}
+		f.touch()
+		return
 	}
-	// vt10x would print the charset of ESC ) 0 and the like.
+	switch {
+	case len(s) == 2 && s[0] == '(': // SCS G0: only line drawing and ASCII
+		switch s[1] {
+		case '0':
+			t.cur.mode |= vtGfx
+		case 'B':
+			t.cur.mode &^= vtGfx
+		}
+	case len(s) == 2 && s[0] == '#' && s[1] == '8': // DECALN
+		t.alignment()
+	default:
+		// G1-G3 designations (ESC ) 0, ...) and the rest: ignored.
+		return
+	}
+	f.touch()
 }
 
-// reset handles RIS. vt10x's reset clears only part of the screen and forgets
-// the alternate screen without leaving it.
+// reset handles RIS: it leaves the alternate screen and clears everything.
 func (f *filter) reset() {
 	if f.alt {
-		f.emitString("\x1b[?1047l")
+		f.t.privateMode(1047, false)
 	}
-	f.emitString("\x1bc\x1b[2J")
+	f.t.reset()
+	f.t.clear(0, 0, f.t.cols-1, f.t.rows-1)
 	f.alt, f.inSync, f.title, f.last = false, false, "", 0
 	clear(f.modes)
+	f.touch()
 }
 
-// dispatchStr handles an OSC, DCS, APC, PM or SOS string; none reaches
-// vt10x, whose colour overrides would change what cells report.
+// dispatchStr handles an OSC, DCS, APC, PM or SOS string; none reaches the
+// grid, so colour overrides do not change what cells report.
 func (f *filter) dispatchStr(st string) {
 	if f.strTyp != ']' {
 		return
@@ -217,7 +347,9 @@ func (f *filter) dispatchStr(st string) {
 	num, arg, _ := bytes.Cut(f.str, []byte(";"))
 	switch string(num) {
 	case "0", "2":
-		f.title = string(arg)
+		if f.title != string(arg) {
+			f.title = string(arg)
+		}
 		f.dirty = true
 	case "10":
 		if string(arg) == "?" {
@@ -231,10 +363,38 @@ func (f *filter) dispatchStr(st string) {
 	// Hyperlinks (8), notifications (9, 777), clipboard (52), ... are dropped.
 }
 
-func atoi(s string) int {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
+// atoi reads a decimal number, or returns 0 for anything else (including an
+// empty string and a number too big for an int), as strconv.Atoi with its
+// error mapped to 0 would.
+func atoi[S ~string | ~[]byte](s S) int {
+	if len(s) == 0 {
 		return 0
 	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0
+		}
+		d := int(c - '0')
+		if n > (math.MaxInt-d)/10 {
+			return 0
+		}
+		n = n*10 + d
+	}
 	return n
+}
+
+// eachParam calls fn with each ';'-separated part of params, as
+// strings.Split would give them: an empty params is one empty part.
+func eachParam(params []byte, fn func(p []byte)) {
+	for {
+		i := bytes.IndexByte(params, ';')
+		if i < 0 {
+			fn(params)
+			return
+		}
+		fn(params[:i])
+		params = params[i+1:]
+	}
 }

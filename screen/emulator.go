@@ -5,8 +5,6 @@ import (
 	"io"
 	"sync"
 	"time"
-
-	"github.com/hinshun/vt10x"
 )
 
 const (
@@ -18,9 +16,8 @@ const (
 	syncLimit = time.Second
 )
 
-// vtEmulator is an [Emulator] backed by vt10x, fed through a [filter]. All of
-// it is guarded by mu; vt10x's own lock is taken only around reading its
-// cells and cursor, never around vt10x's Write, which takes it itself.
+// vtEmulator is an [Emulator]: a [filter] tokenizing the child's output onto
+// a [term] grid. All of it is guarded by mu.
 type vtEmulator struct {
 	mu      sync.Mutex
 	replyMu sync.Mutex // keeps replies of successive Writes in order
@@ -30,8 +27,13 @@ type vtEmulator struct {
 	filter
 
 	seq        uint64
-	changed    chan struct{} // closed and replaced on every Write and Resize
+	changed    chan struct{} // made for waiters, closed on the next Write or Resize
 	lastOutput time.Time
+
+	// snap is the last snapshot taken, valid while snapOK. Rows the grid has
+	// not marked dirty since are shared with the next one.
+	snap   Snapshot
+	snapOK bool
 }
 
 var _ Emulator = (*vtEmulator)(nil)
@@ -50,18 +52,15 @@ func New(o Options) Emulator {
 	return &vtEmulator{
 		replies: o.Replies,
 		quiet:   o.Quiet,
-		changed: make(chan struct{}),
 		filter: filter{
-			// vt10x would answer DSR and OSC colour queries itself, but the
-			// filter keeps those from it, so its writer stays unused.
-			vt:     vt10x.New(vt10x.WithSize(o.Cols, o.Rows), vt10x.WithWriter(io.Discard)),
+			t:      newTerm(o.Cols, o.Rows),
 			answer: o.Replies != nil,
 			modes:  map[int]bool{},
 		},
 	}
 }
 
-// Write feeds the child's output through the filter into vt10x, then writes
+// Write feeds the child's output through the filter onto the grid, then writes
 // any replies to Options.Replies after releasing the lock, so that a replies
 // writer may take snapshots.
 func (e *vtEmulator) Write(p []byte) (int, error) {
@@ -70,7 +69,6 @@ func (e *vtEmulator) Write(p []byte) (int, error) {
 	}
 	e.mu.Lock()
 	e.feed(p)
-	e.flush()
 	if e.dirty {
 		e.dirty = false
 		e.seq++
@@ -93,21 +91,32 @@ func (e *vtEmulator) Write(p []byte) (int, error) {
 }
 
 func (e *vtEmulator) notifyLocked() {
-	close(e.changed)
-	e.changed = make(chan struct{})
+	if e.changed != nil {
+		close(e.changed)
+		e.changed = nil
+	}
 }
 
-// Resize changes the size; vt10x keeps the content that still fits.
+// changedLocked returns a channel closed on the next Write or Resize.
+func (e *vtEmulator) changedLocked() <-chan struct{} {
+	if e.changed == nil {
+		e.changed = make(chan struct{})
+	}
+	return e.changed
+}
+
+// Resize changes the size, keeping the content that still fits.
 func (e *vtEmulator) Resize(cols, rows int) {
 	if cols < 1 || rows < 1 {
 		return
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if c, r := e.vt.Size(); c == cols && r == rows {
+	if e.t.cols == cols && e.t.rows == rows {
 		return
 	}
-	e.vt.Resize(cols, rows)
+	e.t.resize(cols, rows)
+	e.snapOK = false
 	e.seq++
 	e.notifyLocked()
 }
@@ -116,7 +125,7 @@ func (e *vtEmulator) Resize(cols, rows int) {
 func (e *vtEmulator) Size() (cols, rows int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.vt.Size()
+	return e.t.cols, e.t.rows
 }
 
 // Snapshot copies the screen.
@@ -126,32 +135,57 @@ func (e *vtEmulator) Snapshot() Snapshot {
 	return e.snapshotLocked()
 }
 
+// snapshotLocked returns the last snapshot if nothing changed since, or else
+// a new one that copies the rows that changed and shares the others with the
+// last one. Rows handed out are never written again.
 func (e *vtEmulator) snapshotLocked() Snapshot {
-	e.vt.Lock()
-	defer e.vt.Unlock()
-	cols, rows := e.vt.Size()
-	s := Snapshot{
-		Cols:          cols,
-		Rows:          rows,
-		Cells:         make([][]Cell, rows),
-		CursorVisible: e.vt.CursorVisible(),
+	if e.snapOK && e.snap.Seq == e.seq {
+		return e.snap
+	}
+	t := e.t
+	prev := e.snap.Cells
+	reuse := e.snapOK && len(prev) == t.rows && e.snap.Cols == t.cols
+	dirty := 0
+	for y := range t.rows {
+		if !reuse || t.dirty[y] {
+			dirty++
+		}
+	}
+	// One allocation for a whole screen, one per row for a few rows, so that
+	// a shared row never keeps a whole old screen alive for long.
+	var all []Cell
+	if dirty == t.rows {
+		all = make([]Cell, t.rows*t.cols)
+	}
+	cells := make([][]Cell, t.rows)
+	for y := range cells {
+		if reuse && !t.dirty[y] {
+			cells[y] = prev[y]
+			continue
+		}
+		var row []Cell
+		if all != nil {
+			row, all = all[:t.cols:t.cols], all[t.cols:]
+		} else {
+			row = make([]Cell, t.cols)
+		}
+		copy(row, t.lines[y])
+		pairHalves(row)
+		cells[y] = row
+		t.dirty[y] = false
+	}
+	e.snap = Snapshot{
+		Cols:          t.cols,
+		Rows:          t.rows,
+		Cells:         cells,
+		Cursor:        Pos{X: t.cur.x, Y: t.cur.y},
+		CursorVisible: t.mode&modeHide == 0,
 		AltScreen:     e.alt,
 		Title:         e.title,
 		Seq:           e.seq,
 	}
-	all := make([]Cell, cols*rows)
-	for y := range rows {
-		row := all[y*cols : (y+1)*cols : (y+1)*cols]
-		for x := range row {
-			g := e.vt.Cell(x, y)
-			row[x] = Cell{Char: g.Char, FG: fromVT(g.FG), BG: fromVT(g.BG), Attr: attrFromVT(g.Mode)}
-		}
-		pairHalves(row)
-		s.Cells[y] = row
-	}
-	c := e.vt.Cursor()
-	s.Cursor = Pos{X: c.X, Y: c.Y}
-	return s
+	e.snapOK = true
+	return e.snap
 }
 
 // pairHalves turns placeholder cells into right halves (Char 0). A half whose
@@ -173,42 +207,4 @@ func pairHalves(row []Cell) {
 			}
 		}
 	}
-}
-
-// vt10x attribute bits (unexported there).
-const (
-	vtReverse = 1 << iota
-	vtUnderline
-	vtBold
-	vtGfx
-	vtItalic
-	vtBlink // carries Dim: see rewriteSGR
-)
-
-func attrFromVT(m int16) Attr {
-	var a Attr
-	for _, f := range [...]struct {
-		vt int16
-		a  Attr
-	}{{vtBold, Bold}, {vtBlink, Dim}, {vtItalic, Italic}, {vtUnderline, Underline}, {vtReverse, Reverse}} {
-		if m&f.vt != 0 {
-			a |= f.a
-		}
-	}
-	return a
-}
-
-// fromVT maps a vt10x colour. vt10x stores a true colour as bare RGB, so one
-// with red and green both zero cannot be told from a palette index and is
-// reported as one.
-func fromVT(c vt10x.Color) Color {
-	switch {
-	case c == vt10x.DefaultFG:
-		return DefaultFG
-	case c == vt10x.DefaultBG:
-		return DefaultBG
-	case c < 256:
-		return Color(c)
-	}
-	return rgbFlag | Color(c)&0xFFFFFF
 }

@@ -3,13 +3,11 @@ package screen
 import (
 	"time"
 	"unicode/utf8"
-
-	"github.com/hinshun/vt10x"
 )
 
-// placeholder fills the right half of a wide character in vt10x, which gives
-// every rune one cell. It is the last private-use code point, which no
-// terminal font uses; the same rune in the child's output is replaced.
+// placeholder fills the right half of a wide character in the grid. It is the
+// last private-use code point, which no terminal font uses; the same rune in
+// the child's output is replaced.
 const placeholder = '\U0010FFFD'
 
 const (
@@ -27,21 +25,24 @@ const (
 	strEsc            // ESC inside a string: ST or an abort
 )
 
-// filter tokenizes the child's output ahead of vt10x. It passes on what vt10x
-// handles well, rewrites or drops what it mishandles, and answers queries.
+// filter tokenizes the child's output and drives the cell grid. It answers
+// queries, keeps what a snapshot reports beside the cells (title, alternate
+// screen, synchronized update) and drops what has no place on the screen.
 // Its state survives across writes, so any split of the stream works.
 type filter struct {
-	vt     vt10x.Terminal
+	t      *term
 	answer bool // queries are answered (Options.Replies is set)
 
 	state  parseState
 	seq    []byte // the control sequence being read, from its ESC
 	strTyp byte   // ']', 'P', '_', '^' or 'X'
 	str    []byte
-	carry  []byte // an incomplete UTF-8 character from the end of a write
-	last   rune   // last printed character, for REP
+	carry  [utf8.UTFMax]byte // an incomplete UTF-8 character from the end of a write
+	nCarry int
+	last   rune  // last printed character, for REP
+	args   []int // scratch for CSI parameters
+	sgrIn  []int // scratch for SGR parameters
 
-	out   []byte // bytes for vt10x, written by flush
 	reply []byte // answers, written after unlocking
 	dirty bool   // something changed since the last Seq
 
@@ -53,26 +54,34 @@ type filter struct {
 	modes     map[int]bool // private modes set and reset, for DECRQM
 }
 
-// feed parses p, collecting vt10x's input in f.out.
+// feed parses p.
 func (f *filter) feed(p []byte) {
-	if len(f.carry) > 0 {
-		p = append(f.carry, p...)
-		f.carry = nil
+	if f.nCarry > 0 {
+		p = f.completeCarry(p)
 	}
 	for i := 0; i < len(p); {
 		b := p[i]
 		switch f.state {
 		case ground:
 			switch {
+			case b >= 0x20 && b < 0x7f:
+				// A run of printable ASCII goes to the grid at once.
+				j := i + 1
+				for j < len(p) && p[j] >= 0x20 && p[j] < 0x7f {
+					j++
+				}
+				f.t.putASCII(p[i:j])
+				f.last = rune(p[j-1])
+				f.touch()
+				i = j
+				continue
 			case b == 0x1b:
 				f.startEscape()
 			case b < 0x20 || b == 0x7f:
 				f.control(b)
-			case b < utf8.RuneSelf:
-				f.print(rune(b))
 			default:
 				if !utf8.FullRune(p[i:]) {
-					f.carry = append([]byte(nil), p[i:]...)
+					f.nCarry = copy(f.carry[:], p[i:])
 					return
 				}
 				r, n := utf8.DecodeRune(p[i:])
@@ -104,6 +113,30 @@ func (f *filter) feed(p []byte) {
 	}
 }
 
+// completeCarry decodes the characters that start in the bytes carried over
+// from the last write (in ground state, all of them 0x80 or above), and
+// returns the rest of p.
+func (f *filter) completeCarry(p []byte) []byte {
+	var buf [2 * utf8.UTFMax]byte
+	nc := f.nCarry
+	f.nCarry = 0
+	copy(buf[:], f.carry[:nc])
+	n := nc + copy(buf[nc:], p)
+	joined := buf[:n]
+	i := 0
+	for i < nc {
+		if !utf8.FullRune(joined[i:]) {
+			// Still incomplete: p was short and is all carried.
+			f.nCarry = copy(f.carry[:], joined[i:])
+			return nil
+		}
+		r, size := utf8.DecodeRune(joined[i:])
+		f.print(r)
+		i += size
+	}
+	return p[i-nc:]
+}
+
 func (f *filter) startEscape() {
 	f.state = escape
 	f.seq = append(f.seq[:0], 0x1b)
@@ -113,11 +146,12 @@ func (f *filter) startEscape() {
 func (f *filter) control(b byte) {
 	switch b {
 	case '\b', '\t', '\n', '\v', '\f', '\r':
-		f.emit(b)
+		f.t.control(b)
+		f.touch()
 	case 0x18, 0x1a: // CAN, SUB abort a sequence
 		f.state = ground
 	}
-	// vt10x prints other controls as glyphs in line-drawing mode: drop them.
+	// Other controls (BEL, SO, SI, ...) leave no trace.
 }
 
 // escapeByte handles b after ESC and reports whether it was consumed.
@@ -192,7 +226,7 @@ func (f *filter) strByte(b byte) {
 // print puts a printable character, giving a wide one two cells.
 func (f *filter) print(r rune) {
 	switch {
-	case r >= 0x80 && r < 0xa0: // C1 controls: vt10x would print them
+	case r >= 0x80 && r < 0xa0: // C1 controls
 		return
 	case r == placeholder:
 		r = utf8.RuneError
@@ -200,50 +234,31 @@ func (f *filter) print(r rune) {
 	f.last = r
 	switch runeWidth(r) {
 	case 0:
-		// Dropped: vt10x would give a combining mark a cell of its own.
+		// Dropped: a combining mark does not get a cell of its own.
 		return
 	case 2:
 		f.wide(r)
 		return
 	}
-	if r < utf8.RuneSelf {
-		f.emit(byte(r))
-		return
-	}
-	f.out = utf8.AppendRune(f.out, r)
+	f.t.put(r)
 	f.touch()
 }
 
 // wide puts r and a placeholder, first wrapping if only one column is left.
 func (f *filter) wide(r rune) {
-	f.flush()
-	f.vt.Lock()
-	cur := f.vt.Cursor()
-	cols, _ := f.vt.Size()
-	wrap := f.vt.Mode()&vt10x.ModeWrap != 0
-	f.vt.Unlock()
-	const wrapNext = 1 << 1 // vt10x's cursorWrapNext
-	if cols >= 2 && cur.X == cols-1 && cur.State&wrapNext == 0 {
-		if wrap {
-			f.out = append(f.out, "\r\n"...)
+	t := f.t
+	if t.cols >= 2 && t.cur.x == t.cols-1 && t.cur.state&wrapNext == 0 {
+		if t.mode&modeWrap != 0 {
+			t.control('\r')
+			t.control('\n')
 		} else {
-			f.out = append(f.out, '\b')
+			t.control('\b')
 		}
 	}
-	f.out = utf8.AppendRune(f.out, r)
-	if cols >= 2 {
-		f.out = utf8.AppendRune(f.out, placeholder)
+	t.put(r)
+	if t.cols >= 2 {
+		t.put(placeholder)
 	}
-	f.touch()
-}
-
-func (f *filter) emit(b byte) {
-	f.out = append(f.out, b)
-	f.touch()
-}
-
-func (f *filter) emitString(s string) {
-	f.out = append(f.out, s...)
 	f.touch()
 }
 
@@ -251,16 +266,6 @@ func (f *filter) emitString(s string) {
 func (f *filter) touch() {
 	f.dirty = true
 	f.syncEnded = false
-}
-
-// flush writes the collected input to vt10x. f.out holds whole characters
-// only, so vt10x's loss of a trailing partial rune cannot happen.
-func (f *filter) flush() {
-	if len(f.out) == 0 {
-		return
-	}
-	f.vt.Write(f.out)
-	f.out = f.out[:0]
 }
 
 func (f *filter) replyString(s string) {

@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -42,20 +43,49 @@ type line struct {
 	cells []Cell
 }
 
-func (l line) text() string { return strings.TrimRight(string(l.runes), " ") }
+func (l line) text() string {
+	r := l.runes
+	for len(r) > 0 && r[len(r)-1] == ' ' {
+		r = r[:len(r)-1]
+	}
+	return string(r)
+}
 
-func (l line) blank() bool { return l.text() == "" }
+func (l line) blank() bool {
+	for _, r := range l.runes {
+		if r != ' ' {
+			return false
+		}
+	}
+	return true
+}
 
+// lines splits s into lines. The runes of all lines share one allocation; a
+// line's cells are the snapshot's row itself unless it holds wide characters.
 func lines(s Snapshot) []line {
 	out := make([]line, len(s.Cells))
+	total := 0
+	for _, row := range s.Cells {
+		total += len(row)
+	}
+	runes := make([]rune, 0, total)
 	for y, row := range s.Cells {
-		l := line{y: y}
+		start, halves := len(runes), false
 		for _, c := range row {
 			if c.Char == 0 {
+				halves = true
 				continue
 			}
-			l.runes = append(l.runes, c.Char)
-			l.cells = append(l.cells, c)
+			runes = append(runes, c.Char)
+		}
+		l := line{y: y, runes: runes[start:len(runes):len(runes)], cells: row}
+		if halves {
+			l.cells = make([]Cell, 0, len(l.runes))
+			for _, c := range row {
+				if c.Char != 0 {
+					l.cells = append(l.cells, c)
+				}
+			}
 		}
 		out[y] = l
 	}
@@ -90,10 +120,20 @@ func Recognize(s Snapshot) (*Form, error) {
 }
 
 func isTabRow(l line) bool {
-	t := strings.TrimSpace(l.text())
-	r := []rune(t)
+	r := trimSpace(l.runes)
 	return len(r) > 2 && r[0] == tabLeft && r[len(r)-1] == tabRight &&
-		strings.ContainsAny(t, string([]rune{chipOpen, chipAnswered, chipSubmit}))
+		slices.ContainsFunc(r, func(c rune) bool { return c == chipOpen || c == chipAnswered || c == chipSubmit })
+}
+
+// trimSpace is strings.TrimSpace for runes.
+func trimSpace(r []rune) []rune {
+	for len(r) > 0 && unicode.IsSpace(r[0]) {
+		r = r[1:]
+	}
+	for len(r) > 0 && unicode.IsSpace(r[len(r)-1]) {
+		r = r[:len(r)-1]
+	}
+	return r
 }
 
 // isChipRow matches a single question's header: " ☐ Database".
@@ -104,15 +144,13 @@ func isChipRow(l line) bool {
 }
 
 func isRule(l line, cols int) bool {
-	t := strings.TrimSpace(l.text())
-	n := 0
+	t := trimSpace(l.runes)
 	for _, r := range t {
 		if r != ruleRune {
 			return false
 		}
-		n++
 	}
-	return n > 0 && n*minRuleFraction >= cols
+	return len(t) > 0 && len(t)*minRuleFraction >= cols
 }
 
 // numbered is a row like "❯ 2. SQLite" or "  3.A wrapped label".

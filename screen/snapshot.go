@@ -54,10 +54,11 @@ type Cell struct {
 	Attr   Attr
 }
 
-// Snapshot is a copy of the screen at one moment.
+// Snapshot is a copy of the screen at one moment. Snapshots share rows that
+// did not change between them: treat Cells as read-only.
 type Snapshot struct {
 	Cols, Rows    int
-	Cells         [][]Cell // [row][col]
+	Cells         [][]Cell // [row][col]; read-only
 	Cursor        Pos
 	CursorVisible bool
 	AltScreen     bool

@@ -37,7 +37,7 @@ func (e *vtEmulator) Wait(ctx context.Context, ok func(Snapshot) bool) (Snapshot
 	for {
 		e.mu.Lock()
 		settled, wake := e.settledLocked(time.Now())
-		changed := e.changed
+		changed := e.changedLocked()
 		var s Snapshot
 		fresh := settled && (!evaluated || e.seq != last.Seq)
 		if fresh {

@@ -2,6 +2,7 @@ package screen
 
 import (
 	"sort"
+	"sync"
 	"unicode"
 )
 
@@ -10,6 +11,30 @@ import (
 // include emoji with emoji presentation), 1 otherwise. Ambiguous-width
 // characters count as narrow, as in terminals outside CJK locales.
 func runeWidth(r rune) int {
+	switch {
+	case r < 0x300:
+		return 1
+	case r < 0x10000:
+		bmpOnce.Do(fillBMP)
+		return int(bmpWidths[r>>2]>>(r&3*2)) & 3
+	}
+	return computeWidth(r)
+}
+
+// bmpWidths holds the width of every character of the Basic Multilingual
+// Plane, two bits each, filled on first use.
+var (
+	bmpOnce   sync.Once
+	bmpWidths [0x10000 / 4]uint8
+)
+
+func fillBMP() {
+	for r := range rune(0x10000) {
+		bmpWidths[r>>2] |= uint8(computeWidth(r)) << (r & 3 * 2)
+	}
+}
+
+func computeWidth(r rune) int {
 	switch {
 	case r < 0x300:
 		return 1

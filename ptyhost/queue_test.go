@@ -1,0 +1,105 @@
+package ptyhost
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+)
+
+// gatedWriter records what it is given, first waiting until open is closed.
+type gatedWriter struct {
+	open chan struct{}
+	mu   sync.Mutex
+	got  bytes.Buffer
+}
+
+func (w *gatedWriter) Write(p []byte) (int, error) {
+	<-w.open
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.got.Write(p)
+}
+
+func (w *gatedWriter) bytes() []byte {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return bytes.Clone(w.got.Bytes())
+}
+
+// waitFor polls cond until it holds, failing after a deadline.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestOutQueueOrder pushes chunks of random sizes while a reader drains them
+// and checks that every byte arrives once, in order.
+func TestOutQueueOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	q := newOutQueue(1 << 20)
+	w := &gatedWriter{open: make(chan struct{})}
+	close(w.open)
+	done := make(chan struct{})
+	go func() { defer close(done); q.drain(w) }()
+	src := make([]byte, 16<<20)
+	for i := range src {
+		src[i] = byte(i * 7 / 5)
+	}
+	want := src[:0:0]
+	for rest := src; len(rest) > 0; {
+		p := rest[:min(len(rest), rng.IntN(3*queueChunk/2))]
+		rest = rest[len(p):]
+		want = append(want, p...)
+		q.push(p)
+	}
+	q.close()
+	<-done
+	if !bytes.Equal(w.bytes(), want) {
+		t.Fatalf("drained %d bytes, want %d, or in another order", len(w.bytes()), len(want))
+	}
+}
+
+// TestOutQueueBudget checks that push takes bytes at once up to the budget
+// while the reader is stuck, waits past it, and goes on when the reader does.
+func TestOutQueueBudget(t *testing.T) {
+	const budget = 1000
+	q := newOutQueue(budget)
+	w := &gatedWriter{open: make(chan struct{})}
+	done := make(chan struct{})
+	go func() { defer close(done); q.drain(w) }()
+
+	for range 10 {
+		q.push(bytes.Repeat([]byte("a"), budget/10)) // all of the budget, none waiting
+	}
+	pushed := make(chan struct{})
+	go func() { q.push([]byte("b")); close(pushed) }()
+	waitFor(t, "push to wait for room", func() bool {
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		return q.waits > 0
+	})
+	select {
+	case <-pushed:
+		t.Fatal("push over the budget did not wait")
+	default:
+	}
+	close(w.open)
+	<-pushed
+	q.push(bytes.Repeat([]byte("c"), 3*budget)) // more than the budget at once
+	q.close()
+	<-done
+	want := bytes.Repeat([]byte("a"), budget)
+	want = append(want, 'b')
+	want = append(want, bytes.Repeat([]byte("c"), 3*budget)...)
+	if !bytes.Equal(w.bytes(), want) {
+		t.Fatalf("drained %q", w.bytes())
+	}
+}
