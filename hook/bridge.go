@@ -36,6 +36,15 @@ type Server struct {
 	msgs chan Message
 	wg   sync.WaitGroup
 	once sync.Once
+
+	// quit is closed by Close: from then on nobody reads msgs, and the
+	// connections still open are closed. Without it, a connection that never
+	// finishes (held until readTimeout) or more pending messages than msgs
+	// holds (a flood when Claude exits) would keep Close, and so the run's
+	// exit, waiting — for ever in the second case.
+	quit  chan struct{}
+	mu    sync.Mutex
+	conns map[*net.UnixConn]struct{} // open connections; nil once closed
 }
 
 // Listen creates a private (0700) directory and a socket in it.
@@ -54,7 +63,8 @@ func Listen() (*Server, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("hook socket: %w", err)
 	}
-	s := &Server{dir: dir, path: path, ln: ln, msgs: make(chan Message, 64)}
+	s := &Server{dir: dir, path: path, ln: ln, msgs: make(chan Message, 64),
+		quit: make(chan struct{}), conns: map[*net.UnixConn]struct{}{}}
 	s.wg.Add(1)
 	go s.accept()
 	return s, nil
@@ -70,7 +80,14 @@ func (s *Server) Messages() <-chan Message { return s.msgs }
 func (s *Server) Close() error {
 	var err error
 	s.once.Do(func() {
+		close(s.quit)
 		err = s.ln.Close()
+		s.mu.Lock()
+		for c := range s.conns {
+			c.Close()
+		}
+		s.conns = nil
+		s.mu.Unlock()
 		s.wg.Wait()
 		close(s.msgs)
 		os.RemoveAll(s.dir)
@@ -85,10 +102,25 @@ func (s *Server) accept() {
 		if err != nil {
 			return
 		}
+		s.mu.Lock()
+		if s.conns == nil { // closing
+			s.mu.Unlock()
+			c.Close()
+			return
+		}
+		s.conns[c] = struct{}{}
+		s.mu.Unlock()
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
-			s.msgs <- s.read(c)
+			m := s.read(c)
+			s.mu.Lock()
+			delete(s.conns, c)
+			s.mu.Unlock()
+			select {
+			case s.msgs <- m:
+			case <-s.quit:
+			}
 		}()
 	}
 }
