@@ -538,8 +538,8 @@ func (r *runner) enter(ctx context.Context, target int) error {
 	if r.unsettled {
 		return r.fail("enter", r.cfg.Screen.Snapshot(), "keys kept needing retries; not pressing Enter")
 	}
-	s := r.cfg.Screen.Snapshot()
-	if !r.focusedOn(target)(s) {
+	s, ok := r.wait(ctx, r.cfg.StepTimeout, r.focusedOn(target))
+	if !ok {
 		return r.fail("enter", s, "focus is not on row %d before Enter", target+1)
 	}
 	_, err := r.press(ctx, "enter", keyEnter, focusOf(s), false, r.movedOn, r.focusedOn(target))
@@ -634,22 +634,23 @@ func sameText(a, b string) bool {
 }
 
 func (r *runner) review(ctx context.Context) error {
+	// A frame drawn while the terminal was being resized may show the page
+	// garbled: judge the page by the first settled frame that lists the
+	// intended answers, and report the last one seen if none ever does.
+	var why string
 	fm, s, ok := r.formWhere(ctx, r.cfg.FormTimeout, func(fm *screen.Form) bool {
-		return fm.Review != nil && fm.Focus.Kind != screen.FocusUnknown
+		if fm.Review == nil || fm.Focus.Kind == screen.FocusUnknown {
+			why = "the review page never showed"
+			return false
+		}
+		why = r.reviewMismatch(fm.Review)
+		return why == ""
 	})
 	if !ok {
-		return r.fail("review", s, "the review page never showed")
-	}
-	rv := fm.Review
-	if len(rv.Answers) != len(r.cfg.Questions) {
-		return r.fail("review", s, "the review page lists %d answers, want %d", len(rv.Answers), len(r.cfg.Questions))
-	}
-	for i, q := range r.cfg.Questions {
-		a := rv.Answers[i]
-		want := r.cfg.Decisions[i].Answer()
-		if !sameText(a.Question, q.Question) || !sameText(a.Answer, want) {
-			return r.fail("review", s, "the review page lists %q -> %q, want %q -> %q", a.Question, a.Answer, q.Question, want)
+		if why == "" {
+			why = "the review page never showed"
 		}
+		return r.fail("review", s, "%s", why)
 	}
 	onSubmit := func(s screen.Snapshot) bool {
 		fm, err := screen.Recognize(s)
@@ -667,7 +668,7 @@ func (r *runner) review(ctx context.Context) error {
 	if err := r.settle(ctx); err != nil {
 		return err
 	}
-	if s := r.cfg.Screen.Snapshot(); !onSubmit(s) {
+	if s, ok := r.wait(ctx, r.cfg.StepTimeout, onSubmit); !ok {
 		return r.fail("submit", s, "focus is not on %q before Enter", "Submit answers")
 	}
 	gone := func(s screen.Snapshot) bool {
@@ -693,6 +694,21 @@ func (r *runner) cancel(ctx context.Context) error {
 	// A second Esc is safe: cancelling is never a wrong answer.
 	_, err := r.press(ctx, "cancel", keyEsc, fm.Focus.String(), true, gone, showing)
 	return err
+}
+
+// reviewMismatch says how the review page differs from the intent, or "".
+func (r *runner) reviewMismatch(rv *screen.Review) string {
+	if len(rv.Answers) != len(r.cfg.Questions) {
+		return fmt.Sprintf("the review page lists %d answers, want %d", len(rv.Answers), len(r.cfg.Questions))
+	}
+	for i, q := range r.cfg.Questions {
+		a := rv.Answers[i]
+		want := r.cfg.Decisions[i].Answer()
+		if !sameText(a.Question, q.Question) || !sameText(a.Answer, want) {
+			return fmt.Sprintf("the review page lists %q -> %q, want %q -> %q", a.Question, a.Answer, q.Question, want)
+		}
+	}
+	return ""
 }
 
 // chat presses "Chat about this". The message follows with [Message] once

@@ -124,13 +124,13 @@ func Parse(path string, b []byte) (*File, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, Errors{{File: path, Line: 1, Col: 1, Msg: "empty file: want version: 1 and rules"}}
 		}
-		return nil, Errors{yamlError(path, err)}
+		return nil, Errors{yamlError(path, b, err)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		p.errorf(&extra, "only one YAML document is allowed")
 	} else if !errors.Is(err, io.EOF) {
-		return nil, Errors{yamlError(path, err)}
+		return nil, Errors{yamlError(path, b, err)}
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Tag == "!!null" && doc.Content[0].Value == "" {
 		p.errorf(&doc, "empty file: want version: 1 and rules")
@@ -150,13 +150,34 @@ func Parse(path string, b []byte) (*File, error) {
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-func yamlError(path string, err error) *Error {
+// yamlError places a YAML syntax error. yaml.v3 names the line where the
+// enclosing construct starts (and, for parser errors, one line early), so
+// the line is found instead as the first whose prefix of the file fails with
+// the same message.
+func yamlError(path string, b []byte, err error) *Error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 1
 	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-		var line int
 		fmt.Sscan(m[1], &line)
-		return &Error{File: path, Line: line, Col: 1, Msg: m[2]}
+		msg = m[2]
 	}
-	return &Error{File: path, Line: 1, Col: 1, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	for k := 1; k <= len(lines) && k <= 5000; k++ {
+		var n yaml.Node
+		perr := yaml.Unmarshal(bytes.Join(lines[:k], nil), &n)
+		if perr == nil {
+			continue
+		}
+		pm := strings.TrimPrefix(perr.Error(), "yaml: ")
+		if m := yamlLine.FindStringSubmatch(perr.Error()); m != nil {
+			pm = m[2]
+		}
+		if pm == msg {
+			line = k
+			break
+		}
+	}
+	return &Error{File: path, Line: max(line, 1), Col: 1, Msg: msg}
 }
 
 type parser struct {
