@@ -9,11 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
-
-	"github.com/creack/pty"
 
 	"github.com/claudewrap/claudewrap/internal/claudetest"
 	"github.com/claudewrap/claudewrap/screen"
@@ -127,41 +124,8 @@ func (tr *terminalRun) wait(t *testing.T) *run {
 // startInTerminal runs the claudewrap binary on a fresh PTY of 100x40.
 func startInTerminal(t *testing.T, version, scenario, prompt string, args ...string) *terminalRun {
 	t.Helper()
-	bin := claudetest.Claudewrap(t)
-	sb := claudetest.New(t, version, scenario)
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ptmx.Close() })
-	pty.Setsize(tty, &pty.Winsize{Cols: 100, Rows: 40})
-	tr := &terminalRun{ptmx: ptmx, done: make(chan struct{}), sb: sb, events: filepath.Join(t.TempDir(), "events.jsonl"),
-		screen: screen.New(screen.Options{Cols: 100, Rows: 40})}
-	full := append([]string{"run", "--claude", sb.Claude, "--events", tr.events}, args...)
-	full = append(full, "--", prompt)
-	tr.cmd = exec.Command(bin, full...)
-	tr.cmd.Env, tr.cmd.Dir = sb.Env(), sb.Dir
-	tr.cmd.Stdin, tr.cmd.Stdout, tr.cmd.Stderr = tty, tty, tty
-	tr.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	if err := tr.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	tty.Close()
-	go func() {
-		buf := make([]byte, 32*1024)
-		for {
-			n, err := ptmx.Read(buf)
-			tr.mu.Lock()
-			tr.shown.Write(buf[:n])
-			tr.mu.Unlock()
-			tr.screen.Write(buf[:n])
-			if err != nil {
-				return
-			}
-		}
-	}()
-	go func() { tr.cmd.Wait(); close(tr.done) }()
-	t.Cleanup(func() { tr.cmd.Process.Kill(); <-tr.done })
+	tr, tty := startOnTTY(t, version, scenario, prompt, nil, args...)
+	tty.Close() // claudewrap holds the only copy: its exit ends the PTY
 	return tr
 }
 
