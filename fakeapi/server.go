@@ -48,8 +48,8 @@ type Request struct {
 	// Reply names what answered: a rule ("rule 2 (ask)"), "default",
 	// "title", "side", or the HTTP status for errors.
 	Reply string `json:"reply"`
-	// Body is the parsed JSON body, nil when it was not JSON.
-	Body map[string]any `json:"-"`
+	// Bodies are not kept: every request repeats the whole conversation, so
+	// keeping them grows with the square of its length (see WithBodyDir).
 }
 
 // ToolResult is a tool_result block Claude Code sent back, recorded once per
@@ -314,8 +314,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.record(req, nil)
 	case r.URL.Path == "/v1/messages/count_tokens" && r.Method == http.MethodPost:
 		req.Kind = KindCountTokens
-		body, raw, err := readBody(r, s.cfg.bodyDir, seq)
-		s.fill(&req, body, raw)
+		body, err := readBody(r, s.cfg.bodyDir, seq)
+		s.fill(&req, body)
 		if err != nil {
 			s.fail(w, &req, http.StatusBadRequest, "invalid_request_error", err.Error())
 			s.record(req, nil)
@@ -325,8 +325,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		req.Reply = "count_tokens"
 		s.record(req, body)
 	case r.URL.Path == "/v1/messages" && r.Method == http.MethodPost:
-		body, raw, err := readBody(r, s.cfg.bodyDir, seq)
-		s.fill(&req, body, raw)
+		body, err := readBody(r, s.cfg.bodyDir, seq)
+		s.fill(&req, body)
 		if err != nil {
 			s.fail(w, &req, http.StatusBadRequest, "invalid_request_error", err.Error())
 			s.record(req, nil)
@@ -350,8 +350,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // fill copies the request body's fields into req.
-func (s *Server) fill(req *Request, body *apiRequest, raw map[string]any) {
-	req.Body = raw
+func (s *Server) fill(req *Request, body *apiRequest) {
 	if body == nil {
 		return
 	}
@@ -379,23 +378,19 @@ func (s *Server) fail(w http.ResponseWriter, req *Request, status int, typ, msg 
 
 const maxBody = 64 << 20
 
-func readBody(r *http.Request, dir string, seq int) (*apiRequest, map[string]any, error) {
+func readBody(r *http.Request, dir string, seq int) (*apiRequest, error) {
 	data, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	if err != nil {
-		return nil, nil, fmt.Errorf("read body: %w", err)
+		return nil, fmt.Errorf("read body: %w", err)
 	}
 	if dir != "" {
 		os.WriteFile(filepath.Join(dir, fmt.Sprintf("%04d.json", seq)), data, 0o644) //nolint:errcheck // Debugging aid.
 	}
-	var raw map[string]any
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, nil, fmt.Errorf("body is not a JSON object: %w", err)
-	}
 	var body apiRequest
 	if err := json.Unmarshal(data, &body); err != nil {
-		return nil, raw, fmt.Errorf("body: %w", err)
+		return nil, fmt.Errorf("body is not a JSON object: %w", err)
 	}
-	return &body, raw, nil
+	return &body, nil
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
