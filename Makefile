@@ -37,7 +37,9 @@ golden:
 	go test ./screen -run 'TestGolden' -update
 
 bench:
-	go test -run '^$$' -bench . -benchmem ./...
+	./scripts/install-claude.sh $(CLAUDE_VERSIONS)
+	BENCH_SOAK="$${BENCH_SOAK:-30m}" CLAUDEWRAP_CLAUDE_VERSIONS="$(CLAUDE_VERSIONS)" \
+		go test -tags bench -run '^TestBench$$' -count=1 -timeout 4h -v ./bench
 
 demo: build claude
 	./scripts/demo.sh

@@ -1,0 +1,132 @@
+//go:build bench
+
+package bench
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claudewrap/claudewrap/internal/claudetest"
+)
+
+// TestBench measures everything side by side, prints the table and writes
+// it to $BENCH_OUT (default BENCH.md at the repository root).
+//
+//	BENCH_ONLY         comma-separated sections: throughput, emulator, keys, answers, soak (default all)
+//	BENCH_BYTES        passthrough stream size (default 200000000)
+//	BENCH_RUNS         passthrough runs each way, median taken (default 3)
+//	BENCH_KEYS         keystroke round trips (default 2000)
+//	BENCH_ANSWER_RUNS  runs per form, version and side (default 10)
+//	BENCH_SOAK         soak duration (default 30m; 0 skips it)
+//	BENCH_SOAK_VERSIONS Claude Code versions to soak, one after the other (default the pinned ones)
+//	BENCH_PROFILE      1: profile passthrough and the soak's heap even when their targets are met
+//	BENCH_SOAK_PROFILE how long the in-process heap profile of a growing soak runs (default 5m)
+func TestBench(t *testing.T) {
+	root := claudetest.Root(t)
+	versions := claudetest.Versions()
+	r := &Results{Machine: DescribeMachine(versions), Profiles: map[string]string{}}
+	claudewrap := claudetest.Claudewrap(t)
+	benchchild(t)
+
+	out := os.Getenv("BENCH_OUT")
+	if out == "" {
+		out = filepath.Join(root, "BENCH.md")
+	}
+	// The table is written after every section, so a run killed from
+	// outside leaves what it measured.
+	save := func(final bool) string {
+		rr := *r
+		rr.Notes = append(methodNotes(), r.Notes...)
+		if !final {
+			rr.Notes = append([]string{"**Partial: the run was still going when this was written.**"}, rr.Notes...)
+		}
+		md := rr.Markdown()
+		if err := os.WriteFile(out, []byte(md), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return md
+	}
+
+	if wanted("throughput") {
+		total := int64(envInt("BENCH_BYTES", 200_000_000))
+		r.Throughput = measureThroughput(t, claudewrap, total, envInt("BENCH_RUNS", 3))
+		if r.Throughput.Ratio() < 0.9 || os.Getenv("BENCH_PROFILE") == "1" {
+			r.Profiles["passthrough CPU profile (ptyhost in the benchmark process, same stream; go tool pprof -top)"] =
+				profilePassthrough(t, total)
+		}
+		save(false)
+	}
+	if wanted("emulator") {
+		r.Emulator = measureEmulator(t)
+		save(false)
+	}
+	if wanted("keys") {
+		r.Keys = measureKeys(t, claudewrap, envInt("BENCH_KEYS", 2000))
+		save(false)
+	}
+	if wanted("answers") {
+		r.Answers = measureAnswers(t, versions, envInt("BENCH_ANSWER_RUNS", 10), &r.Notes)
+		save(false)
+	}
+	if d := envDuration("BENCH_SOAK", 30*time.Minute); d > 0 && wanted("soak") {
+		vs := strings.Fields(os.Getenv("BENCH_SOAK_VERSIONS"))
+		if len(vs) == 0 {
+			vs = versions
+		}
+		prof := envDuration("BENCH_SOAK_PROFILE", 5*time.Minute)
+		for i, v := range vs {
+			dv := d
+			if deadline, ok := t.Deadline(); ok {
+				// Leave room for the heap profile and the write-up.
+				left := time.Until(deadline) - prof - 2*time.Minute
+				if share := left / time.Duration(len(vs)-i); share < dv {
+					dv = max(share, time.Minute)
+					t.Logf("soak on %s shortened to %s to end before go test's -timeout", v, dv)
+				}
+			}
+			sk := measureSoak(t, claudewrap, v, dv, 10*time.Second)
+			r.Soak = append(r.Soak, sk)
+			save(false)
+			if sk.Grew() || os.Getenv("BENCH_PROFILE") == "1" {
+				r.Profiles["soak heap growth, Claude Code "+v+" (go tool pprof -top -sample_index=inuse_space -diff_base)"] =
+					profileSoakHeap(t, v, prof)
+				save(false)
+			}
+		}
+	}
+
+	md := save(true)
+	fmt.Print("\n" + md)
+	fmt.Printf("\nwritten to %s\n", out)
+}
+
+func methodNotes() []string {
+	return []string{
+		"How each figure is taken (bench/*_test.go):",
+		"- Passthrough: bench/benchchild writes the stream (`bench.Stream`: synchronized-update frames, 256-colour and truecolour SGR, " +
+			"cursor moves and column jumps, erase-line, OSC titles, CJK and emoji, whole forms; in 16 KB writes) on a PTY of 120x40; " +
+			"the benchmark reads the PTY master to EOF. Bare: the child is on that PTY itself. claudewrap: the built binary runs " +
+			"`claudewrap run --claude benchchild` on that PTY (stdin and stdout a terminal: passthrough) with the child on its own inner PTY. " +
+			"MB/s is the stream size over the time from start to EOF; runs alternate.",
+		"- Emulator: `testing.Benchmark` feeding the same stream to `screen.New` (120x40) in 32 KB writes, as ptyhost's read loop does.",
+		"- Keystrokes: bench/benchchild in raw mode echoes every byte; one byte is written to the terminal's master and the echo awaited, " +
+			"100 warm-up round trips then N measured; bare PTY vs through `claudewrap run` in passthrough.",
+		"- Answer latency: the real Claude Code, offline against fakeapi, headless at 100x40. Both sides get the same hooks through a " +
+			"shim (bench/benchchild hook) that notes when Claude Code ran each hook before forwarding it; latency is PostToolUse minus " +
+			"PreToolUse as the shim saw them, so hook start-up costs both sides alike. claudewrap: `session.Run` in the benchmark with rules " +
+			"(database.yaml: the 3rd option, MongoDB; three.yaml: MongoDB, Auth + API, snake_case). Oracle: its own loop (hook.Listen, " +
+			"hook.Settings, ptyhost.Start) that writes the whole precomputed key sequence in one write when PreToolUse arrives and looks at " +
+			"nothing. A run is wrong when the tool_result Claude recorded is not the intended answer or none came within 10 s of PreToolUse " +
+			"(claudewrap's also when it reported a mismatch or error). Medians are over the right answers (the oracles' wrong answers are shown apart). A second oracle, a fairer floor, writes the same single write as soon as the emulated screen (polled every 1 ms) shows the first question and the footer; the target compares claudewrap with the faster of the two; when neither oracle ever answered right there is nothing to compare (n/a). " +
+			"Runs alternate claudewrap and the oracles.",
+		"- Soak: the claudewrap binary headless (`run --headless --rules … --events …`) on testdata/scenarios/bench-soak.yaml, where every " +
+			"answer brings a new form; VmRSS of the claudewrap process from /proc every 10 s. Growth compares the mean of the last window " +
+			"with the first window after warm-up; it counts as growth above 5% and 1 MiB. Wrong counts the forms with a mismatch, error or " +
+			"cancelled event or a recorded tool_result other than the intended answer. A headless run has nobody to type: when claudewrap " +
+			"cancels a form, Claude's turn ends and no form follows; after 60 s without a new form the soak stops and says it stalled.",
+	}
+}

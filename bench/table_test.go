@@ -1,0 +1,95 @@
+package bench
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+func TestMarkdown(t *testing.T) {
+	r := &Results{
+		Machine:    Machine{CPUs: 2, CPU: "Test CPU", Memory: "1.0 GiB", Go: "go1.x", Date: time.Unix(0, 0), Claude: []string{"2.1.330"}},
+		Throughput: &Throughput{Bytes: 200e6, Direct: 100, Wrapped: 95, Runs: 3},
+		Emulator:   &Emulator{MBps: 50, AllocsPerKB: 1.5, BytesPerKB: 300},
+		Keys:       &Keys{N: 2000, DirectP50: 50 * time.Microsecond, DirectP99: 100 * time.Microsecond, WrappedP50: 120 * time.Microsecond, WrappedP99: 2 * time.Millisecond},
+		Answers: []Answer{{Version: "2.1.330", Scenario: "database.yaml", Questions: 1,
+			Wrap:   Side{Runs: 10, Answered: 10, Median: 300 * time.Millisecond},
+			Oracle: Side{Runs: 10, Wrong: 10},
+			Gated:  Side{Runs: 10, Wrong: 3, Answered: 10, Median: 250 * time.Millisecond}},
+			{Version: "2.1.197", Scenario: "three.yaml", Questions: 3,
+				Wrap:   Side{Runs: 10, Answered: 10, Median: 600 * time.Millisecond},
+				Oracle: Side{Runs: 10, Wrong: 10, Answered: 2, Any: 90 * time.Millisecond},
+				Gated:  Side{Runs: 10, Wrong: 10}}},
+		Soak:     []*Soak{{Version: "2.1.330", Duration: 30 * time.Minute, Forms: 10, Verified: 10}},
+		Profiles: map[string]string{"keystroke latency": "flat flat% sum%"},
+	}
+	for i := range 181 {
+		r.Soak[0].Samples = append(r.Soak[0].Samples, RSSSample{At: time.Duration(i) * 10 * time.Second, RSS: 20 << 20})
+	}
+	md := r.Markdown()
+	for _, want := range []string{
+		"2 CPUs (`nproc`), Test CPU, 1.0 GiB RAM",
+		"| 95.0 MB/s | 100.0 MB/s (bare PTY) | ratio 0.95 | ≥ 0.90 | met |",
+		"+1.900 ms | added < 1 ms | **missed** |",
+		"| 300.000 ms (300.000 ms) | oracle at PreToolUse: never answered; oracle at form on screen: 250.000 ms (250.000 ms) | 1.20× the faster oracle's right answers | ≤ 1.5× | met |",
+		"| 200.000 ms (600.000 ms) | oracle at PreToolUse: never right (its wrong answers: 30.000 ms (90.000 ms)); oracle at form on screen: never answered | no oracle ever answered right: nothing to compare | ≤ 1.5× | n/a |",
+		"| 0 / 10 | oracle at PreToolUse: 10 / 10; at form on screen: 3 / 10 |",
+		"first 20.0 MiB, last 20.0 MiB, max 20.0 MiB",
+		"(+0.0%)",
+		"Not every target is met",
+		"### keystroke latency",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if r.Soak[0].Grew() {
+		t.Error("a flat RSS counted as growth")
+	}
+	r.Soak[0].Samples[180].RSS = 40 << 20
+	for i := 150; i < 180; i++ {
+		r.Soak[0].Samples[i].RSS = 40 << 20
+	}
+	if !r.Soak[0].Grew() {
+		t.Error("a doubled RSS not counted as growth")
+	}
+}
+
+func TestPercentile(t *testing.T) {
+	var ds []time.Duration
+	for i := 1; i <= 100; i++ {
+		ds = append(ds, time.Duration(i))
+	}
+	if p := Percentile(ds, 50); p != 50 {
+		t.Errorf("p50 = %d", p)
+	}
+	if p := Percentile(ds, 99); p != 99 {
+		t.Errorf("p99 = %d", p)
+	}
+}
+
+// TestStream checks that the benchmark stream is what it claims to be: the
+// emulator draws it with its CJK, emoji and rules, and it carries the
+// sequences Claude Code uses.
+func TestStream(t *testing.T) {
+	b := StreamBytes(100, 1, 1)
+	for _, want := range []string{"\x1b[?2026h", "\x1b[?2026l", "\x1b[K", "\x1b[2K", "\x1b[38;5;", "\x1b[38;2;", "\x1b[7A", "\x1b]0;", "数据库", "🚀"} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("stream lacks %q", want)
+		}
+	}
+	if !bytes.Equal(b, StreamBytes(100, 1, 1)) {
+		t.Error("the stream is not deterministic")
+	}
+	em := screen.New(screen.Options{Cols: 100, Rows: 40})
+	em.Write(b)
+	text := em.Snapshot().Text()
+	for _, want := range []string{"Which database should we use for service", "❯ 1. PostgreSQL", "Enter to select"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("screen lacks %q:\n%s", want, text)
+		}
+	}
+}

@@ -1,0 +1,147 @@
+//go:build bench
+
+package bench
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/pprof"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/claudewrap/claudewrap/ptyhost"
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+const (
+	streamCols, streamRows = 120, 40
+	// streamLimit bounds one 200 MB run; at 2 MB/s it would still end.
+	streamLimit = 5 * time.Minute
+)
+
+// measureThroughput runs the stream child straight on a PTY and through
+// `claudewrap run` in passthrough, alternately, runs times each.
+func measureThroughput(t *testing.T, claudewrap string, total int64, runs int) *Throughput {
+	child := benchchild(t)
+	n := strconv.FormatInt(total, 10)
+	cols := strconv.Itoa(streamCols)
+	var direct, wrapped []float64
+	for i := range runs {
+		dir, env := quietEnv(t)
+		d := streamOnce(t, dir, env, child, "stream", n, cols)
+		w := streamOnce(t, dir, env, claudewrap, "run", "--claude", child, "--", "stream", n, cols)
+		direct = append(direct, float64(total)/d.Seconds()/1e6)
+		wrapped = append(wrapped, float64(total)/w.Seconds()/1e6)
+		t.Logf("throughput run %d: bare PTY %.1f MB/s (%s), claudewrap %.1f MB/s (%s)", i+1,
+			direct[i], d.Round(time.Millisecond), wrapped[i], w.Round(time.Millisecond))
+	}
+	return &Throughput{Bytes: total, Direct: MedianFloat(direct), Wrapped: MedianFloat(wrapped), Runs: runs}
+}
+
+func streamOnce(t *testing.T, dir string, env []string, name string, args ...string) time.Duration {
+	t.Helper()
+	tm := startOnTerminal(t, streamCols, streamRows, dir, env, name, args...)
+	n, end, err := tm.drain(streamLimit)
+	if err != nil {
+		t.Fatalf("%s: %v", filepath.Base(name), err)
+	}
+	if err := tm.wait(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if tm.cmd.ProcessState.ExitCode() != 0 {
+		t.Fatalf("%s %v exited %d", filepath.Base(name), args, tm.cmd.ProcessState.ExitCode())
+	}
+	want, _ := strconv.ParseInt(args[len(args)-2], 10, 64)
+	if n < want {
+		t.Fatalf("%s: read %d bytes, want at least %d", filepath.Base(name), n, want)
+	}
+	return end.Sub(tm.start)
+}
+
+// measureEmulator feeds the same stream to screen.New in 32 KB chunks, as
+// ptyhost's read loop does.
+func measureEmulator(t *testing.T) *Emulator {
+	stream := StreamBytes(streamCols, 1, 8<<20)
+	res := testing.Benchmark(func(b *testing.B) {
+		em := screen.New(screen.Options{Cols: streamCols, Rows: streamRows})
+		b.SetBytes(int64(len(stream)))
+		b.ReportAllocs()
+		for b.Loop() {
+			for p := stream; len(p) > 0; {
+				k := min(len(p), 32<<10)
+				em.Write(p[:k])
+				p = p[k:]
+			}
+		}
+	})
+	kb := float64(len(stream)) / 1024
+	e := &Emulator{
+		MBps:        float64(res.Bytes) * float64(res.N) / res.T.Seconds() / 1e6,
+		AllocsPerKB: float64(res.AllocsPerOp()) / kb,
+		BytesPerKB:  float64(res.AllocedBytesPerOp()) / kb,
+	}
+	t.Logf("emulator: %s %s", res, res.MemString())
+	return e
+}
+
+// profilePassthrough runs the same passthrough in this process (ptyhost on
+// a PTY standing for the terminal, which is what `claudewrap run` does)
+// under the CPU profiler, and returns pprof's top functions.
+func profilePassthrough(t *testing.T, total int64) string {
+	child := benchchild(t)
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptmx.Close()
+	pty.Setsize(tty, &pty.Winsize{Cols: streamCols, Rows: streamRows})
+	prof := filepath.Join(t.TempDir(), "passthrough.pprof")
+	f, err := os.Create(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		t.Fatal(err)
+	}
+	h, err := ptyhost.Start(ptyhost.Config{Path: child, Args: []string{"stream", strconv.FormatInt(total, 10), strconv.Itoa(streamCols)},
+		Stdin: tty, Stdout: tty})
+	if err != nil {
+		pprof.StopCPUProfile()
+		t.Fatal(err)
+	}
+	tty.Close()
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		buf := make([]byte, 32<<10)
+		for {
+			if _, err := ptmx.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+	select {
+	case <-h.Done():
+	case <-time.After(streamLimit):
+		h.Signal(os.Kill)
+		<-h.Done()
+	}
+	pprof.StopCPUProfile()
+	f.Close()
+	ptmx.Close()
+	<-drained
+	return pprofTop(t, prof)
+}
+
+func pprofTop(t *testing.T, prof string) string {
+	out, err := exec.Command("go", "tool", "pprof", "-top", "-nodecount=30", prof).CombinedOutput()
+	if err != nil {
+		return fmt.Sprintf("go tool pprof failed: %v\n%s", err, out)
+	}
+	return string(out)
+}
