@@ -53,12 +53,22 @@ func NewCmdRun(stdin *os.File, stdout, stderr io.Writer, runF func(*RunOptions) 
 	cmd := &cobra.Command{
 		Use:   "run [flags] [-- claude args...]",
 		Short: "Start claude in a pseudo-terminal and answer its questions",
-		Long: `Start Claude Code in a pseudo-terminal that claudewrap owns.
+		Long: `Start Claude Code in a pseudo-terminal that claudewrap owns and answer its
+AskUserQuestion forms.
 
 In a terminal, Claude is shown exactly as if it ran on its own. With --headless
 (automatic when stdin is not a terminal) it draws only on claudewrap's emulated
-screen. Everything after -- goes to claude unchanged.`,
+screen. Everything after -- goes to claude unchanged.
+
+Each question is answered by the first rule that matches it (--rules); one no
+rule answers follows --on-unmatched. Keys are sent one at a time, each only
+after the screen shows the previous one's effect, and what Claude recorded is
+checked against the intent. Exit status: Claude's own, or 2 usage/rules,
+3 Claude could not start, 4 unmatched under fail, 5 the screen never confirmed
+a step, 6 Claude recorded something else.`,
 		Example: `  claudewrap run -- "fix the flaky test"
+  claudewrap run --rules examples/demo.yaml -- "plan the project"
+  claudewrap run --headless --exit-after-turn --rules ci.yaml --on-unmatched fail -- "..."
   claudewrap run --headless --record session.cast -- "hello"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, name := range notYet {
