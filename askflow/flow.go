@@ -176,6 +176,7 @@ type runner struct {
 	unsettled bool
 }
 
+
 func (r *runner) run(ctx context.Context) (Outcome, error) {
 	for _, q := range r.cfg.Questions {
 		r.headers = append(r.headers, q.Header)
@@ -543,6 +544,21 @@ func (r *runner) enter(ctx context.Context, target int) error {
 		return r.fail("enter", s, "focus is not on row %d before Enter", target+1)
 	}
 	_, err := r.press(ctx, "enter", keyEnter, focusOf(s), false, r.movedOn, r.focusedOn(target))
+	if err == nil || ctx.Err() != nil {
+		return err
+	}
+	// Claude Code 2.1.330 was seen to drop an Enter now and then (about one
+	// form in ten in a long session), leaving the screen exactly as it was.
+	// Only then, and only on the last question, is Enter sent again, once:
+	// were Claude merely slow, the second copy would land on its empty
+	// prompt or on the review page's Submit answers, never on another
+	// question's row.
+	last := r.q == len(r.cfg.Questions)-1
+	if now := r.cfg.Screen.Snapshot(); !last || now.Seq != s.Seq || !r.focusedOn(target)(now) {
+		return err
+	}
+	r.unsettled = true
+	_, err = r.press(ctx, "enter", keyEnter, focusOf(s), false, r.movedOn, r.focusedOn(target))
 	return err
 }
 
