@@ -176,7 +176,6 @@ type runner struct {
 	unsettled bool
 }
 
-
 func (r *runner) run(ctx context.Context) (Outcome, error) {
 	for _, q := range r.cfg.Questions {
 		r.headers = append(r.headers, q.Header)
