@@ -174,6 +174,29 @@ type runner struct {
 	// unsettled is set when a key was sent again: its first copy may still
 	// take effect.
 	unsettled bool
+	shown     time.Time // when the form was first seen agreeing with the hook
+}
+
+// formAge is how long a form must have been on the screen before an Enter.
+// Claude Code 2.1.330 was seen to drop an Enter that came within ~150 ms of
+// a form appearing mid-turn (about one form in ten in a long session); the
+// arrow keys before it worked.
+const formAge = 300 * time.Millisecond
+
+// ripen waits until the form has been shown for formAge.
+func (r *runner) ripen(ctx context.Context) error {
+	wait := time.Until(r.shown.Add(formAge))
+	if r.shown.IsZero() || wait <= 0 {
+		return nil
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 func (r *runner) run(ctx context.Context) (Outcome, error) {
@@ -343,6 +366,9 @@ func (r *runner) page(ctx context.Context, d time.Duration) (*screen.Form, error
 	})
 	if !ok {
 		return nil, r.fail("agree", s, "the screen never showed this question as the hook describes it%s", describeDisagreement(s, r))
+	}
+	if r.shown.IsZero() {
+		r.shown = time.Now()
 	}
 	return fm, nil
 }
@@ -537,6 +563,9 @@ func (r *runner) enter(ctx context.Context, target int) error {
 	}
 	if r.unsettled {
 		return r.fail("enter", r.cfg.Screen.Snapshot(), "keys kept needing retries; not pressing Enter")
+	}
+	if err := r.ripen(ctx); err != nil {
+		return r.fail("enter", r.cfg.Screen.Snapshot(), "%v", err)
 	}
 	s, ok := r.wait(ctx, r.cfg.StepTimeout, r.focusedOn(target))
 	if !ok {
