@@ -94,7 +94,11 @@ type session struct {
 	lastInput time.Time
 	lastPre   time.Time // when the last PreToolUse arrived
 	report    Report
-	work      sync.WaitGroup  // goroutines deciding or answering forms
+	work      sync.WaitGroup // goroutines deciding or answering forms
+	// finished remembers the ids of the last forms done with (bounded), so
+	// that a whole day's forms do not pile up in forms.
+	finished  map[string]bool
+	finishedQ []string
 	ctx       context.Context // ends when Claude has exited
 }
 
@@ -105,7 +109,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		return Report{}, err
 	}
 	defer srv.Close()
-	s := &session{cfg: cfg, log: cfg.Log, forms: map[string]*form{}}
+	s := &session{cfg: cfg, log: cfg.Log, forms: map[string]*form{}, finished: map[string]bool{}}
 
 	hc := cfg.Host
 	hc.Args, err = hook.WithSettings(hc.Args, hook.Settings(cfg.Exe, srv.Path()))
@@ -201,7 +205,7 @@ func (s *session) register(p *hook.Payload) *form {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.lastPre = f.asked
-	if _, dup := s.forms[p.ToolUseID]; dup {
+	if _, dup := s.forms[p.ToolUseID]; dup || s.finished[p.ToolUseID] {
 		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "a second PreToolUse for this tool_use_id ignored"})
 		return nil
 	}
@@ -446,10 +450,12 @@ func (s *session) answer(ctx context.Context, f *form, ds []askflow.Decision) {
 		case askflow.Submitted:
 			s.log.Emit("submitted", events.Fields{"tool_use_id": f.id, "keys": res.Keys})
 		case askflow.Cancelled:
+			s.forget(f) // no PostToolUse follows
 			s.log.Emit("cancelled", events.Fields{"tool_use_id": f.id, "keys": res.Keys})
 			// Esc ends Claude's turn without a Stop hook.
 			s.turnInterrupted()
 		case askflow.Chatted:
+			s.forget(f) // no PostToolUse follows
 			s.log.Emit("submitted", events.Fields{"tool_use_id": f.id, "keys": res.Keys, "chat": true})
 		}
 		return
@@ -479,6 +485,7 @@ func (s *session) answer(ctx context.Context, f *form, ds []askflow.Decision) {
 	if s.cfg.Host.Headless {
 		// Nobody can take the form: cancelling is the one safe key.
 		_ = s.host.SendKeys([]byte("\x1b"))
+		s.forget(f)
 		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.id, "reason": "navigation failed"})
 		s.turnInterrupted()
 		return
@@ -499,6 +506,9 @@ func (s *session) verify(p *hook.Payload) {
 	s.mu.Lock()
 	f := s.forms[p.ToolUseID]
 	s.mu.Unlock()
+	if f != nil {
+		defer s.forget(f)
+	}
 	if f == nil {
 		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "PostToolUse for an unknown tool_use_id"})
 		return
@@ -687,5 +697,24 @@ func (s *session) watchForms(ctx context.Context) {
 		if _, err := em.Wait(ctx, func(sn screen.Snapshot) bool { return !onForm(sn) }); err != nil {
 			return
 		}
+	}
+}
+
+// keepFinished bounds how many finished forms' ids are remembered.
+const keepFinished = 256
+
+// forget drops a finished form, remembering only its id.
+func (s *session) forget(f *form) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.forms[f.id]; !ok {
+		return
+	}
+	delete(s.forms, f.id)
+	s.finished[f.id] = true
+	s.finishedQ = append(s.finishedQ, f.id)
+	if len(s.finishedQ) > keepFinished {
+		delete(s.finished, s.finishedQ[0])
+		s.finishedQ = s.finishedQ[1:]
 	}
 }
