@@ -84,7 +84,7 @@ loop:
 			if n := readEvents(evs).count["question"]; n != asked {
 				asked, lastAsk = n, time.Now()
 			} else if time.Since(lastAsk) >= stallAfter {
-				soak.Stalled = fmt.Sprintf("no form after the %dth, from %s on", asked,
+				soak.Stalled = fmt.Sprintf("no new form after form %d, from %s on", asked,
 					(lastAsk.Sub(start)).Round(time.Second))
 				break loop
 			}
