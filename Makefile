@@ -8,7 +8,7 @@ LDFLAGS         := -X github.com/claudewrap/claudewrap/internal/cli.version=$(VE
                    -X github.com/claudewrap/claudewrap/internal/cli.commit=$(COMMIT)
 GOTEST_FLAGS    ?=
 
-.PHONY: all build claude test check golden bench demo clean
+.PHONY: all build claude test check golden bench demo stress clean
 
 all: build
 
@@ -40,6 +40,16 @@ bench:
 	./scripts/install-claude.sh $(CLAUDE_VERSIONS)
 	BENCH_SOAK="$${BENCH_SOAK:-30m}" CLAUDEWRAP_CLAUDE_VERSIONS="$(CLAUDE_VERSIONS)" \
 		go test -tags bench -run '^TestBench$$' -count=1 -timeout 4h -v ./bench
+
+# Random forms on the real Claude Code, judged by what Claude recorded:
+# make stress [SEED=n] [COUNT=300] [VERSIONS="2.1.330 2.1.197"] [PARALLEL=2]
+SEED     ?= 0
+COUNT    ?= 300
+VERSIONS ?= $(CLAUDE_VERSIONS)
+PARALLEL ?= 2
+stress:
+	./scripts/install-claude.sh $(VERSIONS)
+	go run ./tools/stress -seed $(SEED) -count $(COUNT) -versions "$(VERSIONS)" -parallel $(PARALLEL)
 
 demo: build claude
 	./scripts/demo.sh

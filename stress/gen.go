@@ -1,0 +1,375 @@
+package stress
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"unicode/utf16"
+)
+
+// Question is one generated question, as Claude receives it.
+type Question struct {
+	Question    string   `json:"question"`
+	Header      string   `json:"header"`
+	MultiSelect bool     `json:"multiSelect"`
+	Options     []Option `json:"options"`
+}
+
+// Option is one offered answer; Preview is optional.
+type Option struct {
+	Label       string `json:"label"`
+	Description string `json:"description"`
+	Preview     string `json:"preview,omitempty"`
+}
+
+// HasPreview reports whether Claude draws q in its preview layout: a
+// single-select question with a preview on some option.
+func (q Question) HasPreview() bool {
+	if q.MultiSelect {
+		return false
+	}
+	return slices.ContainsFunc(q.Options, func(o Option) bool { return o.Preview != "" })
+}
+
+// Answer is the intended answer to one question of a submitted form.
+type Answer struct {
+	Select []string // labels, in tick order for a multi-select question
+	Type   string   // typed into "Type something"
+	Notes  string   // typed with n on a preview question
+}
+
+// Case is one form and what claudewrap is meant to do with it.
+type Case struct {
+	ID        string
+	Questions []Question
+	// Answers holds one answer per question when the form is submitted.
+	Answers []Answer
+	// Chat, when set, is the message sent after "Chat about this";
+	// Cancel presses Esc. ChatOn/CancelOn is the question whose rule says so.
+	Chat     string
+	Cancel   bool
+	ActionOn int
+	Classes  []string
+}
+
+// Session is one Claude Code run at one terminal size: a prompt, then its
+// cases chained one after another in the same turn.
+type Session struct {
+	Name       string
+	Cols, Rows int
+	Prompt     string
+	Cases      []Case
+}
+
+// Plan is everything one seed generates.
+type Plan struct {
+	Seed     uint64
+	Sessions []Session
+}
+
+// Forms returns the number of cases in the plan.
+func (p Plan) Forms() int {
+	n := 0
+	for _, s := range p.Sessions {
+		n += len(s.Cases)
+	}
+	return n
+}
+
+// Generate makes sessions until they hold at least forms cases. The same
+// seed and count give the same plan; a prefix of a longer plan is the
+// shorter one.
+func Generate(seed uint64, forms int) Plan {
+	p := Plan{Seed: seed}
+	n := 0
+	for i := 0; n < forms; i++ {
+		g := &gen{r: rand.New(rand.NewPCG(seed, uint64(i))), session: i}
+		s := g.session1(min(forms-n, 1+g.r.IntN(6)))
+		n += len(s.Cases)
+		p.Sessions = append(p.Sessions, s)
+	}
+	return p
+}
+
+type gen struct {
+	r       *rand.Rand
+	session int
+	serial  int // unique number for question texts within the session
+}
+
+func (g *gen) pick(list []string) string { return list[g.r.IntN(len(list))] }
+
+func (g *gen) chance(p float64) bool { return g.r.Float64() < p }
+
+func (g *gen) session1(forms int) Session {
+	s := Session{Name: fmt.Sprintf("s%03d", g.session)}
+	s.Cols, s.Rows = g.size()
+	s.Prompt = fmt.Sprintf("stress session %s: ask me", s.Name)
+	for k := 0; k < forms; k++ {
+		c := g.form(fmt.Sprintf("toolu_stress_%s_%d", s.Name, k), k == forms-1)
+		if k > 0 {
+			c.Classes = append(c.Classes, "chained")
+		}
+		if s.Rows < 25 {
+			c.Classes = append(c.Classes, "short")
+		}
+		if s.Cols < 60 {
+			c.Classes = append(c.Classes, "narrow")
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	return s
+}
+
+// size favours the edges, where layouts change.
+func (g *gen) size() (int, int) {
+	cols := 40 + g.r.IntN(161)
+	if g.chance(0.3) {
+		cols = []int{40, 44, 50, 60, 80, 100, 120, 160, 200}[g.r.IntN(9)]
+	}
+	rows := 16 + g.r.IntN(35)
+	if g.chance(0.3) {
+		rows = []int{16, 18, 20, 24, 30, 40, 50}[g.r.IntN(7)]
+	}
+	return cols, rows
+}
+
+// form makes one case; cancel is allowed only as the last of a session,
+// since Esc ends Claude's turn.
+func (g *gen) form(id string, last bool) Case {
+	c := Case{ID: id}
+	nq := 1 + g.r.IntN(4)
+	if g.chance(0.35) {
+		nq = 1
+	}
+	previews := g.chance(0.2)
+	for i := 0; i < nq; i++ {
+		q := g.question(previews && g.chance(0.7))
+		c.Questions = append(c.Questions, q)
+	}
+	switch {
+	case last && g.chance(0.06):
+		c.Cancel, c.ActionOn = true, g.r.IntN(nq)
+		c.Classes = append(c.Classes, "cancel")
+	case g.chance(0.07):
+		c.Chat, c.ActionOn = g.chatText(), g.r.IntN(nq)
+		c.Classes = append(c.Classes, "chat")
+	}
+	for _, q := range c.Questions {
+		c.Answers = append(c.Answers, g.answer(q))
+	}
+	c.Classes = append(c.Classes, classes(c)...)
+	slices.Sort(c.Classes)
+	c.Classes = slices.Compact(c.Classes)
+	return c
+}
+
+// classes names what a case exercises, for the report.
+func classes(c Case) []string {
+	var out []string
+	if len(c.Questions) > 1 {
+		out = append(out, "tabs")
+	} else {
+		out = append(out, "one-question")
+	}
+	for i, q := range c.Questions {
+		a := c.Answers[i]
+		switch {
+		case q.MultiSelect:
+			out = append(out, "multi")
+		case q.HasPreview():
+			out = append(out, "preview")
+		default:
+			out = append(out, "single")
+		}
+		if a.Type != "" && c.Chat == "" && !c.Cancel {
+			out = append(out, "typed")
+		}
+		if a.Notes != "" && c.Chat == "" && !c.Cancel {
+			out = append(out, "notes")
+		}
+		text := q.Question + q.Header
+		for _, o := range q.Options {
+			text += o.Label + o.Description
+			if strings.Contains(o.Label, ", ") || strings.Contains(o.Label, `"`) {
+				out = append(out, "comma-or-quote")
+			}
+			if slices.Contains(lookalikes, o.Label) {
+				out = append(out, "lookalike")
+			}
+		}
+		if len([]rune(q.Question)) > 70 {
+			out = append(out, "long")
+		}
+		if strings.ContainsFunc(text, func(r rune) bool { return r > 0x2e80 }) {
+			out = append(out, "cjk-emoji")
+		}
+	}
+	return out
+}
+
+var headers = []string{
+	"Database", "Auth", "Layout", "Approach", "Naming", "Tests", "Deploy", "Cache", "Format",
+	"API style", "Storage", "Queue", "Logging", "Runtime", "Scope", "Priority",
+	"数据库", "架构", "🚀 Deploy", "テスト", "Next", "Submit", "Review", "Q1", "1. Yes",
+}
+
+var nouns = []string{
+	"database", "queue", "cache", "test runner", "log format", "deployment target", "auth provider",
+	"naming scheme", "API style", "storage backend", "build tool", "release cadence",
+}
+
+var longTails = []string{
+	"given that the team is small, the budget is fixed and we must ship before the end of the quarter",
+	"considering the constraints of the payments service, its latency budget and the on-call rota",
+	"knowing that whatever we choose will be hard to change later and that the migration path matters",
+}
+
+func (g *gen) questionText() string {
+	g.serial++
+	n := g.serial
+	noun := g.pick(nouns)
+	switch g.r.IntN(10) {
+	case 0:
+		return fmt.Sprintf("我们应该为第%d项使用哪个%s？🚀", n, g.pick([]string{"数据库", "框架", "方案"}))
+	case 1, 2:
+		return fmt.Sprintf("Which %s should we adopt for item %d, %s?", noun, n, g.pick(longTails))
+	case 3:
+		return fmt.Sprintf("Review your answers about the %s (%d)?", noun, n)
+	case 4:
+		return fmt.Sprintf("1. Which %s? (%d)", noun, n)
+	default:
+		return fmt.Sprintf("Which %s should we use for part %d?", noun, n)
+	}
+}
+
+var plainLabels = []string{
+	"PostgreSQL", "SQLite", "MongoDB", "Redis", "Kafka", "RabbitMQ", "None", "Yes", "No", "Later",
+	"Blue-green", "Canary", "Rolling", "camelCase", "snake_case", "kebab-case", "JSON", "YAML", "TOML",
+	"Go", "Rust", "Python", "Weekly", "Monthly", "Auth", "Export", "Search", "API", "Dark", "Light",
+}
+
+var longLabels = []string{
+	"Blue-green deployments on two identical Kubernetes clusters behind a global load balancer",
+	"A single shared PostgreSQL instance with logical replication to a read replica",
+	"Keep the current setup and revisit the question after the next quarterly planning",
+	"Write everything to an append-only log and derive the views from it nightly",
+}
+
+var cjkLabels = []string{"数据库 分离 🚀", "单体 📦", "Mixed 混合 ✅", "テスト駆動", "🙂 Happy path", "关系型", "文档型 📄"}
+
+// lookalikes imitate the rows and marks of Claude's own form.
+var lookalikes = []string{
+	"1. Yes", "2. No", "Submit answers", "Submit", "Next", "Cancel", "[ ] maybe", "[✔] done", "❯ x",
+	"Type something", "Type something.", "Chat about this", "→ arrow", "● dot", "☐ box", "☒ ticked",
+	"Review your answers", "Enter to select", "↓ 4. more", "(no option selected)",
+}
+
+var commaLabels = []string{
+	"Yes, and always", "No, never", "Maybe, later, perhaps", `Say "hi"`, `"Quoted"`, "A, B", "Worker, pool",
+}
+
+var descriptions = []string{
+	"", "", "Relational, robust", "Embedded, simple", "Document store", "The default choice",
+	"2. Not an option, just a description", "Fast to start with, slower to change later; most teams pick it when unsure",
+	"数据库说明 🚀", "❯ not a pointer", "[ ] not a box", "Enter to select · not a footer",
+}
+
+func (g *gen) label(used map[string]bool) string {
+	for {
+		var l string
+		switch p := g.r.IntN(20); {
+		case p < 9:
+			l = g.pick(plainLabels)
+		case p < 11:
+			l = g.pick(longLabels)
+		case p < 13:
+			l = g.pick(cjkLabels)
+		case p < 17:
+			l = g.pick(lookalikes)
+		default:
+			l = g.pick(commaLabels)
+		}
+		if !used[l] {
+			used[l] = true
+			return l
+		}
+	}
+}
+
+var previews = []string{
+	"+------+--------+\n| nav  | main   |\n|      |        |\n+------+--------+",
+	"+---------------+\n| nav           |\n+---------------+\n| main          |",
+	"func main() {\n\tfmt.Println(\"hello\")\n}",
+	"just content",
+	"SELECT id, name\n  FROM users\n WHERE active;",
+	"┌──────┐\n│ box  │\n└──────┘",
+	"1. Yes\n2. No\n❯ 3. Not a menu",
+	"数据库 🚀\n第二行",
+	"a very long line of preview text that will not fit in the preview box of a narrow terminal and has to wrap or be cut",
+}
+
+func (g *gen) preview() string {
+	if g.chance(0.15) {
+		var b strings.Builder
+		for i := 0; i < 10+g.r.IntN(30); i++ {
+			fmt.Fprintf(&b, "line %d of a long preview\n", i+1)
+		}
+		return strings.TrimSuffix(b.String(), "\n")
+	}
+	return g.pick(previews)
+}
+
+func (g *gen) header() string {
+	for {
+		h := g.pick(headers)
+		if len(utf16.Encode([]rune(h))) <= 12 {
+			return h
+		}
+	}
+}
+
+func (g *gen) question(preview bool) Question {
+	q := Question{Question: g.questionText(), Header: g.header(), MultiSelect: g.chance(0.35)}
+	n := 2 + g.r.IntN(3)
+	used := map[string]bool{}
+	for i := 0; i < n; i++ {
+		o := Option{Label: g.label(used), Description: g.pick(descriptions)}
+		if preview && (i == 0 || g.chance(0.85)) {
+			o.Preview = g.preview()
+		}
+		q.Options = append(q.Options, o)
+	}
+	return q
+}
+
+func (g *gen) answer(q Question) Answer {
+	labels := make([]string, len(q.Options))
+	for i, o := range q.Options {
+		labels[i] = o.Label
+	}
+	switch {
+	case q.MultiSelect:
+		g.r.Shuffle(len(labels), func(i, j int) { labels[i], labels[j] = labels[j], labels[i] })
+		return Answer{Select: labels[:1+g.r.IntN(len(labels))]}
+	case !q.HasPreview() && g.chance(0.2):
+		return Answer{Type: g.pick(typed)}
+	}
+	a := Answer{Select: []string{labels[g.r.IntN(len(labels))]}}
+	if q.HasPreview() && g.chance(0.5) {
+		a.Notes = g.pick(notes)
+	}
+	return a
+}
+
+var typed = []string{
+	"We use SQLite for now", "snake_case, like the rest of the repo", "Neither; ask again next week",
+	`Use "both" where it matters`, "先用 SQLite 🚀", "1. Yes", "Submit answers",
+}
+
+var notes = []string{"keep it collapsible", "smaller, please", "and dark mode, too", "见设计稿 🚀", `"quoted" note`}
+
+func (g *gen) chatText() string {
+	return fmt.Sprintf("chat %d-%d: we should talk about this first", g.session, g.serial)
+}

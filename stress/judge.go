@@ -1,0 +1,169 @@
+package stress
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/claudewrap/claudewrap/fakeapi"
+)
+
+// Outcome is how one form ended, as Claude recorded it.
+type Outcome string
+
+// Outcomes. Wrong is the one that must never happen.
+const (
+	Right    Outcome = "right"     // Claude recorded exactly the intended answer (or chat, or cancel)
+	Wrong    Outcome = "wrong"     // Claude recorded an answer other than the intended one
+	Failed   Outcome = "failed"    // no answer: claudewrap cancelled, or nothing was recorded
+	NotAsked Outcome = "not-asked" // an earlier form of the session ended it first
+)
+
+// Verdict is the judgement on one case.
+type Verdict struct {
+	Version    string   `json:"version"`
+	Session    string   `json:"session"`
+	Case       string   `json:"case"`
+	Cols       int      `json:"cols"`
+	Rows       int      `json:"rows"`
+	Classes    []string `json:"classes"`
+	Outcome    Outcome  `json:"outcome"`
+	Detail     string   `json:"detail,omitempty"`
+	ToolResult string   `json:"tool_result,omitempty"`
+	Dir        string   `json:"dir,omitempty"` // the session's files, kept when not right
+}
+
+// What Claude Code writes in an is_error tool_result.
+const (
+	cancelledText = "doesn't want to proceed"
+	clarifyText   = "clarify"
+)
+
+// judge compares what the fake API received for case c with the intent.
+// res is nil when no tool_result came; later holds the texts of the user
+// messages Claude sent after it (for the chat message).
+func judge(c Case, res *fakeapi.ToolResult, later []string) (Outcome, string) {
+	if res == nil {
+		return Failed, "no tool_result reached the API"
+	}
+	switch {
+	case c.Cancel:
+		if res.IsError && strings.Contains(res.Content, cancelledText) {
+			return Right, ""
+		}
+		if !res.IsError {
+			return Wrong, "answers were recorded, the rules said cancel"
+		}
+		return Failed, "an error other than the cancel: " + res.Content
+	case c.Chat != "":
+		if !res.IsError {
+			return Wrong, "answers were recorded, the rules said chat"
+		}
+		if !strings.Contains(res.Content, clarifyText) {
+			return Failed, "the form was not chatted: " + res.Content
+		}
+		for _, t := range later {
+			if strings.Contains(t, c.Chat) {
+				return Right, ""
+			}
+		}
+		return Failed, "chatted, but the chat message never reached Claude"
+	}
+	if res.IsError {
+		return Failed, "the form was not submitted: " + res.Content
+	}
+	return judgeAnswers(c, res.Content)
+}
+
+// judgeAnswers checks a submitted form's tool_result: for each question
+// `"Q"="A"`, then optionally the chosen option's preview and the notes,
+// in order. Multi-select answers are the labels in tick order joined with
+// ", "; newer Claude Code quotes a label holding ", " or a double quote.
+func judgeAnswers(c Case, content string) (Outcome, string) {
+	at := 0
+	for i, q := range c.Questions {
+		a := c.Answers[i]
+		key := `"` + q.Question + `"=`
+		j := strings.Index(content[at:], key)
+		if j < 0 {
+			return Wrong, fmt.Sprintf("question %d is not in the tool_result", i+1)
+		}
+		rest := content[at+j+len(key):]
+		want := wants(q, a)
+		got := ""
+		for _, w := range want {
+			if strings.HasPrefix(rest, `"`+w+`"`) {
+				got = w
+				break
+			}
+		}
+		if got == "" {
+			return Wrong, fmt.Sprintf("question %d: recorded %s, want %q", i+1, shorten(rest, 80), want[0])
+		}
+		rest = rest[len(got)+2:]
+		// The segment of this question ends where the next one starts.
+		end := len(rest)
+		if i+1 < len(c.Questions) {
+			if k := strings.Index(rest, `, "`+c.Questions[i+1].Question+`"=`); k >= 0 {
+				end = k
+			}
+		}
+		seg := rest[:end]
+		if a.Notes != "" && !strings.Contains(seg, "notes: "+a.Notes) {
+			return Wrong, fmt.Sprintf("question %d: notes %q not recorded: %s", i+1, a.Notes, shorten(seg, 80))
+		}
+		if a.Notes == "" && strings.Contains(seg, " notes: ") {
+			return Wrong, fmt.Sprintf("question %d: notes recorded that were not meant: %s", i+1, shorten(seg, 80))
+		}
+		if p, ok := strings.CutPrefix(seg, " selected preview:\n"); ok {
+			chosen := ""
+			for _, o := range q.Options {
+				if len(a.Select) == 1 && o.Label == a.Select[0] {
+					chosen = o.Preview
+				}
+			}
+			if chosen == "" || !strings.HasPrefix(p, chosen) {
+				return Wrong, fmt.Sprintf("question %d: the preview recorded is not the chosen option's", i+1)
+			}
+		}
+		at = len(content) - len(rest) + end
+	}
+	return Right, ""
+}
+
+// wants lists the strings Claude may record for an answer.
+func wants(q Question, a Answer) []string {
+	if a.Type != "" {
+		return []string{a.Type}
+	}
+	plain := strings.Join(a.Select, ", ")
+	if !q.MultiSelect {
+		return []string{plain}
+	}
+	quoted := make([]string, len(a.Select))
+	for i, l := range a.Select {
+		quoted[i] = l
+		if strings.Contains(l, ", ") || strings.Contains(l, `"`) {
+			quoted[i] = jsonString(l)
+		}
+	}
+	return []string{strings.Join(quoted, ", "), plain}
+}
+
+// jsonString quotes s as JavaScript's JSON.stringify does.
+func jsonString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprintf("%q…", string(r[:n]))
+}

@@ -1,0 +1,104 @@
+package stress
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Tally counts verdicts of one kind.
+type Tally struct {
+	Asked, Right, Wrong, Failed int
+}
+
+func (t *Tally) add(v Verdict) {
+	if v.Outcome == NotAsked {
+		return
+	}
+	t.Asked++
+	switch v.Outcome {
+	case Right:
+		t.Right++
+	case Wrong:
+		t.Wrong++
+	case Failed:
+		t.Failed++
+	}
+}
+
+// Answered is the share of asked forms answered as intended, in percent.
+func (t Tally) Answered() float64 {
+	if t.Asked == 0 {
+		return 0
+	}
+	return 100 * float64(t.Right) / float64(t.Asked)
+}
+
+// Summary is the verdicts tallied per version and per case class.
+type Summary struct {
+	Versions  []string
+	ByVersion map[string]*Tally
+	Classes   []string
+	ByClass   map[string]map[string]*Tally // class -> version -> tally
+	Total     Tally
+	NotAsked  int
+}
+
+// Summarize tallies verdicts.
+func Summarize(vs []Verdict) Summary {
+	s := Summary{ByVersion: map[string]*Tally{}, ByClass: map[string]map[string]*Tally{}}
+	for _, v := range vs {
+		if v.Outcome == NotAsked {
+			s.NotAsked++
+			continue
+		}
+		if s.ByVersion[v.Version] == nil {
+			s.ByVersion[v.Version] = &Tally{}
+			s.Versions = append(s.Versions, v.Version)
+		}
+		s.ByVersion[v.Version].add(v)
+		s.Total.add(v)
+		for _, c := range v.Classes {
+			if s.ByClass[c] == nil {
+				s.ByClass[c] = map[string]*Tally{}
+				s.Classes = append(s.Classes, c)
+			}
+			if s.ByClass[c][v.Version] == nil {
+				s.ByClass[c][v.Version] = &Tally{}
+			}
+			s.ByClass[c][v.Version].add(v)
+		}
+	}
+	slices.Sort(s.Classes)
+	return s
+}
+
+// Markdown writes the summary as two tables: per version, and per class
+// and version (right/asked).
+func (s Summary) Markdown(w io.Writer) {
+	fmt.Fprintf(w, "| Claude Code | forms asked | right | wrong | not answered | answered |\n|---|---|---|---|---|---|\n")
+	for _, v := range s.Versions {
+		t := s.ByVersion[v]
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %.1f %% |\n", v, t.Asked, t.Right, t.Wrong, t.Failed, t.Answered())
+	}
+	t := s.Total
+	fmt.Fprintf(w, "| all | %d | %d | %d | %d | %.1f %% |\n\n", t.Asked, t.Right, t.Wrong, t.Failed, t.Answered())
+	fmt.Fprintf(w, "| case class | %s |\n|---|%s\n", strings.Join(s.Versions, " | "), strings.Repeat("---|", len(s.Versions)))
+	for _, c := range s.Classes {
+		var cells []string
+		for _, v := range s.Versions {
+			t := s.ByClass[c][v]
+			if t == nil {
+				cells = append(cells, "–")
+				continue
+			}
+			cell := fmt.Sprintf("%d/%d", t.Right, t.Asked)
+			if t.Wrong > 0 {
+				cell += fmt.Sprintf(" (**%d wrong**)", t.Wrong)
+			}
+			cells = append(cells, cell)
+		}
+		fmt.Fprintf(w, "| %s | %s |\n", c, strings.Join(cells, " | "))
+	}
+}

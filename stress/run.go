@@ -1,0 +1,240 @@
+package stress
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/claudewrap/claudewrap/fakeapi"
+	"github.com/claudewrap/claudewrap/internal/claudetest"
+)
+
+// Config says how to run a plan.
+type Config struct {
+	// Claudewrap is the claudewrap binary under test.
+	Claudewrap string
+	// Claude returns the Claude Code binary of a version.
+	Claude func(version string) (string, error)
+	// Versions are the Claude Code versions to run every session on.
+	Versions []string
+	// Parallel is how many sessions run at once (default 2: each is a
+	// Claude Code process).
+	Parallel int
+	// Dir holds one folder per session: the rules, the recording, the
+	// events, and any bug-report bundle. Folders of sessions whose forms
+	// were all right are removed unless Keep is set.
+	Dir  string
+	Keep bool
+	// Logf, if set, gets a line per finished session.
+	Logf func(format string, args ...any)
+}
+
+// Run runs every session of the plan on every version and returns a
+// verdict per case and version, in plan order. It stops early, with the
+// verdicts so far, when ctx ends.
+func Run(ctx context.Context, cfg Config, plan Plan) ([]Verdict, error) {
+	if cfg.Parallel <= 0 {
+		cfg.Parallel = 2
+	}
+	type job struct {
+		version string
+		s       Session
+		slot    int
+	}
+	var jobs []job
+	for _, v := range cfg.Versions {
+		for _, s := range plan.Sessions {
+			jobs = append(jobs, job{v, s, len(jobs)})
+		}
+	}
+	results := make([][]Verdict, len(jobs))
+	var (
+		wg   sync.WaitGroup
+		sem  = make(chan struct{}, cfg.Parallel)
+		mu   sync.Mutex
+		errs []error
+	)
+	for _, j := range jobs {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			vs, err := runSession(ctx, cfg, j.version, j.s)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s on %s: %w", j.s.Name, j.version, err))
+			}
+			results[j.slot] = vs
+			if cfg.Logf != nil {
+				cfg.Logf("%s", sessionLine(j.version, j.s, vs))
+			}
+		}()
+	}
+	wg.Wait()
+	var out []Verdict
+	for _, vs := range results {
+		out = append(out, vs...)
+	}
+	if ctx.Err() != nil {
+		errs = append(errs, ctx.Err())
+	}
+	return out, errors.Join(errs...)
+}
+
+func sessionLine(version string, s Session, vs []Verdict) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s %dx%d:", version, s.Name, s.Cols, s.Rows)
+	for _, v := range vs {
+		fmt.Fprintf(&b, " %s", v.Outcome)
+		if v.Outcome != Right && v.Outcome != NotAsked {
+			fmt.Fprintf(&b, " (%s: %s)", v.Case, v.Detail)
+		}
+	}
+	if len(vs) > 0 && vs[0].Dir != "" {
+		fmt.Fprintf(&b, " [%s]", vs[0].Dir)
+	}
+	return b.String()
+}
+
+// sessionTimeout bounds one session: Claude's start, then each form.
+func sessionTimeout(s Session) time.Duration {
+	return 60*time.Second + time.Duration(len(s.Cases))*45*time.Second
+}
+
+// runSession runs one session and judges its cases. An error means the
+// harness itself could not run it (no verdicts are then made up).
+func runSession(ctx context.Context, cfg Config, version string, s Session) ([]Verdict, error) {
+	claude, err := cfg.Claude(version)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := s.Scenario()
+	if err != nil {
+		return nil, err
+	}
+	rulesYAML, err := s.Rules()
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(cfg.Dir, version, s.Name)
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, err
+	}
+	home, project, state := filepath.Join(dir, "home"), filepath.Join(dir, "project"), filepath.Join(dir, "state")
+	for _, d := range []string{home, project, state} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	if err := claudetest.Seed(home, project); err != nil {
+		return nil, err
+	}
+	rulesPath := filepath.Join(dir, "rules.yaml")
+	if err := os.WriteFile(rulesPath, rulesYAML, 0o644); err != nil {
+		return nil, err
+	}
+	api, err := fakeapi.Start(sc)
+	if err != nil {
+		return nil, err
+	}
+	defer api.Close()
+
+	rctx, cancel := context.WithTimeout(ctx, sessionTimeout(s))
+	defer cancel()
+	cmd := exec.CommandContext(rctx, cfg.Claudewrap, "run", "--claude", claude, "--headless",
+		"--size", fmt.Sprintf("%dx%d", s.Cols, s.Rows), "--rules", rulesPath,
+		"--events", filepath.Join(dir, "events.jsonl"), "--record", filepath.Join(dir, "run.cast"),
+		"--exit-after-turn", "--", s.Prompt)
+	cmd.Env = append(claudetest.Env(home, api.URL()), "XDG_STATE_HOME="+state)
+	cmd.Dir = project
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 10 * time.Second
+	runErr := cmd.Run()
+	exit := cmd.ProcessState.ExitCode()
+	timedOut := rctx.Err() != nil && ctx.Err() == nil
+	note := fmt.Sprintf("claudewrap exit %d", exit)
+	if timedOut {
+		note = fmt.Sprintf("the session did not end within %v", sessionTimeout(s))
+	} else if runErr != nil && exit < 0 {
+		note = "claudewrap: " + runErr.Error()
+	}
+	if st := strings.TrimSpace(stderr.String()); st != "" {
+		note += "; stderr: " + lastLine(st)
+	}
+	_ = os.WriteFile(filepath.Join(dir, "stderr.txt"), stderr.Bytes(), 0o644)
+
+	results := map[string]fakeapi.ToolResult{}
+	for _, r := range api.ToolResults() {
+		results[r.ToolUseID] = r
+	}
+	reqs := api.Requests()
+	var vs []Verdict
+	allRight := true
+	for k, c := range s.Cases {
+		v := Verdict{Version: version, Session: s.Name, Case: c.ID, Cols: s.Cols, Rows: s.Rows, Classes: c.Classes}
+		asked, seq := false, 0
+		for _, r := range reqs {
+			if strings.Contains(r.Reply, "("+c.ID+")") {
+				asked, seq = true, r.Seq
+				break
+			}
+		}
+		var later []string
+		for _, r := range reqs {
+			if r.Seq > seq {
+				later = append(later, r.Text)
+			}
+		}
+		res, ok := results[c.ID]
+		switch {
+		case !asked && k == 0:
+			// The prompt always brings the first form: not seeing it is
+			// a failure (claudewrap refused the rules, Claude never started).
+			v.Outcome, v.Detail = Failed, "the first form was never asked; "+note
+		case !asked:
+			v.Outcome, v.Detail = NotAsked, "an earlier form ended the session"
+		case !ok:
+			v.Outcome, v.Detail = judge(c, nil, later)
+			v.Detail += "; " + note
+		default:
+			v.Outcome, v.Detail = judge(c, &res, later)
+			v.ToolResult = res.Content
+			if v.Outcome != Right {
+				v.Detail += "; " + note
+			}
+		}
+		if v.Outcome != Right && v.Outcome != NotAsked {
+			allRight = false
+		}
+		vs = append(vs, v)
+	}
+	if allRight && !cfg.Keep {
+		return vs, os.RemoveAll(dir)
+	}
+	for i := range vs {
+		vs[i].Dir = dir
+	}
+	return vs, nil
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(s, "\n")
+	return lines[len(lines)-1]
+}

@@ -1,0 +1,131 @@
+// Command stress runs claudewrap on random AskUserQuestion forms on the real
+// Claude Code (see package stress) and prints how many were answered as
+// intended, per Claude Code version and per case class.
+//
+//	go run ./tools/stress -count 300                  # a new random seed, every pinned version
+//	go run ./tools/stress -seed 42 -count 20 -versions 2.1.330
+//
+// `make stress` runs it with SEED, COUNT and VERSIONS. The seed is printed
+// first: run it again with -seed to repeat the very same forms. Sessions
+// with a form not answered as intended keep their folder under -out
+// (rules, recording, events, bug-report bundle); turn each into a golden
+// screen and a test. Exit status 1 when any answer was wrong or fewer than
+// -min percent were answered.
+package main
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/stress"
+)
+
+func main() {
+	seed := flag.Uint64("seed", 0, "random seed (0: pick one and print it)")
+	count := flag.Int("count", 300, "forms per version")
+	versions := flag.String("versions", strings.Join(claudetest.Versions(), " "), "Claude Code versions, space- or comma-separated")
+	parallel := flag.Int("parallel", 2, "sessions at once (each is a Claude Code process)")
+	out := flag.String("out", ".cache/stress", "folder for the sessions' files")
+	keep := flag.Bool("keep", false, "keep the files of sessions that went right too")
+	minPct := flag.Float64("min", 99.5, "fail when fewer than this percent of the forms asked were answered")
+	md := flag.String("md", "", "also write the figures as Markdown to this file")
+	flag.Parse()
+	if err := run(*seed, *count, strings.Fields(strings.ReplaceAll(*versions, ",", " ")), *parallel, *out, *keep, *minPct, *md); err != nil {
+		fmt.Fprintln(os.Stderr, "stress:", err)
+		os.Exit(1)
+	}
+}
+
+func run(seed uint64, count int, versions []string, parallel int, out string, keep bool, minPct float64, md string) error {
+	if seed == 0 {
+		var b [8]byte
+		if _, err := crand.Read(b[:]); err != nil {
+			return err
+		}
+		seed = binary.LittleEndian.Uint64(b[:]) >> 1
+	}
+	root, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	out, err = filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(out, fmt.Sprint(seed))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	bin := filepath.Join(dir, "claudewrap")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/claudewrap")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("build claudewrap (run from the repository root): %w", err)
+	}
+	plan := stress.Generate(seed, count)
+	cmdline := fmt.Sprintf("go run ./tools/stress -seed %d -count %d -versions '%s'", seed, count, strings.Join(versions, " "))
+	fmt.Printf("seed %d: %d forms in %d sessions, on Claude Code %s\n  repeat with: %s\n",
+		seed, plan.Forms(), len(plan.Sessions), strings.Join(versions, ", "), cmdline)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	start := time.Now()
+	vs, runErr := stress.Run(ctx, stress.Config{
+		Claudewrap: bin,
+		Claude: func(v string) (string, error) {
+			p := filepath.Join(root, ".cache", "claude-code", v, "node_modules", ".bin", "claude")
+			if _, err := os.Stat(p); err != nil {
+				return "", fmt.Errorf("Claude Code %s is not installed (make claude): %w", v, err)
+			}
+			return p, nil
+		},
+		Versions: versions,
+		Parallel: parallel,
+		Dir:      dir,
+		Keep:     keep,
+		Logf:     func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
+	}, plan)
+
+	if b, err := json.MarshalIndent(vs, "", "  "); err == nil {
+		_ = os.WriteFile(filepath.Join(dir, "verdicts.json"), b, 0o644)
+	}
+	sum := stress.Summarize(vs)
+	var b strings.Builder
+	fmt.Fprintf(&b, "`%s` (%s, %s, %d sessions at once)\n\n", cmdline, time.Now().UTC().Format("2006-01-02 15:04 UTC"),
+		time.Since(start).Round(time.Second), parallel)
+	sum.Markdown(&b)
+	fmt.Println()
+	fmt.Print(b.String())
+	if md != "" {
+		if err := os.WriteFile(md, []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+	}
+	for _, v := range vs {
+		if v.Outcome == stress.Wrong || v.Outcome == stress.Failed {
+			fmt.Printf("%s %s on %s %dx%d: %s: %s\n  %s\n", v.Outcome, v.Case, v.Version, v.Cols, v.Rows, strings.Join(v.Classes, ","), v.Detail, v.Dir)
+		}
+	}
+	if runErr != nil {
+		return runErr
+	}
+	switch {
+	case sum.Total.Wrong > 0:
+		return fmt.Errorf("%d wrong answers", sum.Total.Wrong)
+	case sum.Total.Answered() < minPct:
+		return fmt.Errorf("%.1f %% answered, want at least %.1f %%", sum.Total.Answered(), minPct)
+	}
+	return nil
+}
