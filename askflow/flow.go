@@ -2,8 +2,10 @@ package askflow
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -20,6 +22,14 @@ type Screen interface {
 // Keys sends keys to Claude.
 type Keys interface {
 	SendKeys(p []byte) error
+}
+
+// Redrawer is a [Screen] that can have Claude redraw it in full (by nudging
+// the terminal's size). askflow asks for it once per form, when the screen
+// never shows what it waits for: Claude's renderer sometimes leaves stale
+// or split characters that a redraw clears.
+type Redrawer interface {
+	Redraw() error
 }
 
 // Action is what to do with a question.
@@ -47,15 +57,50 @@ type Decision struct {
 	Action Action
 	Labels []string
 	Text   string
+	// Notes are typed with n on the chosen option of a preview question.
+	Notes string
 }
 
 // Answer is the string Claude records for the decision: the label, the
-// labels joined with ", " in tick order, or the typed text.
+// labels joined with ", " in tick order, or the typed text. See
+// [Decision.Answers] for the forms a multi-select answer takes.
 func (d Decision) Answer() string {
 	if d.Action == Type {
 		return d.Text
 	}
 	return strings.Join(d.Labels, ", ")
+}
+
+// Answers lists every string Claude may record (and show on the review
+// page) for the decision. Since 2.1.266 Claude quotes, as JSON, a label of
+// a multi-select answer that holds ", " or a double quote, so that the
+// labels can be told apart; earlier versions join them as they are.
+func (d Decision) Answers(multi bool) []string {
+	plain := d.Answer()
+	if d.Action != Select || !multi {
+		return []string{plain}
+	}
+	quoted := make([]string, len(d.Labels))
+	for i, l := range d.Labels {
+		quoted[i] = QuoteLabel(l)
+	}
+	if q := strings.Join(quoted, ", "); q != plain {
+		return []string{q, plain}
+	}
+	return []string{plain}
+}
+
+// QuoteLabel quotes a multi-select label the way Claude Code records it:
+// as a JSON string when it holds ", " or a double quote.
+func QuoteLabel(l string) string {
+	if !strings.Contains(l, ", ") && !strings.Contains(l, `"`) {
+		return l
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(l)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // KeyEvent reports one key sent, with the focus before and after it.
@@ -135,9 +180,10 @@ const (
 	keyDown  = "\x1b[B"
 	keyEnter = "\r"
 	keyEsc   = "\x1b"
+	keyNotes = "n" // preview layout: open the notes of the focused option
 )
 
-var keyNames = map[string]string{keyUp: "Up", keyDown: "Down", keyEnter: "Enter", keyEsc: "Esc"}
+var keyNames = map[string]string{keyUp: "Up", keyDown: "Down", keyEnter: "Enter", keyEsc: "Esc", keyNotes: "n"}
 
 // Run answers the form. It returns an *Error when the screen did not
 // confirm a step, or ErrInterrupted when ctx ended first.
@@ -175,6 +221,10 @@ type runner struct {
 	// take effect.
 	unsettled bool
 	shown     time.Time // when the form was first seen agreeing with the hook
+	redrawn   bool      // a redraw was asked for (once per form)
+	// ticks holds, for the multi-select question being answered, each
+	// option's tick as last seen on the screen.
+	ticks map[int]bool
 }
 
 // formAge is how long a form must have been on the screen before an Enter.
@@ -225,16 +275,15 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 	}
 	for i, d := range r.cfg.Decisions {
 		r.q = i
+		r.ticks = map[int]bool{}
 		var err error
-		switch d.Action {
-		case Select:
-			if r.cfg.Questions[i].MultiSelect {
-				err = r.multi(ctx, d.Labels)
-			} else {
-				err = r.single(ctx, d.Labels[0])
-			}
-		case Type:
+		switch {
+		case d.Action == Type:
 			err = r.typed(ctx, d.Text)
+		case r.cfg.Questions[i].MultiSelect:
+			err = r.multi(ctx, d.Labels)
+		default:
+			err = r.single(ctx, d.Labels[0], d.Notes)
 		}
 		if err != nil {
 			return 0, err
@@ -283,6 +332,9 @@ func validate(q screen.Question, d Decision) error {
 		if q.MultiSelect {
 			return errors.New("typed answers are supported on single-select questions only")
 		}
+		if q.PreviewLayout() {
+			return errors.New("a question with previews has no Type something row")
+		}
 		if strings.TrimSpace(d.Text) == "" || strings.IndexFunc(d.Text, unicode.IsControl) >= 0 {
 			return errors.New("typed answer is empty or holds control characters")
 		}
@@ -293,6 +345,14 @@ func validate(q screen.Question, d Decision) error {
 	case Cancel:
 	default:
 		return fmt.Errorf("unknown action %d", d.Action)
+	}
+	if d.Notes != "" {
+		if d.Action != Select || !q.PreviewLayout() {
+			return errors.New("notes go with a selected option of a question with previews")
+		}
+		if strings.TrimSpace(d.Notes) != d.Notes || strings.IndexFunc(d.Notes, unicode.IsControl) >= 0 {
+			return errors.New("notes hold control characters or surrounding spaces")
+		}
 	}
 	return nil
 }
@@ -318,15 +378,18 @@ func (r *runner) fail(step string, last screen.Snapshot, format string, args ...
 }
 
 // agrees reports whether fm is the page of the current question, as the
-// hook described it.
+// hook described it, and of no other question of the form. Every option
+// it shows is noted, for the multi-select check before its button.
 func (r *runner) agrees(fm *screen.Form) bool {
-	if fm == nil || fm.Review != nil {
+	if fm == nil || !fm.Shows(r.cfg.Questions, r.q) {
 		return false
 	}
-	if len(fm.Disagreements(r.cfg.Questions[r.q])) > 0 || len(fm.TabDisagreements(r.headers)) > 0 {
-		return false
+	if r.ticks != nil && fm.MultiSelect {
+		for _, o := range fm.Options {
+			r.ticks[o.Number-1] = o.Ticked
+		}
 	}
-	return len(r.headers) == 1 || fm.ActiveTab() == r.q
+	return true
 }
 
 // wait waits up to d for a settled screen satisfying ok, returning the
@@ -345,18 +408,36 @@ func (r *runner) wait(ctx context.Context, d time.Duration, ok func(screen.Snaps
 	return s, true
 }
 
-// formWhere waits up to d for a recognised form satisfying ok.
+// formWhere waits up to d for a recognised form satisfying ok. When none
+// comes, it asks Claude for one full redraw (if the screen can) and waits
+// once more: Claude's renderer leaves stale or split characters at some
+// sizes, which a redraw clears.
 func (r *runner) formWhere(ctx context.Context, d time.Duration, ok func(*screen.Form) bool) (*screen.Form, screen.Snapshot, bool) {
 	var got *screen.Form
-	s, found := r.wait(ctx, d, func(s screen.Snapshot) bool {
+	check := func(s screen.Snapshot) bool {
 		fm, err := screen.Recognize(s)
 		if err != nil || !ok(fm) {
 			return false
 		}
 		got = fm
 		return true
-	})
+	}
+	s, found := r.wait(ctx, d, check)
+	if found || ctx.Err() != nil || !r.redraw() {
+		return got, s, found
+	}
+	s, found = r.wait(ctx, d, check)
 	return got, s, found
+}
+
+// redraw has Claude redraw its screen once per form, if the screen can.
+func (r *runner) redraw() bool {
+	rd, ok := r.cfg.Screen.(Redrawer)
+	if !ok || r.redrawn {
+		return false
+	}
+	r.redrawn = true
+	return rd.Redraw() == nil
 }
 
 // page waits for the current question's page with a known focus.
@@ -382,10 +463,13 @@ func describeDisagreement(s screen.Snapshot, r *runner) string {
 		return " (the review page is showing)"
 	}
 	d := append(fm.Disagreements(r.cfg.Questions[r.q]), fm.TabDisagreements(r.headers)...)
-	if len(r.headers) > 1 && fm.ActiveTab() != r.q {
+	if len(fm.Tabs) > 0 && len(r.headers) > 1 && fm.ActiveTab() != r.q {
 		d = append(d, fmt.Sprintf("tab %d is active, not %d", fm.ActiveTab()+1, r.q+1))
 	}
 	if len(d) == 0 {
+		if !fm.Shows(r.cfg.Questions, r.q) {
+			return " (the visible part could be another question of the form)"
+		}
 		return " (focus unknown)"
 	}
 	return ": " + strings.Join(d, "; ")
@@ -468,9 +552,12 @@ func focusOf(s screen.Snapshot) string {
 	return fm.Focus.String()
 }
 
-// position is the focus's place in the order Up/Down walk through.
-func position(fm *screen.Form) int {
-	n := len(fm.Options)
+// position is the focus's place in the order Up/Down walk through: the
+// options, "Type something", the multi-select button, "Chat about this".
+// The preview layout has neither "Type something" nor a button.
+func (r *runner) position(fm *screen.Form) int {
+	q := r.cfg.Questions[r.q]
+	n := len(q.Labels)
 	switch fm.Focus.Kind {
 	case screen.FocusOption:
 		return fm.Focus.Index
@@ -479,15 +566,25 @@ func position(fm *screen.Form) int {
 	case screen.FocusButton:
 		return n + 1
 	case screen.FocusChat:
-		if fm.Button != nil {
-			return n + 2
-		}
-		return n + 1
+		return r.chatPos()
 	}
 	return -1
 }
 
+// chatPos is the position of "Chat about this" on the current question.
+func (r *runner) chatPos() int {
+	q := r.cfg.Questions[r.q]
+	switch {
+	case q.PreviewLayout():
+		return len(q.Labels)
+	case q.MultiSelect:
+		return len(q.Labels) + 2
+	}
+	return len(q.Labels) + 1
+}
+
 // moveTo moves the focus to position target, one confirmed key at a time.
+// It looks only at the focused row: the rows around it may be scrolled off.
 func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 	fm, err := r.page(ctx, r.cfg.FormTimeout)
 	if err != nil {
@@ -495,9 +592,9 @@ func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 	}
 	// Each move must bring the focus closer; allow some slack for a list
 	// that scrolls or wraps, never an endless walk.
-	limit := 2*(len(fm.Options)+3) + r.cfg.Retries
+	limit := 2*(len(r.cfg.Questions[r.q].Labels)+3) + r.cfg.Retries
 	for moves := 0; ; moves++ {
-		cur := position(fm)
+		cur := r.position(fm)
 		if cur == target {
 			return fm, nil
 		}
@@ -512,7 +609,7 @@ func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 		_, err := r.press(ctx, "move", key, fm.Focus.String(), true,
 			func(s screen.Snapshot) bool {
 				nf, err := screen.Recognize(s)
-				if err != nil || !r.agrees(nf) || nf.Focus.Kind == screen.FocusUnknown || position(nf) == cur {
+				if err != nil || !r.agrees(nf) || nf.Focus.Kind == screen.FocusUnknown || r.position(nf) == cur {
 					return false
 				}
 				next = nf
@@ -531,29 +628,44 @@ func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 
 // movedOn reports whether the screen has left the current question's page:
 // for one question, the form is gone (or shows its review page, or another
-// question); for several, another tab or the review page shows. A form
-// still asking this question, even changed, has not moved on.
+// question); for several, another question's page or the review page shows.
+// A form still asking this question, even changed, has not moved on.
 func (r *runner) movedOn(s screen.Snapshot) bool {
 	fm, err := screen.Recognize(s)
 	if len(r.headers) == 1 {
-		return err != nil || fm.Review != nil || !sameText(fm.Question, r.cfg.Questions[r.q].Question)
+		return err != nil || !fm.Asks(r.cfg.Questions[r.q])
 	}
-	return err == nil && (fm.Review != nil || (fm.ActiveTab() >= 0 && fm.ActiveTab() != r.q))
+	if err != nil {
+		return false
+	}
+	if fm.Review != nil {
+		return true
+	}
+	if len(fm.Tabs) > 0 {
+		return fm.ActiveTab() >= 0 && fm.ActiveTab() != r.q
+	}
+	for j := range r.cfg.Questions {
+		if j != r.q && fm.Shows(r.cfg.Questions, j) {
+			return true
+		}
+	}
+	return false
 }
 
 // focusedOn returns a check that the current page shows with the focus at
-// position target.
-func (r *runner) focusedOn(target int) func(screen.Snapshot) bool {
+// position target and, if set, ok holds for it.
+func (r *runner) focusedOn(target int, ok func(*screen.Form) bool) func(screen.Snapshot) bool {
 	return func(s screen.Snapshot) bool {
 		fm, err := screen.Recognize(s)
-		return err == nil && r.agrees(fm) && position(fm) == target
+		return err == nil && r.agrees(fm) && r.position(fm) == target && (ok == nil || ok(fm))
 	}
 }
 
-// enter presses Enter on the focused row, which must be target, and waits
-// for the page to move on. A swallowed Enter is not sent again: its first
-// copy might land late and answer the next question.
-func (r *runner) enter(ctx context.Context, target int) error {
+// enter presses Enter on the focused row, which must be target (and the
+// page must satisfy ok, if set), and waits for the page to move on. A
+// swallowed Enter is not sent again: its first copy might land late and
+// answer the next question.
+func (r *runner) enter(ctx context.Context, target int, ok func(*screen.Form) bool) error {
 	if err := r.settle(ctx); err != nil {
 		return err
 	}
@@ -567,11 +679,11 @@ func (r *runner) enter(ctx context.Context, target int) error {
 	if err := r.ripen(ctx); err != nil {
 		return r.fail("enter", r.cfg.Screen.Snapshot(), "%v", err)
 	}
-	s, ok := r.wait(ctx, r.cfg.StepTimeout, r.focusedOn(target))
-	if !ok {
+	s, found := r.wait(ctx, r.cfg.StepTimeout, r.focusedOn(target, ok))
+	if !found {
 		return r.fail("enter", s, "focus is not on row %d before Enter", target+1)
 	}
-	_, err := r.press(ctx, "enter", keyEnter, focusOf(s), false, r.movedOn, r.focusedOn(target))
+	_, err := r.press(ctx, "enter", keyEnter, focusOf(s), false, r.movedOn, r.focusedOn(target, ok))
 	if err == nil || ctx.Err() != nil {
 		return err
 	}
@@ -582,20 +694,59 @@ func (r *runner) enter(ctx context.Context, target int) error {
 	// prompt or on the review page's Submit answers, never on another
 	// question's row.
 	last := r.q == len(r.cfg.Questions)-1
-	if now := r.cfg.Screen.Snapshot(); !last || now.Seq != s.Seq || !r.focusedOn(target)(now) {
+	if now := r.cfg.Screen.Snapshot(); !last || now.Seq != s.Seq || !r.focusedOn(target, ok)(now) {
 		return err
 	}
 	r.unsettled = true
-	_, err = r.press(ctx, "enter", keyEnter, focusOf(s), false, r.movedOn, r.focusedOn(target))
+	_, err = r.press(ctx, "enter", keyEnter, focusOf(s), false, r.movedOn, r.focusedOn(target, ok))
 	return err
 }
 
-func (r *runner) single(ctx context.Context, label string) error {
+// single answers a single-select question: the option, and on a preview
+// question its notes, typed with n and confirmed before Enter.
+func (r *runner) single(ctx context.Context, label, notes string) error {
 	target := indexOf(r.cfg.Questions[r.q].Labels, label)
-	if _, err := r.moveTo(ctx, target); err != nil {
+	fm, err := r.moveTo(ctx, target)
+	if err != nil {
 		return err
 	}
-	return r.enter(ctx, target)
+	if !r.cfg.Questions[r.q].PreviewLayout() {
+		return r.enter(ctx, target, nil)
+	}
+	if fm.Preview.Notes != notes && fm.Preview.Notes != "" {
+		return r.fail("notes", r.cfg.Screen.Snapshot(), "the notes already hold %q", fm.Preview.Notes)
+	}
+	if notes != "" && fm.Preview.Notes == "" {
+		if err := r.notes(ctx, target, notes); err != nil {
+			return err
+		}
+	}
+	// Enter while the notes are being typed would record the notes alone
+	// on some versions: the notes must show, done with.
+	return r.enter(ctx, target, func(fm *screen.Form) bool {
+		return !fm.Preview.Editing && sameText(fm.Preview.Notes, notes)
+	})
+}
+
+// notes types the notes of the focused option: n opens them, the text goes
+// in one write, and Esc closes them (it keeps what was typed); each step is
+// confirmed on the screen. A second Esc would cancel the form, so none is
+// sent unless the notes still show open.
+func (r *runner) notes(ctx context.Context, target int, text string) error {
+	state := func(editing bool, notes string) func(screen.Snapshot) bool {
+		return r.focusedOn(target, func(fm *screen.Form) bool {
+			return fm.Preview.Editing == editing && sameText(fm.Preview.Notes, notes)
+		})
+	}
+	if _, err := r.press(ctx, "notes", keyNotes, fmt.Sprintf("option %d", target+1), true,
+		state(true, ""), state(false, "")); err != nil {
+		return err
+	}
+	if _, err := r.press(ctx, "notes", text, "notes", false, state(true, text), func(screen.Snapshot) bool { return false }); err != nil {
+		return err
+	}
+	_, err := r.press(ctx, "notes", keyEsc, "notes", false, state(false, text), func(screen.Snapshot) bool { return false })
+	return err
 }
 
 func (r *runner) multi(ctx context.Context, labels []string) error {
@@ -604,35 +755,28 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 	for _, l := range labels {
 		want[indexOf(q.Labels, l)] = true
 	}
-	fm, err := r.page(ctx, r.cfg.FormTimeout)
-	if err != nil {
+	if _, err := r.page(ctx, r.cfg.FormTimeout); err != nil {
 		return err
 	}
-	for i, o := range fm.Options {
-		if o.Ticked && !want[i] {
-			return r.fail("tick", r.cfg.Screen.Snapshot(), "%q is ticked already and was not asked for", o.Label)
+	for i, t := range r.ticks {
+		if t && !want[i] {
+			return r.fail("tick", r.cfg.Screen.Snapshot(), "%q is ticked already and was not asked for", q.Labels[i])
 		}
 	}
 	for _, l := range labels {
 		i := indexOf(q.Labels, l)
-		fm, err := r.moveTo(ctx, i)
-		if err != nil {
+		if _, err := r.moveTo(ctx, i); err != nil {
 			return err
 		}
-		if fm.Options[i].Ticked {
+		if r.ticks[i] {
 			// Ticked before we came: the recorded order may differ, and
 			// verification will say so.
 			continue
 		}
-		ticked := func(s screen.Snapshot) bool {
-			nf, err := screen.Recognize(s)
-			return err == nil && r.agrees(nf) && nf.Options[i].Ticked && position(nf) == i
+		isTicked := func(t bool) func(screen.Snapshot) bool {
+			return r.focusedOn(i, func(fm *screen.Form) bool { return r.ticks[i] == t })
 		}
-		untouched := func(s screen.Snapshot) bool {
-			nf, err := screen.Recognize(s)
-			return err == nil && r.agrees(nf) && !nf.Options[i].Ticked && position(nf) == i
-		}
-		if _, err := r.press(ctx, "tick", keyEnter, fm.Focus.String(), true, ticked, untouched); err != nil {
+		if _, err := r.press(ctx, "tick", keyEnter, fmt.Sprintf("option %d", i+1), true, isTicked(true), isTicked(false)); err != nil {
 			return err
 		}
 	}
@@ -640,16 +784,18 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 	if err := r.settle(ctx); err != nil {
 		return err
 	}
-	fm, err = r.moveTo(ctx, button)
-	if err != nil {
+	if _, err := r.moveTo(ctx, button); err != nil {
 		return err
 	}
-	for i, o := range fm.Options {
-		if o.Ticked != want[i] {
-			return r.fail("tick", r.cfg.Screen.Snapshot(), "%q ticked=%t before %s", o.Label, o.Ticked, fm.Button.Label)
+	// Every option has been on the screen on the way (the focus walked
+	// past it); each must show ticked exactly when asked for.
+	for i := range q.Labels {
+		t, seen := r.ticks[i]
+		if !seen || t != want[i] {
+			return r.fail("tick", r.cfg.Screen.Snapshot(), "%q ticked=%t (seen %t) before the button", q.Labels[i], t, seen)
 		}
 	}
-	return r.enter(ctx, button)
+	return r.enter(ctx, button, nil)
 }
 
 func (r *runner) typed(ctx context.Context, text string) error {
@@ -658,23 +804,34 @@ func (r *runner) typed(ctx context.Context, text string) error {
 	if err != nil {
 		return err
 	}
-	if !fm.Other.Placeholder {
-		return r.fail("type", r.cfg.Screen.Snapshot(), "the Type something row already holds %q", fm.Other.Text)
+	if fm.Other == nil || !fm.Other.Placeholder {
+		return r.fail("type", r.cfg.Screen.Snapshot(), "the Type something row does not show empty")
 	}
-	shows := func(s screen.Snapshot) bool {
-		nf, err := screen.Recognize(s)
-		return err == nil && r.agrees(nf) && position(nf) == other && !nf.Other.Placeholder &&
-			sameText(nf.Other.Text, text)
-	}
+	shows := r.focusedOn(other, func(fm *screen.Form) bool {
+		return fm.Other != nil && !fm.Other.Placeholder && sameText(fm.Other.Text, text)
+	})
 	// The text goes in one write; a retry would type it twice, so none.
 	if _, err := r.press(ctx, "type", text, fm.Focus.String(), false, shows, func(screen.Snapshot) bool { return false }); err != nil {
 		return err
 	}
-	return r.enter(ctx, other)
+	return r.enter(ctx, other, func(fm *screen.Form) bool {
+		return fm.Other != nil && !fm.Other.Placeholder && sameText(fm.Other.Text, text)
+	})
 }
 
+// sameText compares text as the screen shows it with text as asked: white
+// space does not count (the screen wraps, sometimes inside a word).
 func sameText(a, b string) bool {
-	return strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
+	return squash(a) == squash(b)
+}
+
+func squash(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 func (r *runner) review(ctx context.Context) error {
@@ -687,7 +844,7 @@ func (r *runner) review(ctx context.Context) error {
 			why = "the review page never showed"
 			return false
 		}
-		why = r.reviewMismatch(fm.Review)
+		why = r.reviewMismatch(fm)
 		return why == ""
 	})
 	if !ok {
@@ -698,7 +855,7 @@ func (r *runner) review(ctx context.Context) error {
 	}
 	onSubmit := func(s screen.Snapshot) bool {
 		fm, err := screen.Recognize(s)
-		return err == nil && fm.Review != nil && fm.Focus.Kind == screen.FocusSubmit
+		return err == nil && fm.Review != nil && fm.Focus.Kind == screen.FocusSubmit && r.reviewMismatch(fm) == ""
 	}
 	if fm.Focus.Kind != screen.FocusSubmit {
 		onReview := func(s screen.Snapshot) bool {
@@ -741,15 +898,24 @@ func (r *runner) cancel(ctx context.Context) error {
 }
 
 // reviewMismatch says how the review page differs from the intent, or "".
-func (r *runner) reviewMismatch(rv *screen.Review) string {
-	if len(rv.Answers) != len(r.cfg.Questions) {
-		return fmt.Sprintf("the review page lists %d answers, want %d", len(rv.Answers), len(r.cfg.Questions))
+// The page lists every question with its answer; when it is taller than
+// the screen, the visible entries must be the last ones intended.
+func (r *runner) reviewMismatch(fm *screen.Form) string {
+	rv := fm.Review
+	n := len(r.cfg.Questions)
+	if rv.Incomplete {
+		return "the review page says not all questions were answered"
 	}
-	for i, q := range r.cfg.Questions {
-		a := rv.Answers[i]
-		want := r.cfg.Decisions[i].Answer()
-		if !sameText(a.Question, q.Question) || !sameText(a.Answer, want) {
-			return fmt.Sprintf("the review page lists %q -> %q, want %q -> %q", a.Question, a.Answer, q.Question, want)
+	if len(rv.Answers) > n || (!fm.Cut && len(rv.Answers) != n) {
+		return fmt.Sprintf("the review page lists %d answers, want %d", len(rv.Answers), n)
+	}
+	first := n - len(rv.Answers)
+	for k, a := range rv.Answers {
+		i := first + k
+		q := r.cfg.Questions[i]
+		wants := r.cfg.Decisions[i].Answers(q.MultiSelect)
+		if !sameText(a.Question, q.Question) || !slices.ContainsFunc(wants, func(w string) bool { return sameText(a.Answer, w) }) {
+			return fmt.Sprintf("the review page lists %q -> %q, want %q -> %q", a.Question, a.Answer, q.Question, wants[0])
 		}
 	}
 	return ""
@@ -758,26 +924,22 @@ func (r *runner) reviewMismatch(rv *screen.Review) string {
 // chat presses "Chat about this". The message follows with [Message] once
 // Claude's turn has ended.
 func (r *runner) chat(ctx context.Context) error {
-	q := r.cfg.Questions[r.q]
-	chat := len(q.Labels) + 1
-	if q.MultiSelect {
-		chat++
-	}
+	chat := r.chatPos()
 	if err := r.settle(ctx); err != nil {
 		return err
 	}
 	if _, err := r.moveTo(ctx, chat); err != nil {
 		return err
 	}
-	s := r.cfg.Screen.Snapshot()
-	if r.unsettled || !r.focusedOn(chat)(s) {
+	s, ok := r.wait(ctx, r.cfg.StepTimeout, r.focusedOn(chat, nil))
+	if r.unsettled || !ok {
 		return r.fail("chat", s, "focus is not settled on %q", "Chat about this")
 	}
 	gone := func(s screen.Snapshot) bool {
 		_, err := screen.Recognize(s)
 		return err != nil
 	}
-	if _, err := r.press(ctx, "chat", keyEnter, focusOf(s), false, gone, r.focusedOn(chat)); err != nil {
+	if _, err := r.press(ctx, "chat", keyEnter, focusOf(s), false, gone, r.focusedOn(chat, nil)); err != nil {
 		return err
 	}
 	return nil

@@ -44,6 +44,18 @@ type Question struct {
 type Option struct {
 	Label       string `json:"label"`
 	Description string `json:"description"`
+	// Preview is shown beside the options while this one has the focus.
+	Preview string `json:"preview,omitempty"`
+}
+
+// HasPreview reports whether an option of q has a preview.
+func (q Question) HasPreview() bool {
+	for _, o := range q.Options {
+		if o.Preview != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Labels returns the option labels in order.
@@ -58,6 +70,15 @@ func (q Question) Labels() []string {
 // ToolResponse is what AskUserQuestion recorded, as PostToolUse reports it.
 type ToolResponse struct {
 	Answers map[string]string `json:"answers"`
+	// Annotations holds, by question text, the preview of the chosen option
+	// and the notes typed with it.
+	Annotations map[string]Annotation `json:"annotations,omitempty"`
+}
+
+// Annotation is what was recorded beside an answer.
+type Annotation struct {
+	Preview string `json:"preview,omitempty"`
+	Notes   string `json:"notes,omitempty"`
 }
 
 // Parse decodes and validates a hook message: valid JSON, an event

@@ -1,6 +1,7 @@
 package ptyhost
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -436,3 +437,30 @@ func checkExecutable(path string) error {
 type writerFunc func(p []byte)
 
 func (f writerFunc) Write(p []byte) (int, error) { f(p); return len(p), nil }
+
+// Redraw has the child draw its whole screen again, by making the terminal
+// one column narrower and then giving it back its size: full-screen
+// programs redraw on every size change. It waits (a second at most) for the
+// child to draw at the narrower size before widening again, so that the
+// two changes are not taken for one. A size change by the person meanwhile
+// wins.
+func (h *Host) Redraw() error {
+	cols, rows := h.screen.Size()
+	if cols < 2 {
+		return errors.New("redraw: the terminal is too narrow")
+	}
+	if err := h.Resize(cols-1, rows); err != nil {
+		return fmt.Errorf("redraw: %w", err)
+	}
+	seq := h.screen.Snapshot().Seq
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_, _ = h.screen.Wait(ctx, func(s screen.Snapshot) bool { return s.Seq != seq })
+	if c, r := h.screen.Size(); c != cols-1 || r != rows {
+		return nil
+	}
+	if err := h.Resize(cols, rows); err != nil {
+		return fmt.Errorf("redraw: %w", err)
+	}
+	return nil
+}

@@ -67,12 +67,14 @@ type When struct {
 	Options  []string // every label must be offered
 }
 
-// Answer is a rule's action: exactly one of its fields is set.
+// Answer is a rule's action: exactly one of Select, Type, Chat and Cancel
+// is set. Notes go with Select on a question whose options have previews.
 type Answer struct {
 	Select *Select
 	Type   *string
 	Chat   *string
 	Cancel bool
+	Notes  *string
 }
 
 // Select names the options to pick: labels, or a 1-based position.
@@ -400,7 +402,7 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 	var a Answer
 	var actions []string
 	before := len(p.errs)
-	p.fields(n, what, map[string]func(k, v *yaml.Node){
+	keys := map[string]func(k, v *yaml.Node){
 		"select": func(k, v *yaml.Node) {
 			actions = append(actions, "select")
 			a.Select = p.selectAnswer(v)
@@ -433,7 +435,22 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 			}
 			a.Cancel = true
 		},
-	})
+	}
+	if what != "fallback" {
+		keys["notes"] = func(k, v *yaml.Node) {
+			if s, ok := p.str(v, "notes"); ok {
+				if strings.TrimSpace(s) != s || s == "" || strings.IndexFunc(s, unicode.IsControl) >= 0 {
+					p.errorf(v, "notes: want one line of text, without control characters or surrounding spaces")
+					return
+				}
+				a.Notes = &s
+			}
+		}
+	}
+	p.fields(n, what, keys)
+	if a.Notes != nil && len(actions) == 1 && actions[0] != "select" {
+		p.errorf(n, "notes go with select (on a question whose options have previews), not with %s", actions[0])
+	}
 	if n.Kind == yaml.MappingNode {
 		switch len(actions) {
 		case 0:

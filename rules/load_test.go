@@ -30,7 +30,7 @@ var errorCases = []struct {
 		[]string{`r.yaml:3:23: unknown key "label" in when (want one of header, options, question)`}},
 	{"unknown answer key", "version: 1\nrules:\n  - answer:\n      press: Enter\n",
 		[]string{
-			`r.yaml:4:7: unknown key "press" in answer (want one of cancel, chat, select, type)`,
+			`r.yaml:4:7: unknown key "press" in answer (want one of cancel, chat, notes, select, type)`,
 			`r.yaml:4:7: answer needs one of select, type, chat, cancel`,
 		}},
 	{"unknown select key", "version: 1\nrules:\n  - answer:\n      select: {position: 2}\n",
@@ -168,6 +168,13 @@ var errorCases = []struct {
 		[]string{`r.yaml:3:1: found character that cannot start any token`}},
 	{"unclosed flow", "version: 1\nrules: [\n", []string{`r.yaml:2:1: did not find expected node content`}},
 	{"mapping in a scalar", "version: 1\nrules:\n  - name: a: b\n", []string{`r.yaml:3:1: mapping values are not allowed in this context`}},
+
+	{"notes with type", "version: 1\nrules:\n  - answer: {type: x, notes: y}\n", []string{
+		`r.yaml:3:13: notes go with select (on a question whose options have previews), not with type`}},
+	{"notes empty", "version: 1\nrules:\n  - answer: {select: x, notes: \"\"}\n", []string{
+		`r.yaml:3:32: notes: want one line of text, without control characters or surrounding spaces`}},
+	{"notes in the fallback", "version: 1\ndefaults:\n  fallback: {type: x, notes: y}\n", []string{
+		`r.yaml:3:23: unknown key "notes" in fallback (want one of cancel, chat, select, type)`}},
 
 	// Every error in a file is reported, not just the first.
 	{"all errors", `version: 2

@@ -96,6 +96,9 @@ func (d Decision) Summary() string {
 		for i, l := range d.Labels {
 			q[i] = strconv.Quote(l)
 		}
+		if d.Notes != "" {
+			return fmt.Sprintf("select %s, notes %q", strings.Join(q, ", "), d.Notes)
+		}
 		return "select " + strings.Join(q, ", ")
 	case askflow.Type, askflow.Chat:
 		return fmt.Sprintf("%s %q", d.Action, d.Text)
@@ -167,6 +170,18 @@ func contains(list []string, s string) bool {
 }
 
 func (a Answer) apply(q hook.Question) (askflow.Decision, error) {
+	d, err := a.action(q)
+	if err != nil || a.Notes == nil {
+		return d, err
+	}
+	if d.Action != askflow.Select || q.MultiSelect || !q.HasPreview() {
+		return askflow.Decision{}, errors.New("notes can be given only on a single-select question whose options have previews")
+	}
+	d.Notes = *a.Notes
+	return d, nil
+}
+
+func (a Answer) action(q hook.Question) (askflow.Decision, error) {
 	switch {
 	case a.Cancel:
 		return askflow.Decision{Action: askflow.Cancel}, nil
@@ -175,6 +190,9 @@ func (a Answer) apply(q hook.Question) (askflow.Decision, error) {
 	case a.Type != nil:
 		if q.MultiSelect {
 			return askflow.Decision{}, errors.New("a typed answer on a multi-select question is not supported")
+		}
+		if q.HasPreview() {
+			return askflow.Decision{}, errors.New("a question whose options have previews has no Type something row")
 		}
 		return askflow.Decision{Action: askflow.Type, Text: *a.Type}, nil
 	case a.Select != nil:

@@ -294,3 +294,41 @@ func TestParseForm(t *testing.T) {
 		}
 	}
 }
+
+func TestDecideNotes(t *testing.T) {
+	s := set(t, `version: 1
+rules:
+  - name: layout
+    when: {header: Layout}
+    answer: {select: Sidebar, notes: keep it collapsible}
+`)
+	layout := q("Layout", "Which layout?", false, "Sidebar", "Top bar")
+	withPreview := layout
+	withPreview.Options = []hook.Option{{Label: "Sidebar", Preview: "| nav | main |"}, {Label: "Top bar"}}
+	d := s.Decide(withPreview)
+	want := askflow.Decision{Action: askflow.Select, Labels: []string{"Sidebar"}, Notes: "keep it collapsible"}
+	if !d.Matched() || d.Action != want.Action || d.Labels[0] != "Sidebar" || d.Notes != want.Notes {
+		t.Errorf("with previews: %+v, want %+v", d, want)
+	}
+	if got := d.Summary(); got != `select "Sidebar", notes "keep it collapsible"` {
+		t.Errorf("summary %q", got)
+	}
+	// Without previews there is nowhere to type notes: unmatched, not guessed.
+	if d := s.Decide(layout); d.Matched() || !strings.Contains(d.Unmatched, "previews") {
+		t.Errorf("without previews: %+v, want unmatched about previews", d)
+	}
+	multi := withPreview
+	multi.MultiSelect = true
+	if d := s.Decide(multi); d.Matched() {
+		t.Errorf("multi-select with previews: %+v, want unmatched", d)
+	}
+}
+
+func TestTypeOnPreviewQuestion(t *testing.T) {
+	s := set(t, "version: 1\nrules:\n  - answer: {type: hello}\n")
+	qq := q("Layout", "Which layout?", false, "Sidebar", "Top bar")
+	qq.Options[0].Preview = "x"
+	if d := s.Decide(qq); d.Matched() || !strings.Contains(d.Unmatched, "Type something") {
+		t.Errorf("%+v, want unmatched: no Type something row", d)
+	}
+}

@@ -3,6 +3,7 @@ package screen
 import (
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // Question is one question as the PreToolUse hook reports it, reduced to
@@ -12,44 +13,82 @@ type Question struct {
 	Question    string
 	Labels      []string
 	MultiSelect bool
+	// Preview is set when an option has a preview: Claude then draws a
+	// single-select question in the preview layout.
+	Preview bool
 }
+
+// PreviewLayout reports whether Claude draws q in the preview layout.
+func (q Question) PreviewLayout() bool { return q.Preview && !q.MultiSelect }
 
 // Disagreements compares the question page f with the question the hook
 // says is asked, returning one line per difference, or nil when the screen
-// agrees: header, question text, multi-select, and the labels in order.
-// Text is compared with runs of white space collapsed (the screen wraps it),
-// and a title the tab row truncated with "…" matches its prefix.
+// agrees: header, question text, multi-select, layout, and every visible
+// option's label at its place. What is off the screen (a Cut form's top, a
+// scrolled list's hidden rows) is not compared; of a cut question, the
+// visible end must end the asked one. Text is compared with white space
+// ignored (the screen wraps it, sometimes inside a word), and a title the
+// tab row truncated with "…" matches its prefix.
 func (f *Form) Disagreements(q Question) []string {
-	var d []string
 	if f.Review != nil {
 		return []string{"the review page is showing, not a question"}
 	}
-	if !sameText(f.Header, q.Header) {
-		d = append(d, fmt.Sprintf("header %q on screen, %q asked", f.Header, q.Header))
-	}
-	if !sameText(f.Question, q.Question) {
-		d = append(d, fmt.Sprintf("question %q on screen, %q asked", f.Question, q.Question))
-	}
+	d := f.textDisagreements(q)
 	if f.MultiSelect != q.MultiSelect {
 		d = append(d, fmt.Sprintf("multi-select %t on screen, %t asked", f.MultiSelect, q.MultiSelect))
 	}
-	if len(f.Options) != len(q.Labels) {
-		d = append(d, fmt.Sprintf("%d options on screen, %d asked", len(f.Options), len(q.Labels)))
+	if (f.Preview != nil) != q.PreviewLayout() {
+		d = append(d, fmt.Sprintf("preview layout %t on screen, %t asked", f.Preview != nil, q.PreviewLayout()))
 	}
-	for i := 0; i < len(f.Options) && i < len(q.Labels); i++ {
-		if !sameText(f.Options[i].Label, q.Labels[i]) {
-			d = append(d, fmt.Sprintf("option %d is %q on screen, %q asked", i+1, f.Options[i].Label, q.Labels[i]))
+	n := len(q.Labels)
+	for _, o := range f.Options {
+		if o.Number > n {
+			d = append(d, fmt.Sprintf("option %d on screen, %d asked", o.Number, n))
+			continue
 		}
+		if !sameText(o.Label, q.Labels[o.Number-1]) {
+			d = append(d, fmt.Sprintf("option %d is %q on screen, %q asked", o.Number, o.Label, q.Labels[o.Number-1]))
+		}
+	}
+	switch {
+	case f.Preview != nil:
+		if len(f.Options) != n {
+			d = append(d, fmt.Sprintf("%d options on screen, %d asked", len(f.Options), n))
+		}
+	case f.Chat != nil && f.Chat.Number != n+2:
+		d = append(d, fmt.Sprintf("%q is row %d on screen, %d asked", chatLabel, f.Chat.Number, n+2))
+	}
+	return d
+}
+
+// Asks reports whether f shows the header and text of question q (as far
+// as they are on the screen), whatever its options show.
+func (f *Form) Asks(q Question) bool {
+	return f.Review == nil && len(f.textDisagreements(q)) == 0
+}
+
+func (f *Form) textDisagreements(q Question) []string {
+	var d []string
+	if (f.Header != "" || !f.Cut) && !sameText(f.Header, q.Header) {
+		d = append(d, fmt.Sprintf("header %q on screen, %q asked", f.Header, q.Header))
+	}
+	if f.Cut {
+		if !strings.HasSuffix(squash(q.Question), squash(f.Question)) {
+			d = append(d, fmt.Sprintf("question ending %q on screen, %q asked", f.Question, q.Question))
+		}
+	} else if !sameText(f.Question, q.Question) {
+		d = append(d, fmt.Sprintf("question %q on screen, %q asked", f.Question, q.Question))
 	}
 	return d
 }
 
 // TabDisagreements compares the tab row with the headers of every question
-// asked, in order.
+// asked, in order. A form whose tab row is off the screen has nothing to
+// compare.
 func (f *Form) TabDisagreements(headers []string) []string {
 	// One single-select question has no tab row; one multi-select question
 	// has its own tab and Submit.
-	if len(headers) == 1 && len(f.Tabs) == 0 {
+	if len(f.Tabs) == 0 && (len(headers) == 1 || f.Cut) {
 		return nil
 	}
 	var d []string
@@ -70,8 +109,44 @@ func (f *Form) TabDisagreements(headers []string) []string {
 	return d
 }
 
+// Shows reports whether f is the page of question i of the form qs, and
+// of no other: the page agrees with it, the tab row (when shown) has it
+// active, and a page whose tab row and question are off the screen does not
+// agree with another question of the form just as well.
+func (f *Form) Shows(qs []Question, i int) bool {
+	if f == nil || f.Review != nil || len(f.Disagreements(qs[i])) > 0 {
+		return false
+	}
+	headers := make([]string, len(qs))
+	for j, q := range qs {
+		headers[j] = q.Header
+	}
+	if len(f.TabDisagreements(headers)) > 0 {
+		return false
+	}
+	if len(f.Tabs) > 0 {
+		return f.ActiveTab() == i
+	}
+	for j, q := range qs {
+		if j != i && len(f.Disagreements(q)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// squash removes white space: wrapped text may be broken inside a word.
+func squash(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
 func sameText(screen, asked string) bool {
-	s, a := strings.Join(strings.Fields(screen), " "), strings.Join(strings.Fields(asked), " ")
+	s, a := squash(screen), squash(asked)
 	if s == a {
 		return true
 	}

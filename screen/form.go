@@ -7,27 +7,54 @@ import (
 
 // Form is an AskUserQuestion form as Claude Code draws it: one question
 // page, or the review page that follows the last of several questions.
+//
+// Only what is on the screen is in it. A form taller than the terminal
+// loses its top (Cut): the tab row, the header and the first lines of the
+// question may be missing. A long option list scrolls: Options then holds
+// the visible options only, each with its place in the whole list.
 type Form struct {
-	// Top is the row of the form's first line (the tab row or the header chip).
+	// Top is the row of the form's first visible line.
 	Top int
-	// Tabs is the tab row of a form with several questions; nil for one.
+	// Cut is set when the form's top is off the screen.
+	Cut bool
+	// Tabs is the tab row of a form with several questions; nil for one,
+	// or when it is off the screen.
 	Tabs []Tab
-	// Header is the header chip of a single question, or the active tab's title.
+	// Header is the header chip of a single question, or the active tab's
+	// title; "" when off the screen.
 	Header string
 
 	// Review is set on the review page; the question fields are then empty.
 	Review *Review
 
-	Question    string // wrapped lines joined with single spaces
+	// Question is the question's lines joined with single spaces; when Cut,
+	// only its visible end (or nothing).
+	Question    string
 	MultiSelect bool
-	Options     []Option
-	Other       *Other  // the "Type something" row
-	Button      *Button // multi-select only: Next, or Submit on the last question
-	Chat        *Row    // "Chat about this"
-	Footer      string
+	// Options are the visible options, in order.
+	Options []Option
+	// MoreAbove and MoreBelow are set when the list is scrolled and options
+	// (or "Type something") are hidden above or below the visible ones.
+	MoreAbove, MoreBelow bool
+	Other                *Other   // the "Type something" row; nil when hidden or absent
+	Button               *Button  // multi-select only: Next, or Submit on the last question
+	Preview              *Preview // the preview layout only
+	Chat                 *Row     // "Chat about this"
+	Footer               string
 
 	// Focus is the one focused element, or FocusUnknown.
 	Focus Focus
+}
+
+// Preview is the right-hand side of the preview layout: the focused
+// option's preview, and the notes.
+type Preview struct {
+	// Box holds the lines inside the box, trimmed.
+	Box []string
+	// Notes is the text typed so far, "" for none.
+	Notes string
+	// Editing is set while notes are being typed (n was pressed).
+	Editing bool
 }
 
 // Tab is one entry of the tab row.
@@ -40,10 +67,10 @@ type Tab struct {
 
 // Option is one offered answer.
 type Option struct {
-	Number      int
+	Number      int    // 1-based place in the whole list
 	Label       string // wrapped lines joined with single spaces
 	Description string
-	Ticked      bool // multi-select: [✔]
+	Ticked      bool // multi-select: [✔]; preview layout: chosen before (" ✔")
 	Focused     bool
 }
 
@@ -63,19 +90,25 @@ type Button struct {
 	Focused bool
 }
 
-// Row is a numbered row that is not an answer: "Chat about this", and the
-// review page's "Submit answers" and "Cancel".
+// Row is a row that is not an answer: "Chat about this", and the review
+// page's "Submit answers" and "Cancel".
 type Row struct {
-	Number  int
+	Number  int // 0 when not numbered ("Chat about this" in the preview layout)
 	Label   string
 	Focused bool
 }
 
 // Review is the page listing the answers before they are submitted.
 type Review struct {
+	// Answers are the visible entries; when the page is Cut, the first
+	// ones may be missing (and the topmost visible one may lack the start
+	// of its question).
 	Answers []ReviewAnswer
-	Submit  Row
-	Cancel  Row
+	// Incomplete is set when the page warns that a question was not
+	// answered.
+	Incomplete bool
+	Submit     Row
+	Cancel     Row
 }
 
 // ReviewAnswer is one question on the review page with the answer given.
@@ -90,7 +123,7 @@ type FocusKind int
 // Focus kinds.
 const (
 	FocusUnknown FocusKind = iota // no focused element, or more than one
-	FocusOption                   // Focus.Index is the 0-based option index
+	FocusOption                   // Focus.Index is the option's 0-based place in the whole list
 	FocusOther
 	FocusButton
 	FocusChat
@@ -110,7 +143,7 @@ func (k FocusKind) String() string {
 // Focus is the focused element of a form.
 type Focus struct {
 	Kind  FocusKind
-	Index int // the option's 0-based index, for FocusOption
+	Index int // the option's 0-based place in the whole list, for FocusOption
 }
 
 func (f Focus) String() string {
@@ -151,11 +184,17 @@ func (f *Form) String() string {
 		}
 		b.WriteByte('\n')
 	}
+	if f.Cut {
+		b.WriteString("cut: the top is off the screen\n")
+	}
 	if f.Header != "" {
 		fmt.Fprintf(&b, "header: %s\n", f.Header)
 	}
 	if r := f.Review; r != nil {
 		b.WriteString("review:\n")
+		if r.Incomplete {
+			b.WriteString("  (not all questions answered)\n")
+		}
 		for _, a := range r.Answers {
 			fmt.Fprintf(&b, "  %q -> %q\n", a.Question, a.Answer)
 		}
@@ -166,13 +205,21 @@ func (f *Form) String() string {
 		if f.MultiSelect {
 			b.WriteString("multi-select\n")
 		}
+		if f.Preview != nil {
+			b.WriteString("preview layout\n")
+		}
+		if f.MoreAbove {
+			b.WriteString("more above\n")
+		}
 		for _, o := range f.Options {
 			box := ""
-			if f.MultiSelect {
+			switch {
+			case f.MultiSelect && o.Ticked:
+				box = "[x] "
+			case f.MultiSelect:
 				box = "[ ] "
-				if o.Ticked {
-					box = "[x] "
-				}
+			case o.Ticked:
+				box = "(chosen) "
 			}
 			fmt.Fprintf(&b, "option %d: %s%q", o.Number, box, o.Label)
 			if o.Description != "" {
@@ -187,8 +234,19 @@ func (f *Form) String() string {
 			}
 			fmt.Fprintf(&b, "other %d: %s %q%s\n", o.Number, kind, o.Text, focusMark(o.Focused))
 		}
+		if f.MoreBelow {
+			b.WriteString("more below\n")
+		}
 		if f.Button != nil {
 			fmt.Fprintf(&b, "button: %s%s\n", f.Button.Label, focusMark(f.Button.Focused))
+		}
+		if p := f.Preview; p != nil {
+			fmt.Fprintf(&b, "preview: %q\n", strings.Join(p.Box, "\n"))
+			editing := ""
+			if p.Editing {
+				editing = "  <editing>"
+			}
+			fmt.Fprintf(&b, "notes: %q%s\n", p.Notes, editing)
 		}
 		if f.Chat != nil {
 			fmt.Fprintf(&b, "chat %d: %s%s\n", f.Chat.Number, f.Chat.Label, focusMark(f.Chat.Focused))

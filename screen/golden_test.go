@@ -180,3 +180,30 @@ func FuzzRecognize(f *testing.F) {
 		_ = form.String()
 	})
 }
+
+// TestANSIRedrawsSnapshot draws every recorded screen's last snapshot
+// from its ANSI form onto a blank emulator: the cells must come back the
+// same (reverse video written as the colours it shows).
+func TestANSIRedrawsSnapshot(t *testing.T) {
+	for _, rec := range recordings(t) {
+		want := replay(t, rec, 0)
+		em := screen.New(screen.Options{Cols: want.Cols, Rows: want.Rows})
+		if _, err := em.Write(want.ANSI()); err != nil {
+			t.Fatal(err)
+		}
+		got := em.Snapshot()
+		if got.Cursor != want.Cursor || got.CursorVisible != want.CursorVisible {
+			t.Errorf("%s: cursor %v/%t, want %v/%t", rec, got.Cursor, got.CursorVisible, want.Cursor, want.CursorVisible)
+		}
+		for y := range want.Cells {
+			for x, c := range want.Cells[y] {
+				g := got.Cells[y][x]
+				c.Attr &^= screen.Reverse
+				g.Attr &^= screen.Reverse
+				if g != c {
+					t.Fatalf("%s: cell %d,%d is %+v, want %+v\n%s", rec, x, y, g, c, got.Text())
+				}
+			}
+		}
+	}
+}

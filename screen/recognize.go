@@ -7,40 +7,12 @@ import (
 	"unicode"
 )
 
-// What Claude Code draws, in one place. Seen on 2.1.197 and 2.1.330; the
-// golden screens in testdata/screens keep these honest.
-const (
-	pointer         = '❯' // the focused row's marker, in column 0
-	nbsp            = '\u00a0'
-	quoteBar        = "│ " // 2.1.330 draws a wrapped question behind a bar
-	tabLeft         = '←'
-	tabRight        = '→'
-	chipOpen        = '☐'
-	chipAnswered    = '☒'
-	chipSubmit      = '✔'
-	ruleRune        = '─'
-	boxOpen         = "[ ] "
-	boxTicked       = "[✔] "
-	otherSingle     = "Type something."
-	otherMulti      = "Type something"
-	chatLabel       = "Chat about this"
-	reviewTitle     = "Review your answers"
-	reviewQuestion  = "● "
-	reviewAnswer    = "→ "
-	submitAnswers   = "Submit answers"
-	cancelAnswers   = "Cancel"
-	footerSelect    = "Enter to select"
-	footerCancel    = "Esc to cancel"
-	buttonNext      = "Next"
-	buttonSubmit    = "Submit"
-	minRuleFraction = 2 // a rule spans at least 1/minRuleFraction of the width
-)
-
 // line is one screen row without the right halves of wide characters.
 type line struct {
 	y     int
 	runes []rune
 	cells []Cell
+	xs    []int // the cell column of each rune; nil when it is the rune's index
 }
 
 func (l line) text() string {
@@ -58,6 +30,41 @@ func (l line) blank() bool {
 		}
 	}
 	return true
+}
+
+// x is the cell column of rune i.
+func (l line) x(i int) int {
+	if l.xs == nil {
+		return i
+	}
+	return l.xs[i]
+}
+
+// at is the index of the first rune at or right of cell column x.
+func (l line) at(x int) int {
+	if l.xs == nil {
+		return min(x, len(l.runes))
+	}
+	i, _ := slices.BinarySearch(l.xs, x)
+	return i
+}
+
+// sub is the line cut to the runes in cell columns [from, to).
+func (l line) sub(from, to int) line {
+	i, j := l.at(from), l.at(to)
+	out := line{y: l.y, runes: l.runes[i:j], cells: l.cells[i:j]}
+	if l.xs != nil {
+		out.xs = make([]int, j-i)
+		for k := range out.xs {
+			out.xs[k] = l.xs[i+k] - from
+		}
+	} else if from > 0 {
+		out.xs = make([]int, j-i)
+		for k := range out.xs {
+			out.xs[k] = i + k - from
+		}
+	}
+	return out
 }
 
 // lines splits s into lines. The runes of all lines share one allocation; a
@@ -81,9 +88,11 @@ func lines(s Snapshot) []line {
 		l := line{y: y, runes: runes[start:len(runes):len(runes)], cells: row}
 		if halves {
 			l.cells = make([]Cell, 0, len(l.runes))
-			for _, c := range row {
+			l.xs = make([]int, 0, len(l.runes))
+			for x, c := range row {
 				if c.Char != 0 {
 					l.cells = append(l.cells, c)
+					l.xs = append(l.xs, x)
 				}
 			}
 		}
@@ -92,31 +101,33 @@ func lines(s Snapshot) []line {
 	return out
 }
 
-// Recognize finds the AskUserQuestion form on a screen. It recognises the
-// whole structure — header, question, numbered rows in sequence, the rule,
-// "Chat about this", the footer — so that permission prompts, numbered lists
-// in Claude's replies and half-drawn frames are not taken for a form. When
-// several candidates appear, the lowest one on the screen wins: that is the
-// live one.
+// Recognize finds the AskUserQuestion form on a screen. The form is the
+// lowest thing Claude draws, so it is read from the bottom up: the footer,
+// "Chat about this" under a rule, the options, then as much of the question,
+// header and tab row as the screen still shows; or the review page's
+// "Submit answers" and "Cancel" and the answers above them. The whole
+// structure must be there, so that permission prompts, numbered lists in
+// Claude's replies and half-drawn frames are not taken for a form.
 func Recognize(s Snapshot) (*Form, error) {
 	ls := lines(s)
-	var firstErr error
-	for y := len(ls) - 1; y >= 0; y-- {
-		if !isTabRow(ls[y]) && !isChipRow(ls[y]) {
-			continue
-		}
-		f, err := parseForm(ls, y, s.Cols)
-		if err == nil {
-			return f, nil
-		}
-		if firstErr == nil {
-			firstErr = err
-		}
+	bottom := len(ls) - 1
+	for bottom >= 0 && ls[bottom].blank() {
+		bottom--
 	}
-	if firstErr == nil {
-		firstErr = noForm("no tab row or header chip")
+	if bottom < 0 {
+		return nil, noForm("the screen is blank")
 	}
-	return nil, firstErr
+	f, err := parseQuestionPage(ls, bottom, s.Cols)
+	if err == nil {
+		return f, nil
+	}
+	if r, rerr := parseReviewPage(ls, bottom, s.Cols); rerr == nil {
+		return r, nil
+	} else if !strings.Contains(err.Error(), "no footer") {
+		return nil, err
+	} else {
+		return nil, rerr
+	}
 }
 
 func isTabRow(l line) bool {
@@ -153,45 +164,60 @@ func isRule(l line, cols int) bool {
 	return len(t) > 0 && len(t)*minRuleFraction >= cols
 }
 
-// numbered is a row like "❯ 2. SQLite" or "  3.A wrapped label".
-type numbered struct {
-	focused bool
-	number  int
-	label   string
-	numFG   Color // colour of the number, which descriptions share
+// isMoreLines matches 2.1.330's " ↑ 3 more lines" under "Chat about this":
+// the form's top is off the screen.
+func isMoreLines(l line) bool {
+	t := strings.TrimSpace(l.text())
+	rest, ok := strings.CutPrefix(t, moreLinesPrefix)
+	if !ok {
+		return false
+	}
+	n, tail, ok := strings.Cut(rest, " ")
+	_, err := strconv.Atoi(n)
+	return ok && err == nil && strings.HasPrefix(" "+tail, moreLinesSuffix)
 }
+
+// numbered is a row like "❯ 2. SQLite", "↓ 4. Redis" or "  3.A wrapped label".
+type numbered struct {
+	mark   rune // column 0: ' ', pointer, moreAbove or moreBelow
+	number int
+	label  string
+	numFG  Color // colour of the number, which descriptions share
+}
+
+func (n numbered) focused() bool { return n.mark == pointer }
 
 func parseNumbered(l line) (numbered, bool) {
 	r := l.runes
-	if len(r) < 4 || (r[0] != pointer && r[0] != ' ') || r[1] != ' ' {
+	if len(r) < 4 || (r[0] != pointer && r[0] != ' ' && r[0] != moreAbove && r[0] != moreBelow) || r[1] != ' ' {
 		return numbered{}, false
 	}
 	i := 2
-	for i < len(r) && unicode.IsDigit(r[i]) {
+	for i < len(r) && i < 5 && r[i] >= '0' && r[i] <= '9' {
 		i++
 	}
 	if i == 2 || i >= len(r) || r[i] != '.' {
 		return numbered{}, false
 	}
 	n, err := strconv.Atoi(string(r[2:i]))
-	if err != nil {
+	if err != nil || n == 0 {
 		return numbered{}, false
 	}
 	label := strings.TrimSpace(string(r[i+1:]))
 	if label == "" {
 		return numbered{}, false
 	}
-	return numbered{focused: r[0] == pointer, number: n, label: label, numFG: l.cells[2].FG}, true
+	return numbered{mark: r[0], number: n, label: label, numFG: l.cells[2].FG}, true
 }
 
 // firstFG is the colour of the first non-space character.
-func firstFG(l line) (Color, int) {
+func firstFG(l line) Color {
 	for i, r := range l.runes {
 		if r != ' ' {
-			return l.cells[i].FG, i
+			return l.cells[i].FG
 		}
 	}
-	return DefaultFG, -1
+	return DefaultFG
 }
 
 func parseTabs(l line) []Tab {
@@ -217,130 +243,252 @@ func parseTabs(l line) []Tab {
 	return tabs
 }
 
-// parseForm parses the form whose first line is ls[top].
-func parseForm(ls []line, top, cols int) (*Form, error) {
-	f := &Form{Top: top}
-	if isTabRow(ls[top]) {
-		f.Tabs = parseTabs(ls[top])
-		active := -1
-		for i, t := range f.Tabs {
-			if t.Active {
-				if active >= 0 {
-					return nil, noForm("two active tabs")
-				}
-				active = i
-			}
-		}
-		if active < 0 {
-			return nil, noForm("no active tab")
-		}
-		if !f.Tabs[active].Submit {
-			f.Header = f.Tabs[active].Title
-		}
-	} else {
-		f.Header = strings.TrimSpace(string(ls[top].runes[3:]))
+// parseHeader reads the tab row or header chip at ls[y] into f.
+func parseHeader(f *Form, l line) error {
+	f.Top = l.y
+	if !isTabRow(l) {
+		f.Header = strings.TrimSpace(string(l.runes[3:]))
+		return nil
 	}
+	f.Tabs = parseTabs(l)
+	active := -1
+	for i, t := range f.Tabs {
+		if t.Active {
+			if active >= 0 {
+				return noForm("two active tabs")
+			}
+			active = i
+		}
+	}
+	if active < 0 {
+		return noForm("no active tab")
+	}
+	if !f.Tabs[active].Submit {
+		f.Header = f.Tabs[active].Title
+	}
+	return nil
+}
 
-	y := skipBlank(ls, top+1)
-	if y == top+1 {
-		return nil, noForm("no blank line under the header")
+// stripGutter removes 2.1.330's "│ " in front of a multi-line question.
+func stripGutter(t string) string {
+	t = strings.TrimSpace(t)
+	if rest, ok := strings.CutPrefix(t, string(gutter)); ok {
+		return strings.TrimSpace(rest)
+	}
+	return t
+}
+
+// parseTop reads what is above the body that starts at row y: the question
+// (between one blank row under the header and one above the body), and the
+// header chip or tab row. When row 0 comes first, the form is Cut and the
+// question may be partial or missing.
+func parseTop(f *Form, ls []line, y int) error {
+	if y > 0 && !ls[y-1].blank() {
+		return noForm("no blank line above the options at row %d", y)
 	}
 	var q []string
-	for ; y < len(ls) && !ls[y].blank(); y++ {
-		q = append(q, strings.TrimSpace(strings.TrimPrefix(ls[y].text(), quoteBar)))
-	}
-	if len(q) == 0 {
-		return nil, noForm("no question text")
-	}
-	question := strings.Join(q, " ")
-	y = skipBlank(ls, y)
-	if question == reviewTitle {
-		return parseReview(f, ls, y)
-	}
-	f.Question = question
-	return parseQuestion(f, ls, y, cols)
-}
-
-func skipBlank(ls []line, y int) int {
-	for y < len(ls) && ls[y].blank() {
-		y++
-	}
-	return y
-}
-
-// parseQuestion parses the options, the "Type something" row, the button,
-// the rule, "Chat about this" and the footer, starting at row y.
-func parseQuestion(f *Form, ls []line, y, cols int) (*Form, error) {
-	type entry struct {
-		numbered
-		desc  []string
-		extra []string // wrapped label lines
-	}
-	var rows []*entry
-	var button *Button
-	for ; y < len(ls) && !isRule(ls[y], cols); y++ {
-		l := ls[y]
-		if l.blank() {
-			return nil, noForm("blank line among the options at row %d", y)
+	for z := y - 1; ; z-- {
+		if z < 0 {
+			f.Cut, f.Top = true, 0
+			break
 		}
-		if n, ok := parseNumbered(l); ok {
-			if button != nil {
-				return nil, noForm("numbered row after the button at row %d", y)
+		l := ls[z]
+		if isTabRow(l) || isChipRow(l) {
+			if z+1 < len(ls) && !ls[z+1].blank() {
+				return noForm("no blank line under the header")
 			}
-			rows = append(rows, &entry{numbered: n})
-			continue
+			if err := parseHeader(f, l); err != nil {
+				return err
+			}
+			break
 		}
-		if len(rows) == 0 {
-			return nil, noForm("row %d is not an option: %q", y, l.text())
+		if isRule(l, len(l.cells)) {
+			return noForm("a rule above the question, with no header")
 		}
-		t := strings.TrimSpace(l.text())
-		if b := strings.TrimSpace(strings.TrimPrefix(t, string(pointer))); b == buttonNext || b == buttonSubmit {
-			button = &Button{Label: b, Focused: l.runes[0] == pointer}
-			continue
-		}
-		if button != nil || l.runes[0] == pointer {
-			return nil, noForm("unexpected row %d: %q", y, l.text())
-		}
-		last := rows[len(rows)-1]
-		// A description is drawn in the number's colour; a wrapped label
-		// keeps the label's.
-		if fg, _ := firstFG(l); fg == last.numFG || len(last.desc) > 0 {
-			last.desc = append(last.desc, t)
-		} else {
-			last.extra = append(last.extra, t)
+		if !l.blank() {
+			q = append(q, stripGutter(l.text()))
 		}
 	}
-	if y >= len(ls) {
-		return nil, noForm("no rule under the options")
+	if len(q) == 0 && !f.Cut {
+		return noForm("no question text")
 	}
-	if len(rows) < 2 {
-		return nil, noForm("%d numbered rows above the rule", len(rows))
-	}
-	for i, r := range rows {
-		if r.number != i+1 {
-			return nil, noForm("row numbered %d where %d belongs", r.number, i+1)
-		}
-	}
+	slices.Reverse(q)
+	f.Question = strings.Join(q, " ")
+	return nil
+}
 
-	// The rule, then "Chat about this", then the footer.
-	y++
-	chat, ok := parseNumbered(ls[min(y, len(ls)-1)])
-	if !ok || chat.label != chatLabel || chat.number != len(rows)+1 {
-		return nil, noForm("no %q row under the rule", chatLabel)
+// parseQuestionPage reads a question page whose footer ends at row bottom.
+func parseQuestionPage(ls []line, bottom, cols int) (*Form, error) {
+	f := &Form{}
+	top := bottom
+	for top > 0 && !ls[top-1].blank() && bottom-top < 3 && !isRule(ls[top-1], cols) && !isChat(ls[top-1]) && !isMoreLines(ls[top-1]) {
+		top--
 	}
-	f.Chat = &Row{Number: chat.number, Label: chat.label, Focused: chat.focused}
-	// The footer, wrapped over several lines on a narrow screen.
 	var footer []string
-	for y = skipBlank(ls, y+1); y < len(ls) && !ls[y].blank() && len(footer) < 3; y++ {
+	for y := top; y <= bottom; y++ {
 		footer = append(footer, strings.TrimSpace(ls[y].text()))
 	}
 	f.Footer = strings.Join(footer, " ")
 	if !strings.HasPrefix(f.Footer, footerSelect) || !strings.HasSuffix(f.Footer, footerCancel) {
 		return nil, noForm("no footer")
 	}
+	y := top - 1
+	if y >= 0 && isMoreLines(ls[y]) {
+		f.Cut = true
+		y--
+	}
+	for y >= 0 && ls[y].blank() {
+		y--
+	}
+	if y < 1 {
+		return nil, noForm("nothing above the footer")
+	}
+	chat, ok := parseChat(ls[y])
+	if !ok {
+		return nil, noForm("no %q row above the footer", chatLabel)
+	}
+	f.Chat = &chat
+	if y--; !isRule(ls[y], cols) {
+		return nil, noForm("no rule above %q", chatLabel)
+	}
+	var err error
+	if strings.Contains(f.Footer, footerNotes) {
+		err = parsePreviewBody(f, ls, y)
+	} else {
+		err = parseListBody(f, ls, y)
+	}
+	if err != nil {
+		return nil, err
+	}
+	f.Focus = questionFocus(f)
+	return f, nil
+}
 
-	f.MultiSelect = strings.HasPrefix(rows[0].label, boxOpen) || strings.HasPrefix(rows[0].label, boxTicked)
+func isChat(l line) bool {
+	_, ok := parseChat(l)
+	return ok
+}
+
+// parseChat reads "  5. Chat about this", or "  Chat about this" in the
+// preview layout, either with the pointer.
+func parseChat(l line) (Row, bool) {
+	if n, ok := parseNumbered(l); ok && n.label == chatLabel && n.mark != moreAbove && n.mark != moreBelow {
+		return Row{Number: n.number, Label: chatLabel, Focused: n.focused()}, true
+	}
+	r := l.runes
+	if len(r) > 2 && (r[0] == pointer || r[0] == ' ') && r[1] == ' ' && strings.TrimSpace(string(r[2:])) == chatLabel {
+		return Row{Label: chatLabel, Focused: r[0] == pointer}, true
+	}
+	return Row{}, false
+}
+
+// entry is one numbered row with the rows that continue it.
+type entry struct {
+	numbered
+	extra []string // wrapped label lines
+	desc  []string
+}
+
+// isButton matches the multi-select button: "     Next", "❯    Submit".
+func isButton(l line) (Button, bool) {
+	r := l.runes
+	if len(r) < 5 || (r[0] != pointer && r[0] != ' ') {
+		return Button{}, false
+	}
+	t := strings.TrimSpace(string(r[1:]))
+	if (t != buttonNext && t != buttonSub) || strings.TrimSpace(string(r[1:5])) != "" {
+		return Button{}, false
+	}
+	return Button{Label: t, Focused: r[0] == pointer}, true
+}
+
+// parseListBody reads the option list of a single- or multi-select question
+// above the rule at row rule: the rows up to a blank one (or the top of the
+// screen), then what is above them.
+func parseListBody(f *Form, ls []line, rule int) error {
+	ob := rule
+	for ob > 0 && !ls[ob-1].blank() {
+		ob--
+	}
+	var rows []*entry
+	var button *Button
+	for y := ob; y < rule; y++ {
+		l := ls[y]
+		if n, ok := parseNumbered(l); ok {
+			if button != nil {
+				return noForm("numbered row after the button at row %d", y)
+			}
+			rows = append(rows, &entry{numbered: n})
+			continue
+		}
+		if len(rows) == 0 {
+			if ob == 0 {
+				continue // the rest of an option whose first line is off the screen
+			}
+			return noForm("row %d is not an option: %q", y, l.text())
+		}
+		last := rows[len(rows)-1]
+		if b, ok := isButton(l); ok && firstFG(l) != last.numFG {
+			if button != nil {
+				return noForm("two buttons")
+			}
+			button = &b
+			continue
+		}
+		if button != nil || l.runes[0] != ' ' {
+			return noForm("unexpected row %d: %q", y, l.text())
+		}
+		t := strings.TrimSpace(l.text())
+		// A description is drawn in the number's colour; a wrapped label
+		// keeps the label's.
+		if firstFG(l) == last.numFG || len(last.desc) > 0 {
+			last.desc = append(last.desc, t)
+		} else {
+			last.extra = append(last.extra, t)
+		}
+	}
+	if len(rows) == 0 {
+		return noForm("no options above the rule")
+	}
+	if f.Chat.Number == 0 {
+		return noForm("%q is not numbered", chatLabel)
+	}
+	// Numbers run on, and "Type something" is the one before the chat row.
+	other := f.Chat.Number - 1
 	for i, r := range rows {
+		if i > 0 && r.number != rows[i-1].number+1 {
+			return noForm("row numbered %d after %d", r.number, rows[i-1].number)
+		}
+		if r.number > other {
+			return noForm("row numbered %d below %q", r.number, "Type something")
+		}
+		switch {
+		case r.mark == moreAbove && i == 0:
+			f.MoreAbove = true
+		case r.mark == moreBelow && i == len(rows)-1:
+			f.MoreBelow = true
+		case r.mark == moreAbove || r.mark == moreBelow:
+			return noForm("a scroll mark on row %d", r.number)
+		}
+	}
+	if rows[0].number > 1 && !f.MoreAbove && ob > 0 {
+		return noForm("the list starts at %d with nothing above", rows[0].number)
+	}
+	if last := rows[len(rows)-1]; last.number < other && !f.MoreBelow {
+		return noForm("the list ends at %d, %q is %d", last.number, "Type something", other)
+	}
+	f.Button = button
+	f.MultiSelect = button != nil
+	if !f.MultiSelect {
+		// The button may be off the screen; a boxed "Type something" still
+		// tells a multi-select question.
+		if last := rows[len(rows)-1]; last.number == other &&
+			(strings.HasPrefix(last.label, boxOpen) || strings.HasPrefix(last.label, boxTicked)) &&
+			strings.HasSuffix(last.label, otherMulti) {
+			f.MultiSelect = true
+		}
+	}
+	for _, r := range rows {
 		label := strings.Join(append([]string{r.label}, r.extra...), " ")
 		ticked := false
 		if f.MultiSelect {
@@ -350,36 +498,170 @@ func parseQuestion(f *Form, ls []line, y, cols int) (*Form, error) {
 			case strings.HasPrefix(label, boxTicked):
 				label, ticked = strings.TrimPrefix(label, boxTicked), true
 			default:
-				return nil, noForm("option %d has no checkbox", r.number)
+				return noForm("option %d has no checkbox", r.number)
 			}
 		}
-		if i == len(rows)-1 {
-			// The last numbered row is "Type something", placeholder or typed.
-			ph := label == otherSingle || label == otherMulti
-			f.Other = &Other{Number: r.number, Text: label, Placeholder: ph, Ticked: ticked, Focused: r.focused}
-			break
+		if r.number == other {
+			text := strings.Join(append([]string{label}, r.desc...), " ")
+			f.Other = &Other{Number: r.number, Text: text, Placeholder: text == otherSingle || text == otherMulti,
+				Ticked: ticked, Focused: r.focused()}
+			continue
 		}
 		f.Options = append(f.Options, Option{
 			Number:      r.number,
 			Label:       label,
 			Description: strings.Join(r.desc, " "),
 			Ticked:      ticked,
-			Focused:     r.focused,
+			Focused:     r.focused(),
 		})
 	}
-	if f.MultiSelect != (button != nil) {
-		return nil, noForm("a multi-select form needs its button, and only it")
+	if button != nil && f.Other == nil && !f.MoreBelow {
+		return noForm("a button with no %q row", "Type something")
 	}
-	f.Button = button
-	f.Focus = questionFocus(f)
-	return f, nil
+	if ob == 0 {
+		f.Cut, f.Top = true, 0
+		return nil
+	}
+	return parseTop(f, ls, ob)
+}
+
+// parsePreviewBody reads the preview layout above the rule at row rule:
+// from the bottom, the notes, the preview box, and the options to the left
+// of the box.
+func parsePreviewBody(f *Form, ls []line, rule int) error {
+	// The box's bottom border is the lowest "└───┘" above the rule; what a
+	// preview holds is drawn inside the box, above it.
+	bottom, bx := -1, -1
+	for y := rule - 1; y >= 0 && bottom < 0; y-- {
+		r := ls[y].runes
+		for i, c := range r {
+			if c == boxBottomLeft && isBorder(r[i+1:]) {
+				bottom, bx = y, ls[y].x(i)
+				break
+			}
+		}
+	}
+	if bottom < 0 {
+		return noForm("no preview box")
+	}
+	if bx < previewMinLeft {
+		return noForm("the preview box leaves no room for options")
+	}
+	boxTop := -1
+	var box []string
+	for y := bottom - 1; y >= 0; y-- {
+		l := ls[y]
+		i := l.at(bx)
+		if i >= len(l.runes) || l.x(i) != bx {
+			return noForm("the preview box is broken at row %d", y)
+		}
+		c := l.runes[i]
+		if c == boxTopLeft {
+			boxTop = y
+			break
+		}
+		if c != boxSide && c != boxCut {
+			// A narrow box wraps its "├─── ✂ ─── N lines hidden ┤" line.
+			if strings.HasSuffix(strings.TrimSpace(string(l.runes[i:])), "┤") {
+				continue
+			}
+			return noForm("the preview box is broken at row %d", y)
+		}
+		inner := strings.TrimSpace(string(l.runes[i+1:]))
+		inner = strings.TrimSpace(strings.TrimSuffix(inner, string(boxSide)))
+		box = append(box, inner)
+	}
+	if boxTop < 0 {
+		return noForm("the preview box has no top")
+	}
+	slices.Reverse(box)
+	p := &Preview{Box: box}
+	f.Preview = p
+
+	// The notes: under the box, at its left edge.
+	var notes []string
+	for y := bottom + 1; y < rule; y++ {
+		if left := ls[y].sub(0, bx); !left.blank() {
+			return noForm("unexpected row %d left of the notes: %q", y, left.text())
+		}
+		if t := strings.TrimSpace(ls[y].sub(bx, len(ls[y].cells)).text()); t != "" {
+			notes = append(notes, t)
+		}
+	}
+	n, ok := strings.CutPrefix(strings.Join(notes, " "), notesLabel)
+	if !ok {
+		return noForm("no %q under the preview", notesLabel)
+	}
+	n = strings.TrimSpace(strings.TrimPrefix(n, ":"))
+	switch n {
+	case notesHint:
+	case notesPrompt:
+		p.Editing = true
+	default:
+		p.Notes = n
+		p.Editing = strings.Contains(f.Footer, footerEditor)
+	}
+
+	// The options: left of the box, from its top down.
+	var rows []*entry
+	for y := boxTop; y <= bottom; y++ {
+		left := ls[y].sub(0, bx)
+		if left.blank() {
+			continue
+		}
+		if n, ok := parseNumbered(left); ok && n.mark != moreAbove && n.mark != moreBelow {
+			rows = append(rows, &entry{numbered: n})
+			continue
+		}
+		if len(rows) == 0 || left.runes[0] != ' ' {
+			return noForm("row %d is not an option: %q", y, left.text())
+		}
+		rows[len(rows)-1].extra = append(rows[len(rows)-1].extra, strings.TrimSpace(left.text()))
+	}
+	if len(rows) < 2 {
+		return noForm("%d options beside the preview", len(rows))
+	}
+	for i, r := range rows {
+		if r.number != i+1 {
+			return noForm("option numbered %d where %d belongs", r.number, i+1)
+		}
+		label := strings.Join(append([]string{r.label}, r.extra...), " ")
+		chosen := false
+		if l, ok := strings.CutSuffix(label, previewChosen); ok {
+			label, chosen = l, true
+		}
+		f.Options = append(f.Options, Option{Number: r.number, Label: label, Ticked: chosen, Focused: r.focused()})
+	}
+	if f.Chat.Number != 0 {
+		return noForm("%q is numbered in the preview layout", chatLabel)
+	}
+	return parseTop(f, ls, boxTop)
+}
+
+// isBorder matches the rest of a box's bottom border: "───┘".
+func isBorder(r []rune) bool {
+	r = trimSpace(r)
+	if len(r) < 2 || r[len(r)-1] != '┘' {
+		return false
+	}
+	for _, c := range r[:len(r)-1] {
+		if c != ruleRune {
+			return false
+		}
+	}
+	return true
 }
 
 func questionFocus(f *Form) Focus {
+	// The preview layout keeps the pointer on the last option while
+	// "Chat about this" has the focus.
+	if f.Preview != nil && f.Chat.Focused {
+		return Focus{Kind: FocusChat}
+	}
 	var found []Focus
-	for i, o := range f.Options {
+	for _, o := range f.Options {
 		if o.Focused {
-			found = append(found, Focus{Kind: FocusOption, Index: i})
+			found = append(found, Focus{Kind: FocusOption, Index: o.Number - 1})
 		}
 	}
 	if f.Other != nil && f.Other.Focused {
@@ -397,53 +679,82 @@ func questionFocus(f *Form) Focus {
 	return found[0]
 }
 
-// parseReview parses the review page from the first answer at row y.
-func parseReview(f *Form, ls []line, y int) (*Form, error) {
-	rv := &Review{}
-rows:
-	for ; y < len(ls); y++ {
-		t := strings.TrimSpace(ls[y].text())
+// parseReviewPage reads the review page whose "Cancel" row is at row bottom.
+func parseReviewPage(ls []line, bottom, cols int) (*Form, error) {
+	cancel, ok := parseNumbered(ls[bottom])
+	if !ok || cancel.label != cancelAnswers || bottom < 1 {
+		return nil, noForm("no question footer (%q … %q) and no review page (%q) at the bottom", footerSelect, footerCancel, cancelAnswers)
+	}
+	submit, ok := parseNumbered(ls[bottom-1])
+	if !ok || submit.label != submitAnswers || submit.number != 1 || cancel.number != 2 {
+		return nil, noForm("no %q above %q", submitAnswers, cancelAnswers)
+	}
+	f := &Form{}
+	rv := &Review{
+		Submit: Row{Number: 1, Label: submitAnswers, Focused: submit.focused()},
+		Cancel: Row{Number: 2, Label: cancelAnswers, Focused: cancel.focused()},
+	}
+	// Up to the title (and the tab row over it), or the top of the screen.
+	y := bottom - 2
+	for ; y >= 0; y-- {
+		if strings.TrimSpace(ls[y].text()) == reviewTitle {
+			break
+		}
+		if isRule(ls[y], cols) || isTabRow(ls[y]) {
+			return nil, noForm("no %q above the answers", reviewTitle)
+		}
+	}
+	if y < 0 {
+		f.Cut = true
+	} else {
+		z := y - 1
+		for z >= 0 && ls[z].blank() {
+			z--
+		}
+		if z >= 0 && isTabRow(ls[z]) {
+			if err := parseHeader(f, ls[z]); err != nil {
+				return nil, err
+			}
+		} else {
+			f.Top = y
+		}
+	}
+	var started bool
+	for z := y + 1; z < bottom-1; z++ {
+		raw := ls[z].text()
+		t := stripGutter(raw)
 		switch {
 		case t == "":
 			continue
+		case strings.HasPrefix(t, reviewWarning):
+			rv.Incomplete = true
+			continue
 		case strings.HasPrefix(t, reviewQuestion):
 			rv.Answers = append(rv.Answers, ReviewAnswer{Question: strings.TrimPrefix(t, reviewQuestion)})
+			started = true
 			continue
 		case strings.HasPrefix(t, reviewAnswer) && len(rv.Answers) > 0:
 			a := &rv.Answers[len(rv.Answers)-1]
 			a.Answer = join(a.Answer, strings.TrimPrefix(t, reviewAnswer))
 			continue
 		}
-		if n, ok := parseNumbered(ls[y]); ok {
-			switch {
-			case n.label == submitAnswers && n.number == 1:
-				rv.Submit = Row{Number: n.number, Label: n.label, Focused: n.focused}
-			case n.label == cancelAnswers && n.number == 2:
-				rv.Cancel = Row{Number: n.number, Label: n.label, Focused: n.focused}
-			default:
-				return nil, noForm("unexpected row on the review page: %q", t)
-			}
-			if rv.Cancel.Number != 0 {
-				break rows
-			}
+		if !started {
+			continue // the end of an entry whose start is off the screen
+		}
+		if !strings.HasPrefix(raw, " ") {
+			// In column 0: "Ready to submit your answers?" and the like.
+			started = false
 			continue
 		}
-		if rv.Submit.Number != 0 {
-			return nil, noForm("unexpected row on the review page: %q", t)
-		}
-		// Indented: wrapped question or answer text. In column 0: a line
-		// such as "Ready to submit your answers?" above the choices.
-		if len(rv.Answers) > 0 && ls[y].runes[0] == ' ' {
-			a := &rv.Answers[len(rv.Answers)-1]
-			if a.Answer == "" {
-				a.Question = join(a.Question, t)
-			} else {
-				a.Answer = join(a.Answer, t)
-			}
+		a := &rv.Answers[len(rv.Answers)-1]
+		if a.Answer == "" {
+			a.Question = join(a.Question, t)
+		} else {
+			a.Answer = join(a.Answer, t)
 		}
 	}
-	if rv.Submit.Number == 0 || rv.Cancel.Number == 0 {
-		return nil, noForm("review page without %q and %q", submitAnswers, cancelAnswers)
+	if len(rv.Answers) == 0 && !f.Cut {
+		return nil, noForm("a review page with no answers")
 	}
 	f.Review = rv
 	switch {

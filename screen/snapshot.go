@@ -3,6 +3,7 @@ package screen
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Pos is a cell position, zero-based, X the column and Y the row.
@@ -102,4 +103,67 @@ func (s Snapshot) Text() string {
 func (s Snapshot) String() string {
 	return fmt.Sprintf("%s\n[%dx%d cursor %d,%d visible=%t alt=%t]",
 		s.Text(), s.Cols, s.Rows, s.Cursor.X, s.Cursor.Y, s.CursorVisible, s.AltScreen)
+}
+
+// ANSI returns bytes that draw the snapshot on a blank terminal of its size:
+// every cell with its colours and attributes, then the cursor. A recording
+// that starts with them replays to this screen, so that a bug report can
+// hold only the output since a moment (see package bundle). Reverse video
+// is written as the colours it shows, but for swapped default colours.
+func (s Snapshot) ANSI() []byte {
+	var b []byte
+	if s.AltScreen {
+		b = append(b, "\x1b[?1049h"...)
+	}
+	b = append(b, "\x1b[0m\x1b[H\x1b[2J"...)
+	var cur Cell
+	first := true
+	for y, row := range s.Cells {
+		b = append(b, fmt.Sprintf("\x1b[%d;1H", y+1)...)
+		for _, c := range row {
+			if c.Char == 0 {
+				continue // the right half of a wide character
+			}
+			pen := Cell{FG: c.FG, BG: c.BG, Attr: c.Attr &^ Reverse}
+			if c.FG == DefaultBG || c.BG == DefaultFG {
+				// Default colours swapped: only reverse video says so.
+				pen = Cell{FG: c.BG, BG: c.FG, Attr: c.Attr | Reverse}
+			}
+			if first || pen != cur {
+				b = appendSGR(b, pen)
+				cur, first = pen, false
+			}
+			b = utf8.AppendRune(b, c.Char)
+		}
+	}
+	b = append(b, fmt.Sprintf("\x1b[0m\x1b[%d;%dH", s.Cursor.Y+1, s.Cursor.X+1)...)
+	if s.CursorVisible {
+		return append(b, "\x1b[?25h"...)
+	}
+	return append(b, "\x1b[?25l"...)
+}
+
+func appendSGR(b []byte, c Cell) []byte {
+	b = append(b, "\x1b[0"...)
+	for _, a := range []struct {
+		bit  Attr
+		code string
+	}{{Bold, ";1"}, {Dim, ";2"}, {Italic, ";3"}, {Underline, ";4"}, {Reverse, ";7"}} {
+		if c.Attr&a.bit != 0 {
+			b = append(b, a.code...)
+		}
+	}
+	b = appendColor(b, c.FG, "38", "39")
+	b = appendColor(b, c.BG, "48", "49")
+	return append(b, 'm')
+}
+
+func appendColor(b []byte, c Color, set, def string) []byte {
+	if r, g, bl, ok := c.IsRGB(); ok {
+		return append(b, fmt.Sprintf(";%s;2;%d;%d;%d", set, r, g, bl)...)
+	}
+	if c == DefaultFG || c == DefaultBG {
+		return append(b, ";"+def...)
+	}
+	return append(b, fmt.Sprintf(";%s;5;%d", set, c)...)
 }

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/bundle"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/ptyhost"
@@ -53,6 +55,10 @@ type Config struct {
 	// Flow tunes askflow's timeouts; zero values take its defaults.
 	Flow askflow.Config
 
+	// Bundles is the folder bug-report bundles go in when a form could not
+	// be answered (see package bundle); "" writes none.
+	Bundles string
+
 	// Started, if set, is called once Claude runs, with the host and the
 	// hook socket's path. WrapKeys, if set, wraps the key sender askflow
 	// uses. Both are seams for fault-injection tests.
@@ -67,6 +73,9 @@ type Report struct {
 	Navigation bool // the screen did not confirm a step
 	Mismatch   bool // Claude recorded something other than intended
 	Ended      bool // claudewrap ended Claude itself (--exit-after-turn)
+	// Failures has one line per form that could not be answered, naming
+	// its bug-report bundle.
+	Failures []string
 }
 
 // form is one AskUserQuestion form in flight.
@@ -74,10 +83,17 @@ type form struct {
 	id        string
 	questions []hook.Question
 	asked     time.Time
-	want      map[string]string // question text -> answer; nil when not ours
+	want      map[string]expect // by question text; nil when not ours
 	cancel    context.CancelFunc
 	done      chan struct{} // closed when askflow is not running for it
 	answered  bool          // PostToolUse arrived
+}
+
+// expect is what Claude must record for one question.
+type expect struct {
+	answers []string // any of these (see askflow.Decision.Answers)
+	notes   string   // the notes, on a question with previews
+	preview bool     // the question has previews: its notes are checked too
 }
 
 type session struct {
@@ -85,6 +101,7 @@ type session struct {
 	host *ptyhost.Host
 	keys askflow.Keys
 	log  *events.Log
+	rec  *bundle.Recorder // the screen so far, for bug reports
 
 	mu     sync.Mutex
 	forms  map[string]*form
@@ -116,6 +133,8 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
+	s.rec = bundle.NewRecorder(hc.Cols, hc.Rows, recordLimit)
+	hc.Tap = tee{hc.Tap, s.rec}
 	userInput := hc.OnInput
 	hc.OnInput = func(p []byte) {
 		if personTyped(p) {
@@ -133,6 +152,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		return Report{}, err
 	}
 	s.host = h
+	s.rec.SetScreen(h.Screen().Snapshot)
 	s.keys = askflow.Keys(h)
 	if cfg.WrapKeys != nil {
 		s.keys = cfg.WrapKeys(h)
@@ -235,11 +255,13 @@ func (s *session) start(ctx context.Context, f *form, decisions []rules.Decision
 		return
 	}
 	var flow []askflow.Decision
-	want := map[string]string{}
+	want := map[string]expect{}
 	for i, d := range decisions {
 		flow = append(flow, d.Decision)
+		q := f.questions[i]
 		if d.Action == askflow.Select || d.Action == askflow.Type {
-			want[f.questions[i].Question] = d.Answer()
+			want[q.Question] = expect{answers: d.Answers(q.MultiSelect), notes: d.Notes,
+				preview: q.HasPreview() && !q.MultiSelect}
 		}
 	}
 	fctx, cancel := context.WithCancel(ctx)
@@ -438,7 +460,7 @@ func (s *session) answer(ctx context.Context, f *form, ds []askflow.Decision) {
 		s.mu.Unlock()
 	}()
 	cfg := s.cfg.Flow
-	cfg.Screen, cfg.Keys, cfg.Decisions = s.host.Screen(), s.keys, ds
+	cfg.Screen, cfg.Keys, cfg.Decisions = hostScreen{s.host.Screen(), s.host}, s.keys, ds
 	cfg.Questions = toScreen(f.questions)
 	cfg.OnKey = func(k askflow.KeyEvent) {
 		s.log.Emit("key", events.Fields{"tool_use_id": f.id, "question": k.Question, "key": k.Key,
@@ -473,8 +495,19 @@ func (s *session) answer(ctx context.Context, f *form, ds []askflow.Decision) {
 		fields["step"], fields["reason"], fields["keys"] = ae.Step, ae.Reason, ae.Keys
 		fields["screen"] = ae.Last.Text()
 		if ae.Step != "decision" {
+			failure := fmt.Sprintf("form %s: %s", f.id, ae.Reason)
+			if ae.Question > 0 {
+				failure = fmt.Sprintf("form %s, question %d: %s: %s", f.id, ae.Question, ae.Step, ae.Reason)
+			}
+			if path, err := s.writeBundle(f, ds, ae); err != nil {
+				fields["bundle_error"] = err.Error()
+			} else if path != "" {
+				fields["bundle"] = path
+				failure += "; bug report: " + path
+			}
 			s.mu.Lock()
 			s.report.Navigation = true
+			s.report.Failures = append(s.report.Failures, failure)
 			s.mu.Unlock()
 		}
 	}
@@ -493,10 +526,66 @@ func (s *session) answer(ctx context.Context, f *form, ds []askflow.Decision) {
 	s.log.Emit("handed_over", events.Fields{"tool_use_id": f.id, "reason": "navigation failed"})
 }
 
+// recordLimit bounds the in-memory recording kept for bug reports.
+const recordLimit = 16 << 20
+
+// writeBundle writes a bug report for a form askflow could not answer.
+func (s *session) writeBundle(f *form, ds []askflow.Decision, ae *askflow.Error) (string, error) {
+	if s.cfg.Bundles == "" {
+		return "", nil
+	}
+	rep := bundle.Report{
+		Time: time.Now(), ToolUseID: f.id, Questions: f.questions,
+		Step: ae.Step, Reason: ae.Reason, Keys: ae.Keys, Screen: ae.Last.Text(),
+		Size: fmt.Sprintf("%dx%d", ae.Last.Cols, ae.Last.Rows),
+	}
+	for _, d := range ds {
+		rep.Decisions = append(rep.Decisions, rules.Decision{Decision: d}.Summary())
+	}
+	return bundle.Write(s.cfg.Bundles, rep, s.rec.Cast())
+}
+
+// tee sends what the host records to both taps.
+type tee struct {
+	a ptyhost.Tap // may be nil
+	b ptyhost.Tap
+}
+
+func (t tee) Output(p []byte) {
+	if t.a != nil {
+		t.a.Output(p)
+	}
+	t.b.Output(p)
+}
+
+func (t tee) Input(p []byte) {
+	if t.a != nil {
+		t.a.Input(p)
+	}
+	t.b.Input(p)
+}
+
+func (t tee) Resize(cols, rows int) {
+	if t.a != nil {
+		t.a.Resize(cols, rows)
+	}
+	t.b.Resize(cols, rows)
+}
+
+// hostScreen is the emulated screen askflow reads, able to have Claude
+// redraw it.
+type hostScreen struct {
+	screen.Emulator
+	h *ptyhost.Host
+}
+
+func (s hostScreen) Redraw() error { return s.h.Redraw() }
+
 func toScreen(qs []hook.Question) []screen.Question {
 	out := make([]screen.Question, len(qs))
 	for i, q := range qs {
-		out[i] = screen.Question{Header: q.Header, Question: q.Question, Labels: q.Labels(), MultiSelect: q.MultiSelect}
+		out[i] = screen.Question{Header: q.Header, Question: q.Question, Labels: q.Labels(), MultiSelect: q.MultiSelect,
+			Preview: q.HasPreview()}
 	}
 	return out
 }
@@ -530,26 +619,56 @@ func (s *session) verify(p *hook.Payload) {
 		s.log.Emit("submitted", events.Fields{"tool_use_id": p.ToolUseID, "by": "person", "answers": got})
 		return
 	}
-	if equal(want, got) {
-		s.log.Emit("verified", events.Fields{"tool_use_id": p.ToolUseID, "answers": got})
+	fields := events.Fields{"tool_use_id": p.ToolUseID, "answers": got}
+	if notes := notesOf(p.ToolResponse); len(notes) > 0 {
+		fields["notes"] = notes
+	}
+	if why := differs(want, p.ToolResponse); why == "" {
+		s.log.Emit("verified", fields)
 		return
+	} else {
+		fields["reason"] = why
 	}
 	s.mu.Lock()
 	s.report.Mismatch = true
 	s.mu.Unlock()
-	s.log.Emit("mismatch", events.Fields{"tool_use_id": p.ToolUseID, "want": want, "got": got})
+	wantAnswers := map[string]string{}
+	for q, e := range want {
+		wantAnswers[q] = e.answers[0]
+	}
+	fields["want"], fields["got"] = wantAnswers, got
+	delete(fields, "answers")
+	s.log.Emit("mismatch", fields)
 }
 
-func equal(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
+// differs says how what Claude recorded differs from the intent, or "".
+func differs(want map[string]expect, got *hook.ToolResponse) string {
+	if len(want) != len(got.Answers) {
+		return fmt.Sprintf("%d answers recorded, %d intended", len(got.Answers), len(want))
 	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
+	for q, e := range want {
+		a, ok := got.Answers[q]
+		if !ok {
+			return fmt.Sprintf("no answer recorded for %q", q)
+		}
+		if !slices.Contains(e.answers, a) {
+			return fmt.Sprintf("%q recorded for %q, %q intended", a, q, e.answers[0])
+		}
+		if n := got.Annotations[q].Notes; e.preview && n != e.notes {
+			return fmt.Sprintf("notes %q recorded for %q, %q intended", n, q, e.notes)
 		}
 	}
-	return true
+	return ""
+}
+
+func notesOf(r *hook.ToolResponse) map[string]string {
+	out := map[string]string{}
+	for q, a := range r.Annotations {
+		if a.Notes != "" {
+			out[q] = a.Notes
+		}
+	}
+	return out
 }
 
 // stop handles the Stop hook: a pending chat message becomes the next

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/claudewrap/claudewrap/bundle"
 	"github.com/claudewrap/claudewrap/cast"
 	"github.com/claudewrap/claudewrap/screen"
 )
@@ -22,8 +24,18 @@ type ReplayOptions struct {
 func NewCmdReplay(stdout io.Writer, runF func(*ReplayOptions) error) *cobra.Command {
 	opts := &ReplayOptions{Stdout: stdout}
 	cmd := &cobra.Command{
-		Use:   "replay FILE.cast",
+		Use:   "replay FILE.cast | BUNDLE-DIR",
 		Short: "Feed a recording through the emulator; print the screen and the form on it",
+		Long: `Feed a recording through claudewrap's emulator and print the screen, then the
+form recognised on it (or why none was).
+
+Given the folder of a bug-report bundle (claudewrap writes one under
+$XDG_STATE_HOME/claudewrap/bundles when a form could not be answered), replay
+its recording and also say, for each question the hook reported, whether the
+screen shows it as asked.`,
+		Example: `  claudewrap replay session.cast
+  claudewrap replay --at 2.5 session.cast
+  claudewrap replay ~/.local/state/claudewrap/bundles/20261123T101500.000Z-toolu_01abc`,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.File = args[0]
@@ -43,23 +55,66 @@ func NewCmdReplay(stdout io.Writer, runF func(*ReplayOptions) error) *cobra.Comm
 }
 
 func runReplay(opts *ReplayOptions) error {
-	f, err := os.Open(opts.File)
+	path := opts.File
+	var rep *bundle.Report
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		r, err := bundle.Read(path)
+		if err != nil {
+			return withCode(ExitUsage, err)
+		}
+		rep, path = &r, filepath.Join(path, bundle.CastFile)
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
 	defer f.Close()
 	snap, err := replay(f, opts.At)
 	if err != nil {
-		return withCode(ExitUsage, fmt.Errorf("%s: %w", opts.File, err))
+		return withCode(ExitUsage, fmt.Errorf("%s: %w", path, err))
 	}
 	fmt.Fprintln(opts.Stdout, snap.Text())
 	fmt.Fprintf(opts.Stdout, "\n--- %dx%d, cursor %d,%d ---\n", snap.Cols, snap.Rows, snap.Cursor.X, snap.Cursor.Y)
-	if form, err := screen.Recognize(snap); err != nil {
-		fmt.Fprintln(opts.Stdout, err)
+	form, ferr := screen.Recognize(snap)
+	if ferr != nil {
+		fmt.Fprintln(opts.Stdout, ferr)
 	} else {
 		fmt.Fprint(opts.Stdout, form)
 	}
+	if rep != nil {
+		printBundle(opts.Stdout, rep, form)
+	}
 	return nil
+}
+
+// printBundle says what the bundle reports, and whether the replayed screen
+// shows each question as the hook asked it.
+func printBundle(w io.Writer, rep *bundle.Report, form *screen.Form) {
+	fmt.Fprintf(w, "\n--- bug report: form %s, %s: %s (after %d keys) ---\n", rep.ToolUseID, rep.Step, rep.Reason, rep.Keys)
+	qs := make([]screen.Question, len(rep.Questions))
+	for i, q := range rep.Questions {
+		qs[i] = screen.Question{Header: q.Header, Question: q.Question, Labels: q.Labels(),
+			MultiSelect: q.MultiSelect, Preview: q.HasPreview()}
+	}
+	for i, q := range qs {
+		d := ""
+		if i < len(rep.Decisions) {
+			d = " — intended: " + rep.Decisions[i]
+		}
+		fmt.Fprintf(w, "question %d: %q%s\n", i+1, q.Question, d)
+		switch {
+		case form == nil:
+			fmt.Fprintln(w, "  no form on the replayed screen")
+		case form.Review != nil:
+			fmt.Fprintln(w, "  the review page is showing")
+		case form.Shows(qs, i):
+			fmt.Fprintln(w, "  the screen shows this question as asked")
+		default:
+			for _, why := range form.Disagreements(q) {
+				fmt.Fprintln(w, "  "+why)
+			}
+		}
+	}
 }
 
 // replay feeds a recording through a fresh emulator and returns the screen.

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/claudewrap/claudewrap/ask"
+	"github.com/claudewrap/claudewrap/bundle"
 	"github.com/claudewrap/claudewrap/cast"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
@@ -238,6 +239,11 @@ func runRun(opts *RunOptions) (err error) {
 		cfg.Tap = rec
 	}
 
+	bundles, err := bundle.Root()
+	if err != nil {
+		bundles = "" // no state directory: no bug reports, everything else works
+	}
+
 	log.Emit("start", events.Fields{"claude": path, "args": opts.ClaudeArgs, "headless": opts.Headless,
 		"rules": ruleFiles, "on_unmatched": string(policy), "dry_run": opts.DryRun})
 	rep, err := session.Run(context.Background(), session.Config{
@@ -250,8 +256,15 @@ func runRun(opts *RunOptions) (err error) {
 		Log:           log,
 		ExitAfterTurn: opts.ExitAfterTurn,
 		DryRun:        opts.DryRun,
+		Bundles:       bundles,
 	})
 	code := exitCodeOf(rep)
+	if err == nil && code == ExitNavigation && len(rep.Failures) > 0 {
+		err = fmt.Errorf("a form could not be answered: %s", rep.Failures[0])
+		if n := len(rep.Failures); n > 1 {
+			err = fmt.Errorf("%w (and %d more)", err, n-1)
+		}
+	}
 	if err != nil {
 		log.Emit("error", events.Fields{"message": err.Error()})
 		if errors.Is(err, ptyhost.ErrStart) {

@@ -1,0 +1,179 @@
+package bundle
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/claudewrap/claudewrap/cast"
+	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+// File names inside a bundle.
+const (
+	CastFile   = "form.cast"
+	ReportFile = "report.json"
+	ScreenFile = "screen.txt"
+)
+
+// Recorder keeps an asciicast recording of the session in memory. It is a
+// ptyhost.Tap, safe for concurrent use.
+type Recorder struct {
+	mu         sync.Mutex
+	buf        bytes.Buffer
+	w          *cast.Writer
+	limit      int
+	snap       func() screen.Snapshot
+	cols, rows int
+}
+
+// NewRecorder starts a recording of a cols x rows terminal. Past limit
+// bytes it starts over from the screen given by [Recorder.SetScreen].
+func NewRecorder(cols, rows, limit int) *Recorder {
+	r := &Recorder{limit: limit, cols: cols, rows: rows}
+	r.restart(nil)
+	return r
+}
+
+// SetScreen gives the recorder the emulated screen to start over from.
+func (r *Recorder) SetScreen(snap func() screen.Snapshot) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.snap = snap
+}
+
+// restart begins a new recording, drawn first with frame.
+func (r *Recorder) restart(frame []byte) {
+	r.buf.Reset()
+	r.w, _ = cast.NewWriter(&r.buf, r.cols, r.rows) // writes to memory cannot fail
+	if len(frame) > 0 {
+		r.w.Output(frame)
+	}
+}
+
+// Output records bytes Claude wrote.
+func (r *Recorder) Output(p []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.w.Output(p)
+	if r.buf.Len() > r.limit && r.snap != nil {
+		// The screen may lag the bytes just recorded by a few writes: a
+		// bug report's recording starts roughly, never wrongly, here.
+		s := r.snap()
+		r.cols, r.rows = s.Cols, s.Rows
+		r.restart(s.ANSI())
+	}
+}
+
+// Input records keys sent to Claude.
+func (r *Recorder) Input(p []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.w.Input(p)
+}
+
+// Resize records a change of the terminal's size.
+func (r *Recorder) Resize(cols, rows int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.w.Resize(cols, rows)
+}
+
+// Cast returns the recording so far.
+func (r *Recorder) Cast() []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return bytes.Clone(r.buf.Bytes())
+}
+
+// Report is what a bundle says about the failure.
+type Report struct {
+	Time      time.Time       `json:"time"`
+	ToolUseID string          `json:"tool_use_id"`
+	Questions []hook.Question `json:"questions"`
+	// Decisions are the intended answers, one line per question.
+	Decisions []string `json:"decisions"`
+	// Step, Reason and Keys are askflow's account of where it stopped.
+	Step   string `json:"step"`
+	Reason string `json:"reason"`
+	Keys   int    `json:"keys"`
+	// Screen is the last screen seen, as text.
+	Screen string `json:"screen"`
+	// Size is the terminal's size then, COLSxROWS.
+	Size string `json:"size"`
+}
+
+// Root returns the folder bundles go in: $XDG_STATE_HOME/claudewrap/bundles,
+// with ~/.local/state when XDG_STATE_HOME is unset.
+func Root() (string, error) {
+	dir := os.Getenv("XDG_STATE_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("bundle: no state directory: %w", err)
+		}
+		dir = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(dir, "claudewrap", "bundles"), nil
+}
+
+// Write makes a bundle under root and returns its path. The folder is
+// private to the user: a recording may hold anything Claude drew.
+func Write(root string, rep Report, recording []byte) (string, error) {
+	name := rep.Time.UTC().Format("20060102T150405.000Z") + "-" + safeName(rep.ToolUseID)
+	dir := filepath.Join(root, name)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("bundle: %w", err)
+	}
+	b, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("bundle: %w", err)
+	}
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{ReportFile, append(b, '\n')}, {CastFile, recording}, {ScreenFile, []byte(rep.Screen + "\n")}} {
+		if err := os.WriteFile(filepath.Join(dir, f.name), f.data, 0o600); err != nil {
+			return "", fmt.Errorf("bundle: %w", err)
+		}
+	}
+	return dir, nil
+}
+
+// safeName keeps letters, digits, '-' and '_' of an id, for a file name.
+func safeName(id string) string {
+	s := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
+			return r
+		}
+		return -1
+	}, id)
+	if s == "" {
+		return "form"
+	}
+	return s
+}
+
+// Read reads the report of the bundle at dir.
+func Read(dir string) (Report, error) {
+	var rep Report
+	b, err := os.ReadFile(filepath.Join(dir, ReportFile))
+	if err != nil {
+		return rep, err
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return rep, fmt.Errorf("bundle %s: %w", dir, err)
+	}
+	if len(rep.Questions) == 0 {
+		return rep, errors.New("bundle " + dir + ": no questions in " + ReportFile)
+	}
+	return rep, nil
+}

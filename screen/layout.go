@@ -1,0 +1,98 @@
+package screen
+
+// What Claude Code draws for AskUserQuestion, in one place: every mark and
+// word the recogniser looks for, and how the layouts differ by version. Seen
+// on the pinned releases 2.1.197, 2.1.227, 2.1.266, 2.1.299, 2.1.321 and
+// 2.1.330; the golden screens under testdata/screens/<version>/ keep these
+// honest (see its README for which recording shows what).
+//
+// A question page is read from the bottom up, because a form taller than
+// the terminal loses its top (tab row, header, the first lines of the
+// question) while its bottom is always drawn:
+//
+//	←  ☐ Database  ☐ Features  ✔ Submit  →     tab row (several questions), or " ☐ Header" chip
+//	                                            blank
+//	Which database should we use?               question, wrapped; 2.1.330 draws a multi-line one behind "│ "
+//	                                            blank
+//	❯ 1. PostgreSQL                             options: layoutList, layoutMulti or layoutPreview below
+//	     Relational, robust
+//	  …
+//	──────────────────────────────────────      rule
+//	  5. Chat about this                        numbered, except in the preview layout
+//	 ↑ 3 more lines                             2.1.330, when the top is cut off
+//	                                            blank
+//	Enter to select · ↑/↓ to navigate · … · Esc to cancel    footer, wrapped over up to 4 lines
+//
+// The review page that follows the last of several questions:
+//
+//	←  ☒ Database  ☒ Features  ✔ Submit  →
+//
+//	Review your answers
+//
+//	⚠ You have not answered all questions       only when one was skipped
+//
+//	 ● Which database should we use?            2.1.330 may draw it "│ ● …"; long ones wrap
+//	   → SQLite                                 multi-select: labels holding ", " or '"' are quoted
+//
+//	Ready to submit your answers?               not on every version
+//
+//	❯ 1. Submit answers
+//	  2. Cancel
+const (
+	pointer      = '❯' // the focused row's marker, in column 0
+	nbsp         = '\u00a0'
+	moreAbove    = '↑' // in column 0: options above the visible ones
+	moreBelow    = '↓' // in column 0: options below the visible ones
+	gutter       = '│' // 2.1.330: a multi-line question is drawn behind "│ "
+	tabLeft      = '←'
+	tabRight     = '→'
+	chipOpen     = '☐'
+	chipAnswered = '☒'
+	chipSubmit   = '✔'
+	ruleRune     = '─'
+
+	// The list layouts (single- and multi-select).
+	boxOpen     = "[ ] "
+	boxTicked   = "[✔] "
+	otherSingle = "Type something."
+	otherMulti  = "Type something"
+	buttonNext  = "Next"   // multi-select, not the last question
+	buttonSub   = "Submit" // multi-select, the last question
+	chatLabel   = "Chat about this"
+
+	// The footer.
+	footerSelect = "Enter to select"
+	footerCancel = "Esc to cancel"
+	// footerNotes marks the preview layout; footerEditor shows that text is
+	// being typed (into "Type something", or into the notes of a preview).
+	footerNotes  = "n to add notes"
+	footerEditor = "ctrl+g to edit in Vim"
+
+	// The preview layout (a single-select question whose options have a
+	// preview): options on the left (no descriptions, no "Type something",
+	// a " ✔" after an option chosen before), the focused option's preview in
+	// a box on the right, the notes under the box, "Chat about this" not
+	// numbered. 2.1.197 at narrow widths drops the ": " after "Notes".
+	boxTopLeft      = '┌'
+	boxBottomLeft   = '└'
+	boxSide         = '│'
+	boxCut          = '├' // "├─── ✂ ─── N lines hidden ┤"
+	notesLabel      = "Notes"
+	notesHint       = "press n to add notes"
+	notesPrompt     = "Add notes on this design…"
+	previewChosen   = " ✔"
+	previewMinLeft  = 8 // the option column is never narrower
+	moreLinesPrefix = "↑ "
+	moreLinesSuffix = " more line"
+
+	// The review page.
+	reviewTitle    = "Review your answers"
+	reviewQuestion = "● "
+	reviewAnswer   = "→ "
+	reviewWarning  = "⚠ "
+	submitAnswers  = "Submit answers"
+	cancelAnswers  = "Cancel"
+
+	// A rule spans at least 1/minRuleFraction of the width.
+	minRuleFraction = 2
+)
