@@ -16,6 +16,9 @@ import (
 var single = hook.Question{Question: "Which database?", Header: "Database", Options: []hook.Option{
 	{Label: "PostgreSQL", Description: "Relational"}, {Label: "SQLite"}, {Label: "MongoDB"}}}
 
+var layout = hook.Question{Question: "Which layout?", Header: "Layout", Options: []hook.Option{
+	{Label: "Sidebar", Preview: "| nav | main |\n|     |      |"}, {Label: "Top bar", Preview: "| nav |\n| main |"}}}
+
 var multi = hook.Question{Question: "Which features?", Header: "Features", MultiSelect: true, Options: []hook.Option{
 	{Label: "Auth"}, {Label: "Export"}, {Label: "API"}}}
 
@@ -44,6 +47,12 @@ func TestParse(t *testing.T) {
 		{multi, "3, 1", askflow.Decision{Action: askflow.Select, Labels: []string{"API", "Auth"}}, ""},
 		{multi, "1 1", askflow.Decision{}, "twice"},
 		{multi, "auth please", askflow.Decision{}, "takes numbers"},
+		{layout, "2 /notes keep it small", askflow.Decision{Action: askflow.Select, Labels: []string{"Top bar"}, Notes: "keep it small"}, ""},
+		{layout, "1", askflow.Decision{Action: askflow.Select, Labels: []string{"Sidebar"}}, ""},
+		{layout, "2 /notes", askflow.Decision{}, "needs the notes"},
+		{layout, "1 2 /notes x", askflow.Decision{}, "one option's number"},
+		{layout, "a sidebar", askflow.Decision{}, "previews"},
+		{single, "2 /notes x", askflow.Decision{}, "previews"},
 	} {
 		got, err := Parse(tc.q, tc.in)
 		if tc.err != "" {
@@ -52,7 +61,7 @@ func TestParse(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || got.Action != tc.want.Action || got.Text != tc.want.Text ||
+		if err != nil || got.Action != tc.want.Action || got.Text != tc.want.Text || got.Notes != tc.want.Notes ||
 			strings.Join(got.Labels, "|") != strings.Join(tc.want.Labels, "|") {
 			t.Errorf("Parse(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
 		}
@@ -68,6 +77,12 @@ func TestRender(t *testing.T) {
 	}
 	if s := Render(multi, 2, 3); !strings.Contains(s, "numbers to tick, in order") {
 		t.Errorf("multi-select hint missing:\n%s", s)
+	}
+	s = Render(layout, 1, 1)
+	for _, want := range []string{"2. Top bar\n       │ | nav |\n       │ | main |", "2 /notes TEXT"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("preview question: Render lacks %q:\n%s", want, s)
+		}
 	}
 }
 

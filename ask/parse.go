@@ -18,6 +18,7 @@ import (
 //	/chat TEXT   "Chat about this", then TEXT as the next message
 //	/cancel      decline the form
 //	/type TEXT   TEXT into "Type something" (also: any text that is not numbers)
+//	2 /notes TEXT  option 2 with notes (questions whose options have previews)
 func Parse(q hook.Question, line string) (askflow.Decision, error) {
 	line = strings.TrimSpace(line)
 	if line == "" {
@@ -25,6 +26,9 @@ func Parse(q hook.Question, line string) (askflow.Decision, error) {
 	}
 	if strings.IndexFunc(line, unicode.IsControl) >= 0 {
 		return askflow.Decision{}, errors.New("control characters are not allowed")
+	}
+	if pickPart, notes, ok := strings.Cut(line, "/notes"); ok && !strings.HasPrefix(line, "/") {
+		return withNotes(q, strings.TrimSpace(pickPart), strings.TrimSpace(notes))
 	}
 	if cmd, rest, ok := command(line); ok {
 		switch cmd {
@@ -87,12 +91,32 @@ func pick(q hook.Question, nums []int) (askflow.Decision, error) {
 	return askflow.Decision{Action: askflow.Select, Labels: labels}, nil
 }
 
+// withNotes parses "2 /notes TEXT".
+func withNotes(q hook.Question, pickPart, notes string) (askflow.Decision, error) {
+	if q.MultiSelect || !q.HasPreview() {
+		return askflow.Decision{}, errors.New("notes go with a question whose options have previews")
+	}
+	nums, ok := numbers(pickPart)
+	if !ok || len(nums) != 1 {
+		return askflow.Decision{}, errors.New("notes follow one option's number: 2 /notes TEXT")
+	}
+	if notes == "" {
+		return askflow.Decision{}, errors.New("/notes needs the notes' text")
+	}
+	d, err := pick(q, nums)
+	d.Notes = notes
+	return d, err
+}
+
 func typed(q hook.Question, text string) (askflow.Decision, error) {
 	if text == "" {
 		return askflow.Decision{}, errors.New("/type needs the answer's text")
 	}
 	if q.MultiSelect {
 		return askflow.Decision{}, errors.New("this question takes numbers (typed answers work on single-select questions only)")
+	}
+	if q.HasPreview() {
+		return askflow.Decision{}, errors.New("this question takes a number (its options have previews, and no typed answer)")
 	}
 	return askflow.Decision{Action: askflow.Type, Text: text}, nil
 }

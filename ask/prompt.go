@@ -113,14 +113,30 @@ func Render(q hook.Question, n, total int) string {
 			fmt.Fprintf(&b, " — %s", o.Description)
 		}
 		b.WriteByte('\n')
+		if o.Preview != "" && !q.MultiSelect {
+			lines := strings.Split(o.Preview, "\n")
+			for j, l := range lines {
+				if j == previewLines {
+					fmt.Fprintf(&b, "       │ … (%d more lines)\n", len(lines)-j)
+					break
+				}
+				fmt.Fprintf(&b, "       │ %s\n", l)
+			}
+		}
 	}
-	if q.MultiSelect {
+	switch {
+	case q.HasPreview() && !q.MultiSelect:
+		fmt.Fprintf(&b, "One answer: a number (1-%d), notes after it if you like (2 /notes TEXT) · /chat TEXT · /cancel\n", len(q.Options))
+	case q.MultiSelect:
 		fmt.Fprintf(&b, "Several answers: the numbers to tick, in order (e.g. 1 3) · /chat TEXT · /cancel\n")
-	} else {
+	default:
 		fmt.Fprintf(&b, "One answer: a number (1-%d), or type your own · /chat TEXT · /cancel\n", len(q.Options))
 	}
 	return b.String()
 }
+
+// previewLines bounds how much of a preview the prompt shows.
+const previewLines = 12
 
 // ctxReader feeds the line editor from the prompter's reader until ctx ends.
 type ctxReader struct {

@@ -730,22 +730,26 @@ func (r *runner) single(ctx context.Context, label, notes string) error {
 
 // notes types the notes of the focused option: n opens them, the text goes
 // in one write, and Esc closes them (it keeps what was typed); each step is
-// confirmed on the screen. A second Esc would cancel the form, so none is
-// sent unless the notes still show open.
+// confirmed on the screen. While open, a narrow notes field shows only part
+// of the text: it is compared in full once closed, before any Enter. A
+// second Esc would cancel the form, so none is sent.
 func (r *runner) notes(ctx context.Context, target int, text string) error {
-	state := func(editing bool, notes string) func(screen.Snapshot) bool {
-		return r.focusedOn(target, func(fm *screen.Form) bool {
-			return fm.Preview.Editing == editing && sameText(fm.Preview.Notes, notes)
-		})
+	shows := func(ok func(p *screen.Preview) bool) func(screen.Snapshot) bool {
+		return r.focusedOn(target, func(fm *screen.Form) bool { return ok(fm.Preview) })
 	}
-	if _, err := r.press(ctx, "notes", keyNotes, fmt.Sprintf("option %d", target+1), true,
-		state(true, ""), state(false, "")); err != nil {
+	open := shows(func(p *screen.Preview) bool { return p.Editing && p.Notes == "" })
+	closed := shows(func(p *screen.Preview) bool { return !p.Editing && p.Notes == "" })
+	typed := shows(func(p *screen.Preview) bool { return p.Editing && p.Notes != "" })
+	done := shows(func(p *screen.Preview) bool { return !p.Editing && sameText(p.Notes, text) })
+	if _, err := r.press(ctx, "notes", keyNotes, fmt.Sprintf("option %d", target+1), true, open, closed); err != nil {
 		return err
 	}
-	if _, err := r.press(ctx, "notes", text, "notes", false, state(true, text), func(screen.Snapshot) bool { return false }); err != nil {
+	// Typed again only while nothing shows: a late first copy then makes
+	// the notes differ, which the check after Esc catches.
+	if _, err := r.press(ctx, "notes", text, "notes", true, typed, open); err != nil {
 		return err
 	}
-	_, err := r.press(ctx, "notes", keyEsc, "notes", false, state(false, text), func(screen.Snapshot) bool { return false })
+	_, err := r.press(ctx, "notes", keyEsc, "notes", false, done, func(screen.Snapshot) bool { return false })
 	return err
 }
 
@@ -810,8 +814,11 @@ func (r *runner) typed(ctx context.Context, text string) error {
 	shows := r.focusedOn(other, func(fm *screen.Form) bool {
 		return fm.Other != nil && !fm.Other.Placeholder && sameText(fm.Other.Text, text)
 	})
-	// The text goes in one write; a retry would type it twice, so none.
-	if _, err := r.press(ctx, "type", text, fm.Focus.String(), false, shows, func(screen.Snapshot) bool { return false }); err != nil {
+	// The text goes in one write. It is sent again only while the row
+	// still shows empty: a late first copy then doubles the text, which the
+	// check before Enter catches.
+	empty := r.focusedOn(other, func(fm *screen.Form) bool { return fm.Other != nil && fm.Other.Placeholder })
+	if _, err := r.press(ctx, "type", text, fm.Focus.String(), true, shows, empty); err != nil {
 		return err
 	}
 	return r.enter(ctx, other, func(fm *screen.Form) bool {
@@ -931,6 +938,9 @@ func (r *runner) chat(ctx context.Context) error {
 	if _, err := r.moveTo(ctx, chat); err != nil {
 		return err
 	}
+	if err := r.ripen(ctx); err != nil {
+		return r.fail("chat", r.cfg.Screen.Snapshot(), "%v", err)
+	}
 	s, ok := r.wait(ctx, r.cfg.StepTimeout, r.focusedOn(chat, nil))
 	if r.unsettled || !ok {
 		return r.fail("chat", s, "focus is not settled on %q", "Chat about this")
@@ -939,10 +949,18 @@ func (r *runner) chat(ctx context.Context) error {
 		_, err := screen.Recognize(s)
 		return err != nil
 	}
-	if _, err := r.press(ctx, "chat", keyEnter, focusOf(s), false, gone, r.focusedOn(chat, nil)); err != nil {
+	_, err := r.press(ctx, "chat", keyEnter, focusOf(s), false, gone, r.focusedOn(chat, nil))
+	if err == nil || ctx.Err() != nil {
 		return err
 	}
-	return nil
+	// A dropped Enter (see enter) leaves the screen as it was; sent again,
+	// a late first copy lands on Claude's empty prompt, which ignores it.
+	if now := r.cfg.Screen.Snapshot(); now.Seq != s.Seq || !r.focusedOn(chat, nil)(now) {
+		return err
+	}
+	r.unsettled = true
+	_, err = r.press(ctx, "chat", keyEnter, focusOf(s), false, gone, r.focusedOn(chat, nil))
+	return err
 }
 
 // Message types text into Claude's own prompt once it shows empty, confirms

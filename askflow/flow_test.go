@@ -462,8 +462,8 @@ func TestFaultsRecovered(t *testing.T) {
 			f: faults{Swallow: map[int]bool{1: true}}, want: wantAnswers([]fq{database}, "MongoDB")},
 		{name: "two swallowed Downs in a row", qs: []fq{database}, ds: []askflow.Decision{sel("SQLite")},
 			f: faults{Swallow: map[int]bool{1: true, 2: true}}, want: wantAnswers([]fq{database}, "SQLite")},
-		{name: "swallowed typed text is not retried blindly", qs: []fq{naming}, ds: []askflow.Decision{typed("kebab")},
-			f: faults{Swallow: map[int]bool{4: true}}, want: nil},
+		{name: "swallowed typed text is typed again while the row shows empty", qs: []fq{naming}, ds: []askflow.Decision{typed("kebab")},
+			f: faults{Swallow: map[int]bool{4: true}}, want: wantAnswers([]fq{naming}, "kebab")},
 		{name: "swallowed keys across three questions", qs: three, ds: threeDs,
 			f: faults{Swallow: map[int]bool{1: true, 4: true, 7: true, 12: true}}, want: threeWant},
 		{name: "swallowed tick", qs: []fq{features}, ds: []askflow.Decision{sel("Auth", "API")},
@@ -556,6 +556,10 @@ func TestFaultsStop(t *testing.T) {
 			f: faults{CloseAfter: 2}, step: "enter"},
 		{name: "Claude exits after the last answer", qs: []fq{database, naming}, ds: []askflow.Decision{sel("PostgreSQL"), sel("camelCase")},
 			f: faults{CloseAfter: 2}, step: "enter"},
+		// Text is typed again only while the row shows empty; a first copy
+		// that lands after the second doubles it, and no Enter follows.
+		{name: "typed text lands late, after it was typed again", qs: []fq{naming}, ds: []askflow.Decision{typed("kebab")},
+			f: faults{Delay: map[int]time.Duration{4: 2500 * time.Millisecond}}, step: "type"},
 		{name: "Claude exits while typing", qs: []fq{naming}, ds: []askflow.Decision{typed("kebab")},
 			f: faults{CloseAfter: 4}, step: "type"},
 	}

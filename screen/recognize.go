@@ -351,11 +351,14 @@ func parseQuestionPage(ls []line, bottom, cols int) (*Form, error) {
 	if y--; !isRule(ls[y], cols) {
 		return nil, noForm("no rule above %q", chatLabel)
 	}
+	// Numbers, descriptions and placeholders are drawn in the footer's
+	// dim colour.
+	dim := firstFG(ls[bottom])
 	var err error
 	if strings.Contains(f.Footer, footerNotes) {
-		err = parsePreviewBody(f, ls, y)
+		err = parsePreviewBody(f, ls, y, dim)
 	} else {
-		err = parseListBody(f, ls, y)
+		err = parseListBody(f, ls, y, dim)
 	}
 	if err != nil {
 		return nil, err
@@ -382,6 +385,27 @@ func parseChat(l line) (Row, bool) {
 	return Row{}, false
 }
 
+// dimLabel reports whether a numbered-looking row is drawn all in the dim
+// colour, as a description such as "2. Not an option" is: a real option's
+// label is not dim, but for the "Type something" placeholder.
+func dimLabel(l line, n numbered, dim Color) bool {
+	t := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(n.label, boxOpen), boxTicked))
+	if t == otherSingle || t == otherMulti {
+		return false
+	}
+	for i := 2; i < len(l.runes); i++ {
+		if l.runes[i] == '.' {
+			for _, c := range l.cells[i+1:] {
+				if c.Char != ' ' && c.Char != 0 {
+					return c.FG == dim
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
 // entry is one numbered row with the rows that continue it.
 type entry struct {
 	numbered
@@ -405,7 +429,7 @@ func isButton(l line) (Button, bool) {
 // parseListBody reads the option list of a single- or multi-select question
 // above the rule at row rule: the rows up to a blank one (or the top of the
 // screen), then what is above them.
-func parseListBody(f *Form, ls []line, rule int) error {
+func parseListBody(f *Form, ls []line, rule int, dim Color) error {
 	ob := rule
 	for ob > 0 && !ls[ob-1].blank() {
 		ob--
@@ -414,7 +438,7 @@ func parseListBody(f *Form, ls []line, rule int) error {
 	var button *Button
 	for y := ob; y < rule; y++ {
 		l := ls[y]
-		if n, ok := parseNumbered(l); ok {
+		if n, ok := parseNumbered(l); ok && !dimLabel(l, n, dim) {
 			if button != nil {
 				return noForm("numbered row after the button at row %d", y)
 			}
@@ -528,7 +552,7 @@ func parseListBody(f *Form, ls []line, rule int) error {
 // parsePreviewBody reads the preview layout above the rule at row rule:
 // from the bottom, the notes, the preview box, and the options to the left
 // of the box.
-func parsePreviewBody(f *Form, ls []line, rule int) error {
+func parsePreviewBody(f *Form, ls []line, rule int, dim Color) error {
 	// The box's bottom border is the lowest "└───┘" above the rule; what a
 	// preview holds is drawn inside the box, above it.
 	bottom, bx := -1, -1
@@ -578,64 +602,162 @@ func parsePreviewBody(f *Form, ls []line, rule int) error {
 	p := &Preview{Box: box}
 	f.Preview = p
 
-	// The notes: under the box, at its left edge.
+	// The options: left of the box, from its top down, as many rows as
+	// they take (more than the box when its preview is short).
+	items, end, err := previewOptions(ls, boxTop, rule, bx, dim)
+	if err != nil {
+		return err
+	}
+	f.Options = items
+
+	// The notes: under the box, at its left edge. "Notes:" is drawn in a
+	// colour of its own, and on a narrow screen 2.1.197 breaks it ("Notes"
+	// on one line, ":" on the next) and wraps the text beside it: the text
+	// is what is not in the label's colour.
 	var notes []string
+	var label Color
+	found := false
 	for y := bottom + 1; y < rule; y++ {
-		if left := ls[y].sub(0, bx); !left.blank() {
+		if left := ls[y].sub(0, bx); y > end && !left.blank() {
 			return noForm("unexpected row %d left of the notes: %q", y, left.text())
 		}
-		if t := strings.TrimSpace(ls[y].sub(bx, len(ls[y].cells)).text()); t != "" {
+		right := ls[y].sub(bx, len(ls[y].cells))
+		if !found {
+			if right.blank() {
+				continue
+			}
+			if !strings.HasPrefix(strings.TrimSpace(right.text()), notesLabel) {
+				return noForm("no %q under the preview", notesLabel)
+			}
+			found = true
+			i := strings.IndexFunc(string(right.runes), func(r rune) bool { return r != ' ' })
+			label = right.cells[len([]rune(string(right.runes)[:i]))].FG
+		}
+		var b strings.Builder
+		for i, r := range right.runes {
+			if right.cells[i].FG != label {
+				b.WriteRune(r)
+			}
+		}
+		if t := strings.TrimSpace(b.String()); t != "" {
 			notes = append(notes, t)
 		}
 	}
-	n, ok := strings.CutPrefix(strings.Join(notes, " "), notesLabel)
-	if !ok {
+	if !found {
 		return noForm("no %q under the preview", notesLabel)
 	}
-	n = strings.TrimSpace(strings.TrimPrefix(n, ":"))
-	switch n {
-	case notesHint:
-	case notesPrompt:
+	n := strings.Join(notes, " ")
+	switch {
+	case isText(n, notesHint):
+	case isText(n, notesPrompt):
 		p.Editing = true
 	default:
 		p.Notes = n
 		p.Editing = strings.Contains(f.Footer, footerEditor)
 	}
-
-	// The options: left of the box, from its top down.
-	var rows []*entry
-	for y := boxTop; y <= bottom; y++ {
-		left := ls[y].sub(0, bx)
-		if left.blank() {
-			continue
-		}
-		if n, ok := parseNumbered(left); ok && n.mark != moreAbove && n.mark != moreBelow {
-			rows = append(rows, &entry{numbered: n})
-			continue
-		}
-		if len(rows) == 0 || left.runes[0] != ' ' {
-			return noForm("row %d is not an option: %q", y, left.text())
-		}
-		rows[len(rows)-1].extra = append(rows[len(rows)-1].extra, strings.TrimSpace(left.text()))
-	}
-	if len(rows) < 2 {
-		return noForm("%d options beside the preview", len(rows))
-	}
-	for i, r := range rows {
-		if r.number != i+1 {
-			return noForm("option numbered %d where %d belongs", r.number, i+1)
-		}
-		label := strings.Join(append([]string{r.label}, r.extra...), " ")
-		chosen := false
-		if l, ok := strings.CutSuffix(label, previewChosen); ok {
-			label, chosen = l, true
-		}
-		f.Options = append(f.Options, Option{Number: r.number, Label: label, Ticked: chosen, Focused: r.focused()})
-	}
 	if f.Chat.Number != 0 {
 		return noForm("%q is numbered in the preview layout", chatLabel)
 	}
 	return parseTop(f, ls, boxTop)
+}
+
+// isText reports whether s is want, or want cut short with "…".
+func isText(s, want string) bool {
+	if s == want {
+		return true
+	}
+	p, ok := strings.CutSuffix(s, "…")
+	return ok && p != "" && strings.HasPrefix(want, p)
+}
+
+// previewOptions reads the options left of the preview box (columns
+// before bx), from row top until a blank row or the rule. Each option is a
+// row of three boxes: the pointer (or a space), the number " N." in the
+// dim colour, and the label, which wraps. On a narrow screen Claude
+// squeezes the first two: the pointer may vanish (2.1.197) and the number
+// may wrap onto the option's second line (2.1.330). So an option is found
+// by the dim space that starts its number box, its number is read from
+// the dim characters of its first two lines, and its focus from the
+// pointer or its label drawn bold.
+func previewOptions(ls []line, top, rule, bx int, dim Color) ([]Option, int, error) {
+	type item struct {
+		number  string
+		label   []string
+		pointer bool
+		bold    bool
+		lines   int
+	}
+	var items []*item
+	end := top
+	for y := top; y < rule; y++ {
+		left := ls[y].sub(0, bx)
+		if left.blank() {
+			continue // 2.1.197 leaves a blank row under a wrapped label
+		}
+		end = y
+		start, labelAt := false, -1
+		var num []rune
+		for i, r := range left.runes {
+			c := left.cells[i]
+			switch {
+			case labelAt >= 0:
+			case r == pointer && left.x(i) < 2:
+				continue
+			case c.FG == dim && left.x(i) < 5:
+				if r == ' ' && len(num) == 0 {
+					start = true
+				} else if r != ' ' {
+					num = append(num, r)
+				}
+				continue
+			case r == ' ':
+				continue
+			default:
+				labelAt = i
+			}
+		}
+		if start && len(items) > 0 && items[len(items)-1].lines == 1 && items[len(items)-1].number == "" &&
+			len(items[len(items)-1].label) == 0 {
+			start = false // a number box wrapped onto its own second line
+		}
+		if start || len(items) == 0 {
+			if !start {
+				return nil, 0, noForm("row %d is not an option: %q", y, left.text())
+			}
+			items = append(items, &item{})
+		}
+		it := items[len(items)-1]
+		it.lines++
+		if it.lines <= 2 {
+			it.number += string(num)
+		}
+		if left.runes[0] == pointer || (len(left.runes) > 1 && left.runes[1] == pointer && left.x(1) < 2) {
+			it.pointer = true
+		}
+		if labelAt >= 0 {
+			t := strings.TrimSpace(string(left.runes[labelAt:]))
+			it.label = append(it.label, t)
+			if left.cells[labelAt].Attr&Bold != 0 {
+				it.bold = true
+			}
+		}
+	}
+	if len(items) < 2 {
+		return nil, 0, noForm("%d options beside the preview", len(items))
+	}
+	var out []Option
+	for i, it := range items {
+		if it.number != strconv.Itoa(i+1)+"." {
+			return nil, 0, noForm("option %d is numbered %q beside the preview", i+1, it.number)
+		}
+		label := strings.Join(it.label, " ")
+		chosen := false
+		if l, ok := strings.CutSuffix(label, previewChosen); ok {
+			label, chosen = l, true
+		}
+		out = append(out, Option{Number: i + 1, Label: label, Ticked: chosen, Focused: it.pointer || it.bold})
+	}
+	return out, end, nil
 }
 
 // isBorder matches the rest of a box's bottom border: "───┘".
