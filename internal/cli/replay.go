@@ -36,7 +36,7 @@ screen shows it as asked.`,
 		Example: `  claudewrap replay session.cast
   claudewrap replay --at 2.5 session.cast
   claudewrap replay ~/.local/state/claudewrap/bundles/20261123T101500.000Z-toolu_01abc`,
-		Args:  cobra.ExactArgs(1),
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.File = args[0]
 			if !cmd.Flags().Changed("at") {
