@@ -25,7 +25,7 @@ type Keys interface {
 }
 
 // Redrawer is a [Screen] that can have Claude redraw it in full (by nudging
-// the terminal's size). askflow asks for it once per form, when the screen
+// the terminal's size). askflow asks for it once per question, when the screen
 // never shows what it waits for: Claude's renderer sometimes leaves stale
 // or split characters that a redraw clears.
 type Redrawer interface {
@@ -221,7 +221,7 @@ type runner struct {
 	// take effect.
 	unsettled bool
 	shown     time.Time // when the form was first seen agreeing with the hook
-	redrawn   bool      // a redraw was asked for (once per form)
+	redrawn   bool      // a redraw was asked for (once per question)
 	// ticks holds, for the multi-select question being answered, each
 	// option's tick as last seen on the screen.
 	ticks map[int]bool
@@ -276,6 +276,7 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 	for i, d := range r.cfg.Decisions {
 		r.q = i
 		r.ticks = map[int]bool{}
+		r.redrawn = false // one redraw per question
 		var err error
 		switch {
 		case d.Action == Type:
@@ -430,7 +431,7 @@ func (r *runner) formWhere(ctx context.Context, d time.Duration, ok func(*screen
 	return got, s, found
 }
 
-// redraw has Claude redraw its screen once per form, if the screen can.
+// redraw has Claude redraw its screen once per question, if the screen can.
 func (r *runner) redraw() bool {
 	rd, ok := r.cfg.Screen.(Redrawer)
 	if !ok || r.redrawn {
@@ -507,6 +508,14 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 		}
 		if ctx.Err() != nil {
 			return s, r.fail(step, s, "%v", ctx.Err())
+		}
+		if !safe(s) && r.redraw() {
+			// Claude sometimes leaves stale characters that garble the
+			// page; a redraw shows what the key really did.
+			if s, ok = r.wait(ctx, r.cfg.StepTimeout, effect); ok {
+				return s, nil
+			}
+			last = s
 		}
 		if !safe(s) {
 			return s, r.fail(step, s, "%s had an unexpected effect", keyName(key))

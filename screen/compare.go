@@ -52,7 +52,7 @@ func (f *Form) Disagreements(q Question) []string {
 	}
 	switch {
 	case f.Preview != nil:
-		if len(f.Options) != n {
+		if last := len(f.Options); last == 0 || f.Options[last-1].Number != n || !f.Cut && len(f.Options) != n {
 			d = append(d, fmt.Sprintf("%d options on screen, %d asked", len(f.Options), n))
 		}
 	case f.Chat != nil && f.Chat.Number != n+2:

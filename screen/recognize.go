@@ -596,7 +596,9 @@ func parsePreviewBody(f *Form, ls []line, rule int, dim Color) error {
 		box = append(box, inner)
 	}
 	if boxTop < 0 {
-		return noForm("the preview box has no top")
+		// The box runs off the top of the screen: the form is taller than
+		// the terminal (open notes take room), and so are its first options.
+		boxTop, f.Cut = 0, true
 	}
 	slices.Reverse(box)
 	p := &Preview{Box: box}
@@ -604,7 +606,7 @@ func parsePreviewBody(f *Form, ls []line, rule int, dim Color) error {
 
 	// The options: left of the box, from its top down, as many rows as
 	// they take (more than the box when its preview is short).
-	items, end, err := previewOptions(ls, boxTop, rule, bx, dim)
+	items, end, err := previewOptions(ls, boxTop, rule, bx, dim, f.Cut)
 	if err != nil {
 		return err
 	}
@@ -679,7 +681,7 @@ func isText(s, want string) bool {
 // by the dim space that starts its number box, its number is read from
 // the dim characters of its first two lines, and its focus from the
 // pointer or its label drawn bold.
-func previewOptions(ls []line, top, rule, bx int, dim Color) ([]Option, int, error) {
+func previewOptions(ls []line, top, rule, bx int, dim Color, cut bool) ([]Option, int, error) {
 	type item struct {
 		number  string
 		label   []string
@@ -720,10 +722,13 @@ func previewOptions(ls []line, top, rule, bx int, dim Color) ([]Option, int, err
 			len(items[len(items)-1].label) == 0 {
 			start = false // a number box wrapped onto its own second line
 		}
-		if start || len(items) == 0 {
-			if !start {
-				return nil, 0, noForm("row %d is not an option: %q", y, left.text())
+		if !start && len(items) == 0 {
+			if cut {
+				continue // the rest of an option whose first line is off the screen
 			}
+			return nil, 0, noForm("row %d is not an option: %q", y, left.text())
+		}
+		if start {
 			items = append(items, &item{})
 		}
 		it := items[len(items)-1]
@@ -742,11 +747,21 @@ func previewOptions(ls []line, top, rule, bx int, dim Color) ([]Option, int, err
 			}
 		}
 	}
-	if len(items) < 2 {
+	if len(items) < 2 && !cut || len(items) == 0 {
 		return nil, 0, noForm("%d options beside the preview", len(items))
 	}
+	first := 1
+	if cut {
+		// Numbers run on from the first visible one.
+		n, err := strconv.Atoi(strings.TrimSuffix(items[0].number, "."))
+		if err != nil || n < 1 {
+			return nil, 0, noForm("the first visible option is numbered %q", items[0].number)
+		}
+		first = n
+	}
 	var out []Option
-	for i, it := range items {
+	for k, it := range items {
+		i := first - 1 + k
 		if it.number != strconv.Itoa(i+1)+"." {
 			return nil, 0, noForm("option %d is numbered %q beside the preview", i+1, it.number)
 		}
@@ -756,6 +771,7 @@ func previewOptions(ls []line, top, rule, bx int, dim Color) ([]Option, int, err
 			label, chosen = l, true
 		}
 		out = append(out, Option{Number: i + 1, Label: label, Ticked: chosen, Focused: it.pointer || it.bold})
+
 	}
 	return out, end, nil
 }
