@@ -334,8 +334,7 @@ func parseQuestionPage(ls []line, bottom, cols int) (*Form, error) {
 	}
 	y := top - 1
 	if y >= 0 && isMoreLines(ls[y]) {
-		f.Cut = true
-		y--
+		y-- // lines are hidden above; parseTop finds out whether the header is
 	}
 	for y >= 0 && ls[y].blank() {
 		y--
@@ -495,11 +494,19 @@ func parseListBody(f *Form, ls []line, rule int, dim Color) error {
 			return noForm("a scroll mark on row %d", r.number)
 		}
 	}
-	if rows[0].number > 1 && !f.MoreAbove && ob > 0 {
-		return noForm("the list starts at %d with nothing above", rows[0].number)
+	// A scrolled list marks hidden rows with ↑ or ↓ in column 0, unless
+	// the pointer takes that column.
+	if first := rows[0]; first.number > 1 && !f.MoreAbove && ob > 0 {
+		if !first.focused() {
+			return noForm("the list starts at %d with nothing above", first.number)
+		}
+		f.MoreAbove = true
 	}
 	if last := rows[len(rows)-1]; last.number < other && !f.MoreBelow {
-		return noForm("the list ends at %d, %q is %d", last.number, "Type something", other)
+		if !last.focused() {
+			return noForm("the list ends at %d, %q is %d", last.number, "Type something", other)
+		}
+		f.MoreBelow = true
 	}
 	f.Button = button
 	f.MultiSelect = button != nil
@@ -791,9 +798,10 @@ func isBorder(r []rune) bool {
 }
 
 func questionFocus(f *Form) Focus {
-	// The preview layout keeps the pointer on the last option while
-	// "Chat about this" has the focus.
-	if f.Preview != nil && f.Chat.Focused {
+	// While "Chat about this" has the focus, the preview layout keeps the
+	// pointer on the last option, and 2.1.197 on the multi-select button;
+	// the chat row loses its pointer as soon as the focus leaves it.
+	if f.Chat.Focused {
 		return Focus{Kind: FocusChat}
 	}
 	var found []Focus
@@ -817,8 +825,13 @@ func questionFocus(f *Form) Focus {
 	return found[0]
 }
 
-// parseReviewPage reads the review page whose "Cancel" row is at row bottom.
+// parseReviewPage reads the review page whose "Cancel" row is at row
+// bottom, or above 2.1.330's " ↑ 1 more line" there.
 func parseReviewPage(ls []line, bottom, cols int) (*Form, error) {
+	if isMoreLines(ls[bottom]) {
+		for bottom--; bottom > 0 && ls[bottom].blank(); bottom-- {
+		}
+	}
 	cancel, ok := parseNumbered(ls[bottom])
 	if !ok || cancel.label != cancelAnswers || bottom < 1 {
 		return nil, noForm("no question footer (%q … %q) and no review page (%q) at the bottom", footerSelect, footerCancel, cancelAnswers)

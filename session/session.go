@@ -87,6 +87,7 @@ type form struct {
 	cancel    context.CancelFunc
 	done      chan struct{} // closed when askflow is not running for it
 	answered  bool          // PostToolUse arrived
+	posted    chan struct{} // closed when PostToolUse arrives
 }
 
 // expect is what Claude must record for one question.
@@ -221,7 +222,7 @@ func (s *session) handle(ctx context.Context, m hook.Message) {
 func (s *session) register(p *hook.Payload) *form {
 	qs := p.ToolInput.Questions
 	s.log.Emit("question", events.Fields{"tool_use_id": p.ToolUseID, "questions": qs})
-	f := &form{id: p.ToolUseID, questions: qs, done: closedChan(), asked: time.Now()}
+	f := &form{id: p.ToolUseID, questions: qs, done: closedChan(), asked: time.Now(), posted: make(chan struct{})}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.lastPre = f.asked
@@ -471,6 +472,11 @@ func (s *session) answer(ctx context.Context, f *form, ds []askflow.Decision) {
 		switch res.Outcome {
 		case askflow.Submitted:
 			s.log.Emit("submitted", events.Fields{"tool_use_id": f.id, "keys": res.Keys})
+			s.work.Add(1)
+			go func() {
+				defer s.work.Done()
+				s.awaitRecord(ctx, f, ds)
+			}()
 		case askflow.Cancelled:
 			s.forget(f) // no PostToolUse follows
 			s.log.Emit("cancelled", events.Fields{"tool_use_id": f.id, "keys": res.Keys})
@@ -524,6 +530,51 @@ func (s *session) answer(ctx context.Context, f *form, ds []askflow.Decision) {
 		return
 	}
 	s.log.Emit("handed_over", events.Fields{"tool_use_id": f.id, "reason": "navigation failed"})
+}
+
+// recordGrace is how long Claude may take to record a submitted form.
+const recordGrace = 30 * time.Second
+
+// awaitRecord checks that Claude records a form askflow submitted: when no
+// PostToolUse comes in time, the screen was misread (the form, or a page
+// of it, still waits). That is reported with a bug report; headless, a form
+// still recognised is cancelled, and an unrecognised screen that waits for
+// ever ends the run, since nobody can answer it.
+func (s *session) awaitRecord(ctx context.Context, f *form, ds []askflow.Decision) {
+	t := time.NewTimer(recordGrace)
+	defer t.Stop()
+	select {
+	case <-f.posted:
+		return
+	case <-ctx.Done():
+		return
+	case <-t.C:
+	}
+	last := s.host.Screen().Snapshot()
+	ae := &askflow.Error{Step: "record", Reason: fmt.Sprintf("submitted, but Claude recorded no answer within %v", recordGrace), Last: last}
+	fields := events.Fields{"tool_use_id": f.id, "message": ae.Reason, "step": ae.Step, "screen": last.Text()}
+	failure := fmt.Sprintf("form %s: %s", f.id, ae.Reason)
+	if path, err := s.writeBundle(f, ds, ae); err == nil && path != "" {
+		fields["bundle"] = path
+		failure += "; bug report: " + path
+	}
+	s.mu.Lock()
+	s.report.Navigation = true
+	s.report.Failures = append(s.report.Failures, failure)
+	f.want = nil
+	s.mu.Unlock()
+	s.log.Emit("error", fields)
+	if !s.cfg.Host.Headless {
+		return
+	}
+	if _, err := screen.Recognize(last); err == nil {
+		_ = s.host.SendKeys([]byte("\x1b"))
+		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.id, "reason": "not recorded"})
+		s.turnInterrupted()
+		return
+	}
+	s.log.Emit("error", events.Fields{"message": "ending Claude: a headless run cannot wait on a screen nobody can answer"})
+	_ = s.host.Signal(syscall.SIGTERM)
 }
 
 // recordLimit bounds the in-memory recording kept for bug reports.
@@ -601,6 +652,11 @@ func (s *session) verify(p *hook.Payload) {
 	if f == nil {
 		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "PostToolUse for an unknown tool_use_id"})
 		return
+	}
+	select {
+	case <-f.posted:
+	default:
+		close(f.posted)
 	}
 	// askflow may still be confirming the last key when the hook arrives.
 	s.mu.Lock()

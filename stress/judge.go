@@ -123,7 +123,8 @@ func judgeAnswers(c Case, content string) (Outcome, string) {
 					chosen = o.Preview
 				}
 			}
-			if chosen == "" || !strings.HasPrefix(p, chosen) {
+			// Claude expands tabs in what it records.
+			if chosen == "" || !strings.HasPrefix(squash(p), squash(chosen)) {
 				return Wrong, fmt.Sprintf("question %d: the preview recorded is not the chosen option's", i+1)
 			}
 		}
@@ -166,4 +167,9 @@ func shorten(s string, n int) string {
 		return fmt.Sprintf("%q", s)
 	}
 	return fmt.Sprintf("%q…", string(r[:n]))
+}
+
+// squash removes white space.
+func squash(s string) string {
+	return strings.Join(strings.Fields(s), "")
 }

@@ -3,6 +3,7 @@ package stress
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -180,7 +181,9 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	}
 	_ = os.WriteFile(filepath.Join(dir, "stderr.txt"), stderr.Bytes(), 0o644)
 
-	results := map[string]fakeapi.ToolResult{}
+	// What reached the API, else what Claude wrote in its transcript: after
+	// Esc the turn stops, and the tool_result is only in the transcript.
+	results := transcriptResults(home)
 	for _, r := range api.ToolResults() {
 		results[r.ToolUseID] = r
 	}
@@ -237,4 +240,63 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 func lastLine(s string) string {
 	lines := strings.Split(s, "\n")
 	return lines[len(lines)-1]
+}
+
+// transcriptResults reads the tool_results Claude wrote to its transcripts
+// under home (~/.claude/projects/*/*.jsonl).
+func transcriptResults(home string) map[string]fakeapi.ToolResult {
+	out := map[string]fakeapi.ToolResult{}
+	files, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", "*.jsonl"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			var entry struct {
+				Type    string `json:"type"`
+				Message struct {
+					Content json.RawMessage `json:"content"`
+				} `json:"message"`
+			}
+			if json.Unmarshal(line, &entry) != nil || entry.Type != "user" {
+				continue
+			}
+			var blocks []struct {
+				Type      string          `json:"type"`
+				ToolUseID string          `json:"tool_use_id"`
+				Content   json.RawMessage `json:"content"`
+				IsError   bool            `json:"is_error"`
+			}
+			if json.Unmarshal(entry.Message.Content, &blocks) != nil {
+				continue
+			}
+			for _, bl := range blocks {
+				if bl.Type != "tool_result" {
+					continue
+				}
+				if _, seen := out[bl.ToolUseID]; !seen {
+					out[bl.ToolUseID] = fakeapi.ToolResult{ToolUseID: bl.ToolUseID, Content: contentText(bl.Content), IsError: bl.IsError}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// contentText is a tool_result's content: a string, or text blocks.
+func contentText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []struct {
+		Text string `json:"text"`
+	}
+	_ = json.Unmarshal(raw, &blocks)
+	var parts []string
+	for _, b := range blocks {
+		parts = append(parts, b.Text)
+	}
+	return strings.Join(parts, "\n")
 }
