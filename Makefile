@@ -1,6 +1,9 @@
 # claudewrap — see README.md. `make demo` and `make test` are the two set-up commands.
 
-CLAUDE_VERSIONS ?= 2.1.330 2.1.197
+# Every pinned Claude Code version (a spread from 2.1.197 to the newest);
+# the whole end-to-end suite runs on E2E_VERSIONS, a random-form sample on all.
+CLAUDE_VERSIONS ?= 2.1.330 2.1.321 2.1.299 2.1.266 2.1.227 2.1.197
+E2E_VERSIONS    ?= 2.1.330 2.1.197
 STATICCHECK     := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 VERSION         ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT          ?= $(shell git rev-parse HEAD 2>/dev/null)
@@ -22,7 +25,8 @@ claude:
 
 # Every test, the end-to-end suite on the real Claude Code included.
 test: claude
-	CLAUDEWRAP_CLAUDE_VERSIONS="$(CLAUDE_VERSIONS)" go test -race -count=1 -timeout 40m $(GOTEST_FLAGS) ./...
+	CLAUDEWRAP_CLAUDE_VERSIONS="$(CLAUDE_VERSIONS)" CLAUDEWRAP_E2E_VERSIONS="$(E2E_VERSIONS)" \
+		go test -race -count=1 -timeout 70m $(GOTEST_FLAGS) ./...
 	@cat .cache/e2e-report.txt
 
 check:
@@ -37,8 +41,8 @@ golden:
 	go test ./screen -run 'TestGolden' -update
 
 bench:
-	./scripts/install-claude.sh $(CLAUDE_VERSIONS)
-	BENCH_SOAK="$${BENCH_SOAK:-30m}" CLAUDEWRAP_CLAUDE_VERSIONS="$(CLAUDE_VERSIONS)" \
+	./scripts/install-claude.sh $(E2E_VERSIONS)
+	BENCH_SOAK="$${BENCH_SOAK:-30m}" CLAUDEWRAP_E2E_VERSIONS="$(E2E_VERSIONS)" \
 		go test -tags bench -run '^TestBench$$' -count=1 -timeout 4h -v ./bench
 
 # Random forms on the real Claude Code, judged by what Claude recorded:

@@ -31,8 +31,9 @@ func report(format string, args ...any) {
 func TestMain(m *testing.M) {
 	code := m.Run()
 	sort.Strings(reportLines)
-	head := fmt.Sprintf("e2e: the real Claude Code, versions %s, offline against the fake API: %d checks passed\n",
-		strings.Join(claudetest.Versions(), " and "), len(reportLines))
+	head := fmt.Sprintf("e2e: the real Claude Code offline against the fake API: the whole suite on %s, "+
+		"random forms on every pinned version (%s): %d checks passed\n",
+		strings.Join(claudetest.Versions(), " and "), strings.Join(claudetest.PinnedVersions(), ", "), len(reportLines))
 	if code != 0 {
 		head = "e2e: FAILED (see above); passed before that:\n"
 	}

@@ -875,7 +875,7 @@ func parseReviewPage(ls []line, bottom, cols int) (*Form, error) {
 		raw := ls[z].text()
 		t := stripGutter(raw)
 		switch {
-		case t == "":
+		case t == "" || isMoreLines(ls[z]):
 			continue
 		case strings.HasPrefix(t, reviewWarning):
 			rv.Incomplete = true

@@ -12,8 +12,14 @@ import (
 	"github.com/claudewrap/claudewrap/fakeapi"
 )
 
-// DefaultVersions are the pinned Claude Code versions; the Makefile's
-// CLAUDE_VERSIONS reaches the tests as $CLAUDEWRAP_CLAUDE_VERSIONS.
+// Pinned are the Claude Code versions claudewrap is proven on: a spread from
+// 2.1.197 to the newest on the registry. The Makefile's CLAUDE_VERSIONS must
+// list the same; it reaches the tests as $CLAUDEWRAP_CLAUDE_VERSIONS.
+var Pinned = []string{"2.1.330", "2.1.321", "2.1.299", "2.1.266", "2.1.227", "2.1.197"}
+
+// DefaultVersions are the versions the whole end-to-end suite runs on: the
+// newest and the oldest pinned. The random-form sample runs on all of them
+// (see [PinnedVersions]). $CLAUDEWRAP_E2E_VERSIONS overrides it.
 var DefaultVersions = []string{"2.1.330", "2.1.197"}
 
 // APIKey is the fake key every run uses. Claude Code approves a custom key
@@ -39,12 +45,20 @@ func Root(t testing.TB) string {
 	}
 }
 
-// Versions returns the Claude Code versions to test against.
+// Versions returns the Claude Code versions the end-to-end suite runs on.
 func Versions() []string {
-	if v := strings.Fields(os.Getenv("CLAUDEWRAP_CLAUDE_VERSIONS")); len(v) > 0 {
+	if v := strings.Fields(os.Getenv("CLAUDEWRAP_E2E_VERSIONS")); len(v) > 0 {
 		return v
 	}
 	return DefaultVersions
+}
+
+// PinnedVersions returns every pinned Claude Code version.
+func PinnedVersions() []string {
+	if v := strings.Fields(os.Getenv("CLAUDEWRAP_CLAUDE_VERSIONS")); len(v) > 0 {
+		return v
+	}
+	return Pinned
 }
 
 // Binary returns the path of the installed Claude Code version, failing the

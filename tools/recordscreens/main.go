@@ -27,7 +27,8 @@
 //	    untrusted: true                   # optional: leave the trust dialog up
 //	    steps:
 //	      - wait: "❯ 1. PostgreSQL"       # until the screen contains this (60s)
-//	      - keys: [Down]                  # Up Down Left Right Enter Space Tab BTab Esc 0-9
+//	      - gone: "ctrl+g"                # until the screen no longer contains this
+//	      - keys: [Down]                  # Up Down Left Right Enter Space Tab BTab Esc n 0-9
 //	      - text: "We use SQLite"         # typed as one chunk
 //	      - stop_at_first: "Which database" # last step only: cut the output right
 //	                                      # after this text, without settling
@@ -91,6 +92,7 @@ type Recording struct {
 // Step is exactly one of its fields.
 type Step struct {
 	Wait        string   `yaml:"wait"`
+	Gone        string   `yaml:"gone"`
 	Keys        []string `yaml:"keys"`
 	Text        string   `yaml:"text"`
 	StopAtFirst string   `yaml:"stop_at_first"`
@@ -98,7 +100,7 @@ type Step struct {
 
 var keyBytes = map[string]string{
 	"Up": "\x1b[A", "Down": "\x1b[B", "Right": "\x1b[C", "Left": "\x1b[D",
-	"Enter": "\r", "Space": " ", "Tab": "\t", "BTab": "\x1b[Z", "Esc": "\x1b",
+	"Enter": "\r", "Space": " ", "Tab": "\t", "BTab": "\x1b[Z", "Esc": "\x1b", "n": "n",
 }
 
 func init() {
@@ -120,7 +122,7 @@ func (j job) file() string {
 
 func main() {
 	only := flag.String("only", "*", "record only the entries whose `NAME-GLOB` matches")
-	versions := flag.String("versions", strings.Join(claudetest.DefaultVersions, ","), "comma-separated Claude Code `VERSIONS`")
+	versions := flag.String("versions", strings.Join(claudetest.PinnedVersions(), ","), "comma-separated Claude Code `VERSIONS` (default: every pinned one)")
 	flag.Parse()
 	if err := run(*only, strings.Split(*versions, ",")); err != nil {
 		fmt.Fprintln(os.Stderr, "recordscreens:", err)
@@ -213,13 +215,13 @@ func check(r Recording) error {
 	}
 	for i, s := range r.Steps {
 		n := 0
-		for _, set := range []bool{s.Wait != "", len(s.Keys) > 0, s.Text != "", s.StopAtFirst != ""} {
+		for _, set := range []bool{s.Wait != "", s.Gone != "", len(s.Keys) > 0, s.Text != "", s.StopAtFirst != ""} {
 			if set {
 				n++
 			}
 		}
 		if n != 1 {
-			return fmt.Errorf("step %d: want exactly one of wait, keys, text, stop_at_first", i+1)
+			return fmt.Errorf("step %d: want exactly one of wait, gone, keys, text, stop_at_first", i+1)
 		}
 		if s.StopAtFirst != "" && i != len(r.Steps)-1 {
 			return fmt.Errorf("step %d: stop_at_first must be the last step", i+1)
@@ -314,6 +316,13 @@ func play(h *ptyhost.Host, g *gate, steps []Step) error {
 			cancel()
 			if err != nil {
 				return fmt.Errorf("step %d: waiting for %q: %w", i+1, s.Wait, err)
+			}
+		case s.Gone != "":
+			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+			_, err := em.Wait(ctx, func(s screen.Snapshot) bool { return !strings.Contains(s.Text(), steps[i].Gone) })
+			cancel()
+			if err != nil {
+				return fmt.Errorf("step %d: waiting for %q to go: %w", i+1, s.Gone, err)
 			}
 		case len(s.Keys) > 0:
 			for _, k := range s.Keys {

@@ -35,7 +35,7 @@ import (
 func main() {
 	seed := flag.Uint64("seed", 0, "random seed (0: pick one and print it)")
 	count := flag.Int("count", 300, "forms per version")
-	versions := flag.String("versions", strings.Join(claudetest.Versions(), " "), "Claude Code versions, space- or comma-separated")
+	versions := flag.String("versions", strings.Join(claudetest.PinnedVersions(), " "), "Claude Code versions, space- or comma-separated")
 	parallel := flag.Int("parallel", 2, "sessions at once (each is a Claude Code process)")
 	out := flag.String("out", ".cache/stress", "folder for the sessions' files")
 	keep := flag.Bool("keep", false, "keep the files of sessions that went right too")
