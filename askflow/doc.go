@@ -1,12 +1,18 @@
 // Package askflow answers one AskUserQuestion form by closed-loop
 // navigation: it waits until the form on the screen agrees with the questions
 // the hook reported, then sends one key at a time and waits for the screen to
-// show that key's effect before the next. Enter is pressed only when the
-// focused row is the intended one, and never twice: a late first copy could
-// answer the next question. Moves, ticks and Esc with no visible effect are
+// show that key's effect before the next. It steers by the focused row alone,
+// its place counted from the hook's questions, so a list that scrolls or a
+// form taller than the screen is walked like any other. Enter is pressed only
+// when the focused row is the intended one (and, on a preview question, its
+// notes show as intended), and twice only when Claude visibly dropped it on
+// the last question or on "Chat about this", where a late copy lands on
+// Claude's empty prompt. Moves, ticks and Esc with no visible effect are
 // retried a bounded number of times, and the screen must settle before the
-// next commit; otherwise askflow stops pressing and reports, with the last
-// screen it saw.
+// next commit; typed text is sent again only while nothing of it shows. When
+// the screen never shows what is awaited, askflow asks once per question for
+// a full redraw (see [Redrawer]), then stops pressing and reports, with the
+// last screen it saw.
 //
 // askflow reads a [Screen] and sends keys through [Keys]; it never touches
 // files, processes or PTYs, and it does not know where decisions come from.

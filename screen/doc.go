@@ -6,7 +6,12 @@
 // It knows nothing about PTYs, files or processes: bytes come in through Write,
 // replies go out through an io.Writer given at construction. Recognising forms on
 // a snapshot also lives here, so that all knowledge of what Claude draws is in
-// one package.
+// one package: layout.go describes every layout (the list, multi-select and
+// preview layouts of a question page, the review page) and how they differ by
+// version, recognize.go reads them from the bottom of the screen up (a form
+// taller than the terminal loses its top, a long list scrolls), and compare.go
+// holds a page against the questions the hook reported. The golden screens in
+// testdata/screens/<version>/ are recorded from every pinned Claude Code.
 //
 // A tokenizer (filter.go) keeps its state across writes, gives wide characters
 // two cells, drops what has no place on the screen (kitty keyboard and other

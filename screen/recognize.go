@@ -582,6 +582,9 @@ func parsePreviewBody(f *Form, ls []line, rule int, dim Color) error {
 	var box []string
 	for y := bottom - 1; y >= 0; y-- {
 		l := ls[y]
+		if l.blank() {
+			continue // 2.1.197 leaves a blank row under a wrapped label, across the box too
+		}
 		i := l.at(bx)
 		if i >= len(l.runes) || l.x(i) != bx {
 			return noForm("the preview box is broken at row %d", y)

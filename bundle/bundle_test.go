@@ -1,0 +1,111 @@
+package bundle
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claudewrap/claudewrap/cast"
+	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+// play replays a recording onto a fresh emulator.
+func play(t *testing.T, rec []byte) screen.Snapshot {
+	t.Helper()
+	h, evs, err := cast.Read(bytes.NewReader(rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height})
+	if err := cast.Play(evs, -1, em); err != nil {
+		t.Fatal(err)
+	}
+	return em.Snapshot()
+}
+
+// TestRecorderStartsOverFromTheScreen: past its limit the recorder drops
+// what it kept and starts from a drawing of the screen, so the recording
+// still replays to the screen as it is.
+func TestRecorderStartsOverFromTheScreen(t *testing.T) {
+	em := screen.New(screen.Options{Cols: 40, Rows: 6})
+	r := NewRecorder(40, 6, 2048)
+	r.SetScreen(em.Snapshot)
+	write := func(s string) {
+		em.Write([]byte(s))
+		r.Output([]byte(s))
+	}
+	for i := 0; i < 200; i++ {
+		write("\x1b[2J\x1b[H\x1b[1;32mline " + strings.Repeat("x", i%30) + "\x1b[0m\r\n")
+	}
+	write("\x1b[3;5Hthe end")
+	rec := r.Cast()
+	if len(rec) > 4096 {
+		t.Errorf("recording is %d bytes, past its limit", len(rec))
+	}
+	got, want := play(t, rec), em.Snapshot()
+	if got.Text() != want.Text() {
+		t.Errorf("replayed:\n%s\nwant:\n%s", got.Text(), want.Text())
+	}
+}
+
+func TestWriteRead(t *testing.T) {
+	root := t.TempDir()
+	rep := Report{
+		Time:      time.Date(2026, 11, 23, 10, 15, 0, 0, time.UTC),
+		ToolUseID: "toolu_01/../x",
+		Questions: []hook.Question{{Question: "Which?", Header: "H", Options: []hook.Option{{Label: "A"}, {Label: "B"}}}},
+		Decisions: []string{`select "A"`},
+		Step:      "enter", Reason: "Enter had no visible effect", Keys: 3,
+		Screen: "the screen", Size: "80x24",
+	}
+	rec := NewRecorder(80, 24, 1<<20)
+	rec.Output([]byte("hello"))
+	dir, err := Write(root, rep, rec.Cast())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(dir) != root || !strings.HasSuffix(dir, "-toolu_01x") {
+		t.Errorf("bundle at %s: want a safe name under %s", dir, root)
+	}
+	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("bundle folder %v, %v: want 0700", fi.Mode(), err)
+	}
+	back, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.ToolUseID != rep.ToolUseID || back.Reason != rep.Reason || len(back.Questions) != 1 || back.Questions[0].Options[1].Label != "B" {
+		t.Errorf("read back %+v", back)
+	}
+	if got := play(t, mustRead(t, filepath.Join(dir, CastFile))).Text(); got != "hello" {
+		t.Errorf("recording replays to %q", got)
+	}
+	if _, err := Read(t.TempDir()); err == nil {
+		t.Error("Read of a folder with no report succeeded")
+	}
+}
+
+func TestRoot(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", "/state")
+	if r, err := Root(); err != nil || r != "/state/claudewrap/bundles" {
+		t.Errorf("Root() = %q, %v", r, err)
+	}
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("HOME", "/home/me")
+	if r, err := Root(); err != nil || r != "/home/me/.local/state/claudewrap/bundles" {
+		t.Errorf("Root() = %q, %v", r, err)
+	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

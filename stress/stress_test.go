@@ -1,0 +1,157 @@
+package stress
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/claudewrap/claudewrap/fakeapi"
+	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/rules"
+)
+
+func TestGenerateIsReproducible(t *testing.T) {
+	a, b := Generate(7, 60), Generate(7, 60)
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("the same seed gave two plans")
+	}
+	if a.Forms() < 60 {
+		t.Errorf("%d forms, want at least 60", a.Forms())
+	}
+	// A shorter plan is the start of a longer one.
+	short := Generate(7, 10)
+	if !reflect.DeepEqual(short.Sessions[0], a.Sessions[0]) {
+		t.Error("the first session differs between counts")
+	}
+	if reflect.DeepEqual(Generate(8, 60), a) {
+		t.Error("two seeds gave the same plan")
+	}
+}
+
+// TestGeneratedFormsAreValid: every form passes Claude Code's input checks
+// (as the fake API applies them), question texts are unique in a session,
+// and the generated rules load and answer every question as intended.
+func TestGeneratedFormsAreValid(t *testing.T) {
+	classes := map[string]int{}
+	for _, s := range Generate(1, 400).Sessions {
+		if s.Cols < 40 || s.Cols > 200 || s.Rows < 16 || s.Rows > 50 {
+			t.Errorf("%s: size %dx%d out of range", s.Name, s.Cols, s.Rows)
+		}
+		if _, err := s.Scenario(); err != nil {
+			t.Fatalf("%s: %v", s.Name, err)
+		}
+		y, err := s.Rules()
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := rules.Parse(s.Name+".yaml", y)
+		if err != nil {
+			t.Fatalf("%s: generated rules do not load: %v\n%s", s.Name, err, y)
+		}
+		set := &rules.Set{Files: []*rules.File{f}}
+		seen := map[string]bool{}
+		for k, c := range s.Cases {
+			if c.Cancel && k != len(s.Cases)-1 {
+				t.Errorf("%s: cancel before the last form", c.ID)
+			}
+			for _, cl := range c.Classes {
+				classes[cl]++
+			}
+			for i, q := range c.Questions {
+				if seen[q.Question] {
+					t.Errorf("%s: question %q twice in the session", c.ID, q.Question)
+				}
+				seen[q.Question] = true
+				d := set.Decide(hookQuestion(q))
+				if !d.Matched() {
+					t.Errorf("%s q%d: unmatched: %s", c.ID, i+1, d.Unmatched)
+					continue
+				}
+				a := c.Answers[i]
+				switch {
+				case c.Cancel && i == c.ActionOn, c.Chat != "" && i == c.ActionOn:
+				case a.Type != "":
+					if d.Text != a.Type {
+						t.Errorf("%s q%d: decided %+v, want type %q", c.ID, i+1, d.Decision, a.Type)
+					}
+				default:
+					if strings.Join(d.Labels, "|") != strings.Join(a.Select, "|") || d.Notes != a.Notes {
+						t.Errorf("%s q%d: decided %+v, want %+v", c.ID, i+1, d.Decision, a)
+					}
+				}
+			}
+		}
+	}
+	for _, want := range []string{"multi", "preview", "notes", "typed", "chat", "cancel", "tabs", "lookalike",
+		"comma-or-quote", "cjk-emoji", "long", "short", "narrow", "chained"} {
+		if classes[want] == 0 {
+			t.Errorf("no case of class %s in 400 forms", want)
+		}
+	}
+}
+
+func hookQuestion(q Question) hook.Question {
+	h := hook.Question{Question: q.Question, Header: q.Header, MultiSelect: q.MultiSelect}
+	for _, o := range q.Options {
+		h.Options = append(h.Options, hook.Option{Label: o.Label, Description: o.Description, Preview: o.Preview})
+	}
+	return h
+}
+
+func TestJudge(t *testing.T) {
+	single := Question{Question: "Which?", Options: []Option{{Label: "A"}, {Label: "B", Preview: "\tbee"}}}
+	multi := Question{Question: "Which ones?", MultiSelect: true, Options: []Option{{Label: "Yes, and always"}, {Label: `Say "hi"`}, {Label: "C"}}}
+	submit := Case{Questions: []Question{single, multi}, Answers: []Answer{{Select: []string{"B"}, Notes: "n1"}, {Select: []string{`Say "hi"`, "Yes, and always"}}}}
+	ok := func(content string) *fakeapi.ToolResult { return &fakeapi.ToolResult{Content: content} }
+	errRes := func(content string) *fakeapi.ToolResult { return &fakeapi.ToolResult{Content: content, IsError: true} }
+	for _, tc := range []struct {
+		name  string
+		c     Case
+		res   *fakeapi.ToolResult
+		later []string
+		want  Outcome
+	}{
+		{"quoted labels, preview with tabs expanded, notes", submit,
+			ok(`The user answered: "Which?"="B" selected preview:` + "\n    bee notes: n1, " + `"Which ones?"=""Say \"hi\"", "Yes, and always"". Read the answers.`), nil, Right},
+		{"plain labels (older versions)", submit,
+			ok(`Your questions have been answered: "Which?"="B" notes: n1, "Which ones?"="Say "hi", Yes, and always". You can now continue.`), nil, Right},
+		{"another option", submit, ok(`"Which?"="A" notes: n1, "Which ones?"="Say "hi", Yes, and always".`), nil, Wrong},
+		{"ticks in another order", submit, ok(`"Which?"="B" notes: n1, "Which ones?"="Yes, and always, Say "hi"".`), nil, Wrong},
+		{"notes lost", submit, ok(`"Which?"="B", "Which ones?"="Say "hi", Yes, and always".`), nil, Wrong},
+		{"notes only", submit, ok(`"Which?"=(no option selected) notes: n1, "Which ones?"="Say "hi", Yes, and always".`), nil, Wrong},
+		{"a question missing", submit, ok(`"Which?"="B" notes: n1.`), nil, Wrong},
+		{"cancelled by claudewrap", submit, errRes("The user doesn't want to proceed with this tool use."), nil, Failed},
+		{"nothing recorded", submit, nil, nil, Failed},
+		{"cancel intended", Case{Cancel: true}, errRes("The user doesn't want to proceed with this tool use."), nil, Right},
+		{"cancel intended, answered", Case{Cancel: true}, ok(`"Which?"="A"`), nil, Wrong},
+		{"chat with its message", Case{Chat: "let us talk"}, errRes("The user wants to clarify these questions"), []string{"x", "let us talk"}, Right},
+		{"chat without its message", Case{Chat: "let us talk"}, errRes("The user wants to clarify these questions"), []string{"x"}, Failed},
+		{"chat intended, answered", Case{Chat: "let us talk"}, ok(`"Which?"="A"`), nil, Wrong},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got, why := judge(tc.c, tc.res, tc.later); got != tc.want {
+				t.Errorf("judge = %s (%s), want %s", got, why, tc.want)
+			}
+		})
+	}
+}
+
+func TestSummary(t *testing.T) {
+	vs := []Verdict{
+		{Version: "1", Classes: []string{"multi"}, Outcome: Right},
+		{Version: "1", Classes: []string{"multi", "preview"}, Outcome: Failed},
+		{Version: "2", Classes: []string{"preview"}, Outcome: Wrong},
+		{Version: "2", Outcome: NotAsked},
+	}
+	s := Summarize(vs)
+	if s.Total != (Tally{Asked: 3, Right: 1, Wrong: 1, Failed: 1}) || s.NotAsked != 1 {
+		t.Errorf("total %+v, not asked %d", s.Total, s.NotAsked)
+	}
+	var b strings.Builder
+	s.Markdown(&b)
+	for _, want := range []string{"| 1 | 2 | 1 | 0 | 1 | 50.0 % |", "| preview | 0/1 | 0/1 (**1 wrong**) |"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, b.String())
+		}
+	}
+}
