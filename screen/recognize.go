@@ -412,6 +412,29 @@ type entry struct {
 	desc  []string
 }
 
+// joinSplitBox mends 2.1.227's checkbox split by a wrapping label: the
+// row reads "[  Long label" and the next "]  rest of it" (or "[✔" and "]").
+func (e *entry) joinSplitBox() {
+	if len(e.extra) == 0 || !strings.HasPrefix(e.extra[0], "]") {
+		return
+	}
+	for _, open := range []string{"[ ", "[✔"} {
+		if rest, ok := strings.CutPrefix(e.label, open); ok && !strings.HasPrefix(rest, "] ") {
+			box := strings.TrimSpace(open) + "]"
+			if box == "[]" {
+				box = "[ ]"
+			}
+			e.label = box + " " + strings.TrimSpace(rest)
+			if t := strings.TrimSpace(strings.TrimPrefix(e.extra[0], "]")); t != "" {
+				e.extra[0] = t
+			} else {
+				e.extra = e.extra[1:]
+			}
+			return
+		}
+	}
+}
+
 // isButton matches the multi-select button: "     Next", "❯    Submit".
 func isButton(l line) (Button, bool) {
 	r := l.runes
@@ -520,6 +543,9 @@ func parseListBody(f *Form, ls []line, rule int, dim Color) error {
 		}
 	}
 	for _, r := range rows {
+		if f.MultiSelect {
+			r.joinSplitBox()
+		}
 		label := strings.Join(append([]string{r.label}, r.extra...), " ")
 		ticked := false
 		if f.MultiSelect {
@@ -595,8 +621,11 @@ func parsePreviewBody(f *Form, ls []line, rule int, dim Color) error {
 			break
 		}
 		if c != boxSide && c != boxCut {
-			// A narrow box wraps its "├─── ✂ ─── N lines hidden ┤" line.
-			if strings.HasSuffix(strings.TrimSpace(string(l.runes[i:])), "┤") {
+			// A narrow box wraps its "├─── ✂ ─── N lines hidden ┤" line; a
+			// tab in a preview (2.1.227 prints it raw) pushes the right side
+			// onto a row of its own.
+			rest := strings.TrimSpace(string(l.runes[i:]))
+			if strings.HasSuffix(rest, "┤") || c == ' ' && (rest == "" || rest == string(boxSide)) {
 				continue
 			}
 			return noForm("the preview box is broken at row %d", y)
@@ -628,6 +657,7 @@ func parsePreviewBody(f *Form, ls []line, rule int, dim Color) error {
 	// is what is not in the label's colour.
 	var notes []string
 	var label Color
+	var labelText strings.Builder
 	found := false
 	for y := bottom + 1; y < rule; y++ {
 		if left := ls[y].sub(0, bx); y > end && !left.blank() {
@@ -635,19 +665,17 @@ func parsePreviewBody(f *Form, ls []line, rule int, dim Color) error {
 		}
 		right := ls[y].sub(bx, len(ls[y].cells))
 		if !found {
-			if right.blank() {
+			i := slices.IndexFunc(right.runes, func(r rune) bool { return r != ' ' })
+			if i < 0 {
 				continue
 			}
-			if !strings.HasPrefix(strings.TrimSpace(right.text()), notesLabel) {
-				return noForm("no %q under the preview", notesLabel)
-			}
-			found = true
-			i := strings.IndexFunc(string(right.runes), func(r rune) bool { return r != ' ' })
-			label = right.cells[len([]rune(string(right.runes)[:i]))].FG
+			found, label = true, right.cells[i].FG
 		}
 		var b strings.Builder
 		for i, r := range right.runes {
-			if right.cells[i].FG != label {
+			if right.cells[i].FG == label {
+				labelText.WriteRune(r)
+			} else {
 				b.WriteRune(r)
 			}
 		}
@@ -655,7 +683,7 @@ func parsePreviewBody(f *Form, ls []line, rule int, dim Color) error {
 			notes = append(notes, t)
 		}
 	}
-	if !found {
+	if l := squash(labelText.String()); !found || (l != notesLabel && l != notesLabel+":") {
 		return noForm("no %q under the preview", notesLabel)
 	}
 	n := strings.Join(notes, " ")

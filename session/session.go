@@ -746,8 +746,41 @@ func (s *session) stop() {
 }
 
 // turnInterrupted is called when a form was cancelled: Claude's turn is
-// over, and no Stop hook follows.
-func (s *session) turnInterrupted() { s.endTurn() }
+// over, and no Stop hook follows. Claude records the cancel in its
+// transcript as it redraws its prompt, so with --exit-after-turn it is ended
+// only once its prompt has shown and the screen has been still for a moment
+// (a few seconds at most): ended sooner, some versions lose that record.
+func (s *session) turnInterrupted() {
+	if !s.cfg.ExitAfterTurn {
+		return
+	}
+	s.work.Add(1)
+	go func() {
+		defer s.work.Done()
+		em := s.host.Screen()
+		ctx, cancel := context.WithTimeout(s.ctx, idleLimit)
+		defer cancel()
+		if _, err := em.Wait(ctx, func(sn screen.Snapshot) bool { _, ok := screen.Prompt(sn); return ok }); err == nil {
+			for ctx.Err() == nil {
+				seq := em.Snapshot().Seq
+				qctx, qcancel := context.WithTimeout(ctx, idleQuiet)
+				_, err := em.Wait(qctx, func(sn screen.Snapshot) bool { return sn.Seq != seq })
+				qcancel()
+				if err != nil {
+					break // still for idleQuiet
+				}
+			}
+		}
+		s.endTurn()
+	}()
+}
+
+// idleLimit bounds the wait for Claude to settle after a cancel; idleQuiet
+// is how long its screen must not change.
+const (
+	idleLimit = 5 * time.Second
+	idleQuiet = 500 * time.Millisecond
+)
 
 // endTurn ends Claude when the run should end with the turn.
 func (s *session) endTurn() {
