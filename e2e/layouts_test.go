@@ -66,9 +66,11 @@ func (r *run) answered(t *testing.T, id string, want ...[]string) string {
 // (Claude's side-by-side layout) with an option and notes, at a roomy size
 // and at a narrow one where Claude squeezes the option column.
 func TestPreviewWithNotes(t *testing.T) {
-	for _, size := range []string{"120x40", "50x30"} {
-		t.Run(size, func(t *testing.T) {
-			forVersions(t, func(t *testing.T, version string) {
+	// Two Claude Code processes at once at most: the versions run side by
+	// side, the sizes one after another.
+	forVersions(t, func(t *testing.T, version string) {
+		for _, size := range []string{"120x40", "50x30"} {
+			t.Run(size, func(t *testing.T) {
 				r := runClaudewrap(t, version, "testdata/scenarios/preview.yaml", "design the dashboard",
 					"--rules", writeRules(t, "  - {when: {header: Layout}, answer: {select: Top bar, notes: keep it collapsible}}\n"+
 						"  - {when: {header: Theme}, answer: {select: Dark}}\n"),
@@ -86,8 +88,8 @@ func TestPreviewWithNotes(t *testing.T) {
 				}
 				report("Claude Code %s: preview layout at %s: option and notes recorded and verified (%d keys)", version, size, len(r.find("key")))
 			})
-		})
-	}
+		}
+	})
 }
 
 // TestShortTerminal answers a two-question form of four options each on a
@@ -116,9 +118,11 @@ func TestShortTerminal(t *testing.T) {
 // question (2.1.330 draws it behind a bar) and lists a multi-select answer
 // whose labels hold ", " and a double quote, which newer Claude Code quotes.
 func TestReviewPage(t *testing.T) {
-	for _, size := range []string{"80x40", "200x50"} {
-		t.Run(size, func(t *testing.T) {
-			forVersions(t, func(t *testing.T, version string) {
+	// Two Claude Code processes at once at most: the versions run side by
+	// side, the sizes one after another.
+	forVersions(t, func(t *testing.T, version string) {
+		for _, size := range []string{"80x40", "200x50"} {
+			t.Run(size, func(t *testing.T) {
 				r := runClaudewrap(t, version, "testdata/scenarios/review.yaml", "review the plan",
 					"--rules", writeRules(t, "  - {when: {header: Deploy}, answer: {select: Canary}}\n"+
 						"  - {when: {header: Approvals}, answer: {select: ['Say \"hi\" first', 'Yes, and always']}}\n"+
@@ -137,8 +141,8 @@ func TestReviewPage(t *testing.T) {
 				}
 				report("Claude Code %s: review page at %s (question behind a bar: %t), quoted multi-select labels: verified", version, size, barred)
 			})
-		})
-	}
+		}
+	})
 }
 
 // TestChainedForms answers two forms in one turn: the first answer brings
@@ -161,9 +165,11 @@ func TestChainedForms(t *testing.T) {
 // TestChatWide chooses "Chat about this" on wide screens (2.1.197 once
 // redrew the whole screen there and lost the Down keys).
 func TestChatWide(t *testing.T) {
-	for _, size := range []string{"100x40", "160x40"} {
-		t.Run(size, func(t *testing.T) {
-			forVersions(t, func(t *testing.T, version string) {
+	// Two Claude Code processes at once at most: the versions run side by
+	// side, the sizes one after another.
+	forVersions(t, func(t *testing.T, version string) {
+		for _, size := range []string{"100x40", "160x40"} {
+			t.Run(size, func(t *testing.T) {
 				msg := "Let us talk about the database first."
 				r := runClaudewrap(t, version, "testdata/scenarios/database.yaml", "pick a database",
 					"--rules", writeRules(t, "  - answer: {chat: \""+msg+"\"}\n"), "--size", size, "--exit-after-turn")
@@ -180,8 +186,8 @@ func TestChatWide(t *testing.T) {
 				}
 				report("Claude Code %s: chat at %s: chatted, message sent", version, size)
 			})
-		})
-	}
+		}
+	})
 }
 
 func toJSON(v any) string {
