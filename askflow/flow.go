@@ -838,16 +838,7 @@ func (r *runner) typed(ctx context.Context, text string) error {
 // sameText compares text as the screen shows it with text as asked: white
 // space does not count (the screen wraps, sometimes inside a word).
 func sameText(a, b string) bool {
-	return squash(a) == squash(b)
-}
-
-func squash(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
-		}
-		return r
-	}, s)
+	return screen.Squash(a) == screen.Squash(b)
 }
 
 func (r *runner) review(ctx context.Context) error {

@@ -16,7 +16,7 @@ import (
 // every pinned version (`make stress` runs as many as asked, any seed).
 const (
 	sampleSeed  = 20261123
-	sampleForms = 12
+	sampleForms = 30
 )
 
 // TestStressSample answers a fixed sample of random forms (see package

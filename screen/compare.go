@@ -73,7 +73,7 @@ func (f *Form) textDisagreements(q Question) []string {
 		d = append(d, fmt.Sprintf("header %q on screen, %q asked", f.Header, q.Header))
 	}
 	if f.Cut {
-		if !strings.HasSuffix(squash(q.Question), squash(f.Question)) {
+		if !strings.HasSuffix(Squash(q.Question), Squash(f.Question)) {
 			d = append(d, fmt.Sprintf("question ending %q on screen, %q asked", f.Question, q.Question))
 		}
 	} else if !sameText(f.Question, q.Question) {
@@ -135,8 +135,9 @@ func (f *Form) Shows(qs []Question, i int) bool {
 	return true
 }
 
-// squash removes white space: wrapped text may be broken inside a word.
-func squash(s string) string {
+// Squash removes white space: text the screen wraps may be broken inside a
+// word, so text is compared with white space left out.
+func Squash(s string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) {
 			return -1
@@ -146,7 +147,7 @@ func squash(s string) string {
 }
 
 func sameText(screen, asked string) bool {
-	s, a := squash(screen), squash(asked)
+	s, a := Squash(screen), Squash(asked)
 	if s == a {
 		return true
 	}

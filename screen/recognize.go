@@ -683,7 +683,7 @@ func parsePreviewBody(f *Form, ls []line, rule int, dim Color) error {
 			notes = append(notes, t)
 		}
 	}
-	if l := squash(labelText.String()); !found || (l != notesLabel && l != notesLabel+":") {
+	if l := Squash(labelText.String()); !found || (l != notesLabel && l != notesLabel+":") {
 		return noForm("no %q under the preview", notesLabel)
 	}
 	n := strings.Join(notes, " ")
