@@ -6,8 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/claudewrap/claudewrap/bundle"
+	"github.com/claudewrap/claudewrap/hook"
 )
 
 // execute runs the root command with args and returns its error and stdout.
@@ -155,5 +159,49 @@ func TestReplayPrintsScreenAndForm(t *testing.T) {
 	}
 	if _, err := execute(t, devNull(t), "replay", "missing.cast"); err == nil {
 		t.Error("replay of a missing file succeeded")
+	}
+}
+
+// TestReplayBundle replays a bug-report bundle: the screen, the form on it,
+// and for each question the hook reported whether the screen shows it.
+func TestReplayBundle(t *testing.T) {
+	rec, err := os.ReadFile("../../testdata/screens/2.1.330/three-features-100x40.cast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := func(labels ...string) []hook.Option {
+		var o []hook.Option
+		for _, l := range labels {
+			o = append(o, hook.Option{Label: l})
+		}
+		return o
+	}
+	dir, err := bundle.Write(t.TempDir(), bundle.Report{
+		Time:      time.Now(),
+		ToolUseID: "toolu_01three",
+		Questions: []hook.Question{
+			{Question: "Which database should we use?", Header: "Database", Options: opts("PostgreSQL", "SQLite", "MongoDB")},
+			{Question: "Which features should we build?", Header: "Features", MultiSelect: true, Options: opts("Auth", "Export", "Search", "API")},
+			{Question: "How should we name things?", Header: "Naming", Options: opts("camelCase", "snake_case")},
+		},
+		Decisions: []string{`select "SQLite"`, `select "Auth", "API"`, `select "snake_case"`},
+		Step:      "tick", Reason: "Enter had no visible effect after 3 tries", Keys: 5,
+	}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := execute(t, devNull(t), "replay", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"header: Features",
+		"--- bug report: form toolu_01three, tick: Enter had no visible effect after 3 tries (after 5 keys) ---",
+		"question 2: \"Which features should we build?\" — intended: select \"Auth\", \"API\"\n  the screen shows this question as asked",
+		"question 1: \"Which database should we use?\" — intended: select \"SQLite\"\n  header \"Features\" on screen, \"Database\" asked",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("replay output lacks %q:\n%s", want, out)
+		}
 	}
 }
