@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -663,7 +664,7 @@ func parsePreviewBody(f *Form, ls []line, rule int, dim Color) error {
 		if left := ls[y].sub(0, bx); y > end && !left.blank() {
 			return noForm("unexpected row %d left of the notes: %q", y, left.text())
 		}
-		right := ls[y].sub(bx, len(ls[y].cells))
+		right := ls[y].sub(bx, math.MaxInt)
 		if !found {
 			i := slices.IndexFunc(right.runes, func(r rune) bool { return r != ' ' })
 			if i < 0 {

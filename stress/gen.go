@@ -202,6 +202,9 @@ func classes(c Case) []string {
 		if len([]rune(q.Question)) > 70 {
 			out = append(out, "long")
 		}
+		if strings.Contains(q.Question, "\n") {
+			out = append(out, "multi-line")
+		}
 		if strings.ContainsFunc(text, func(r rune) bool { return r > 0x2e80 }) {
 			out = append(out, "cjk-emoji")
 		}
@@ -239,6 +242,8 @@ func (g *gen) questionText() string {
 		return fmt.Sprintf("Review your answers about the %s (%d)?", noun, n)
 	case 4:
 		return fmt.Sprintf("1. Which %s? (%d)", noun, n)
+	case 5:
+		return fmt.Sprintf("Which %s should we use for part %d?\nWe need to decide today.", noun, n)
 	default:
 		return fmt.Sprintf("Which %s should we use for part %d?", noun, n)
 	}
