@@ -38,6 +38,31 @@ package screen
 //
 //	❯ 1. Submit answers
 //	  2. Cancel
+//
+// Where the pinned versions differ (the recogniser accepts every variant, so
+// it needs no table of versions; each is in a golden screen):
+//
+//   - multi-select descriptions are indented 2 columns on 2.1.197, 9 on
+//     2.1.330; in the dim colour of the numbers on all versions, as is the
+//     "Type something" placeholder (a description such as "2. Not an
+//     option" is told from a row by that colour);
+//   - 2.1.330 draws a long or multi-line question behind a "│ " gutter, on
+//     its page and on the review page, and marks a cut top with " ↑ N more
+//     lines" under "Chat about this" or among the review answers;
+//   - while "Chat about this" has the focus, the preview layout keeps the
+//     pointer on the last option (all versions) and 2.1.197 keeps it on the
+//     multi-select button: the chat row's pointer wins;
+//   - multi-select answers quote labels holding ", " or '"' (JSON) since
+//     2.1.266, on the review page and in what Claude records;
+//   - at narrow widths the preview layout squeezes its option column: the
+//     pointer vanishes (2.1.197) or the number wraps to the option's second
+//     line (2.1.330); 2.1.197 leaves a blank row under a wrapped label,
+//     across the box too, and 2.1.227 to 2.1.299 break "Notes:" over two
+//     rows; focus then shows only as the label drawn bold;
+//   - 2.1.227 splits a multi-select checkbox when its label wraps
+//     ("[  Long label" over "]  the rest");
+//   - 2.1.227 prints a tab in a preview raw, pushing the box's side out;
+//   - a lone Esc takes about half a second to act on 2.1.197.
 const (
 	pointer      = '❯' // the focused row's marker, in column 0
 	nbsp         = '\u00a0'
