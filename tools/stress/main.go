@@ -87,7 +87,7 @@ func run(seed uint64, count int, versions []string, parallel int, out string, ke
 		Claude: func(v string) (string, error) {
 			p := filepath.Join(root, ".cache", "claude-code", v, "node_modules", ".bin", "claude")
 			if _, err := os.Stat(p); err != nil {
-				return "", fmt.Errorf("Claude Code %s is not installed (make claude): %w", v, err)
+				return "", fmt.Errorf("version %s of Claude Code is not installed (make claude): %w", v, err)
 			}
 			return p, nil
 		},
