@@ -151,7 +151,8 @@ func sameText(screen, asked string) bool {
 	if s == a {
 		return true
 	}
-	if p, ok := strings.CutSuffix(s, "…"); ok && p != "" {
+	// A title cut short, down to its "…" alone on a crowded tab row.
+	if p, ok := strings.CutSuffix(s, "…"); ok {
 		return strings.HasPrefix(a, p)
 	}
 	return false

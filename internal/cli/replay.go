@@ -110,8 +110,16 @@ func printBundle(w io.Writer, rep *bundle.Report, form *screen.Form) {
 		case form.Shows(qs, i):
 			fmt.Fprintln(w, "  the screen shows this question as asked")
 		default:
-			for _, why := range form.Disagreements(q) {
-				fmt.Fprintln(w, "  "+why)
+			headers := make([]string, len(qs))
+			for j, q := range qs {
+				headers[j] = q.Header
+			}
+			why := append(form.Disagreements(q), form.TabDisagreements(headers)...)
+			if len(why) == 0 {
+				why = []string{"the screen shows another question (tab or text)"}
+			}
+			for _, line := range why {
+				fmt.Fprintln(w, "  "+line)
 			}
 		}
 	}
