@@ -757,10 +757,6 @@ func previewOptions(ls []line, top, rule, bx int, dim Color, cut bool) ([]Option
 				labelAt = i
 			}
 		}
-		if start && len(items) > 0 && items[len(items)-1].lines == 1 && items[len(items)-1].number == "" &&
-			len(items[len(items)-1].label) == 0 {
-			start = false // a number box wrapped onto its own second line
-		}
 		if !start && len(items) == 0 {
 			if cut {
 				continue // the rest of an option whose first line is off the screen
@@ -810,7 +806,6 @@ func previewOptions(ls []line, top, rule, bx int, dim Color, cut bool) ([]Option
 			label, chosen = l, true
 		}
 		out = append(out, Option{Number: i + 1, Label: label, Ticked: chosen, Focused: it.pointer || it.bold})
-
 	}
 	return out, end, nil
 }
