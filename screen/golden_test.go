@@ -174,7 +174,9 @@ func FuzzRecognize(f *testing.F) {
 				focused++
 			}
 		}
-		if form.Focus.Kind != screen.FocusUnknown && focused != 1 {
+		// The chat row's pointer wins over one left on an option or button.
+		chat := form.Focus.Kind == screen.FocusChat && form.Chat != nil && form.Chat.Focused
+		if form.Focus.Kind != screen.FocusUnknown && focused != 1 && !chat {
 			t.Fatalf("focus %v with %d focused elements:\n%s", form.Focus, focused, form)
 		}
 		_ = form.String()
@@ -206,4 +208,60 @@ func TestANSIRedrawsSnapshot(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzRecognize feeds arbitrary output to an emulator of arbitrary size and
+// recognises the screen: it must not panic, and a form it reports must hold
+// together. The recordings seed it (their whole output, each at its size).
+func FuzzRecognizeOutput(f *testing.F) {
+	for _, rec := range recordings(f) {
+		fh, err := os.Open(rec)
+		if err != nil {
+			f.Fatal(err)
+		}
+		h, evs, err := cast.Read(fh)
+		fh.Close()
+		if err != nil {
+			f.Fatal(err)
+		}
+		var out strings.Builder
+		for _, ev := range evs {
+			if ev.Kind == "o" {
+				out.WriteString(ev.Data)
+			}
+		}
+		f.Add(uint16(h.Width), uint16(h.Height), []byte(out.String()))
+	}
+	f.Fuzz(func(t *testing.T, cols, rows uint16, in []byte) {
+		em := screen.New(screen.Options{Cols: 20 + int(cols)%181, Rows: 5 + int(rows)%46})
+		em.Write(in)
+		fm, err := screen.Recognize(em.Snapshot())
+		if err != nil {
+			return
+		}
+		if fm.Review != nil {
+			if fm.Review.Submit.Number != 1 || fm.Review.Cancel.Number != 2 {
+				t.Fatalf("review page rows %+v", fm.Review)
+			}
+			return
+		}
+		focused := 0
+		for i, o := range fm.Options {
+			if o.Number < 1 || i > 0 && o.Number != fm.Options[i-1].Number+1 {
+				t.Fatalf("options numbered %d after %+v", o.Number, fm.Options[:i])
+			}
+			if o.Focused {
+				focused++
+				if fm.Focus.Kind == screen.FocusOption && fm.Focus.Index != o.Number-1 && focused == 1 && fm.Chat != nil && !fm.Chat.Focused {
+					t.Fatalf("focus %v on option %d", fm.Focus, o.Number)
+				}
+			}
+		}
+		if fm.Chat == nil || !strings.Contains(fm.Footer, "Esc to cancel") {
+			t.Fatalf("a question page without chat row or footer: %+v", fm)
+		}
+		if fm.Other != nil && len(fm.Options) > 0 && fm.Other.Number <= fm.Options[len(fm.Options)-1].Number {
+			t.Fatalf("Type something numbered %d after option %d", fm.Other.Number, fm.Options[len(fm.Options)-1].Number)
+		}
+	})
 }
