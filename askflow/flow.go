@@ -670,20 +670,36 @@ func (r *runner) focusedOn(target int, ok func(*screen.Form) bool) func(screen.S
 	}
 }
 
+// approachRounds bounds how often the focus is put back on its row after
+// keys that needed retries, before a commit.
+const approachRounds = 3
+
+// approach brings the focus to target for a commit: after any retried key
+// the screen must settle (a late copy lands), then the focus is put back,
+// until a walk to target needs no retry.
+func (r *runner) approach(ctx context.Context, step string, target int) error {
+	for round := 0; round < approachRounds; round++ {
+		if err := r.settle(ctx); err != nil {
+			return err
+		}
+		// The focus may have moved while settling: put it back first.
+		if _, err := r.moveTo(ctx, target); err != nil {
+			return err
+		}
+		if !r.unsettled {
+			return nil
+		}
+	}
+	return r.fail(step, r.cfg.Screen.Snapshot(), "keys kept needing retries; not pressing Enter")
+}
+
 // enter presses Enter on the focused row, which must be target (and the
 // page must satisfy ok, if set), and waits for the page to move on. A
 // swallowed Enter is not sent again: its first copy might land late and
 // answer the next question.
 func (r *runner) enter(ctx context.Context, target int, ok func(*screen.Form) bool) error {
-	if err := r.settle(ctx); err != nil {
+	if err := r.approach(ctx, "enter", target); err != nil {
 		return err
-	}
-	// The focus may have moved while settling: put it back first.
-	if _, err := r.moveTo(ctx, target); err != nil {
-		return err
-	}
-	if r.unsettled {
-		return r.fail("enter", r.cfg.Screen.Snapshot(), "keys kept needing retries; not pressing Enter")
 	}
 	if err := r.ripen(ctx); err != nil {
 		return r.fail("enter", r.cfg.Screen.Snapshot(), "%v", err)
@@ -932,10 +948,7 @@ func (r *runner) reviewMismatch(fm *screen.Form) string {
 // Claude's turn has ended.
 func (r *runner) chat(ctx context.Context) error {
 	chat := r.chatPos()
-	if err := r.settle(ctx); err != nil {
-		return err
-	}
-	if _, err := r.moveTo(ctx, chat); err != nil {
+	if err := r.approach(ctx, "chat", chat); err != nil {
 		return err
 	}
 	if err := r.ripen(ctx); err != nil {

@@ -4,6 +4,7 @@
 //
 //	go run ./tools/stress -count 300                  # a new random seed, every pinned version
 //	go run ./tools/stress -seed 42 -count 20 -versions 2.1.330
+//	go run ./tools/stress -seed 42 -count 20 -only s003  # one session again
 //
 // `make stress` runs it with SEED, COUNT and VERSIONS. The seed is printed
 // first: run it again with -seed to repeat the very same forms. Sessions
@@ -23,6 +24,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -41,14 +43,15 @@ func main() {
 	keep := flag.Bool("keep", false, "keep the files of sessions that went right too")
 	minPct := flag.Float64("min", 99.5, "fail when fewer than this percent of the forms asked were answered")
 	md := flag.String("md", "", "also write the figures as Markdown to this file")
+	only := flag.String("only", "*", "run only the sessions whose name matches this `GLOB` (s012, s01*), to repeat a failure")
 	flag.Parse()
-	if err := run(*seed, *count, strings.Fields(strings.ReplaceAll(*versions, ",", " ")), *parallel, *out, *keep, *minPct, *md); err != nil {
+	if err := run(*seed, *count, strings.Fields(strings.ReplaceAll(*versions, ",", " ")), *parallel, *out, *keep, *minPct, *md, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "stress:", err)
 		os.Exit(1)
 	}
 }
 
-func run(seed uint64, count int, versions []string, parallel int, out string, keep bool, minPct float64, md string) error {
+func run(seed uint64, count int, versions []string, parallel int, out string, keep bool, minPct float64, md, only string) error {
 	if seed == 0 {
 		var b [8]byte
 		if _, err := crand.Read(b[:]); err != nil {
@@ -75,7 +78,21 @@ func run(seed uint64, count int, versions []string, parallel int, out string, ke
 		return fmt.Errorf("build claudewrap (run from the repository root): %w", err)
 	}
 	plan := stress.Generate(seed, count)
+	var keepSessions []stress.Session
+	for _, s := range plan.Sessions {
+		ok, err := path.Match(only, s.Name)
+		if err != nil {
+			return fmt.Errorf("-only: %w", err)
+		}
+		if ok {
+			keepSessions = append(keepSessions, s)
+		}
+	}
+	plan.Sessions = keepSessions
 	cmdline := fmt.Sprintf("go run ./tools/stress -seed %d -count %d -versions '%s'", seed, count, strings.Join(versions, " "))
+	if only != "*" {
+		cmdline += fmt.Sprintf(" -only '%s'", only)
+	}
 	fmt.Printf("seed %d: %d forms in %d sessions, on Claude Code %s\n  repeat with: %s\n",
 		seed, plan.Forms(), len(plan.Sessions), strings.Join(versions, ", "), cmdline)
 
