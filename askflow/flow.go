@@ -294,10 +294,20 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 	// question may too (it has a Submit tab), so look before leaving.
 	review := len(r.cfg.Questions) > 1
 	if !review {
-		s, _ := r.wait(ctx, r.cfg.StepTimeout, func(s screen.Snapshot) bool {
-			fm, err := screen.Recognize(s)
-			return err != nil || fm.Review != nil
-		})
+		// Gone means Claude's prompt (or another form) shows: a review
+		// page Claude left garbled is not gone, and a redraw shows it.
+		settled := func(s screen.Snapshot) bool {
+			if fm, err := screen.Recognize(s); err == nil {
+				return fm.Review != nil || !fm.Asks(r.cfg.Questions[0])
+			}
+			_, ok := screen.Prompt(s)
+			return ok
+		}
+		r.redrawn = false // one redraw for this step too
+		s, ok := r.wait(ctx, r.cfg.StepTimeout, settled)
+		if !ok && ctx.Err() == nil && r.redraw() {
+			s, _ = r.wait(ctx, r.cfg.StepTimeout, settled)
+		}
 		fm, err := screen.Recognize(s)
 		review = err == nil && fm.Review != nil
 	}

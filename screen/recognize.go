@@ -385,6 +385,25 @@ func parseChat(l line) (Row, bool) {
 	return Row{}, false
 }
 
+// inList reports whether the blank row y lies inside an option list
+// rather than between the question and the list: the row above it is drawn
+// indented (an option's row, description or wrapped label; the question
+// starts in column 0), and is not the header chip.
+func inList(ls []line, y int) bool {
+	if y == 0 {
+		return false
+	}
+	above := ls[y-1]
+	if above.blank() || isChipRow(above) {
+		return false
+	}
+	switch above.runes[0] {
+	case ' ', pointer, moreAbove, moreBelow:
+		return true
+	}
+	return false
+}
+
 // dimLabel reports whether a numbered-looking row is drawn all in the dim
 // colour, as a description such as "2. Not an option" is: a real option's
 // label is not dim, but for the "Type something" placeholder.
@@ -454,13 +473,16 @@ func isButton(l line) (Button, bool) {
 // screen), then what is above them.
 func parseListBody(f *Form, ls []line, rule int, dim Color) error {
 	ob := rule
-	for ob > 0 && !ls[ob-1].blank() {
+	for ob > 0 && (!ls[ob-1].blank() || inList(ls, ob-1)) {
 		ob--
 	}
 	var rows []*entry
 	var button *Button
 	for y := ob; y < rule; y++ {
 		l := ls[y]
+		if l.blank() {
+			continue // 2.1.197 leaves a blank row under a wrapped label
+		}
 		if n, ok := parseNumbered(l); ok && !dimLabel(l, n, dim) {
 			if button != nil {
 				return noForm("numbered row after the button at row %d", y)
