@@ -55,8 +55,9 @@ stress:
 	./scripts/install-claude.sh $(VERSIONS)
 	go run ./tools/stress -seed $(SEED) -count $(COUNT) -versions "$(VERSIONS)" -parallel $(PARALLEL)
 
-demo: build claude
-	./scripts/demo.sh
+demo: build
+	./scripts/install-claude.sh $(firstword $(CLAUDE_VERSIONS))
+	CLAUDE_VERSION=$(firstword $(CLAUDE_VERSIONS)) ./scripts/demo.sh
 
 clean:
 	rm -rf bin
