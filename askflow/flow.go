@@ -772,9 +772,25 @@ func (r *runner) notes(ctx context.Context, target int, text string) error {
 	shows := func(ok func(p *screen.Preview) bool) func(screen.Snapshot) bool {
 		return r.focusedOn(target, func(fm *screen.Form) bool { return ok(fm.Preview) })
 	}
-	open := shows(func(p *screen.Preview) bool { return p.Editing && p.Notes == "" })
+	// Open notes take rows: on a short screen they push the form's top,
+	// the focused option with it, off the screen. While they are open the
+	// focus cannot move (keys go to the notes), so an open page whose
+	// focused row is off the screen will do; the focus is confirmed again
+	// once they are closed, before any Enter.
+	editing := func(ok func(p *screen.Preview) bool) func(screen.Snapshot) bool {
+		focused := shows(ok)
+		return func(s screen.Snapshot) bool {
+			if focused(s) {
+				return true
+			}
+			fm, err := screen.Recognize(s)
+			return err == nil && fm.Cut && fm.Focus.Kind == screen.FocusUnknown && !slices.ContainsFunc(fm.Options,
+				func(o screen.Option) bool { return o.Focused }) && r.agrees(fm) && ok(fm.Preview)
+		}
+	}
+	open := editing(func(p *screen.Preview) bool { return p.Editing && p.Notes == "" })
 	closed := shows(func(p *screen.Preview) bool { return !p.Editing && p.Notes == "" })
-	typed := shows(func(p *screen.Preview) bool { return p.Editing && p.Notes != "" })
+	typed := editing(func(p *screen.Preview) bool { return p.Editing && p.Notes != "" })
 	done := shows(func(p *screen.Preview) bool { return !p.Editing && sameText(p.Notes, text) })
 	if _, err := r.press(ctx, "notes", keyNotes, fmt.Sprintf("option %d", target+1), true, open, closed); err != nil {
 		return err
