@@ -10,9 +10,9 @@
 // Claude's empty prompt. Moves, ticks and Esc with no visible effect are
 // retried a bounded number of times, and the screen must settle before the
 // next commit; typed text is sent again only while nothing of it shows. When
-// the screen never shows what is awaited, askflow asks once per question for
-// a full redraw (see [Redrawer]), then stops pressing and reports, with the
-// last screen it saw.
+// the screen never shows what is awaited, askflow asks (at most twice per
+// question) for a full redraw (see [Redrawer]), then stops pressing and
+// reports, with the last screen it saw.
 //
 // askflow reads a [Screen] and sends keys through [Keys]; it never touches
 // files, processes or PTYs, and it does not know where decisions come from.

@@ -103,6 +103,10 @@ type faults struct {
 	NoSync bool
 	// OnSend is called synchronously in SendKeys with the key's number.
 	OnSend func(n int)
+	// Garble leaves the screen garbled after the key (the page's question
+	// loses its last character, as Claude Code 2.1.197's renderer drops
+	// one) until the next Redraw.
+	Garble map[int]bool
 }
 
 type fakeState int
@@ -157,6 +161,8 @@ type fakeClaude struct {
 	submitted map[string]string // the answers Claude would report; nil until submitted
 	sent      []string          // messages sent from Claude's prompt
 	handled   int               // keys taken off the queue
+	garbled   bool              // the screen is garbled until a Redraw
+	redraws   int               // Redraw calls
 	progress  chan struct{}     // closed and replaced whenever a key was handled
 
 	queue chan pending
@@ -219,6 +225,16 @@ func newFake(t *testing.T, qs []fq, cols, rows int, f faults) *fakeClaude {
 	return fc
 }
 
+// Redraw draws the screen again, clean.
+func (fc *fakeClaude) Redraw() error {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	fc.redraws++
+	fc.garbled = false
+	fc.redrawLocked()
+	return nil
+}
+
 // SendKeys queues p; it takes effect a little later, on the fake's goroutine.
 func (fc *fakeClaude) SendKeys(p []byte) error {
 	fc.mu.Lock()
@@ -273,6 +289,9 @@ func (fc *fakeClaude) apply(k pending) {
 	}
 	if k.n == fc.f.CloseAfter {
 		fc.state = stateKilled
+	}
+	if fc.f.Garble[k.n] {
+		fc.garbled = true
 	}
 	if k.n == fc.f.ResizeAfter {
 		_, rows := fc.em.Size()
@@ -533,7 +552,14 @@ func (fc *fakeClaude) redrawLocked() {
 	if fc.state == stateKilled {
 		b.WriteString("$ ")
 	} else {
-		b.WriteString(strings.Join(fc.linesLocked(), "\r\n"))
+		ls := fc.linesLocked()
+		if fc.garbled && fc.state == stateOpen && fc.page < len(fc.qs) {
+			q := fc.qs[fc.page].Question
+			for i, l := range ls {
+				ls[i] = strings.Replace(l, q, q[:len(q)-1], 1)
+			}
+		}
+		b.WriteString(strings.Join(ls, "\r\n"))
 	}
 	if !fc.f.NoSync {
 		b.WriteString("\x1b[?2026l")

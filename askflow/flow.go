@@ -25,7 +25,7 @@ type Keys interface {
 }
 
 // Redrawer is a [Screen] that can have Claude redraw it in full (by nudging
-// the terminal's size). askflow asks for it once per question, when the screen
+// the terminal's size). askflow asks for it (at most twice per question) when the screen
 // never shows what it waits for: Claude's renderer sometimes leaves stale
 // or split characters that a redraw clears.
 type Redrawer interface {
@@ -221,10 +221,14 @@ type runner struct {
 	// take effect.
 	unsettled bool
 	shown     time.Time // when the form was first seen agreeing with the hook
-	redrawn   bool      // a redraw was asked for (once per question)
+	redraws   int       // redraws asked for on this question (at most maxRedraws)
 	// ticks holds, for the multi-select question being answered, each
 	// option's tick as last seen on the screen.
 	ticks map[int]bool
+	// aboveTop counts the current question's options seen only above the
+	// screen's top (a page taller than a short screen): never focused,
+	// never pressed, so never ticked by us.
+	aboveTop int
 }
 
 // formAge is how long a form must have been on the screen before an Enter.
@@ -276,7 +280,8 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 	for i, d := range r.cfg.Decisions {
 		r.q = i
 		r.ticks = map[int]bool{}
-		r.redrawn = false // one redraw per question
+		r.aboveTop = 0
+		r.redraws = 0
 		var err error
 		switch {
 		case d.Action == Type:
@@ -303,7 +308,7 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 			_, ok := screen.Prompt(s)
 			return ok
 		}
-		r.redrawn = false // one redraw for this step too
+		r.redraws = 0 // this step may redraw too
 		s, ok := r.wait(ctx, r.cfg.StepTimeout, settled)
 		if !ok && ctx.Err() == nil && r.redraw() {
 			s, _ = r.wait(ctx, r.cfg.StepTimeout, settled)
@@ -441,28 +446,78 @@ func (r *runner) formWhere(ctx context.Context, d time.Duration, ok func(*screen
 	return got, s, found
 }
 
-// redraw has Claude redraw its screen once per question, if the screen can.
+// maxRedraws bounds the redraws per question. Claude Code 2.1.197 was seen
+// to garble a preview page on two keys of one question (each time its
+// preview box changed height), so one is not always enough.
+const maxRedraws = 2
+
+// redraw has Claude redraw its screen, if the screen can, at most
+// maxRedraws times per question.
 func (r *runner) redraw() bool {
 	rd, ok := r.cfg.Screen.(Redrawer)
-	if !ok || r.redrawn {
+	if !ok || r.redraws >= maxRedraws {
 		return false
 	}
-	r.redrawn = true
+	r.redraws++
 	return rd.Redraw() == nil
 }
 
 // page waits for the current question's page with a known focus.
 func (r *runner) page(ctx context.Context, d time.Duration) (*screen.Form, error) {
 	fm, s, ok := r.formWhere(ctx, d, func(fm *screen.Form) bool {
-		return r.agrees(fm) && fm.Focus.Kind != screen.FocusUnknown
+		return r.agrees(fm) && (fm.Focus.Kind != screen.FocusUnknown || hiddenFocus(fm))
 	})
 	if !ok {
 		return nil, r.fail("agree", s, "the screen never showed this question as the hook describes it%s", describeDisagreement(s, r))
+	}
+	if hiddenFocus(fm) {
+		var err error
+		if fm, err = r.reveal(ctx, fm); err != nil {
+			return nil, err
+		}
 	}
 	if r.shown.IsZero() {
 		r.shown = time.Now()
 	}
 	return fm, nil
+}
+
+// hiddenFocus reports whether fm is a page taller than the screen whose
+// focused row is above the screen's top: a question just shown on a short
+// screen keeps its focus on option 1, which the terminal scrolled away.
+func hiddenFocus(fm *screen.Form) bool {
+	return fm.Cut && fm.Focus.Kind == screen.FocusUnknown && len(fm.Options) > 0 && fm.Options[0].Number > 1 &&
+		!slices.ContainsFunc(fm.Options, func(o screen.Option) bool { return o.Focused })
+}
+
+// reveal brings a focus hidden above the screen's top into view with Down,
+// one key per hidden option at most. A move commits nothing, and the focus
+// it shows is read from the screen, not inferred; give it a moment first,
+// in case the page was caught mid-redraw.
+func (r *runner) reveal(ctx context.Context, fm *screen.Form) (*screen.Form, error) {
+	known := func(s screen.Snapshot) bool {
+		nf, err := screen.Recognize(s)
+		if err != nil || !r.agrees(nf) || nf.Focus.Kind == screen.FocusUnknown {
+			return false
+		}
+		fm = nf
+		return true
+	}
+	if _, ok := r.wait(ctx, r.cfg.StepTimeout, known); ok {
+		return fm, nil
+	}
+	r.aboveTop = max(r.aboveTop, fm.Options[0].Number-1)
+	for range fm.Options[0].Number - 1 {
+		s, err := r.press(ctx, "reveal", keyDown, "above the screen", false, known, func(screen.Snapshot) bool { return false })
+		if err == nil {
+			return fm, nil
+		}
+		nf, rerr := screen.Recognize(s)
+		if rerr != nil || !r.agrees(nf) || !hiddenFocus(nf) {
+			return nil, err
+		}
+	}
+	return nil, r.fail("reveal", r.cfg.Screen.Snapshot(), "the focus stayed above the screen's top")
 }
 
 func describeDisagreement(s screen.Snapshot, r *runner) string {
@@ -843,9 +898,13 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 		return err
 	}
 	// Every option has been on the screen on the way (the focus walked
-	// past it); each must show ticked exactly when asked for.
+	// past it); each must show ticked exactly when asked for. Options only
+	// ever above the screen's top were never focused, so never ticked.
 	for i := range q.Labels {
 		t, seen := r.ticks[i]
+		if !seen && !want[i] && i < r.aboveTop {
+			continue
+		}
 		if !seen || t != want[i] {
 			return r.fail("tick", r.cfg.Screen.Snapshot(), "%q ticked=%t (seen %t) before the button", q.Labels[i], t, seen)
 		}

@@ -55,12 +55,23 @@ func patient(c *askflow.Config) { c.StepTimeout = patientStep }
 
 // answer runs askflow against fc with the hook's questions hook and
 // waits until the fake has handled every key it was sent.
+// redrawable is the fake's screen as the session gives it to askflow: one
+// that can have Claude redraw it.
+type redrawable struct {
+	screen.Emulator
+	fc *fakeClaude
+}
+
+func (r redrawable) Redraw() error { return r.fc.Redraw() }
+
+var _ askflow.Redrawer = redrawable{}
+
 func answer(t *testing.T, ctx context.Context, fc *fakeClaude, hook []screen.Question, ds []askflow.Decision, tweak ...func(*askflow.Config)) (askflow.Result, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	cfg := askflow.Config{
-		Screen:      fc.em,
+		Screen:      redrawable{fc.em, fc},
 		Keys:        fc,
 		Questions:   hook,
 		Decisions:   ds,
@@ -381,6 +392,15 @@ func TestAnswer(t *testing.T) {
 			want: wantAnswers([]fq{database, hosting, naming, hosting2()}, "MongoDB", "Our own racks", "kebab-case", "Our own racks, again")},
 		{name: "long form at 60 columns", qs: []fq{hosting}, cols: 60, rows: 50,
 			ds: []askflow.Decision{sel("Our own racks")}, want: wantAnswers([]fq{hosting}, "Our own racks")},
+		// A page taller than the screen: option 1, focused when the page
+		// shows, is above the screen's top (stress seed 860685890089453643,
+		// s039 on 2.1.299).
+		{name: "focus above a short screen", qs: []fq{naming, hosting}, cols: 60, rows: 18,
+			ds:   []askflow.Decision{sel("snake_case"), sel("Our own racks")},
+			want: wantAnswers([]fq{naming, hosting}, "snake_case", "Our own racks")},
+		{name: "multi-select, focus above a short screen", qs: []fq{naming, hostingMulti()}, cols: 60, rows: 18,
+			ds:   []askflow.Decision{sel("snake_case"), sel("Our own racks", "Serverless functions")},
+			want: wantAnswers([]fq{naming, hostingMulti()}, "snake_case", "Our own racks, Serverless functions")},
 		{name: "chat", qs: []fq{database}, ds: []askflow.Decision{{Action: askflow.Chat, Text: "Can we discuss the trade-offs first?"}},
 			outcome: askflow.Chatted, wantState: stateChatted, sent: []string{"Can we discuss the trade-offs first?"}},
 		{name: "chat without a message", qs: []fq{database}, ds: []askflow.Decision{{Action: askflow.Chat}},
@@ -436,6 +456,14 @@ func TestAnswer(t *testing.T) {
 	}
 }
 
+func hostingMulti() fq {
+	q := hosting
+	q.Header = "Hosts"
+	q.Question = "Where may the service run?"
+	q.Multi = true
+	return q
+}
+
 func hosting2() fq {
 	q := hosting
 	q.Header = "Hosting 2"
@@ -488,6 +516,10 @@ func TestFaultsRecovered(t *testing.T) {
 			f: faults{ResizeAfter: 1, ResizeCols: 60}, want: wantAnswers([]fq{hosting}, "Our own racks")},
 		{name: "resize to 140 columns mid-form", qs: three, ds: threeDs,
 			f: faults{ResizeAfter: 3, ResizeCols: 140}, want: threeWant},
+		// Claude Code 2.1.197 garbled a preview page after two keys of one
+		// question (stress seed 860685890089453643, s043): a redraw each.
+		{name: "garbled after two keys of one question", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")},
+			f: faults{Garble: map[int]bool{1: true, 2: true}}, want: wantAnswers([]fq{database}, "MongoDB")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -562,6 +594,9 @@ func TestFaultsStop(t *testing.T) {
 			f: faults{Delay: map[int]time.Duration{4: 2500 * time.Millisecond}}, step: "type"},
 		{name: "Claude exits while typing", qs: []fq{naming}, ds: []askflow.Decision{typed("kebab")},
 			f: faults{CloseAfter: 4}, step: "type"},
+		// Redraws are bounded: a screen garbled after every key stops.
+		{name: "garbled after every key", qs: []fq{hosting}, ds: []askflow.Decision{sel("Our own racks")},
+			f: faults{Garble: map[int]bool{1: true, 2: true, 3: true}}, step: "move"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -442,8 +442,10 @@ func (f writerFunc) Write(p []byte) (int, error) { f(p); return len(p), nil }
 // one column narrower and then giving it back its size: full-screen
 // programs redraw on every size change. It waits (a second at most) for the
 // child to draw at the narrower size before widening again, so that the
-// two changes are not taken for one. A size change by the person meanwhile
-// wins.
+// two changes are not taken for one, and then for the redraw at full size
+// to land and go quiet: a key sent while the child is still drawing was
+// seen to leave Claude Code 2.1.197's screen garbled. A size change by the
+// person meanwhile wins.
 func (h *Host) Redraw() error {
 	cols, rows := h.screen.Size()
 	if cols < 2 {
@@ -459,8 +461,24 @@ func (h *Host) Redraw() error {
 	if c, r := h.screen.Size(); c != cols-1 || r != rows {
 		return nil
 	}
+	seq = h.screen.Snapshot().Seq
 	if err := h.Resize(cols, rows); err != nil {
 		return fmt.Errorf("redraw: %w", err)
 	}
+	ctx, cancel = context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	// The redraw's first output, then quiet: no output for redrawQuiet.
+	// A second at most in all.
+	s, err := h.screen.Wait(ctx, func(s screen.Snapshot) bool { return s.Seq != seq })
+	for err == nil {
+		qctx, qcancel := context.WithTimeout(ctx, redrawQuiet)
+		seq = s.Seq
+		s, err = h.screen.Wait(qctx, func(s screen.Snapshot) bool { return s.Seq != seq })
+		qcancel()
+	}
 	return nil
 }
+
+// redrawQuiet is how long the screen must stay unchanged after a redraw
+// before it is taken as drawn.
+const redrawQuiet = 60 * time.Millisecond

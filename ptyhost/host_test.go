@@ -284,3 +284,20 @@ func TestPassthroughEmulatorStuck(t *testing.T) {
 		t.Errorf("emulator was fed %d bytes that differ from the %d of the burst", stuck.fed.Len(), len(want))
 	}
 }
+
+// TestRedrawWaitsForTheFullSizeDraw: Redraw returns only once the child has
+// drawn at its restored size, so that the next key meets a drawn screen.
+func TestRedrawWaitsForTheFullSizeDraw(t *testing.T) {
+	h := startHost(t, helperConfig(t, "echo"))
+	waitScreen(t, h.Screen(), "ready")
+	if err := h.Redraw(); err != nil {
+		t.Fatal(err)
+	}
+	text := h.Screen().Snapshot().Text()
+	if !strings.Contains(text, "size 79x24") || !strings.Contains(text, "size 80x24") {
+		t.Errorf("Redraw returned before both draws landed; screen:\n%s", text)
+	}
+	if c, r := h.Screen().Size(); c != 80 || r != 24 {
+		t.Errorf("size after Redraw %dx%d, want 80x24", c, r)
+	}
+}
