@@ -11,7 +11,7 @@ LDFLAGS         := -X github.com/claudewrap/claudewrap/internal/cli.version=$(VE
                    -X github.com/claudewrap/claudewrap/internal/cli.commit=$(COMMIT)
 GOTEST_FLAGS    ?=
 
-.PHONY: all build claude test check golden bench demo stress clean
+.PHONY: all build claude test unit cross check golden bench demo stress clean
 
 all: build
 
@@ -23,17 +23,30 @@ build:
 claude:
 	./scripts/install-claude.sh $(CLAUDE_VERSIONS)
 
-# Every test, the end-to-end suite on the real Claude Code included.
+# Every test, the end-to-end suite on the real Claude Code included (its
+# tests build only with the e2e tag).
 test: claude
 	CLAUDEWRAP_CLAUDE_VERSIONS="$(CLAUDE_VERSIONS)" CLAUDEWRAP_E2E_VERSIONS="$(E2E_VERSIONS)" \
-		go test -race -count=1 -timeout 70m $(GOTEST_FLAGS) ./...
+		go test -race -count=1 -timeout 70m -tags e2e $(GOTEST_FLAGS) ./...
 	@cat .cache/e2e-report.txt
 
-check:
+# The fast unit tests alone: what plain `go test ./...` runs.
+unit:
+	go test -race -count=1 ./...
+
+# Builds and vets for every OS and architecture Claude Code users run.
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+cross:
+	@set -e; for p in $(PLATFORMS); do \
+		echo "build and vet $$p"; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} go build ./...; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} go vet -tags e2e ./...; \
+	done
+
+check: cross
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	go mod tidy -diff
-	go vet ./...
-	go run $(STATICCHECK) ./...
+	go run $(STATICCHECK) -tags e2e ./...
 	$(MAKE) test
 
 # Refresh golden files from the recordings.

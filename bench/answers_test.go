@@ -4,7 +4,6 @@ package bench
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -21,6 +20,7 @@ import (
 	"github.com/claudewrap/claudewrap/fakeapi"
 	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/internal/testkit"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/session"
@@ -168,23 +168,13 @@ func (s *sandbox) judge(f form) outcome {
 	return o
 }
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
+// lockedBuffer is an event log the test can read while the session writes.
+type lockedBuffer struct{ testkit.SyncBuffer }
 
 // eventTimes returns the first time of each event name, and every name.
 func (l *lockedBuffer) eventTimes() (first map[string]time.Time, names []string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	first = map[string]time.Time{}
-	for _, line := range strings.Split(l.b.String(), "\n") {
+	for _, line := range strings.Split(l.String(), "\n") {
 		var e struct {
 			TS    time.Time `json:"ts"`
 			Event string    `json:"event"`

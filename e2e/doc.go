@@ -1,5 +1,7 @@
 // Package e2e holds the end-to-end suite: the real Claude Code (every pinned
 // version, installed by `make claude`) runs against the fake Messages API,
 // under claudewrap, and the tests assert on what Claude recorded. It has no
-// code of its own outside tests.
+// code of its own outside tests, and its tests build only with the e2e tag:
+// `make test` runs them (go test -tags e2e), plain `go test ./...` the fast
+// unit tests alone.
 package e2e

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package e2e
 
 import (
@@ -18,6 +20,7 @@ import (
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/internal/testkit"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/screen"
@@ -25,22 +28,11 @@ import (
 )
 
 // lockedBuffer is an event log the test can read while the session writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
+type lockedBuffer struct{ testkit.SyncBuffer }
 
 func (l *lockedBuffer) events(t *testing.T) []event {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	var out []event
-	for _, line := range strings.Split(strings.TrimSpace(l.b.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(l.String()), "\n") {
 		if line == "" {
 			continue
 		}
@@ -93,9 +85,7 @@ func (r *faultRun) find(t *testing.T, name string) []event {
 }
 
 func (r *faultRun) String() string {
-	r.log.mu.Lock()
-	defer r.log.mu.Unlock()
-	s := fmt.Sprintf("report %+v err %v\nevents:\n%s", r.report, r.err, r.log.b.String())
+	s := fmt.Sprintf("report %+v err %v\nevents:\n%s", r.report, r.err, r.log.String())
 	if r.host != nil {
 		s += "screen:\n" + r.host.Screen().Snapshot().Text()
 	}

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package e2e
 
 // Hardening: what real terminals, real processes and a busy machine do to a
@@ -32,6 +34,8 @@ import (
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/screen"
 	"github.com/claudewrap/claudewrap/session"
+
+	"github.com/claudewrap/claudewrap/internal/testkit"
 )
 
 // startOnTTY is startInTerminal that keeps the person's side of the PTY open
@@ -158,16 +162,16 @@ func TestHardSIGTERMMidForm(t *testing.T) {
 					func(tty *os.File) {
 						// A terminal set up unlike the default, so that
 						// "restored" cannot pass by chance.
-						tio, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+						tio, err := testkit.Termios(tty)
 						if err != nil {
 							t.Fatal(err)
 						}
 						tio.Cc[unix.VERASE] = 0x08
 						tio.Lflag &^= unix.ECHOCTL
-						if err := unix.IoctlSetTermios(int(tty.Fd()), unix.TCSETS, tio); err != nil {
+						if err := testkit.SetTermios(tty, tio); err != nil {
 							t.Fatal(err)
 						}
-						before, _ = unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+						before, _ = testkit.Termios(tty)
 					},
 					"--rules", writeRules(t, tc.rules), "--on-unmatched", "passthrough")
 				waitText(t, tr.screen, 60*time.Second, "Which database should we use?", "Enter to select")
@@ -181,7 +185,7 @@ func TestHardSIGTERMMidForm(t *testing.T) {
 				claude := kids[0]
 				st, _ := procStat(claude)
 				started := st[19]
-				raw, _ := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+				raw, _ := testkit.Termios(tty)
 				if *raw == *before {
 					t.Fatalf("the terminal was not put in raw mode")
 				}
@@ -189,7 +193,7 @@ func TestHardSIGTERMMidForm(t *testing.T) {
 				tr.cmd.Process.Signal(syscall.SIGTERM)
 				r := tr.wait(t)
 
-				after, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+				after, err := testkit.Termios(tty)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -962,12 +966,6 @@ func TestHardSocketAbuse(t *testing.T) {
 		report("Claude Code %s: hook socket abuse (%d KB garbage over %d connections, 5 MB message, %d slow-loris connections, unknown PostToolUse): %d refusals reported, form verified; session ended %v after Claude under a flood of %d more",
 			version, sent>>10, conns, lorisOpened, refused, lag.Round(time.Millisecond), flooded)
 	})
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // TestHardConcurrentRuns: eight headless runs at once on this two-core

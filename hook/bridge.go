@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -145,25 +144,24 @@ func (s *Server) read(c *net.UnixConn) Message {
 	return Message{Payload: p}
 }
 
-// checkPeer accepts only processes of the same user.
+// checkPeer accepts only processes of the same user. The kernel says who
+// the peer is (peerUID, per OS): a socket path alone proves nothing.
 func checkPeer(c *net.UnixConn) error {
 	raw, err := c.SyscallConn()
 	if err != nil {
 		return err
 	}
-	var cred *syscall.Ucred
+	var uid int
 	var cerr error
-	err = raw.Control(func(fd uintptr) {
-		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
-	})
+	err = raw.Control(func(fd uintptr) { uid, cerr = peerUID(int(fd)) })
 	if err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return fmt.Errorf("hook peer credentials: %w", err)
 	}
-	if int(cred.Uid) != os.Getuid() {
-		return fmt.Errorf("hook message from uid %d refused", cred.Uid)
+	if uid != os.Getuid() {
+		return fmt.Errorf("hook message from uid %d refused", uid)
 	}
 	return nil
 }

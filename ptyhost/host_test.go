@@ -14,6 +14,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/claudewrap/claudewrap/screen"
+
+	"github.com/claudewrap/claudewrap/internal/testkit"
 )
 
 func TestExitStatus(t *testing.T) {
@@ -160,7 +162,7 @@ func TestPassthroughBurst(t *testing.T) {
 
 func TestPassthroughInputAndRestore(t *testing.T) {
 	ptmx, tty := personTerminal(t, 100, 30)
-	before, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	before, err := testkit.Termios(tty)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +178,7 @@ func TestPassthroughInputAndRestore(t *testing.T) {
 	go io.Copy(io.Discard, ptmx)
 
 	waitScreen(t, h.Screen(), "ready")
-	raw, _ := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	raw, _ := testkit.Termios(tty)
 	if raw.Lflag&unix.ICANON != 0 {
 		t.Error("person's terminal is not in raw mode while the child runs")
 	}
@@ -193,7 +195,7 @@ func TestPassthroughInputAndRestore(t *testing.T) {
 
 	ptmx.Write([]byte("quit\r"))
 	waitDone(t, h)
-	after, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	after, err := testkit.Termios(tty)
 	if err != nil {
 		t.Fatal(err)
 	}

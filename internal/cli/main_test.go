@@ -1,14 +1,12 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -16,6 +14,8 @@ import (
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
+
+	"github.com/claudewrap/claudewrap/internal/testkit"
 )
 
 // TestMain lets the test binary stand in for claudewrap itself and for a
@@ -50,40 +50,15 @@ func fakeClaude(args []string) int {
 	return 2
 }
 
-// syncBuffer collects what the person's terminal receives.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // waitFor waits until the terminal has shown want, with a deadline.
-func (b *syncBuffer) waitFor(t *testing.T, want string) string {
+func waitFor(t *testing.T, b *testkit.SyncBuffer, want string) string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(b.String(), want) {
-		if time.Now().After(deadline) {
-			t.Fatalf("terminal never showed %q; it showed %q", want, b.String())
-		}
-		time.Sleep(5 * time.Millisecond) // polling a buffer under a deadline
-	}
-	return b.String()
+	return b.WaitFor(t, want, 10*time.Second)
 }
 
 // runInTerminal starts claudewrap (this binary) on a fresh PTY standing for
 // the person's terminal, with the fake claude as the child.
-func runInTerminal(t *testing.T, childArgs ...string) (cmd *exec.Cmd, tty *os.File, out *syncBuffer, before *unix.Termios) {
+func runInTerminal(t *testing.T, childArgs ...string) (cmd *exec.Cmd, tty *os.File, out *testkit.SyncBuffer, before *unix.Termios) {
 	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
@@ -91,7 +66,7 @@ func runInTerminal(t *testing.T, childArgs ...string) (cmd *exec.Cmd, tty *os.Fi
 	}
 	t.Cleanup(func() { ptmx.Close(); tty.Close() })
 	pty.Setsize(tty, &pty.Winsize{Cols: 100, Rows: 30})
-	before, err = unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	before, err = testkit.Termios(tty)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +82,7 @@ func runInTerminal(t *testing.T, childArgs ...string) (cmd *exec.Cmd, tty *os.Fi
 	cmd.Env = append(os.Environ(), "CLI_TEST_AS=claudewrap")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	out = &syncBuffer{}
+	out = &testkit.SyncBuffer{}
 	go func() {
 		buf := make([]byte, 4096)
 		for {
@@ -156,14 +131,14 @@ func TestTerminalRestored(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd, tty, out, before := runInTerminal(t, tc.child...)
-			shown := out.waitFor(t, "ready")
+			shown := waitFor(t, out, "ready")
 			if tc.act != nil {
 				tc.act(t, cmd, shown)
 			}
 			if code := exitCode(t, cmd); code != tc.want {
 				t.Errorf("exit %d, want %d; terminal showed %q", code, tc.want, out.String())
 			}
-			after, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+			after, err := testkit.Termios(tty)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -171,7 +146,7 @@ func TestTerminalRestored(t *testing.T) {
 				t.Errorf("termios not restored:\nbefore %+v\nafter  %+v", before, after)
 			}
 			// Modes the child turned on are turned off again, cursor shown.
-			shown = out.waitFor(t, "\x1b[?25h")
+			shown = waitFor(t, out, "\x1b[?25h")
 			for _, seq := range []string{"\x1b[?2004l", "\x1b[?1004l", "\x1b[<99u"} {
 				if !strings.Contains(shown[strings.Index(shown, "ready"):], seq) {
 					t.Errorf("terminal never got %q", seq)
