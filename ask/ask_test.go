@@ -9,50 +9,49 @@ import (
 
 	"github.com/creack/pty"
 
-	"github.com/claudewrap/claudewrap/askflow"
-	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/answer"
 )
 
-var single = hook.Question{Question: "Which database?", Header: "Database", Options: []hook.Option{
+var single = answer.Question{Question: "Which database?", Header: "Database", Options: []answer.Option{
 	{Label: "PostgreSQL", Description: "Relational"}, {Label: "SQLite"}, {Label: "MongoDB"}}}
 
-var layout = hook.Question{Question: "Which layout?", Header: "Layout", Options: []hook.Option{
+var layout = answer.Question{Question: "Which layout?", Header: "Layout", Options: []answer.Option{
 	{Label: "Sidebar", Preview: "| nav | main |\n|     |      |"}, {Label: "Top bar", Preview: "| nav |\n| main |"}}}
 
-var multi = hook.Question{Question: "Which features?", Header: "Features", MultiSelect: true, Options: []hook.Option{
+var multi = answer.Question{Question: "Which features?", Header: "Features", MultiSelect: true, Options: []answer.Option{
 	{Label: "Auth"}, {Label: "Export"}, {Label: "API"}}}
 
 func TestParse(t *testing.T) {
 	for _, tc := range []struct {
-		q    hook.Question
+		q    answer.Question
 		in   string
-		want askflow.Decision
+		want answer.Decision
 		err  string
 	}{
-		{single, "2", askflow.Decision{Action: askflow.Select, Labels: []string{"SQLite"}}, ""},
-		{single, " 3 ", askflow.Decision{Action: askflow.Select, Labels: []string{"MongoDB"}}, ""},
-		{single, "1 2", askflow.Decision{}, "pick one number"},
-		{single, "4", askflow.Decision{}, "not an option"},
-		{single, "0", askflow.Decision{}, "not an option"},
-		{single, "we use sqlite", askflow.Decision{Action: askflow.Type, Text: "we use sqlite"}, ""},
-		{single, "/type 42", askflow.Decision{Action: askflow.Type, Text: "42"}, ""},
-		{single, "/type", askflow.Decision{}, "needs the answer"},
-		{single, "/chat let's talk", askflow.Decision{Action: askflow.Chat, Text: "let's talk"}, ""},
-		{single, "/chat", askflow.Decision{Action: askflow.Chat}, ""},
-		{single, "/cancel", askflow.Decision{Action: askflow.Cancel}, ""},
-		{single, "/cancel now", askflow.Decision{}, "takes no text"},
-		{single, "/quit", askflow.Decision{}, "unknown command"},
-		{single, "", askflow.Decision{}, "nothing typed"},
-		{single, "a\tb", askflow.Decision{}, "control characters"},
-		{multi, "3, 1", askflow.Decision{Action: askflow.Select, Labels: []string{"API", "Auth"}}, ""},
-		{multi, "1 1", askflow.Decision{}, "twice"},
-		{multi, "auth please", askflow.Decision{}, "takes numbers"},
-		{layout, "2 /notes keep it small", askflow.Decision{Action: askflow.Select, Labels: []string{"Top bar"}, Notes: "keep it small"}, ""},
-		{layout, "1", askflow.Decision{Action: askflow.Select, Labels: []string{"Sidebar"}}, ""},
-		{layout, "2 /notes", askflow.Decision{}, "needs the notes"},
-		{layout, "1 2 /notes x", askflow.Decision{}, "one option's number"},
-		{layout, "a sidebar", askflow.Decision{}, "previews"},
-		{single, "2 /notes x", askflow.Decision{}, "previews"},
+		{single, "2", answer.Decision{Action: answer.Select, Labels: []string{"SQLite"}}, ""},
+		{single, " 3 ", answer.Decision{Action: answer.Select, Labels: []string{"MongoDB"}}, ""},
+		{single, "1 2", answer.Decision{}, "pick one number"},
+		{single, "4", answer.Decision{}, "not an option"},
+		{single, "0", answer.Decision{}, "not an option"},
+		{single, "we use sqlite", answer.Decision{Action: answer.Type, Text: "we use sqlite"}, ""},
+		{single, "/type 42", answer.Decision{Action: answer.Type, Text: "42"}, ""},
+		{single, "/type", answer.Decision{}, "needs the answer"},
+		{single, "/chat let's talk", answer.Decision{Action: answer.Chat, Text: "let's talk"}, ""},
+		{single, "/chat", answer.Decision{Action: answer.Chat}, ""},
+		{single, "/cancel", answer.Decision{Action: answer.Cancel}, ""},
+		{single, "/cancel now", answer.Decision{}, "takes no text"},
+		{single, "/quit", answer.Decision{}, "unknown command"},
+		{single, "", answer.Decision{}, "nothing typed"},
+		{single, "a\tb", answer.Decision{}, "control characters"},
+		{multi, "3, 1", answer.Decision{Action: answer.Select, Labels: []string{"API", "Auth"}}, ""},
+		{multi, "1 1", answer.Decision{}, "twice"},
+		{multi, "auth please", answer.Decision{}, "takes numbers"},
+		{layout, "2 /notes keep it small", answer.Decision{Action: answer.Select, Labels: []string{"Top bar"}, Notes: "keep it small"}, ""},
+		{layout, "1", answer.Decision{Action: answer.Select, Labels: []string{"Sidebar"}}, ""},
+		{layout, "2 /notes", answer.Decision{}, "needs the notes"},
+		{layout, "1 2 /notes x", answer.Decision{}, "one option's number"},
+		{layout, "a sidebar", answer.Decision{}, "previews"},
+		{single, "2 /notes x", answer.Decision{}, "previews"},
 	} {
 		got, err := Parse(tc.q, tc.in)
 		if tc.err != "" {
@@ -124,7 +123,7 @@ func TestAskOnTerminal(t *testing.T) {
 	}
 
 	type result struct {
-		d   askflow.Decision
+		d   answer.Decision
 		err error
 	}
 	res := make(chan result, 1)
@@ -139,7 +138,7 @@ func TestAskOnTerminal(t *testing.T) {
 	ptmx.Write([]byte("x\x7f2\r"))
 	select {
 	case r := <-res:
-		if r.err != nil || r.d.Action != askflow.Select || r.d.Labels[0] != "SQLite" {
+		if r.err != nil || r.d.Action != answer.Select || r.d.Labels[0] != "SQLite" {
 			t.Fatalf("Ask = %+v, %v", r.d, r.err)
 		}
 	case <-time.After(10 * time.Second):

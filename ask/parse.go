@@ -7,8 +7,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/claudewrap/claudewrap/askflow"
-	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/answer"
 )
 
 // Parse turns what the person typed into a decision for q:
@@ -19,13 +18,26 @@ import (
 //	/cancel      decline the form
 //	/type TEXT   TEXT into "Type something" (also: any text that is not numbers)
 //	2 /notes TEXT  option 2 with notes (questions whose options have previews)
-func Parse(q hook.Question, line string) (askflow.Decision, error) {
+//
+// What it returns passes [answer.Decision.Check] for q.
+func Parse(q answer.Question, line string) (answer.Decision, error) {
+	d, err := parse(q, line)
+	if err != nil {
+		return answer.Decision{}, err
+	}
+	if err := d.Check(q); err != nil {
+		return answer.Decision{}, err
+	}
+	return d, nil
+}
+
+func parse(q answer.Question, line string) (answer.Decision, error) {
 	line = strings.TrimSpace(line)
 	if line == "" {
-		return askflow.Decision{}, errors.New("nothing typed")
+		return answer.Decision{}, errors.New("nothing typed")
 	}
 	if strings.IndexFunc(line, unicode.IsControl) >= 0 {
-		return askflow.Decision{}, errors.New("control characters are not allowed")
+		return answer.Decision{}, errors.New("control characters are not allowed")
 	}
 	if pickPart, notes, ok := strings.Cut(line, "/notes"); ok && !strings.HasPrefix(line, "/") {
 		return withNotes(q, strings.TrimSpace(pickPart), strings.TrimSpace(notes))
@@ -34,15 +46,15 @@ func Parse(q hook.Question, line string) (askflow.Decision, error) {
 		switch cmd {
 		case "cancel":
 			if rest != "" {
-				return askflow.Decision{}, errors.New("/cancel takes no text")
+				return answer.Decision{}, errors.New("/cancel takes no text")
 			}
-			return askflow.Decision{Action: askflow.Cancel}, nil
+			return answer.Decision{Action: answer.Cancel}, nil
 		case "chat":
-			return askflow.Decision{Action: askflow.Chat, Text: rest}, nil
+			return answer.Decision{Action: answer.Chat, Text: rest}, nil
 		case "type":
 			return typed(q, rest)
 		}
-		return askflow.Decision{}, fmt.Errorf("unknown command /%s (want /chat, /cancel or /type)", cmd)
+		return answer.Decision{}, fmt.Errorf("unknown command /%s (want /chat, /cancel or /type)", cmd)
 	}
 	if nums, ok := numbers(line); ok {
 		return pick(q, nums)
@@ -72,51 +84,51 @@ func numbers(line string) ([]int, bool) {
 	return out, len(out) > 0
 }
 
-func pick(q hook.Question, nums []int) (askflow.Decision, error) {
+func pick(q answer.Question, nums []int) (answer.Decision, error) {
 	if len(nums) > 1 && !q.MultiSelect {
-		return askflow.Decision{}, errors.New("pick one number: this question takes one answer")
+		return answer.Decision{}, errors.New("pick one number: this question takes one answer")
 	}
 	seen := map[int]bool{}
 	var labels []string
 	for _, n := range nums {
 		if n < 1 || n > len(q.Options) {
-			return askflow.Decision{}, fmt.Errorf("%d is not an option (1-%d)", n, len(q.Options))
+			return answer.Decision{}, fmt.Errorf("%d is not an option (1-%d)", n, len(q.Options))
 		}
 		if seen[n] {
-			return askflow.Decision{}, fmt.Errorf("%d given twice", n)
+			return answer.Decision{}, fmt.Errorf("%d given twice", n)
 		}
 		seen[n] = true
 		labels = append(labels, q.Options[n-1].Label)
 	}
-	return askflow.Decision{Action: askflow.Select, Labels: labels}, nil
+	return answer.Decision{Action: answer.Select, Labels: labels}, nil
 }
 
 // withNotes parses "2 /notes TEXT".
-func withNotes(q hook.Question, pickPart, notes string) (askflow.Decision, error) {
+func withNotes(q answer.Question, pickPart, notes string) (answer.Decision, error) {
 	if q.MultiSelect || !q.HasPreview() {
-		return askflow.Decision{}, errors.New("notes go with a question whose options have previews")
+		return answer.Decision{}, errors.New("notes go with a question whose options have previews")
 	}
 	nums, ok := numbers(pickPart)
 	if !ok || len(nums) != 1 {
-		return askflow.Decision{}, errors.New("notes follow one option's number: 2 /notes TEXT")
+		return answer.Decision{}, errors.New("notes follow one option's number: 2 /notes TEXT")
 	}
 	if notes == "" {
-		return askflow.Decision{}, errors.New("/notes needs the notes' text")
+		return answer.Decision{}, errors.New("/notes needs the notes' text")
 	}
 	d, err := pick(q, nums)
 	d.Notes = notes
 	return d, err
 }
 
-func typed(q hook.Question, text string) (askflow.Decision, error) {
+func typed(q answer.Question, text string) (answer.Decision, error) {
 	if text == "" {
-		return askflow.Decision{}, errors.New("/type needs the answer's text")
+		return answer.Decision{}, errors.New("/type needs the answer's text")
 	}
 	if q.MultiSelect {
-		return askflow.Decision{}, errors.New("this question takes numbers (typed answers work on single-select questions only)")
+		return answer.Decision{}, errors.New("this question takes numbers (typed answers work on single-select questions only)")
 	}
 	if q.HasPreview() {
-		return askflow.Decision{}, errors.New("this question takes a number (its options have previews, and no typed answer)")
+		return answer.Decision{}, errors.New("this question takes a number (its options have previews, and no typed answer)")
 	}
-	return askflow.Decision{Action: askflow.Type, Text: text}, nil
+	return answer.Decision{Action: answer.Type, Text: text}, nil
 }

@@ -10,8 +10,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/claudewrap/claudewrap/askflow"
-	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/answer"
 )
 
 // Prompter asks the person on a terminal. One question at a time.
@@ -62,13 +61,13 @@ func (p *Prompter) Close() error { return p.tty.Close() }
 
 // Ask shows question n of total and returns the person's decision. It
 // returns ctx's error when ctx ends first (e.g. the answer timeout).
-func (p *Prompter) Ask(ctx context.Context, q hook.Question, n, total int) (askflow.Decision, error) {
+func (p *Prompter) Ask(ctx context.Context, q answer.Question, n, total int) (answer.Decision, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	fd := int(p.tty.Fd())
 	st, err := term.MakeRaw(fd)
 	if err != nil {
-		return askflow.Decision{}, fmt.Errorf("ask: raw mode: %w", err)
+		return answer.Decision{}, fmt.Errorf("ask: raw mode: %w", err)
 	}
 	defer term.Restore(fd, st)
 
@@ -87,9 +86,9 @@ func (p *Prompter) Ask(ctx context.Context, q hook.Question, n, total int) (askf
 		if err != nil {
 			if ctx.Err() != nil {
 				fmt.Fprintln(t, "\r\n(no answer in time)")
-				return askflow.Decision{}, ctx.Err()
+				return answer.Decision{}, ctx.Err()
 			}
-			return askflow.Decision{}, fmt.Errorf("ask: %w", err)
+			return answer.Decision{}, fmt.Errorf("ask: %w", err)
 		}
 		d, err := Parse(q, line)
 		if err == nil {
@@ -100,7 +99,7 @@ func (p *Prompter) Ask(ctx context.Context, q hook.Question, n, total int) (askf
 }
 
 // Render is the text shown for a question.
-func Render(q hook.Question, n, total int) string {
+func Render(q answer.Question, n, total int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n── claudewrap: Claude asks (question %d of %d) ──\n", n, total)
 	if q.Header != "" {

@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/screen"
 )
@@ -34,16 +35,16 @@ type fq struct {
 // fo is one offered option.
 type fo struct{ Label, Desc string }
 
-func (q fq) hook() screen.Question {
-	h := screen.Question{Header: q.Header, Question: q.Question, MultiSelect: q.Multi}
+func (q fq) hook() answer.Question {
+	h := answer.Question{Header: q.Header, Question: q.Question, MultiSelect: q.Multi}
 	for _, o := range q.Options {
-		h.Labels = append(h.Labels, o.Label)
+		h.Options = append(h.Options, answer.Option{Label: o.Label, Description: o.Desc})
 	}
 	return h
 }
 
-func hookOf(qs []fq) []screen.Question {
-	var h []screen.Question
+func hookOf(qs []fq) []answer.Question {
+	var h []answer.Question
 	for _, q := range qs {
 		h = append(h, q.hook())
 	}

@@ -2,14 +2,13 @@ package askflow
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 
+	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/screen"
 )
 
@@ -32,77 +31,6 @@ type Redrawer interface {
 	Redraw() error
 }
 
-// Action is what to do with a question.
-type Action int
-
-// Actions. Chat and Cancel end the whole form.
-const (
-	Select Action = iota + 1 // pick Labels (several, in tick order, on a multi-select question)
-	Type                     // type Text into the "Type something" row
-	Chat                     // "Chat about this"; Text is sent later with [Message]
-	Cancel                   // Esc: Claude is told the user declined
-)
-
-var actionNames = map[Action]string{Select: "select", Type: "type", Chat: "chat", Cancel: "cancel"}
-
-func (a Action) String() string {
-	if s, ok := actionNames[a]; ok {
-		return s
-	}
-	return fmt.Sprintf("Action(%d)", int(a))
-}
-
-// Decision is the answer intended for one question.
-type Decision struct {
-	Action Action
-	Labels []string
-	Text   string
-	// Notes are typed with n on the chosen option of a preview question.
-	Notes string
-}
-
-// Answer is the string Claude records for the decision: the label, the
-// labels joined with ", " in tick order, or the typed text. See
-// [Decision.Answers] for the forms a multi-select answer takes.
-func (d Decision) Answer() string {
-	if d.Action == Type {
-		return d.Text
-	}
-	return strings.Join(d.Labels, ", ")
-}
-
-// Answers lists every string Claude may record (and show on the review
-// page) for the decision. Since 2.1.266 Claude quotes, as JSON, a label of
-// a multi-select answer that holds ", " or a double quote, so that the
-// labels can be told apart; earlier versions join them as they are.
-func (d Decision) Answers(multi bool) []string {
-	plain := d.Answer()
-	if d.Action != Select || !multi {
-		return []string{plain}
-	}
-	quoted := make([]string, len(d.Labels))
-	for i, l := range d.Labels {
-		quoted[i] = QuoteLabel(l)
-	}
-	if q := strings.Join(quoted, ", "); q != plain {
-		return []string{q, plain}
-	}
-	return []string{plain}
-}
-
-// QuoteLabel quotes a multi-select label the way Claude Code records it:
-// as a JSON string when it holds ", " or a double quote.
-func QuoteLabel(l string) string {
-	if !strings.Contains(l, ", ") && !strings.Contains(l, `"`) {
-		return l
-	}
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(l)
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
 // KeyEvent reports one key sent, with the focus before and after it.
 type KeyEvent struct {
 	Question int // 1-based
@@ -116,9 +44,9 @@ type Config struct {
 	Screen Screen
 	Keys   Keys
 	// Questions are the hook's questions, in order.
-	Questions []screen.Question
+	Questions []answer.Question
 	// Decisions holds one decision per question.
-	Decisions []Decision
+	Decisions []answer.Decision
 
 	// FormTimeout bounds the wait for the form to appear and agree with
 	// Questions (default 20s); StepTimeout bounds the wait for one key's
@@ -258,19 +186,19 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 		r.headers = append(r.headers, q.Header)
 	}
 	for i, d := range r.cfg.Decisions {
-		if err := validate(r.cfg.Questions[i], d); err != nil {
+		if err := d.Check(r.cfg.Questions[i]); err != nil {
 			return 0, &Error{Question: i + 1, Step: "decision", Reason: err.Error()}
 		}
 	}
 	// Chat and Cancel end the whole form: do the first one at once.
 	for _, d := range r.cfg.Decisions {
 		switch d.Action {
-		case Cancel:
+		case answer.Cancel:
 			if err := r.cancel(ctx); err != nil {
 				return 0, err
 			}
 			return Cancelled, nil
-		case Chat:
+		case answer.Chat:
 			if err := r.chat(ctx); err != nil {
 				return 0, err
 			}
@@ -284,7 +212,7 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 		r.redraws = 0
 		var err error
 		switch {
-		case d.Action == Type:
+		case d.Action == answer.Type:
 			err = r.typed(ctx, d.Text)
 		case r.cfg.Questions[i].MultiSelect:
 			err = r.multi(ctx, d.Labels)
@@ -323,69 +251,6 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 		}
 	}
 	return Submitted, nil
-}
-
-func validate(q screen.Question, d Decision) error {
-	switch d.Action {
-	case Select:
-		if len(d.Labels) == 0 {
-			return errors.New("select names no label")
-		}
-		if len(d.Labels) > 1 && !q.MultiSelect {
-			return fmt.Errorf("select names %d labels on a single-select question", len(d.Labels))
-		}
-		seen := map[string]bool{}
-		for _, l := range d.Labels {
-			if indexOf(q.Labels, l) < 0 {
-				return fmt.Errorf("label %q is not offered", l)
-			}
-			if seen[l] {
-				return fmt.Errorf("label %q named twice", l)
-			}
-			seen[l] = true
-		}
-	case Type:
-		if q.MultiSelect {
-			return errors.New("typed answers are supported on single-select questions only")
-		}
-		if q.PreviewLayout() {
-			return errors.New("a question with previews has no Type something row")
-		}
-		if strings.TrimSpace(d.Text) == "" || strings.IndexFunc(d.Text, unicode.IsControl) >= 0 {
-			return errors.New("typed answer is empty or holds control characters")
-		}
-	case Chat:
-		if hasControl(d.Text) {
-			return errors.New("chat message holds control characters")
-		}
-	case Cancel:
-	default:
-		return fmt.Errorf("unknown action %d", d.Action)
-	}
-	if d.Notes != "" {
-		if d.Action != Select || !q.PreviewLayout() {
-			return errors.New("notes go with a selected option of a question with previews")
-		}
-		if strings.TrimSpace(d.Notes) != d.Notes || strings.IndexFunc(d.Notes, unicode.IsControl) >= 0 {
-			return errors.New("notes hold control characters or surrounding spaces")
-		}
-	}
-	return nil
-}
-
-// hasControl reports control characters other than newlines: typed into
-// Claude they would act as keys (Ctrl-C, Tab, DEL).
-func hasControl(s string) bool {
-	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' }) >= 0
-}
-
-func indexOf(list []string, s string) int {
-	for i, l := range list {
-		if l == s {
-			return i
-		}
-	}
-	return -1
 }
 
 // fail builds an *Error for the current question.
@@ -631,7 +496,7 @@ func focusOf(s screen.Snapshot) string {
 // The preview layout has neither "Type something" nor a button.
 func (r *runner) position(fm *screen.Form) int {
 	q := r.cfg.Questions[r.q]
-	n := len(q.Labels)
+	n := len(q.Options)
 	switch fm.Focus.Kind {
 	case screen.FocusOption:
 		return fm.Focus.Index
@@ -650,11 +515,11 @@ func (r *runner) chatPos() int {
 	q := r.cfg.Questions[r.q]
 	switch {
 	case q.PreviewLayout():
-		return len(q.Labels)
+		return len(q.Options)
 	case q.MultiSelect:
-		return len(q.Labels) + 2
+		return len(q.Options) + 2
 	}
-	return len(q.Labels) + 1
+	return len(q.Options) + 1
 }
 
 // moveTo moves the focus to position target, one confirmed key at a time.
@@ -666,7 +531,7 @@ func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 	}
 	// Each move must bring the focus closer; allow some slack for a list
 	// that scrolls or wraps, never an endless walk.
-	limit := 2*(len(r.cfg.Questions[r.q].Labels)+3) + r.cfg.Retries
+	limit := 2*(len(r.cfg.Questions[r.q].Options)+3) + r.cfg.Retries
 	for moves := 0; ; moves++ {
 		cur := r.position(fm)
 		if cur == target {
@@ -795,7 +660,7 @@ func (r *runner) enter(ctx context.Context, target int, ok func(*screen.Form) bo
 // single answers a single-select question: the option, and on a preview
 // question its notes, typed with n and confirmed before Enter.
 func (r *runner) single(ctx context.Context, label, notes string) error {
-	target := indexOf(r.cfg.Questions[r.q].Labels, label)
+	target := r.cfg.Questions[r.q].Index(label)
 	fm, err := r.moveTo(ctx, target)
 	if err != nil {
 		return err
@@ -863,18 +728,18 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 	q := r.cfg.Questions[r.q]
 	want := map[int]bool{}
 	for _, l := range labels {
-		want[indexOf(q.Labels, l)] = true
+		want[q.Index(l)] = true
 	}
 	if _, err := r.page(ctx, r.cfg.FormTimeout); err != nil {
 		return err
 	}
 	for i, t := range r.ticks {
 		if t && !want[i] {
-			return r.fail("tick", r.cfg.Screen.Snapshot(), "%q is ticked already and was not asked for", q.Labels[i])
+			return r.fail("tick", r.cfg.Screen.Snapshot(), "%q is ticked already and was not asked for", q.Options[i].Label)
 		}
 	}
 	for _, l := range labels {
-		i := indexOf(q.Labels, l)
+		i := q.Index(l)
 		if _, err := r.moveTo(ctx, i); err != nil {
 			return err
 		}
@@ -890,7 +755,7 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 			return err
 		}
 	}
-	button := len(q.Labels) + 1
+	button := len(q.Options) + 1
 	if err := r.settle(ctx); err != nil {
 		return err
 	}
@@ -900,20 +765,20 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 	// Every option has been on the screen on the way (the focus walked
 	// past it); each must show ticked exactly when asked for. Options only
 	// ever above the screen's top were never focused, so never ticked.
-	for i := range q.Labels {
+	for i := range q.Options {
 		t, seen := r.ticks[i]
 		if !seen && !want[i] && i < r.aboveTop {
 			continue
 		}
 		if !seen || t != want[i] {
-			return r.fail("tick", r.cfg.Screen.Snapshot(), "%q ticked=%t (seen %t) before the button", q.Labels[i], t, seen)
+			return r.fail("tick", r.cfg.Screen.Snapshot(), "%q ticked=%t (seen %t) before the button", q.Options[i].Label, t, seen)
 		}
 	}
 	return r.enter(ctx, button, nil)
 }
 
 func (r *runner) typed(ctx context.Context, text string) error {
-	other := len(r.cfg.Questions[r.q].Labels)
+	other := len(r.cfg.Questions[r.q].Options)
 	fm, err := r.moveTo(ctx, other)
 	if err != nil {
 		return err
@@ -1021,7 +886,7 @@ func (r *runner) reviewMismatch(fm *screen.Form) string {
 	for k, a := range rv.Answers {
 		i := first + k
 		q := r.cfg.Questions[i]
-		wants := r.cfg.Decisions[i].Answers(q.MultiSelect)
+		wants := r.cfg.Decisions[i].Recordings(q.MultiSelect)
 		if !sameText(a.Question, q.Question) || !slices.ContainsFunc(wants, func(w string) bool { return sameText(a.Answer, w) }) {
 			return fmt.Sprintf("the review page lists %q -> %q, want %q -> %q", a.Question, a.Answer, q.Question, wants[0])
 		}
@@ -1065,7 +930,7 @@ func (r *runner) chat(ctx context.Context) error {
 // it there, and sends it with Enter. It is the second half of Chat: the
 // caller sends the message when Claude's turn has ended.
 func Message(ctx context.Context, cfg Config, text string) error {
-	if hasControl(text) || strings.TrimSpace(text) == "" {
+	if answer.CheckChat(text) != nil || strings.TrimSpace(text) == "" {
 		return &Error{Step: "message", Reason: "the message is empty or holds control characters"}
 	}
 	cfg = withDefaults(cfg)

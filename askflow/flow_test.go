@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/cast"
 	"github.com/claudewrap/claudewrap/screen"
@@ -35,11 +36,11 @@ var (
 	}}
 )
 
-func sel(labels ...string) askflow.Decision {
-	return askflow.Decision{Action: askflow.Select, Labels: labels}
+func sel(labels ...string) answer.Decision {
+	return answer.Decision{Action: answer.Select, Labels: labels}
 }
 
-func typed(text string) askflow.Decision { return askflow.Decision{Action: askflow.Type, Text: text} }
+func typed(text string) answer.Decision { return answer.Decision{Action: answer.Type, Text: text} }
 
 const (
 	stepTimeout = 300 * time.Millisecond
@@ -66,7 +67,7 @@ func (r redrawable) Redraw() error { return r.fc.Redraw() }
 
 var _ askflow.Redrawer = redrawable{}
 
-func answer(t *testing.T, ctx context.Context, fc *fakeClaude, hook []screen.Question, ds []askflow.Decision, tweak ...func(*askflow.Config)) (askflow.Result, error) {
+func drive(t *testing.T, ctx context.Context, fc *fakeClaude, hook []answer.Question, ds []answer.Decision, tweak ...func(*askflow.Config)) (askflow.Result, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
@@ -98,13 +99,13 @@ func answer(t *testing.T, ctx context.Context, fc *fakeClaude, hook []screen.Que
 }
 
 // allowedEnters is where Enter may land for decisions ds: page -> positions.
-func allowedEnters(qs []fq, ds []askflow.Decision) map[int]map[int]bool {
+func allowedEnters(qs []fq, ds []answer.Decision) map[int]map[int]bool {
 	ok := map[int]map[int]bool{}
 	for p, d := range ds {
 		switch d.Action {
-		case askflow.Chat:
+		case answer.Chat:
 			return map[int]map[int]bool{0: {chatPos(qs[0]): true}}
-		case askflow.Cancel:
+		case answer.Cancel:
 			return map[int]map[int]bool{}
 		}
 		_ = p
@@ -113,7 +114,7 @@ func allowedEnters(qs []fq, ds []askflow.Decision) map[int]map[int]bool {
 		q := qs[p]
 		ok[p] = map[int]bool{}
 		switch d.Action {
-		case askflow.Select:
+		case answer.Select:
 			for _, l := range d.Labels {
 				for i, o := range q.Options {
 					if o.Label == l {
@@ -124,7 +125,7 @@ func allowedEnters(qs []fq, ds []askflow.Decision) map[int]map[int]bool {
 			if q.Multi {
 				ok[p][buttonPos(q)] = true
 			}
-		case askflow.Type:
+		case answer.Type:
 			ok[p][otherPos(q)] = true
 		}
 	}
@@ -136,7 +137,7 @@ func allowedEnters(qs []fq, ds []askflow.Decision) map[int]map[int]bool {
 
 // checkEnters fails if any Enter reached the form on a row that the
 // decisions do not call for.
-func checkEnters(t *testing.T, fc *fakeClaude, qs []fq, ds []askflow.Decision) {
+func checkEnters(t *testing.T, fc *fakeClaude, qs []fq, ds []answer.Decision) {
 	t.Helper()
 	ok := allowedEnters(qs, ds)
 	for _, e := range fc.Enters() {
@@ -356,61 +357,61 @@ func TestAnswer(t *testing.T) {
 		qs        []fq
 		cols      int
 		rows      int
-		ds        []askflow.Decision
+		ds        []answer.Decision
 		f         faults
 		want      map[string]string // nil: nothing submitted
 		outcome   askflow.Outcome
 		wantState fakeState
 		sent      []string
 	}{
-		{name: "single first", qs: []fq{database}, ds: []askflow.Decision{sel("PostgreSQL")}, want: wantAnswers([]fq{database}, "PostgreSQL")},
-		{name: "single second", qs: []fq{database}, ds: []askflow.Decision{sel("SQLite")}, want: wantAnswers([]fq{database}, "SQLite")},
-		{name: "single last", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")}, want: wantAnswers([]fq{database}, "MongoDB")},
-		{name: "single without synchronized output", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")},
+		{name: "single first", qs: []fq{database}, ds: []answer.Decision{sel("PostgreSQL")}, want: wantAnswers([]fq{database}, "PostgreSQL")},
+		{name: "single second", qs: []fq{database}, ds: []answer.Decision{sel("SQLite")}, want: wantAnswers([]fq{database}, "SQLite")},
+		{name: "single last", qs: []fq{database}, ds: []answer.Decision{sel("MongoDB")}, want: wantAnswers([]fq{database}, "MongoDB")},
+		{name: "single without synchronized output", qs: []fq{database}, ds: []answer.Decision{sel("MongoDB")},
 			f: faults{NoSync: true}, want: wantAnswers([]fq{database}, "MongoDB")},
-		{name: "form appears late", qs: []fq{database}, ds: []askflow.Decision{sel("SQLite")},
+		{name: "form appears late", qs: []fq{database}, ds: []answer.Decision{sel("SQLite")},
 			f: faults{AppearAfter: 400 * time.Millisecond}, want: wantAnswers([]fq{database}, "SQLite")},
-		{name: "typed", qs: []fq{naming}, ds: []askflow.Decision{typed("kebab-case for files")},
+		{name: "typed", qs: []fq{naming}, ds: []answer.Decision{typed("kebab-case for files")},
 			want: wantAnswers([]fq{naming}, "kebab-case for files")},
-		{name: "typed text starting with a digit", qs: []fq{naming}, ds: []askflow.Decision{typed("2 words")},
+		{name: "typed text starting with a digit", qs: []fq{naming}, ds: []answer.Decision{typed("2 words")},
 			want: wantAnswers([]fq{naming}, "2 words")},
-		{name: "multi in tick order", qs: []fq{features}, ds: []askflow.Decision{sel("API", "Auth", "Search")},
+		{name: "multi in tick order", qs: []fq{features}, ds: []answer.Decision{sel("API", "Auth", "Search")},
 			want: wantAnswers([]fq{features}, "API, Auth, Search")},
-		{name: "multi one box", qs: []fq{features}, ds: []askflow.Decision{sel("Export")},
+		{name: "multi one box", qs: []fq{features}, ds: []answer.Decision{sel("Export")},
 			want: wantAnswers([]fq{features}, "Export")},
 		{name: "three questions with review", qs: []fq{database, features, naming},
-			ds:   []askflow.Decision{sel("PostgreSQL"), sel("Auth", "API"), sel("snake_case")},
+			ds:   []answer.Decision{sel("PostgreSQL"), sel("Auth", "API"), sel("snake_case")},
 			want: wantAnswers([]fq{database, features, naming}, "PostgreSQL", "Auth, API", "snake_case")},
 		{name: "three questions, typed last", qs: []fq{database, features, naming},
-			ds:   []askflow.Decision{sel("MongoDB"), sel("Search"), typed("kebab-case")},
+			ds:   []answer.Decision{sel("MongoDB"), sel("Search"), typed("kebab-case")},
 			want: wantAnswers([]fq{database, features, naming}, "MongoDB", "Search", "kebab-case")},
 		{name: "multi-select last of two", qs: []fq{naming, features},
-			ds:   []askflow.Decision{sel("kebab-case"), sel("Export", "Auth")},
+			ds:   []answer.Decision{sel("kebab-case"), sel("Export", "Auth")},
 			want: wantAnswers([]fq{naming, features}, "kebab-case", "Export, Auth")},
 		{name: "long form, far down", qs: []fq{database, hosting, naming, hosting2()}, rows: 60,
-			ds:   []askflow.Decision{sel("MongoDB"), sel("Our own racks"), sel("kebab-case"), sel("Our own racks, again")},
+			ds:   []answer.Decision{sel("MongoDB"), sel("Our own racks"), sel("kebab-case"), sel("Our own racks, again")},
 			want: wantAnswers([]fq{database, hosting, naming, hosting2()}, "MongoDB", "Our own racks", "kebab-case", "Our own racks, again")},
 		{name: "long form at 60 columns", qs: []fq{hosting}, cols: 60, rows: 50,
-			ds: []askflow.Decision{sel("Our own racks")}, want: wantAnswers([]fq{hosting}, "Our own racks")},
+			ds: []answer.Decision{sel("Our own racks")}, want: wantAnswers([]fq{hosting}, "Our own racks")},
 		// A page taller than the screen: option 1, focused when the page
 		// shows, is above the screen's top (stress seed 860685890089453643,
 		// s039 on 2.1.299).
 		{name: "focus above a short screen", qs: []fq{naming, hosting}, cols: 60, rows: 18,
-			ds:   []askflow.Decision{sel("snake_case"), sel("Our own racks")},
+			ds:   []answer.Decision{sel("snake_case"), sel("Our own racks")},
 			want: wantAnswers([]fq{naming, hosting}, "snake_case", "Our own racks")},
 		{name: "multi-select, focus above a short screen", qs: []fq{naming, hostingMulti()}, cols: 60, rows: 18,
-			ds:   []askflow.Decision{sel("snake_case"), sel("Our own racks", "Serverless functions")},
+			ds:   []answer.Decision{sel("snake_case"), sel("Our own racks", "Serverless functions")},
 			want: wantAnswers([]fq{naming, hostingMulti()}, "snake_case", "Our own racks, Serverless functions")},
-		{name: "chat", qs: []fq{database}, ds: []askflow.Decision{{Action: askflow.Chat, Text: "Can we discuss the trade-offs first?"}},
+		{name: "chat", qs: []fq{database}, ds: []answer.Decision{{Action: answer.Chat, Text: "Can we discuss the trade-offs first?"}},
 			outcome: askflow.Chatted, wantState: stateChatted, sent: []string{"Can we discuss the trade-offs first?"}},
-		{name: "chat without a message", qs: []fq{database}, ds: []askflow.Decision{{Action: askflow.Chat}},
+		{name: "chat without a message", qs: []fq{database}, ds: []answer.Decision{{Action: answer.Chat}},
 			outcome: askflow.Chatted, wantState: stateChatted},
 		{name: "chat from a multi-select page", qs: []fq{features, naming},
-			ds:      []askflow.Decision{sel("Auth"), {Action: askflow.Chat, Text: "wait"}},
+			ds:      []answer.Decision{sel("Auth"), {Action: answer.Chat, Text: "wait"}},
 			outcome: askflow.Chatted, wantState: stateChatted, sent: []string{"wait"}},
-		{name: "cancel", qs: []fq{database}, ds: []askflow.Decision{{Action: askflow.Cancel}},
+		{name: "cancel", qs: []fq{database}, ds: []answer.Decision{{Action: answer.Cancel}},
 			outcome: askflow.Cancelled, wantState: stateCancelled},
-		{name: "cancel several", qs: []fq{database, features}, ds: []askflow.Decision{sel("SQLite"), {Action: askflow.Cancel}},
+		{name: "cancel several", qs: []fq{database, features}, ds: []answer.Decision{sel("SQLite"), {Action: answer.Cancel}},
 			outcome: askflow.Cancelled, wantState: stateCancelled},
 	}
 	for _, tt := range tests {
@@ -424,7 +425,7 @@ func TestAnswer(t *testing.T) {
 				rows = 40
 			}
 			fc := newFake(t, tt.qs, cols, rows, tt.f)
-			res, err := answer(t, context.Background(), fc, hookOf(tt.qs), tt.ds, patient)
+			res, err := drive(t, context.Background(), fc, hookOf(tt.qs), tt.ds, patient)
 			if err != nil {
 				t.Fatalf("Run: %v", err)
 			}
@@ -477,55 +478,55 @@ func hosting2() fq {
 // exactly the intended answers.
 func TestFaultsRecovered(t *testing.T) {
 	three := []fq{database, features, naming}
-	threeDs := []askflow.Decision{sel("SQLite"), sel("Search", "Auth"), sel("kebab-case")}
+	threeDs := []answer.Decision{sel("SQLite"), sel("Search", "Auth"), sel("kebab-case")}
 	threeWant := wantAnswers(three, "SQLite", "Search, Auth", "kebab-case")
 	tests := []struct {
 		name string
 		qs   []fq
-		ds   []askflow.Decision
+		ds   []answer.Decision
 		f    faults
 		want map[string]string
 	}{
-		{name: "swallowed Down", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")},
+		{name: "swallowed Down", qs: []fq{database}, ds: []answer.Decision{sel("MongoDB")},
 			f: faults{Swallow: map[int]bool{1: true}}, want: wantAnswers([]fq{database}, "MongoDB")},
-		{name: "two swallowed Downs in a row", qs: []fq{database}, ds: []askflow.Decision{sel("SQLite")},
+		{name: "two swallowed Downs in a row", qs: []fq{database}, ds: []answer.Decision{sel("SQLite")},
 			f: faults{Swallow: map[int]bool{1: true, 2: true}}, want: wantAnswers([]fq{database}, "SQLite")},
-		{name: "swallowed typed text is typed again while the row shows empty", qs: []fq{naming}, ds: []askflow.Decision{typed("kebab")},
+		{name: "swallowed typed text is typed again while the row shows empty", qs: []fq{naming}, ds: []answer.Decision{typed("kebab")},
 			f: faults{Swallow: map[int]bool{4: true}}, want: wantAnswers([]fq{naming}, "kebab")},
 		{name: "swallowed keys across three questions", qs: three, ds: threeDs,
 			f: faults{Swallow: map[int]bool{1: true, 4: true, 7: true, 12: true}}, want: threeWant},
-		{name: "swallowed tick", qs: []fq{features}, ds: []askflow.Decision{sel("Auth", "API")},
+		{name: "swallowed tick", qs: []fq{features}, ds: []answer.Decision{sel("Auth", "API")},
 			f: faults{Swallow: map[int]bool{1: true}}, want: wantAnswers([]fq{features}, "Auth, API")},
-		{name: "double Down", qs: []fq{database}, ds: []askflow.Decision{sel("SQLite")},
+		{name: "double Down", qs: []fq{database}, ds: []answer.Decision{sel("SQLite")},
 			f: faults{Double: map[int]bool{1: true}}, want: wantAnswers([]fq{database}, "SQLite")},
-		{name: "double Down onto Type something", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")},
+		{name: "double Down onto Type something", qs: []fq{database}, ds: []answer.Decision{sel("MongoDB")},
 			f: faults{Double: map[int]bool{2: true}}, want: wantAnswers([]fq{database}, "MongoDB")},
-		{name: "double Down in a multi-select", qs: []fq{features}, ds: []askflow.Decision{sel("Export", "Search")},
+		{name: "double Down in a multi-select", qs: []fq{features}, ds: []answer.Decision{sel("Export", "Search")},
 			f: faults{Double: map[int]bool{1: true}}, want: wantAnswers([]fq{features}, "Export, Search")},
 		{name: "every Down doubled", qs: three, ds: threeDs,
 			f: faults{DoubleDowns: true}, want: threeWant},
-		{name: "Down moves up", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")},
+		{name: "Down moves up", qs: []fq{database}, ds: []answer.Decision{sel("MongoDB")},
 			f: faults{WrongWay: map[int]bool{2: true}}, want: wantAnswers([]fq{database}, "MongoDB")},
-		{name: "focus starts on the last option", qs: []fq{database}, ds: []askflow.Decision{sel("PostgreSQL")},
+		{name: "focus starts on the last option", qs: []fq{database}, ds: []answer.Decision{sel("PostgreSQL")},
 			f: faults{StartFocus: 2}, want: wantAnswers([]fq{database}, "PostgreSQL")},
-		{name: "focus starts on Chat about this", qs: []fq{database}, ds: []askflow.Decision{sel("SQLite")},
+		{name: "focus starts on Chat about this", qs: []fq{database}, ds: []answer.Decision{sel("SQLite")},
 			f: faults{StartFocus: 4}, want: wantAnswers([]fq{database}, "SQLite")},
-		{name: "focus starts on the button", qs: []fq{features}, ds: []askflow.Decision{sel("Auth")},
+		{name: "focus starts on the button", qs: []fq{features}, ds: []answer.Decision{sel("Auth")},
 			f: faults{StartFocus: 5}, want: wantAnswers([]fq{features}, "Auth")},
-		{name: "resize to 60 columns mid-form", qs: []fq{hosting}, ds: []askflow.Decision{sel("Our own racks")},
+		{name: "resize to 60 columns mid-form", qs: []fq{hosting}, ds: []answer.Decision{sel("Our own racks")},
 			f: faults{ResizeAfter: 1, ResizeCols: 60}, want: wantAnswers([]fq{hosting}, "Our own racks")},
 		{name: "resize to 140 columns mid-form", qs: three, ds: threeDs,
 			f: faults{ResizeAfter: 3, ResizeCols: 140}, want: threeWant},
 		// Claude Code 2.1.197 garbled a preview page after two keys of one
 		// question (stress seed 860685890089453643, s043): a redraw each.
-		{name: "garbled after two keys of one question", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")},
+		{name: "garbled after two keys of one question", qs: []fq{database}, ds: []answer.Decision{sel("MongoDB")},
 			f: faults{Garble: map[int]bool{1: true, 2: true}}, want: wantAnswers([]fq{database}, "MongoDB")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			fc := newFake(t, tt.qs, 100, 50, tt.f)
-			res, err := answer(t, context.Background(), fc, hookOf(tt.qs), tt.ds, patient)
+			res, err := drive(t, context.Background(), fc, hookOf(tt.qs), tt.ds, patient)
 			if tt.want == nil {
 				asError(t, err)
 				checkNothingSubmitted(t, fc)
@@ -551,58 +552,58 @@ func TestFaultsStop(t *testing.T) {
 	tests := []struct {
 		name string
 		qs   []fq
-		ds   []askflow.Decision
+		ds   []answer.Decision
 		f    faults
 		step string // the failing step
 	}{
-		{name: "keys never have an effect", qs: []fq{database}, ds: []askflow.Decision{sel("SQLite")},
+		{name: "keys never have an effect", qs: []fq{database}, ds: []answer.Decision{sel("SQLite")},
 			f: faults{Ignore: true}, step: "move"},
-		{name: "Enter never has an effect", qs: []fq{database}, ds: []askflow.Decision{sel("PostgreSQL")},
+		{name: "Enter never has an effect", qs: []fq{database}, ds: []answer.Decision{sel("PostgreSQL")},
 			f: faults{Ignore: true}, step: "enter"},
 		// Enter is never sent twice: a late first copy would answer the next
 		// question. A swallowed Enter stops the flow instead.
-		{name: "swallowed Enter", qs: []fq{database}, ds: []askflow.Decision{sel("SQLite")},
+		{name: "swallowed Enter", qs: []fq{database}, ds: []answer.Decision{sel("SQLite")},
 			f: faults{Swallow: map[int]bool{2: true}}, step: "enter"},
-		{name: "ticks never take", qs: []fq{features}, ds: []askflow.Decision{sel("Auth")},
+		{name: "ticks never take", qs: []fq{features}, ds: []answer.Decision{sel("Auth")},
 			f: faults{Ignore: true}, step: "tick"},
-		{name: "every tick applied twice", qs: []fq{features}, ds: []askflow.Decision{sel("Auth")},
+		{name: "every tick applied twice", qs: []fq{features}, ds: []answer.Decision{sel("Auth")},
 			f: faults{Double: map[int]bool{1: true, 2: true, 3: true}}, step: "tick"},
-		{name: "Down always moves up", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")},
+		{name: "Down always moves up", qs: []fq{database}, ds: []answer.Decision{sel("MongoDB")},
 			f: faults{WrongWay: map[int]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true}}, step: "move"},
-		{name: "label changes under the wrapper", qs: []fq{database}, ds: []askflow.Decision{sel("SQLite")},
+		{name: "label changes under the wrapper", qs: []fq{database}, ds: []answer.Decision{sel("SQLite")},
 			f: faults{ChangeAfter: 1, Change: relabel}, step: "move"},
-		{name: "options swap under the wrapper", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")},
+		{name: "options swap under the wrapper", qs: []fq{database}, ds: []answer.Decision{sel("MongoDB")},
 			f: faults{ChangeAfter: 1, Change: func(qs []fq) {
 				o := qs[0].Options
 				o[1], o[2] = o[2], o[1]
 			}}, step: "move"},
-		{name: "question changes under the wrapper", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")},
+		{name: "question changes under the wrapper", qs: []fq{database}, ds: []answer.Decision{sel("MongoDB")},
 			f: faults{ChangeAfter: 1, Change: func(qs []fq) { qs[0].Question = "Which cache should we use?" }}, step: "move"},
-		{name: "second question changes before it shows", qs: []fq{database, naming}, ds: []askflow.Decision{sel("SQLite"), sel("snake_case")},
+		{name: "second question changes before it shows", qs: []fq{database, naming}, ds: []answer.Decision{sel("SQLite"), sel("snake_case")},
 			f: faults{ChangeAfter: 1, Change: func(qs []fq) { qs[1].Options[1].Label = "SCREAMING_CASE" }}, step: "agree"},
-		{name: "an option disappears while ticking", qs: []fq{features}, ds: []askflow.Decision{sel("Auth", "API")},
+		{name: "an option disappears while ticking", qs: []fq{features}, ds: []answer.Decision{sel("Auth", "API")},
 			f: faults{ChangeAfter: 1, Change: func(qs []fq) { qs[0].Options = qs[0].Options[:3] }}, step: "tick"},
-		{name: "Claude exits mid-way", qs: []fq{database}, ds: []askflow.Decision{sel("MongoDB")},
+		{name: "Claude exits mid-way", qs: []fq{database}, ds: []answer.Decision{sel("MongoDB")},
 			f: faults{CloseAfter: 1}, step: "move"},
-		{name: "Claude exits between questions", qs: []fq{database, features}, ds: []askflow.Decision{sel("SQLite"), sel("Auth")},
+		{name: "Claude exits between questions", qs: []fq{database, features}, ds: []answer.Decision{sel("SQLite"), sel("Auth")},
 			f: faults{CloseAfter: 2}, step: "enter"},
-		{name: "Claude exits after the last answer", qs: []fq{database, naming}, ds: []askflow.Decision{sel("PostgreSQL"), sel("camelCase")},
+		{name: "Claude exits after the last answer", qs: []fq{database, naming}, ds: []answer.Decision{sel("PostgreSQL"), sel("camelCase")},
 			f: faults{CloseAfter: 2}, step: "enter"},
 		// Text is typed again only while the row shows empty; a first copy
 		// that lands after the second doubles it, and no Enter follows.
-		{name: "typed text lands late, after it was typed again", qs: []fq{naming}, ds: []askflow.Decision{typed("kebab")},
+		{name: "typed text lands late, after it was typed again", qs: []fq{naming}, ds: []answer.Decision{typed("kebab")},
 			f: faults{Delay: map[int]time.Duration{4: 2500 * time.Millisecond}}, step: "type"},
-		{name: "Claude exits while typing", qs: []fq{naming}, ds: []askflow.Decision{typed("kebab")},
+		{name: "Claude exits while typing", qs: []fq{naming}, ds: []answer.Decision{typed("kebab")},
 			f: faults{CloseAfter: 4}, step: "type"},
 		// Redraws are bounded: a screen garbled after every key stops.
-		{name: "garbled after every key", qs: []fq{hosting}, ds: []askflow.Decision{sel("Our own racks")},
+		{name: "garbled after every key", qs: []fq{hosting}, ds: []answer.Decision{sel("Our own racks")},
 			f: faults{Garble: map[int]bool{1: true, 2: true, 3: true}}, step: "move"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			fc := newFake(t, tt.qs, 100, 40, tt.f)
-			_, err := answer(t, context.Background(), fc, hookOf(tt.qs), tt.ds, func(c *askflow.Config) { c.FormTimeout = 600 * time.Millisecond })
+			_, err := drive(t, context.Background(), fc, hookOf(tt.qs), tt.ds, func(c *askflow.Config) { c.FormTimeout = 600 * time.Millisecond })
 			ae := asError(t, err)
 			if ae.Step != tt.step {
 				t.Errorf("failed at step %q, want %q", ae.Step, tt.step)
@@ -638,12 +639,12 @@ func TestHookDisagrees(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			fc := newFake(t, tt.screen, 100, 40, faults{})
-			var ds []askflow.Decision
+			var ds []answer.Decision
 			for _, q := range tt.hook {
 				ds = append(ds, sel(q.Options[len(q.Options)-1].Label))
 			}
 			start := time.Now()
-			res, err := answer(t, context.Background(), fc, hookOf(tt.hook), ds, func(c *askflow.Config) { c.FormTimeout = 300 * time.Millisecond })
+			res, err := drive(t, context.Background(), fc, hookOf(tt.hook), ds, func(c *askflow.Config) { c.FormTimeout = 300 * time.Millisecond })
 			ae := asError(t, err)
 			if ae.Step != "agree" {
 				t.Errorf("failed at step %q, want agree", ae.Step)
@@ -688,23 +689,23 @@ func TestInvalidDecisions(t *testing.T) {
 	tests := []struct {
 		name string
 		qs   []fq
-		ds   []askflow.Decision
+		ds   []answer.Decision
 	}{
-		{name: "label not offered", qs: []fq{database}, ds: []askflow.Decision{sel("MySQL")}},
-		{name: "list on single-select", qs: []fq{database}, ds: []askflow.Decision{sel("SQLite", "MongoDB")}},
-		{name: "no label", qs: []fq{database}, ds: []askflow.Decision{sel()}},
-		{name: "label twice", qs: []fq{features}, ds: []askflow.Decision{sel("Auth", "Auth")}},
-		{name: "label of another question", qs: []fq{database, naming}, ds: []askflow.Decision{sel("SQLite"), sel("MongoDB")}},
-		{name: "invalid second decision, valid first", qs: []fq{database, naming}, ds: []askflow.Decision{sel("SQLite"), sel("snake_case", "camelCase")}},
-		{name: "typed on multi-select", qs: []fq{features}, ds: []askflow.Decision{typed("everything")}},
-		{name: "typed empty", qs: []fq{naming}, ds: []askflow.Decision{typed("  ")}},
-		{name: "typed newline", qs: []fq{naming}, ds: []askflow.Decision{typed("a\nb")}},
-		{name: "typed Ctrl-C", qs: []fq{naming}, ds: []askflow.Decision{typed("snake\x03case")}},
-		{name: "typed Tab", qs: []fq{naming, database}, ds: []askflow.Decision{typed("snake\tcase"), sel("SQLite")}},
-		{name: "typed DEL", qs: []fq{naming}, ds: []askflow.Decision{typed("snake_cas\x7fe")}},
-		{name: "chat Escape", qs: []fq{database}, ds: []askflow.Decision{{Action: askflow.Chat, Text: "hi\x1b[A"}}},
-		{name: "unknown action", qs: []fq{database}, ds: []askflow.Decision{{Action: 99}}},
-		{name: "fewer decisions than questions", qs: []fq{database, naming}, ds: []askflow.Decision{sel("SQLite")}},
+		{name: "label not offered", qs: []fq{database}, ds: []answer.Decision{sel("MySQL")}},
+		{name: "list on single-select", qs: []fq{database}, ds: []answer.Decision{sel("SQLite", "MongoDB")}},
+		{name: "no label", qs: []fq{database}, ds: []answer.Decision{sel()}},
+		{name: "label twice", qs: []fq{features}, ds: []answer.Decision{sel("Auth", "Auth")}},
+		{name: "label of another question", qs: []fq{database, naming}, ds: []answer.Decision{sel("SQLite"), sel("MongoDB")}},
+		{name: "invalid second decision, valid first", qs: []fq{database, naming}, ds: []answer.Decision{sel("SQLite"), sel("snake_case", "camelCase")}},
+		{name: "typed on multi-select", qs: []fq{features}, ds: []answer.Decision{typed("everything")}},
+		{name: "typed empty", qs: []fq{naming}, ds: []answer.Decision{typed("  ")}},
+		{name: "typed newline", qs: []fq{naming}, ds: []answer.Decision{typed("a\nb")}},
+		{name: "typed Ctrl-C", qs: []fq{naming}, ds: []answer.Decision{typed("snake\x03case")}},
+		{name: "typed Tab", qs: []fq{naming, database}, ds: []answer.Decision{typed("snake\tcase"), sel("SQLite")}},
+		{name: "typed DEL", qs: []fq{naming}, ds: []answer.Decision{typed("snake_cas\x7fe")}},
+		{name: "chat Escape", qs: []fq{database}, ds: []answer.Decision{{Action: answer.Chat, Text: "hi\x1b[A"}}},
+		{name: "unknown action", qs: []fq{database}, ds: []answer.Decision{{Action: 99}}},
+		{name: "fewer decisions than questions", qs: []fq{database, naming}, ds: []answer.Decision{sel("SQLite")}},
 		{name: "no questions", qs: nil, ds: nil},
 	}
 	for _, tt := range tests {
@@ -715,7 +716,7 @@ func TestInvalidDecisions(t *testing.T) {
 				qs = []fq{database}
 			}
 			fc := newFake(t, qs, 100, 40, faults{})
-			res, err := answer(t, context.Background(), fc, hookOf(tt.qs), tt.ds)
+			res, err := drive(t, context.Background(), fc, hookOf(tt.qs), tt.ds)
 			asError(t, err)
 			if res.Keys != 0 || len(fc.Received()) != 0 {
 				t.Errorf("%d keys sent (%v); want none", res.Keys, fc.Received())
@@ -761,7 +762,7 @@ func TestMessageControlCharacters(t *testing.T) {
 // returns ErrInterrupted and sends no further key.
 func TestInterrupted(t *testing.T) {
 	qs := []fq{database, features, naming}
-	ds := []askflow.Decision{sel("MongoDB"), sel("Auth", "API"), sel("snake_case")}
+	ds := []answer.Decision{sel("MongoDB"), sel("Auth", "API"), sel("snake_case")}
 	for _, at := range []int{1, 2, 3, 5, 8} {
 		t.Run("after key "+string(rune('0'+at)), func(t *testing.T) {
 			t.Parallel()
@@ -773,7 +774,7 @@ func TestInterrupted(t *testing.T) {
 					once.Do(cancel)
 				}
 			}})
-			res, err := answer(t, ctx, fc, hookOf(qs), ds)
+			res, err := drive(t, ctx, fc, hookOf(qs), ds)
 			if !errors.Is(err, askflow.ErrInterrupted) {
 				t.Fatalf("err = %v, want ErrInterrupted", err)
 			}
@@ -788,7 +789,7 @@ func TestInterrupted(t *testing.T) {
 		fc := newFake(t, qs, 100, 40, faults{AppearAfter: time.Hour})
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()
-		res, err := answer(t, ctx, fc, hookOf(qs), ds)
+		res, err := drive(t, ctx, fc, hookOf(qs), ds)
 		if !errors.Is(err, askflow.ErrInterrupted) {
 			t.Fatalf("err = %v, want ErrInterrupted", err)
 		}
@@ -808,26 +809,26 @@ func TestLateEffect(t *testing.T) {
 	tests := []struct {
 		name string
 		qs   []fq
-		ds   []askflow.Decision
+		ds   []answer.Decision
 		f    faults
 	}{
-		{name: "late tick", qs: []fq{features}, ds: []askflow.Decision{sel("Auth", "Search")},
+		{name: "late tick", qs: []fq{features}, ds: []answer.Decision{sel("Auth", "Search")},
 			f: faults{Delay: map[int]time.Duration{1: late}}},
 		// The copies sent again are handled slowly too, so they land after
 		// askflow saw the first one's effect and decided to press Enter.
-		{name: "late Down", qs: []fq{hosting}, ds: []askflow.Decision{sel("Managed containers")},
+		{name: "late Down", qs: []fq{hosting}, ds: []answer.Decision{sel("Managed containers")},
 			f: faults{Delay: map[int]time.Duration{1: late, 2: 50 * time.Millisecond, 3: 50 * time.Millisecond}}},
-		{name: "late Enter on the first of two questions", qs: []fq{database, naming}, ds: []askflow.Decision{sel("SQLite"), sel("kebab-case")},
+		{name: "late Enter on the first of two questions", qs: []fq{database, naming}, ds: []answer.Decision{sel("SQLite"), sel("kebab-case")},
 			f: faults{Delay: map[int]time.Duration{2: late}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			fc := newFake(t, tt.qs, 100, 50, tt.f)
-			_, err := answer(t, context.Background(), fc, hookOf(tt.qs), tt.ds)
+			_, err := drive(t, context.Background(), fc, hookOf(tt.qs), tt.ds)
 			want := map[string]string{}
 			for i, q := range tt.qs {
-				want[q.Question] = tt.ds[i].Answer()
+				want[q.Question] = tt.ds[i].Recorded()
 			}
 			if got := fc.Submitted(); got != nil && !reflect.DeepEqual(got, want) {
 				t.Errorf("WRONG ANSWERS SUBMITTED: %v, want %v", got, want)
@@ -851,7 +852,7 @@ func TestEnterWithoutEffectWhileFormChanges(t *testing.T) {
 		ChangeAfter: 2,
 		Change:      func(qs []fq) { qs[0].Options[2].Label = "MySQL" },
 	})
-	res, err := answer(t, context.Background(), fc, hookOf(qs), []askflow.Decision{sel("SQLite")})
+	res, err := drive(t, context.Background(), fc, hookOf(qs), []answer.Decision{sel("SQLite")})
 	checkNothingSubmitted(t, fc)
 	if err == nil {
 		t.Errorf("Run reported %v with nil error, but the form is still on screen and nothing was submitted:\n%s",
@@ -864,9 +865,9 @@ func TestEnterWithoutEffectWhileFormChanges(t *testing.T) {
 // recognise the page and submit.
 func TestReviewWithLongQuestion(t *testing.T) {
 	qs := []fq{hosting, naming}
-	ds := []askflow.Decision{sel("Managed containers"), sel("snake_case")}
+	ds := []answer.Decision{sel("Managed containers"), sel("snake_case")}
 	fc := newFake(t, qs, 60, 50, faults{})
-	res, err := answer(t, context.Background(), fc, hookOf(qs), ds, patient)
+	res, err := drive(t, context.Background(), fc, hookOf(qs), ds, patient)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -879,11 +880,11 @@ func TestReviewWithLongQuestion(t *testing.T) {
 // TestOutcomeOnFailure: a chat or cancel that did not happen must not be
 // reported as one.
 func TestOutcomeOnFailure(t *testing.T) {
-	for _, d := range []askflow.Decision{{Action: askflow.Cancel}, {Action: askflow.Chat}} {
+	for _, d := range []answer.Decision{{Action: answer.Cancel}, {Action: answer.Chat}} {
 		t.Run(d.Action.String(), func(t *testing.T) {
 			t.Parallel()
 			fc := newFake(t, []fq{database}, 100, 40, faults{Ignore: true})
-			res, err := answer(t, context.Background(), fc, hookOf([]fq{database}), []askflow.Decision{d})
+			res, err := drive(t, context.Background(), fc, hookOf([]fq{database}), []answer.Decision{d})
 			asError(t, err)
 			if res.Outcome != 0 {
 				t.Errorf("Run failed but reports outcome %v", res.Outcome)

@@ -11,8 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/cast"
-	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/screen"
 )
 
@@ -95,9 +95,9 @@ func (r *Recorder) Cast() []byte {
 
 // Report is what a bundle says about the failure.
 type Report struct {
-	Time      time.Time       `json:"time"`
-	ToolUseID string          `json:"tool_use_id"`
-	Questions []hook.Question `json:"questions"`
+	Time      time.Time         `json:"time"`
+	ToolUseID string            `json:"tool_use_id"`
+	Questions []answer.Question `json:"questions"`
 	// Decisions are the intended answers, one line per question.
 	Decisions []string `json:"decisions"`
 	// Step, Reason and Keys are askflow's account of where it stopped.

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/cast"
-	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/screen"
 )
 
@@ -57,7 +57,7 @@ func TestWriteRead(t *testing.T) {
 	rep := Report{
 		Time:      time.Date(2026, 11, 23, 10, 15, 0, 0, time.UTC),
 		ToolUseID: "toolu_01/../x",
-		Questions: []hook.Question{{Question: "Which?", Header: "H", Options: []hook.Option{{Label: "A"}, {Label: "B"}}}},
+		Questions: []answer.Question{{Question: "Which?", Header: "H", Options: []answer.Option{{Label: "A"}, {Label: "B"}}}},
 		Decisions: []string{`select "A"`},
 		Step:      "enter", Reason: "Enter had no visible effect", Keys: 3,
 		Screen: "the screen", Size: "80x24",

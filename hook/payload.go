@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/claudewrap/claudewrap/answer"
 )
 
 // Hook event names claudewrap registers for.
@@ -29,42 +31,7 @@ type Payload struct {
 
 // ToolInput is AskUserQuestion's input: the truth about what is asked.
 type ToolInput struct {
-	Questions []Question `json:"questions"`
-}
-
-// Question is one question of a form.
-type Question struct {
-	Question    string   `json:"question"`
-	Header      string   `json:"header"`
-	Options     []Option `json:"options"`
-	MultiSelect bool     `json:"multiSelect"`
-}
-
-// Option is one offered answer.
-type Option struct {
-	Label       string `json:"label"`
-	Description string `json:"description"`
-	// Preview is shown beside the options while this one has the focus.
-	Preview string `json:"preview,omitempty"`
-}
-
-// HasPreview reports whether an option of q has a preview.
-func (q Question) HasPreview() bool {
-	for _, o := range q.Options {
-		if o.Preview != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// Labels returns the option labels in order.
-func (q Question) Labels() []string {
-	l := make([]string, len(q.Options))
-	for i, o := range q.Options {
-		l[i] = o.Label
-	}
-	return l
+	Questions []answer.Question `json:"questions"`
 }
 
 // ToolResponse is what AskUserQuestion recorded, as PostToolUse reports it.

@@ -9,7 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/hook"
 )
 
@@ -36,7 +36,7 @@ func TestExamplesLoad(t *testing.T) {
 
 // scenarioQuestions reads the AskUserQuestion questions of a fakeapi
 // scenario.
-func scenarioQuestions(t *testing.T, path string) []hook.Question {
+func scenarioQuestions(t *testing.T, path string) []answer.Question {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -68,11 +68,11 @@ func scenarioQuestions(t *testing.T, path string) []hook.Question {
 			if rep.Name != hook.ToolName {
 				continue
 			}
-			var qs []hook.Question
+			var qs []answer.Question
 			for _, q := range rep.Input.Questions {
-				hq := hook.Question{Question: q.Question, Header: q.Header, MultiSelect: q.MultiSelect}
+				hq := answer.Question{Question: q.Question, Header: q.Header, MultiSelect: q.MultiSelect}
 				for _, o := range q.Options {
-					hq.Options = append(hq.Options, hook.Option{Label: o.Label, Description: o.Description})
+					hq.Options = append(hq.Options, answer.Option{Label: o.Label, Description: o.Description})
 				}
 				qs = append(qs, hq)
 			}
@@ -94,11 +94,11 @@ func TestDemoAnswersThree(t *testing.T) {
 	}
 	want := []struct {
 		rule string
-		d    askflow.Decision
+		d    answer.Decision
 	}{
-		{"database", askflow.Decision{Action: askflow.Select, Labels: []string{"SQLite"}}},
-		{"features", askflow.Decision{Action: askflow.Select, Labels: []string{"Auth", "API"}}},
-		{"naming", askflow.Decision{Action: askflow.Type, Text: "snake_case, like the rest of the repo"}},
+		{"database", answer.Decision{Action: answer.Select, Labels: []string{"SQLite"}}},
+		{"features", answer.Decision{Action: answer.Select, Labels: []string{"Auth", "API"}}},
+		{"naming", answer.Decision{Action: answer.Type, Text: "snake_case, like the rest of the repo"}},
 	}
 	for i, q := range qs {
 		d := s.Decide(q)
@@ -107,7 +107,7 @@ func TestDemoAnswersThree(t *testing.T) {
 			t.Errorf("%s: %+v, want rule %q %+v", q.Header, d, want[i].rule, want[i].d)
 		}
 	}
-	if got := s.Decide(qs[1]).Answer(); got != "Auth, API" {
+	if got := s.Decide(qs[1]).Recorded(); got != "Auth, API" {
 		t.Errorf("features recorded as %q", got)
 	}
 }

@@ -5,15 +5,16 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/hook"
 )
 
 // ParseForm reads the questions of a form from JSON: a hook's tool_input,
 // {"questions": [...]}, or a whole hook payload that holds one.
-func ParseForm(b []byte) ([]hook.Question, error) {
+func ParseForm(b []byte) ([]answer.Question, error) {
 	var f struct {
-		Questions []hook.Question `json:"questions"`
-		ToolInput *hook.ToolInput `json:"tool_input"`
+		Questions []answer.Question `json:"questions"`
+		ToolInput *hook.ToolInput   `json:"tool_input"`
 	}
 	if err := json.Unmarshal(b, &f); err != nil {
 		return nil, fmt.Errorf("not a form: %w", err)

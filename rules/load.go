@@ -11,9 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/claudewrap/claudewrap/answer"
 )
 
 // Policy is what happens to a question no rule answers.
@@ -410,8 +411,8 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 		"type": func(k, v *yaml.Node) {
 			actions = append(actions, "type")
 			if s, ok := p.str(v, "type"); ok {
-				if strings.TrimSpace(s) == "" || strings.IndexFunc(s, unicode.IsControl) >= 0 {
-					p.errorf(v, "type: want one line of text, without control characters")
+				if err := answer.CheckTyped(s); err != nil {
+					p.errorf(v, "type: %v", err)
 					return
 				}
 				a.Type = &s
@@ -420,8 +421,8 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 		"chat": func(k, v *yaml.Node) {
 			actions = append(actions, "chat")
 			if s, ok := p.str(v, "chat"); ok {
-				if strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' }) >= 0 {
-					p.errorf(v, "chat: control characters are not allowed")
+				if err := answer.CheckChat(s); err != nil {
+					p.errorf(v, "chat: %v", err)
 					return
 				}
 				a.Chat = &s
@@ -439,8 +440,8 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 	if what != "fallback" {
 		keys["notes"] = func(k, v *yaml.Node) {
 			if s, ok := p.str(v, "notes"); ok {
-				if strings.TrimSpace(s) != s || s == "" || strings.IndexFunc(s, unicode.IsControl) >= 0 {
-					p.errorf(v, "notes: want one line of text, without control characters or surrounding spaces")
+				if err := answer.CheckNotes(s); err != nil {
+					p.errorf(v, "notes: %v", err)
 					return
 				}
 				a.Notes = &s

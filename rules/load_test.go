@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/answer"
 )
 
 // errorCases are rule files the loader must reject, each with every error
@@ -340,10 +340,10 @@ func TestParsePolicy(t *testing.T) {
 	}
 }
 
-func q(header, question string, multi bool, labels ...string) hook.Question {
-	hq := hook.Question{Header: header, Question: question, MultiSelect: multi}
+func q(header, question string, multi bool, labels ...string) answer.Question {
+	hq := answer.Question{Header: header, Question: question, MultiSelect: multi}
 	for _, l := range labels {
-		hq.Options = append(hq.Options, hook.Option{Label: l})
+		hq.Options = append(hq.Options, answer.Option{Label: l})
 	}
 	return hq
 }

@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
-	"github.com/claudewrap/claudewrap/askflow"
-	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/answer"
 )
 
 // Set is the rule files in force, in order: the first rule that matches,
@@ -76,7 +73,7 @@ func (s *Set) Defaults() Defaults {
 
 // Decision is the outcome of matching one question.
 type Decision struct {
-	askflow.Decision
+	answer.Decision
 	Rule string // the rule that answered; "" when no rule matched
 	File string // the file and line of that rule
 	Line int
@@ -87,29 +84,8 @@ type Decision struct {
 // Matched reports whether a rule answered.
 func (d Decision) Matched() bool { return d.Unmatched == "" }
 
-// Summary describes the action for people: select "A", "B"; type "text";
-// chat "text"; cancel. It is "none" when no action was decided.
-func (d Decision) Summary() string {
-	switch d.Action {
-	case askflow.Select:
-		q := make([]string, len(d.Labels))
-		for i, l := range d.Labels {
-			q[i] = strconv.Quote(l)
-		}
-		if d.Notes != "" {
-			return fmt.Sprintf("select %s, notes %q", strings.Join(q, ", "), d.Notes)
-		}
-		return "select " + strings.Join(q, ", ")
-	case askflow.Type, askflow.Chat:
-		return fmt.Sprintf("%s %q", d.Action, d.Text)
-	case askflow.Cancel:
-		return "cancel"
-	}
-	return "none"
-}
-
 // Decide matches one question.
-func (s *Set) Decide(q hook.Question) Decision {
+func (s *Set) Decide(q answer.Question) Decision {
 	for _, f := range s.Files {
 		for _, r := range f.Rules {
 			if !r.When.holds(q) {
@@ -118,7 +94,7 @@ func (s *Set) Decide(q hook.Question) Decision {
 			d, err := r.Answer.apply(q)
 			out := Decision{Decision: d, Rule: r.Name, File: f.Path, Line: r.Line}
 			if err != nil {
-				out.Decision = askflow.Decision{}
+				out.Decision = answer.Decision{}
 				out.Unmatched = fmt.Sprintf("rule %q (%s:%d) cannot answer: %v", r.Name, f.Path, r.Line, err)
 			}
 			return out
@@ -129,7 +105,7 @@ func (s *Set) Decide(q hook.Question) Decision {
 
 // Fallback returns the decision for an unmatched question from the
 // defaults' fallback answer.
-func (s *Set) Fallback(q hook.Question) (Decision, error) {
+func (s *Set) Fallback(q answer.Question) (Decision, error) {
 	fb := s.Defaults().Fallback
 	if fb == nil {
 		return Decision{}, errors.New("no fallback answer in the rules' defaults")
@@ -144,74 +120,56 @@ func (s *Set) Fallback(q hook.Question) (Decision, error) {
 // Timeout returns the answer timeout in force (0: none).
 func (s *Set) Timeout() time.Duration { return s.Defaults().AnswerTimeout }
 
-func (w When) holds(q hook.Question) bool {
+func (w When) holds(q answer.Question) bool {
 	if w.Header != nil && !w.Header.MatchString(q.Header) {
 		return false
 	}
 	if w.Question != nil && !w.Question.MatchString(q.Question) {
 		return false
 	}
-	offered := q.Labels()
 	for _, o := range w.Options {
-		if !contains(offered, o) {
+		if q.Index(o) < 0 {
 			return false
 		}
 	}
 	return true
 }
 
-func contains(list []string, s string) bool {
-	for _, l := range list {
-		if l == s {
-			return true
-		}
-	}
-	return false
-}
-
-func (a Answer) apply(q hook.Question) (askflow.Decision, error) {
+func (a Answer) apply(q answer.Question) (answer.Decision, error) {
 	d, err := a.action(q)
-	if err != nil || a.Notes == nil {
-		return d, err
+	if err != nil {
+		return answer.Decision{}, err
 	}
-	if d.Action != askflow.Select || q.MultiSelect || !q.HasPreview() {
-		return askflow.Decision{}, errors.New("notes can be given only on a single-select question whose options have previews")
+	if a.Notes != nil {
+		d.Notes = *a.Notes
 	}
-	d.Notes = *a.Notes
+	if err := d.Check(q); err != nil {
+		return answer.Decision{}, err
+	}
 	return d, nil
 }
 
-func (a Answer) action(q hook.Question) (askflow.Decision, error) {
+// action builds the decision the rule names; [answer.Decision.Check] says
+// whether it can answer q.
+func (a Answer) action(q answer.Question) (answer.Decision, error) {
 	switch {
 	case a.Cancel:
-		return askflow.Decision{Action: askflow.Cancel}, nil
+		return answer.Decision{Action: answer.Cancel}, nil
 	case a.Chat != nil:
-		return askflow.Decision{Action: askflow.Chat, Text: *a.Chat}, nil
+		return answer.Decision{Action: answer.Chat, Text: *a.Chat}, nil
 	case a.Type != nil:
-		if q.MultiSelect {
-			return askflow.Decision{}, errors.New("a typed answer on a multi-select question is not supported")
-		}
-		if q.HasPreview() {
-			return askflow.Decision{}, errors.New("a question whose options have previews has no Type something row")
-		}
-		return askflow.Decision{Action: askflow.Type, Text: *a.Type}, nil
+		return answer.Decision{Action: answer.Type, Text: *a.Type}, nil
 	case a.Select != nil:
-		offered := q.Labels()
 		if a.Select.Index > 0 {
-			if a.Select.Index > len(offered) {
-				return askflow.Decision{}, fmt.Errorf("index %d, but %d options are offered", a.Select.Index, len(offered))
+			if a.Select.Index > len(q.Options) {
+				return answer.Decision{}, fmt.Errorf("index %d, but %d options are offered", a.Select.Index, len(q.Options))
 			}
-			return askflow.Decision{Action: askflow.Select, Labels: []string{offered[a.Select.Index-1]}}, nil
+			return answer.Decision{Action: answer.Select, Labels: []string{q.Options[a.Select.Index-1].Label}}, nil
 		}
 		if a.Select.List && !q.MultiSelect {
-			return askflow.Decision{}, errors.New("a list of labels on a single-select question")
+			return answer.Decision{}, errors.New("a list of labels on a single-select question")
 		}
-		for _, l := range a.Select.Labels {
-			if !contains(offered, l) {
-				return askflow.Decision{}, fmt.Errorf("label %q is not offered (offered: %q)", l, offered)
-			}
-		}
-		return askflow.Decision{Action: askflow.Select, Labels: a.Select.Labels}, nil
+		return answer.Decision{Action: answer.Select, Labels: a.Select.Labels}, nil
 	}
-	return askflow.Decision{}, errors.New("the rule has no action")
+	return answer.Decision{}, errors.New("the rule has no action")
 }

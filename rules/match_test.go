@@ -6,8 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claudewrap/claudewrap/askflow"
-	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/answer"
 )
 
 // set parses each YAML text as a file named a.yaml, b.yaml, …
@@ -64,25 +63,25 @@ rules:
 `)
 	for _, tc := range []struct {
 		name       string
-		q          hook.Question
+		q          answer.Question
 		rule, file string
 		line       int
-		want       askflow.Decision
+		want       answer.Decision
 	}{
 		{"all when fields must hold, first match wins", database, "db", "a.yaml", 6,
-			askflow.Decision{Action: askflow.Select, Labels: []string{"SQLite"}}},
+			answer.Decision{Action: answer.Select, Labels: []string{"SQLite"}}},
 		{"list on multi-select", features, "features", "a.yaml", 12,
-			askflow.Decision{Action: askflow.Select, Labels: []string{"Auth", "API"}}},
+			answer.Decision{Action: answer.Select, Labels: []string{"Auth", "API"}}},
 		{"type, with a named group in the regexp", naming, "named-group", "a.yaml", 15,
-			askflow.Decision{Action: askflow.Type, Text: "snake_case, like the rest of the repo"}},
+			answer.Decision{Action: answer.Type, Text: "snake_case, like the rest of the repo"}},
 		{"second file when the first has no match", q("Database", "Pick one", false, "PostgreSQL", "MongoDB"),
-			"db-second-file", "b.yaml", 3, askflow.Decision{Action: askflow.Select, Labels: []string{"MongoDB"}}},
+			"db-second-file", "b.yaml", 3, answer.Decision{Action: answer.Select, Labels: []string{"MongoDB"}}},
 		{"index", q("Approach", "How?", false, "Fast", "Careful", "Both"), "by-index", "b.yaml", 6,
-			askflow.Decision{Action: askflow.Select, Labels: []string{"Careful"}}},
+			answer.Decision{Action: answer.Select, Labels: []string{"Careful"}}},
 		{"one label on a multi-select", q("Extras", "More?", true, "Search", "Tags"), "single-label-on-multi", "b.yaml", 9,
-			askflow.Decision{Action: askflow.Select, Labels: []string{"Search"}}},
+			answer.Decision{Action: answer.Select, Labels: []string{"Search"}}},
 		{"no when matches everything", q("Other", "Anything else?", false, "Yes", "No"), "anything", "b.yaml", 12,
-			askflow.Decision{Action: askflow.Chat, Text: "Let us talk first."}},
+			answer.Decision{Action: answer.Chat, Text: "Let us talk first."}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := s.Decide(tc.q)
@@ -120,7 +119,7 @@ rules:
 `)
 	for _, tc := range []struct {
 		name string
-		q    hook.Question
+		q    answer.Question
 		rule string
 		want string
 	}{
@@ -143,7 +142,7 @@ rules:
 			}
 			// The rule that matched is named, and the later catch-all is
 			// not used in its place: nothing is guessed.
-			if d.Rule != tc.rule || d.Action != 0 || d.Labels != nil || d.Summary() != "none" {
+			if d.Rule != tc.rule || d.Action != 0 || d.Labels != nil || d.Decision.String() != "none" {
 				t.Errorf("decision %+v", d)
 			}
 		})
@@ -162,30 +161,15 @@ rules:
     answer: {cancel: true}
 `)
 	d := s.Decide(q("Deploy", "Deploy to production now?", false, "Yes", "No"))
-	if d.Action != askflow.Chat || d.Text != "We never deploy from this session; skip it." || d.Rule != "rule at line 3" {
+	if d.Action != answer.Chat || d.Text != "We never deploy from this session; skip it." || d.Rule != "rule at line 3" {
 		t.Errorf("chat: %+v", d)
 	}
-	if got := d.Summary(); got != `chat "We never deploy from this session; skip it."` {
+	if got := d.Decision.String(); got != `chat "We never deploy from this session; skip it."` {
 		t.Errorf("summary %s", got)
 	}
 	d = s.Decide(q("Cleanup", "Delete the old branches?", true, "main", "dev"))
-	if d.Action != askflow.Cancel || d.Summary() != "cancel" {
+	if d.Action != answer.Cancel || d.Decision.String() != "cancel" {
 		t.Errorf("cancel: %+v", d)
-	}
-}
-
-func TestSummary(t *testing.T) {
-	for _, tc := range []struct {
-		d    askflow.Decision
-		want string
-	}{
-		{askflow.Decision{Action: askflow.Select, Labels: []string{"Auth", "A, B"}}, `select "Auth", "A, B"`},
-		{askflow.Decision{Action: askflow.Type, Text: `say "hi"`}, `type "say \"hi\""`},
-		{askflow.Decision{}, "none"},
-	} {
-		if got := (Decision{Decision: tc.d}).Summary(); got != tc.want {
-			t.Errorf("%+v: %s, want %s", tc.d, got, tc.want)
-		}
 	}
 }
 
@@ -214,7 +198,7 @@ func TestFallback(t *testing.T) {
 	}
 	s := set(t, "version: 1\ndefaults:\n  fallback: {type: \"Use your best judgment.\"}\n")
 	d, err := s.Fallback(naming)
-	if err != nil || d.Action != askflow.Type || d.Text != "Use your best judgment." || d.Rule != "fallback" {
+	if err != nil || d.Action != answer.Type || d.Text != "Use your best judgment." || d.Rule != "fallback" {
 		t.Errorf("type fallback: %+v %v", d, err)
 	}
 	// A typed answer cannot go into a multi-select question.
@@ -222,7 +206,7 @@ func TestFallback(t *testing.T) {
 		t.Errorf("type fallback on multi-select: %v", err)
 	}
 	s = set(t, "version: 1\ndefaults:\n  fallback: {cancel: true}\n")
-	if d, err := s.Fallback(features); err != nil || d.Action != askflow.Cancel {
+	if d, err := s.Fallback(features); err != nil || d.Action != answer.Cancel {
 		t.Errorf("cancel fallback: %+v %v", d, err)
 	}
 	// The first file's fallback wins.
@@ -304,13 +288,13 @@ rules:
 `)
 	layout := q("Layout", "Which layout?", false, "Sidebar", "Top bar")
 	withPreview := layout
-	withPreview.Options = []hook.Option{{Label: "Sidebar", Preview: "| nav | main |"}, {Label: "Top bar"}}
+	withPreview.Options = []answer.Option{{Label: "Sidebar", Preview: "| nav | main |"}, {Label: "Top bar"}}
 	d := s.Decide(withPreview)
-	want := askflow.Decision{Action: askflow.Select, Labels: []string{"Sidebar"}, Notes: "keep it collapsible"}
+	want := answer.Decision{Action: answer.Select, Labels: []string{"Sidebar"}, Notes: "keep it collapsible"}
 	if !d.Matched() || d.Action != want.Action || d.Labels[0] != "Sidebar" || d.Notes != want.Notes {
 		t.Errorf("with previews: %+v, want %+v", d, want)
 	}
-	if got := d.Summary(); got != `select "Sidebar", notes "keep it collapsible"` {
+	if got := d.Decision.String(); got != `select "Sidebar", notes "keep it collapsible"` {
 		t.Errorf("summary %q", got)
 	}
 	// Without previews there is nowhere to type notes: unmatched, not guessed.

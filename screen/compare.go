@@ -4,22 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/claudewrap/claudewrap/answer"
 )
-
-// Question is one question as the PreToolUse hook reports it, reduced to
-// what the screen shows.
-type Question struct {
-	Header      string
-	Question    string
-	Labels      []string
-	MultiSelect bool
-	// Preview is set when an option has a preview: Claude then draws a
-	// single-select question in the preview layout.
-	Preview bool
-}
-
-// PreviewLayout reports whether Claude draws q in the preview layout.
-func (q Question) PreviewLayout() bool { return q.Preview && !q.MultiSelect }
 
 // Disagreements compares the question page f with the question the hook
 // says is asked, returning one line per difference, or nil when the screen
@@ -29,7 +16,7 @@ func (q Question) PreviewLayout() bool { return q.Preview && !q.MultiSelect }
 // visible end must end the asked one. Text is compared with white space
 // ignored (the screen wraps it, sometimes inside a word), and a title the
 // tab row truncated with "…" matches its prefix.
-func (f *Form) Disagreements(q Question) []string {
+func (f *Form) Disagreements(q answer.Question) []string {
 	if f.Review != nil {
 		return []string{"the review page is showing, not a question"}
 	}
@@ -40,14 +27,14 @@ func (f *Form) Disagreements(q Question) []string {
 	if (f.Preview != nil) != q.PreviewLayout() {
 		d = append(d, fmt.Sprintf("preview layout %t on screen, %t asked", f.Preview != nil, q.PreviewLayout()))
 	}
-	n := len(q.Labels)
+	n := len(q.Options)
 	for _, o := range f.Options {
 		if o.Number > n {
 			d = append(d, fmt.Sprintf("option %d on screen, %d asked", o.Number, n))
 			continue
 		}
-		if !sameText(o.Label, q.Labels[o.Number-1]) {
-			d = append(d, fmt.Sprintf("option %d is %q on screen, %q asked", o.Number, o.Label, q.Labels[o.Number-1]))
+		if !sameText(o.Label, q.Options[o.Number-1].Label) {
+			d = append(d, fmt.Sprintf("option %d is %q on screen, %q asked", o.Number, o.Label, q.Options[o.Number-1].Label))
 		}
 	}
 	switch {
@@ -63,11 +50,11 @@ func (f *Form) Disagreements(q Question) []string {
 
 // Asks reports whether f shows the header and text of question q (as far
 // as they are on the screen), whatever its options show.
-func (f *Form) Asks(q Question) bool {
+func (f *Form) Asks(q answer.Question) bool {
 	return f.Review == nil && len(f.textDisagreements(q)) == 0
 }
 
-func (f *Form) textDisagreements(q Question) []string {
+func (f *Form) textDisagreements(q answer.Question) []string {
 	var d []string
 	if (f.Header != "" || !f.Cut) && !sameText(f.Header, q.Header) {
 		d = append(d, fmt.Sprintf("header %q on screen, %q asked", f.Header, q.Header))
@@ -113,7 +100,7 @@ func (f *Form) TabDisagreements(headers []string) []string {
 // of no other: the page agrees with it, the tab row (when shown) has it
 // active, and a page whose tab row and question are off the screen does not
 // agree with another question of the form just as well.
-func (f *Form) Shows(qs []Question, i int) bool {
+func (f *Form) Shows(qs []answer.Question, i int) bool {
 	if f == nil || f.Review != nil || len(f.Disagreements(qs[i])) > 0 {
 		return false
 	}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/bundle"
 	"github.com/claudewrap/claudewrap/events"
@@ -22,13 +23,13 @@ import (
 
 // Decider decides the answer to one question. rules.Set is one.
 type Decider interface {
-	Decide(q hook.Question) rules.Decision
-	Fallback(q hook.Question) (rules.Decision, error)
+	Decide(q answer.Question) rules.Decision
+	Fallback(q answer.Question) (rules.Decision, error)
 }
 
 // Asker asks the person for an answer (see package ask).
 type Asker interface {
-	Ask(ctx context.Context, q hook.Question, n, total int) (askflow.Decision, error)
+	Ask(ctx context.Context, q answer.Question, n, total int) (answer.Decision, error)
 }
 
 // Config is one session.
@@ -81,7 +82,7 @@ type Report struct {
 // form is one AskUserQuestion form in flight.
 type form struct {
 	id        string
-	questions []hook.Question
+	questions []answer.Question
 	asked     time.Time
 	want      map[string]expect // by question text; nil when not ours
 	cancel    context.CancelFunc
@@ -92,7 +93,7 @@ type form struct {
 
 // expect is what Claude must record for one question.
 type expect struct {
-	answers []string // any of these (see askflow.Decision.Answers)
+	answers []string // any of these (see answer.Decision.Answers)
 	notes   string   // the notes, on a question with previews
 	preview bool     // the question has previews: its notes are checked too
 }
@@ -255,14 +256,14 @@ func (s *session) start(ctx context.Context, f *form, decisions []rules.Decision
 		s.log.Emit("handed_over", events.Fields{"tool_use_id": f.id, "reason": "dry run: nothing pressed"})
 		return
 	}
-	var flow []askflow.Decision
+	var flow []answer.Decision
 	want := map[string]expect{}
 	for i, d := range decisions {
 		flow = append(flow, d.Decision)
 		q := f.questions[i]
-		if d.Action == askflow.Select || d.Action == askflow.Type {
-			want[q.Question] = expect{answers: d.Answers(q.MultiSelect), notes: d.Notes,
-				preview: q.HasPreview() && !q.MultiSelect}
+		if d.Action == answer.Select || d.Action == answer.Type {
+			want[q.Question] = expect{answers: d.Recordings(q.MultiSelect), notes: d.Notes,
+				preview: q.PreviewLayout()}
 		}
 	}
 	fctx, cancel := context.WithCancel(ctx)
@@ -277,7 +278,7 @@ func (s *session) start(ctx context.Context, f *form, decisions []rules.Decision
 	// Claude's turn goes on after "Chat about this" and may end before
 	// askflow returns: the message must be pending by then.
 	for _, d := range flow {
-		if d.Action == askflow.Chat && d.Text != "" {
+		if d.Action == answer.Chat && d.Text != "" {
 			s.chat = d.Text
 			break
 		}
@@ -349,7 +350,7 @@ func (s *session) decide(ctx context.Context, f *form) ([]rules.Decision, bool) 
 	}
 }
 
-func (s *session) emitDecision(id string, i int, q hook.Question, d rules.Decision) {
+func (s *session) emitDecision(id string, i int, q answer.Question, d rules.Decision) {
 	fields := events.Fields{"tool_use_id": id, "question": q.Question, "index": i + 1, "rule": d.Rule, "action": d.Action.String()}
 	if len(d.Labels) > 0 {
 		fields["labels"] = d.Labels
@@ -385,7 +386,7 @@ func (s *session) ask(ctx context.Context, f *form, i int) (rules.Decision, bool
 	}
 }
 
-func (s *session) fallback(id string, i int, q hook.Question) (rules.Decision, bool) {
+func (s *session) fallback(id string, i int, q answer.Question) (rules.Decision, bool) {
 	d, err := s.cfg.Decider.Fallback(q)
 	if err != nil {
 		s.log.Emit("error", events.Fields{"tool_use_id": id, "question": q.Question, "message": err.Error()})
@@ -427,7 +428,7 @@ func (s *session) passthroughTimeout(ctx context.Context, f *form, ds []rules.De
 		break
 	}
 	if fm, err := screen.Recognize(s.host.Screen().Snapshot()); err != nil || fm.Review != nil ||
-		len(fm.Disagreements(toScreen(f.questions)[0])) > 0 {
+		len(fm.Disagreements(f.questions[0])) > 0 {
 		return // the person answered, cancelled or moved on meanwhile
 	}
 	s.log.Emit("timeout", events.Fields{"tool_use_id": f.id, "after": s.cfg.AnswerTimeout.String()})
@@ -445,13 +446,13 @@ func (s *session) passthroughTimeout(ctx context.Context, f *form, ds []rules.De
 func (s *session) cancelAll(ds []rules.Decision) []rules.Decision {
 	out := make([]rules.Decision, len(ds))
 	for i := range ds {
-		out[i] = rules.Decision{Decision: askflow.Decision{Action: askflow.Cancel}, Rule: "policy"}
+		out[i] = rules.Decision{Decision: answer.Decision{Action: answer.Cancel}, Rule: "policy"}
 	}
 	return out
 }
 
 // answer drives the form and reports how it went.
-func (s *session) answer(ctx context.Context, f *form, ds []askflow.Decision) {
+func (s *session) answer(ctx context.Context, f *form, ds []answer.Decision) {
 	defer close(f.done)
 	defer func() {
 		s.mu.Lock()
@@ -462,7 +463,7 @@ func (s *session) answer(ctx context.Context, f *form, ds []askflow.Decision) {
 	}()
 	cfg := s.cfg.Flow
 	cfg.Screen, cfg.Keys, cfg.Decisions = hostScreen{s.host.Screen(), s.host}, s.keys, ds
-	cfg.Questions = toScreen(f.questions)
+	cfg.Questions = f.questions
 	cfg.OnKey = func(k askflow.KeyEvent) {
 		s.log.Emit("key", events.Fields{"tool_use_id": f.id, "question": k.Question, "key": k.Key,
 			"focus_before": k.Before, "focus_after": k.After})
@@ -540,7 +541,7 @@ const recordGrace = 30 * time.Second
 // of it, still waits). That is reported with a bug report; headless, a form
 // still recognised is cancelled, and an unrecognised screen that waits for
 // ever ends the run, since nobody can answer it.
-func (s *session) awaitRecord(ctx context.Context, f *form, ds []askflow.Decision) {
+func (s *session) awaitRecord(ctx context.Context, f *form, ds []answer.Decision) {
 	t := time.NewTimer(recordGrace)
 	defer t.Stop()
 	select {
@@ -581,7 +582,7 @@ func (s *session) awaitRecord(ctx context.Context, f *form, ds []askflow.Decisio
 const recordLimit = 16 << 20
 
 // writeBundle writes a bug report for a form askflow could not answer.
-func (s *session) writeBundle(f *form, ds []askflow.Decision, ae *askflow.Error) (string, error) {
+func (s *session) writeBundle(f *form, ds []answer.Decision, ae *askflow.Error) (string, error) {
 	if s.cfg.Bundles == "" {
 		return "", nil
 	}
@@ -591,7 +592,7 @@ func (s *session) writeBundle(f *form, ds []askflow.Decision, ae *askflow.Error)
 		Size: fmt.Sprintf("%dx%d", ae.Last.Cols, ae.Last.Rows),
 	}
 	for _, d := range ds {
-		rep.Decisions = append(rep.Decisions, rules.Decision{Decision: d}.Summary())
+		rep.Decisions = append(rep.Decisions, d.String())
 	}
 	return bundle.Write(s.cfg.Bundles, rep, s.rec.Cast())
 }
@@ -631,15 +632,6 @@ type hostScreen struct {
 }
 
 func (s hostScreen) Redraw() error { return s.h.Redraw() }
-
-func toScreen(qs []hook.Question) []screen.Question {
-	out := make([]screen.Question, len(qs))
-	for i, q := range qs {
-		out[i] = screen.Question{Header: q.Header, Question: q.Question, Labels: q.Labels(), MultiSelect: q.MultiSelect,
-			Preview: q.HasPreview()}
-	}
-	return out
-}
 
 // verify compares what Claude recorded with what was intended.
 func (s *session) verify(p *hook.Payload) {

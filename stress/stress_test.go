@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/fakeapi"
-	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/rules"
 )
 
@@ -90,10 +90,10 @@ func TestGeneratedFormsAreValid(t *testing.T) {
 	}
 }
 
-func hookQuestion(q Question) hook.Question {
-	h := hook.Question{Question: q.Question, Header: q.Header, MultiSelect: q.MultiSelect}
+func hookQuestion(q Question) answer.Question {
+	h := answer.Question{Question: q.Question, Header: q.Header, MultiSelect: q.MultiSelect}
 	for _, o := range q.Options {
-		h.Options = append(h.Options, hook.Option{Label: o.Label, Description: o.Description, Preview: o.Preview})
+		h.Options = append(h.Options, answer.Option{Label: o.Label, Description: o.Description, Preview: o.Preview})
 	}
 	return h
 }

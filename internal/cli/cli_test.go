@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/bundle"
-	"github.com/claudewrap/claudewrap/hook"
 )
 
 // execute runs the root command with args and returns its error and stdout.
@@ -169,17 +169,17 @@ func TestReplayBundle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := func(labels ...string) []hook.Option {
-		var o []hook.Option
+	opts := func(labels ...string) []answer.Option {
+		var o []answer.Option
 		for _, l := range labels {
-			o = append(o, hook.Option{Label: l})
+			o = append(o, answer.Option{Label: l})
 		}
 		return o
 	}
 	dir, err := bundle.Write(t.TempDir(), bundle.Report{
 		Time:      time.Now(),
 		ToolUseID: "toolu_01three",
-		Questions: []hook.Question{
+		Questions: []answer.Question{
 			{Question: "Which database should we use?", Header: "Database", Options: opts("PostgreSQL", "SQLite", "MongoDB")},
 			{Question: "Which features should we build?", Header: "Features", MultiSelect: true, Options: opts("Auth", "Export", "Search", "API")},
 			{Question: "How should we name things?", Header: "Naming", Options: opts("camelCase", "snake_case")},

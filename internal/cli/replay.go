@@ -91,11 +91,7 @@ func runReplay(opts *ReplayOptions) error {
 // shows each question as the hook asked it.
 func printBundle(w io.Writer, rep *bundle.Report, form *screen.Form) {
 	fmt.Fprintf(w, "\n--- bug report: form %s, %s: %s (after %d keys) ---\n", rep.ToolUseID, rep.Step, rep.Reason, rep.Keys)
-	qs := make([]screen.Question, len(rep.Questions))
-	for i, q := range rep.Questions {
-		qs[i] = screen.Question{Header: q.Header, Question: q.Question, Labels: q.Labels(),
-			MultiSelect: q.MultiSelect, Preview: q.HasPreview()}
-	}
+	qs := rep.Questions
 	for i, q := range qs {
 		d := ""
 		if i < len(rep.Decisions) {

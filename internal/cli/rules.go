@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/rules"
 )
 
@@ -148,14 +148,14 @@ func runRulesTest(opts *RulesTestOptions) error {
 		fmt.Fprintf(w, "   %s: %s\n", kind, strings.Join(labels, ", "))
 		d := set.Decide(q)
 		if d.Matched() {
-			fmt.Fprintf(w, "   rule %q (%s:%d): %s%s\n", d.Rule, d.File, d.Line, d.Summary(), endsForm(d.Action))
+			fmt.Fprintf(w, "   rule %q (%s:%d): %s%s\n", d.Rule, d.File, d.Line, d.Decision.String(), endsForm(d.Action))
 			continue
 		}
 		fmt.Fprintf(w, "   unmatched: %s\n", d.Unmatched)
 		if fb, err := set.Fallback(q); err != nil {
 			fmt.Fprintf(w, "   fallback: none (%v)\n", err)
 		} else {
-			fmt.Fprintf(w, "   fallback: %s%s\n", fb.Summary(), endsForm(fb.Action))
+			fmt.Fprintf(w, "   fallback: %s%s\n", fb.Decision.String(), endsForm(fb.Action))
 		}
 	}
 	def := set.Defaults()
@@ -171,8 +171,8 @@ func runRulesTest(opts *RulesTestOptions) error {
 	return nil
 }
 
-func endsForm(a askflow.Action) string {
-	if a == askflow.Chat || a == askflow.Cancel {
+func endsForm(a answer.Action) string {
+	if a == answer.Chat || a == answer.Cancel {
 		return " (ends the whole form)"
 	}
 	return ""

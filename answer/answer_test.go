@@ -1,0 +1,105 @@
+package answer
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var (
+	single  = Question{Question: "Which database?", Options: []Option{{Label: "PostgreSQL"}, {Label: "SQLite"}}}
+	multi   = Question{Question: "Which features?", MultiSelect: true, Options: []Option{{Label: "Auth"}, {Label: "Yes, and always"}, {Label: `Say "hi"`}}}
+	preview = Question{Question: "Which layout?", Options: []Option{{Label: "A", Preview: "┌─┐"}, {Label: "B"}}}
+	// A multi-select question with previews has no preview layout.
+	multiPreview = Question{Question: "Which?", MultiSelect: true, Options: []Option{{Label: "A", Preview: "x"}}}
+)
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		q    Question
+		d    Decision
+		want string // "" when valid; else a part of the error
+	}{
+		{single, Decision{Action: Select, Labels: []string{"SQLite"}}, ""},
+		{single, Decision{Action: Select}, "no label"},
+		{single, Decision{Action: Select, Labels: []string{"MySQL"}}, `label "MySQL" is not offered (offered: ["PostgreSQL" "SQLite"])`},
+		{single, Decision{Action: Select, Labels: []string{"SQLite", "PostgreSQL"}}, "a list of labels on a single-select question"},
+		{multi, Decision{Action: Select, Labels: []string{"Auth", "Yes, and always"}}, ""},
+		{multi, Decision{Action: Select, Labels: []string{"Auth", "Auth"}}, "named twice"},
+		{single, Decision{Action: Type, Text: "kebab-case"}, ""},
+		{single, Decision{Action: Type, Text: "  "}, "want one line"},
+		{single, Decision{Action: Type, Text: "a\nb"}, "want one line"},
+		{single, Decision{Action: Type, Text: "a\x03"}, "control characters"},
+		{multi, Decision{Action: Type, Text: "x"}, "multi-select"},
+		{preview, Decision{Action: Type, Text: "x"}, "no Type something row"},
+		{multiPreview, Decision{Action: Select, Labels: []string{"A"}, Notes: "n"}, "notes can be given only"},
+		{single, Decision{Action: Chat, Text: "first\nsecond"}, ""},
+		{single, Decision{Action: Chat, Text: "a\tb"}, "control characters"},
+		{single, Decision{Action: Cancel}, ""},
+		{single, Decision{}, "unknown action"},
+		{preview, Decision{Action: Select, Labels: []string{"B"}, Notes: "dark mode"}, ""},
+		{preview, Decision{Action: Select, Labels: []string{"B"}, Notes: " padded"}, "surrounding spaces"},
+		{single, Decision{Action: Select, Labels: []string{"SQLite"}, Notes: "n"}, "notes can be given only"},
+		{preview, Decision{Action: Cancel, Notes: "n"}, "notes can be given only"},
+	}
+	for _, tt := range tests {
+		err := tt.d.Check(tt.q)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%v on %q: %v, want valid", tt.d, tt.q.Question, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%v on %q: %v, want an error holding %q", tt.d, tt.q.Question, err, tt.want)
+		}
+	}
+}
+
+func TestRecordings(t *testing.T) {
+	tests := []struct {
+		d     Decision
+		multi bool
+		want  []string
+	}{
+		{Decision{Action: Select, Labels: []string{"SQLite"}}, false, []string{"SQLite"}},
+		{Decision{Action: Select, Labels: []string{"Yes, and always"}}, false, []string{"Yes, and always"}},
+		{Decision{Action: Type, Text: "kebab, case"}, false, []string{"kebab, case"}},
+		{Decision{Action: Select, Labels: []string{"Auth", "API"}}, true, []string{"Auth, API"}},
+		// Claude 2.1.266 and later quote labels holding ", " or '"'.
+		{Decision{Action: Select, Labels: []string{"Yes, and always", `Say "hi"`, "Auth"}}, true,
+			[]string{`"Yes, and always", "Say \"hi\"", Auth`, `Yes, and always, Say "hi", Auth`}},
+	}
+	for _, tt := range tests {
+		if got := tt.d.Recordings(tt.multi); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%v (multi %t): %q, want %q", tt.d, tt.multi, got, tt.want)
+		}
+	}
+	if got := QuoteLabel("<a & b>, c"); got != `"<a & b>, c"` {
+		t.Errorf("QuoteLabel escapes HTML: %s", got)
+	}
+}
+
+func TestString(t *testing.T) {
+	for d, want := range map[*Decision]string{
+		{Action: Select, Labels: []string{"A", "B"}}:           `select "A", "B"`,
+		{Action: Select, Labels: []string{"A"}, Notes: "dark"}: `select "A", notes "dark"`,
+		{Action: Type, Text: "x"}:                              `type "x"`,
+		{Action: Chat, Text: "wait"}:                           `chat "wait"`,
+		{Action: Cancel}:                                       "cancel",
+		{}:                                                     "none",
+	} {
+		if got := d.String(); got != want {
+			t.Errorf("%#v: %s, want %s", *d, got, want)
+		}
+	}
+}
+
+func TestQuestionJSON(t *testing.T) {
+	var q Question
+	in := `{"question":"Which?","header":"H","multiSelect":false,"options":[{"label":"A","description":"d","preview":"p"},{"label":"B","description":""}]}`
+	if err := json.Unmarshal([]byte(in), &q); err != nil {
+		t.Fatal(err)
+	}
+	if !q.HasPreview() || !q.PreviewLayout() || q.Index("B") != 1 || q.Index("C") != -1 || !reflect.DeepEqual(q.Labels(), []string{"A", "B"}) {
+		t.Errorf("decoded %+v", q)
+	}
+}

@@ -1,0 +1,10 @@
+// Package answer is the vocabulary of an answer, in one place: the
+// questions Claude asks through its AskUserQuestion tool (as the hook
+// receives them), what may be done with one (select labels, type text,
+// chat, cancel; notes on a chosen option), the checks that make an answer
+// valid, and the string Claude records for it, with Claude's quoting of
+// labels that hold ", ".
+//
+// hook, rules, ask, askflow, screen and session all speak it. It imports
+// none of them and does no I/O.
+package answer
