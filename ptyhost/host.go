@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/muesli/cancelreader"
 
 	"github.com/claudewrap/claudewrap/screen"
 )
@@ -43,8 +44,10 @@ type Config struct {
 	OnInput func(p []byte)
 }
 
-// Tap observes traffic through the host, e.g. to record it. Its methods are
-// called from the host's goroutines, one call at a time per method.
+// Tap observes traffic through the host, e.g. to record it. Output is
+// called from the host's read loop alone, in order; Input and Resize come
+// from whichever goroutine sends keys or resizes (the wrapper's and the
+// person's at once), so a Tap must be safe for concurrent use.
 type Tap interface {
 	Output(p []byte)
 	Input(p []byte)
@@ -62,6 +65,10 @@ type Host struct {
 	ptmx   *os.File
 	screen screen.Emulator
 	term   *terminal // the person's terminal in passthrough, else nil
+	// in reads the person's keys; Cancel stops it once the child is gone,
+	// so that no key typed after is taken from the shell or a prompt.
+	in     cancelreader.CancelReader
+	inDone chan struct{} // closed when copyInput has returned
 
 	input   chan []byte   // everything written to the PTY, in order
 	outDone chan struct{} // closed when the output copy has drained
@@ -132,17 +139,30 @@ func Start(cfg Config) (*Host, error) {
 	}
 	if h.term != nil {
 		if err := h.term.makeRaw(); err != nil {
+			// Nothing of the child may outlive a failed start: kill it,
+			// reap it and close its PTY.
 			_ = h.cmd.Process.Kill()
-			return nil, err
+			_ = h.cmd.Wait()
+			_ = ptmx.Close()
+			h.restore()
+			return nil, fmt.Errorf("%w: %w", ErrStart, err)
 		}
+	}
+	if h.term != nil {
+		if h.in, err = cancelreader.NewReader(h.term.in); err != nil {
+			_ = h.cmd.Process.Kill()
+			_ = h.cmd.Wait()
+			_ = ptmx.Close()
+			h.restore()
+			return nil, fmt.Errorf("%w: read the terminal: %w", ErrStart, err)
+		}
+		h.inDone = make(chan struct{})
+		go h.copyInput()
 	}
 	h.stop = h.handleSignals()
 	go h.writeLoop()
 	go h.readLoop()
 	go h.wait()
-	if h.term != nil {
-		go h.copyInput()
-	}
 	return h, nil
 }
 
@@ -382,8 +402,23 @@ func (h *Host) wait() {
 	if h.stop != nil {
 		h.stop()
 	}
+	h.stopInput()
 	h.restore()
 	close(h.done)
+}
+
+// stopInput stops reading the person's terminal and waits (bounded) for
+// the reader to return.
+func (h *Host) stopInput() {
+	if h.in == nil {
+		return
+	}
+	h.in.Cancel()
+	select {
+	case <-h.inDone:
+	case <-time.After(time.Second):
+	}
+	_ = h.in.Close()
 }
 
 func (h *Host) restore() {
@@ -393,9 +428,10 @@ func (h *Host) restore() {
 }
 
 func (h *Host) copyInput() {
+	defer close(h.inDone)
 	buf := make([]byte, 4096)
 	for {
-		n, err := h.term.in.Read(buf)
+		n, err := h.in.Read(buf)
 		if n > 0 {
 			if h.cfg.OnInput != nil {
 				h.cfg.OnInput(buf[:n])

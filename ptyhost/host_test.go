@@ -303,3 +303,34 @@ func TestRedrawWaitsForTheFullSizeDraw(t *testing.T) {
 		t.Errorf("size after Redraw %dx%d, want 80x24", c, r)
 	}
 }
+
+// TestInputStopsWithTheChild: once the child is gone, the host no longer
+// reads the person's terminal: a key typed then reaches whoever reads next
+// (the shell, a prompt), not a forgotten goroutine.
+func TestInputStopsWithTheChild(t *testing.T) {
+	ptmx, tty := personTerminal(t, 100, 30)
+	cfg := helperConfig(t, "echo")
+	cfg.Headless = false
+	cfg.Stdin, cfg.Stdout = tty, tty
+	h := startHost(t, cfg)
+	go io.Copy(io.Discard, ptmx)
+	waitScreen(t, h.Screen(), "ready")
+	ptmx.Write([]byte("quit\r"))
+	waitDone(t, h)
+
+	ptmx.Write([]byte("later\n"))
+	got := make(chan string, 1)
+	go func() {
+		buf := make([]byte, 64)
+		n, _ := tty.Read(buf)
+		got <- string(buf[:n])
+	}()
+	select {
+	case s := <-got:
+		if s != "later\n" {
+			t.Errorf("the next reader got %q, want %q", s, "later\n")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the key typed after the child exited never reached the next reader")
+	}
+}

@@ -20,7 +20,7 @@ import (
 // Policy is what happens to a question no rule answers.
 type Policy string
 
-// Policies; see PRODUCT.md.
+// Policies for a question no rule answers (README.md, --on-unmatched).
 const (
 	Passthrough Policy = "passthrough"
 	Ask         Policy = "ask"

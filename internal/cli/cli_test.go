@@ -15,12 +15,12 @@ import (
 )
 
 // execute runs the root command with args and returns its error and stdout.
-func execute(t *testing.T, stdin *os.File, args ...string) (string, error) {
+func executeCmd(t *testing.T, stdin *os.File, args ...string) (string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	root := NewCmdRoot(stdin, &out, &errb)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := execute(root)
 	return out.String(), err
 }
 
@@ -88,14 +88,16 @@ func TestRunUsageErrors(t *testing.T) {
 		{[]string{"run", "--answer-timeout", "-3m"}, "--answer-timeout must not be negative"},
 		{[]string{"run", "--no-such-flag"}, "unknown flag"},
 		{[]string{"replay"}, "accepts 1 arg"},
+		{[]string{"nosuch"}, `unknown command "nosuch"`},
+		{[]string{"version", "extra"}, "unknown command"},
 		{[]string{"replay", "--at", "-1", "x.cast"}, "--at"},
 	} {
-		_, err := execute(t, devNull(t), tc.args...)
+		_, err := executeCmd(t, devNull(t), tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want %q", tc.args, err, tc.want)
 			continue
 		}
-		if code := codeOf(err); code != ExitUsage && !isFlagError(err) {
+		if code := codeOf(err); code != ExitUsage {
 			t.Errorf("%v: exit %d, want %d", tc.args, code, ExitUsage)
 		}
 	}
@@ -117,7 +119,7 @@ func TestMissingClaude(t *testing.T) {
 		if tc.flag != "" {
 			args = append(args, "--claude", tc.flag)
 		}
-		_, err := execute(t, devNull(t), args...)
+		_, err := executeCmd(t, devNull(t), args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || codeOf(err) != ExitStart {
 			t.Errorf("--claude %q: %v (exit %d), want %q and exit 3", tc.flag, err, codeOf(err), tc.want)
 		}
@@ -125,7 +127,7 @@ func TestMissingClaude(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
-	out, err := execute(t, devNull(t), "version")
+	out, err := executeCmd(t, devNull(t), "version")
 	if err != nil || !strings.HasPrefix(out, "claudewrap ") || !strings.Contains(out, "go1.") {
 		t.Errorf("version: %q, %v", out, err)
 	}
@@ -143,7 +145,7 @@ func TestHelpMentionsEveryRunFlag(t *testing.T) {
 }
 
 func TestReplayPrintsScreenAndForm(t *testing.T) {
-	out, err := execute(t, devNull(t), "replay", "../../testdata/screens/2.1.330/database-focus-2-100x40.cast")
+	out, err := executeCmd(t, devNull(t), "replay", "../../testdata/screens/2.1.330/database-focus-2-100x40.cast")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,11 +155,11 @@ func TestReplayPrintsScreenAndForm(t *testing.T) {
 		}
 	}
 	// At 0 seconds nothing has been drawn yet: no form.
-	out, err = execute(t, devNull(t), "replay", "--at", "0", "../../testdata/screens/2.1.330/database-focus-2-100x40.cast")
+	out, err = executeCmd(t, devNull(t), "replay", "--at", "0", "../../testdata/screens/2.1.330/database-focus-2-100x40.cast")
 	if err != nil || !strings.Contains(out, "no form on screen") {
 		t.Errorf("replay --at 0: %v\n%s", err, out)
 	}
-	if _, err := execute(t, devNull(t), "replay", "missing.cast"); err == nil {
+	if _, err := executeCmd(t, devNull(t), "replay", "missing.cast"); err == nil {
 		t.Error("replay of a missing file succeeded")
 	}
 }
@@ -190,7 +192,7 @@ func TestReplayBundle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := execute(t, devNull(t), "replay", dir)
+	out, err := executeCmd(t, devNull(t), "replay", dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,8 @@ import (
 // ExitCode is the status claudewrap exits with.
 type ExitCode int
 
-// Exit statuses; see PRODUCT.md. Claude's own status passes through as is.
+// Exit statuses, as README.md (Usage) lists them. Claude's own status passes
+// through as is.
 const (
 	ExitOK         ExitCode = 0
 	ExitError      ExitCode = 1 // an error of claudewrap's own not listed below

@@ -56,6 +56,19 @@ func waitFor(t *testing.T, b *testkit.SyncBuffer, want string) string {
 	return b.WaitFor(t, want, 10*time.Second)
 }
 
+// fakeClaudeScript writes a claude that is this binary as the fake claude:
+// claudewrap passes its environment on, so a script tells the child apart.
+func fakeClaudeScript(t *testing.T) string {
+	t.Helper()
+	exe, _ := os.Executable()
+	claude := filepath.Join(t.TempDir(), "claude")
+	script := fmt.Sprintf("#!/bin/sh\nCLI_TEST_AS=claude exec %q \"$@\"\n", exe)
+	if err := os.WriteFile(claude, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return claude
+}
+
 // runInTerminal starts claudewrap (this binary) on a fresh PTY standing for
 // the person's terminal, with the fake claude as the child.
 func runInTerminal(t *testing.T, childArgs ...string) (cmd *exec.Cmd, tty *os.File, out *testkit.SyncBuffer, before *unix.Termios) {
@@ -71,13 +84,7 @@ func runInTerminal(t *testing.T, childArgs ...string) (cmd *exec.Cmd, tty *os.Fi
 		t.Fatal(err)
 	}
 	exe, _ := os.Executable()
-	// claudewrap passes its environment on, so a script tells the child apart.
-	claude := filepath.Join(t.TempDir(), "claude")
-	script := fmt.Sprintf("#!/bin/sh\nCLI_TEST_AS=claude exec %q \"$@\"\n", exe)
-	if err := os.WriteFile(claude, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	args := append([]string{"run", "--claude", claude, "--"}, childArgs...)
+	args := append([]string{"run", "--claude", fakeClaudeScript(t), "--"}, childArgs...)
 	cmd = exec.Command(exe, args...)
 	cmd.Env = append(os.Environ(), "CLI_TEST_AS=claudewrap")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -23,7 +22,7 @@ func Main() (code ExitCode) {
 	}()
 	root := NewCmdRoot(os.Stdin, os.Stdout, os.Stderr)
 	root.SetArgs(os.Args[1:])
-	err := root.Execute()
+	err := execute(root)
 	if err == nil {
 		return ExitOK
 	}
@@ -31,10 +30,22 @@ func Main() (code ExitCode) {
 	if !errors.As(err, &ee) || ee.err != nil {
 		fmt.Fprintln(os.Stderr, "claudewrap: "+err.Error())
 	}
-	if !errors.As(err, &ee) && isFlagError(err) {
-		return ExitUsage
-	}
 	return codeOf(err)
+}
+
+// execute runs the command tree. An error cobra makes before any command
+// starts (an unknown command, a wrong number of arguments; bad flags are
+// marked by the flag error func) is a usage error: no command ran, which
+// the root's persistent pre-run, called after those checks, tells.
+func execute(root *cobra.Command) error {
+	started := false
+	root.PersistentPreRun = func(*cobra.Command, []string) { started = true }
+	err := root.Execute()
+	var ee *exitError
+	if err != nil && !started && !errors.As(err, &ee) {
+		return withCode(ExitUsage, err)
+	}
+	return err
 }
 
 // NewCmdRoot builds the command tree.
@@ -62,12 +73,4 @@ checking each key's effect on the screen and what Claude recorded.`,
 		NewCmdRules(stdout, stderr, nil),
 	)
 	return root
-}
-
-// isFlagError reports the errors cobra returns for bad arguments before any
-// RunE is called.
-func isFlagError(err error) bool {
-	s := err.Error()
-	return strings.HasPrefix(s, "unknown command") || strings.HasPrefix(s, "unknown flag") ||
-		strings.Contains(s, "accepts ") || strings.Contains(s, "requires ")
 }

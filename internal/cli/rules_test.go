@@ -24,17 +24,14 @@ func executeRoot(t *testing.T, args ...string) (stdout, stderr string, err error
 	var out, errb bytes.Buffer
 	root := NewCmdRoot(devNull(t), &out, &errb)
 	root.SetArgs(args)
-	err = root.Execute()
+	err = execute(root)
 	return out.String(), errb.String(), err
 }
 
 // status is the exit status Main returns for err.
 func status(err error) ExitCode {
-	switch {
-	case err == nil:
+	if err == nil {
 		return ExitOK
-	case isFlagError(err):
-		return ExitUsage
 	}
 	return codeOf(err)
 }

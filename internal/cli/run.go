@@ -43,10 +43,6 @@ type RunOptions struct {
 	DryRun        bool
 }
 
-// notYet lists run flags whose behaviour arrives with later work: setting
-// one is an error rather than being silently ignored.
-var notYet = []string{}
-
 // NewCmdRun builds `claudewrap run`. runF replaces the run function in tests.
 func NewCmdRun(stdin *os.File, stdout, stderr io.Writer, runF func(*RunOptions) error) *cobra.Command {
 	opts := &RunOptions{Stdin: stdin, Stdout: stdout, Stderr: stderr}
@@ -72,11 +68,6 @@ a step, 6 Claude recorded something else.`,
   claudewrap run --headless --exit-after-turn --rules ci.yaml --on-unmatched fail -- "..."
   claudewrap run --headless --record session.cast -- "hello"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			for _, name := range notYet {
-				if cmd.Flags().Changed(name) {
-					return usageErrorf("--%s is not implemented yet", name)
-				}
-			}
 			opts.ClaudeArgs = args
 			if opts.AnswerTimeout < 0 {
 				return usageErrorf("--answer-timeout must not be negative")
@@ -199,7 +190,17 @@ func runRun(opts *RunOptions) (err error) {
 	if evName == "" && opts.Headless {
 		evName = "-"
 	}
-	var log *events.Log
+	var (
+		log *events.Log
+		// files are closed at the end, their errors checked: output lost
+		// to a full disk must not exit 0.
+		files []*os.File
+	)
+	defer func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}()
 	switch evName {
 	case "":
 	case "-":
@@ -209,7 +210,7 @@ func runRun(opts *RunOptions) (err error) {
 		if err != nil {
 			return usageErrorf("--events: %v", err)
 		}
-		defer f.Close()
+		files = append(files, f)
 		log = events.New(f)
 	}
 
@@ -224,15 +225,16 @@ func runRun(opts *RunOptions) (err error) {
 	if f, ok := opts.Stdout.(*os.File); ok {
 		cfg.Stdout = f
 	}
+	var rec *cast.Writer
 	if opts.Record != "" {
 		f, err := os.Create(opts.Record)
 		if err != nil {
 			return usageErrorf("--record: %v", err)
 		}
-		defer f.Close()
+		files = append(files, f)
 		// The header's size is the starting size; the host records it as an
 		// "r" event too, which covers passthrough terminals of another size.
-		rec, err := cast.NewWriter(f, opts.Cols, opts.Rows)
+		rec, err = cast.NewWriter(f, opts.Cols, opts.Rows)
 		if err != nil {
 			return fmt.Errorf("--record: %w", err)
 		}
@@ -280,10 +282,36 @@ func runRun(opts *RunOptions) (err error) {
 		fields["signal"] = rep.Claude.Signal.String()
 	}
 	log.Emit("exit", fields)
+	if lost := lostOutput(log, rec, files); lost != nil {
+		if code == ExitOK {
+			code = ExitError
+		}
+		err = errors.Join(err, lost)
+	}
 	if code == ExitOK {
 		return nil
 	}
 	return withCode(code, err)
+}
+
+// lostOutput reports the first write error of the event log and of the
+// recording, and any error closing their files.
+func lostOutput(log *events.Log, rec *cast.Writer, files []*os.File) error {
+	var errs []error
+	if err := log.Err(); err != nil {
+		errs = append(errs, fmt.Errorf("events lost: %w", err))
+	}
+	if rec != nil {
+		if err := rec.Err(); err != nil {
+			errs = append(errs, fmt.Errorf("recording cut short: %w", err))
+		}
+	}
+	for _, f := range files {
+		if err := f.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
+			errs = append(errs, fmt.Errorf("close %s: %w", f.Name(), err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // exitCodeOf makes the exit status: claudewrap's own outcomes first, the
