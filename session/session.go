@@ -173,6 +173,10 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		defer s.work.Done()
 		s.watchForms(ctx)
 	}()
+	// When the caller's context ends, Claude is asked to go (killed if it
+	// does not); forms asked meanwhile get the ended context and stop at
+	// once.
+	ended := ctx.Done()
 	for {
 		select {
 		case m, ok := <-srv.Messages():
@@ -189,9 +193,11 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 			defer s.mu.Unlock()
 			s.report.Claude = st
 			return s.report, err
-		case <-ctx.Done():
+		case <-ended:
+			ended = nil
 			_ = h.Signal(syscall.SIGTERM)
-			ctx = context.Background() // wait for Claude to go
+			kill := time.AfterFunc(killGrace, func() { _ = h.Signal(syscall.SIGKILL) })
+			defer kill.Stop()
 		}
 	}
 }
@@ -213,7 +219,13 @@ func (s *session) handle(ctx context.Context, m hook.Message) {
 			}()
 		}
 	case hook.PostToolUse:
-		s.verify(p)
+		// verify may wait for askflow's last step: hook messages keep
+		// flowing meanwhile.
+		s.work.Add(1)
+		go func() {
+			defer s.work.Done()
+			s.verify(p)
+		}()
 	case hook.Stop:
 		s.stop()
 	}
@@ -766,6 +778,10 @@ func (s *session) turnInterrupted() {
 		s.endTurn()
 	}()
 }
+
+// killGrace is how long Claude has to end after SIGTERM when the caller's
+// context ended, before it is killed.
+const killGrace = 5 * time.Second
 
 // idleLimit bounds the wait for Claude to settle after a cancel; idleQuiet
 // is how long its screen must not change.
