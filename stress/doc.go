@@ -16,5 +16,8 @@
 //
 // The package owns the harness only: it starts processes and writes
 // scratch files under the directory it is given, and it never changes what
-// claudewrap does.
+// claudewrap does. It keeps its own Question and Option types and its own
+// reading of Claude's recorded answers rather than package answer's: a judge
+// that shared claudewrap's vocabulary (its label quoting, say) would share
+// its mistakes.
 package stress
