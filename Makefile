@@ -11,7 +11,7 @@ LDFLAGS         := -X github.com/claudewrap/claudewrap/internal/cli.version=$(VE
                    -X github.com/claudewrap/claudewrap/internal/cli.commit=$(COMMIT)
 GOTEST_FLAGS    ?=
 
-.PHONY: all build claude test unit cross check golden bench demo stress clean
+.PHONY: lifecycle all build claude test unit cross check golden bench demo stress clean
 
 all: build
 
@@ -25,14 +25,19 @@ claude:
 
 # Every test, the end-to-end suite on the real Claude Code included (its
 # tests build only with the e2e tag).
-test: claude
+test: claude lifecycle
 	CLAUDEWRAP_CLAUDE_VERSIONS="$(CLAUDE_VERSIONS)" CLAUDEWRAP_E2E_VERSIONS="$(E2E_VERSIONS)" \
 		go test -race -count=1 -timeout 70m -tags e2e $(GOTEST_FLAGS) ./...
 	@cat .cache/e2e-report.txt
 
 # The fast unit tests alone: what plain `go test ./...` runs.
-unit:
+unit: lifecycle
 	go test -race -count=1 ./...
+
+# A session's form lifecycle against the fake Claude, twenty times over
+# with the race detector: its goroutines must agree however they interleave.
+lifecycle:
+	go test -race -count=20 -run '^TestForm' ./session
 
 # Builds and vets for every OS and architecture Claude Code users run.
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64

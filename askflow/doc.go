@@ -14,6 +14,11 @@
 // question) for a full redraw (see [Redrawer]), then stops pressing and
 // reports, with the last screen it saw.
 //
+// watch.go answers the session's few questions about the screen around a
+// form (is a form shown, is it untouched, has Claude's prompt come back) and
+// holds its one blind key, [Dismiss]'s Esc, so that the session reads no
+// screens itself.
+//
 // askflow reads a [Screen] and sends keys through [Keys]; it never touches
 // files, processes or PTYs, and it does not know where decisions come from.
 package askflow

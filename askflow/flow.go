@@ -491,35 +491,10 @@ func focusOf(s screen.Snapshot) string {
 	return fm.Focus.String()
 }
 
-// position is the focus's place in the order Up/Down walk through: the
-// options, "Type something", the multi-select button, "Chat about this".
-// The preview layout has neither "Type something" nor a button.
+// position is the focus's place on the current question (see
+// [screen.Focus.Position]).
 func (r *runner) position(fm *screen.Form) int {
-	q := r.cfg.Questions[r.q]
-	n := len(q.Options)
-	switch fm.Focus.Kind {
-	case screen.FocusOption:
-		return fm.Focus.Index
-	case screen.FocusOther:
-		return n
-	case screen.FocusButton:
-		return n + 1
-	case screen.FocusChat:
-		return r.chatPos()
-	}
-	return -1
-}
-
-// chatPos is the position of "Chat about this" on the current question.
-func (r *runner) chatPos() int {
-	q := r.cfg.Questions[r.q]
-	switch {
-	case q.PreviewLayout():
-		return len(q.Options)
-	case q.MultiSelect:
-		return len(q.Options) + 2
-	}
-	return len(q.Options) + 1
+	return fm.Focus.Position(r.cfg.Questions[r.q])
 }
 
 // moveTo moves the focus to position target, one confirmed key at a time.
@@ -755,7 +730,7 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 			return err
 		}
 	}
-	button := len(q.Options) + 1
+	button := screen.ButtonPosition(q)
 	if err := r.settle(ctx); err != nil {
 		return err
 	}
@@ -778,7 +753,7 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 }
 
 func (r *runner) typed(ctx context.Context, text string) error {
-	other := len(r.cfg.Questions[r.q].Options)
+	other := screen.OtherPosition(r.cfg.Questions[r.q])
 	fm, err := r.moveTo(ctx, other)
 	if err != nil {
 		return err
@@ -897,7 +872,7 @@ func (r *runner) reviewMismatch(fm *screen.Form) string {
 // chat presses "Chat about this". The message follows with [Message] once
 // Claude's turn has ended.
 func (r *runner) chat(ctx context.Context) error {
-	chat := r.chatPos()
+	chat := screen.ChatPosition(r.cfg.Questions[r.q])
 	if err := r.approach(ctx, "chat", chat); err != nil {
 		return err
 	}

@@ -13,26 +13,27 @@ import (
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/cast"
+	"github.com/claudewrap/claudewrap/internal/fakeclaude"
 	"github.com/claudewrap/claudewrap/screen"
 )
 
 // Questions as the test scenarios ask them (testdata/scenarios).
 var (
 	database = fq{Header: "Database", Question: "Which database should we use?", Options: []fo{
-		{"PostgreSQL", "Relational, robust"}, {"SQLite", "Embedded, simple"}, {"MongoDB", "Document store"},
+		{Label: "PostgreSQL", Desc: "Relational, robust"}, {Label: "SQLite", Desc: "Embedded, simple"}, {Label: "MongoDB", Desc: "Document store"},
 	}}
 	features = fq{Header: "Features", Question: "Which features should we build?", Multi: true, Options: []fo{
-		{"Auth", "Sign-in and sessions"}, {"Export", "CSV and JSON downloads"},
-		{"Search", "Full-text search"}, {"API", "Public REST API"},
+		{Label: "Auth", Desc: "Sign-in and sessions"}, {Label: "Export", Desc: "CSV and JSON downloads"},
+		{Label: "Search", Desc: "Full-text search"}, {Label: "API", Desc: "Public REST API"},
 	}}
 	naming = fq{Header: "Naming", Question: "How should we name things?", Options: []fo{
-		{"camelCase", "fooBar"}, {"snake_case", "foo_bar"}, {"kebab-case", "foo-bar"},
+		{Label: "camelCase", Desc: "fooBar"}, {Label: "snake_case", Desc: "foo_bar"}, {Label: "kebab-case", Desc: "foo-bar"},
 	}}
 	hosting = fq{Header: "Hosting", Question: "Where should the service run once it is ready for its first users?", Options: []fo{
-		{"A single shared virtual machine", "Cheapest to start with; one box to patch, back up and watch, and a single point of failure until we outgrow it"},
-		{"Managed containers", "A container platform runs and restarts the service, scales it out under load and rolls out new versions without downtime"},
-		{"Serverless functions", "Pay per request and never think about servers, at the price of cold starts and limits on how long a request may run"},
-		{"Our own racks", "Full control over hardware and network, with the cost of buying, housing and looking after the machines ourselves"},
+		{Label: "A single shared virtual machine", Desc: "Cheapest to start with; one box to patch, back up and watch, and a single point of failure until we outgrow it"},
+		{Label: "Managed containers", Desc: "A container platform runs and restarts the service, scales it out under load and rolls out new versions without downtime"},
+		{Label: "Serverless functions", Desc: "Pay per request and never think about servers, at the price of cold starts and limits on how long a request may run"},
+		{Label: "Our own racks", Desc: "Full control over hardware and network, with the cost of buying, housing and looking after the machines ourselves"},
 	}}
 )
 
@@ -72,7 +73,7 @@ func drive(t *testing.T, ctx context.Context, fc *fakeClaude, hook []answer.Ques
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	cfg := askflow.Config{
-		Screen:      redrawable{fc.em, fc},
+		Screen:      redrawable{fc.Screen(), fc},
 		Keys:        fc,
 		Questions:   hook,
 		Decisions:   ds,
@@ -84,7 +85,7 @@ func drive(t *testing.T, ctx context.Context, fc *fakeClaude, hook []answer.Ques
 		f(&cfg)
 	}
 	res, err := askflow.Run(ctx, cfg)
-	fc.settle()
+	fc.Settle()
 	if err != nil {
 		t.Logf("askflow: %v", err)
 	}
@@ -183,12 +184,12 @@ func asError(t *testing.T, err error) *askflow.Error {
 // recordings show them.
 var (
 	threeNaming = fq{Header: "Naming", Question: "How should we name things?", Options: []fo{
-		{"camelCase", "likeThis"}, {"snake_case", "like_this"},
+		{Label: "camelCase", Desc: "likeThis"}, {Label: "snake_case", Desc: "like_this"},
 	}}
 	longDeploy = fq{Header: "Deployment", Question: "Which deployment strategy should we adopt for the new payments service given our constraints?", Options: []fo{
-		{"A single shared PostgreSQL cluster with logical replication to a standby region", "Lowest operational cost, but a regional outage means a manual failover that takes minutes"},
-		{"Blue-green deployments on two identical Kubernetes clusters behind a global load balancer", "Zero-downtime releases and instant rollback, at twice the infrastructure bill"},
-		{"Canary releases", "Gradual rollout to a small share of traffic first"},
+		{Label: "A single shared PostgreSQL cluster with logical replication to a standby region", Desc: "Lowest operational cost, but a regional outage means a manual failover that takes minutes"},
+		{Label: "Blue-green deployments on two identical Kubernetes clusters behind a global load balancer", Desc: "Zero-downtime releases and instant rollback, at twice the infrastructure bill"},
+		{Label: "Canary releases", Desc: "Gradual rollout to a small share of traffic first"},
 	}}
 )
 
@@ -202,27 +203,27 @@ func TestFakeMatchesRecording(t *testing.T) {
 	tests := []struct {
 		name  string
 		qs    []fq
-		state func(fc *fakeClaude)
+		state func(st *fakeclaude.Form)
 	}{
 		{name: "database-focus-1-100x40", qs: []fq{database}},
 		{name: "database-focus-1-60x40", qs: []fq{database}},
-		{name: "database-focus-2-100x40", qs: []fq{database}, state: func(fc *fakeClaude) { fc.focus[0] = 1 }},
-		{name: "database-focus-4-100x40", qs: []fq{database}, state: func(fc *fakeClaude) { fc.focus[0] = 3 }},
-		{name: "database-focus-5-100x40", qs: []fq{database}, state: func(fc *fakeClaude) { fc.focus[0], fc.visited[0] = 4, true }},
-		{name: "database-typed-60x40", qs: []fq{database}, state: func(fc *fakeClaude) { fc.focus[0], fc.text[0] = 3, "We use SQLite for now" }},
-		{name: "three-review-60x40", qs: []fq{database, features, threeNaming}, state: func(fc *fakeClaude) {
-			fc.chosen[0], fc.ticks[1], fc.chosen[2], fc.page = "PostgreSQL", []int{0, 3}, "snake_case", 3
+		{name: "database-focus-2-100x40", qs: []fq{database}, state: func(st *fakeclaude.Form) { st.Focus[0] = 1 }},
+		{name: "database-focus-4-100x40", qs: []fq{database}, state: func(st *fakeclaude.Form) { st.Focus[0] = 3 }},
+		{name: "database-focus-5-100x40", qs: []fq{database}, state: func(st *fakeclaude.Form) { st.Focus[0], st.Visited[0] = 4, true }},
+		{name: "database-typed-60x40", qs: []fq{database}, state: func(st *fakeclaude.Form) { st.Focus[0], st.Text[0] = 3, "We use SQLite for now" }},
+		{name: "three-review-60x40", qs: []fq{database, features, threeNaming}, state: func(st *fakeclaude.Form) {
+			st.Chosen[0], st.Ticks[1], st.Chosen[2], st.Page = "PostgreSQL", []int{0, 3}, "snake_case", 3
 		}},
-		{name: "long-focus-2-60x40", qs: []fq{longDeploy}, state: func(fc *fakeClaude) { fc.focus[0] = 1 }},
+		{name: "long-focus-2-60x40", qs: []fq{longDeploy}, state: func(st *fakeclaude.Form) { st.Focus[0] = 1 }},
 		{name: "multi-focus-1-80x40", qs: []fq{multi}},
-		{name: "three-features-auth-api-100x40", qs: []fq{database, features, threeNaming}, state: func(fc *fakeClaude) {
-			fc.chosen[0], fc.page, fc.ticks[1], fc.focus[1] = "PostgreSQL", 1, []int{0, 3}, 3
+		{name: "three-features-auth-api-100x40", qs: []fq{database, features, threeNaming}, state: func(st *fakeclaude.Form) {
+			st.Chosen[0], st.Page, st.Ticks[1], st.Focus[1] = "PostgreSQL", 1, []int{0, 3}, 3
 		}},
-		{name: "three-naming-typed-100x40", qs: []fq{database, features, threeNaming}, state: func(fc *fakeClaude) {
-			fc.chosen[0], fc.ticks[1], fc.page, fc.focus[2], fc.text[2] = "PostgreSQL", []int{0, 3}, 2, 2, "kebab-case"
+		{name: "three-naming-typed-100x40", qs: []fq{database, features, threeNaming}, state: func(st *fakeclaude.Form) {
+			st.Chosen[0], st.Ticks[1], st.Page, st.Focus[2], st.Text[2] = "PostgreSQL", []int{0, 3}, 2, 2, "kebab-case"
 		}},
-		{name: "three-review-100x40", qs: []fq{database, features, threeNaming}, state: func(fc *fakeClaude) {
-			fc.chosen[0], fc.ticks[1], fc.chosen[2], fc.page = "PostgreSQL", []int{0, 3}, "snake_case", 3
+		{name: "three-review-100x40", qs: []fq{database, features, threeNaming}, state: func(st *fakeclaude.Form) {
+			st.Chosen[0], st.Ticks[1], st.Chosen[2], st.Page = "PostgreSQL", []int{0, 3}, "snake_case", 3
 		}},
 	}
 	for _, tt := range tests {
@@ -235,12 +236,9 @@ func TestFakeMatchesRecording(t *testing.T) {
 			}
 			fc := newFake(t, tt.qs, h.Width, h.Height, faults{})
 			if tt.state != nil {
-				fc.mu.Lock()
-				tt.state(fc)
-				fc.redrawLocked()
-				fc.mu.Unlock()
+				fc.Edit(tt.state)
 			}
-			fs := fc.em.Snapshot()
+			fs := fc.Screen().Snapshot()
 			ff, err := screen.Recognize(fs)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, fs.Text())
@@ -299,12 +297,12 @@ func replayRecording(t *testing.T, path string) (screen.Snapshot, cast.Header) {
 func TestFakeDrawsEveryPage(t *testing.T) {
 	qs := []fq{database, features, naming}
 	fc := newFake(t, qs, 100, 40, faults{})
-	fc.mu.Lock()
-	fc.focus = []int{1, 5, 3}
-	fc.ticks[1] = []int{3, 0}
-	fc.text[2] = "kebab-case for files"
-	fc.chosen = []string{"SQLite", "", "kebab-case for files"}
-	fc.mu.Unlock()
+	fc.Edit(func(st *fakeclaude.Form) {
+		st.Focus = []int{1, 5, 3}
+		st.Ticks[1] = []int{3, 0}
+		st.Text[2] = "kebab-case for files"
+		st.Chosen = []string{"SQLite", "", "kebab-case for files"}
+	})
 	for page, want := range []string{
 		"tabs: [☒ Database]* [☒ Features] [☒ Naming] [✔ Submit]\nheader: Database\nquestion: Which database should we use?\n" +
 			"option 1: \"PostgreSQL\" (Relational, robust)\noption 2: \"SQLite\" (Embedded, simple)  <focus>\noption 3: \"MongoDB\" (Document store)\n" +
@@ -320,11 +318,10 @@ func TestFakeDrawsEveryPage(t *testing.T) {
 			"  \"Which features should we build?\" -> \"API, Auth\"\n  \"How should we name things?\" -> \"kebab-case for files\"\n" +
 			"submit: 1. Submit answers  <focus>\ncancel: 2. Cancel\nfocus: submit\n",
 	} {
-		fc.mu.Lock()
-		fc.page = page
-		fc.redrawLocked()
-		fc.mu.Unlock()
-		s := fc.em.Snapshot()
+		fc.Edit(func(st *fakeclaude.Form) {
+			st.Page = page
+		})
+		s := fc.Screen().Snapshot()
 		f, err := screen.Recognize(s)
 		if err != nil {
 			t.Errorf("page %d: %v\n%s", page+1, err, s.Text())
@@ -334,12 +331,11 @@ func TestFakeDrawsEveryPage(t *testing.T) {
 			t.Errorf("page %d recognised as\n%s\nwant\n%s\nscreen:\n%s", page+1, f, want, s.Text())
 		}
 	}
-	fc.mu.Lock()
-	fc.state = stateChatted
-	fc.prompt = "let us talk"
-	fc.redrawLocked()
-	fc.mu.Unlock()
-	s := fc.em.Snapshot()
+	fc.Edit(func(st *fakeclaude.Form) {
+		st.State = stateChatted
+		st.Prompt = "let us talk"
+	})
+	s := fc.Screen().Snapshot()
 	if _, err := screen.Recognize(s); err == nil {
 		t.Errorf("Claude's prompt taken for a form:\n%s", s.Text())
 	}
@@ -438,9 +434,9 @@ func TestAnswer(t *testing.T) {
 			}
 			if len(tt.sent) > 0 {
 				// The chat message follows once Claude's prompt shows.
-				err := askflow.Message(context.Background(), askflow.Config{Screen: fc.em, Keys: fc,
+				err := askflow.Message(context.Background(), askflow.Config{Screen: fc.Screen(), Keys: fc,
 					FormTimeout: formTimeout, StepTimeout: patientStep}, tt.sent[0])
-				fc.settle()
+				fc.Settle()
 				if err != nil {
 					t.Fatalf("Message: %v", err)
 				}
@@ -740,13 +736,12 @@ func TestMessageControlCharacters(t *testing.T) {
 		t.Run(strconv.Quote(text), func(t *testing.T) {
 			t.Parallel()
 			fc := newFake(t, []fq{database}, 100, 40, faults{})
-			fc.mu.Lock()
-			fc.state = stateChatted
-			fc.redrawLocked()
-			fc.mu.Unlock()
-			err := askflow.Message(context.Background(), askflow.Config{Screen: fc.em, Keys: fc,
+			fc.Edit(func(st *fakeclaude.Form) {
+				st.State = stateChatted
+			})
+			err := askflow.Message(context.Background(), askflow.Config{Screen: fc.Screen(), Keys: fc,
 				FormTimeout: formTimeout, StepTimeout: stepTimeout}, text)
-			fc.settle()
+			fc.Settle()
 			asError(t, err)
 			if got := fc.Received(); len(got) != 0 {
 				t.Errorf("keys sent: %v", got)
@@ -856,7 +851,7 @@ func TestEnterWithoutEffectWhileFormChanges(t *testing.T) {
 	checkNothingSubmitted(t, fc)
 	if err == nil {
 		t.Errorf("Run reported %v with nil error, but the form is still on screen and nothing was submitted:\n%s",
-			res.Outcome, fc.em.Snapshot().Text())
+			res.Outcome, fc.Screen().Snapshot().Text())
 	}
 }
 

@@ -12,6 +12,9 @@
 // taller than the terminal loses its top, a long list scrolls), and compare.go
 // holds a page against the questions the hook reported. The golden screens in
 // testdata/screens/<version>/ are recorded from every pinned Claude Code.
+// position.go says where each element of a page is in the order Up and Down
+// walk, and typed.go tells keys the person typed from the terminal's own
+// reports that arrive on the same input.
 //
 // A tokenizer (filter.go) keeps its state across writes, gives wide characters
 // two cells, drops what has no place on the screen (kitty keyboard and other

@@ -1,9 +1,19 @@
 // Package session runs one claudewrap session: it starts Claude Code in a
 // PTY (ptyhost) with claudewrap's hooks added (hook), decides an answer for
-// every question a form asks (through a [Decider], e.g. rules), has askflow
-// drive the form, checks what Claude recorded against the intent, writes the
-// events, and reports the outcome the exit status is made of.
+// every question a form asks (through a [Decider], e.g. rules, or an
+// [Asker], the person), has askflow drive the form, checks what Claude
+// recorded against the intent, writes the events, and reports the outcome
+// the exit status is made of ([Report.Exit]; [Mode.Policy] picks the policy
+// for unmatched questions).
+//
+// Each form is a small state machine (form.go: deciding, queued, driving,
+// submitted, handed over, recorded, done), and the jobs around it have a
+// file each: decide.go, drive.go, verify.go, turn.go (the end of Claude's
+// turn, chat), watch.go (the person typing, forms with no hook). Claude is
+// seen through the [Child] interface and its hook messages as a channel, so
+// that the tests drive a session against a fake Claude.
 //
 // It is the only package that sees all the others; each of them stays
-// ignorant of the rest.
+// ignorant of the rest. It does not read screens itself: askflow and screen
+// say what the screen shows.
 package session

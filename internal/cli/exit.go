@@ -3,21 +3,22 @@ package cli
 import (
 	"errors"
 	"fmt"
+
+	"github.com/claudewrap/claudewrap/session"
 )
 
-// ExitCode is the status claudewrap exits with.
-type ExitCode int
+// ExitCode is the status claudewrap exits with; session says which.
+type ExitCode = session.ExitCode
 
-// Exit statuses, as README.md (Usage) lists them. Claude's own status passes
-// through as is.
+// Exit statuses, as README.md (Usage) lists them.
 const (
-	ExitOK         ExitCode = 0
-	ExitError      ExitCode = 1 // an error of claudewrap's own not listed below
-	ExitUsage      ExitCode = 2 // bad flags or rules
-	ExitStart      ExitCode = 3 // claude could not start
-	ExitUnmatched  ExitCode = 4 // an unmatched question under --on-unmatched fail
-	ExitNavigation ExitCode = 5 // the screen never confirmed a step
-	ExitMismatch   ExitCode = 6 // Claude recorded something other than intended
+	ExitOK         = session.ExitOK
+	ExitError      = session.ExitError
+	ExitUsage      = session.ExitUsage
+	ExitStart      = session.ExitStart
+	ExitUnmatched  = session.ExitUnmatched
+	ExitNavigation = session.ExitNavigation
+	ExitMismatch   = session.ExitMismatch
 )
 
 // exitError carries an exit status with an error. A nil err means nothing

@@ -19,7 +19,6 @@ import (
 	"github.com/claudewrap/claudewrap/bundle"
 	"github.com/claudewrap/claudewrap/cast"
 	"github.com/claudewrap/claudewrap/events"
-	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/session"
@@ -164,7 +163,8 @@ func runRun(opts *RunOptions) (err error) {
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
-	policy, err := unmatchedPolicy(opts, set)
+	mode := session.Mode{Headless: opts.Headless, Terminal: opts.Stdin != nil && term.IsTerminal(int(opts.Stdin.Fd()))}
+	policy, err := mode.Policy(rules.Policy(opts.OnUnmatched), set.Defaults().OnUnmatched)
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
@@ -260,22 +260,9 @@ func runRun(opts *RunOptions) (err error) {
 		DryRun:        opts.DryRun,
 		Bundles:       bundles,
 	})
-	code := exitCodeOf(rep)
-	if err == nil && code == ExitNavigation && len(rep.Failures) > 0 {
-		err = fmt.Errorf("a form could not be answered: %s", rep.Failures[0])
-		if n := len(rep.Failures); n > 1 {
-			err = fmt.Errorf("%w (and %d more)", err, n-1)
-		}
-	}
+	code, err := rep.Exit(err)
 	if err != nil {
 		log.Emit("error", events.Fields{"message": err.Error()})
-		if errors.Is(err, ptyhost.ErrStart) {
-			code = ExitStart
-		} else if errors.Is(err, hook.ErrSettings) {
-			code = ExitUsage
-		} else if code == ExitOK {
-			code = ExitError
-		}
 	}
 	fields := events.Fields{"code": int(code), "claude_code": rep.Claude.Code}
 	if rep.Claude.Signal != 0 {
@@ -312,54 +299,4 @@ func lostOutput(log *events.Log, rec *cast.Writer, files []*os.File) error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// exitCodeOf makes the exit status: claudewrap's own outcomes first, the
-// worst first; else Claude's status, unless claudewrap ended Claude itself.
-func exitCodeOf(r session.Report) ExitCode {
-	switch {
-	case r.Mismatch:
-		return ExitMismatch
-	case r.Navigation:
-		return ExitNavigation
-	case r.Unmatched:
-		return ExitUnmatched
-	case r.Ended:
-		return ExitOK
-	}
-	return ExitCode(r.Claude.Code)
-}
-
-// unmatchedPolicy picks the policy: the flag, else the rules' default, else
-// passthrough when Claude is on the person's screen, ask when headless with
-// a terminal at hand, fail with no terminal at all.
-func unmatchedPolicy(opts *RunOptions, set *rules.Set) (rules.Policy, error) {
-	tty := opts.Stdin != nil && term.IsTerminal(int(opts.Stdin.Fd()))
-	p := rules.Policy(opts.OnUnmatched)
-	if p == "" {
-		p = set.Defaults().OnUnmatched
-		// A rules file written for a terminal still serves headless runs.
-		if p == rules.Passthrough && opts.Headless {
-			p = ""
-		}
-	}
-	if p == "" {
-		switch {
-		case !opts.Headless:
-			p = rules.Passthrough
-		case tty:
-			p = rules.Ask
-		default:
-			p = rules.Fail
-		}
-	}
-	switch {
-	case p == rules.Ask && !opts.Headless:
-		return "", errors.New("the ask policy is for --headless runs; with Claude on your screen, answer in its own menu (passthrough)")
-	case p == rules.Ask && !tty:
-		return "", errors.New("the ask policy needs a terminal on stdin")
-	case p == rules.Passthrough && opts.Headless:
-		return "", errors.New("the passthrough policy needs Claude on the person's screen; it cannot work with --headless")
-	}
-	return p, nil
 }

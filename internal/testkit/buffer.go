@@ -31,10 +31,16 @@ func (b *SyncBuffer) String() string {
 // holds after d.
 func (b *SyncBuffer) WaitFor(t testing.TB, want string, d time.Duration) string {
 	t.Helper()
+	return b.WaitForN(t, want, 1, d)
+}
+
+// WaitForN waits until the buffer holds want n times.
+func (b *SyncBuffer) WaitForN(t testing.TB, want string, n int, d time.Duration) string {
+	t.Helper()
 	deadline := time.Now().Add(d)
-	for !strings.Contains(b.String(), want) {
+	for strings.Count(b.String(), want) < n {
 		if time.Now().After(deadline) {
-			t.Fatalf("never saw %q within %v; saw %q", want, d, b.String())
+			t.Fatalf("never saw %q %d times within %v; saw %q", want, n, d, b.String())
 		}
 		time.Sleep(5 * time.Millisecond) // polling a buffer under a deadline
 	}

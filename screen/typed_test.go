@@ -1,8 +1,8 @@
-package session
+package screen
 
 import "testing"
 
-func TestPersonTyped(t *testing.T) {
+func TestTyped(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
 		want bool
@@ -21,8 +21,8 @@ func TestPersonTyped(t *testing.T) {
 		{"\x1b[12;40Rx", true},    // a report, then a key
 		{"\x1b[?2004;1$y", false}, // mode report
 	} {
-		if got := personTyped([]byte(tc.in)); got != tc.want {
-			t.Errorf("personTyped(%q) = %t, want %t", tc.in, got, tc.want)
+		if got := Typed([]byte(tc.in)); got != tc.want {
+			t.Errorf("Typed(%q) = %t, want %t", tc.in, got, tc.want)
 		}
 	}
 }

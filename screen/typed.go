@@ -1,10 +1,10 @@
-package session
+package screen
 
-// personTyped reports whether input from the person's terminal holds
+// Typed reports whether input from the person's terminal holds
 // anything but the terminal's own reports (replies to Claude's queries,
 // focus events), which arrive on the same stdin and must not count as the
 // person taking a form over.
-func personTyped(p []byte) bool {
+func Typed(p []byte) bool {
 	for i := 0; i < len(p); {
 		n := reportLen(p[i:])
 		if n == 0 {

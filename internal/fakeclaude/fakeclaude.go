@@ -1,4 +1,4 @@
-package askflow_test
+package fakeclaude
 
 import (
 	"errors"
@@ -11,31 +11,21 @@ import (
 	"unicode/utf8"
 
 	"github.com/claudewrap/claudewrap/answer"
-	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/screen"
 )
 
-// This file holds fakeClaude: a model of Claude Code 2.1.330's
-// AskUserQuestion form. It draws into a real screen.Emulator the way the
-// recorded screens show it (testdata/screens/2.1.330), clearing and
-// redrawing inside a synchronized update on every change, and implements
-// askflow.Keys: keys take effect on a goroutine after a small delay, like a
-// real TUI. It records what Claude would report (the submitted answers, a
-// chat message) and every key with the focus it landed on, and it has knobs
-// to misbehave.
-
-// fq is one question of the fake form.
-type fq struct {
+// Question is one question of the fake form.
+type Question struct {
 	Header   string
 	Question string
 	Multi    bool
-	Options  []fo
+	Options  []Option
 }
 
-// fo is one offered option.
-type fo struct{ Label, Desc string }
+// Option is one offered option.
+type Option struct{ Label, Desc string }
 
-func (q fq) hook() answer.Question {
+func (q Question) hook() answer.Question {
 	h := answer.Question{Header: q.Header, Question: q.Question, MultiSelect: q.Multi}
 	for _, o := range q.Options {
 		h.Options = append(h.Options, answer.Option{Label: o.Label, Description: o.Desc})
@@ -43,7 +33,7 @@ func (q fq) hook() answer.Question {
 	return h
 }
 
-func hookOf(qs []fq) []answer.Question {
+func Answers(qs []Question) []answer.Question {
 	var h []answer.Question
 	for _, q := range qs {
 		h = append(h, q.hook())
@@ -51,10 +41,10 @@ func hookOf(qs []fq) []answer.Question {
 	return h
 }
 
-func cloneQuestions(qs []fq) []fq {
-	out := make([]fq, len(qs))
+func cloneQuestions(qs []Question) []Question {
+	out := make([]Question, len(qs))
 	for i, q := range qs {
-		q.Options = append([]fo(nil), q.Options...)
+		q.Options = append([]Option(nil), q.Options...)
 		out[i] = q
 	}
 	return out
@@ -63,19 +53,19 @@ func cloneQuestions(qs []fq) []fq {
 // Positions on a question page, in the order Up/Down walk through them:
 // options 0..n-1, "Type something" n, the button n+1 (multi-select only),
 // "Chat about this" last.
-func otherPos(q fq) int { return len(q.Options) }
+func OtherPos(q Question) int { return len(q.Options) }
 
-func buttonPos(q fq) int { return len(q.Options) + 1 }
+func ButtonPos(q Question) int { return len(q.Options) + 1 }
 
-func chatPos(q fq) int {
+func ChatPos(q Question) int {
 	if q.Multi {
 		return len(q.Options) + 2
 	}
 	return len(q.Options) + 1
 }
 
-// faults make the fake misbehave. Keys are counted by SendKeys call, from 1.
-type faults struct {
+// Faults make the fake misbehave. Keys are counted by SendKeys call, from 1.
+type Faults struct {
 	Swallow  map[int]bool          // the key has no effect
 	Double   map[int]bool          // the key takes effect twice
 	WrongWay map[int]bool          // Up moves down and Down moves up
@@ -87,7 +77,7 @@ type faults struct {
 	// After key ChangeAfter (whether it had an effect or not), Change edits
 	// the questions on screen: the form changing under the wrapper.
 	ChangeAfter int
-	Change      func(qs []fq)
+	Change      func(qs []Question)
 	// After key CloseAfter, Claude is gone: the screen shows a shell.
 	CloseAfter int
 	// After key ResizeAfter, the terminal becomes ResizeCols wide.
@@ -110,28 +100,43 @@ type faults struct {
 	Garble map[int]bool
 }
 
-type fakeState int
+// State is where the fake is: before, on or after its form.
+type State int
 
+// States.
 const (
-	stateThinking fakeState = iota
-	stateOpen
-	stateSubmitted
-	stateCancelled
-	stateChatted
-	stateKilled
+	Thinking State = iota // before the form shows
+	Open                  // the form is on the screen
+	Submitted
+	Cancelled
+	Chatted
+	Killed // Claude is gone: the screen shows a shell
 )
 
-// keyRec is one SendKeys call as the fake saw it.
-type keyRec struct {
+// KeyRec is one SendKeys call as the fake saw it.
+type KeyRec struct {
 	N       int
 	Keys    string
 	Applied bool // the key was handled (not swallowed or ignored)
 }
 
-// enterRec is one Enter that reached the form, with where the focus was.
-type enterRec struct {
+// EnterRec is one Enter that reached the form, with where the focus was.
+type EnterRec struct {
 	Page  int // question index; len(questions) is the review page
 	Focus int
+}
+
+// Form is the fake's state, which tests may set with [Claude.Edit].
+type Form struct {
+	State   State
+	Page    int      // the question page shown; len(questions) is the review page
+	Focus   []int    // per question page
+	Ticks   [][]int  // per question, option indices in tick order (n: Type something)
+	Text    []string // per question, what was typed into Type something
+	Visited []bool   // per question, the Type something row has had the focus
+	Chosen  []string // per question, the single-select answer
+	Review  int      // review page focus: 0 Submit answers, 1 Cancel
+	Prompt  string   // Claude's input box after the form closed
 }
 
 type pending struct {
@@ -139,26 +144,19 @@ type pending struct {
 	b []byte
 }
 
-// fakeClaude is the fake form. Create it with newFake.
-type fakeClaude struct {
-	t  *testing.T
+// Claude is the fake form. Create it with New.
+type Claude struct {
+	t  testing.TB
 	em screen.Emulator
-	f  faults
+	f  Faults
 
 	mu        sync.Mutex
-	qs        []fq
+	qs        []Question
 	cols      int
-	state     fakeState
-	page      int
-	focus     []int    // per question page
-	ticks     [][]int  // per question, option indices in tick order (n: Type something)
-	text      []string // per question, what was typed into Type something
-	visited   []bool   // per question, the Type something row has had the focus
-	chosen    []string // per question, the single-select answer
-	review    int      // review page focus: 0 Submit answers, 1 Cancel
-	prompt    string   // Claude's input box after the form closed
-	received  []keyRec
-	enters    []enterRec
+	st        Form
+	onState   func(State)
+	received  []KeyRec
+	enters    []EnterRec
 	submitted map[string]string // the answers Claude would report; nil until submitted
 	sent      []string          // messages sent from Claude's prompt
 	handled   int               // keys taken off the queue
@@ -171,29 +169,24 @@ type fakeClaude struct {
 	wg    sync.WaitGroup
 }
 
-var _ askflow.Keys = (*fakeClaude)(nil)
-
 const keyLatency = 5 * time.Millisecond
 
-// newFake draws the form (a copy of qs) into a new cols x rows emulator.
-func newFake(t *testing.T, qs []fq, cols, rows int, f faults) *fakeClaude {
+// New draws the form (a copy of qs) into a new cols x rows emulator.
+// It stops when the test ends.
+func New(t testing.TB, qs []Question, cols, rows int, f Faults) *Claude {
 	t.Helper()
-	fc := &fakeClaude{
+	fc := &Claude{
 		t:        t,
 		em:       screen.New(screen.Options{Cols: cols, Rows: rows}),
 		f:        f,
 		qs:       cloneQuestions(qs),
 		cols:     cols,
-		focus:    make([]int, len(qs)),
-		ticks:    make([][]int, len(qs)),
-		text:     make([]string, len(qs)),
-		visited:  make([]bool, len(qs)),
-		chosen:   make([]string, len(qs)),
+		st:       newForm(len(qs)),
 		progress: make(chan struct{}),
 		queue:    make(chan pending, 1024),
 		done:     make(chan struct{}),
 	}
-	fc.focus[0] = f.StartFocus
+	fc.st.Focus[0] = f.StartFocus
 	fc.wg.Add(1)
 	go fc.loop()
 	t.Cleanup(func() {
@@ -213,21 +206,26 @@ func newFake(t *testing.T, qs []fq, cols, rows int, f faults) *fakeClaude {
 				return
 			}
 			fc.mu.Lock()
-			defer fc.mu.Unlock()
-			if fc.state == stateThinking {
-				fc.state = stateOpen
+			opened := fc.st.State == Thinking
+			if opened {
+				fc.st.State = Open
 				fc.redrawLocked()
+			}
+			on := fc.onState
+			fc.mu.Unlock()
+			if opened && on != nil {
+				on(Open)
 			}
 		}()
 		return fc
 	}
-	fc.state = stateOpen
+	fc.st.State = Open
 	fc.redrawLocked()
 	return fc
 }
 
 // Redraw draws the screen again, clean.
-func (fc *fakeClaude) Redraw() error {
+func (fc *Claude) Redraw() error {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
 	fc.redraws++
@@ -237,14 +235,14 @@ func (fc *fakeClaude) Redraw() error {
 }
 
 // SendKeys queues p; it takes effect a little later, on the fake's goroutine.
-func (fc *fakeClaude) SendKeys(p []byte) error {
+func (fc *Claude) SendKeys(p []byte) error {
 	fc.mu.Lock()
-	if fc.state == stateKilled {
+	if fc.st.State == Killed {
 		fc.mu.Unlock()
 		return errors.New("write /dev/ptmx: input/output error")
 	}
 	n := len(fc.received) + 1
-	fc.received = append(fc.received, keyRec{N: n, Keys: string(p)})
+	fc.received = append(fc.received, KeyRec{N: n, Keys: string(p)})
 	fc.mu.Unlock()
 	if fc.f.OnSend != nil {
 		fc.f.OnSend(n)
@@ -253,7 +251,7 @@ func (fc *fakeClaude) SendKeys(p []byte) error {
 	return nil
 }
 
-func (fc *fakeClaude) loop() {
+func (fc *Claude) loop() {
 	defer fc.wg.Done()
 	for {
 		select {
@@ -266,14 +264,20 @@ func (fc *fakeClaude) loop() {
 			case <-fc.done:
 				return
 			}
-			fc.apply(k)
+			before, after, on := fc.apply(k)
+			if after != before && on != nil {
+				on(after)
+			}
 		}
 	}
 }
 
-func (fc *fakeClaude) apply(k pending) {
+// apply handles one key; it returns the state before and after, and whom
+// to tell of a change.
+func (fc *Claude) apply(k pending) (before, after State, on func(State)) {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
+	before = fc.st.State
 	applied := !fc.f.Ignore && !fc.f.Swallow[k.n]
 	if applied {
 		times := 1
@@ -289,7 +293,7 @@ func (fc *fakeClaude) apply(k pending) {
 		fc.f.Change(fc.qs)
 	}
 	if k.n == fc.f.CloseAfter {
-		fc.state = stateKilled
+		fc.st.State = Killed
 	}
 	if fc.f.Garble[k.n] {
 		fc.garbled = true
@@ -303,11 +307,70 @@ func (fc *fakeClaude) apply(k pending) {
 	fc.handled++
 	close(fc.progress)
 	fc.progress = make(chan struct{})
+	return before, fc.st.State, fc.onState
 }
 
-// settle waits until every key sent has been handled, so that the records
+// Screen is the emulated terminal the fake draws into.
+func (fc *Claude) Screen() screen.Emulator { return fc.em }
+
+// OnState has fn called, on the fake's goroutine, whenever its state
+// changes (the form shows, is submitted, cancelled, ...).
+func (fc *Claude) OnState(fn func(State)) {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	fc.onState = fn
+}
+
+// Edit changes the fake's state and redraws, as if Claude had got there.
+func (fc *Claude) Edit(fn func(*Form)) {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	fn(&fc.st)
+	fc.redrawLocked()
+}
+
+// Ask shows a new form asking qs, as Claude's next AskUserQuestion call
+// would.
+func (fc *Claude) Ask(qs []Question) {
+	fc.mu.Lock()
+	fc.qs = cloneQuestions(qs)
+	fc.st = newForm(len(qs))
+	fc.st.State = Open
+	fc.submitted = nil
+	fc.redrawLocked()
+	on := fc.onState
+	fc.mu.Unlock()
+	if on != nil {
+		on(Open)
+	}
+}
+
+func newForm(n int) Form {
+	return Form{
+		Focus:   make([]int, n),
+		Ticks:   make([][]int, n),
+		Text:    make([]string, n),
+		Visited: make([]bool, n),
+		Chosen:  make([]string, n),
+	}
+}
+
+// Kill ends the fake Claude: its screen shows a shell and keys fail.
+func (fc *Claude) Kill() {
+	fc.mu.Lock()
+	changed := fc.st.State != Killed
+	fc.st.State = Killed
+	fc.redrawLocked()
+	on := fc.onState
+	fc.mu.Unlock()
+	if changed && on != nil {
+		on(Killed)
+	}
+}
+
+// Settle waits until every key sent has been handled, so that the records
 // are final.
-func (fc *fakeClaude) settle() {
+func (fc *Claude) Settle() {
 	fc.t.Helper()
 	deadline := time.NewTimer(5 * time.Second)
 	defer deadline.Stop()
@@ -343,7 +406,7 @@ func splitKeys(s string) []string {
 	return out
 }
 
-func (fc *fakeClaude) keysLocked(s string, wrongWay bool) {
+func (fc *Claude) keysLocked(s string, wrongWay bool) {
 	for _, k := range splitKeys(s) {
 		if wrongWay {
 			switch k {
@@ -353,93 +416,93 @@ func (fc *fakeClaude) keysLocked(s string, wrongWay bool) {
 				k = "\x1b[A"
 			}
 		}
-		switch fc.state {
-		case stateOpen:
-			if fc.page == len(fc.qs) {
+		switch fc.st.State {
+		case Open:
+			if fc.st.Page == len(fc.qs) {
 				fc.reviewKey(k)
 			} else {
 				fc.questionKey(k)
 			}
-		case stateSubmitted, stateCancelled, stateChatted:
+		case Submitted, Cancelled, Chatted:
 			fc.promptKey(k)
 		}
 	}
 }
 
-func (fc *fakeClaude) questionKey(k string) {
-	q := fc.qs[fc.page]
-	p := fc.page
-	last := chatPos(q)
+func (fc *Claude) questionKey(k string) {
+	q := fc.qs[fc.st.Page]
+	p := fc.st.Page
+	last := ChatPos(q)
 	switch k {
 	case "\x1b[A":
-		fc.focus[p] = max(0, fc.focus[p]-1)
-		fc.visited[p] = fc.visited[p] || fc.focus[p] == otherPos(q)
+		fc.st.Focus[p] = max(0, fc.st.Focus[p]-1)
+		fc.st.Visited[p] = fc.st.Visited[p] || fc.st.Focus[p] == OtherPos(q)
 	case "\x1b[B":
-		fc.focus[p] = min(last, fc.focus[p]+1)
-		fc.visited[p] = fc.visited[p] || fc.focus[p] == otherPos(q)
+		fc.st.Focus[p] = min(last, fc.st.Focus[p]+1)
+		fc.st.Visited[p] = fc.st.Visited[p] || fc.st.Focus[p] == OtherPos(q)
 	case "\x1b[C", "\t":
 		if fc.tabbed() {
-			fc.page++
+			fc.st.Page++
 		}
 	case "\x1b[D":
-		if fc.page > 0 {
-			fc.page--
+		if fc.st.Page > 0 {
+			fc.st.Page--
 		}
 	case "\x1b", "\x03":
-		fc.state = stateCancelled
+		fc.st.State = Cancelled
 	case "\r":
-		fc.enters = append(fc.enters, enterRec{Page: p, Focus: fc.focus[p]})
-		fc.activate(fc.focus[p])
+		fc.enters = append(fc.enters, EnterRec{Page: p, Focus: fc.st.Focus[p]})
+		fc.activate(fc.st.Focus[p])
 	case "\x7f":
-		if fc.focus[p] == otherPos(q) && fc.text[p] != "" {
-			r := []rune(fc.text[p])
-			fc.text[p] = string(r[:len(r)-1])
+		if fc.st.Focus[p] == OtherPos(q) && fc.st.Text[p] != "" {
+			r := []rune(fc.st.Text[p])
+			fc.st.Text[p] = string(r[:len(r)-1])
 		}
 	default:
 		r, _ := utf8.DecodeRuneInString(k)
 		switch {
-		case fc.focus[p] == otherPos(q) && unicode.IsPrint(r):
-			fc.text[p] += k
+		case fc.st.Focus[p] == OtherPos(q) && unicode.IsPrint(r):
+			fc.st.Text[p] += k
 		case r >= '1' && int(r-'0') <= len(q.Options):
 			// A digit picks its option (2.1.330).
-			fc.focus[p] = int(r - '1')
-			fc.activate(fc.focus[p])
+			fc.st.Focus[p] = int(r - '1')
+			fc.activate(fc.st.Focus[p])
 		}
 	}
 }
 
 // activate is Enter on position pos of the current page.
-func (fc *fakeClaude) activate(pos int) {
-	p := fc.page
+func (fc *Claude) activate(pos int) {
+	p := fc.st.Page
 	q := fc.qs[p]
 	switch {
-	case pos == chatPos(q):
-		fc.state = stateChatted
-	case q.Multi && pos == buttonPos(q):
+	case pos == ChatPos(q):
+		fc.st.State = Chatted
+	case q.Multi && pos == ButtonPos(q):
 		fc.advance()
-	case q.Multi && (pos < len(q.Options) || fc.text[p] != ""):
+	case q.Multi && (pos < len(q.Options) || fc.st.Text[p] != ""):
 		fc.toggle(p, pos)
 	case pos < len(q.Options):
-		fc.chosen[p] = q.Options[pos].Label
+		fc.st.Chosen[p] = q.Options[pos].Label
 		fc.advance()
-	case fc.text[p] != "":
-		fc.chosen[p] = fc.text[p]
+	case fc.st.Text[p] != "":
+		fc.st.Chosen[p] = fc.st.Text[p]
 		fc.advance()
 	}
 }
 
-func (fc *fakeClaude) toggle(p, pos int) {
-	for i, t := range fc.ticks[p] {
+func (fc *Claude) toggle(p, pos int) {
+	for i, t := range fc.st.Ticks[p] {
 		if t == pos {
-			fc.ticks[p] = append(fc.ticks[p][:i:i], fc.ticks[p][i+1:]...)
+			fc.st.Ticks[p] = append(fc.st.Ticks[p][:i:i], fc.st.Ticks[p][i+1:]...)
 			return
 		}
 	}
-	fc.ticks[p] = append(fc.ticks[p], pos)
+	fc.st.Ticks[p] = append(fc.st.Ticks[p], pos)
 }
 
-func (fc *fakeClaude) ticked(p, pos int) bool {
-	for _, t := range fc.ticks[p] {
+func (fc *Claude) ticked(p, pos int) bool {
+	for _, t := range fc.st.Ticks[p] {
 		if t == pos {
 			return true
 		}
@@ -449,81 +512,81 @@ func (fc *fakeClaude) ticked(p, pos int) bool {
 
 // tabbed reports whether the form has a tab row and a review page: several
 // questions, or one multi-select question (its own tab and Submit).
-func (fc *fakeClaude) tabbed() bool { return len(fc.qs) > 1 || fc.qs[0].Multi }
+func (fc *Claude) tabbed() bool { return len(fc.qs) > 1 || fc.qs[0].Multi }
 
-func (fc *fakeClaude) advance() {
+func (fc *Claude) advance() {
 	if !fc.tabbed() {
 		fc.submit()
 		return
 	}
-	fc.page++
-	fc.review = 0
+	fc.st.Page++
+	fc.st.Review = 0
 }
 
 // answer is what Claude reports for question p.
-func (fc *fakeClaude) answer(p int) string {
+func (fc *Claude) answer(p int) string {
 	q := fc.qs[p]
 	if !q.Multi {
-		return fc.chosen[p]
+		return fc.st.Chosen[p]
 	}
 	var labels []string
-	for _, t := range fc.ticks[p] {
+	for _, t := range fc.st.Ticks[p] {
 		if t < len(q.Options) {
 			labels = append(labels, q.Options[t].Label)
 		} else {
-			labels = append(labels, fc.text[p])
+			labels = append(labels, fc.st.Text[p])
 		}
 	}
 	return strings.Join(labels, ", ")
 }
 
-func (fc *fakeClaude) answered(p int) bool { return fc.answer(p) != "" }
+func (fc *Claude) answered(p int) bool { return fc.answer(p) != "" }
 
-func (fc *fakeClaude) submit() {
+func (fc *Claude) submit() {
 	fc.submitted = map[string]string{}
 	for i, q := range fc.qs {
 		fc.submitted[q.Question] = fc.answer(i)
 	}
-	fc.state = stateSubmitted
+	fc.st.State = Submitted
 }
 
-func (fc *fakeClaude) reviewKey(k string) {
+func (fc *Claude) reviewKey(k string) {
 	switch k {
 	case "\x1b[A":
-		fc.review = 0
+		fc.st.Review = 0
 	case "\x1b[B":
-		fc.review = 1
+		fc.st.Review = 1
 	case "\x1b[D":
-		fc.page--
+		fc.st.Page--
 	case "\x1b", "\x03":
-		fc.state = stateCancelled
+		fc.st.State = Cancelled
 	case "\r", "1", "2":
 		if k != "\r" {
-			fc.review = int(k[0] - '1')
+			fc.st.Review = int(k[0] - '1')
 		}
-		fc.enters = append(fc.enters, enterRec{Page: fc.page, Focus: fc.review})
-		if fc.review == 0 {
+		fc.enters = append(fc.enters, EnterRec{Page: fc.st.Page, Focus: fc.st.Review})
+		if fc.st.Review == 0 {
 			fc.submit()
 		} else {
-			fc.state = stateCancelled
+			fc.st.State = Cancelled
 		}
 	}
 }
 
-func (fc *fakeClaude) promptKey(k string) {
+func (fc *Claude) promptKey(k string) {
 	switch k {
 	case "\r":
-		if fc.prompt != "" {
-			fc.sent = append(fc.sent, fc.prompt)
-			fc.prompt = ""
+		if fc.st.Prompt != "" {
+			fc.sent = append(fc.sent, fc.st.Prompt)
+			fc.st.Prompt = ""
 		}
 	case "\x7f":
-		if r := []rune(fc.prompt); len(r) > 0 {
-			fc.prompt = string(r[:len(r)-1])
+		if r := []rune(fc.st.Prompt); len(r) > 0 {
+			fc.st.Prompt = string(r[:len(r)-1])
 		}
 	default:
 		if r, _ := utf8.DecodeRuneInString(k); unicode.IsPrint(r) {
-			fc.prompt += k
+			fc.st.Prompt += k
 		}
 	}
 }
@@ -544,18 +607,18 @@ const (
 	pointerRow = sgrFocus + "❯" + sgrFG + " "
 )
 
-func (fc *fakeClaude) redrawLocked() {
+func (fc *Claude) redrawLocked() {
 	var b strings.Builder
 	if !fc.f.NoSync {
 		b.WriteString("\x1b[?2026h")
 	}
 	b.WriteString("\x1b[H\x1b[2J")
-	if fc.state == stateKilled {
+	if fc.st.State == Killed {
 		b.WriteString("$ ")
 	} else {
 		ls := fc.linesLocked()
-		if fc.garbled && fc.state == stateOpen && fc.page < len(fc.qs) {
-			q := fc.qs[fc.page].Question
+		if fc.garbled && fc.st.State == Open && fc.st.Page < len(fc.qs) {
+			q := fc.qs[fc.st.Page].Question
 			for i, l := range ls {
 				ls[i] = strings.Replace(l, q, q[:len(q)-1], 1)
 			}
@@ -589,36 +652,36 @@ func wrap(s string, width int) []string {
 	return append(out, line)
 }
 
-func (fc *fakeClaude) rule(sgr string) string {
+func (fc *Claude) rule(sgr string) string {
 	return sgr + strings.Repeat("─", fc.cols) + sgrFG
 }
 
-func (fc *fakeClaude) linesLocked() []string {
+func (fc *Claude) linesLocked() []string {
 	ls := []string{sgrWhite + "●" + sgrFG + " Let me ask you a few questions.", ""}
-	switch fc.state {
-	case stateThinking:
+	switch fc.st.State {
+	case Thinking:
 		return append(ls, "\x1b[38;5;174m✢ Thinking…"+sgrFG)
-	case stateOpen:
+	case Open:
 		ls = append(ls, fc.rule(sgrDim))
-		if fc.page == len(fc.qs) {
+		if fc.st.Page == len(fc.qs) {
 			return append(ls, fc.reviewLines()...)
 		}
 		return append(ls, fc.questionLines()...)
 	}
-	switch fc.state {
-	case stateSubmitted:
+	switch fc.st.State {
+	case Submitted:
 		ls = append(ls, sgrWhite+"●"+sgrFG+" Answered Claude's questions:")
 		for _, q := range fc.qs {
 			ls = append(ls, "  ⎿  · "+q.Question+" → "+fc.submitted[q.Question])
 		}
-	case stateCancelled:
+	case Cancelled:
 		ls = append(ls, sgrWhite+"●"+sgrFG+" User declined to answer questions")
 	}
 	for _, m := range fc.sent {
 		ls = append(ls, "", "\x1b[48;5;237m"+sgrDim+"❯ "+sgrWhite+m+sgrFG+"\x1b[49m")
 	}
 	ls = append(ls, "", fc.rule(sgrRule))
-	for i, l := range wrap(fc.prompt, fc.cols-2) {
+	for i, l := range wrap(fc.st.Prompt, fc.cols-2) {
 		if i == 0 {
 			ls = append(ls, "❯ "+l)
 		} else {
@@ -628,7 +691,7 @@ func (fc *fakeClaude) linesLocked() []string {
 	return append(ls, fc.rule(sgrRule), "  \x1b[38;5;220m⏵⏵ auto mode on"+sgrFG)
 }
 
-func (fc *fakeClaude) header() string {
+func (fc *Claude) header() string {
 	chip := func(mark, title string, active bool) string {
 		if active {
 			return sgrTabOn + " " + mark + " " + title + " " + sgrTabOff
@@ -648,24 +711,24 @@ func (fc *fakeClaude) header() string {
 		if fc.answered(i) {
 			mark = "☒"
 		}
-		tabs = append(tabs, chip(mark, q.Header, i == fc.page))
+		tabs = append(tabs, chip(mark, q.Header, i == fc.st.Page))
 	}
-	tabs = append(tabs, chip("✔", "Submit", fc.page == len(fc.qs)))
+	tabs = append(tabs, chip("✔", "Submit", fc.st.Page == len(fc.qs)))
 	// An arrow is dim where there is nothing further that way.
 	left, right := "←", "→"
-	if fc.page == 0 {
+	if fc.st.Page == 0 {
 		left = sgrDim + left + sgrFG
 	}
-	if fc.page == len(fc.qs) {
+	if fc.st.Page == len(fc.qs) {
 		right = sgrDim + right + sgrFG
 	}
 	return left + " " + strings.Join(tabs, "") + " " + right
 }
 
-func (fc *fakeClaude) questionLines() []string {
-	p := fc.page
+func (fc *Claude) questionLines() []string {
+	p := fc.st.Page
 	q := fc.qs[p]
-	focus := fc.focus[p]
+	focus := fc.st.Focus[p]
 	ls := []string{fc.header(), ""}
 	// A question that wraps is drawn behind a bar (2.1.330).
 	if ql := wrap(q.Question, fc.cols); len(ql) == 1 {
@@ -731,17 +794,17 @@ func (fc *fakeClaude) questionLines() []string {
 	if q.Multi {
 		placeholder = "Type something"
 	}
-	if fc.text[p] != "" {
-		row(otherPos(q), fc.text[p], "", false, true)
+	if fc.st.Text[p] != "" {
+		row(OtherPos(q), fc.st.Text[p], "", false, true)
 	} else {
-		row(otherPos(q), placeholder, "", true, false)
+		row(OtherPos(q), placeholder, "", true, false)
 	}
 	if q.Multi {
 		label := "Next"
 		if p == len(fc.qs)-1 {
 			label = "Submit"
 		}
-		if focus == buttonPos(q) {
+		if focus == ButtonPos(q) {
 			ls = append(ls, pointerRow+"   "+sgrFocus+sgrBold+label+sgrNoBold+sgrFG)
 		} else {
 			ls = append(ls, strings.Repeat(" ", indent)+sgrBold+label+sgrNoBold)
@@ -750,7 +813,7 @@ func (fc *fakeClaude) questionLines() []string {
 	ls = append(ls, fc.rule(sgrDim))
 	// The button has no number: Chat about this follows Type something.
 	number := len(q.Options) + 2
-	if focus == chatPos(q) {
+	if focus == ChatPos(q) {
 		ls = append(ls, fmt.Sprintf("%s%s%d. Chat about this%s", pointerRow, sgrFocus, number, sgrFG))
 	} else {
 		ls = append(ls, fmt.Sprintf("  %d. Chat about this", number))
@@ -759,14 +822,14 @@ func (fc *fakeClaude) questionLines() []string {
 	if len(fc.qs) > 1 {
 		footer = "Enter to select · Tab/Arrow keys to navigate · Esc to cancel"
 	}
-	if fc.visited[p] || focus == otherPos(q) {
+	if fc.st.Visited[p] || focus == OtherPos(q) {
 		// Shown once the Type something row has had the focus.
 		footer = strings.Replace(footer, " · Esc", " · ctrl+g to edit in Vim · Esc", 1)
 	}
 	return append(ls, "", sgrDim+footer+sgrFG)
 }
 
-func (fc *fakeClaude) reviewLines() []string {
+func (fc *Claude) reviewLines() []string {
 	ls := []string{fc.header(), "", sgrWhite + sgrBold + "Review your answers" + sgrNoBold + sgrFG, ""}
 	for i, q := range fc.qs {
 		for j, l := range wrap(q.Question, fc.cols-3) {
@@ -786,7 +849,7 @@ func (fc *fakeClaude) reviewLines() []string {
 	}
 	ls = append(ls, "")
 	for i, label := range []string{"Submit answers", "Cancel"} {
-		if fc.review == i {
+		if fc.st.Review == i {
 			ls = append(ls, fmt.Sprintf("%s%s%d. %s%s%s", pointerRow, sgrDim, i+1, sgrFocus, label, sgrFG))
 		} else {
 			ls = append(ls, fmt.Sprintf("  %s%d. %s%s", sgrDim, i+1, sgrFG, label))
@@ -797,36 +860,36 @@ func (fc *fakeClaude) reviewLines() []string {
 
 // Records, read after settle.
 
-func (fc *fakeClaude) Submitted() map[string]string {
+func (fc *Claude) Submitted() map[string]string {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
 	return fc.submitted
 }
 
-func (fc *fakeClaude) State() fakeState {
+func (fc *Claude) State() State {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
-	return fc.state
+	return fc.st.State
 }
 
-func (fc *fakeClaude) Sent() []string {
+func (fc *Claude) Sent() []string {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
 	return append([]string(nil), fc.sent...)
 }
 
-func (fc *fakeClaude) Received() []keyRec {
+func (fc *Claude) Received() []KeyRec {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
-	return append([]keyRec(nil), fc.received...)
+	return append([]KeyRec(nil), fc.received...)
 }
 
-func (fc *fakeClaude) Enters() []enterRec {
+func (fc *Claude) Enters() []EnterRec {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
-	return append([]enterRec(nil), fc.enters...)
+	return append([]EnterRec(nil), fc.enters...)
 }
 
-func (s fakeState) String() string {
+func (s State) String() string {
 	return [...]string{"thinking", "open", "submitted", "cancelled", "chatted", "killed"}[s]
 }

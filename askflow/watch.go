@@ -1,0 +1,50 @@
+package askflow
+
+import (
+	"context"
+	"time"
+
+	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+// What the session asks of the screen around a form, so that it need not
+// read screens itself.
+
+// FormShown reports whether a question form is on the screen.
+func FormShown(s screen.Snapshot) bool {
+	_, err := screen.Recognize(s)
+	return err == nil
+}
+
+// Untouched reports whether the screen still shows the form asking qs on
+// its first question page: the person has not answered or left it.
+func Untouched(s screen.Snapshot, qs []answer.Question) bool {
+	fm, err := screen.Recognize(s)
+	return err == nil && len(qs) > 0 && fm.Review == nil && len(fm.Disagreements(qs[0])) == 0
+}
+
+// Dismiss cancels whatever form or dialog shows with Esc, the one key that
+// cannot commit anything. It is what is left when a form cannot be driven
+// and nobody is there to take it.
+func Dismiss(k Keys) error { return k.SendKeys([]byte(keyEsc)) }
+
+// AwaitPrompt waits until Claude's own prompt shows and the screen has then
+// not changed for quiet, or ctx ends.
+func AwaitPrompt(ctx context.Context, s Screen, quiet time.Duration) error {
+	if _, err := s.Wait(ctx, func(sn screen.Snapshot) bool { _, ok := screen.Prompt(sn); return ok }); err != nil {
+		return err
+	}
+	for {
+		seq := s.Snapshot().Seq
+		qctx, cancel := context.WithTimeout(ctx, quiet)
+		_, err := s.Wait(qctx, func(sn screen.Snapshot) bool { return sn.Seq != seq })
+		cancel()
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case err != nil:
+			return nil // still for quiet
+		}
+	}
+}

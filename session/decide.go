@@ -1,0 +1,172 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/rules"
+)
+
+// question decides the answers to a form, then has them given.
+func (s *session) question(f *form) {
+	ds, ok := s.decide(f)
+	if !ok {
+		return
+	}
+	s.start(f, ds, deciding)
+}
+
+// decide makes one decision per question, applying the unmatched policy.
+// It returns false when claudewrap leaves the form to the person.
+func (s *session) decide(f *form) ([]rules.Decision, bool) {
+	id, qs := f.id, f.questions
+	ds := make([]rules.Decision, len(qs))
+	var unmatched []int
+	for i, q := range qs {
+		d := s.cfg.Decider.Decide(q)
+		ds[i] = d
+		if d.Matched() {
+			s.emitDecision(id, i, q, d)
+			continue
+		}
+		unmatched = append(unmatched, i)
+		s.log.Emit("unmatched", events.Fields{"tool_use_id": id, "question": q.Question, "index": i + 1,
+			"reason": d.Unmatched, "policy": string(s.cfg.Policy)})
+	}
+	if len(unmatched) == 0 {
+		return ds, true
+	}
+	switch s.cfg.Policy {
+	case rules.Ask:
+		for _, i := range unmatched {
+			d, ok := s.ask(f, i)
+			if !ok {
+				return cancelAll(ds), true
+			}
+			ds[i] = d
+		}
+		return ds, true
+	case rules.Fallback:
+		for _, i := range unmatched {
+			d, ok := s.fallback(id, i, qs[i])
+			if !ok {
+				return cancelAll(ds), true
+			}
+			ds[i] = d
+		}
+		return ds, true
+	case rules.CancelForm:
+		return cancelAll(ds), true
+	case rules.Fail:
+		s.flag(func(r *Report) { r.Unmatched = true })
+		return cancelAll(ds), true
+	default: // passthrough: the person answers in Claude's own menu
+		if !s.move(f, handedOver, deciding) {
+			return nil, false // recorded meanwhile
+		}
+		s.log.Emit("handed_over", events.Fields{"tool_use_id": id, "reason": "unmatched question"})
+		if s.cfg.AnswerTimeout > 0 {
+			s.goWork(func() { s.passthroughTimeout(f, ds, unmatched) })
+		}
+		return nil, false
+	}
+}
+
+func (s *session) emitDecision(id string, i int, q answer.Question, d rules.Decision) {
+	fields := events.Fields{"tool_use_id": id, "question": q.Question, "index": i + 1, "rule": d.Rule, "action": d.Action.String()}
+	if len(d.Labels) > 0 {
+		fields["labels"] = d.Labels
+	}
+	if d.Text != "" {
+		fields["text"] = d.Text
+	}
+	s.log.Emit("decision", fields)
+}
+
+// ask asks the person for question i, with the answer timeout; on timeout
+// the fallback answers.
+func (s *session) ask(f *form, i int) (rules.Decision, bool) {
+	q := f.questions[i]
+	ctx, cancel := s.ctx, context.CancelFunc(func() {})
+	if s.cfg.AnswerTimeout > 0 {
+		ctx, cancel = context.WithTimeout(s.ctx, s.cfg.AnswerTimeout)
+	}
+	defer cancel()
+	d, err := s.cfg.Asker.Ask(ctx, q, i+1, len(f.questions))
+	switch {
+	case err == nil:
+		rd := rules.Decision{Decision: d, Rule: "ask"}
+		s.emitDecision(f.id, i, q, rd)
+		return rd, true
+	case errors.Is(err, context.DeadlineExceeded) && s.ctx.Err() == nil:
+		s.log.Emit("timeout", events.Fields{"tool_use_id": f.id, "question": q.Question, "index": i + 1,
+			"after": s.cfg.AnswerTimeout.String()})
+		return s.fallback(f.id, i, q)
+	default:
+		s.log.Emit("error", events.Fields{"tool_use_id": f.id, "message": "ask: " + err.Error()})
+		return rules.Decision{}, false
+	}
+}
+
+func (s *session) fallback(id string, i int, q answer.Question) (rules.Decision, bool) {
+	d, err := s.cfg.Decider.Fallback(q)
+	if err != nil {
+		s.log.Emit("error", events.Fields{"tool_use_id": id, "question": q.Question, "message": err.Error()})
+		return rules.Decision{}, false
+	}
+	s.emitDecision(id, i, q, d)
+	return d, true
+}
+
+func cancelAll(ds []rules.Decision) []rules.Decision {
+	out := make([]rules.Decision, len(ds))
+	for i := range ds {
+		out[i] = rules.Decision{Decision: answer.Decision{Action: answer.Cancel}, Rule: "policy"}
+	}
+	return out
+}
+
+// passthroughTimeout answers a form left to the person once they have not
+// typed for AnswerTimeout: the rules' decisions where they matched, the
+// fallback where they did not — if the form still shows as asked.
+func (s *session) passthroughTimeout(f *form, ds []rules.Decision, unmatched []int) {
+	for {
+		s.mu.Lock()
+		deadline := s.lastInput
+		s.mu.Unlock()
+		if s.stateOf(f) != handedOver {
+			return
+		}
+		if deadline.Before(f.asked) {
+			deadline = f.asked
+		}
+		deadline = deadline.Add(s.cfg.AnswerTimeout)
+		if !time.Now().Before(deadline) {
+			break
+		}
+		t := time.NewTimer(time.Until(deadline))
+		select {
+		case <-t.C:
+		case <-s.ctx.Done():
+			t.Stop()
+			return
+		}
+	}
+	if !askflow.Untouched(s.child.Screen().Snapshot(), f.questions) {
+		return // the person answered, cancelled or moved on meanwhile
+	}
+	s.log.Emit("timeout", events.Fields{"tool_use_id": f.id, "after": s.cfg.AnswerTimeout.String()})
+	for _, i := range unmatched {
+		d, ok := s.fallback(f.id, i, f.questions[i])
+		if !ok {
+			ds = cancelAll(ds)
+			break
+		}
+		ds[i] = d
+	}
+	s.start(f, ds, handedOver)
+}

@@ -1,0 +1,252 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"syscall"
+	"time"
+
+	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/bundle"
+	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/rules"
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+// start queues f to be answered with the decisions, unless this is a dry
+// run; from is the state it starts from (deciding, or handedOver when the
+// person did not answer in time).
+func (s *session) start(f *form, decisions []rules.Decision, from state) {
+	if s.cfg.DryRun {
+		s.move(f, handedOver, deciding)
+		s.log.Emit("handed_over", events.Fields{"tool_use_id": f.id, "reason": "dry run: nothing pressed"})
+		return
+	}
+	var flow []answer.Decision
+	want := map[string]expect{}
+	chat := ""
+	for i, d := range decisions {
+		flow = append(flow, d.Decision)
+		q := f.questions[i]
+		switch {
+		case d.Action == answer.Select || d.Action == answer.Type:
+			want[q.Question] = expect{answers: d.Recordings(q.MultiSelect), notes: d.Notes,
+				preview: q.PreviewLayout()}
+		case d.Action == answer.Chat && d.Text != "" && chat == "":
+			chat = d.Text
+		}
+	}
+	s.mu.Lock()
+	if !s.moveLocked(f, queued, from) {
+		s.mu.Unlock()
+		return // recorded or taken over meanwhile
+	}
+	f.want = want
+	// Claude's turn goes on after "Chat about this" and may end before
+	// askflow returns: the message must be pending by then.
+	if chat != "" {
+		s.chat = chat
+	}
+	s.mu.Unlock()
+	s.goWork(func() { s.drive(f, flow) })
+}
+
+// drive has askflow answer f, once every form asked before it is done
+// with, and reports how it went. Claude shows one form at a time, in the
+// order it asked them: two drivers on one form would push each other's
+// cursor, and a form like the one before it could be taken for it.
+func (s *session) drive(f *form, ds []answer.Decision) {
+	defer close(f.driven)
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	for {
+		s.mu.Lock()
+		if f.state != queued {
+			s.mu.Unlock()
+			return // taken over, recorded or dropped while it waited
+		}
+		if s.firstLocked(f) {
+			s.moveLocked(f, driving, queued)
+			f.cancel = cancel
+			s.mu.Unlock()
+			break
+		}
+		changed := s.changed
+		s.mu.Unlock()
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return
+		}
+	}
+
+	cfg := s.cfg.Flow
+	cfg.Screen, cfg.Keys, cfg.Decisions = redrawable{s.child.Screen(), s.child}, s.keys, ds
+	cfg.Questions = f.questions
+	cfg.OnKey = func(k askflow.KeyEvent) {
+		s.log.Emit("key", events.Fields{"tool_use_id": f.id, "question": k.Question, "key": k.Key,
+			"focus_before": k.Before, "focus_after": k.After})
+	}
+	res, err := askflow.Run(ctx, cfg)
+	if err != nil {
+		s.failed(f, ds, err)
+		return
+	}
+	switch res.Outcome {
+	case askflow.Submitted:
+		if !s.move(f, submitted, driving) {
+			return
+		}
+		s.log.Emit("submitted", events.Fields{"tool_use_id": f.id, "keys": res.Keys})
+		s.awaitRecord(ctx, f, ds)
+	case askflow.Cancelled:
+		s.move(f, done, driving)
+		s.forget(f) // no PostToolUse follows
+		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.id, "keys": res.Keys})
+		s.dropQueued("the turn was interrupted")
+		// Esc ends Claude's turn without a Stop hook.
+		s.turnInterrupted()
+	case askflow.Chatted:
+		s.move(f, done, driving)
+		s.forget(f) // no PostToolUse follows
+		s.log.Emit("submitted", events.Fields{"tool_use_id": f.id, "keys": res.Keys, "chat": true})
+	}
+}
+
+// dropQueued gives up the forms waiting to be driven: Esc interrupted
+// Claude's turn, and with it the tool calls that would have shown them.
+func (s *session) dropQueued(reason string) {
+	for _, f := range s.formsIn(deciding, queued) {
+		if s.move(f, done, deciding, queued) {
+			s.forget(f)
+			s.log.Emit("cancelled", events.Fields{"tool_use_id": f.id, "reason": reason})
+		}
+	}
+}
+
+// failed handles askflow's error for f: the person took over, or Claude
+// went away (nothing more to do), or the screen did not confirm a step
+// (reported with a bug report; headless the form is cancelled, else the
+// person gets it).
+func (s *session) failed(f *form, ds []answer.Decision, err error) {
+	s.mu.Lock()
+	s.chat = "" // no chat happened
+	s.mu.Unlock()
+	if errors.Is(err, askflow.ErrInterrupted) {
+		return
+	}
+	fields := events.Fields{"tool_use_id": f.id, "message": err.Error()}
+	var ae *askflow.Error
+	if errors.As(err, &ae) {
+		fields["step"], fields["reason"], fields["keys"] = ae.Step, ae.Reason, ae.Keys
+		fields["screen"] = ae.Last.Text()
+		if ae.Step != "decision" {
+			failure := fmt.Sprintf("form %s: %s", f.id, ae.Reason)
+			if ae.Question > 0 {
+				failure = fmt.Sprintf("form %s, question %d: %s: %s", f.id, ae.Question, ae.Step, ae.Reason)
+			}
+			s.navigationFailed(f, ds, ae, failure, fields)
+		}
+	}
+	s.log.Emit("error", fields)
+	if s.cfg.Host.Headless {
+		// Nobody can take the form: cancelling is the one safe key.
+		if !s.move(f, done, driving) {
+			return
+		}
+		_ = askflow.Dismiss(s.keys)
+		s.forget(f)
+		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.id, "reason": "navigation failed"})
+		s.dropQueued("the turn was interrupted")
+		s.turnInterrupted()
+		return
+	}
+	if s.move(f, handedOver, driving) {
+		s.log.Emit("handed_over", events.Fields{"tool_use_id": f.id, "reason": "navigation failed"})
+	}
+}
+
+// recordGrace is how long Claude may take to record a submitted form.
+const recordGrace = 30 * time.Second
+
+// awaitRecord checks that Claude records a form askflow submitted: when no
+// PostToolUse comes in time, the screen was misread (the form, or a page
+// of it, still waits). That is reported with a bug report; headless, a form
+// still on the screen is cancelled, and a screen that waits for ever ends
+// the run, since nobody can answer it.
+func (s *session) awaitRecord(ctx context.Context, f *form, ds []answer.Decision) {
+	t := time.NewTimer(recordGrace)
+	defer t.Stop()
+	select {
+	case <-f.posted:
+		return
+	case <-ctx.Done():
+		return
+	case <-t.C:
+	}
+	if !s.move(f, done, submitted) {
+		return
+	}
+	last := s.child.Screen().Snapshot()
+	ae := &askflow.Error{Step: "record", Reason: fmt.Sprintf("submitted, but Claude recorded no answer within %v", recordGrace), Last: last}
+	fields := events.Fields{"tool_use_id": f.id, "message": ae.Reason, "step": ae.Step, "screen": last.Text()}
+	s.navigationFailed(f, ds, ae, fmt.Sprintf("form %s: %s", f.id, ae.Reason), fields)
+	s.log.Emit("error", fields)
+	if !s.cfg.Host.Headless {
+		return
+	}
+	if askflow.FormShown(last) {
+		_ = askflow.Dismiss(s.keys)
+		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.id, "reason": "not recorded"})
+		s.turnInterrupted()
+		return
+	}
+	s.log.Emit("error", events.Fields{"message": "ending Claude: a headless run cannot wait on a screen nobody can answer"})
+	_ = s.child.Signal(syscall.SIGTERM)
+}
+
+// navigationFailed reports a form the screen did not confirm: the failure
+// line (with its bug report's path) goes in the report, and the bundle's
+// path or the error writing it in fields.
+func (s *session) navigationFailed(f *form, ds []answer.Decision, ae *askflow.Error, failure string, fields events.Fields) {
+	if path, err := s.writeBundle(f, ds, ae); err != nil {
+		fields["bundle_error"] = err.Error()
+	} else if path != "" {
+		fields["bundle"] = path
+		failure += "; bug report: " + path
+	}
+	s.flag(func(r *Report) {
+		r.Navigation = true
+		r.Failures = append(r.Failures, failure)
+	})
+}
+
+// recordLimit bounds the in-memory recording kept for bug reports.
+const recordLimit = 16 << 20
+
+// writeBundle writes a bug report for a form askflow could not answer.
+func (s *session) writeBundle(f *form, ds []answer.Decision, ae *askflow.Error) (string, error) {
+	if s.cfg.Bundles == "" || s.rec == nil {
+		return "", nil
+	}
+	rep := bundle.Report{
+		Time: time.Now(), ToolUseID: f.id, Questions: f.questions,
+		Step: ae.Step, Reason: ae.Reason, Keys: ae.Keys, Screen: ae.Last.Text(),
+		Size: fmt.Sprintf("%dx%d", ae.Last.Cols, ae.Last.Rows),
+	}
+	for _, d := range ds {
+		rep.Decisions = append(rep.Decisions, d.String())
+	}
+	return bundle.Write(s.cfg.Bundles, rep, s.rec.Cast())
+}
+
+// redrawable is Claude's emulated screen as askflow reads it, able to have
+// Claude redraw it.
+type redrawable struct {
+	screen.Emulator
+	child Child
+}
+
+func (r redrawable) Redraw() error { return r.child.Redraw() }

@@ -1,0 +1,336 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/internal/fakeclaude"
+	"github.com/claudewrap/claudewrap/internal/testkit"
+	"github.com/claudewrap/claudewrap/ptyhost"
+	"github.com/claudewrap/claudewrap/rules"
+)
+
+// This file holds the session tests' stand-ins: fakeChild puts the fake
+// Claude (internal/fakeclaude) behind the Child interface and plays Claude
+// Code's hooks around its forms; decider and asker stand in for the rules
+// and the person.
+
+// fakeChild is Claude with its hooks: a PreToolUse per form asked, a
+// PostToolUse with what the fake recorded, Stop when the turn ends.
+type fakeChild struct {
+	*fakeclaude.Claude
+	t    *testing.T
+	msgs chan hook.Message
+	done chan struct{}
+
+	mu      sync.Mutex
+	forms   []pendingForm // asked, in order; the first is on the screen
+	sigs    []os.Signal
+	ignore  bool                      // SIGTERM is ignored (SIGKILL is not)
+	noPost  bool                      // Claude never reports PostToolUse
+	mangle  func(a map[string]string) // changes what PostToolUse reports
+	dropped bool
+}
+
+type pendingForm struct {
+	id string
+	qs []fakeclaude.Question
+}
+
+// newChild makes a fake Claude that will ask forms; nothing shows until
+// ask is called.
+func newChild(t *testing.T, f fakeclaude.Faults) *fakeChild {
+	c := &fakeChild{t: t, msgs: make(chan hook.Message, 64), done: make(chan struct{})}
+	// The fake starts thinking; its first form is drawn by ask.
+	f.AppearAfter = time.Hour
+	c.Claude = fakeclaude.New(t, []fakeclaude.Question{{Header: "-", Question: "-"}}, 100, 40, f)
+	c.OnState(c.changed)
+	return c
+}
+
+// ask has Claude call AskUserQuestion: the PreToolUse hook, then the form
+// (after any form before it is done).
+func (c *fakeChild) ask(id string, qs ...fakeclaude.Question) {
+	c.mu.Lock()
+	c.forms = append(c.forms, pendingForm{id, qs})
+	first := len(c.forms) == 1
+	c.mu.Unlock()
+	c.hook(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: id,
+		ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers(qs)}})
+	if first {
+		c.Ask(qs)
+	}
+}
+
+func (c *fakeChild) hook(p *hook.Payload) {
+	select {
+	case c.msgs <- hook.Message{Payload: p}:
+	case <-c.done:
+	}
+}
+
+// changed plays Claude Code's side of a form's end.
+func (c *fakeChild) changed(st fakeclaude.State) {
+	switch st {
+	case fakeclaude.Submitted:
+		c.mu.Lock()
+		cur := c.forms[0]
+		c.forms = c.forms[1:]
+		next := c.forms
+		noPost, mangle := c.noPost, c.mangle
+		c.mu.Unlock()
+		got := c.Claude.Submitted()
+		if mangle != nil {
+			mangle(got)
+		}
+		if !noPost {
+			c.hook(&hook.Payload{HookEventName: hook.PostToolUse, ToolName: hook.ToolName, ToolUseID: cur.id,
+				ToolInput:    &hook.ToolInput{Questions: fakeclaude.Answers(cur.qs)},
+				ToolResponse: &hook.ToolResponse{Answers: got}})
+		}
+		if len(next) > 0 {
+			// Claude records the answer and shows its next tool's form a
+			// moment later.
+			go func() {
+				select {
+				case <-time.After(50 * time.Millisecond):
+					c.Ask(next[0].qs)
+				case <-c.done:
+				}
+			}()
+			return
+		}
+		c.hook(&hook.Payload{HookEventName: hook.Stop})
+	case fakeclaude.Cancelled:
+		// Esc interrupts the turn: no PostToolUse, no Stop, and the
+		// forms asked after it never show.
+		c.mu.Lock()
+		c.forms = nil
+		c.mu.Unlock()
+	case fakeclaude.Chatted:
+		c.mu.Lock()
+		c.forms = nil
+		c.mu.Unlock()
+		c.hook(&hook.Payload{HookEventName: hook.Stop})
+	case fakeclaude.Killed:
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if !c.dropped {
+			c.dropped = true
+			close(c.done)
+		}
+	}
+}
+
+func (c *fakeChild) Signal(sig os.Signal) error {
+	c.mu.Lock()
+	c.sigs = append(c.sigs, sig)
+	ignore := c.ignore && sig == syscall.SIGTERM
+	c.mu.Unlock()
+	if !ignore {
+		c.Kill()
+	}
+	return nil
+}
+
+func (c *fakeChild) signals() []os.Signal {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]os.Signal(nil), c.sigs...)
+}
+
+func (c *fakeChild) Done() <-chan struct{} { return c.done }
+
+func (c *fakeChild) Wait() (ptyhost.Status, error) {
+	<-c.done
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.sigs) > 0 {
+		sig := c.sigs[len(c.sigs)-1].(syscall.Signal)
+		return ptyhost.Status{Code: 128 + int(sig), Signal: sig}, nil
+	}
+	return ptyhost.Status{}, nil
+}
+
+var _ Child = (*fakeChild)(nil)
+
+// decider answers by question text; questions it does not know are
+// unmatched, and their fallback is fallback (or an error when unset).
+type decider struct {
+	answers  map[string]answer.Decision
+	fallback *answer.Decision
+}
+
+func (d decider) Decide(q answer.Question) rules.Decision {
+	a, ok := d.answers[q.Question]
+	if !ok {
+		return rules.Decision{Unmatched: "no rule"}
+	}
+	return rules.Decision{Decision: a, Rule: "test"}
+}
+
+func (d decider) Fallback(q answer.Question) (rules.Decision, error) {
+	if d.fallback == nil {
+		return rules.Decision{}, errors.New("no fallback answer")
+	}
+	return rules.Decision{Decision: *d.fallback, Rule: "fallback"}, nil
+}
+
+// asker is the person at the ask prompt.
+type asker func(ctx context.Context, q answer.Question) (answer.Decision, error)
+
+func (a asker) Ask(ctx context.Context, q answer.Question, n, total int) (answer.Decision, error) {
+	return a(ctx, q)
+}
+
+// run is one session under test.
+type run struct {
+	t     *testing.T
+	c     *fakeChild
+	s     *session
+	log   *testkit.SyncBuffer
+	res   chan runResult
+	stop  context.CancelFunc
+	start time.Time
+}
+
+type runResult struct {
+	rep Report
+	err error
+}
+
+// startRun serves the fake child with cfg (its log and flow timeouts
+// filled in).
+func startRun(t *testing.T, c *fakeChild, cfg Config) *run {
+	t.Helper()
+	r := &run{t: t, c: c, log: &testkit.SyncBuffer{}, res: make(chan runResult, 1), start: time.Now()}
+	cfg.Log = events.New(r.log)
+	if cfg.Flow.FormTimeout == 0 {
+		cfg.Flow.FormTimeout = 2 * time.Second
+	}
+	if cfg.Flow.StepTimeout == 0 {
+		cfg.Flow.StepTimeout = 300 * time.Millisecond
+	}
+	r.s = newSession(cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	r.stop = cancel
+	go func() {
+		rep, err := r.s.serve(ctx, c, c, c.msgs)
+		r.res <- runResult{rep, err}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		c.Kill()
+		select {
+		case <-r.res:
+		case <-time.After(10 * time.Second):
+			t.Errorf("the session did not end\nevents:\n%s", r.log)
+		}
+	})
+	return r
+}
+
+// wait waits for the event line holding want, and returns it decoded.
+func (r *run) wait(want string) map[string]any {
+	r.t.Helper()
+	r.log.WaitFor(r.t, want, 10*time.Second)
+	for _, l := range strings.Split(r.log.String(), "\n") {
+		if strings.Contains(l, want) {
+			var ev map[string]any
+			if err := json.Unmarshal([]byte(l), &ev); err != nil {
+				r.t.Fatalf("event %q: %v", l, err)
+			}
+			return ev
+		}
+	}
+	panic("unreachable")
+}
+
+// end ends Claude (if it still runs) and returns the report.
+func (r *run) end() Report {
+	r.t.Helper()
+	r.c.Kill()
+	select {
+	case res := <-r.res:
+		if res.err != nil {
+			r.t.Errorf("serve: %v", res.err)
+		}
+		r.res <- res // for the cleanup
+		return res.rep
+	case <-time.After(10 * time.Second):
+		r.t.Fatalf("the session did not end after Claude did\nevents:\n%s", r.log)
+	}
+	return Report{}
+}
+
+// result waits for the session to end by itself.
+func (r *run) result() Report {
+	r.t.Helper()
+	select {
+	case res := <-r.res:
+		if res.err != nil {
+			r.t.Errorf("serve: %v", res.err)
+		}
+		r.res <- res
+		return res.rep
+	case <-time.After(15 * time.Second):
+		r.t.Fatalf("the session did not end\nevents:\n%s", r.log)
+	}
+	return Report{}
+}
+
+// events lists the event names logged, in order.
+func (r *run) events() []string {
+	var out []string
+	for _, l := range strings.Split(strings.TrimSpace(r.log.String()), "\n") {
+		var ev struct{ Event string }
+		if err := json.Unmarshal([]byte(l), &ev); err == nil {
+			out = append(out, ev.Event)
+		}
+	}
+	return out
+}
+
+func (r *run) has(name string) bool {
+	for _, e := range r.events() {
+		if e == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *run) String() string { return fmt.Sprintf("events:\n%s", r.log) }
+
+// Questions the tests ask.
+var (
+	database = fakeclaude.Question{Header: "Database", Question: "Which database should we use?", Options: []fakeclaude.Option{
+		{Label: "PostgreSQL", Desc: "Relational, robust"}, {Label: "SQLite", Desc: "Embedded, simple"}, {Label: "MongoDB", Desc: "Document store"},
+	}}
+	features = fakeclaude.Question{Header: "Features", Question: "Which features should we build?", Multi: true, Options: []fakeclaude.Option{
+		{Label: "Auth", Desc: "Sign-in and sessions"}, {Label: "Export", Desc: "CSV and JSON downloads"},
+		{Label: "Search", Desc: "Full-text search"}, {Label: "API", Desc: "Public REST API"},
+	}}
+)
+
+func sel(labels ...string) answer.Decision {
+	return answer.Decision{Action: answer.Select, Labels: labels}
+}
+
+// keys is the fake child as askflow's key sender.
+var _ askflow.Keys = (*fakeChild)(nil)
+
+// hostHeadless is a headless run's terminal.
+var hostHeadless = ptyhost.Config{Headless: true, Cols: 100, Rows: 40}

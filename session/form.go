@@ -1,0 +1,181 @@
+package session
+
+import (
+	"context"
+	"time"
+
+	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/hook"
+)
+
+// state is where a form is in its life. Each form moves only along these
+// edges (see [session.move]):
+//
+//	deciding ──▶ queued ──▶ driving ──▶ submitted ──▶ recorded
+//	   │   ▲        │          │  │          │
+//	   │   │        ▼          ▼  └──────────┴──────▶ done
+//	   └───┼──▶ handedOver ◀───┘
+//	       └────────┘ (passthrough timeout: back to queued)
+//
+// Any form becomes recorded when its PostToolUse arrives, and done when it
+// is cancelled, chatted about, abandoned or left behind by an interrupted
+// turn.
+type state int
+
+const (
+	deciding   state = iota // its PreToolUse arrived; the answers are being decided
+	queued                  // decided; waiting for the screen while another form is driven
+	driving                 // askflow is answering it
+	submitted               // askflow submitted it; Claude's record is awaited
+	handedOver              // the person answers it in Claude's own menu
+	recorded                // Claude recorded it (PostToolUse)
+	done                    // cancelled, chatted, abandoned: nothing is recorded
+)
+
+var stateNames = [...]string{"deciding", "queued", "driving", "submitted", "handed over", "recorded", "done"}
+
+func (s state) String() string { return stateNames[s] }
+
+// edges are the moves a form may make.
+var edges = map[state][]state{
+	deciding:   {queued, handedOver, done, recorded},
+	queued:     {driving, handedOver, done, recorded},
+	driving:    {submitted, handedOver, done, recorded},
+	submitted:  {recorded, done},
+	handedOver: {queued, done, recorded},
+}
+
+// form is one AskUserQuestion form in flight. The fields after asked are
+// guarded by the session's mutex.
+type form struct {
+	seq       int // the order its PreToolUse arrived in
+	id        string
+	questions []answer.Question
+	asked     time.Time
+
+	state  state
+	want   map[string]expect  // what Claude must record, from queued on
+	cancel context.CancelFunc // stops askflow while driving; never nil
+	driven chan struct{}      // closed when askflow is done with the form, or never drives it
+	posted chan struct{}      // closed when its PostToolUse arrives
+}
+
+// expect is what Claude must record for one question.
+type expect struct {
+	answers []string // any of these (see answer.Decision.Recordings)
+	notes   string   // the notes, on a question with previews
+	preview bool     // the question has previews: its notes are checked too
+}
+
+// move makes f go from one of the states in from to next, and reports
+// whether it did (f was elsewhere: someone else moved it first).
+func (s *session) move(f *form, next state, from ...state) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.moveLocked(f, next, from...)
+}
+
+func (s *session) moveLocked(f *form, next state, from ...state) bool {
+	ok := false
+	for _, st := range from {
+		ok = ok || f.state == st
+	}
+	if !ok {
+		return false
+	}
+	allowed := false
+	for _, st := range edges[f.state] {
+		allowed = allowed || st == next
+	}
+	if !allowed {
+		// A bug of claudewrap's own: said, and the form stays put.
+		s.log.Emit("error", events.Fields{"tool_use_id": f.id,
+			"message": "internal: a form cannot go from " + f.state.String() + " to " + next.String()})
+		return false
+	}
+	f.state = next
+	close(s.changed) // wake drivers waiting their turn
+	s.changed = make(chan struct{})
+	if next == handedOver || next == recorded || next == done {
+		f.cancel() // askflow, if driving, stops at once
+	}
+	if next == handedOver || next == done {
+		f.want = nil // whatever happens now is not our answer
+	}
+	return true
+}
+
+// stateOf is f's state now.
+func (s *session) stateOf(f *form) state {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return f.state
+}
+
+// register records a form's PreToolUse; nil for a duplicate.
+func (s *session) register(p *hook.Payload) *form {
+	qs := p.ToolInput.Questions
+	s.log.Emit("question", events.Fields{"tool_use_id": p.ToolUseID, "questions": qs})
+	f := &form{id: p.ToolUseID, questions: qs, asked: time.Now(),
+		driven: make(chan struct{}), posted: make(chan struct{}), cancel: func() {}}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lastPre = f.asked
+	s.seq++
+	f.seq = s.seq
+	if _, dup := s.forms[p.ToolUseID]; dup || s.finished[p.ToolUseID] {
+		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "a second PreToolUse for this tool_use_id ignored"})
+		return nil
+	}
+	s.forms[p.ToolUseID] = f
+	return f
+}
+
+// keepFinished bounds how many finished forms' ids are remembered.
+const keepFinished = 256
+
+// forget drops a finished form, remembering only its id.
+func (s *session) forget(f *form) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.forms[f.id]; !ok {
+		return
+	}
+	delete(s.forms, f.id)
+	close(s.changed)
+	s.changed = make(chan struct{})
+	s.finished[f.id] = true
+	s.finishedQ = append(s.finishedQ, f.id)
+	if len(s.finishedQ) > keepFinished {
+		delete(s.finished, s.finishedQ[0])
+		s.finishedQ = s.finishedQ[1:]
+	}
+}
+
+// firstLocked reports whether every form asked before f is finished:
+// Claude shows its forms one at a time, in the order it asked them.
+func (s *session) firstLocked(f *form) bool {
+	for _, g := range s.forms {
+		if g.seq < f.seq && g.state != recorded && g.state != done {
+			return false
+		}
+	}
+	return true
+}
+
+// formsIn lists the forms in one of the states.
+func (s *session) formsIn(states ...state) []*form {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*form
+	for _, f := range s.forms {
+		for _, st := range states {
+			if f.state == st {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,243 @@
+package session
+
+import (
+	"context"
+	"maps"
+	"os"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/internal/fakeclaude"
+	"github.com/claudewrap/claudewrap/rules"
+)
+
+// The form's life in a session, driven against the fake Claude: make unit
+// runs these with -race -count=20.
+
+// TestFormAnswer: a rule's answer is driven, submitted, recorded and verified;
+// with --exit-after-turn Claude is ended at the Stop hook.
+func TestFormAnswer(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{
+		database.Question: sel("SQLite"), features.Question: sel("Auth", "API"),
+	}}, Policy: rules.Fail, ExitAfterTurn: true, Host: hostHeadless})
+	c.ask("t1", database, features)
+	r.wait(`"verified"`)
+	rep := r.result()
+	if got := c.Submitted(); !maps.Equal(got, map[string]string{database.Question: "SQLite", features.Question: "Auth, API"}) {
+		t.Errorf("Claude recorded %v", got)
+	}
+	if !rep.Ended || rep.Mismatch || rep.Navigation || rep.Unmatched {
+		t.Errorf("report %+v, want ended by claudewrap and nothing else\n%s", rep, r)
+	}
+	if code, err := rep.Exit(nil); code != ExitOK {
+		t.Errorf("exit %d, %v", code, err)
+	}
+	want := []string{"question", "decision", "decision"}
+	if got := r.events(); !slices.Equal(got[:3], want) || got[len(got)-1] != "verified" || r.has("error") {
+		t.Errorf("events %v\n%s", got, r)
+	}
+}
+
+// TestFormTakeover: a key the person types while claudewrap drives the form
+// hands it over at once; what the person then submits is logged as theirs,
+// not verified against the rule.
+func TestFormTakeover(t *testing.T) {
+	t.Parallel()
+	typed := make(chan struct{})
+	c := newChild(t, fakeclaude.Faults{
+		// The first key lingers, so that the person types mid-drive.
+		Delay: map[int]time.Duration{1: 200 * time.Millisecond},
+		OnSend: func(n int) {
+			if n == 1 {
+				close(typed)
+			}
+		},
+	})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("MongoDB")}},
+		Policy: rules.Passthrough})
+	c.ask("t1", database)
+	<-typed
+	r.s.input([]byte("\x1b[12;40R")) // a terminal's report: not the person
+	if r.has("handed_over") {
+		t.Fatalf("a cursor report taken for the person\n%s", r)
+	}
+	r.s.input([]byte("x"))
+	ev := r.wait(`"handed_over"`)
+	if ev["reason"] != "the person typed" {
+		t.Errorf("handed over: %v", ev)
+	}
+	c.Settle()
+	sent := len(c.Received())
+	// The person picks the first option themselves.
+	if err := c.SendKeys([]byte("1")); err != nil {
+		t.Fatal(err)
+	}
+	r.wait(`"by":"person"`)
+	if n := len(c.Received()); n != sent+1 {
+		t.Errorf("claudewrap pressed %d keys after the person took over", n-sent-1)
+	}
+	rep := r.end()
+	if rep.Mismatch || rep.Navigation || r.has("verified") {
+		t.Errorf("report %+v\n%s", rep, r)
+	}
+}
+
+// TestFormAnswerTimeout: a person who does not answer at the ask prompt in time
+// gets the fallback answer, driven and verified; in passthrough, a form
+// left untouched is answered the same way.
+func TestFormAnswerTimeout(t *testing.T) {
+	t.Parallel()
+	fallback := sel("PostgreSQL")
+	t.Run("ask", func(t *testing.T) {
+		c := newChild(t, fakeclaude.Faults{})
+		asked := make(chan struct{}, 1)
+		r := startRun(t, c, Config{Decider: decider{fallback: &fallback}, Policy: rules.Ask,
+			Asker: asker(func(ctx context.Context, q answer.Question) (answer.Decision, error) {
+				asked <- struct{}{}
+				<-ctx.Done()
+				return answer.Decision{}, ctx.Err()
+			}),
+			AnswerTimeout: 100 * time.Millisecond, Host: hostHeadless})
+		c.ask("t1", database)
+		<-asked
+		r.wait(`"timeout"`)
+		r.wait(`"verified"`)
+		if got := c.Submitted()[database.Question]; got != "PostgreSQL" {
+			t.Errorf("Claude recorded %q\n%s", got, r)
+		}
+	})
+	t.Run("passthrough", func(t *testing.T) {
+		c := newChild(t, fakeclaude.Faults{})
+		r := startRun(t, c, Config{Decider: decider{fallback: &fallback}, Policy: rules.Passthrough,
+			AnswerTimeout: 100 * time.Millisecond})
+		c.ask("t1", database)
+		r.wait(`"handed_over"`)
+		r.wait(`"verified"`)
+		if got := c.Submitted()[database.Question]; got != "PostgreSQL" {
+			t.Errorf("Claude recorded %q\n%s", got, r)
+		}
+	})
+}
+
+// TestFormChat: "Chat about this" ends the form; the rule's message is typed
+// as the next turn once Claude's turn ends.
+func TestFormChat(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{
+		database.Question: {Action: answer.Chat, Text: "which one is cheapest to run?"}}}, Policy: rules.Fail})
+	c.ask("t1", database)
+	r.wait(`"chat_message"`)
+	c.Settle()
+	if got := c.Sent(); !slices.Equal(got, []string{"which one is cheapest to run?"}) {
+		t.Errorf("Claude was sent %q\n%s", got, r)
+	}
+	if rep := r.end(); rep.Navigation || rep.Mismatch {
+		t.Errorf("report %+v\n%s", rep, r)
+	}
+}
+
+// TestFormVerificationMismatch: when Claude records something other than what
+// was pressed, the run says so and exits 6.
+func TestFormVerificationMismatch(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	c.mangle = func(a map[string]string) { a[database.Question] = "MongoDB" }
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+		Policy: rules.Fail})
+	c.ask("t1", database)
+	ev := r.wait(`"mismatch"`)
+	if ev["reason"] != `"MongoDB" recorded for "Which database should we use?", "SQLite" intended` {
+		t.Errorf("mismatch %v", ev)
+	}
+	rep := r.end()
+	if code, _ := rep.Exit(nil); code != ExitMismatch {
+		t.Errorf("exit %d, want %d\n%s", code, ExitMismatch, r)
+	}
+}
+
+// TestFormClaudeExitsMidForm: Claude gone while its form is being driven ends
+// the session at once, with nothing more pressed and no navigation failure
+// claimed.
+func TestFormClaudeExitsMidForm(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{CloseAfter: 1})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("MongoDB")}},
+		Policy: rules.Fail, Host: hostHeadless})
+	c.ask("t1", database)
+	rep := r.result()
+	if rep.Navigation || rep.Mismatch || r.has("verified") {
+		t.Errorf("report %+v\n%s", rep, r)
+	}
+	if n := len(c.Received()); n != 1 {
+		t.Errorf("%d keys sent, want 1 (Claude went away after the first)", n)
+	}
+}
+
+// TestFormContextCancelled: when the caller's context ends
+// while the person is asked, the prompt is stopped, Claude is told to go
+// (and killed when it ignores that), and the run returns.
+func TestFormContextCancelled(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	c.ignore = true
+	asked := make(chan struct{}, 1)
+	stopped := make(chan error, 1)
+	r := startRun(t, c, Config{Decider: decider{}, Policy: rules.Ask, Host: hostHeadless,
+		Asker: asker(func(ctx context.Context, q answer.Question) (answer.Decision, error) {
+			asked <- struct{}{}
+			<-ctx.Done()
+			stopped <- ctx.Err()
+			return answer.Decision{}, ctx.Err()
+		})})
+	r.s.killGrace = 200 * time.Millisecond // set before the context ends
+	c.ask("t1", database)
+	<-asked
+	r.stop()
+	select {
+	case err := <-stopped:
+		if err == nil {
+			t.Error("the prompt's context did not end")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the prompt was not stopped")
+	}
+	select {
+	case res := <-r.res:
+		r.res <- res
+		if got := c.signals(); !slices.Equal(got, []os.Signal{syscall.SIGTERM, syscall.SIGKILL}) {
+			t.Errorf("signals %v, want SIGTERM then SIGKILL", got)
+		}
+		if res.rep.Claude.Signal != syscall.SIGKILL {
+			t.Errorf("Claude ended %+v", res.rep.Claude)
+		}
+	case <-time.After(killGrace + 5*time.Second):
+		t.Fatalf("the run did not return\n%s", r)
+	}
+}
+
+// TestFormOneDriverAtATime: two forms asked at once (Claude Code runs both
+// PreToolUse hooks together) are driven one after the other, each on its
+// own form, both verified.
+func TestFormOneDriverAtATime(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+		Policy: rules.Fail})
+	c.ask("t1", database)
+	c.ask("t2", database)
+	r.log.WaitForN(t, `"verified"`, 2, 10*time.Second)
+	c.Settle()
+	if got := c.Enters(); len(got) != 2 {
+		t.Errorf("Enters %v, want one per form\n%s", got, r)
+	}
+	rep := r.end()
+	if rep.Navigation || rep.Mismatch || r.has("cancelled") {
+		t.Errorf("report %+v\n%s", rep, r)
+	}
+}

@@ -1,0 +1,77 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"syscall"
+	"time"
+
+	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/events"
+)
+
+// stop handles the Stop hook: a pending chat message becomes the next
+// turn; otherwise, with --exit-after-turn, Claude is ended.
+func (s *session) stop() {
+	s.mu.Lock()
+	msg := s.chat
+	s.chat = ""
+	s.mu.Unlock()
+	if msg != "" {
+		s.goWork(func() { s.message(msg) })
+		return
+	}
+	s.endTurn()
+}
+
+// idleLimit bounds the wait for Claude to settle after a cancel; idleQuiet
+// is how long its screen must not change.
+const (
+	idleLimit = 5 * time.Second
+	idleQuiet = 500 * time.Millisecond
+)
+
+// turnInterrupted is called when a form was cancelled: Claude's turn is
+// over, and no Stop hook follows. Claude records the cancel in its
+// transcript as it redraws its prompt, so with --exit-after-turn it is ended
+// only once its prompt has shown and the screen has been still for a moment
+// (a few seconds at most): ended sooner, some versions lose that record.
+func (s *session) turnInterrupted() {
+	if !s.cfg.ExitAfterTurn {
+		return
+	}
+	s.goWork(func() {
+		ctx, cancel := context.WithTimeout(s.ctx, idleLimit)
+		defer cancel()
+		_ = askflow.AwaitPrompt(ctx, s.child.Screen(), idleQuiet)
+		s.endTurn()
+	})
+}
+
+// endTurn ends Claude when the run should end with the turn.
+func (s *session) endTurn() {
+	if !s.cfg.ExitAfterTurn {
+		return
+	}
+	s.flag(func(r *Report) { r.Ended = true })
+	_ = s.child.Signal(syscall.SIGTERM)
+}
+
+// message sends the chat message as the next turn.
+func (s *session) message(text string) {
+	cfg := s.cfg.Flow
+	cfg.Screen, cfg.Keys = s.child.Screen(), s.keys
+	err := askflow.Message(s.ctx, cfg, text)
+	if err != nil {
+		fields := events.Fields{"message": "chat message: " + err.Error()}
+		var ae *askflow.Error
+		if errors.As(err, &ae) {
+			fields["screen"] = ae.Last.Text()
+			s.flag(func(r *Report) { r.Navigation = true })
+		}
+		s.log.Emit("error", fields)
+		s.endTurn()
+		return
+	}
+	s.log.Emit("submitted", events.Fields{"chat_message": text})
+}

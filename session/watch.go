@@ -1,0 +1,85 @@
+package session
+
+import (
+	"context"
+	"time"
+
+	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+// input sees what the person types into Claude's terminal: any key (not the
+// terminal's own reports) hands the forms claudewrap is answering to them.
+func (s *session) input(p []byte) {
+	if !screen.Typed(p) {
+		return
+	}
+	s.mu.Lock()
+	s.lastInput = time.Now()
+	s.mu.Unlock()
+	s.takeOver()
+}
+
+// takeOver hands the forms being answered, or waiting to be, to the person.
+func (s *session) takeOver() {
+	for _, f := range s.formsIn(queued, driving) {
+		if s.move(f, handedOver, queued, driving) {
+			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.id, "reason": "the person typed"})
+		}
+	}
+}
+
+// hookGrace is how long a form may show before its PreToolUse arrives.
+const hookGrace = 10 * time.Second
+
+// watchForms reports a form that shows on the screen without its
+// PreToolUse hook: claudewrap's hooks are not running (the person's
+// settings may disable hooks), so nothing can be answered. Headless, the
+// form is cancelled rather than left waiting for ever.
+func (s *session) watchForms(ctx context.Context) {
+	em := s.child.Screen()
+	for {
+		if _, err := em.Wait(ctx, askflow.FormShown); err != nil {
+			return
+		}
+		seen := time.Now()
+		hooked := func() bool {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return !s.lastPre.IsZero() && seen.Sub(s.lastPre) < time.Minute
+		}
+		deadline := time.NewTimer(hookGrace)
+		tick := time.NewTicker(100 * time.Millisecond)
+	wait:
+		for !hooked() {
+			select {
+			case <-ctx.Done():
+				deadline.Stop()
+				tick.Stop()
+				return
+			case <-tick.C:
+			case <-deadline.C:
+				break wait
+			}
+		}
+		deadline.Stop()
+		tick.Stop()
+		if !hooked() {
+			s.log.Emit("error", events.Fields{"message": "a question form is on the screen but no PreToolUse hook arrived: " +
+				"claudewrap's hooks are not running (do your settings disable hooks?); nothing can be answered"})
+			if s.cfg.Host.Headless {
+				s.flag(func(r *Report) { r.Navigation = true })
+				_ = askflow.Dismiss(s.keys)
+				s.log.Emit("cancelled", events.Fields{"reason": "no hook"})
+				s.turnInterrupted()
+			} else {
+				s.log.Emit("handed_over", events.Fields{"reason": "no hook"})
+			}
+		}
+		// Wait for this form to go before watching for the next.
+		if _, err := em.Wait(ctx, func(sn screen.Snapshot) bool { return !askflow.FormShown(sn) }); err != nil {
+			return
+		}
+	}
+}
