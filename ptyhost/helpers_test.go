@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"strconv"
 	"strings"
@@ -115,6 +116,26 @@ func helperChild(mode string, args []string) int {
 	case "sleep":
 		fmt.Print("sleeping\r\n")
 		select {}
+	case "orphan":
+		// Leaves a grandchild that ignores SIGHUP holding the PTY, and exits.
+		cmd := exec.Command("sh", "-c", `trap "" HUP; exec sleep 30`)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+		if err := cmd.Start(); err != nil {
+			return 1
+		}
+		fmt.Print("orphaned\r\n")
+		return 0
+	case "flood":
+		// Asks for the cursor position over and over and never reads the
+		// replies.
+		q := []byte(strings.Repeat("\x1b[6n", 4096))
+		for range 500 {
+			if _, err := os.Stdout.Write(q); err != nil {
+				return 1
+			}
+		}
+		fmt.Print("flooded\r\n")
+		return 0
 	}
 	return 2
 }

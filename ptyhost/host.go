@@ -121,17 +121,24 @@ func Start(cfg Config) (*Host, error) {
 	}
 	var replies io.Writer
 	if cfg.Headless {
-		replies = writerFunc(h.enqueue)
+		replies = writerFunc(h.reply)
 	}
 	h.screen = newScreen(screen.Options{Cols: cols, Rows: rows, Replies: replies})
 
 	h.cmd = exec.Command(cfg.Path, cfg.Args...)
 	h.cmd.Env = cfg.Env
 	h.cmd.Dir = cfg.Dir
+	dieWithParent(h.cmd)
 	ptmx, err := pty.StartWithSize(h.cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
 	if err != nil {
 		h.restore()
 		return nil, fmt.Errorf("%w: start %s: %w", ErrStart, cfg.Path, err)
+	}
+	if ptmx, err = pollable(ptmx); err != nil {
+		_ = h.cmd.Process.Kill()
+		_ = h.cmd.Wait()
+		h.restore()
+		return nil, fmt.Errorf("%w: %w", ErrStart, err)
 	}
 	h.ptmx = ptmx
 	if cfg.Tap != nil {
@@ -201,7 +208,7 @@ func (h *Host) Resize(cols, rows int) error {
 	if h.cfg.Tap != nil {
 		h.cfg.Tap.Resize(cols, rows)
 	}
-	if err := pty.Setsize(h.ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
+	if err := setSize(h.ptmx, cols, rows); err != nil {
 		return fmt.Errorf("resize pty: %w", err)
 	}
 	return nil
@@ -215,6 +222,19 @@ func (h *Host) Signal(sig os.Signal) error { return h.cmd.Process.Signal(sig) }
 func (h *Host) Wait() (Status, error) {
 	<-h.done
 	return h.status, h.waitErr
+}
+
+// reply queues the emulator's answer to a terminal query, unless the queue
+// is full: a child that floods queries and never reads the replies loses
+// them, as it would at a real terminal, rather than stall its own output
+// (the emulator would wait on the writer, which waits on the child, which
+// waits for its output to be read).
+func (h *Host) reply(p []byte) {
+	b := append([]byte(nil), p...)
+	select {
+	case h.input <- b:
+	default:
+	}
 }
 
 func (h *Host) enqueue(p []byte) {
@@ -390,10 +410,14 @@ func (h *Host) wait() {
 	case <-h.outDone:
 		timer.Stop()
 	case <-timer.C:
-		// Unblocks the read; what was read so far has been delivered.
+		// Unblocks the read (the descriptor is pollable, see pollable);
+		// what was read so far has been delivered.
 		_ = h.ptmx.SetReadDeadline(time.Now())
 		<-h.outDone
 	}
+	// A write the child will never read (a grandchild holds the PTY) must
+	// not keep the write loop.
+	_ = h.ptmx.SetWriteDeadline(time.Now())
 	h.sizeMu.Lock()
 	_ = h.ptmx.Close()
 	h.closed = true

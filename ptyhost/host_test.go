@@ -334,3 +334,34 @@ func TestInputStopsWithTheChild(t *testing.T) {
 		t.Fatal("the key typed after the child exited never reached the next reader")
 	}
 }
+
+// TestEndsWhenAGrandchildHoldsThePTY: a child that exits leaving a process
+// with the PTY open (one that ignores SIGHUP) still ends the host within
+// the drain limit: the read is interrupted, not left in the kernel.
+func TestEndsWhenAGrandchildHoldsThePTY(t *testing.T) {
+	h := startHost(t, helperConfig(t, "orphan"))
+	waitScreen(t, h.Screen(), "orphaned")
+	select {
+	case <-h.Done():
+	case <-time.After(drainGrace + 10*time.Second):
+		t.Fatalf("the host waits for good on a PTY a grandchild holds")
+	}
+	if st, err := h.Wait(); err != nil || st.Code != 0 {
+		t.Errorf("status %+v, %v", st, err)
+	}
+}
+
+// TestQueryFloodDoesNotDeadlock: a child that floods terminal queries and
+// never reads the replies runs to its end: replies it does not read are
+// dropped rather than stall the output copy.
+func TestQueryFloodDoesNotDeadlock(t *testing.T) {
+	h := startHost(t, helperConfig(t, "flood"))
+	select {
+	case <-h.Done():
+	case <-time.After(30 * time.Second):
+		t.Fatalf("a query flood deadlocked the host; screen:\n%s", h.Screen().Snapshot().Text())
+	}
+	if st, err := h.Wait(); err != nil || st.Code != 0 {
+		t.Errorf("status %+v, %v", st, err)
+	}
+}
