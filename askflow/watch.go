@@ -17,6 +17,34 @@ func FormShown(s screen.Snapshot) bool {
 	return err == nil
 }
 
+// Showing reports whether the form on the screen is the one asking qs:
+// one of its question pages, or a review page listing its questions.
+func Showing(s screen.Snapshot, qs []answer.Question) bool {
+	fm, err := screen.Recognize(s)
+	if err != nil {
+		return false
+	}
+	if fm.Review == nil {
+		for i := range qs {
+			if fm.Shows(qs, i) {
+				return true
+			}
+		}
+		return false
+	}
+	rv := fm.Review
+	if len(rv.Answers) > len(qs) || (!fm.Cut && len(rv.Answers) != len(qs)) {
+		return false
+	}
+	first := len(qs) - len(rv.Answers)
+	for k, a := range rv.Answers {
+		if !sameText(a.Question, qs[first+k].Question) {
+			return false
+		}
+	}
+	return true
+}
+
 // Untouched reports whether the screen still shows the form asking qs on
 // its first question page: the person has not answered or left it.
 func Untouched(s screen.Snapshot, qs []answer.Question) bool {
@@ -24,9 +52,10 @@ func Untouched(s screen.Snapshot, qs []answer.Question) bool {
 	return err == nil && len(qs) > 0 && fm.Review == nil && len(fm.Disagreements(qs[0])) == 0
 }
 
-// Dismiss cancels whatever form or dialog shows with Esc, the one key that
-// cannot commit anything. It is what is left when a form cannot be driven
-// and nobody is there to take it.
+// Dismiss cancels the form on the screen with Esc, the one key that cannot
+// commit anything. It is what is left when a form cannot be driven and
+// nobody is there to take it; the caller makes sure the form is the one it
+// means (see [Showing]): Esc elsewhere would interrupt Claude's work.
 func Dismiss(k Keys) error { return k.SendKeys([]byte(keyEsc)) }
 
 // AwaitPrompt waits until Claude's own prompt shows and the screen has then

@@ -259,7 +259,7 @@ func TestFaultHookDisagreesWithScreen(t *testing.T) {
 					c.Close()
 					// Claude stays up until askflow has given up.
 					deadline := time.Now().Add(60 * time.Second)
-					for len(r.find(t, "cancelled")) == 0 && time.Now().Before(deadline) {
+					for !strings.Contains(r.log.String(), "nothing cancelled") && time.Now().Before(deadline) {
 						time.Sleep(50 * time.Millisecond) // polling the log under a deadline
 					}
 					r.host.Signal(syscall.SIGTERM)
@@ -270,10 +270,11 @@ func TestFaultHookDisagreesWithScreen(t *testing.T) {
 				c.Flow.FormTimeout = 3 * time.Second
 			})
 		errs := r.find(t, "error")
-		if keys != 0 || len(errs) == 0 || !strings.Contains(fmt.Sprint(errs[0]["step"]), "agree") || !r.report.Navigation {
-			t.Fatalf("want an agree failure with no key pressed (keys %d)\n%s", keys, r)
+		if keys != 0 || len(errs) == 0 || !strings.Contains(fmt.Sprint(errs[0]["step"]), "agree") || !r.report.Navigation ||
+			len(r.find(t, "cancelled")) != 0 {
+			t.Fatalf("want an agree failure with no key pressed, not even Esc (keys %d)\n%s", keys, r)
 		}
-		report("Claude Code %s: hook payload not on screen: nothing pressed, reported", version)
+		report("Claude Code %s: hook payload not on screen: nothing pressed (no Esc either), reported", version)
 	})
 }
 

@@ -152,12 +152,19 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 	}
 	s.log.Emit("error", fields)
 	if s.cfg.Host.Headless {
-		// Nobody can take the form: cancelling is the one safe key.
+		// Nobody can take the form: cancelling is the one safe key, if
+		// the form on the screen is this one. A form that never showed
+		// (a PreToolUse nobody drew) is left alone: Esc would interrupt
+		// whatever Claude is doing.
 		if !s.move(f, done, driving) {
 			return
 		}
-		_ = askflow.Dismiss(s.keys)
 		s.forget(f)
+		if !askflow.Showing(s.child.Screen().Snapshot(), f.questions) {
+			s.log.Emit("error", events.Fields{"tool_use_id": f.id, "message": "the form is not on the screen: nothing cancelled"})
+			return
+		}
+		_ = askflow.Dismiss(s.keys)
 		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.id, "reason": "navigation failed"})
 		s.dropQueued("the turn was interrupted")
 		s.turnInterrupted()
@@ -197,7 +204,7 @@ func (s *session) awaitRecord(ctx context.Context, f *form, ds []answer.Decision
 	if !s.cfg.Host.Headless {
 		return
 	}
-	if askflow.FormShown(last) {
+	if askflow.Showing(last, f.questions) {
 		_ = askflow.Dismiss(s.keys)
 		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.id, "reason": "not recorded"})
 		s.turnInterrupted()

@@ -151,6 +151,7 @@ func findClaude(name string) (string, error) {
 }
 
 func runRun(opts *RunOptions) (err error) {
+	defer catchSIGPIPE()()
 	path, err := findClaude(opts.Claude)
 	if err != nil {
 		return withCode(ExitStart, err)
@@ -206,7 +207,7 @@ func runRun(opts *RunOptions) (err error) {
 	case "-":
 		log = events.New(opts.Stdout)
 	default:
-		f, err := os.OpenFile(evName, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+		f, err := createOutput(evName)
 		if err != nil {
 			return usageErrorf("--events: %v", err)
 		}
@@ -227,7 +228,7 @@ func runRun(opts *RunOptions) (err error) {
 	}
 	var rec *cast.Writer
 	if opts.Record != "" {
-		f, err := os.Create(opts.Record)
+		f, err := createOutput(opts.Record)
 		if err != nil {
 			return usageErrorf("--record: %v", err)
 		}
