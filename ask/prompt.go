@@ -2,6 +2,7 @@ package ask
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -85,7 +86,11 @@ func (p *Prompter) Ask(ctx context.Context, q answer.Question, n, total int) (an
 		line, err := t.ReadLine()
 		if err != nil {
 			if ctx.Err() != nil {
-				fmt.Fprintln(t, "\r\n(no answer in time)")
+				why := "(no answer in time)"
+				if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+					why = "(no longer asked: the run is ending)"
+				}
+				fmt.Fprintln(t, "\r\n"+why)
 				return answer.Decision{}, ctx.Err()
 			}
 			return answer.Decision{}, fmt.Errorf("ask: %w", err)

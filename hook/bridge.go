@@ -9,8 +9,10 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -31,7 +33,7 @@ type Message struct {
 type Server struct {
 	dir  string
 	path string
-	ln   *net.UnixListener
+	ln   listener
 	msgs chan Message
 	wg   sync.WaitGroup
 	once sync.Once
@@ -46,9 +48,20 @@ type Server struct {
 	conns map[*net.UnixConn]struct{} // open connections; nil once closed
 }
 
+// listener is the socket's listener; tests make it fail.
+type listener interface {
+	AcceptUnix() (*net.UnixConn, error)
+	Close() error
+}
+
+// wrapListener lets tests make the listener fail.
+var wrapListener = func(l listener) listener { return l }
+
 // Listen creates a private (0700) directory and a socket in it.
 func Listen() (*Server, error) {
-	dir, err := os.MkdirTemp("", "claudewrap-")
+	base := socketBase()
+	cleanStale(base)
+	dir, err := os.MkdirTemp(base, fmt.Sprintf("claudewrap-%d-", os.Getpid()))
 	if err != nil {
 		return nil, fmt.Errorf("hook socket: %w", err)
 	}
@@ -62,11 +75,49 @@ func Listen() (*Server, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("hook socket: %w", err)
 	}
-	s := &Server{dir: dir, path: path, ln: ln, msgs: make(chan Message, 64),
+	s := &Server{dir: dir, path: path, ln: wrapListener(ln), msgs: make(chan Message, 64),
 		quit: make(chan struct{}), conns: map[*net.UnixConn]struct{}{}}
 	s.wg.Add(1)
 	go s.accept()
 	return s, nil
+}
+
+// maxSocketPath bounds a socket's path: the kernel's sun_path holds 108
+// bytes on Linux and 104 on macOS, the final NUL included.
+const maxSocketPath = 100
+
+// socketBase is where the socket's directory goes: the temporary folder,
+// unless its path is too long for a socket (a long TMPDIR), then /tmp.
+func socketBase() string {
+	base := os.TempDir()
+	if len(filepath.Join(base, "claudewrap-4194304-1234567890", "hook.sock")) > maxSocketPath {
+		return "/tmp"
+	}
+	return base
+}
+
+// cleanStale removes the socket directories of this user's runs that were
+// killed before they could (SIGKILL): each is named after its process,
+// and that process is gone.
+func cleanStale(base string) {
+	dirs, _ := filepath.Glob(filepath.Join(base, "claudewrap-*-*"))
+	for _, d := range dirs {
+		f := strings.SplitN(filepath.Base(d), "-", 3)
+		pid, err := strconv.Atoi(f[1])
+		if err != nil || pid <= 0 {
+			continue
+		}
+		fi, err := os.Lstat(d)
+		if err != nil || !fi.IsDir() {
+			continue
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			os.RemoveAll(d)
+		}
+	}
 }
 
 // Path is the socket's path.
@@ -94,13 +145,51 @@ func (s *Server) Close() error {
 	return err
 }
 
+// maxReading bounds the connections read at once, and so the memory
+// messages in flight take (maxReading × MaxMessage at worst): past it, new
+// connections wait in the listen queue.
+const maxReading = 8
+
+// acceptBackoff bounds the pause after a failed accept (out of file
+// descriptors, say): the listener waits and tries again, for as long as the
+// run lasts, instead of stopping for good.
+const acceptBackoff = time.Second
+
 func (s *Server) accept() {
 	defer s.wg.Done()
+	reading := make(chan struct{}, maxReading)
+	var delay time.Duration
+	reported := false
 	for {
-		c, err := s.ln.AcceptUnix()
-		if err != nil {
+		select {
+		case reading <- struct{}{}:
+		case <-s.quit:
 			return
 		}
+		c, err := s.ln.AcceptUnix()
+		if err != nil {
+			<-reading
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			// Said once per spell of failures, not once per try.
+			if !reported {
+				reported = true
+				select {
+				case s.msgs <- Message{Err: fmt.Errorf("hook socket: accept: %w (retrying)", err)}:
+				case <-s.quit:
+					return
+				}
+			}
+			delay = min(max(2*delay, 5*time.Millisecond), acceptBackoff)
+			select {
+			case <-time.After(delay):
+			case <-s.quit:
+				return
+			}
+			continue
+		}
+		delay, reported = 0, false
 		s.mu.Lock()
 		if s.conns == nil { // closing
 			s.mu.Unlock()
@@ -112,6 +201,7 @@ func (s *Server) accept() {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
+			defer func() { <-reading }() // once delivered: parsed messages count too
 			m := s.read(c)
 			s.mu.Lock()
 			delete(s.conns, c)
@@ -181,6 +271,9 @@ func Forward(r io.Reader, socket string) error {
 	if socket == "" {
 		return errors.New("no socket: no wrapper is listening")
 	}
+	if err := ownSocket(socket); err != nil {
+		return err
+	}
 	c, err := net.DialTimeout("unix", socket, dialTimeout)
 	if err != nil {
 		return err
@@ -189,6 +282,19 @@ func Forward(r io.Reader, socket string) error {
 	_ = c.SetDeadline(time.Now().Add(dialTimeout))
 	_, err = io.Copy(c, bytes.NewReader(b))
 	return err
+}
+
+// ownSocket refuses a socket another user owns: the hook message holds
+// what Claude was asked and answered, for claudewrap's eyes only.
+func ownSocket(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+		return fmt.Errorf("socket %s belongs to uid %d, not to this user: not sent", path, st.Uid)
+	}
+	return nil
 }
 
 // Settings returns the --settings JSON that adds claudewrap's hooks: the

@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,10 +14,18 @@ import (
 func TestMain(m *testing.M) {
 	// As a child: dial the socket named in the environment and send a hook.
 	if sock := os.Getenv("HOOK_TEST_DIAL"); sock != "" {
+		// Forward refuses a socket of another user; a hostile process
+		// would not ask, so the message goes in raw too.
 		if err := Forward(strings.NewReader(pre), sock); err != nil {
+			os.Stderr.WriteString("forward: " + err.Error() + "\n")
+		}
+		c, err := net.Dial("unix", sock)
+		if err != nil {
 			os.Stderr.WriteString(err.Error())
 			os.Exit(1)
 		}
+		c.Write([]byte(pre))
+		c.Close()
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -58,6 +67,9 @@ func TestOtherUserRefused(t *testing.T) {
 	// The child's write may fail once the server hangs up on it.
 	out, _ := cmd.CombinedOutput()
 	t.Logf("child as nobody: %s", out)
+	if !strings.Contains(string(out), "forward: socket "+s.Path()+" belongs to uid 0") {
+		t.Errorf("claudewrap hook sent to another user's socket: %s", out)
+	}
 	select {
 	case m := <-s.Messages():
 		if m.Err == nil || !strings.Contains(m.Err.Error(), "uid 65534 refused") {

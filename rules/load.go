@@ -107,11 +107,35 @@ func (es Errors) Error() string {
 	return strings.Join(s, "\n")
 }
 
-// LoadFile reads and checks one rules file.
+// MaxFileSize bounds a rules file: rules are written by hand, and a file
+// far larger is a mistake (a log, a device) that must not take minutes or
+// gigabytes to refuse.
+const MaxFileSize = 4 << 20
+
+// LoadFile reads and checks one rules file. Only a regular file is read:
+// a FIFO nobody writes would wait for ever, a device never end.
 func LoadFile(path string) (*File, error) {
-	b, err := os.ReadFile(path)
+	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%s)", path, fi.Mode().Type())
+	}
+	if fi.Size() > MaxFileSize {
+		return nil, fmt.Errorf("%s: %d bytes; a rules file may hold at most %d", path, fi.Size(), MaxFileSize)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxFileSize {
+		return nil, fmt.Errorf("%s: grew past %d bytes while read", path, MaxFileSize)
 	}
 	return Parse(path, b)
 }
@@ -156,7 +180,8 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // yamlError places a YAML syntax error. yaml.v3 names the line where the
 // enclosing construct starts (and, for parser errors, one line early), so
 // the line is found instead as the first whose prefix of the file fails with
-// the same message.
+// the same message. Once the bad line is in, every longer prefix fails the
+// same way, so a binary search finds it: a few parses, not one per line.
 func yamlError(path string, b []byte, err error) *Error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 1
@@ -165,20 +190,34 @@ func yamlError(path string, b []byte, err error) *Error {
 		msg = m[2]
 	}
 	lines := bytes.SplitAfter(b, []byte("\n"))
-	for k := 1; k <= len(lines) && k <= 5000; k++ {
+	// ends[k] is where the prefix of k lines ends.
+	ends := make([]int, len(lines)+1)
+	for i, l := range lines {
+		ends[i+1] = ends[i] + len(l)
+	}
+	failsSame := func(k int) bool {
 		var n yaml.Node
-		perr := yaml.Unmarshal(bytes.Join(lines[:k], nil), &n)
+		perr := yaml.Unmarshal(b[:ends[k]], &n)
 		if perr == nil {
-			continue
+			return false
 		}
 		pm := strings.TrimPrefix(perr.Error(), "yaml: ")
 		if m := yamlLine.FindStringSubmatch(perr.Error()); m != nil {
 			pm = m[2]
 		}
-		if pm == msg {
-			line = k
-			break
+		return pm == msg
+	}
+	lo, hi := max(line-1, 1), len(lines)
+	if lo <= hi && failsSame(hi) {
+		for lo < hi {
+			mid := lo + (hi-lo)/2
+			if failsSame(mid) {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
 		}
+		line = lo
 	}
 	return &Error{File: path, Line: max(line, 1), Col: 1, Msg: msg}
 }

@@ -112,12 +112,19 @@ func parseSize(s string) (cols, rows int, err error) {
 	if ok {
 		cols, err1 := strconv.Atoi(c)
 		rows, err2 := strconv.Atoi(r)
-		if err1 == nil && err2 == nil && cols >= 20 && rows >= 5 && cols <= 1000 && rows <= 1000 {
+		if err1 == nil && err2 == nil && cols >= minCols && rows >= minRows && cols <= 1000 && rows <= 1000 {
 			return cols, rows, nil
 		}
 	}
-	return 0, 0, fmt.Errorf("want COLSxROWS between 20x5 and 1000x1000, got %q", s)
+	return 0, 0, fmt.Errorf("want COLSxROWS between %dx%d and 1000x1000, got %q", minCols, minRows, s)
 }
+
+// The smallest terminal --size takes: a form (tabs, question, two options,
+// Type something, Chat about this, footer) needs this much to show at all.
+const (
+	minCols = 40
+	minRows = 12
+)
 
 // findClaude resolves the Claude Code binary to an absolute path.
 func findClaude(name string) (string, error) {
