@@ -58,6 +58,13 @@ type Config struct {
 
 	// OnKey, if set, is called after each key's effect was seen (or not).
 	OnKey func(KeyEvent)
+
+	// Recorded, if set, is closed when Claude has recorded the form (its
+	// PostToolUse arrived): the last Enter took effect, whatever the
+	// screen shows next. Claude may draw its next form at once in the same
+	// place, and one just like it would look like this form with its focus
+	// moved.
+	Recorded <-chan struct{}
 }
 
 // Outcome is how the form ended.
@@ -278,7 +285,21 @@ func (r *runner) agrees(fm *screen.Form) bool {
 func (r *runner) wait(ctx context.Context, d time.Duration, ok func(screen.Snapshot) bool) (screen.Snapshot, bool) {
 	wctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
+	if r.cfg.Recorded != nil {
+		// Claude's record ends a wait for the last Enter's effect.
+		go func() {
+			select {
+			case <-r.cfg.Recorded:
+				cancel()
+			case <-wctx.Done():
+			}
+		}()
+	}
 	s, err := r.cfg.Screen.Wait(wctx, ok)
+	if err != nil && r.recorded() && ctx.Err() == nil {
+		s = r.cfg.Screen.Snapshot()
+		return s, ok(s)
+	}
 	if err != nil {
 		var we *screen.WaitError
 		if errors.As(err, &we) {
@@ -544,7 +565,21 @@ func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 // for one question, the form is gone (or shows its review page, or another
 // question); for several, another question's page or the review page shows.
 // A form still asking this question, even changed, has not moved on.
+// recorded reports whether Claude has recorded the form (see
+// [Config.Recorded]).
+func (r *runner) recorded() bool {
+	select {
+	case <-r.cfg.Recorded:
+		return r.cfg.Recorded != nil
+	default:
+		return false
+	}
+}
+
 func (r *runner) movedOn(s screen.Snapshot) bool {
+	if r.recorded() {
+		return true
+	}
 	fm, err := screen.Recognize(s)
 	if len(r.headers) == 1 {
 		return err != nil || !fm.Asks(r.cfg.Questions[r.q])
@@ -822,7 +857,7 @@ func (r *runner) review(ctx context.Context) error {
 	}
 	gone := func(s screen.Snapshot) bool {
 		_, err := screen.Recognize(s)
-		return err != nil
+		return err != nil || r.recorded()
 	}
 	_, err := r.press(ctx, "submit", keyEnter, "submit", false, gone, onSubmit)
 	return err
@@ -837,7 +872,7 @@ func (r *runner) cancel(ctx context.Context) error {
 	}
 	gone := func(s screen.Snapshot) bool {
 		_, err := screen.Recognize(s)
-		return err != nil
+		return err != nil || r.recorded()
 	}
 	showing := func(s screen.Snapshot) bool { return !gone(s) }
 	// A second Esc is safe: cancelling is never a wrong answer.
@@ -885,7 +920,7 @@ func (r *runner) chat(ctx context.Context) error {
 	}
 	gone := func(s screen.Snapshot) bool {
 		_, err := screen.Recognize(s)
-		return err != nil
+		return err != nil || r.recorded()
 	}
 	_, err := r.press(ctx, "chat", keyEnter, focusOf(s), false, gone, r.focusedOn(chat, nil))
 	if err == nil || ctx.Err() != nil {

@@ -188,3 +188,24 @@ func abs(t *testing.T, p string) string {
 	}
 	return a
 }
+
+// TestTwoIdenticalForms: two identical forms asked at once (both PreToolUse
+// hooks arrive together) are driven one at a time, each on its own form;
+// both answers recorded and verified. (Two drivers used to push each
+// other's cursor on the one visible form, and Esc cancelled it.)
+func TestTwoIdenticalForms(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		r := runClaudewrap(t, version, "testdata/scenarios/twins.yaml", "pick twice",
+			"--rules", abs(t, "testdata/rules/database.yaml"), "--exit-after-turn")
+		for _, id := range []string{"toolu_01twin1", "toolu_01twin2"} {
+			res := r.toolResult(t, id)
+			if want := `"Which database should we use?"="SQLite"`; res.IsError || !strings.Contains(res.Content, want) {
+				t.Errorf("%s: tool_result %q, want %s\n%s", id, res.Content, want, r)
+			}
+		}
+		if len(r.find("verified")) != 2 || len(r.find("cancelled")) != 0 || r.code != 0 {
+			t.Errorf("want two verified events, none cancelled, exit 0 (exit %d)\n%s", r.code, r)
+		}
+		report("Claude Code %s: two identical forms at once: both answered in turn and verified", version)
+	})
+}

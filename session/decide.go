@@ -23,7 +23,7 @@ func (s *session) question(f *form) {
 // decide makes one decision per question, applying the unmatched policy.
 // It returns false when claudewrap leaves the form to the person.
 func (s *session) decide(f *form) ([]rules.Decision, bool) {
-	id, qs := f.id, f.questions
+	id, qs := f.ID(), f.questions
 	ds := make([]rules.Decision, len(qs))
 	var unmatched []int
 	for i, q := range qs {
@@ -100,14 +100,14 @@ func (s *session) ask(f *form, i int) (rules.Decision, bool) {
 	switch {
 	case err == nil:
 		rd := rules.Decision{Decision: d, Rule: "ask"}
-		s.emitDecision(f.id, i, q, rd)
+		s.emitDecision(f.ID(), i, q, rd)
 		return rd, true
 	case errors.Is(err, context.DeadlineExceeded) && s.ctx.Err() == nil:
-		s.log.Emit("timeout", events.Fields{"tool_use_id": f.id, "question": q.Question, "index": i + 1,
+		s.log.Emit("timeout", events.Fields{"tool_use_id": f.ID(), "question": q.Question, "index": i + 1,
 			"after": s.cfg.AnswerTimeout.String()})
-		return s.fallback(f.id, i, q)
+		return s.fallback(f.ID(), i, q)
 	default:
-		s.log.Emit("error", events.Fields{"tool_use_id": f.id, "message": "ask: " + err.Error()})
+		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "ask: " + err.Error()})
 		return rules.Decision{}, false
 	}
 }
@@ -159,9 +159,9 @@ func (s *session) passthroughTimeout(f *form, ds []rules.Decision, unmatched []i
 	if !askflow.Untouched(s.child.Screen().Snapshot(), f.questions) {
 		return // the person answered, cancelled or moved on meanwhile
 	}
-	s.log.Emit("timeout", events.Fields{"tool_use_id": f.id, "after": s.cfg.AnswerTimeout.String()})
+	s.log.Emit("timeout", events.Fields{"tool_use_id": f.ID(), "after": s.cfg.AnswerTimeout.String()})
 	for _, i := range unmatched {
-		d, ok := s.fallback(f.id, i, f.questions[i])
+		d, ok := s.fallback(f.ID(), i, f.questions[i])
 		if !ok {
 			ds = cancelAll(ds)
 			break

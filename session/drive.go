@@ -21,7 +21,7 @@ import (
 func (s *session) start(f *form, decisions []rules.Decision, from state) {
 	if s.cfg.DryRun {
 		s.move(f, handedOver, deciding)
-		s.log.Emit("handed_over", events.Fields{"tool_use_id": f.id, "reason": "dry run: nothing pressed"})
+		s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "dry run: nothing pressed"})
 		return
 	}
 	var flow []answer.Decision
@@ -84,9 +84,9 @@ func (s *session) drive(f *form, ds []answer.Decision) {
 
 	cfg := s.cfg.Flow
 	cfg.Screen, cfg.Keys, cfg.Decisions = redrawable{s.child.Screen(), s.child}, s.keys, ds
-	cfg.Questions = f.questions
+	cfg.Questions, cfg.Recorded = f.questions, f.posted
 	cfg.OnKey = func(k askflow.KeyEvent) {
-		s.log.Emit("key", events.Fields{"tool_use_id": f.id, "question": k.Question, "key": k.Key,
+		s.log.Emit("key", events.Fields{"tool_use_id": f.ID(), "question": k.Question, "key": k.Key,
 			"focus_before": k.Before, "focus_after": k.After})
 	}
 	res, err := askflow.Run(ctx, cfg)
@@ -99,19 +99,19 @@ func (s *session) drive(f *form, ds []answer.Decision) {
 		if !s.move(f, submitted, driving) {
 			return
 		}
-		s.log.Emit("submitted", events.Fields{"tool_use_id": f.id, "keys": res.Keys})
+		s.log.Emit("submitted", events.Fields{"tool_use_id": f.ID(), "keys": res.Keys})
 		s.awaitRecord(ctx, f, ds)
 	case askflow.Cancelled:
 		s.move(f, done, driving)
 		s.forget(f) // no PostToolUse follows
-		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.id, "keys": res.Keys})
+		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "keys": res.Keys})
 		s.dropQueued("the turn was interrupted")
 		// Esc ends Claude's turn without a Stop hook.
 		s.turnInterrupted()
 	case askflow.Chatted:
 		s.move(f, done, driving)
 		s.forget(f) // no PostToolUse follows
-		s.log.Emit("submitted", events.Fields{"tool_use_id": f.id, "keys": res.Keys, "chat": true})
+		s.log.Emit("submitted", events.Fields{"tool_use_id": f.ID(), "keys": res.Keys, "chat": true})
 	}
 }
 
@@ -121,7 +121,7 @@ func (s *session) dropQueued(reason string) {
 	for _, f := range s.formsIn(deciding, queued) {
 		if s.move(f, done, deciding, queued) {
 			s.forget(f)
-			s.log.Emit("cancelled", events.Fields{"tool_use_id": f.id, "reason": reason})
+			s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": reason})
 		}
 	}
 }
@@ -137,15 +137,15 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 	if errors.Is(err, askflow.ErrInterrupted) {
 		return
 	}
-	fields := events.Fields{"tool_use_id": f.id, "message": err.Error()}
+	fields := events.Fields{"tool_use_id": f.ID(), "message": err.Error()}
 	var ae *askflow.Error
 	if errors.As(err, &ae) {
 		fields["step"], fields["reason"], fields["keys"] = ae.Step, ae.Reason, ae.Keys
 		fields["screen"] = ae.Last.Text()
 		if ae.Step != "decision" {
-			failure := fmt.Sprintf("form %s: %s", f.id, ae.Reason)
+			failure := fmt.Sprintf("form %s: %s", f.ID(), ae.Reason)
 			if ae.Question > 0 {
-				failure = fmt.Sprintf("form %s, question %d: %s: %s", f.id, ae.Question, ae.Step, ae.Reason)
+				failure = fmt.Sprintf("form %s, question %d: %s: %s", f.ID(), ae.Question, ae.Step, ae.Reason)
 			}
 			s.navigationFailed(f, ds, ae, failure, fields)
 		}
@@ -161,17 +161,17 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 		}
 		s.forget(f)
 		if !askflow.Showing(s.child.Screen().Snapshot(), f.questions) {
-			s.log.Emit("error", events.Fields{"tool_use_id": f.id, "message": "the form is not on the screen: nothing cancelled"})
+			s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "the form is not on the screen: nothing cancelled"})
 			return
 		}
 		_ = askflow.Dismiss(s.keys)
-		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.id, "reason": "navigation failed"})
+		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": "navigation failed"})
 		s.dropQueued("the turn was interrupted")
 		s.turnInterrupted()
 		return
 	}
 	if s.move(f, handedOver, driving) {
-		s.log.Emit("handed_over", events.Fields{"tool_use_id": f.id, "reason": "navigation failed"})
+		s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "navigation failed"})
 	}
 }
 
@@ -198,15 +198,15 @@ func (s *session) awaitRecord(ctx context.Context, f *form, ds []answer.Decision
 	}
 	last := s.child.Screen().Snapshot()
 	ae := &askflow.Error{Step: "record", Reason: fmt.Sprintf("submitted, but Claude recorded no answer within %v", recordGrace), Last: last}
-	fields := events.Fields{"tool_use_id": f.id, "message": ae.Reason, "step": ae.Step, "screen": last.Text()}
-	s.navigationFailed(f, ds, ae, fmt.Sprintf("form %s: %s", f.id, ae.Reason), fields)
+	fields := events.Fields{"tool_use_id": f.ID(), "message": ae.Reason, "step": ae.Step, "screen": last.Text()}
+	s.navigationFailed(f, ds, ae, fmt.Sprintf("form %s: %s", f.ID(), ae.Reason), fields)
 	s.log.Emit("error", fields)
 	if !s.cfg.Host.Headless {
 		return
 	}
 	if askflow.Showing(last, f.questions) {
 		_ = askflow.Dismiss(s.keys)
-		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.id, "reason": "not recorded"})
+		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": "not recorded"})
 		s.turnInterrupted()
 		return
 	}
@@ -239,7 +239,7 @@ func (s *session) writeBundle(f *form, ds []answer.Decision, ae *askflow.Error) 
 		return "", nil
 	}
 	rep := bundle.Report{
-		Time: time.Now(), ToolUseID: f.id, Questions: f.questions,
+		Time: time.Now(), ToolUseID: f.ID(), Questions: f.questions,
 		Step: ae.Step, Reason: ae.Reason, Keys: ae.Keys, Screen: ae.Last.Text(),
 		Size: fmt.Sprintf("%dx%d", ae.Last.Cols, ae.Last.Rows),
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -42,6 +43,9 @@ type fakeChild struct {
 	noPost  bool                      // Claude never reports PostToolUse
 	mangle  func(a map[string]string) // changes what PostToolUse reports
 	dropped bool
+	// reverse shows the forms asked together last first, as Claude Code
+	// 2.1.197 was seen to.
+	reverse bool
 }
 
 type pendingForm struct {
@@ -74,6 +78,23 @@ func (c *fakeChild) ask(id string, qs ...fakeclaude.Question) {
 	}
 }
 
+// askTogether asks several forms at once; the first shown is the first
+// asked, or the last with reverse.
+func (c *fakeChild) askTogether(forms ...pendingForm) {
+	c.mu.Lock()
+	shown := slices.Clone(forms)
+	if c.reverse {
+		slices.Reverse(shown)
+	}
+	c.forms = append(c.forms, shown...)
+	c.mu.Unlock()
+	for _, f := range forms {
+		c.hook(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: f.id,
+			ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers(f.qs)}})
+	}
+	c.Ask(shown[0].qs)
+}
+
 func (c *fakeChild) hook(p *hook.Payload) {
 	select {
 	case c.msgs <- hook.Message{Payload: p}:
@@ -101,15 +122,8 @@ func (c *fakeChild) changed(st fakeclaude.State) {
 				ToolResponse: &hook.ToolResponse{Answers: got}})
 		}
 		if len(next) > 0 {
-			// Claude records the answer and shows its next tool's form a
-			// moment later.
-			go func() {
-				select {
-				case <-time.After(50 * time.Millisecond):
-					c.Ask(next[0].qs)
-				case <-c.done:
-				}
-			}()
+			// Claude shows its next form in the same place at once.
+			c.Ask(next[0].qs)
 			return
 		}
 		c.hook(&hook.Payload{HookEventName: hook.Stop})

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
@@ -49,8 +50,8 @@ var edges = map[state][]state{
 // form is one AskUserQuestion form in flight. The fields after asked are
 // guarded by the session's mutex.
 type form struct {
-	seq       int // the order its PreToolUse arrived in
-	id        string
+	seq       int                    // the order its PreToolUse arrived in
+	id        atomic.Pointer[string] // its tool_use_id; see ID
 	questions []answer.Question
 	asked     time.Time
 
@@ -60,6 +61,10 @@ type form struct {
 	driven chan struct{}      // closed when askflow is done with the form, or never drives it
 	posted chan struct{}      // closed when its PostToolUse arrives
 }
+
+// ID is the form's tool_use_id. It may change once, when Claude records
+// a twin of the form driven (see session.twinLocked).
+func (f *form) ID() string { return *f.id.Load() }
 
 // expect is what Claude must record for one question.
 type expect struct {
@@ -90,7 +95,7 @@ func (s *session) moveLocked(f *form, next state, from ...state) bool {
 	}
 	if !allowed {
 		// A bug of claudewrap's own: said, and the form stays put.
-		s.log.Emit("error", events.Fields{"tool_use_id": f.id,
+		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(),
 			"message": "internal: a form cannot go from " + f.state.String() + " to " + next.String()})
 		return false
 	}
@@ -117,8 +122,9 @@ func (s *session) stateOf(f *form) state {
 func (s *session) register(p *hook.Payload) *form {
 	qs := p.ToolInput.Questions
 	s.log.Emit("question", events.Fields{"tool_use_id": p.ToolUseID, "questions": qs})
-	f := &form{id: p.ToolUseID, questions: qs, asked: time.Now(),
+	f := &form{questions: qs, asked: time.Now(),
 		driven: make(chan struct{}), posted: make(chan struct{}), cancel: func() {}}
+	f.id.Store(&p.ToolUseID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.lastPre = f.asked
@@ -139,14 +145,14 @@ const keepFinished = 256
 func (s *session) forget(f *form) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.forms[f.id]; !ok {
+	if _, ok := s.forms[f.ID()]; !ok {
 		return
 	}
-	delete(s.forms, f.id)
+	delete(s.forms, f.ID())
 	close(s.changed)
 	s.changed = make(chan struct{})
-	s.finished[f.id] = true
-	s.finishedQ = append(s.finishedQ, f.id)
+	s.finished[f.ID()] = true
+	s.finishedQ = append(s.finishedQ, f.ID())
 	if len(s.finishedQ) > keepFinished {
 		delete(s.finished, s.finishedQ[0])
 		s.finishedQ = s.finishedQ[1:]

@@ -221,23 +221,25 @@ func TestFormContextCancelled(t *testing.T) {
 	}
 }
 
-// TestFormOneDriverAtATime: two forms asked at once (Claude Code runs both
-// PreToolUse hooks together) are driven one after the other, each on its
-// own form, both verified.
+// TestFormOneDriverAtATime: two forms alike asked at once (Claude Code
+// runs both PreToolUse hooks together) are driven one after the other, each
+// on its own form, both verified, whichever of them Claude shows first.
 func TestFormOneDriverAtATime(t *testing.T) {
 	t.Parallel()
-	c := newChild(t, fakeclaude.Faults{})
-	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
-		Policy: rules.Fail})
-	c.ask("t1", database)
-	c.ask("t2", database)
-	r.log.WaitForN(t, `"verified"`, 2, 10*time.Second)
-	c.Settle()
-	if got := c.Enters(); len(got) != 2 {
-		t.Errorf("Enters %v, want one per form\n%s", got, r)
-	}
-	rep := r.end()
-	if rep.Navigation || rep.Mismatch || r.has("cancelled") {
-		t.Errorf("report %+v\n%s", rep, r)
+	for _, reverse := range []bool{false, true} {
+		c := newChild(t, fakeclaude.Faults{})
+		c.reverse = reverse
+		r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+			Policy: rules.Fail})
+		c.askTogether(pendingForm{"t1", []fakeclaude.Question{database}}, pendingForm{"t2", []fakeclaude.Question{database}})
+		r.log.WaitForN(t, `"verified"`, 2, 10*time.Second)
+		c.Settle()
+		if got := c.Enters(); len(got) != 2 {
+			t.Errorf("reverse %t: Enters %v, want one per form\n%s", reverse, got, r)
+		}
+		rep := r.end()
+		if rep.Navigation || rep.Mismatch || r.has("cancelled") || r.has("error") {
+			t.Errorf("reverse %t: report %+v\n%s", reverse, rep, r)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"time"
 
@@ -18,6 +19,12 @@ const lastKeyGrace = 10 * time.Second
 func (s *session) verify(p *hook.Payload) {
 	s.mu.Lock()
 	f := s.forms[p.ToolUseID]
+	drivenAs := ""
+	if f != nil {
+		if g, old := s.twinLocked(f); g != nil {
+			drivenAs, f = old, g
+		}
+	}
 	var st state
 	if f != nil {
 		st = f.state
@@ -55,6 +62,9 @@ func (s *session) verify(p *hook.Payload) {
 		return
 	}
 	fields := events.Fields{"tool_use_id": p.ToolUseID, "answers": got}
+	if drivenAs != "" {
+		fields["driven_as"] = drivenAs
+	}
 	if notes := notesOf(p.ToolResponse); len(notes) > 0 {
 		fields["notes"] = notes
 	}
@@ -72,6 +82,31 @@ func (s *session) verify(p *hook.Payload) {
 	fields["want"], fields["got"] = wantAnswers, got
 	delete(fields, "answers")
 	s.log.Emit("mismatch", fields)
+}
+
+// twinLocked handles Claude recording a form that was not the one driven:
+// with two forms alike asked at once, the one on the screen may be either
+// (Claude Code does not always show them in the order their hooks come).
+// When f is still waiting and a form asking the very same questions is
+// being driven or was submitted, what was pressed went to f's form: the
+// two swap ids, and the driven one, now f's, is returned with the id it
+// was driven as (nil otherwise).
+// Its decisions suit f's questions, which are the same; the other form
+// takes the id left over and is driven on the next form.
+func (s *session) twinLocked(f *form) (*form, string) {
+	if f.state != deciding && f.state != queued {
+		return nil, ""
+	}
+	for _, g := range s.forms {
+		if (g.state == driving || g.state == submitted) && reflect.DeepEqual(g.questions, f.questions) {
+			fid, gid := f.ID(), g.ID()
+			s.forms[fid], s.forms[gid] = g, f
+			f.id.Store(&gid)
+			g.id.Store(&fid)
+			return g, gid
+		}
+	}
+	return nil, ""
 }
 
 // differs says how what Claude recorded differs from the intent, or "".

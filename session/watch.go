@@ -25,7 +25,7 @@ func (s *session) input(p []byte) {
 func (s *session) takeOver() {
 	for _, f := range s.formsIn(queued, driving) {
 		if s.move(f, handedOver, queued, driving) {
-			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.id, "reason": "the person typed"})
+			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "the person typed"})
 		}
 	}
 }
