@@ -62,6 +62,21 @@ func (s *session) message(text string) {
 	cfg := s.cfg.Flow
 	cfg.Screen, cfg.Keys = s.child.Screen(), s.keys
 	err := askflow.Message(s.ctx, cfg, text)
+	if err != nil && s.ctx.Err() != nil {
+		// Claude is gone before the screen confirmed the message. If
+		// claudewrap ended it at the Stop of the turn the message started
+		// (--exit-after-turn), the message went through; else Claude left
+		// on its own, which is not a navigation failure.
+		s.mu.Lock()
+		ended := s.report.Ended
+		s.mu.Unlock()
+		if ended {
+			s.log.Emit("submitted", events.Fields{"chat_message": text})
+			return
+		}
+		s.log.Emit("error", events.Fields{"message": "chat message: Claude exited before the message was confirmed"})
+		return
+	}
 	if err != nil {
 		fields := events.Fields{"message": "chat message: " + err.Error()}
 		var ae *askflow.Error
