@@ -205,17 +205,7 @@ func New(t testing.TB, qs []Question, cols, rows int, f Faults) *Claude {
 			case <-fc.done:
 				return
 			}
-			fc.mu.Lock()
-			opened := fc.st.State == Thinking
-			if opened {
-				fc.st.State = Open
-				fc.redrawLocked()
-			}
-			on := fc.onState
-			fc.mu.Unlock()
-			if opened && on != nil {
-				on(Open)
-			}
+			fc.become(Open, func(st State) bool { return st == Thinking })
 		}()
 		return fc
 	}
@@ -357,14 +347,22 @@ func newForm(n int) Form {
 
 // Kill ends the fake Claude: its screen shows a shell and keys fail.
 func (fc *Claude) Kill() {
+	fc.become(Killed, func(st State) bool { return st != Killed })
+}
+
+// become moves the fake to state to when ok holds for the state it is in,
+// redraws, and tells the OnState function (outside the lock).
+func (fc *Claude) become(to State, ok func(State) bool) {
 	fc.mu.Lock()
-	changed := fc.st.State != Killed
-	fc.st.State = Killed
-	fc.redrawLocked()
+	changed := ok(fc.st.State)
+	if changed {
+		fc.st.State = to
+		fc.redrawLocked()
+	}
 	on := fc.onState
 	fc.mu.Unlock()
 	if changed && on != nil {
-		on(Killed)
+		on(to)
 	}
 }
 
