@@ -216,10 +216,26 @@ func (s *Server) accept() {
 
 func (s *Server) read(c *net.UnixConn) Message {
 	defer c.Close()
+	m := s.receive(c)
+	// The ack lets the sender know it may go: it waits for it, so that it is
+	// still alive when its ancestry is checked.
+	ack := "ok\n"
+	if m.Err != nil {
+		ack = "refused: " + m.Err.Error() + "\n"
+	}
+	_ = c.SetWriteDeadline(time.Now().Add(dialTimeout))
+	_, _ = c.Write([]byte(ack))
+	return m
+}
+
+func (s *Server) receive(c *net.UnixConn) Message {
+	_ = c.SetReadDeadline(time.Now().Add(readTimeout))
 	if err := checkPeer(c); err != nil {
+		// Read what it sent all the same (bounded), or closing would reset
+		// the connection before the refusal reaches the sender.
+		_, _ = io.Copy(io.Discard, io.LimitReader(c, MaxMessage+1))
 		return Message{Err: err}
 	}
-	_ = c.SetReadDeadline(time.Now().Add(readTimeout))
 	b, err := io.ReadAll(io.LimitReader(c, MaxMessage+1))
 	if err != nil {
 		return Message{Err: fmt.Errorf("hook message: %w", err)}
@@ -234,16 +250,19 @@ func (s *Server) read(c *net.UnixConn) Message {
 	return Message{Payload: p}
 }
 
-// checkPeer accepts only processes of the same user. The kernel says who
-// the peer is (peerUID, per OS): a socket path alone proves nothing.
+// checkPeer accepts only processes of the same user that descend from this
+// one: the hooks of the Claude this run started (Claude, its shell, the
+// hook command). The kernel says who the peer is (peer, per OS): a socket
+// path alone proves nothing, and any program of the same user could
+// otherwise forge a Stop or a PreToolUse.
 func checkPeer(c *net.UnixConn) error {
 	raw, err := c.SyscallConn()
 	if err != nil {
 		return err
 	}
-	var uid int
+	var uid, pid int
 	var cerr error
-	err = raw.Control(func(fd uintptr) { uid, cerr = peerUID(int(fd)) })
+	err = raw.Control(func(fd uintptr) { uid, pid, cerr = peer(int(fd)) })
 	if err == nil {
 		err = cerr
 	}
@@ -253,16 +272,43 @@ func checkPeer(c *net.UnixConn) error {
 	if uid != os.Getuid() {
 		return fmt.Errorf("hook message from uid %d refused", uid)
 	}
+	if err := descends(pid, os.Getpid()); err != nil {
+		return fmt.Errorf("hook message from pid %d refused: %w", pid, err)
+	}
 	return nil
+}
+
+// maxDepth bounds the walk up the process tree (a loop in what the OS
+// reports, or a process tree deeper than any real one).
+const maxDepth = 64
+
+// descends says why pid is not ancestor or one of its descendants; nil
+// when it is.
+func descends(pid, ancestor int) error {
+	for range maxDepth {
+		if pid == ancestor {
+			return nil
+		}
+		if pid <= 1 {
+			return errors.New("not a process of the Claude this run started")
+		}
+		parent, err := parentOf(pid)
+		if err != nil {
+			return fmt.Errorf("its ancestry cannot be checked: %w", err)
+		}
+		pid = parent
+	}
+	return errors.New("not a process of the Claude this run started (process tree too deep)")
 }
 
 // dialTimeout bounds the hook command's whole exchange with the wrapper, so
 // Claude never waits on it for long.
-const dialTimeout = 300 * time.Millisecond
+const dialTimeout = 500 * time.Millisecond
 
-// Forward sends one hook message read from r to the socket. It is what
-// `claudewrap hook` runs; errors are for logging only, since the hook must
-// never fail Claude.
+// Forward sends one hook message read from r to the socket and waits for
+// the wrapper's ack (the wrapper checks who sent it while it waits). It is
+// what `claudewrap hook` runs; errors are for logging only, since the hook
+// must never fail Claude.
 func Forward(r io.Reader, socket string) error {
 	b, err := io.ReadAll(io.LimitReader(r, MaxMessage+1))
 	if err != nil {
@@ -274,14 +320,30 @@ func Forward(r io.Reader, socket string) error {
 	if err := ownSocket(socket); err != nil {
 		return err
 	}
+	deadline := time.Now().Add(dialTimeout)
 	c, err := net.DialTimeout("unix", socket, dialTimeout)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(dialTimeout))
-	_, err = io.Copy(c, bytes.NewReader(b))
-	return err
+	_ = c.SetDeadline(deadline)
+	if _, err := io.Copy(c, bytes.NewReader(b)); err != nil {
+		return err
+	}
+	if err := c.(*net.UnixConn).CloseWrite(); err != nil {
+		return err
+	}
+	ack, err := io.ReadAll(io.LimitReader(c, 1024))
+	if err != nil {
+		return fmt.Errorf("no ack from the wrapper: %w", err)
+	}
+	if a := strings.TrimSpace(string(ack)); a != "ok" {
+		if a == "" {
+			a = "no ack from the wrapper"
+		}
+		return errors.New(a)
+	}
+	return nil
 }
 
 // ownSocket refuses a socket another user owns: the hook message holds
@@ -298,7 +360,8 @@ func ownSocket(path string) error {
 }
 
 // Settings returns the --settings JSON that adds claudewrap's hooks: the
-// AskUserQuestion PreToolUse and PostToolUse hooks and a Stop hook, each
+// AskUserQuestion PreToolUse and PostToolUse hooks, a Stop hook and a
+// SessionStart hook (which session this run's Claude is), each
 // running `EXE hook --socket SOCKET`. Claude Code combines these with the
 // person's own hooks.
 func Settings(exe, socket string) string {
@@ -311,9 +374,10 @@ func Settings(exe, socket string) string {
 		return []map[string]any{e}
 	}
 	b, _ := json.Marshal(map[string]any{"hooks": map[string]any{
-		PreToolUse:  entry(ToolName),
-		PostToolUse: entry(ToolName),
-		Stop:        entry(""),
+		PreToolUse:   entry(ToolName),
+		PostToolUse:  entry(ToolName),
+		Stop:         entry(""),
+		SessionStart: entry(""),
 	}})
 	return string(b)
 }

@@ -75,7 +75,8 @@ func TestRefused(t *testing.T) {
 		{"oversized", big, "over"},
 		{"other tool", []byte(strings.Replace(pre, "AskUserQuestion", "Bash", 1)), "not AskUserQuestion"},
 		{"no id", []byte(strings.Replace(pre, `"toolu_1"`, `""`, 1)), "without tool_use_id"},
-		{"unknown event", []byte(`{"hook_event_name":"SessionStart"}`), "unexpected hook event"},
+		{"unknown event", []byte(`{"hook_event_name":"Notification"}`), "unexpected hook event"},
+		{"session without id", []byte(`{"hook_event_name":"SessionStart"}`), "without session_id"},
 		{"post without answers", []byte(strings.Replace(pre, "PreToolUse", "PostToolUse", 1)), "without tool_response"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -120,7 +121,7 @@ func TestSettings(t *testing.T) {
 	if err := json.Unmarshal([]byte(Settings("/opt/it's here/claudewrap", "/tmp/x/hook.sock")), &v); err != nil {
 		t.Fatal(err)
 	}
-	for _, ev := range []string{PreToolUse, PostToolUse, Stop} {
+	for _, ev := range []string{PreToolUse, PostToolUse, Stop, SessionStart} {
 		e := v.Hooks[ev]
 		if len(e) != 1 || len(e[0].Hooks) != 1 || e[0].Hooks[0].Type != "command" {
 			t.Fatalf("%s: %+v", ev, e)
@@ -129,7 +130,7 @@ func TestSettings(t *testing.T) {
 		if e[0].Hooks[0].Command != want {
 			t.Errorf("%s command %q, want %q", ev, e[0].Hooks[0].Command, want)
 		}
-		if (ev == Stop) != (e[0].Matcher == "") {
+		if (ev == Stop || ev == SessionStart) != (e[0].Matcher == "") {
 			t.Errorf("%s matcher %q", ev, e[0].Matcher)
 		}
 	}
@@ -140,7 +141,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"hook_event_name":"Stop"}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p, err := Parse(b)
-		if err == nil && p.HookEventName != Stop && (p.ToolInput == nil || p.ToolUseID == "") {
+		if err == nil && p.HookEventName != Stop && p.HookEventName != SessionStart && (p.ToolInput == nil || p.ToolUseID == "") {
 			t.Fatalf("accepted %q", b)
 		}
 	})
@@ -175,7 +176,7 @@ func TestWithSettings(t *testing.T) {
 			if err := json.Unmarshal([]byte(got[1]), &v); err != nil {
 				t.Fatal(err)
 			}
-			for _, ev := range []string{PreToolUse, PostToolUse, Stop} {
+			for _, ev := range []string{PreToolUse, PostToolUse, Stop, SessionStart} {
 				if !strings.Contains(got[1], "hook --socket") || len(v.Hooks[ev]) == 0 {
 					t.Errorf("%s hooks lost: %s", ev, got[1])
 				}

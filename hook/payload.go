@@ -10,9 +10,10 @@ import (
 
 // Hook event names claudewrap registers for.
 const (
-	PreToolUse  = "PreToolUse"
-	PostToolUse = "PostToolUse"
-	Stop        = "Stop"
+	PreToolUse   = "PreToolUse"
+	PostToolUse  = "PostToolUse"
+	Stop         = "Stop"
+	SessionStart = "SessionStart" // Claude started, resumed or cleared a session
 
 	// ToolName is the tool whose hooks claudewrap needs.
 	ToolName = "AskUserQuestion"
@@ -21,12 +22,15 @@ const (
 // Payload is the JSON Claude Code gives a hook command on stdin, with the
 // fields claudewrap uses.
 type Payload struct {
-	SessionID     string        `json:"session_id"`
-	HookEventName string        `json:"hook_event_name"`
-	ToolName      string        `json:"tool_name,omitempty"`
-	ToolUseID     string        `json:"tool_use_id,omitempty"`
-	ToolInput     *ToolInput    `json:"tool_input,omitempty"`
-	ToolResponse  *ToolResponse `json:"tool_response,omitempty"`
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path,omitempty"`
+	HookEventName  string `json:"hook_event_name"`
+	// Source is why a SessionStart fired: startup, resume, clear, compact.
+	Source       string        `json:"source,omitempty"`
+	ToolName     string        `json:"tool_name,omitempty"`
+	ToolUseID    string        `json:"tool_use_id,omitempty"`
+	ToolInput    *ToolInput    `json:"tool_input,omitempty"`
+	ToolResponse *ToolResponse `json:"tool_response,omitempty"`
 }
 
 // ToolInput is AskUserQuestion's input: the truth about what is asked.
@@ -58,6 +62,11 @@ func Parse(b []byte) (*Payload, error) {
 	}
 	switch p.HookEventName {
 	case Stop:
+		return &p, nil
+	case SessionStart:
+		if p.SessionID == "" {
+			return nil, errors.New("SessionStart without session_id")
+		}
 		return &p, nil
 	case PreToolUse, PostToolUse:
 	case "":

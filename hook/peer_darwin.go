@@ -2,12 +2,25 @@ package hook
 
 import "golang.org/x/sys/unix"
 
-// peerUID is the user of the process at the other end of a Unix socket
-// (LOCAL_PEERCRED, what getpeereid(3) reads).
-func peerUID(fd int) (int, error) {
+// peer is the user and the process at the other end of a Unix socket
+// (LOCAL_PEERCRED, what getpeereid(3) reads, and LOCAL_PEERPID).
+func peer(fd int) (uid, pid int, err error) {
 	cred, err := unix.GetsockoptXucred(fd, unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
+	if err != nil {
+		return 0, 0, err
+	}
+	pid, err = unix.GetsockoptInt(fd, unix.SOL_LOCAL, unix.LOCAL_PEERPID)
+	if err != nil {
+		return 0, 0, err
+	}
+	return int(cred.Uid), pid, nil
+}
+
+// parentOf is a process's parent (sysctl kern.proc.pid).
+func parentOf(pid int) (int, error) {
+	kp, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
 	if err != nil {
 		return 0, err
 	}
-	return int(cred.Uid), nil
+	return int(kp.Eproc.Ppid), nil
 }

@@ -1,13 +1,40 @@
 package hook
 
-import "golang.org/x/sys/unix"
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
 
-// peerUID is the user of the process at the other end of a Unix socket
-// (SO_PEERCRED).
-func peerUID(fd int) (int, error) {
+	"golang.org/x/sys/unix"
+)
+
+// peer is the user and the process at the other end of a Unix socket
+// (SO_PEERCRED: who connected, as the kernel recorded it).
+func peer(fd int) (uid, pid int, err error) {
 	cred, err := unix.GetsockoptUcred(fd, unix.SOL_SOCKET, unix.SO_PEERCRED)
+	if err != nil {
+		return 0, 0, err
+	}
+	return int(cred.Uid), int(cred.Pid), nil
+}
+
+// parentOf is a process's parent, from /proc/PID/stat: the fourth field,
+// after the command name in parentheses (which may itself hold spaces and
+// parentheses, hence the last ')').
+func parentOf(pid int) (int, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0, err
 	}
-	return int(cred.Uid), nil
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 2 {
+		return 0, fmt.Errorf("/proc/%d/stat: no parent", pid)
+	}
+	return strconv.Atoi(f[1])
 }

@@ -7,8 +7,12 @@ import (
 	"runtime"
 )
 
-// peerUID cannot tell the peer's user on this OS, so every hook message is
+// peer cannot tell the peer's user on this OS, so every hook message is
 // refused rather than trusted.
-func peerUID(int) (int, error) {
-	return 0, errors.New("peer credentials are not supported on " + runtime.GOOS)
+func peer(int) (uid, pid int, err error) {
+	return 0, 0, errors.New("peer credentials are not supported on " + runtime.GOOS)
+}
+
+func parentOf(int) (int, error) {
+	return 0, errors.New("process parents are not known on " + runtime.GOOS)
 }

@@ -1,10 +1,12 @@
 package hook
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -12,6 +14,24 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// As a child: forward a hook, as `claudewrap hook` does, and print what
+	// Forward said. Orphaned first when asked: its parent shell exits, and
+	// it waits to be adopted by someone outside this test's process tree.
+	if sock := os.Getenv("HOOK_TEST_FORWARD"); sock != "" {
+		if sh := os.Getenv("HOOK_TEST_ORPHAN_OF"); sh != "" {
+			parent, _ := strconv.Atoi(sh)
+			deadline := time.Now().Add(10 * time.Second)
+			for os.Getppid() == parent && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond) // polling for the reparenting, under a deadline
+			}
+		}
+		err := Forward(strings.NewReader(pre), sock)
+		fmt.Fprintf(os.Stdout, "forward: %v\n", err)
+		if out := os.Getenv("HOOK_TEST_OUT"); out != "" {
+			os.WriteFile(out, []byte(fmt.Sprintf("forward: %v\n", err)), 0o600)
+		}
+		os.Exit(0)
+	}
 	// As a child: dial the socket named in the environment and send a hook.
 	if sock := os.Getenv("HOOK_TEST_DIAL"); sock != "" {
 		// Forward refuses a socket of another user; a hostile process
@@ -77,5 +97,64 @@ func TestOtherUserRefused(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("no message")
+	}
+}
+
+// TestDescendantAccepted: a hook sent by a child of the listening process
+// (as Claude's hooks are) is accepted and acknowledged.
+func TestDescendantAccepted(t *testing.T) {
+	s := listen(t)
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), "HOOK_TEST_FORWARD="+s.Path())
+	out, err := cmd.CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "forward: <nil>" {
+		t.Fatalf("child: %s %v", out, err)
+	}
+	if m := next(t, s); m.Err != nil || m.Payload.ToolUseID != "toolu_1" {
+		t.Fatalf("want the child's message, got %+v", m)
+	}
+}
+
+// TestStrangerRefused: a process of the same user that is not a
+// descendant of the listening process (here an orphan adopted elsewhere) is
+// refused, and told so; nothing it sent is delivered.
+func TestStrangerRefused(t *testing.T) {
+	s := listen(t)
+	exe, _ := os.Executable()
+	out := filepath.Join(t.TempDir(), "out")
+	cmd := exec.Command("/bin/sh", "-c", `HOOK_TEST_ORPHAN_OF=$$ "$0" &`, exe)
+	cmd.Env = append(os.Environ(), "HOOK_TEST_FORWARD="+s.Path(), "HOOK_TEST_OUT="+out)
+	// No pipes: the orphan would hold them open, and Run wait for it.
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("sh: %v", err)
+	}
+	m := next(t, s)
+	if m.Err == nil || !strings.Contains(m.Err.Error(), "not a process of the Claude this run started") {
+		t.Fatalf("want the stranger refused, got %+v", m)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	var said []byte
+	for len(said) == 0 && time.Now().Before(deadline) {
+		said, _ = os.ReadFile(out)
+		time.Sleep(10 * time.Millisecond) // polling for the orphan's file, under a deadline
+	}
+	if !strings.Contains(string(said), "refused: hook message from pid") {
+		t.Errorf("the stranger was not told: %q", said)
+	}
+}
+
+func TestDescends(t *testing.T) {
+	if err := descends(os.Getpid(), os.Getpid()); err != nil {
+		t.Errorf("self: %v", err)
+	}
+	if err := descends(os.Getpid(), os.Getppid()); err != nil {
+		t.Errorf("from the parent: %v", err)
+	}
+	if err := descends(os.Getppid(), os.Getpid()); err == nil {
+		t.Error("the parent taken for a descendant")
+	}
+	if err := descends(1<<30, os.Getpid()); err == nil || !strings.Contains(err.Error(), "cannot be checked") {
+		t.Errorf("a process that does not exist: %v", err)
 	}
 }

@@ -46,6 +46,8 @@ type fakeChild struct {
 	// reverse shows the forms asked together last first, as Claude Code
 	// 2.1.197 was seen to.
 	reverse bool
+	// session is the session id Claude's hooks carry ("" for none).
+	session string
 }
 
 type pendingForm struct {
@@ -95,7 +97,16 @@ func (c *fakeChild) askTogether(forms ...pendingForm) {
 	c.Ask(shown[0].qs)
 }
 
+// hook sends one of Claude's hook messages, stamped with its session.
 func (c *fakeChild) hook(p *hook.Payload) {
+	c.mu.Lock()
+	p.SessionID = c.session
+	c.mu.Unlock()
+	c.forge(p)
+}
+
+// forge sends a hook message as it is.
+func (c *fakeChild) forge(p *hook.Payload) {
 	select {
 	case c.msgs <- hook.Message{Payload: p}:
 	case <-c.done:

@@ -108,6 +108,7 @@ func (s *session) moveLocked(f *form, next state, from ...state) bool {
 	if next == handedOver || next == done {
 		f.want = nil // whatever happens now is not our answer
 	}
+	s.releaseStopLocked(next)
 	return true
 }
 

@@ -122,6 +122,10 @@ type session struct {
 	// lastInput is when the person last typed, for the passthrough timeout.
 	lastInput time.Time
 	lastPre   time.Time // when the last PreToolUse arrived
+	// sessionID is the session Claude said it is in (see ours).
+	sessionID string
+	// heldStop is a Stop that came while a form was open (see stop).
+	heldStop bool
 	// finished remembers the ids of the last forms done with (bounded), so
 	// that a whole day's forms do not pile up in forms.
 	finished  map[string]bool
@@ -226,6 +230,9 @@ func (s *session) handle(m hook.Message) {
 		return
 	}
 	p := m.Payload
+	if !s.ours(p) {
+		return
+	}
 	switch p.HookEventName {
 	case hook.PreToolUse:
 		if f := s.register(p); f != nil {
@@ -235,7 +242,8 @@ func (s *session) handle(m hook.Message) {
 	case hook.PostToolUse:
 		// verify may wait for askflow's last step: hook messages keep
 		// flowing meanwhile.
-		s.goWork(func() { s.verify(p) })
+		a := s.arrive(p)
+		s.goWork(func() { s.verify(a) })
 	case hook.Stop:
 		s.stop()
 	}

@@ -12,8 +12,20 @@ import (
 
 // stop handles the Stop hook: a pending chat message becomes the next
 // turn; otherwise, with --exit-after-turn, Claude is ended.
+//
+// Claude cannot end its turn while one of its questions waits for an
+// answer, so a Stop that comes while a form is open is held until the open
+// forms end: dropped if Claude then records one of them (the Stop was not
+// Claude's), applied if none is recorded (the form went away unseen, say a
+// hook of the person's refused the tool). Ending Claude on a forged Stop
+// would lose the answer.
 func (s *session) stop() {
 	s.mu.Lock()
+	if s.openLocked() != nil {
+		s.heldStop = true
+		s.mu.Unlock()
+		return
+	}
 	msg := s.chat
 	s.chat = ""
 	s.mu.Unlock()
@@ -22,6 +34,33 @@ func (s *session) stop() {
 		return
 	}
 	s.endTurn()
+}
+
+// openLocked is a form Claude waits on an answer for (no PostToolUse yet)
+// and claudewrap has not handed to the person, if any.
+func (s *session) openLocked() *form {
+	for _, f := range s.forms {
+		select {
+		case <-f.posted:
+			continue
+		default:
+		}
+		switch f.state {
+		case deciding, queued, driving, submitted:
+			return f
+		}
+	}
+	return nil
+}
+
+// releaseStopLocked applies a held Stop once no form is open any more and
+// none was recorded after it (arrive drops it then): f has just left the
+// open states for next.
+func (s *session) releaseStopLocked(next state) {
+	if s.heldStop && (next == done || next == handedOver) && s.openLocked() == nil {
+		s.heldStop = false
+		s.goWork(s.stop)
+	}
 }
 
 // idleLimit bounds the wait for Claude to settle after a cancel; idleQuiet

@@ -14,27 +14,46 @@ import (
 // Claude has recorded the form.
 const lastKeyGrace = 10 * time.Second
 
+// arrival is a PostToolUse matched to its form.
+type arrival struct {
+	p        *hook.Payload
+	f        *form  // nil: no form of that id
+	st       state  // f's state when the PostToolUse came
+	drivenAs string // the id f was driven as, when Claude recorded its twin (see twinLocked)
+}
+
+// arrive marks f's PostToolUse as come. It runs as the message arrives,
+// before any later hook message is handled: from then on the form is not
+// open (see stop), whatever verify is still waiting for.
+func (s *session) arrive(p *hook.Payload) arrival {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := arrival{p: p, f: s.forms[p.ToolUseID]}
+	if a.f == nil {
+		return a
+	}
+	if g, old := s.twinLocked(a.f); g != nil {
+		a.drivenAs, a.f = old, g
+	}
+	a.st = a.f.state
+	select {
+	case <-a.f.posted:
+	default:
+		close(a.f.posted)
+	}
+	if s.heldStop && a.st != recorded {
+		// Claude cannot have ended the turn before it recorded this form.
+		s.heldStop = false
+		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID,
+			"message": "a Stop came before Claude recorded this form: it was not Claude's, ignored"})
+	}
+	return a
+}
+
 // verify compares what Claude recorded (PostToolUse) with what was
 // intended.
-func (s *session) verify(p *hook.Payload) {
-	s.mu.Lock()
-	f := s.forms[p.ToolUseID]
-	drivenAs := ""
-	if f != nil {
-		if g, old := s.twinLocked(f); g != nil {
-			drivenAs, f = old, g
-		}
-	}
-	var st state
-	if f != nil {
-		st = f.state
-		select {
-		case <-f.posted:
-		default:
-			close(f.posted)
-		}
-	}
-	s.mu.Unlock()
+func (s *session) verify(a arrival) {
+	p, f, st, drivenAs := a.p, a.f, a.st, a.drivenAs
 	switch {
 	case f == nil:
 		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "PostToolUse for an unknown tool_use_id"})
