@@ -1,12 +1,15 @@
 package hook
 
 import (
+	"bytes"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -131,5 +134,70 @@ func TestSocketDirectories(t *testing.T) {
 	}
 	if !strings.HasPrefix(s.Path(), base) {
 		t.Errorf("socket %s not in TMPDIR %s", s.Path(), base)
+	}
+}
+
+// TestFloodMemoryBounded: a flood of maximal messages from many senders
+// at once (here 256 × 4 MiB, 64 at a time) is read maxReading at a time,
+// so the heap stays near maxReading × MaxMessage instead of growing with
+// the senders (the issue saw 1000 × 4 MB take 4 GB).
+func TestFloodMemoryBounded(t *testing.T) {
+	s := listen(t)
+	go func() {
+		for range s.Messages() {
+		}
+	}()
+	msg := append([]byte(`{"hook_event_name":"Stop","pad":"`), bytes.Repeat([]byte("a"), MaxMessage-40)...)
+	msg = append(msg, `"}`...)
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc > peak.Load() {
+				peak.Store(ms.HeapAlloc)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond): // sampling, not synchronisation
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	work := make(chan struct{}, 256)
+	for range 256 {
+		work <- struct{}{}
+	}
+	close(work)
+	for range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range work {
+				c, err := net.Dial("unix", s.Path())
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				c.Write(msg)
+				c.Close()
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	<-sampled
+	// Eight readers hold at most about twice their message each while
+	// io.ReadAll grows its buffer; the rest is slack for the test's own 4 MiB
+	// and the garbage not yet collected. Read 64 at a time, the heap
+	// peaked at 432 MiB.
+	limit := uint64(160 << 20)
+	t.Logf("peak heap %d MiB (limit %d MiB)", peak.Load()>>20, limit>>20)
+	if peak.Load() > limit {
+		t.Errorf("peak heap %d MiB over %d MiB", peak.Load()>>20, limit>>20)
 	}
 }

@@ -40,6 +40,17 @@ func fakeClaude(args []string) int {
 	term.MakeRaw(0)
 	os.Stdout.WriteString("\x1b[?2004h\x1b[?1004h\x1b[>1u\x1b[?25l") // paste, focus, kitty, hidden cursor
 	fmt.Printf("pid %d ready\r\n", os.Getpid())
+	if args[0] == "orphan" {
+		// A process that keeps the terminal open and ignores the hang-up
+		// and SIGTERM, as a backgrounded `trap "" HUP` job would.
+		o := exec.Command("/bin/sh", "-c", `trap "" HUP TERM; exec sleep 30`)
+		o.Stdin, o.Stdout, o.Stderr = os.Stdin, os.Stdout, os.Stderr
+		if err := o.Start(); err != nil {
+			return 2
+		}
+		fmt.Printf("orphan %d\r\n", o.Process.Pid)
+		args = args[1:]
+	}
 	switch args[0] {
 	case "exit":
 		n, _ := strconv.Atoi(args[1])
@@ -130,6 +141,13 @@ func TestTerminalRestored(t *testing.T) {
 		{"claudewrap gets SIGTERM", []string{"sleep"}, func(t *testing.T, cmd *exec.Cmd, _ string) {
 			cmd.Process.Signal(syscall.SIGTERM)
 		}, 128 + 15},
+		// Claude's terminal stays open after Claude is gone: the run still
+		// ends, with Claude's status (it relied on a read deadline that
+		// never fired on the PTY, and SIGTERM did not end it).
+		{"child exits, a grandchild holds its terminal", []string{"orphan", "exit", "3"}, nil, 3},
+		{"claudewrap gets SIGTERM, a grandchild holds the terminal", []string{"orphan", "sleep"}, func(t *testing.T, cmd *exec.Cmd, _ string) {
+			cmd.Process.Signal(syscall.SIGTERM)
+		}, 128 + 15},
 		{"child is killed", []string{"sleep"}, func(t *testing.T, cmd *exec.Cmd, shown string) {
 			var pid int
 			fmt.Sscanf(shown[strings.Index(shown, "pid "):], "pid %d", &pid)
@@ -139,6 +157,11 @@ func TestTerminalRestored(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd, tty, out, before := runInTerminal(t, tc.child...)
 			shown := waitFor(t, out, "ready")
+			if i := strings.Index(shown, "orphan "); i >= 0 {
+				var pid int
+				fmt.Sscanf(shown[i:], "orphan %d", &pid)
+				t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+			}
 			if tc.act != nil {
 				tc.act(t, cmd, shown)
 			}
