@@ -46,7 +46,7 @@ func TestAcceptErrorsDoNotStopTheListener(t *testing.T) {
 	if m.Err == nil || !strings.Contains(m.Err.Error(), "too many open files") {
 		t.Fatalf("first message %+v, want the accept error said", m)
 	}
-	if err := Forward(strings.NewReader(pre), s.Path()); err != nil {
+	if err := Forward(strings.NewReader(pre), s.Path(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if m := next(t, s); m.Err != nil || m.Payload == nil || m.Payload.ToolUseID != "toolu_1" {

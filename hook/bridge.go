@@ -27,7 +27,17 @@ const readTimeout = 5 * time.Second
 type Message struct {
 	Payload *Payload
 	Err     error
+	// Reply, set for a PermissionRequest, sends the hook's output (what the
+	// hook command prints for Claude; nil or empty: no decision, Claude
+	// draws its dialog). Call it once, at once: the hook waits for it at
+	// most ReplyTimeout, then Claude goes on as if nothing was said.
+	Reply func(out []byte)
 }
+
+// ReplyTimeout bounds how long a PermissionRequest hook waits for the
+// wrapper's decision. Rules decide at once; past it, Claude draws its
+// dialog and the screen takes over.
+const ReplyTimeout = 2 * time.Second
 
 // Server listens for hook messages on a Unix socket in a private directory.
 type Server struct {
@@ -202,30 +212,62 @@ func (s *Server) accept() {
 		go func() {
 			defer s.wg.Done()
 			defer func() { <-reading }() // once delivered: parsed messages count too
-			m := s.read(c)
-			s.mu.Lock()
-			delete(s.conns, c)
-			s.mu.Unlock()
-			select {
-			case s.msgs <- m:
-			case <-s.quit:
-			}
+			s.serve(c)
 		}()
 	}
 }
 
-func (s *Server) read(c *net.UnixConn) Message {
+// serve reads one connection's message, acknowledges it and delivers it.
+// A PermissionRequest is delivered first, with a Reply, and acknowledged
+// with the reply (or none, after ReplyTimeout).
+func (s *Server) serve(c *net.UnixConn) {
 	defer c.Close()
 	m := s.receive(c)
-	// The ack lets the sender know it may go: it waits for it, so that it is
-	// still alive when its ancestry is checked.
-	ack := "ok\n"
+	s.mu.Lock()
+	delete(s.conns, c)
+	s.mu.Unlock()
+	var out []byte
+	if m.Err == nil && m.Payload.HookEventName == PermissionRequest {
+		replied := make(chan []byte, 1)
+		var once sync.Once
+		m.Reply = func(b []byte) { once.Do(func() { replied <- b }) }
+		if !s.deliver(m) {
+			return
+		}
+		t := time.NewTimer(ReplyTimeout)
+		select {
+		case out = <-replied:
+		case <-t.C:
+		case <-s.quit:
+		}
+		t.Stop()
+		s.ack(c, m, out)
+		return
+	}
+	// The ack lets the sender know it may go: it waits for it, so that it
+	// is still alive when its ancestry is checked.
+	s.ack(c, m, nil)
+	s.deliver(m)
+}
+
+func (s *Server) deliver(m Message) bool {
+	select {
+	case s.msgs <- m:
+		return true
+	case <-s.quit:
+		return false
+	}
+}
+
+// ack ends the exchange: "ok" and the hook's output, or why the message
+// was refused.
+func (s *Server) ack(c *net.UnixConn, m Message, out []byte) {
+	ack := []byte("ok\n")
 	if m.Err != nil {
-		ack = "refused: " + m.Err.Error() + "\n"
+		ack = []byte("refused: " + m.Err.Error() + "\n")
 	}
 	_ = c.SetWriteDeadline(time.Now().Add(dialTimeout))
-	_, _ = c.Write([]byte(ack))
-	return m
+	_, _ = c.Write(append(ack, out...))
 }
 
 func (s *Server) receive(c *net.UnixConn) Message {
@@ -306,10 +348,11 @@ func descends(pid, ancestor int) error {
 const dialTimeout = 500 * time.Millisecond
 
 // Forward sends one hook message read from r to the socket and waits for
-// the wrapper's ack (the wrapper checks who sent it while it waits). It is
-// what `claudewrap hook` runs; errors are for logging only, since the hook
-// must never fail Claude.
-func Forward(r io.Reader, socket string) error {
+// the wrapper's ack (the wrapper checks who sent it while it waits); the
+// hook's output for Claude, if the wrapper gave one (a PermissionRequest's
+// decision), goes to stdout. It is what `claudewrap hook` runs; errors are
+// for logging only, since the hook must never fail Claude.
+func Forward(r io.Reader, socket string, stdout io.Writer) error {
 	b, err := io.ReadAll(io.LimitReader(r, MaxMessage+1))
 	if err != nil {
 		return err
@@ -321,6 +364,10 @@ func Forward(r io.Reader, socket string) error {
 		return err
 	}
 	deadline := time.Now().Add(dialTimeout)
+	if bytes.Contains(b, []byte(`"`+PermissionRequest+`"`)) {
+		// The wrapper decides before it answers.
+		deadline = deadline.Add(ReplyTimeout)
+	}
 	c, err := net.DialTimeout("unix", socket, dialTimeout)
 	if err != nil {
 		return err
@@ -333,17 +380,21 @@ func Forward(r io.Reader, socket string) error {
 	if err := c.(*net.UnixConn).CloseWrite(); err != nil {
 		return err
 	}
-	ack, err := io.ReadAll(io.LimitReader(c, 1024))
+	ack, err := io.ReadAll(io.LimitReader(c, MaxMessage))
 	if err != nil {
 		return fmt.Errorf("no ack from the wrapper: %w", err)
 	}
-	if a := strings.TrimSpace(string(ack)); a != "ok" {
+	line, out, _ := bytes.Cut(ack, []byte("\n"))
+	if a := strings.TrimSpace(string(line)); a != "ok" {
 		if a == "" {
 			a = "no ack from the wrapper"
 		}
 		return errors.New(a)
 	}
-	return nil
+	if len(out) > 0 && stdout != nil {
+		_, err = stdout.Write(out)
+	}
+	return err
 }
 
 // ownSocket refuses a socket another user owns: the hook message holds
@@ -360,8 +411,9 @@ func ownSocket(path string) error {
 }
 
 // Settings returns the --settings JSON that adds claudewrap's hooks: the
-// AskUserQuestion PreToolUse and PostToolUse hooks, a Stop hook and a
-// SessionStart hook (which session this run's Claude is), each
+// AskUserQuestion PreToolUse and PostToolUse hooks, a Stop hook, a
+// SessionStart hook (which session this run's Claude is) and a
+// PermissionRequest hook (the rules' permissions), each
 // running `EXE hook --socket SOCKET`. Claude Code combines these with the
 // person's own hooks.
 func Settings(exe, socket string) string {
@@ -376,8 +428,9 @@ func Settings(exe, socket string) string {
 	b, _ := json.Marshal(map[string]any{"hooks": map[string]any{
 		PreToolUse:   entry(ToolName),
 		PostToolUse:  entry(ToolName),
-		Stop:         entry(""),
-		SessionStart: entry(""),
+		Stop:              entry(""),
+		SessionStart:      entry(""),
+		PermissionRequest: entry(""),
 	}})
 	return string(b)
 }

@@ -45,7 +45,7 @@ func TestForwardAndReceive(t *testing.T) {
 	if fi.Mode().Perm() != 0o700 {
 		t.Errorf("socket directory mode %v, want 0700", fi.Mode().Perm())
 	}
-	if err := Forward(strings.NewReader(pre), s.Path()); err != nil {
+	if err := Forward(strings.NewReader(pre), s.Path(), nil); err != nil {
 		t.Fatal(err)
 	}
 	m := next(t, s)
@@ -92,7 +92,7 @@ func TestRefused(t *testing.T) {
 		})
 	}
 	// The server still works after all that.
-	Forward(strings.NewReader(`{"hook_event_name":"Stop"}`), s.Path())
+	Forward(strings.NewReader(`{"hook_event_name":"Stop"}`), s.Path(), nil)
 	if m := next(t, s); m.Err != nil || m.Payload.HookEventName != Stop {
 		t.Errorf("after refusals: %+v", m)
 	}
@@ -100,10 +100,10 @@ func TestRefused(t *testing.T) {
 
 func TestForwardWithoutWrapper(t *testing.T) {
 	start := time.Now()
-	if err := Forward(strings.NewReader(pre), filepath.Join(t.TempDir(), "none.sock")); err == nil {
+	if err := Forward(strings.NewReader(pre), filepath.Join(t.TempDir(), "none.sock"), nil); err == nil {
 		t.Error("Forward to a missing socket succeeded")
 	}
-	if err := Forward(strings.NewReader(pre), ""); err == nil {
+	if err := Forward(strings.NewReader(pre), "", nil); err == nil {
 		t.Error("Forward with no socket succeeded")
 	}
 	if d := time.Since(start); d > 2*time.Second {
@@ -121,7 +121,7 @@ func TestSettings(t *testing.T) {
 	if err := json.Unmarshal([]byte(Settings("/opt/it's here/claudewrap", "/tmp/x/hook.sock")), &v); err != nil {
 		t.Fatal(err)
 	}
-	for _, ev := range []string{PreToolUse, PostToolUse, Stop, SessionStart} {
+	for _, ev := range []string{PreToolUse, PostToolUse, Stop, SessionStart, PermissionRequest} {
 		e := v.Hooks[ev]
 		if len(e) != 1 || len(e[0].Hooks) != 1 || e[0].Hooks[0].Type != "command" {
 			t.Fatalf("%s: %+v", ev, e)
@@ -130,7 +130,7 @@ func TestSettings(t *testing.T) {
 		if e[0].Hooks[0].Command != want {
 			t.Errorf("%s command %q, want %q", ev, e[0].Hooks[0].Command, want)
 		}
-		if (ev == Stop || ev == SessionStart) != (e[0].Matcher == "") {
+		if (ev == PreToolUse || ev == PostToolUse) != (e[0].Matcher == ToolName) {
 			t.Errorf("%s matcher %q", ev, e[0].Matcher)
 		}
 	}
@@ -141,7 +141,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"hook_event_name":"Stop"}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p, err := Parse(b)
-		if err == nil && p.HookEventName != Stop && p.HookEventName != SessionStart && (p.ToolInput == nil || p.ToolUseID == "") {
+		if err == nil && (p.HookEventName == PreToolUse || p.HookEventName == PostToolUse) && (p.ToolInput == nil || p.ToolUseID == "") {
 			t.Fatalf("accepted %q", b)
 		}
 	})
@@ -176,7 +176,7 @@ func TestWithSettings(t *testing.T) {
 			if err := json.Unmarshal([]byte(got[1]), &v); err != nil {
 				t.Fatal(err)
 			}
-			for _, ev := range []string{PreToolUse, PostToolUse, Stop, SessionStart} {
+			for _, ev := range []string{PreToolUse, PostToolUse, Stop, SessionStart, PermissionRequest} {
 				if !strings.Contains(got[1], "hook --socket") || len(v.Hooks[ev]) == 0 {
 					t.Errorf("%s hooks lost: %s", ev, got[1])
 				}
@@ -192,5 +192,46 @@ func TestWithSettings(t *testing.T) {
 		if _, err := WithSettings(bad, ours); err == nil {
 			t.Errorf("WithSettings(%q) succeeded", bad)
 		}
+	}
+}
+
+const permission = `{"session_id":"s","hook_event_name":"PermissionRequest","tool_name":"Bash",
+"tool_input":{"command":"rm -rf build","description":"Remove build dir"},"permission_mode":"default"}`
+
+// TestPermissionReply: a PermissionRequest is delivered with a Reply, and
+// what the wrapper replies is what the hook command prints for Claude;
+// with no reply in time, it prints nothing and Claude draws its dialog.
+func TestPermissionReply(t *testing.T) {
+	s := listen(t)
+	go func() {
+		m := <-s.Messages()
+		if m.Err != nil || m.Reply == nil || string(m.Payload.Input) != `{"command":"rm -rf build","description":"Remove build dir"}` {
+			t.Errorf("message %+v", m)
+			return
+		}
+		m.Reply([]byte(`{"decision":"yes"}`))
+	}()
+	var out bytes.Buffer
+	if err := Forward(strings.NewReader(permission), s.Path(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != `{"decision":"yes"}` {
+		t.Errorf("printed %q", out.String())
+	}
+
+	go func() { <-s.Messages() }() // delivered, never answered
+	out.Reset()
+	start := time.Now()
+	if err := Forward(strings.NewReader(permission), s.Path(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() != 0 || time.Since(start) < ReplyTimeout {
+		t.Errorf("unanswered: printed %q after %v", out.String(), time.Since(start))
+	}
+	// Other events print nothing.
+	out.Reset()
+	go func() { <-s.Messages() }()
+	if err := Forward(strings.NewReader(pre), s.Path(), &out); err != nil || out.Len() != 0 {
+		t.Errorf("PreToolUse: %v, printed %q", err, out.String())
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/claudewrap/claudewrap/answer"
 )
@@ -14,6 +15,9 @@ const (
 	PostToolUse  = "PostToolUse"
 	Stop         = "Stop"
 	SessionStart = "SessionStart" // Claude started, resumed or cleared a session
+	// PermissionRequest comes for every tool about to ask the person's
+	// permission, before its dialog is drawn; its output can decide.
+	PermissionRequest = "PermissionRequest"
 
 	// ToolName is the tool whose hooks claudewrap needs.
 	ToolName = "AskUserQuestion"
@@ -31,6 +35,12 @@ type Payload struct {
 	ToolUseID    string        `json:"tool_use_id,omitempty"`
 	ToolInput    *ToolInput    `json:"tool_input,omitempty"`
 	ToolResponse *ToolResponse `json:"tool_response,omitempty"`
+	// PermissionMode is Claude's mode (default, plan, acceptEdits, auto…).
+	PermissionMode string `json:"permission_mode,omitempty"`
+
+	// Input is tool_input as sent, for tools other than AskUserQuestion
+	// (PermissionRequest).
+	Input json.RawMessage `json:"-"`
 }
 
 // ToolInput is AskUserQuestion's input: the truth about what is asked.
@@ -57,10 +67,25 @@ type Annotation struct {
 // with an id and well-formed questions.
 func Parse(b []byte) (*Payload, error) {
 	var p Payload
-	if err := json.Unmarshal(b, &p); err != nil {
+	var raw struct {
+		ToolInput json.RawMessage `json:"tool_input"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, fmt.Errorf("not hook JSON: %w", err)
+	}
+	if err := json.Unmarshal(b, &p); err != nil && (p.HookEventName != PermissionRequest || !isQuestionsError(err)) {
 		return nil, fmt.Errorf("not hook JSON: %w", err)
 	}
 	switch p.HookEventName {
+	case PermissionRequest:
+		if p.ToolName == "" {
+			return nil, errors.New("PermissionRequest without tool_name")
+		}
+		if len(raw.ToolInput) == 0 || raw.ToolInput[0] != '{' {
+			return nil, errors.New("PermissionRequest without a tool_input object")
+		}
+		p.Input, p.ToolInput = raw.ToolInput, nil
+		return &p, nil
 	case Stop:
 		return &p, nil
 	case SessionStart:
@@ -92,4 +117,12 @@ func Parse(b []byte) (*Payload, error) {
 		return nil, errors.New("PostToolUse without tool_response.answers")
 	}
 	return &p, nil
+}
+
+// isQuestionsError is a decoding error in tool_input of a tool other than
+// AskUserQuestion, whose input is not questions: only PermissionRequest
+// carries those, and reads tool_input raw.
+func isQuestionsError(err error) bool {
+	var te *json.UnmarshalTypeError
+	return errors.As(err, &te) && strings.HasPrefix(te.Field, "tool_input")
 }

@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 				time.Sleep(10 * time.Millisecond) // polling for the reparenting, under a deadline
 			}
 		}
-		err := Forward(strings.NewReader(pre), sock)
+		err := Forward(strings.NewReader(pre), sock, nil)
 		fmt.Fprintf(os.Stdout, "forward: %v\n", err)
 		if out := os.Getenv("HOOK_TEST_OUT"); out != "" {
 			os.WriteFile(out, []byte(fmt.Sprintf("forward: %v\n", err)), 0o600)
@@ -36,7 +36,7 @@ func TestMain(m *testing.M) {
 	if sock := os.Getenv("HOOK_TEST_DIAL"); sock != "" {
 		// Forward refuses a socket of another user; a hostile process
 		// would not ask, so the message goes in raw too.
-		if err := Forward(strings.NewReader(pre), sock); err != nil {
+		if err := Forward(strings.NewReader(pre), sock, nil); err != nil {
 			os.Stderr.WriteString("forward: " + err.Error() + "\n")
 		}
 		c, err := net.Dial("unix", sock)

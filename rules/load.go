@@ -40,10 +40,18 @@ func ParsePolicy(s string) (Policy, error) {
 
 // File is one loaded rules file.
 type File struct {
-	Path     string
-	Version  int
-	Defaults Defaults
-	Rules    []Rule
+	Path        string
+	Version     int
+	Defaults    Defaults
+	Rules       []Rule
+	Permissions []Permission
+	Dialogs     Dialogs
+}
+
+// Dialogs are a file's answers to dialogs that are no tool's: the folder
+// trust dialog.
+type Dialogs struct {
+	Trust bool // answer "Yes, I trust this folder" (as --trust does)
 }
 
 // Defaults are a file's defaults block.
@@ -339,7 +347,20 @@ func (p *parser) top(n *yaml.Node) {
 			}
 			p.file.Version = 1
 		},
-		"defaults": func(k, v *yaml.Node) { p.defaults(v) },
+		"defaults":    func(k, v *yaml.Node) { p.defaults(v) },
+		"permissions": func(k, v *yaml.Node) { p.permissions(v) },
+		"dialogs": func(k, v *yaml.Node) {
+			p.fields(v, "dialogs", map[string]func(k, v *yaml.Node){
+				"trust": func(k, v *yaml.Node) {
+					b, err := strconv.ParseBool(v.Value)
+					if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || err != nil {
+						p.errorf(v, "trust must be true or false, not %s", kind(v))
+						return
+					}
+					p.file.Dialogs.Trust = b
+				},
+			})
+		},
 		"rules": func(k, v *yaml.Node) {
 			if v.Kind != yaml.SequenceNode {
 				p.errorf(v, "rules must be a list, not %s", kind(v))

@@ -63,11 +63,16 @@ func (c chunked) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// describe is what a golden file holds: the recognised form, or why none.
+// describe is what a golden file holds: the recognised form, or why none
+// and the dialog on the screen, if any.
 func describe(s screen.Snapshot) string {
 	f, err := screen.Recognize(s)
 	if err != nil {
-		return err.Error() + "\n"
+		out := err.Error() + "\n"
+		if d, ok := screen.ParseDialog(s); ok {
+			out += d.String()
+		}
+		return out
 	}
 	return f.String()
 }

@@ -22,6 +22,7 @@ const (
 	ExitUnmatched  ExitCode = 4 // an unmatched question under the fail policy
 	ExitNavigation ExitCode = 5 // the screen never confirmed a step
 	ExitMismatch   ExitCode = 6 // Claude recorded something other than intended
+	ExitBlocked    ExitCode = 7 // a dialog nobody answered (headless), or a rule failed the run
 )
 
 // Mode is where a run meets its person: whether Claude is drawn on the
@@ -79,6 +80,8 @@ func (r Report) Exit(err error) (ExitCode, error) {
 		code = ExitNavigation
 	case r.Unmatched:
 		code = ExitUnmatched
+	case r.Blocked != "":
+		code = ExitBlocked
 	case r.Ended:
 		code = ExitOK
 	}
@@ -87,6 +90,9 @@ func (r Report) Exit(err error) (ExitCode, error) {
 		if n := len(r.Failures); n > 1 {
 			err = fmt.Errorf("%w (and %d more)", err, n-1)
 		}
+	}
+	if err == nil && code == ExitBlocked {
+		err = errors.New(r.Blocked)
 	}
 	if err != nil {
 		switch {

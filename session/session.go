@@ -63,6 +63,18 @@ type Config struct {
 	// before the fallback answer; 0 waits forever.
 	AnswerTimeout time.Duration
 
+	// Permits decides tools' permission requests and plan approval (the
+	// rules' permissions:); nil decides none.
+	Permits Permitter
+	// Trust answers Claude's folder trust dialog "Yes" (--trust).
+	Trust bool
+	// DialogGrace is how long a headless run lets a dialog nobody answers
+	// stay before it is reported blocked (default 3s); IdleLimit how long
+	// Claude's screen may stay unchanged with no question open (default
+	// 10m; negative: no limit).
+	DialogGrace time.Duration
+	IdleLimit   time.Duration
+
 	Log           *events.Log
 	ExitAfterTurn bool
 	DryRun        bool
@@ -89,6 +101,10 @@ type Report struct {
 	Navigation bool // the screen did not confirm a step
 	Mismatch   bool // Claude recorded something other than intended
 	Ended      bool // claudewrap ended Claude itself (--exit-after-turn)
+	// Blocked says why the run could not go on: a dialog nobody answers
+	// (headless), a screen waiting for input for ever, a rule that fails
+	// the run. Claude was ended.
+	Blocked string
 	// Failures has one line per form that could not be answered, naming
 	// its bug-report bundle.
 	Failures []string
@@ -126,6 +142,11 @@ type session struct {
 	sessionID string
 	// heldStop is a Stop that came while a form was open (see stop).
 	heldStop bool
+	// choice is a permission decision waiting for its dialog to show (see
+	// dialogs.go); dialogCancel stops the dialog being answered when the
+	// person types.
+	choice       *screenChoice
+	dialogCancel context.CancelFunc
 	// finished remembers the ids of the last forms done with (bounded), so
 	// that a whole day's forms do not pile up in forms.
 	finished  map[string]bool
@@ -191,6 +212,11 @@ func (s *session) serve(ctx context.Context, child Child, keys askflow.Keys, msg
 		defer s.work.Done()
 		s.watchForms(ctx)
 	}()
+	s.work.Add(1)
+	go func() {
+		defer s.work.Done()
+		s.watchDialogs(ctx)
+	}()
 	// When the caller's context ends, Claude is asked to go (killed if it
 	// does not); forms asked meanwhile get the ended context and stop at
 	// once.
@@ -246,6 +272,8 @@ func (s *session) handle(m hook.Message) {
 		s.goWork(func() { s.verify(a) })
 	case hook.Stop:
 		s.stop()
+	case hook.PermissionRequest:
+		s.permission(m)
 	}
 }
 

@@ -17,6 +17,10 @@ func (s *session) input(p []byte) {
 	}
 	s.mu.Lock()
 	s.lastInput = time.Now()
+	if s.dialogCancel != nil {
+		s.dialogCancel() // a dialog being answered is theirs now
+		s.dialogCancel = nil
+	}
 	s.mu.Unlock()
 	s.takeOver()
 }

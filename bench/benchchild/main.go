@@ -128,5 +128,5 @@ func hookShim(socket string) {
 			f.Close()
 		}
 	}
-	_ = hook.Forward(bytes.NewReader(b), socket)
+	_ = hook.Forward(bytes.NewReader(b), socket, os.Stdout)
 }

@@ -13,15 +13,16 @@ import (
 // HookOptions are the flags of `claudewrap hook`.
 type HookOptions struct {
 	Stdin  io.Reader
+	Stdout io.Writer // what Claude reads back: a PermissionRequest's decision
 	Stderr io.Writer
 	Socket string
 }
 
 // NewCmdHook builds `claudewrap hook`, which Claude Code runs as a hook
-// command. It always exits 0 and prints nothing on stdout, so it never
-// blocks or changes what Claude does.
-func NewCmdHook(stdin io.Reader, stderr io.Writer, runF func(*HookOptions) error) *cobra.Command {
-	opts := &HookOptions{Stdin: stdin, Stderr: stderr}
+// command. It always exits 0, never blocks Claude for long, and prints on
+// stdout only the decision claudewrap gave for a PermissionRequest.
+func NewCmdHook(stdin io.Reader, stdout, stderr io.Writer, runF func(*HookOptions) error) *cobra.Command {
+	opts := &HookOptions{Stdin: stdin, Stdout: stdout, Stderr: stderr}
 	cmd := &cobra.Command{
 		Use:   "hook",
 		Short: "Forward a Claude Code hook's JSON to the running claudewrap (run by Claude Code)",
@@ -36,7 +37,7 @@ wrapper listens, so it never fails or delays Claude.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			if err := hook.Forward(opts.Stdin, opts.Socket); err != nil {
+			if err := hook.Forward(opts.Stdin, opts.Socket, opts.Stdout); err != nil {
 				fmt.Fprintln(opts.Stderr, "claudewrap hook: "+err.Error())
 			}
 			return nil

@@ -69,7 +69,7 @@ checking each key's effect on the screen and what Claude recorded.`,
 		NewCmdRun(stdin, stdout, stderr, nil),
 		NewCmdReplay(stdout, nil),
 		NewCmdVersion(stdout),
-		NewCmdHook(stdin, stderr, nil),
+		NewCmdHook(stdin, stdout, stderr, nil),
 		NewCmdRules(stdout, stderr, nil),
 	)
 	return root

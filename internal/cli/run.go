@@ -40,6 +40,8 @@ type RunOptions struct {
 	Events        string
 	Record        string
 	DryRun        bool
+	Trust         bool
+	IdleTimeout   time.Duration
 }
 
 // NewCmdRun builds `claudewrap run`. runF replaces the run function in tests.
@@ -104,7 +106,18 @@ a step, 6 Claude recorded something else.`,
 	f.StringVar(&opts.Events, "events", "", "JSON-lines event log `file` (- for stdout; headless default is stdout)")
 	f.StringVar(&opts.Record, "record", "", "write an asciicast v2 recording to `FILE.cast`")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "decide and log, press nothing")
+	f.BoolVar(&opts.Trust, "trust", false, "answer Claude's trust-folder dialog \"Yes\" (otherwise it is left to you, or reported as blocked when headless)")
+	f.DurationVar(&opts.IdleTimeout, "idle-timeout", 10*time.Minute, "headless: end the run (exit 7) when Claude's screen has not changed for this long with no question open; 0 never")
 	return cmd
+}
+
+// idleLimit turns --idle-timeout into session.Config.IdleLimit, where 0
+// is the default and a negative value no limit.
+func idleLimit(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
 }
 
 func parseSize(s string) (cols, rows int, err error) {
@@ -260,6 +273,9 @@ func runRun(opts *RunOptions) (err error) {
 		Host:          cfg,
 		Exe:           exe,
 		Decider:       set,
+		Permits:       set,
+		Trust:         opts.Trust || set.Trust(),
+		IdleLimit:     idleLimit(opts.IdleTimeout),
 		Policy:        policy,
 		Asker:         asker,
 		AnswerTimeout: timeout,

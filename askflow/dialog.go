@@ -1,0 +1,111 @@
+package askflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+// Choose picks the option labelled label in the dialog d on the screen
+// (the trust dialog, a permission prompt, plan approval), the way Run
+// answers a form: one arrow key at a time, each confirmed by the pointer
+// moving one row; Enter only with the pointer on that option, and only
+// while the screen still shows d; then it waits for d to go. When the
+// screen shows anything else (the dialog changed under it, a key had no
+// effect), it presses nothing more and returns an *Error. Only Screen,
+// Keys, StepTimeout, Retries and OnKey of cfg are used.
+func Choose(ctx context.Context, cfg Config, d screen.Dialog, label string) (keys int, err error) {
+	cfg = withDefaults(cfg)
+	fail := func(step, reason string) error {
+		return &Error{Step: step, Reason: reason, Keys: keys, Last: cfg.Screen.Snapshot()}
+	}
+	target := d.Find(label)
+	if target < 0 {
+		return 0, fail("choose", fmt.Sprintf("no option %q in the dialog (%s)", label, strings.Join(d.Options, " / ")))
+	}
+	cur, ok := screen.ParseDialog(cfg.Screen.Snapshot())
+	if !ok || !cur.Same(d) {
+		return 0, fail("agree", "the dialog is no longer on the screen")
+	}
+	for cur.Focus != target {
+		key, want := keyDown, cur.Focus+1
+		if cur.Focus > target {
+			key, want = keyUp, cur.Focus-1
+		}
+		next, err := press(ctx, cfg, &keys, key, cur, func(sn screen.Snapshot) (screen.Dialog, bool) {
+			nd, ok := screen.ParseDialog(sn)
+			return nd, ok && nd.Same(d) && nd.Focus == want
+		})
+		if err != nil {
+			return keys, err
+		}
+		cur = next
+	}
+	// Enter: the last look at the screen must still show d with the
+	// pointer on the option.
+	if now, ok := screen.ParseDialog(cfg.Screen.Snapshot()); !ok || !now.Same(d) || now.Focus != target {
+		return keys, fail("confirm", fmt.Sprintf("the pointer is not on %q any more", label))
+	}
+	_, err = press(ctx, cfg, &keys, keyEnter, cur, func(sn screen.Snapshot) (screen.Dialog, bool) {
+		nd, ok := screen.ParseDialog(sn)
+		return nd, !ok || !nd.Same(d)
+	})
+	return keys, err
+}
+
+// press sends key once (Enter is never sent again: it commits) or up to
+// 1+Retries times for an arrow, until the screen shows done.
+func press(ctx context.Context, cfg Config, keys *int, key string, before screen.Dialog,
+	done func(screen.Snapshot) (screen.Dialog, bool)) (screen.Dialog, error) {
+	tries := 1 + cfg.Retries
+	if key == keyEnter {
+		tries = 1
+	}
+	var got screen.Dialog
+	for range tries {
+		if err := cfg.Keys.SendKeys([]byte(key)); err != nil {
+			return got, err
+		}
+		*keys++
+		wctx, cancel := context.WithTimeout(ctx, cfg.StepTimeout)
+		snap, err := cfg.Screen.Wait(wctx, func(sn screen.Snapshot) bool {
+			var ok bool
+			got, ok = done(sn)
+			return ok
+		})
+		cancel()
+		if cfg.OnKey != nil {
+			after, _ := screen.ParseDialog(snap)
+			cfg.OnKey(KeyEvent{Key: keyNames[key], Before: focusName(before), After: focusName(after)})
+		}
+		if err == nil {
+			return got, nil
+		}
+		if ctx.Err() != nil {
+			return got, ErrInterrupted
+		}
+		if errors.Is(err, context.DeadlineExceeded) && key != keyEnter {
+			// The dialog must still be the one it was, focus unmoved, for
+			// the arrow to go again.
+			if now, ok := screen.ParseDialog(cfg.Screen.Snapshot()); !ok || !now.Same(before) || now.Focus != before.Focus {
+				break
+			}
+		}
+	}
+	step := "move"
+	if key == keyEnter {
+		step = "commit"
+	}
+	return got, &Error{Step: step, Reason: fmt.Sprintf("%s had no visible effect on the dialog", keyNames[key]),
+		Keys: *keys, Last: cfg.Screen.Snapshot()}
+}
+
+func focusName(d screen.Dialog) string {
+	if d.Focus < 0 || d.Focus >= len(d.Options) {
+		return ""
+	}
+	return d.Options[d.Focus]
+}

@@ -1,0 +1,121 @@
+package askflow
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+// fakeDialog draws a permission prompt on an emulated screen and moves its
+// pointer as Claude would; change, if set, redraws another dialog instead
+// of moving when the nth key arrives.
+type fakeDialog struct {
+	em      screen.Emulator
+	mu      sync.Mutex
+	options []string
+	focus   int
+	keys    []string
+	change  int // 1-based key that swaps the dialog for another; 0 never
+	done    bool
+}
+
+func newFakeDialog(options ...string) *fakeDialog {
+	d := &fakeDialog{em: screen.New(screen.Options{Cols: 80, Rows: 20}), options: options}
+	d.draw("Bash command", "Do you want to proceed?")
+	return d
+}
+
+func (d *fakeDialog) draw(title, prompt string) {
+	var b strings.Builder
+	b.WriteString("\x1b[2J\x1b[H")
+	b.WriteString("● Bash(rm -rf build)\r\n\r\n")
+	b.WriteString(strings.Repeat("─", 80) + "\r\n")
+	b.WriteString(" " + title + "\r\n\r\n   rm -rf build\r\n\r\n " + prompt + "\r\n")
+	for i, o := range d.options {
+		mark := "  "
+		if i == d.focus {
+			mark = "❯ "
+		}
+		b.WriteString(" " + mark + string(rune('1'+i)) + ". " + o + "\r\n")
+	}
+	b.WriteString("\r\n Esc to cancel · Tab to amend\r\n")
+	d.em.Write([]byte(b.String()))
+}
+
+func (d *fakeDialog) SendKeys(p []byte) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.keys = append(d.keys, keyNames[string(p)])
+	if d.change == len(d.keys) {
+		d.options = []string{"Yes", "Yes, and don't ask again for rm commands", "No"}
+		d.draw("Bash command", "Do you want to run this other command?")
+		return nil
+	}
+	switch string(p) {
+	case keyDown:
+		d.focus = min(d.focus+1, len(d.options)-1)
+	case keyUp:
+		d.focus = max(d.focus-1, 0)
+	case keyEnter:
+		d.done = true
+		d.em.Write([]byte("\x1b[2J\x1b[H● Bash(rm -rf build)\r\n  ⎿  Done\r\n"))
+		return nil
+	}
+	d.draw("Bash command", "Do you want to proceed?")
+	return nil
+}
+
+func (d *fakeDialog) sent() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]string(nil), d.keys...)
+}
+
+func dialogConfig(d *fakeDialog) Config {
+	return Config{Screen: d.em, Keys: d, StepTimeout: 200 * time.Millisecond}
+}
+
+// TestChooseDialog: the option is reached one confirmed key at a time, and
+// Enter goes only with the pointer on it.
+func TestChooseDialog(t *testing.T) {
+	d := newFakeDialog("Yes", "Yes, and always allow access to build/ from this project", "No")
+	shown, ok := screen.ParseDialog(d.em.Snapshot())
+	if !ok || shown.Kind != screen.PermissionDialog || len(shown.Options) != 3 {
+		t.Fatalf("dialog %+v %v", shown, ok)
+	}
+	keys, err := Choose(context.Background(), dialogConfig(d), shown, "No")
+	if err != nil || keys != 3 || strings.Join(d.sent(), " ") != "Down Down Enter" || !d.done {
+		t.Fatalf("keys %d %v, sent %v, done %v", keys, err, d.sent(), d.done)
+	}
+	// A label's first words name it too.
+	d = newFakeDialog("Yes", "Yes, and always allow access to build/ from this project", "No")
+	shown, _ = screen.ParseDialog(d.em.Snapshot())
+	if _, err := Choose(context.Background(), dialogConfig(d), shown, "Yes, and always allow"); err != nil || d.focus != 1 {
+		t.Fatalf("by first words: %v, focus %d", err, d.focus)
+	}
+}
+
+// TestChooseDialogChanged: a dialog that changes under the wrapper gets no
+// committing key: the first Down lands on another dialog, and nothing more
+// is pressed, Enter least of all.
+func TestChooseDialogChanged(t *testing.T) {
+	d := newFakeDialog("Yes", "Yes, and always allow access to build/ from this project", "No")
+	d.change = 1
+	shown, _ := screen.ParseDialog(d.em.Snapshot())
+	_, err := Choose(context.Background(), dialogConfig(d), shown, "No")
+	var ae *Error
+	if !errors.As(err, &ae) || strings.Join(d.sent(), " ") != "Down" || d.done {
+		t.Fatalf("want an error after the one Down, got %v, sent %v, done %v", err, d.sent(), d.done)
+	}
+	// Asked for a label the dialog does not offer: nothing at all.
+	d = newFakeDialog("Yes", "No")
+	shown, _ = screen.ParseDialog(d.em.Snapshot())
+	if _, err := Choose(context.Background(), dialogConfig(d), shown, "Maybe"); err == nil || len(d.sent()) != 0 {
+		t.Fatalf("unknown label: %v, sent %v", err, d.sent())
+	}
+}

@@ -1,0 +1,233 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claudewrap/claudewrap/internal/claudetest"
+)
+
+// The dialogs that are not question forms (issue 13), on every pinned
+// Claude Code version: the trust dialog, permission prompts, plan approval,
+// and dialogs nobody answers, through the claudewrap binary as a CI job
+// runs it (headless, --exit-after-turn).
+
+// forPinned runs f on every pinned version, in parallel.
+func forPinned(t *testing.T, f func(t *testing.T, version string)) {
+	for _, v := range claudetest.PinnedVersions() {
+		t.Run("claude-"+v, func(t *testing.T) {
+			t.Parallel()
+			f(t, v)
+		})
+	}
+}
+
+// dialogRun is one headless claudewrap run and what came of it.
+type dialogRun struct {
+	sb      *claudetest.Sandbox
+	code    int
+	stderr  string
+	events  string
+	elapsed time.Duration
+}
+
+func (r dialogRun) String() string {
+	return "exit " + strconv.Itoa(r.code) + " after " + r.elapsed.Round(time.Millisecond).String() +
+		"\nstderr: " + r.stderr + "\nevents:\n" + r.events
+}
+
+// has reports whether an event of that name came with every field given
+// (name, value, name, value…).
+func (r dialogRun) has(name string, fields ...string) bool {
+	for _, l := range strings.Split(r.events, "\n") {
+		var ev map[string]any
+		if json.Unmarshal([]byte(l), &ev) != nil || ev["event"] != name {
+			continue
+		}
+		ok := true
+		for i := 0; i+1 < len(fields); i += 2 {
+			ok = ok && fmt.Sprint(ev[fields[i]]) == fields[i+1]
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// runDialog runs `claudewrap run --headless --exit-after-turn` with the
+// rules given (none when ""), run flags, and claude's arguments, in a
+// project folder Claude trusts unless untrusted.
+func runDialog(t *testing.T, version, scenario, rulesYAML string, untrusted bool, flags []string, claudeArgs ...string) dialogRun {
+	t.Helper()
+	bin := claudetest.Claudewrap(t)
+	sb := claudetest.New(t, version, scenario)
+	dir := t.TempDir()
+	if untrusted {
+		if err := claudetest.Seed(sb.Home, filepath.Join(dir, "elsewhere")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	evs := filepath.Join(dir, "events.jsonl")
+	args := []string{"run", "--claude", sb.Claude, "--headless", "--exit-after-turn", "--events", evs}
+	if rulesYAML != "" {
+		rules := filepath.Join(dir, "rules.yaml")
+		if err := os.WriteFile(rules, []byte(rulesYAML), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "--rules", rules)
+	}
+	args = append(append(append(args, flags...), "--"), claudeArgs...)
+	cmd := exec.Command(bin, args...)
+	cmd.Env, cmd.Dir = sb.Env(), sb.Dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(120 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		b, _ := os.ReadFile(evs)
+		t.Fatalf("the run did not end by itself in 120s\nstderr: %s\nevents:\n%s", stderr.String(), b)
+	}
+	r := dialogRun{sb: sb, stderr: stderr.String(), elapsed: time.Since(start)}
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	case err != nil:
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(evs)
+	r.events = string(b)
+	return r
+}
+
+// TestDialogTrust: in a folder Claude does not trust yet, --trust answers
+// the trust dialog "Yes" on the screen and the run goes on to the end;
+// without it the run ends by itself, blocked (exit 7), saying how to trust.
+func TestDialogTrust(t *testing.T) {
+	forPinned(t, func(t *testing.T, version string) {
+		r := runDialog(t, version, "testdata/scenarios/hello.yaml", "", true, []string{"--trust"}, "say hello")
+		if r.code != 0 || !r.has("submitted", "dialog", "trust") {
+			t.Fatalf("with --trust: want the dialog answered and exit 0\n%s", r)
+		}
+		greeted := false
+		for _, req := range r.sb.API.Requests() {
+			greeted = greeted || strings.Contains(req.Text, "say hello")
+		}
+		if !greeted {
+			t.Errorf("with --trust: Claude never sent the prompt\n%s", r)
+		}
+
+		r = runDialog(t, version, "testdata/scenarios/hello.yaml", "", true, nil, "say hello")
+		if r.code != 7 || !strings.Contains(r.stderr, "--trust") || !r.has("blocked") ||
+			r.has("key") {
+			t.Fatalf("without --trust: want blocked, exit 7, a reason naming --trust and no key pressed\n%s", r)
+		}
+		if t.Failed() {
+			return
+		}
+		report("Claude Code %s: trust dialog: --trust answers it (exit 0); without it blocked, exit 7 after %v",
+			version, r.elapsed.Round(100*time.Millisecond))
+	})
+}
+
+const bashRules = `version: 1
+permissions:
+  - name: builds
+    when: {tool: Bash, command: "^rm -rf build$"}
+    decide: %s
+`
+
+// TestDialogPermission: a Bash permission prompt allowed by a rule runs the
+// command; one denied by a rule gives Claude the rule's message; with no
+// rule, the dialog Claude draws is reported blocked (exit 7), nothing
+// pressed.
+func TestDialogPermission(t *testing.T) {
+	forPinned(t, func(t *testing.T, version string) {
+		mode := []string{"--permission-mode", "default", "clean the build"}
+		r := runDialog(t, version, "testdata/scenarios/bash.yaml", strings.Replace(bashRules, "%s", "allow", 1), false, nil, mode...)
+		res := toolResult(r, "toolu_01bash")
+		if r.code != 0 || res == nil || res.IsError {
+			t.Errorf("allowed: want the command run (tool_result not an error) and exit 0, got %+v\n%s", res, r)
+		}
+		r = runDialog(t, version, "testdata/scenarios/bash.yaml",
+			strings.Replace(bashRules, "%s", `{deny: "no deleting in this job"}`, 1), false, nil, mode...)
+		res = toolResult(r, "toolu_01bash")
+		if r.code != 0 || res == nil || !res.IsError || !strings.Contains(res.Content, "no deleting in this job") {
+			t.Errorf("denied: want an error tool_result with the rule's message and exit 0, got %+v\n%s", res, r)
+		}
+		r = runDialog(t, version, "testdata/scenarios/bash.yaml", "version: 1\n", false, nil, mode...)
+		if r.code != 7 || !r.has("blocked") || r.has("key") ||
+			toolResult(r, "toolu_01bash") != nil {
+			t.Errorf("no rule: want blocked, exit 7, nothing pressed, nothing recorded\n%s", r)
+		}
+		if t.Failed() {
+			return
+		}
+		report("Claude Code %s: Bash permission: allowed and denied by rule (verified in the tool_result); unanswered: blocked, exit 7", version)
+	})
+}
+
+// TestDialogPlanApproval: plan approval (ExitPlanMode) answered by a rule
+// on the screen, as 2.1.330 takes no hook decision for it.
+func TestDialogPlanApproval(t *testing.T) {
+	forPinned(t, func(t *testing.T, version string) {
+		r := runDialog(t, version, "testdata/scenarios/plan.yaml",
+			"version: 1\npermissions:\n  - when: {tool: ExitPlanMode}\n    decide: allow\n", false, nil,
+			"--permission-mode", "plan", "plan the work")
+		res := toolResult(r, "toolu_01plan")
+		if r.code != 0 || res == nil || res.IsError || !r.has("submitted", "dialog", "plan") {
+			t.Fatalf("want the plan approved on the screen and exit 0, got %+v\n%s", res, r)
+		}
+		report("Claude Code %s: plan approval by rule: tool_result %.60q", version, res.Content)
+	})
+}
+
+// TestDialogUnknown: a dialog claudewrap does not know (2.1.330's auto
+// mode notice, which the fake API cannot pass; on older versions the
+// ordinary permission prompt), with no rules: reported by the watchdog,
+// exit 7, in bounded time.
+func TestDialogUnknown(t *testing.T) {
+	forPinned(t, func(t *testing.T, version string) {
+		r := runDialog(t, version, "testdata/scenarios/bash.yaml", "version: 1\n", false, nil, "clean the build")
+		if r.code != 7 || !r.has("blocked") || r.has("key") {
+			t.Fatalf("want blocked, exit 7, nothing pressed\n%s", r)
+		}
+		report("Claude Code %s: dialog nobody answers: blocked after %v: %s", version,
+			r.elapsed.Round(100*time.Millisecond), strings.TrimSpace(r.stderr))
+	})
+}
+
+func toolResult(r dialogRun, id string) *toolResultT {
+	for _, res := range r.sb.API.ToolResults() {
+		if res.ToolUseID == id {
+			return &toolResultT{Content: res.Content, IsError: res.IsError}
+		}
+	}
+	return nil
+}
+
+type toolResultT struct {
+	Content string
+	IsError bool
+}

@@ -1,0 +1,102 @@
+package rules
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestPermissionErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     []string
+	}{
+		{"not a list", "version: 1\npermissions: {tool: Bash}\n",
+			[]string{`r.yaml:2:14: permissions must be a list, not a mapping`}},
+		{"no tool", "version: 1\npermissions:\n  - when: {command: x}\n    decide: allow\n",
+			[]string{`r.yaml:3:5: permission needs when: {tool: …}: a decision for every tool is a decision nobody reviewed`}},
+		{"no decide", "version: 1\npermissions:\n  - when: {tool: Bash}\n",
+			[]string{`r.yaml:3:5: permission has no decide`}},
+		{"unknown when key", "version: 1\npermissions:\n  - when: {tool: Bash, cmd: x}\n    decide: allow\n",
+			[]string{`r.yaml:3:24: unknown key "cmd" in when (want one of command, host, input, path, tool)`}},
+		{"bad regex", "version: 1\npermissions:\n  - when: {tool: Bash, command: \"(\"}\n    decide: allow\n",
+			[]string{"r.yaml:3:33: command: bad regular expression: error parsing regexp: missing closing ): `(`"}},
+		{"bad glob", "version: 1\npermissions:\n  - when: {tool: Write, path: \"[\"}\n    decide: allow\n",
+			[]string{`r.yaml:3:31: path: bad glob "["`}},
+		{"unknown decision", "version: 1\npermissions:\n  - when: {tool: Bash}\n    decide: yes please\n",
+			[]string{`r.yaml:4:13: decide: unknown "yes please" (want allow, allow_session, ask, fail, {deny: MESSAGE} or {select: LABEL})`}},
+		{"deny without message", "version: 1\npermissions:\n  - when: {tool: Bash}\n    decide: deny\n",
+			[]string{`r.yaml:4:13: deny needs a message Claude reads: decide: {deny: "why"}`}},
+		{"two decisions", "version: 1\npermissions:\n  - when: {tool: Bash}\n    decide: {deny: no, select: Yes}\n",
+			[]string{`r.yaml:4:13: decide needs exactly one of deny, select`}},
+		{"trust not a boolean", "version: 1\ndialogs: {trust: yes please}\n",
+			[]string{`r.yaml:2:18: trust must be true or false, not a string`}},
+		{"unknown dialog", "version: 1\ndialogs: {plan: true}\n",
+			[]string{`r.yaml:2:11: unknown key "plan" in dialogs (want one of trust)`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("r.yaml", []byte(tc.in))
+			var got []string
+			if err != nil {
+				got = strings.Split(err.Error(), "\n")
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("got:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
+			}
+		})
+	}
+}
+
+func TestPermit(t *testing.T) {
+	f, err := Parse("r.yaml", []byte(`version: 1
+dialogs: {trust: true}
+permissions:
+  - name: tests
+    when: {tool: Bash, command: "^go test "}
+    decide: allow
+  - name: no-rm
+    when: {tool: Bash, command: "^rm "}
+    decide: {deny: "no deleting in this job"}
+  - name: docs
+    when: {tool: Write|Edit, path: "/work/**/docs/*.md"}
+    decide: allow_session
+  - name: example
+    when: {tool: WebFetch, host: "*.example.com"}
+    decide: allow
+  - name: mcp
+    when: {tool: "mcp__github__.*", input: '"repo":"claudewrap/'}
+    decide: ask
+  - name: plan
+    when: {tool: ExitPlanMode}
+    decide: {select: "Yes, manually approve edits"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Set{Files: []*File{f}}
+	if !s.Trust() {
+		t.Error("dialogs: trust not seen")
+	}
+	for _, tc := range []struct {
+		tool, input string
+		rule        string
+		want        string
+	}{
+		{"Bash", `{"command":"go test ./..."}`, "tests", "allow"},
+		{"Bash", `{"command":"rm -rf build"}`, "no-rm", `deny "no deleting in this job"`},
+		{"Bash", `{"command":"make"}`, "", ""},
+		{"Bashful", `{"command":"go test ./..."}`, "", ""}, // the tool name is matched whole
+		{"Edit", `{"file_path":"/work/a/b/docs/x.md"}`, "docs", "allow_session"},
+		{"Write", `{"file_path":"/work/a/b/src/x.md"}`, "", ""},
+		{"WebFetch", `{"url":"https://api.Example.com/x"}`, "example", "allow"},
+		{"WebFetch", `{"url":"https://example.com.evil.org/"}`, "", ""},
+		{"WebFetch", `{"url":"https://example.com/"}`, "", ""}, // *. needs a subdomain
+		{"mcp__github__create_issue", `{"repo":"claudewrap/x"}`, "mcp", "ask"},
+		{"ExitPlanMode", `{"plan":"1. do it"}`, "plan", `select "Yes, manually approve edits"`},
+	} {
+		d := s.Permit(tc.tool, json.RawMessage(tc.input))
+		if d.Rule != tc.rule || (d.Matched() && d.Verdict.String() != tc.want) {
+			t.Errorf("%s %s: rule %q decides %s, want %q %s", tc.tool, tc.input, d.Rule, d.Verdict, tc.rule, tc.want)
+		}
+	}
+}

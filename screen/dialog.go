@@ -1,0 +1,290 @@
+package screen
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// DialogKind is what a dialog asks about.
+type DialogKind string
+
+// The dialogs claudewrap tells apart. Their option lists differ by version
+// and by tool, so a dialog is read from the screen, never from a table.
+const (
+	TrustDialog      DialogKind = "trust"      // "Accessing workspace: … Yes, I trust this folder"
+	PermissionDialog DialogKind = "permission" // a tool asks: "Do you want to proceed?" and the like
+	PlanDialog       DialogKind = "plan"       // ExitPlanMode: "Exit plan mode?", "Ready to code?"
+	OtherDialog      DialogKind = "other"      // a menu claudewrap does not know
+)
+
+// Dialog is a menu Claude draws that is not an AskUserQuestion form: the
+// folder trust dialog, a permission prompt, plan approval, or one nobody
+// told claudewrap about.
+type Dialog struct {
+	Kind DialogKind
+	// Title is the first line under the rule the dialog is drawn below
+	// ("Bash command", "Accessing workspace:", "Exit plan mode?").
+	Title string
+	// Prompt is the line just above the options ("Do you want to proceed?").
+	Prompt string
+	// Options are the rows' labels, without their numbers; a label that
+	// wraps is joined with single spaces.
+	Options []string
+	// Rows are the screen rows of each option's first line.
+	Rows []int
+	// Focus is the index of the option the pointer is on.
+	Focus int
+	// Footer is the line under the options, if any ("Esc to cancel · Tab
+	// to amend").
+	Footer string
+	// Text is the dialog's whole text, from the line under its rule down.
+	Text string
+}
+
+// Same reports whether d and o are one dialog, wherever the focus is.
+func (d Dialog) Same(o Dialog) bool {
+	if d.Kind != o.Kind || d.Title != o.Title || d.Prompt != o.Prompt || len(d.Options) != len(o.Options) {
+		return false
+	}
+	for i := range d.Options {
+		if d.Options[i] != o.Options[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Find is the index of the option labelled label: equal, or the label
+// followed by more words on the row (a label that wraps, or a hint after
+// it); -1 when there is none, or more than one.
+func (d Dialog) Find(label string) int {
+	found := -1
+	for i, o := range d.Options {
+		if o == label {
+			return i
+		}
+		if strings.HasPrefix(o, label+" ") {
+			if found >= 0 {
+				return -1
+			}
+			found = i
+		}
+	}
+	return found
+}
+
+func (d Dialog) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "dialog %s: %q", d.Kind, d.Title)
+	if d.Prompt != d.Title {
+		fmt.Fprintf(&b, " / %q", d.Prompt)
+	}
+	b.WriteString("\n")
+	for i, o := range d.Options {
+		mark := " "
+		if i == d.Focus {
+			mark = string(pointer)
+		}
+		fmt.Fprintf(&b, "  %s %d. %s\n", mark, i+1, o)
+	}
+	if d.Footer != "" {
+		fmt.Fprintf(&b, "  footer: %q\n", d.Footer)
+	}
+	return b.String()
+}
+
+// dialogTail bounds the lines Claude may draw under a dialog's footer.
+const dialogTail = 3
+
+// ParseDialog finds a dialog at the bottom of the screen. Its options are a
+// run of rows indented alike, one of them behind the pointer, under a
+// full-width rule; the pointer is never in column 0 (forms and Claude's
+// input box put it there). An AskUserQuestion form is not a dialog.
+func ParseDialog(s Snapshot) (Dialog, bool) {
+	if _, err := Recognize(s); err == nil {
+		return Dialog{}, false
+	}
+	ls := lines(s)
+	bottom := len(ls) - 1
+	for bottom >= 0 && ls[bottom].blank() {
+		bottom--
+	}
+	// The pointer row: the lowest one, near the bottom.
+	focusY, col := -1, 0
+	for y := bottom; y >= 0 && focusY < 0; y-- {
+		r := ls[y].runes
+		for x, c := range r {
+			if c == ' ' {
+				continue
+			}
+			if c == pointer && x > 0 && x+2 < len(r) && r[x+1] == ' ' {
+				focusY, col = y, x
+			}
+			break
+		}
+	}
+	if focusY < 0 {
+		return Dialog{}, false
+	}
+	// Rows of the menu: "❯ label" or "  label" at the pointer's column,
+	// continuation lines indented further; a blank or less indented line
+	// ends it.
+	optionAt := func(l line) (string, bool) {
+		r := l.runes
+		if len(r) <= col+2 || !allSpace(r[:col]) {
+			return "", false
+		}
+		if (r[col] != pointer && r[col] != ' ') || r[col+1] != ' ' || r[col+2] == ' ' {
+			return "", false
+		}
+		return strings.TrimSpace(string(r[col+2:])), true
+	}
+	continuation := func(l line) (string, bool) {
+		r := l.runes
+		if len(r) <= col+3 || !allSpace(r[:col+3]) || l.blank() {
+			return "", false
+		}
+		return strings.TrimSpace(string(r)), true
+	}
+	top := focusY
+	for top > 0 {
+		_, opt := optionAt(ls[top-1])
+		_, cont := continuation(ls[top-1])
+		if !opt && !cont {
+			break
+		}
+		top--
+	}
+	for top < focusY {
+		if _, ok := optionAt(ls[top]); ok {
+			break
+		}
+		top++
+	}
+	var d Dialog
+	d.Focus = -1
+	end := top
+	for y := top; y <= bottom; y++ {
+		if label, ok := optionAt(ls[y]); ok {
+			if ls[y].runes[col] == pointer {
+				if d.Focus >= 0 {
+					return Dialog{}, false // two pointers
+				}
+				d.Focus = len(d.Options)
+			}
+			d.Options = append(d.Options, label)
+			d.Rows = append(d.Rows, y)
+			end = y
+			continue
+		}
+		if more, ok := continuation(ls[y]); ok && len(d.Options) > 0 {
+			d.Options[len(d.Options)-1] += " " + more
+			end = y
+			continue
+		}
+		break
+	}
+	if len(d.Options) < 2 || d.Focus < 0 || !numbering(d.Options) {
+		return Dialog{}, false
+	}
+	for i, o := range d.Options {
+		d.Options[i] = stripNumber(o)
+	}
+	// Under the menu: a footer and at most a few lines more.
+	under := 0
+	for y := end + 1; y <= bottom; y++ {
+		if ls[y].blank() {
+			continue
+		}
+		if d.Footer == "" {
+			d.Footer = strings.TrimSpace(ls[y].text())
+		}
+		under++
+	}
+	if under > dialogTail {
+		return Dialog{}, false
+	}
+	// Above it: the prompt, and the rule the dialog is drawn under.
+	ruleY := -1
+	for y := top - 1; y >= 0; y-- {
+		if isRule(ls[y], s.Cols) {
+			ruleY = y
+			break
+		}
+		if d.Prompt == "" && !ls[y].blank() {
+			d.Prompt = strings.TrimSpace(ls[y].text())
+		}
+	}
+	if ruleY < 0 {
+		return Dialog{}, false
+	}
+	var text []string
+	for y := ruleY + 1; y <= bottom; y++ {
+		t := strings.TrimSpace(ls[y].text())
+		if d.Title == "" && t != "" {
+			d.Title = t
+		}
+		text = append(text, ls[y].text())
+	}
+	d.Text = strings.Join(text, "\n")
+	d.Kind = dialogKind(d)
+	return d, true
+}
+
+// numbering accepts options that are all numbered 1, 2, 3… ("1. Yes") or
+// none of them (2.1.330's trust dialog).
+func numbering(opts []string) bool {
+	numbered := 0
+	for i, o := range opts {
+		if n, ok := number(o); ok {
+			if n != i+1 {
+				return false
+			}
+			numbered++
+		}
+	}
+	return numbered == 0 || numbered == len(opts)
+}
+
+// number reads the "N. " an option starts with.
+func number(o string) (int, bool) {
+	i := strings.IndexFunc(o, func(r rune) bool { return !unicode.IsDigit(r) })
+	if i <= 0 || !strings.HasPrefix(o[i:], ". ") {
+		return 0, false
+	}
+	n, err := strconv.Atoi(o[:i])
+	return n, err == nil
+}
+
+func stripNumber(o string) string {
+	if _, ok := number(o); ok {
+		return strings.TrimSpace(o[strings.Index(o, ". ")+2:])
+	}
+	return o
+}
+
+func allSpace(r []rune) bool {
+	for _, c := range r {
+		if c != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// dialogKind tells the dialogs apart by their words, as each pinned version
+// draws them.
+func dialogKind(d Dialog) DialogKind {
+	switch {
+	case strings.Contains(d.Text, "trust this folder"):
+		return TrustDialog
+	case d.Title == "Exit plan mode?" || d.Title == "Ready to code?" ||
+		strings.Contains(d.Prompt, "Would you like to proceed?"):
+		return PlanDialog
+	case strings.HasPrefix(d.Prompt, "Do you want to"):
+		return PermissionDialog
+	}
+	return OtherDialog
+}

@@ -1,0 +1,316 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/rules"
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+// Permitter decides tools' permission requests. rules.Set is one.
+type Permitter interface {
+	Permit(tool string, input json.RawMessage) rules.PermissionDecision
+}
+
+// Defaults of the watchdog (Config.DialogGrace, Config.IdleLimit).
+const (
+	dialogGrace      = 3 * time.Second
+	idleLimitDefault = 10 * time.Minute
+)
+
+// exitPlanMode is the tool whose permission is plan approval.
+const exitPlanMode = "ExitPlanMode"
+
+// trustLabel is the trust dialog's "Yes" on every pinned version.
+const trustLabel = "Yes, I trust this folder"
+
+// screenChoice is a dialog to answer on the screen when it shows: a
+// permission rule's decision that only the screen can carry out.
+type screenChoice struct {
+	tool string
+	kind screen.DialogKind
+	d    rules.PermissionDecision
+}
+
+// permission handles a PermissionRequest: the rules decide at once, through
+// the hook's reply where Claude Code honours it (allow, deny), on the
+// screen where only the screen can (allow for the session, an option by
+// its label, plan approval, which 2.1.330 does not take from a hook). With
+// no decision Claude draws its dialog, and the dialog watcher takes over.
+func (s *session) permission(m hook.Message) {
+	p := m.Payload
+	reply := func(out []byte) {
+		if m.Reply != nil {
+			m.Reply(out)
+		}
+	}
+	if p.ToolName == hook.ToolName {
+		reply(nil) // a question form: answered as one
+		return
+	}
+	kind := screen.PermissionDialog
+	if p.ToolName == exitPlanMode {
+		kind = screen.PlanDialog
+	}
+	s.log.Emit("dialog", events.Fields{"kind": string(kind), "source": "hook", "tool": p.ToolName,
+		"input": p.Input, "permission_mode": p.PermissionMode})
+	var d rules.PermissionDecision
+	if s.cfg.Permits != nil {
+		d = s.cfg.Permits.Permit(p.ToolName, p.Input)
+	}
+	if !d.Matched() {
+		s.log.Emit("decision", events.Fields{"dialog": string(kind), "tool": p.ToolName, "unmatched": "no permission rule matches"})
+		reply(nil)
+		return
+	}
+	fields := events.Fields{"dialog": string(kind), "tool": p.ToolName, "rule": d.Rule, "decide": d.Verdict.String()}
+	viaHook := kind != screen.PlanDialog && (d.Action == rules.Allow || d.Action == rules.Deny || d.Action == rules.FailRun)
+	if viaHook {
+		fields["via"] = "hook"
+	} else if d.Action != rules.AskPerson {
+		fields["via"] = "screen"
+	}
+	s.log.Emit("decision", fields)
+	switch {
+	case d.Action == rules.AskPerson:
+		reply(nil)
+	case viaHook:
+		decision := map[string]any{"behavior": "allow"}
+		switch d.Action {
+		case rules.Deny:
+			decision = map[string]any{"behavior": "deny", "message": d.Message}
+		case rules.FailRun:
+			decision = map[string]any{"behavior": "deny", "message": "claudewrap ends this run here (rule " + d.Rule + ")"}
+		}
+		out, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{
+			"hookEventName": hook.PermissionRequest, "decision": decision}})
+		reply(out)
+		if d.Action == rules.FailRun {
+			s.block(fmt.Sprintf("permission rule %q (%s:%d) ends the run at %s", d.Rule, d.File, d.Line, p.ToolName), nil)
+		}
+	default:
+		s.mu.Lock()
+		s.choice = &screenChoice{tool: p.ToolName, kind: kind, d: d}
+		s.mu.Unlock()
+		reply(nil)
+	}
+}
+
+// block ends a run nobody can go on with: a dialog nobody answers, a screen
+// that waits for input for ever, a rule that fails the run. Said once, as a
+// blocked event with the reason and the screen; Claude is ended, and the
+// run exits 7.
+func (s *session) block(reason string, snap *screen.Snapshot) {
+	s.mu.Lock()
+	if s.report.Blocked != "" {
+		s.mu.Unlock()
+		return
+	}
+	s.report.Blocked = reason
+	s.mu.Unlock()
+	fields := events.Fields{"reason": reason}
+	if snap != nil {
+		fields["screen"] = snap.Text()
+	}
+	s.log.Emit("blocked", fields)
+	_ = s.child.Signal(syscall.SIGTERM)
+}
+
+// formOpen reports whether a question form is being dealt with: the
+// dialog watcher leaves the screen to it.
+func (s *session) formOpen() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range s.forms {
+		switch f.state {
+		case deciding, queued, driving, submitted, handedOver:
+			return true
+		}
+	}
+	return false
+}
+
+// watchDialogs is the watchdog: it answers the dialogs claudewrap was told
+// to answer (the trust dialog with --trust, a permission rule's screen
+// choice), confirmed on the screen like every key, and does not let a
+// headless run wait for ever: a dialog nobody answers for DialogGrace, or
+// a screen that has not changed for IdleLimit with no question open, ends
+// it (blocked, exit 7). With Claude on the person's screen, a dialog
+// nobody was told to answer is theirs.
+func (s *session) watchDialogs(ctx context.Context) {
+	grace, idle := s.cfg.DialogGrace, s.cfg.IdleLimit
+	if grace <= 0 {
+		grace = dialogGrace
+	}
+	if idle == 0 {
+		idle = idleLimitDefault
+	}
+	em := s.child.Screen()
+	var (
+		seq       uint64
+		changedAt = time.Now()
+		cur       *screen.Dialog
+		shownAt   time.Time
+		handled   bool
+	)
+	for {
+		wctx, cancel := context.WithTimeout(ctx, 250*time.Millisecond)
+		snap, err := em.Wait(wctx, func(sn screen.Snapshot) bool { return sn.Seq != seq })
+		cancel()
+		if ctx.Err() != nil {
+			return
+		}
+		now := time.Now()
+		if err == nil {
+			seq, changedAt = snap.Seq, now
+		} else {
+			snap = em.Snapshot()
+		}
+		open := s.formOpen()
+		if s.cfg.Host.Headless && idle > 0 && !open && now.Sub(changedAt) >= idle {
+			s.block(fmt.Sprintf("Claude's screen has not changed for %v and no question is open: "+
+				"it waits for input nobody can give (headless)", idle.Round(time.Second)), &snap)
+			return
+		}
+		d, ok := screen.ParseDialog(snap)
+		if !ok || open {
+			cur = nil
+			continue
+		}
+		if cur == nil || !cur.Same(d) {
+			cur, shownAt, handled = &d, now, false
+			s.log.Emit("dialog", events.Fields{"kind": string(d.Kind), "source": "screen", "title": d.Title,
+				"prompt": d.Prompt, "options": d.Options, "focus": d.Focus})
+		}
+		if handled {
+			continue
+		}
+		if label, why := s.chooseFor(d); label != "" {
+			handled = true
+			s.answerDialog(ctx, d, label, why)
+			continue
+		}
+		if s.cfg.Host.Headless && now.Sub(shownAt) >= grace {
+			s.block(blockedReason(d), &snap)
+			return
+		}
+	}
+}
+
+// chooseFor is the option claudewrap was told to pick in d, and who said
+// so; "" when nobody did.
+func (s *session) chooseFor(d screen.Dialog) (label, why string) {
+	if d.Kind == screen.TrustDialog {
+		if s.cfg.Trust {
+			return trustLabel, "--trust"
+		}
+		return "", ""
+	}
+	s.mu.Lock()
+	c := s.choice
+	s.mu.Unlock()
+	if c == nil || c.kind != d.Kind {
+		return "", ""
+	}
+	why = fmt.Sprintf("permission rule %q", c.d.Rule)
+	switch c.d.Action {
+	case rules.SelectOption:
+		return c.d.Label, why
+	case rules.AllowSession:
+		// "Yes, and don't ask again for …", "Yes, and always allow …",
+		// "Yes, allow … from this project": the first "Yes, …" after plain
+		// "Yes" that does not hand the prompts to auto mode.
+		for i, o := range d.Options {
+			if i > 0 && strings.HasPrefix(o, "Yes, ") && !strings.Contains(o, "auto mode") {
+				return o, why
+			}
+		}
+	case rules.Allow: // plan approval, which keeps the rules in charge of edits
+		if d.Find("Yes, manually approve edits") >= 0 {
+			return "Yes, manually approve edits", why
+		}
+		for _, o := range d.Options {
+			if (o == "Yes" || strings.HasPrefix(o, "Yes, ")) && !strings.Contains(o, "auto mode") {
+				return o, why
+			}
+		}
+	case rules.Deny:
+		if d.Find("No") >= 0 {
+			return "No", why
+		}
+	}
+	return "", ""
+}
+
+// answerDialog picks label in d on the screen. A failure presses nothing
+// more: the dialog stays, and the watchdog reports it when nobody answers.
+func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, why string) {
+	s.mu.Lock()
+	if d.Kind != screen.TrustDialog {
+		s.choice = nil
+	}
+	s.mu.Unlock()
+	s.log.Emit("decision", events.Fields{"dialog": string(d.Kind), "title": d.Title, "select": label, "by": why, "via": "screen"})
+	if s.cfg.DryRun {
+		return
+	}
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	s.dialogCancel = cancel
+	s.mu.Unlock()
+	cfg := s.cfg.Flow
+	cfg.Screen, cfg.Keys = s.child.Screen(), s.keys
+	cfg.OnKey = func(k askflow.KeyEvent) {
+		s.log.Emit("key", events.Fields{"dialog": string(d.Kind), "key": k.Key, "before": k.Before, "after": k.After})
+	}
+	keys, err := askflow.Choose(ctx, cfg, d, label)
+	if err != nil {
+		if ctx.Err() != nil {
+			if parent.Err() == nil {
+				s.log.Emit("handed_over", events.Fields{"dialog": string(d.Kind), "reason": "the person typed", "keys": keys})
+			}
+			return
+		}
+		fields := events.Fields{"dialog": string(d.Kind), "message": "dialog: " + err.Error(), "keys": keys}
+		if ae, ok := err.(*askflow.Error); ok {
+			fields["message"], fields["step"], fields["screen"] = "dialog: "+ae.Step+": "+ae.Reason, ae.Step, ae.Last.Text()
+		}
+		s.flag(func(r *Report) { r.Navigation = true })
+		s.log.Emit("error", fields)
+		return
+	}
+	s.log.Emit("submitted", events.Fields{"dialog": string(d.Kind), "title": d.Title, "select": label, "keys": keys})
+}
+
+// blockedReason says what waits, and how a run could answer it.
+func blockedReason(d screen.Dialog) string {
+	switch d.Kind {
+	case screen.TrustDialog:
+		return "Claude asks whether to trust this folder and nobody can answer (headless): " +
+			"run with --trust, or dialogs: {trust: true} in the rules, to trust it"
+	case screen.PermissionDialog, screen.PlanDialog:
+		return fmt.Sprintf("Claude's %s dialog %q waits and no rule answers it (headless): "+
+			"add a permissions: rule for it", d.Kind, firstNonEmpty(d.Title, d.Prompt))
+	}
+	return fmt.Sprintf("Claude shows a dialog claudewrap does not know (%q: %s) and nobody can answer it (headless)",
+		firstNonEmpty(d.Title, d.Prompt), strings.Join(d.Options, " / "))
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
