@@ -426,8 +426,8 @@ func Settings(exe, socket string) string {
 		return []map[string]any{e}
 	}
 	b, _ := json.Marshal(map[string]any{"hooks": map[string]any{
-		PreToolUse:   entry(ToolName),
-		PostToolUse:  entry(ToolName),
+		PreToolUse:        entry(ToolName),
+		PostToolUse:       entry(ToolName),
 		Stop:              entry(""),
 		SessionStart:      entry(""),
 		PermissionRequest: entry(""),
