@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/claudewrap/claudewrap/screen"
 )
@@ -26,7 +27,10 @@ func Choose(ctx context.Context, cfg Config, d screen.Dialog, label string) (key
 	if target < 0 {
 		return 0, fail("choose", fmt.Sprintf("no option %q in the dialog (%s)", label, strings.Join(d.Options, " / ")))
 	}
-	cur, ok := screen.ParseDialog(cfg.Screen.Snapshot())
+	// Claude may draw a dialog again from scratch just after it first
+	// shows (2.1.330's trust dialog does, its pointer back on the first
+	// row): nothing is pressed before the screen has been still a moment.
+	cur, ok := settled(ctx, cfg)
 	if !ok || !cur.Same(d) {
 		return 0, fail("agree", "the dialog is no longer on the screen")
 	}
@@ -44,9 +48,9 @@ func Choose(ctx context.Context, cfg Config, d screen.Dialog, label string) (key
 		}
 		cur = next
 	}
-	// Enter: the last look at the screen must still show d with the
-	// pointer on the option.
-	if now, ok := screen.ParseDialog(cfg.Screen.Snapshot()); !ok || !now.Same(d) || now.Focus != target {
+	// Enter: the screen, still a moment, must show d with the pointer on
+	// the option.
+	if now, ok := settled(ctx, cfg); !ok || !now.Same(d) || now.Focus != target {
 		return keys, fail("confirm", fmt.Sprintf("the pointer is not on %q any more", label))
 	}
 	_, err = press(ctx, cfg, &keys, keyEnter, cur, func(sn screen.Snapshot) (screen.Dialog, bool) {
@@ -54,6 +58,26 @@ func Choose(ctx context.Context, cfg Config, d screen.Dialog, label string) (key
 		return nd, !ok || !nd.Same(d)
 	})
 	return keys, err
+}
+
+// dialogQuiet is how long the screen must not change before a dialog is
+// taken as drawn for good.
+const dialogQuiet = 300 * time.Millisecond
+
+// settled waits (at most StepTimeout) until the screen has not changed for
+// dialogQuiet, and reads the dialog on it.
+func settled(ctx context.Context, cfg Config) (screen.Dialog, bool) {
+	deadline := time.Now().Add(cfg.StepTimeout)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		seq := cfg.Screen.Snapshot().Seq
+		qctx, cancel := context.WithTimeout(ctx, dialogQuiet)
+		_, err := cfg.Screen.Wait(qctx, func(sn screen.Snapshot) bool { return sn.Seq != seq })
+		cancel()
+		if err != nil {
+			break // still for dialogQuiet, or ctx ended
+		}
+	}
+	return screen.ParseDialog(cfg.Screen.Snapshot())
 }
 
 // press sends key once (Enter is never sent again: it commits) or up to

@@ -66,16 +66,42 @@ func (r dialogRun) has(name string, fields ...string) bool {
 	return false
 }
 
+// homeState is how far Claude Code got on this machine before.
+type homeState int
+
+const (
+	trusted   homeState = iota // onboarded, the project folder trusted
+	untrusted                  // onboarded, the folder not trusted
+	fresh                      // never ran: onboarding first
+)
+
 // runDialog runs `claudewrap run --headless --exit-after-turn` with the
 // rules given (none when ""), run flags, and claude's arguments, in a
 // project folder Claude trusts unless untrusted.
-func runDialog(t *testing.T, version, scenario, rulesYAML string, untrusted bool, flags []string, claudeArgs ...string) dialogRun {
+func runDialog(t *testing.T, version, scenario, rulesYAML string, home homeState, flags []string, claudeArgs ...string) dialogRun {
 	t.Helper()
 	bin := claudetest.Claudewrap(t)
 	sb := claudetest.New(t, version, scenario)
 	dir := t.TempDir()
-	if untrusted {
+	switch home {
+	case untrusted:
 		if err := claudetest.Seed(sb.Home, filepath.Join(dir, "elsewhere")); err != nil {
+			t.Fatal(err)
+		}
+	case fresh:
+		// As on a machine where Claude Code never ran: onboarding first.
+		cfg := filepath.Join(sb.Home, ".claude.json")
+		b, err := os.ReadFile(cfg)
+		var m map[string]any
+		if err == nil {
+			err = json.Unmarshal(b, &m)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		delete(m, "hasCompletedOnboarding")
+		b, _ = json.Marshal(m)
+		if err := os.WriteFile(cfg, b, 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -126,7 +152,7 @@ func runDialog(t *testing.T, version, scenario, rulesYAML string, untrusted bool
 // without it the run ends by itself, blocked (exit 7), saying how to trust.
 func TestDialogTrust(t *testing.T) {
 	forPinned(t, func(t *testing.T, version string) {
-		r := runDialog(t, version, "testdata/scenarios/hello.yaml", "", true, []string{"--trust"}, "say hello")
+		r := runDialog(t, version, "testdata/scenarios/hello.yaml", "", untrusted, []string{"--trust"}, "say hello")
 		if r.code != 0 || !r.has("submitted", "dialog", "trust") {
 			t.Fatalf("with --trust: want the dialog answered and exit 0\n%s", r)
 		}
@@ -138,7 +164,7 @@ func TestDialogTrust(t *testing.T) {
 			t.Errorf("with --trust: Claude never sent the prompt\n%s", r)
 		}
 
-		r = runDialog(t, version, "testdata/scenarios/hello.yaml", "", true, nil, "say hello")
+		r = runDialog(t, version, "testdata/scenarios/hello.yaml", "", untrusted, nil, "say hello")
 		if r.code != 7 || !strings.Contains(r.stderr, "--trust") || !r.has("blocked") ||
 			r.has("key") {
 			t.Fatalf("without --trust: want blocked, exit 7, a reason naming --trust and no key pressed\n%s", r)
@@ -165,18 +191,18 @@ permissions:
 func TestDialogPermission(t *testing.T) {
 	forPinned(t, func(t *testing.T, version string) {
 		mode := []string{"--permission-mode", "default", "clean the build"}
-		r := runDialog(t, version, "testdata/scenarios/bash.yaml", strings.Replace(bashRules, "%s", "allow", 1), false, nil, mode...)
+		r := runDialog(t, version, "testdata/scenarios/bash.yaml", strings.Replace(bashRules, "%s", "allow", 1), trusted, nil, mode...)
 		res := toolResult(r, "toolu_01bash")
 		if r.code != 0 || res == nil || res.IsError {
 			t.Errorf("allowed: want the command run (tool_result not an error) and exit 0, got %+v\n%s", res, r)
 		}
 		r = runDialog(t, version, "testdata/scenarios/bash.yaml",
-			strings.Replace(bashRules, "%s", `{deny: "no deleting in this job"}`, 1), false, nil, mode...)
+			strings.Replace(bashRules, "%s", `{deny: "no deleting in this job"}`, 1), trusted, nil, mode...)
 		res = toolResult(r, "toolu_01bash")
 		if r.code != 0 || res == nil || !res.IsError || !strings.Contains(res.Content, "no deleting in this job") {
 			t.Errorf("denied: want an error tool_result with the rule's message and exit 0, got %+v\n%s", res, r)
 		}
-		r = runDialog(t, version, "testdata/scenarios/bash.yaml", "version: 1\n", false, nil, mode...)
+		r = runDialog(t, version, "testdata/scenarios/bash.yaml", "version: 1\n", trusted, nil, mode...)
 		if r.code != 7 || !r.has("blocked") || r.has("key") ||
 			toolResult(r, "toolu_01bash") != nil {
 			t.Errorf("no rule: want blocked, exit 7, nothing pressed, nothing recorded\n%s", r)
@@ -193,7 +219,7 @@ func TestDialogPermission(t *testing.T) {
 func TestDialogPlanApproval(t *testing.T) {
 	forPinned(t, func(t *testing.T, version string) {
 		r := runDialog(t, version, "testdata/scenarios/plan.yaml",
-			"version: 1\npermissions:\n  - when: {tool: ExitPlanMode}\n    decide: allow\n", false, nil,
+			"version: 1\npermissions:\n  - when: {tool: ExitPlanMode}\n    decide: allow\n", trusted, nil,
 			"--permission-mode", "plan", "plan the work")
 		res := toolResult(r, "toolu_01plan")
 		if r.code != 0 || res == nil || res.IsError || !r.has("submitted", "dialog", "plan") {
@@ -203,16 +229,18 @@ func TestDialogPlanApproval(t *testing.T) {
 	})
 }
 
-// TestDialogUnknown: a dialog claudewrap does not know (2.1.330's auto
-// mode notice, which the fake API cannot pass; on older versions the
-// ordinary permission prompt), with no rules: reported by the watchdog,
-// exit 7, in bounded time.
+// TestDialogUnknown: a dialog claudewrap does not know — Claude Code's
+// first-run onboarding, on a machine where it never ran — with no rules:
+// reported by the watchdog (blocked, exit 7) in bounded time, nothing
+// pressed.
 func TestDialogUnknown(t *testing.T) {
 	forPinned(t, func(t *testing.T, version string) {
-		r := runDialog(t, version, "testdata/scenarios/bash.yaml", "version: 1\n", false, nil, "clean the build")
+		r := runDialog(t, version, "testdata/scenarios/hello.yaml", "version: 1\n", fresh, nil,
+			"say hello")
 		if r.code != 7 || !r.has("blocked") || r.has("key") {
 			t.Fatalf("want blocked, exit 7, nothing pressed\n%s", r)
 		}
+		t.Log(r.events)
 		report("Claude Code %s: dialog nobody answers: blocked after %v: %s", version,
 			r.elapsed.Round(100*time.Millisecond), strings.TrimSpace(r.stderr))
 	})

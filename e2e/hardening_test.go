@@ -900,7 +900,10 @@ func TestHardSocketAbuse(t *testing.T) {
 					// One message far over the limit, and a PostToolUse for a
 					// form nobody asked, answered other than the rule would.
 					send(bytes.Repeat([]byte(`{"a":`), 1<<20))
-					send(unknown)
+					// With the session's id, or it is refused for that
+					// before its tool_use_id is looked at (TestForgedHooks).
+					send(bytes.Replace(unknown, []byte(`{"hook_event_name"`),
+						[]byte(`{"session_id":"`+sessionOf(r.log.String())+`","hook_event_name"`), 1))
 					deadline := time.Now().Add(60 * time.Second)
 					for len(r.find(t, "verified")) == 0 || !strings.Contains(r.log.String(), `"toolu_nobody"`) {
 						if time.Now().After(deadline) {

@@ -154,8 +154,8 @@ func TestRunHeadlessRecord(t *testing.T) {
 			}
 			names = append(names, fmt.Sprint(ev["event"]))
 		}
-		if strings.Join(names, ",") != "start,exit" {
-			t.Errorf("events %v, want start,exit", names)
+		if strings.Join(names, ",") != "start,session,exit" {
+			t.Errorf("events %v, want start,session,exit", names)
 		}
 		report("Claude Code %s: headless run recorded and replayed", version)
 	})

@@ -27,8 +27,8 @@ func TestExamplesLoad(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(f.Rules) == 0 {
-				t.Error("no rules")
+			if len(f.Rules) == 0 && len(f.Permissions) == 0 {
+				t.Error("no rules and no permissions")
 			}
 		})
 	}
@@ -154,5 +154,30 @@ func TestFormThreeMatchesScenario(t *testing.T) {
 	}
 	if want := scenarioQuestions(t, "../testdata/scenarios/three.yaml"); !reflect.DeepEqual(got, want) {
 		t.Errorf("three.json:\n%+v\nscenario:\n%+v", got, want)
+	}
+}
+
+// TestExamplePermissions: examples/permissions.yaml decides as its
+// comments say.
+func TestExamplePermissions(t *testing.T) {
+	s, err := Load("../examples/permissions.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ tool, input, want string }{
+		{"Bash", `{"command":"git push origin main"}`, `deny "Do not push from this job; leave the commit for review."`},
+		{"Bash", `{"command":"go test ./..."}`, "allow"},
+		{"Bash", `{"command":"curl https://x"}`, "fail"},
+		{"Edit", `{"file_path":"/src/proj/docs/guide.md"}`, "allow_session"},
+		{"WebFetch", `{"url":"https://docs.example.com/a"}`, "allow"},
+		{"WebFetch", `{"url":"https://evil.org/"}`, `deny "No network in this job."`},
+		{"ExitPlanMode", `{"plan":"x"}`, "allow"},
+	} {
+		if got := s.Permit(tc.tool, []byte(tc.input)).Verdict.String(); got != tc.want {
+			t.Errorf("%s %s: %s, want %s", tc.tool, tc.input, got, tc.want)
+		}
+	}
+	if !s.Trust() {
+		t.Error("the example trusts the folder")
 	}
 }

@@ -24,6 +24,13 @@ type Permitter interface {
 const (
 	dialogGrace      = 3 * time.Second
 	idleLimitDefault = 10 * time.Minute
+	// Claude runs its SessionStart hook within seconds of starting, once
+	// its first-run dialogs are answered. A headless run with no hook
+	// message after startLimit, and a screen still for startQuiet (no
+	// spinner: nothing is being worked on), waits on a screen nobody can
+	// answer: onboarding, a dialog claudewrap does not know.
+	startLimit = 20 * time.Second
+	startQuiet = 5 * time.Second
 )
 
 // exitPlanMode is the tool whose permission is plan approval.
@@ -156,7 +163,8 @@ func (s *session) watchDialogs(ctx context.Context) {
 	em := s.child.Screen()
 	var (
 		seq       uint64
-		changedAt = time.Now()
+		started   = time.Now()
+		changedAt = started
 		cur       *screen.Dialog
 		shownAt   time.Time
 		handled   bool
@@ -175,6 +183,16 @@ func (s *session) watchDialogs(ctx context.Context) {
 			snap = em.Snapshot()
 		}
 		open := s.formOpen()
+		s.mu.Lock()
+		hooked := s.hooked
+		s.mu.Unlock()
+		if s.cfg.Host.Headless && !hooked && now.Sub(started) >= startLimit && now.Sub(changedAt) >= startQuiet {
+			if _, ok := screen.ParseDialog(snap); !ok {
+				s.block(fmt.Sprintf("Claude has not started its session after %v and its screen waits for input "+
+					"nobody can give (headless): a first-run screen or a dialog claudewrap does not know", startLimit), &snap)
+				return
+			}
+		}
 		if s.cfg.Host.Headless && idle > 0 && !open && now.Sub(changedAt) >= idle {
 			s.block(fmt.Sprintf("Claude's screen has not changed for %v and no question is open: "+
 				"it waits for input nobody can give (headless)", idle.Round(time.Second)), &snap)
@@ -195,7 +213,11 @@ func (s *session) watchDialogs(ctx context.Context) {
 		}
 		if label, why := s.chooseFor(d); label != "" {
 			handled = true
-			s.answerDialog(ctx, d, label, why)
+			if err := s.answerDialog(ctx, d, label, why); err != nil && s.cfg.Host.Headless {
+				snap := em.Snapshot()
+				s.block(fmt.Sprintf("Claude's %s dialog could not be answered: %v", d.Kind, err), &snap)
+				return
+			}
 			continue
 		}
 		if s.cfg.Host.Headless && now.Sub(shownAt) >= grace {
@@ -251,8 +273,9 @@ func (s *session) chooseFor(d screen.Dialog) (label, why string) {
 }
 
 // answerDialog picks label in d on the screen. A failure presses nothing
-// more: the dialog stays, and the watchdog reports it when nobody answers.
-func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, why string) {
+// more, is reported, and returned: the dialog stays for the person, or ends
+// a headless run.
+func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, why string) error {
 	s.mu.Lock()
 	if d.Kind != screen.TrustDialog {
 		s.choice = nil
@@ -260,7 +283,7 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, why 
 	s.mu.Unlock()
 	s.log.Emit("decision", events.Fields{"dialog": string(d.Kind), "title": d.Title, "select": label, "by": why, "via": "screen"})
 	if s.cfg.DryRun {
-		return
+		return nil
 	}
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
@@ -279,7 +302,7 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, why 
 			if parent.Err() == nil {
 				s.log.Emit("handed_over", events.Fields{"dialog": string(d.Kind), "reason": "the person typed", "keys": keys})
 			}
-			return
+			return nil
 		}
 		fields := events.Fields{"dialog": string(d.Kind), "message": "dialog: " + err.Error(), "keys": keys}
 		if ae, ok := err.(*askflow.Error); ok {
@@ -287,9 +310,10 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, why 
 		}
 		s.flag(func(r *Report) { r.Navigation = true })
 		s.log.Emit("error", fields)
-		return
+		return fmt.Errorf("%v", fields["message"])
 	}
 	s.log.Emit("submitted", events.Fields{"dialog": string(d.Kind), "title": d.Title, "select": label, "keys": keys})
+	return nil
 }
 
 // blockedReason says what waits, and how a run could answer it.

@@ -147,6 +147,7 @@ type session struct {
 	// person types.
 	choice       *screenChoice
 	dialogCancel context.CancelFunc
+	hooked       bool // a hook message of Claude's came: its session started
 	// finished remembers the ids of the last forms done with (bounded), so
 	// that a whole day's forms do not pile up in forms.
 	finished  map[string]bool
@@ -259,6 +260,9 @@ func (s *session) handle(m hook.Message) {
 	if !s.ours(p) {
 		return
 	}
+	s.mu.Lock()
+	s.hooked = true
+	s.mu.Unlock()
 	switch p.HookEventName {
 	case hook.PreToolUse:
 		if f := s.register(p); f != nil {

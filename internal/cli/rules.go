@@ -83,7 +83,14 @@ func runRulesCheck(opts *RulesCheckOptions) error {
 			printLoadError(opts.Stderr, err)
 			continue
 		}
-		fmt.Fprintf(opts.Stdout, "%s: ok (%s)\n", path, plural(len(f.Rules), "rule"))
+		what := plural(len(f.Rules), "rule")
+		if n := len(f.Permissions); n > 0 {
+			what += ", " + plural(n, "permission")
+		}
+		if f.Dialogs.Trust {
+			what += ", trusts the folder"
+		}
+		fmt.Fprintf(opts.Stdout, "%s: ok (%s)\n", path, what)
 	}
 	if failed {
 		return withCode(ExitError, nil)
