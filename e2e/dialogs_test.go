@@ -185,7 +185,8 @@ permissions:
 `
 
 // TestDialogPermission: a Bash permission prompt allowed by a rule runs the
-// command; one denied by a rule gives Claude the rule's message; with no
+// command (through the hook, or on the screen for allow_session); one
+// denied by a rule gives Claude the rule's message; with no
 // rule, the dialog Claude draws is reported blocked (exit 7), nothing
 // pressed.
 func TestDialogPermission(t *testing.T) {
@@ -201,6 +202,11 @@ func TestDialogPermission(t *testing.T) {
 		res = toolResult(r, "toolu_01bash")
 		if r.code != 0 || res == nil || !res.IsError || !strings.Contains(res.Content, "no deleting in this job") {
 			t.Errorf("denied: want an error tool_result with the rule's message and exit 0, got %+v\n%s", res, r)
+		}
+		r = runDialog(t, version, "testdata/scenarios/bash.yaml", strings.Replace(bashRules, "%s", "allow_session", 1), trusted, nil, mode...)
+		res = toolResult(r, "toolu_01bash")
+		if r.code != 0 || res == nil || res.IsError || !r.has("submitted", "dialog", "permission") {
+			t.Errorf("allowed for the session: want the dialog's \"Yes, and …\" picked on the screen, the command run, exit 0; got %+v\n%s", res, r)
 		}
 		r = runDialog(t, version, "testdata/scenarios/bash.yaml", "version: 1\n", trusted, nil, mode...)
 		if r.code != 7 || !r.has("blocked") || r.has("key") ||

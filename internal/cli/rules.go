@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -26,6 +27,7 @@ type RulesTestOptions struct {
 	Stdout, Stderr io.Writer
 	Files          []string
 	Form           string
+	Tool, Input    string // a permission request instead of a form
 }
 
 // RulesRunFuncs replace the run functions of the rules subcommands in
@@ -102,20 +104,27 @@ func runRulesCheck(opts *RulesCheckOptions) error {
 func NewCmdRulesTest(stdout, stderr io.Writer, runF func(*RulesTestOptions) error) *cobra.Command {
 	opts := &RulesTestOptions{Stdout: stdout, Stderr: stderr}
 	cmd := &cobra.Command{
-		Use:   "test FILE... --form FORM.json",
-		Short: "Show which rule answers each question of a form, and how",
+		Use:   "test FILE... (--form FORM.json | --tool NAME [--input JSON])",
+		Short: "Show which rule answers each question of a form, or a tool's permission request",
 		Long: `Show, for each question of a form, which rule answers it (the first that
 matches across the files, in order) and the resulting answer; or why it is
 unmatched, and what the rules' fallback answer would be.
 
 FORM.json is an AskUserQuestion hook's tool_input, {"questions": [...]}, or a
-whole hook payload holding one. Nothing is started and nothing is pressed.`,
-		Example: `  claudewrap rules test examples/demo.yaml --form testdata/forms/three.json`,
-		Args:    cobra.MinimumNArgs(1),
+whole hook payload holding one. With --tool (and --input, the tool's input as
+JSON) it shows which permissions: rule decides that tool's permission request;
+it exits 1 when none does (a headless run would be blocked). Nothing is
+started and nothing is pressed.`,
+		Example: `  claudewrap rules test examples/demo.yaml --form testdata/forms/three.json
+  claudewrap rules test examples/permissions.yaml --tool Bash --input '{"command":"git push"}'`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
-			if opts.Form == "" {
-				return usageErrorf("--form is required")
+			if (opts.Form == "") == (opts.Tool == "") {
+				return usageErrorf("give --form FORM.json, or --tool NAME for a permission request")
+			}
+			if cmd.Flags().Changed("input") && opts.Tool == "" {
+				return usageErrorf("--input goes with --tool")
 			}
 			if runF != nil {
 				return runF(opts)
@@ -124,7 +133,33 @@ whole hook payload holding one. Nothing is started and nothing is pressed.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.Form, "form", "", "the form: a hook's tool_input as `FORM.json`")
+	cmd.Flags().StringVar(&opts.Tool, "tool", "", "a tool asking permission (Bash, Write, WebFetch, ExitPlanMode…)")
+	cmd.Flags().StringVar(&opts.Input, "input", "{}", "the tool's input as `JSON`, e.g. '{\"command\":\"go test ./...\"}'")
 	return cmd
+}
+
+func runPermissionTest(opts *RulesTestOptions, set *rules.Set) error {
+	in := json.RawMessage(opts.Input)
+	var obj map[string]any
+	if err := json.Unmarshal(in, &obj); err != nil {
+		return usageErrorf("--input: want a JSON object: %v", err)
+	}
+	w := opts.Stdout
+	fmt.Fprintf(w, "%s %s\n", opts.Tool, opts.Input)
+	d := set.Permit(opts.Tool, in)
+	if !d.Matched() {
+		fmt.Fprintf(w, "   unmatched: no permission rule matches (at a terminal the dialog is yours; headless the run is blocked, exit 7)\n")
+		return withCode(ExitError, nil)
+	}
+	via := "on the screen"
+	if opts.Tool != "ExitPlanMode" && (d.Action == rules.Allow || d.Action == rules.Deny || d.Action == rules.FailRun) {
+		via = "through the PermissionRequest hook"
+	}
+	if d.Action == rules.AskPerson {
+		via = "by the person (headless: blocked, exit 7)"
+	}
+	fmt.Fprintf(w, "   permission %q (%s:%d): %s, %s\n", d.Rule, d.File, d.Line, d.Verdict, via)
+	return nil
 }
 
 func runRulesTest(opts *RulesTestOptions) error {
@@ -132,6 +167,9 @@ func runRulesTest(opts *RulesTestOptions) error {
 	if err != nil {
 		printLoadError(opts.Stderr, err)
 		return withCode(ExitError, nil)
+	}
+	if opts.Tool != "" {
+		return runPermissionTest(opts, set)
 	}
 	b, err := os.ReadFile(opts.Form)
 	if err != nil {

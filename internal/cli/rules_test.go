@@ -68,7 +68,7 @@ func TestRulesUsageErrors(t *testing.T) {
 	}{
 		{[]string{"rules", "check"}, "requires at least 1 arg"},
 		{[]string{"rules", "test", "--form", threeForm}, "requires at least 1 arg"},
-		{[]string{"rules", "test", demoRules}, "--form is required"},
+		{[]string{"rules", "test", demoRules}, "give --form FORM.json, or --tool NAME for a permission request"},
 		{[]string{"rules", "test", demoRules, "--form"}, "flag needs an argument"},
 		{[]string{"rules", "check", "--strict", demoRules}, "unknown flag: --strict"},
 		{[]string{"rules", "lint", demoRules}, `unknown command "lint" for "claudewrap rules"`},
@@ -262,6 +262,8 @@ func TestRulesTestErrors(t *testing.T) {
 
 // TestRulesCheckProcess runs claudewrap itself (this test binary) to check
 // the exit statuses and that each error is printed exactly once.
+const permRules = "../../examples/permissions.yaml"
+
 func TestRulesCheckProcess(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -280,7 +282,15 @@ func TestRulesCheckProcess(t *testing.T) {
 		{[]string{"rules", "check"}, 2, "", "claudewrap: requires at least 1 arg(s), only received 0\n"},
 		{[]string{"rules", "test", demoRules, "--form", threeForm}, 0, "", ""},
 		{[]string{"rules", "test", bad, "--form", threeForm}, 1, "", bad + ":3:30: index must be a whole number from 1 to 4\n"},
-		{[]string{"rules", "test", demoRules}, 2, "", "claudewrap: --form is required\n"},
+		{[]string{"rules", "test", demoRules}, 2, "", "claudewrap: give --form FORM.json, or --tool NAME for a permission request\n"},
+		{[]string{"rules", "test", permRules, "--tool", "Bash", "--input", `{"command":"git push"}`}, 0,
+			"Bash {\"command\":\"git push\"}\n   permission \"never-push\" (" + permRules +
+				":17): deny \"Do not push from this job; leave the commit for review.\", through the PermissionRequest hook\n", ""},
+		{[]string{"rules", "test", demoRules, "--tool", "Bash"}, 1, "Bash {}\n   unmatched: no permission rule matches " +
+			"(at a terminal the dialog is yours; headless the run is blocked, exit 7)\n", ""},
+		{[]string{"rules", "test", permRules, "--tool", "Bash", "--input", "[1]"}, 2, "",
+			"claudewrap: --input: want a JSON object: json: cannot unmarshal array into Go value of type map[string]interface {}\n"},
+		{[]string{"rules", "check", permRules}, 0, permRules + ": ok (0 rules, 7 permissions, trusts the folder)\n", ""},
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		cmd := exec.CommandContext(ctx, exe, tc.args...)
