@@ -189,7 +189,7 @@ func (s *session) watchDialogs(ctx context.Context) {
 		if s.cfg.Host.Headless && !hooked && now.Sub(started) >= startLimit && now.Sub(changedAt) >= startQuiet {
 			if _, ok := screen.ParseDialog(snap); !ok {
 				s.block(fmt.Sprintf("Claude has not started its session after %v and its screen waits for input "+
-					"nobody can give (headless): a first-run screen or a dialog claudewrap does not know", startLimit), &snap)
+					"nobody can give (headless): a first-run screen, a dialog claudewrap does not know, or hooks that do not run", startLimit), &snap)
 				return
 			}
 		}
