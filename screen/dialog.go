@@ -190,7 +190,9 @@ func ParseDialog(s Snapshot) (Dialog, bool) {
 		return Dialog{}, false
 	}
 	for i, o := range d.Options {
-		d.Options[i] = stripNumber(o)
+		// 2.1.227 ticks the chosen row ("… ✔") for a frame before the
+		// dialog goes: the same option, not another dialog.
+		d.Options[i] = strings.TrimSuffix(stripNumber(o), " ✔")
 	}
 	// Under the menu: a footer and at most a few lines more.
 	under := 0

@@ -231,7 +231,10 @@ func (s *session) watchDialogs(ctx context.Context) {
 // so; "" when nobody did.
 func (s *session) chooseFor(d screen.Dialog) (label, why string) {
 	if d.Kind == screen.TrustDialog {
-		if s.cfg.Trust {
+		s.mu.Lock()
+		done := s.trusted
+		s.mu.Unlock()
+		if s.cfg.Trust && !done { // once: the folder is trusted for good
 			return trustLabel, "--trust"
 		}
 		return "", ""
@@ -311,6 +314,11 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, why 
 		s.flag(func(r *Report) { r.Navigation = true })
 		s.log.Emit("error", fields)
 		return fmt.Errorf("%v", fields["message"])
+	}
+	if d.Kind == screen.TrustDialog {
+		s.mu.Lock()
+		s.trusted = true
+		s.mu.Unlock()
 	}
 	s.log.Emit("submitted", events.Fields{"dialog": string(d.Kind), "title": d.Title, "select": label, "keys": keys})
 	return nil

@@ -148,6 +148,7 @@ type session struct {
 	choice       *screenChoice
 	dialogCancel context.CancelFunc
 	hooked       bool // a hook message of Claude's came: its session started
+	trusted      bool // the trust dialog was answered
 	// finished remembers the ids of the last forms done with (bounded), so
 	// that a whole day's forms do not pile up in forms.
 	finished  map[string]bool
