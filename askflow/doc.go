@@ -14,6 +14,10 @@
 // question) for a full redraw (see [Redrawer]), then stops pressing and
 // reports, with the last screen it saw.
 //
+// dialog.go picks an option of a dialog that is not a form ([Choose]) the
+// same way: one confirmed arrow at a time, Enter only on the intended row,
+// nothing more once the dialog changes.
+//
 // watch.go answers the session's few questions about the screen around a
 // form (is a form shown, is it untouched, has Claude's prompt come back) and
 // holds its one blind key, [Dismiss]'s Esc, so that the session reads no

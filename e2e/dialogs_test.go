@@ -25,12 +25,7 @@ import (
 
 // forPinned runs f on every pinned version, in parallel.
 func forPinned(t *testing.T, f func(t *testing.T, version string)) {
-	for _, v := range claudetest.PinnedVersions() {
-		t.Run("claude-"+v, func(t *testing.T) {
-			t.Parallel()
-			f(t, v)
-		})
-	}
+	forEach(t, claudetest.PinnedVersions(), f)
 }
 
 // dialogRun is one headless claudewrap run and what came of it.

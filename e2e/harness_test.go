@@ -23,7 +23,12 @@ import (
 
 // forVersions runs f once per pinned Claude Code version, in parallel.
 func forVersions(t *testing.T, f func(t *testing.T, version string)) {
-	for _, v := range claudetest.Versions() {
+	forEach(t, claudetest.Versions(), f)
+}
+
+// forEach runs f on each version, in parallel.
+func forEach(t *testing.T, versions []string, f func(t *testing.T, version string)) {
+	for _, v := range versions {
 		t.Run("claude-"+v, func(t *testing.T) {
 			t.Parallel()
 			f(t, v)

@@ -2,5 +2,7 @@
 // wrapper: the private socket each run listens on, the --settings JSON that
 // adds claudewrap's hooks next to the person's own, the client side run by
 // `claudewrap hook` (forward the hook's JSON and get out of Claude's way), and
-// the validation of what arrives. It never decides or presses anything.
+// the validation of what arrives: only processes descending from claudewrap
+// (Claude's own hooks) are heard. It never decides or presses anything; a
+// PermissionRequest's decision, made by the session, only passes through.
 package hook

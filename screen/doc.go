@@ -12,7 +12,8 @@
 // taller than the terminal loses its top, a long list scrolls), and compare.go
 // holds a page against the questions the hook reported. The golden screens in
 // testdata/screens/<version>/ are recorded from every pinned Claude Code.
-// position.go says where each element of a page is in the order Up and Down
+// dialog.go reads the other menus Claude draws (the folder trust dialog,
+// permission prompts, plan approval) as a [Dialog]. position.go says where each element of a page is in the order Up and Down
 // walk, and typed.go tells keys the person typed from the terminal's own
 // reports that arrive on the same input.
 //

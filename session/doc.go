@@ -9,7 +9,10 @@
 // Each form is a small state machine (form.go: deciding, queued, driving,
 // submitted, handed over, recorded, done), and the jobs around it have a
 // file each: decide.go, drive.go, verify.go, turn.go (the end of Claude's
-// turn, chat), watch.go (the person typing, forms with no hook). Claude is
+// turn, chat), watch.go (the person typing, forms with no hook), pin.go
+// (which hook messages are this Claude's session's), dialogs.go (permission
+// requests, the trust and other dialogs, the watchdog that ends a headless
+// run nobody can go on with: blocked, exit 7). Claude is
 // seen through the [Child] interface and its hook messages as a channel, so
 // that the tests drive a session against a fake Claude.
 //
