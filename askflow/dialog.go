@@ -19,7 +19,17 @@ import (
 // effect), it presses nothing more and returns an *Error. Only Screen,
 // Keys, StepTimeout, Retries and OnKey of cfg are used.
 func Choose(ctx context.Context, cfg Config, d screen.Dialog, label string) (keys int, err error) {
+	return ChooseText(ctx, cfg, d, label, "")
+}
+
+// ChooseText is Choose for an option that takes text in place of its label
+// (plan approval's "Tell Claude what to change"): with the pointer on it,
+// text goes in one write, and Enter comes only once that row shows exactly
+// text (white space aside) and the rest of the dialog is unchanged. An
+// empty text is Choose.
+func ChooseText(ctx context.Context, cfg Config, d screen.Dialog, label, text string) (keys int, err error) {
 	cfg = withDefaults(cfg)
+	text = OneLine(text)
 	fail := func(step, reason string) error {
 		return &Error{Step: step, Reason: reason, Keys: keys, Last: cfg.Screen.Snapshot()}
 	}
@@ -53,11 +63,72 @@ func Choose(ctx context.Context, cfg Config, d screen.Dialog, label string) (key
 	if now, ok := settled(ctx, cfg); !ok || !now.Same(d) || now.Focus != target {
 		return keys, fail("confirm", fmt.Sprintf("the pointer is not on %q any more", label))
 	}
-	_, err = press(ctx, cfg, &keys, keyEnter, cur, func(sn screen.Snapshot) (screen.Dialog, bool) {
+	shown := d
+	if text != "" {
+		// The row shows the text in place of its label, and the hint that
+		// followed the label, if any ("shift+tab to approve with this
+		// feedback"): exactly that.
+		want := screen.Squash(text + strings.TrimPrefix(d.Options[target], label))
+		shows := func(sn screen.Snapshot) (screen.Dialog, bool) {
+			nd, ok := screen.ParseDialog(sn)
+			return nd, ok && nd.Focus == target && sameBut(nd, d, target) && screen.Squash(nd.Options[target]) == want
+		}
+		if _, err := pressText(ctx, cfg, &keys, text, cur, shows); err != nil {
+			return keys, err
+		}
+		now, ok := settled(ctx, cfg)
+		if _, still := shows(cfg.Screen.Snapshot()); !ok || !still {
+			return keys, fail("type", "the row does not show the text typed")
+		}
+		shown = now
+	}
+	_, err = press(ctx, cfg, &keys, keyEnter, shown, func(sn screen.Snapshot) (screen.Dialog, bool) {
 		nd, ok := screen.ParseDialog(sn)
-		return nd, !ok || !nd.Same(d)
+		return nd, !ok || !nd.Same(shown)
 	})
 	return keys, err
+}
+
+// sameBut reports whether a and b are one dialog, the option at i aside.
+func sameBut(a, b screen.Dialog, i int) bool {
+	if a.Kind != b.Kind || a.Title != b.Title || a.Prompt != b.Prompt || len(a.Options) != len(b.Options) {
+		return false
+	}
+	for j := range a.Options {
+		if j != i && a.Options[j] != b.Options[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// pressText types text in one write, once: a text sent twice would show
+// twice, so it is never sent again.
+func pressText(ctx context.Context, cfg Config, keys *int, text string, before screen.Dialog,
+	done func(screen.Snapshot) (screen.Dialog, bool)) (screen.Dialog, error) {
+	var got screen.Dialog
+	if err := cfg.Keys.SendKeys([]byte(text)); err != nil {
+		return got, err
+	}
+	*keys++
+	wctx, cancel := context.WithTimeout(ctx, cfg.StepTimeout)
+	defer cancel()
+	snap, err := cfg.Screen.Wait(wctx, func(sn screen.Snapshot) bool {
+		var ok bool
+		got, ok = done(sn)
+		return ok
+	})
+	if cfg.OnKey != nil {
+		after, _ := screen.ParseDialog(snap)
+		cfg.OnKey(KeyEvent{Key: "text", Before: focusName(before), After: focusName(after)})
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return got, ErrInterrupted
+		}
+		return got, &Error{Step: "type", Reason: "the typed text did not show in the dialog", Keys: *keys, Last: cfg.Screen.Snapshot()}
+	}
+	return got, nil
 }
 
 // dialogQuiet is how long the screen must not change before a dialog is
@@ -133,3 +204,7 @@ func focusName(d screen.Dialog) string {
 	}
 	return d.Options[d.Focus]
 }
+
+// OneLine is text as a dialog's one-line field takes it: a line break
+// would be Enter, so white space runs become single spaces.
+func OneLine(text string) string { return strings.Join(strings.Fields(text), " ") }

@@ -22,6 +22,11 @@ type fakeDialog struct {
 	keys    []string
 	change  int // 1-based key that swaps the dialog for another; 0 never
 	done    bool
+	// typed is the text on the row that takes text (its label starts with
+	// "Tell Claude"), shown in place of the label; echo, if set, changes
+	// what is shown of it.
+	typed string
+	echo  func(string) string
 }
 
 func newFakeDialog(options ...string) *fakeDialog {
@@ -41,6 +46,9 @@ func (d *fakeDialog) draw(title, prompt string) {
 		if i == d.focus {
 			mark = "❯ "
 		}
+		if d.typed != "" && strings.HasPrefix(o, "Tell Claude") {
+			o = d.typed
+		}
 		b.WriteString(" " + mark + string(rune('1'+i)) + ". " + o + "\r\n")
 	}
 	b.WriteString("\r\n Esc to cancel · Tab to amend\r\n")
@@ -57,6 +65,14 @@ func (d *fakeDialog) SendKeys(p []byte) error {
 		return nil
 	}
 	switch string(p) {
+	default:
+		d.keys[len(d.keys)-1] = "text"
+		if strings.HasPrefix(d.options[d.focus], "Tell Claude") {
+			d.typed += string(p)
+			if d.echo != nil {
+				d.typed = d.echo(d.typed)
+			}
+		}
 	case keyDown:
 		d.focus = min(d.focus+1, len(d.options)-1)
 	case keyUp:
@@ -117,5 +133,25 @@ func TestChooseDialogChanged(t *testing.T) {
 	shown, _ = screen.ParseDialog(d.em.Snapshot())
 	if _, err := Choose(context.Background(), dialogConfig(d), shown, "Maybe"); err == nil || len(d.sent()) != 0 {
 		t.Fatalf("unknown label: %v, sent %v", err, d.sent())
+	}
+}
+
+// TestChooseText: feedback goes on the row that takes text, as one line,
+// and Enter only once the row shows it; a row showing other text gets no
+// Enter.
+func TestChooseText(t *testing.T) {
+	opts := []string{"Yes, and use auto mode", "Yes, manually approve edits", "Tell Claude what to change"}
+	d := newFakeDialog(opts...)
+	shown, _ := screen.ParseDialog(d.em.Snapshot())
+	keys, err := ChooseText(context.Background(), dialogConfig(d), shown, "Tell Claude what to change", "Split step 2\nin two")
+	if err != nil || keys != 4 || strings.Join(d.sent(), " ") != "Down Down text Enter" || !d.done || d.typed != "Split step 2 in two" {
+		t.Fatalf("keys %d %v, sent %v, done %v, typed %q", keys, err, d.sent(), d.done, d.typed)
+	}
+	d = newFakeDialog(opts...)
+	d.echo = func(s string) string { return s + s } // the text shows twice
+	shown, _ = screen.ParseDialog(d.em.Snapshot())
+	_, err = ChooseText(context.Background(), dialogConfig(d), shown, "Tell Claude what to change", "Split step 2")
+	if err == nil || d.done || strings.Contains(strings.Join(d.sent(), " "), "Enter") {
+		t.Fatalf("text shown wrong: want no Enter, got %v, sent %v", err, d.sent())
 	}
 }

@@ -189,18 +189,20 @@ func TestDialogPermission(t *testing.T) {
 		mode := []string{"--permission-mode", "default", "clean the build"}
 		r := runDialog(t, version, "testdata/scenarios/bash.yaml", strings.Replace(bashRules, "%s", "allow", 1), trusted, nil, mode...)
 		res := toolResult(r, "toolu_01bash")
-		if r.code != 0 || res == nil || res.IsError {
-			t.Errorf("allowed: want the command run (tool_result not an error) and exit 0, got %+v\n%s", res, r)
+		if r.code != 0 || res == nil || res.IsError || !r.has("verified", "tool", "Bash", "outcome", "ran", "tool_use_id", "toolu_01bash") {
+			t.Errorf("allowed: want the command run (tool_result not an error), verified, exit 0, got %+v\n%s", res, r)
 		}
 		r = runDialog(t, version, "testdata/scenarios/bash.yaml",
 			strings.Replace(bashRules, "%s", `{deny: "no deleting in this job"}`, 1), trusted, nil, mode...)
 		res = toolResult(r, "toolu_01bash")
-		if r.code != 0 || res == nil || !res.IsError || !strings.Contains(res.Content, "no deleting in this job") {
-			t.Errorf("denied: want an error tool_result with the rule's message and exit 0, got %+v\n%s", res, r)
+		if r.code != 0 || res == nil || !res.IsError || !strings.Contains(res.Content, "no deleting in this job") ||
+			!r.has("verified", "tool", "Bash", "outcome", "refused") {
+			t.Errorf("denied: want an error tool_result with the rule's message, verified, exit 0, got %+v\n%s", res, r)
 		}
 		r = runDialog(t, version, "testdata/scenarios/bash.yaml", strings.Replace(bashRules, "%s", "allow_session", 1), trusted, nil, mode...)
 		res = toolResult(r, "toolu_01bash")
-		if r.code != 0 || res == nil || res.IsError || !r.has("submitted", "dialog", "permission") {
+		if r.code != 0 || res == nil || res.IsError || !r.has("submitted", "dialog", "permission") ||
+			!r.has("verified", "tool", "Bash", "outcome", "ran") {
 			t.Errorf("allowed for the session: want the dialog's \"Yes, and …\" picked on the screen, the command run, exit 0; got %+v\n%s", res, r)
 		}
 		r = runDialog(t, version, "testdata/scenarios/bash.yaml", "version: 1\n", trusted, nil, mode...)
@@ -223,10 +225,44 @@ func TestDialogPlanApproval(t *testing.T) {
 			"version: 1\npermissions:\n  - when: {tool: ExitPlanMode}\n    decide: allow\n", trusted, nil,
 			"--permission-mode", "plan", "plan the work")
 		res := toolResult(r, "toolu_01plan")
-		if r.code != 0 || res == nil || res.IsError || !r.has("submitted", "dialog", "plan") {
-			t.Fatalf("want the plan approved on the screen and exit 0, got %+v\n%s", res, r)
+		if r.code != 0 || res == nil || res.IsError || !r.has("submitted", "dialog", "plan") ||
+			!r.has("verified", "tool", "ExitPlanMode", "outcome", "approved") {
+			t.Fatalf("want the plan approved on the screen, verified, exit 0, got %+v\n%s", res, r)
 		}
 		report("Claude Code %s: plan approval by rule: tool_result %.60q", version, res.Content)
+	})
+}
+
+// TestDialogPlanFeedback: with a plan file, plan approval offers "Tell
+// Claude what to change"; a rule that denies the plan types its message
+// there, and Claude is told so (the tool_result has the message).
+func TestDialogPlanFeedback(t *testing.T) {
+	forPinned(t, func(t *testing.T, version string) {
+		const rules = "version: 1\npermissions:\n  - name: one step at a time\n    when: {tool: ExitPlanMode}\n" +
+			"    decide: {deny: \"Split step 2 in two\"}\n"
+		r := runDialog(t, version, "testdata/scenarios/planfile.yaml", rules, trusted, nil,
+			"--permission-mode", "plan", "plan the work")
+		res := toolResult(r, "toolu_01plan")
+		if r.code != 0 || res == nil || !res.IsError || !strings.Contains(res.Content, "Split step 2 in two") ||
+			!r.has("submitted", "dialog", "plan", "text", "Split step 2 in two") ||
+			!r.has("verified", "tool", "ExitPlanMode", "outcome", "refused") {
+			t.Fatalf("want the feedback typed on the screen, Claude told it, verified, exit 0; got %+v\n%s", res, r)
+		}
+		report("Claude Code %s: plan feedback by rule: tool_result %.60q…", version, res.Content[max(0, len(res.Content)-60):])
+	})
+}
+
+// TestDialogFail: a permission rule that fails the run ends it at that
+// tool: blocked, exit 7, a reason naming the rule, the command not run.
+func TestDialogFail(t *testing.T) {
+	forPinned(t, func(t *testing.T, version string) {
+		r := runDialog(t, version, "testdata/scenarios/bash.yaml", strings.Replace(bashRules, "%s", "fail", 1), trusted, nil,
+			"--permission-mode", "default", "clean the build")
+		res := toolResult(r, "toolu_01bash")
+		if r.code != 7 || !r.has("blocked") || !strings.Contains(r.stderr, `"builds"`) || (res != nil && !res.IsError) {
+			t.Fatalf("want blocked, exit 7, the rule named on stderr, the command not run; got %+v\n%s", res, r)
+		}
+		report("Claude Code %s: permission rule fail: %s", version, strings.TrimSpace(r.stderr))
 	})
 }
 

@@ -8,7 +8,10 @@
 // the rule's [Block]s (text and tool_use), streamed as server-sent events
 // exactly as the real API streams them. Requests without tools (session titles,
 // quota checks, topic detection, summaries) are side requests and get a short
-// text answer; anything else gets the scenario's default reply ("ok").
+// text answer; anything else gets the scenario's default reply ("ok"). A
+// string in a tool_use's input may name what Claude Code wrote in the
+// request with {{match:REGEX}} (its first submatch), such as the plan file
+// plan mode asks for.
 //
 // The [Server] records every request and every tool_result it receives, so a
 // test can wait for the answer Claude Code sends back with

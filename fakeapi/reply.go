@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 )
 
@@ -29,7 +30,7 @@ func (s *Server) reply(req *Request, body *apiRequest) reply {
 		if r.Name != "" {
 			req.Reply += fmt.Sprintf(" (%s)", r.Name)
 		}
-		return reply{blocks: r.Reply, stop: r.StopReason}
+		return reply{blocks: expand(r.Reply, body), stop: r.StopReason}
 	}
 	req.Reply = "default"
 	if len(s.sc.Default) > 0 {
@@ -283,4 +284,80 @@ type stopDelta struct {
 
 type outputUsage struct {
 	OutputTokens int `json:"output_tokens"`
+}
+
+// A string of a tool_use's input may hold {{match:REGEX}}: the first
+// submatch (or the match) of REGEX in the texts of the request's messages,
+// so that a scenario can name what Claude Code put in its prompt, such as
+// the plan file it asks for in plan mode ("create your plan at PATH").
+var placeholder = regexp.MustCompile(`\{\{match:(.+?)\}\}`)
+
+// expand fills the placeholders of blocks from the request's texts; one
+// that does not match is left as written, for the test to see.
+func expand(blocks []Block, body *apiRequest) []Block {
+	if !hasPlaceholder(blocks) {
+		return blocks
+	}
+	text := body.allText()
+	fill := func(s string) string {
+		return placeholder.ReplaceAllStringFunc(s, func(p string) string {
+			re, err := regexp.Compile(placeholder.FindStringSubmatch(p)[1])
+			if err != nil {
+				return p
+			}
+			m := re.FindStringSubmatch(text)
+			switch {
+			case m == nil:
+				return p
+			case len(m) > 1:
+				return m[1]
+			}
+			return m[0]
+		})
+	}
+	out := make([]Block, len(blocks))
+	for i, b := range blocks {
+		out[i] = b
+		if b.Input != nil {
+			out[i].Input, _ = walkStrings(b.Input, fill).(map[string]any)
+		}
+	}
+	return out
+}
+
+func hasPlaceholder(blocks []Block) bool {
+	for _, b := range blocks {
+		if b.Input != nil {
+			found := false
+			walkStrings(b.Input, func(s string) string {
+				found = found || placeholder.MatchString(s)
+				return s
+			})
+			if found {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// walkStrings returns v with every string in it passed through f.
+func walkStrings(v any, f func(string) string) any {
+	switch x := v.(type) {
+	case string:
+		return f(x)
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = walkStrings(e, f)
+		}
+		return m
+	case []any:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = walkStrings(e, f)
+		}
+		return l
+	}
+	return v
 }

@@ -83,6 +83,16 @@ func (r *apiRequest) last() userMessage {
 	return userMessage{}
 }
 
+// allText is the text of every message, <system-reminder> blocks included.
+func (r *apiRequest) allText() string {
+	var b strings.Builder
+	for _, m := range r.Messages {
+		b.WriteString(reduce(m).Text)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
 // reduce flattens a message whose content is a string or an array of blocks.
 func reduce(m apiMessage) userMessage {
 	um := userMessage{Role: m.Role}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -161,6 +162,18 @@ func checkBlocks(blocks []Block, strict bool, ids map[string]string, where strin
 			}
 			if _, err := json.Marshal(b.Input); err != nil {
 				return fmt.Errorf("%s: input: %w", at, err)
+			}
+			var bad error
+			walkStrings(b.Input, func(s string) string {
+				for _, m := range placeholder.FindAllStringSubmatch(s, -1) {
+					if _, err := regexp.Compile(m[1]); err != nil && bad == nil {
+						bad = fmt.Errorf("%s: input: %s: %w", at, m[0], err)
+					}
+				}
+				return s
+			})
+			if bad != nil {
+				return bad
 			}
 			if b.ID != "" {
 				if prev, ok := ids[b.ID]; ok {

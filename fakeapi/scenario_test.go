@@ -1,6 +1,7 @@
 package fakeapi
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,4 +125,32 @@ func FuzzParse(f *testing.F) {
 			t.Errorf("Parse accepted what New rejects: %v", err)
 		}
 	})
+}
+
+// TestPlaceholder: {{match:REGEX}} in a tool_use input takes the first
+// submatch of REGEX in the request's messages; one that does not match stays
+// as written; a bad REGEX is refused when the scenario is read.
+func TestPlaceholder(t *testing.T) {
+	body := &apiRequest{Messages: []apiMessage{
+		{Role: "user", Content: json.RawMessage(`"plan the work"`)},
+		{Role: "system", Content: json.RawMessage(`[{"type":"text","text":"You should create your plan at /h/.claude/plans/x-y.md using the Write tool."}]`)},
+	}}
+	blocks := []Block{{Type: "tool_use", Name: "Write", Input: map[string]any{
+		"file_path": `{{match:create your plan at (\S+\.md)}}`,
+		"nested":    []any{"a {{match:nothing like (this)}} b"},
+	}}}
+	got := expand(blocks, body)
+	if got[0].Input["file_path"] != "/h/.claude/plans/x-y.md" {
+		t.Errorf("file_path = %v", got[0].Input["file_path"])
+	}
+	if got[0].Input["nested"].([]any)[0] != "a {{match:nothing like (this)}} b" {
+		t.Errorf("unmatched = %v", got[0].Input["nested"])
+	}
+	if blocks[0].Input["file_path"] != `{{match:create your plan at (\S+\.md)}}` {
+		t.Error("the scenario's own blocks were changed")
+	}
+	_, err := Parse([]byte("rules:\n  - when: {text_contains: x}\n    reply:\n      - {type: tool_use, name: Write, input: {p: \"{{match:(}}\"}}\n"))
+	if err == nil {
+		t.Error("a bad regex was accepted")
+	}
 }

@@ -3,11 +3,13 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
@@ -42,9 +44,10 @@ const trustLabel = "Yes, I trust this folder"
 // screenChoice is a dialog to answer on the screen when it shows: a
 // permission rule's decision that only the screen can carry out.
 type screenChoice struct {
-	tool string
-	kind screen.DialogKind
-	d    rules.PermissionDecision
+	tool  string
+	input json.RawMessage
+	kind  screen.DialogKind
+	d     rules.PermissionDecision
 }
 
 // permission handles a PermissionRequest: the rules decide at once, through
@@ -75,6 +78,9 @@ func (s *session) permission(m hook.Message) {
 	}
 	if !d.Matched() {
 		s.log.Emit("decision", events.Fields{"dialog": string(kind), "tool": p.ToolName, "unmatched": "no permission rule matches"})
+		s.mu.Lock()
+		s.choice = &screenChoice{tool: p.ToolName, input: p.Input, kind: kind, d: d} // the person's, if anyone's
+		s.mu.Unlock()
 		reply(nil)
 		return
 	}
@@ -100,12 +106,18 @@ func (s *session) permission(m hook.Message) {
 		out, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{
 			"hookEventName": hook.PermissionRequest, "decision": decision}})
 		reply(out)
+		switch d.Action {
+		case rules.Allow:
+			s.expect(permCheck{tool: p.ToolName, input: p.Input, kind: kind, rule: d.Rule, want: ran})
+		case rules.Deny:
+			s.expect(permCheck{tool: p.ToolName, input: p.Input, kind: kind, rule: d.Rule, want: refused, text: d.Message})
+		}
 		if d.Action == rules.FailRun {
 			s.block(fmt.Sprintf("permission rule %q (%s:%d) ends the run at %s", d.Rule, d.File, d.Line, p.ToolName), nil)
 		}
 	default:
 		s.mu.Lock()
-		s.choice = &screenChoice{tool: p.ToolName, kind: kind, d: d}
+		s.choice = &screenChoice{tool: p.ToolName, input: p.Input, kind: kind, d: d}
 		s.mu.Unlock()
 		reply(nil)
 	}
@@ -211,9 +223,23 @@ func (s *session) watchDialogs(ctx context.Context) {
 		if handled {
 			continue
 		}
-		if label, why := s.chooseFor(d); label != "" {
+		label, text, why := s.chooseFor(d)
+		if label == "" && s.cfg.Host.Headless && s.cfg.Asker != nil {
+			// Headless with a terminal: the person answers on claudewrap's
+			// prompt what nobody told it to answer.
 			handled = true
-			if err := s.answerDialog(ctx, d, label, why); err != nil && s.cfg.Host.Headless {
+			if label, text = s.askDialog(ctx, d); label == "" {
+				if ctx.Err() == nil {
+					snap := em.Snapshot()
+					s.block(fmt.Sprintf("Claude's %s dialog %q: the person gave no answer", d.Kind, firstNonEmpty(d.Title, d.Prompt)), &snap)
+				}
+				return
+			}
+			why = "the person"
+		}
+		if label != "" {
+			handled = true
+			if err := s.answerDialog(ctx, d, label, text, why); err != nil && s.cfg.Host.Headless {
 				snap := em.Snapshot()
 				s.block(fmt.Sprintf("Claude's %s dialog could not be answered: %v", d.Kind, err), &snap)
 				return
@@ -227,64 +253,115 @@ func (s *session) watchDialogs(ctx context.Context) {
 	}
 }
 
-// chooseFor is the option claudewrap was told to pick in d, and who said
-// so; "" when nobody did.
-func (s *session) chooseFor(d screen.Dialog) (label, why string) {
+// feedbackLabel is plan approval's option that takes the person's words
+// ("Ready to code?" with a plan file, every pinned version).
+const feedbackLabel = "Tell Claude what to change"
+
+// chooseFor is the option claudewrap was told to pick in d, the text to
+// type in it if it takes text, and who said so; "" when nobody did.
+func (s *session) chooseFor(d screen.Dialog) (label, text, why string) {
 	if d.Kind == screen.TrustDialog {
 		s.mu.Lock()
 		done := s.trusted
 		s.mu.Unlock()
 		if s.cfg.Trust && !done { // once: the folder is trusted for good
-			return trustLabel, "--trust"
+			return trustLabel, "", "--trust"
 		}
-		return "", ""
+		return "", "", ""
 	}
 	s.mu.Lock()
 	c := s.choice
 	s.mu.Unlock()
 	if c == nil || c.kind != d.Kind {
-		return "", ""
+		return "", "", ""
 	}
 	why = fmt.Sprintf("permission rule %q", c.d.Rule)
 	switch c.d.Action {
 	case rules.SelectOption:
-		return c.d.Label, why
+		return c.d.Label, "", why
 	case rules.AllowSession:
 		// "Yes, and don't ask again for …", "Yes, and always allow …",
 		// "Yes, allow … from this project": the first "Yes, …" after plain
 		// "Yes" that does not hand the prompts to auto mode.
 		for i, o := range d.Options {
 			if i > 0 && strings.HasPrefix(o, "Yes, ") && !strings.Contains(o, "auto mode") {
-				return o, why
+				return o, "", why
 			}
 		}
 	case rules.Allow: // plan approval, which keeps the rules in charge of edits
 		if d.Find("Yes, manually approve edits") >= 0 {
-			return "Yes, manually approve edits", why
+			return "Yes, manually approve edits", "", why
 		}
 		for _, o := range d.Options {
 			if (o == "Yes" || strings.HasPrefix(o, "Yes, ")) && !strings.Contains(o, "auto mode") {
-				return o, why
+				return o, "", why
 			}
 		}
 	case rules.Deny:
+		// Plan approval with a plan file has no "No": Claude keeps
+		// planning with the rule's message as the person's feedback.
+		if d.Kind == screen.PlanDialog && c.d.Message != "" && d.Find(feedbackLabel) >= 0 {
+			return feedbackLabel, c.d.Message, why
+		}
 		if d.Find("No") >= 0 {
-			return "No", why
+			return "No", "", why
 		}
 	}
+	return "", "", ""
+}
+
+// askDialog asks the person on claudewrap's prompt which option of d to
+// pick: one of its options, or for plan approval words of feedback. "" when
+// they gave none (cancelled, timed out, the run ended).
+func (s *session) askDialog(ctx context.Context, d screen.Dialog) (label, text string) {
+	q := answer.Question{Header: "Claude's " + string(d.Kind) + " dialog", Question: firstNonEmpty(d.Title, d.Prompt)}
+	if d.Prompt != "" && d.Prompt != q.Question {
+		q.Question += " — " + d.Prompt
+	}
+	for _, o := range d.Options {
+		q.Options = append(q.Options, answer.Option{Label: o})
+	}
+	if s.cfg.AnswerTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.cfg.AnswerTimeout)
+		defer cancel()
+	}
+	a, err := s.cfg.Asker.Ask(ctx, q, 1, 1)
+	switch {
+	case err != nil:
+		if errors.Is(err, context.DeadlineExceeded) {
+			s.log.Emit("timeout", events.Fields{"dialog": string(d.Kind), "after": s.cfg.AnswerTimeout.String()})
+		} else if ctx.Err() == nil {
+			s.log.Emit("error", events.Fields{"dialog": string(d.Kind), "message": "ask: " + err.Error()})
+		}
+		return "", ""
+	case a.Action == answer.Select && len(a.Labels) == 1:
+		return a.Labels[0], ""
+	case a.Action == answer.Type && d.Find(feedbackLabel) >= 0:
+		return feedbackLabel, a.Text
+	}
+	s.log.Emit("error", events.Fields{"dialog": string(d.Kind), "message": "ask: " + a.String() + " is not an option of this dialog"})
 	return "", ""
 }
 
 // answerDialog picks label in d on the screen. A failure presses nothing
 // more, is reported, and returned: the dialog stays for the person, or ends
 // a headless run.
-func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, why string) error {
+func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text, why string) error {
 	s.mu.Lock()
+	c := s.choice
 	if d.Kind != screen.TrustDialog {
 		s.choice = nil
+	} else {
+		c = nil
 	}
 	s.mu.Unlock()
-	s.log.Emit("decision", events.Fields{"dialog": string(d.Kind), "title": d.Title, "select": label, "by": why, "via": "screen"})
+	fields := events.Fields{"dialog": string(d.Kind), "title": d.Title, "select": label, "by": why, "via": "screen"}
+	if text != "" {
+		text = askflow.OneLine(text)
+		fields["text"] = text
+	}
+	s.log.Emit("decision", fields)
 	if s.cfg.DryRun {
 		return nil
 	}
@@ -299,7 +376,7 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, why 
 	cfg.OnKey = func(k askflow.KeyEvent) {
 		s.log.Emit("key", events.Fields{"dialog": string(d.Kind), "key": k.Key, "before": k.Before, "after": k.After})
 	}
-	keys, err := askflow.Choose(ctx, cfg, d, label)
+	keys, err := askflow.ChooseText(ctx, cfg, d, label, text)
 	if err != nil {
 		if ctx.Err() != nil {
 			if parent.Err() == nil {
@@ -320,8 +397,35 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, why 
 		s.trusted = true
 		s.mu.Unlock()
 	}
-	s.log.Emit("submitted", events.Fields{"dialog": string(d.Kind), "title": d.Title, "select": label, "keys": keys})
+	done := events.Fields{"dialog": string(d.Kind), "title": d.Title, "select": label, "keys": keys}
+	if text != "" {
+		done["text"] = text
+	}
+	s.log.Emit("submitted", done)
+	if c != nil {
+		if want, ok := screenOutcome(c, label, text); ok {
+			s.expect(permCheck{tool: c.tool, input: c.input, kind: d.Kind, rule: c.d.Rule, want: want, text: text})
+		}
+	}
 	return nil
+}
+
+// screenOutcome is what picking label in a permission or plan dialog should
+// lead to, when that can be told from the label.
+func screenOutcome(c *screenChoice, label, text string) (outcome, bool) {
+	plan := c.tool == exitPlanMode
+	switch {
+	case text != "":
+		return refused, true // feedback: Claude is told no, and why
+	case label == "Yes" || strings.HasPrefix(label, "Yes, "):
+		if plan {
+			return approved, true
+		}
+		return ran, true
+	case label == "No" || strings.HasPrefix(label, "No, "):
+		return refused, true
+	}
+	return "", false
 }
 
 // blockedReason says what waits, and how a run could answer it.

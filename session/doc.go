@@ -11,12 +11,15 @@
 // file each: decide.go, drive.go, verify.go, turn.go (the end of Claude's
 // turn, chat), watch.go (the person typing, forms with no hook), pin.go
 // (which hook messages are this Claude's session's), dialogs.go (permission
-// requests, the trust and other dialogs, the watchdog that ends a headless
-// run nobody can go on with: blocked, exit 7). Claude is
+// requests, the trust and other dialogs, the person asked about one, the
+// watchdog that ends a headless run nobody can go on with: blocked, exit
+// 7), permcheck.go (permission answers found in Claude's transcript:
+// verified or mismatch). Claude is
 // seen through the [Child] interface and its hook messages as a channel, so
 // that the tests drive a session against a fake Claude.
 //
 // It is the only package that sees all the others; each of them stays
 // ignorant of the rest. It does not read screens itself: askflow and screen
-// say what the screen shows.
+// say what the screen shows. The one file it reads is Claude's transcript,
+// named by Claude's SessionStart hook.
 package session

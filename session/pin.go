@@ -17,6 +17,9 @@ func (s *session) ours(p *hook.Payload) bool {
 		// Claude says which session it is in: at start, and again after
 		// /clear, a resume or a compaction.
 		s.sessionID = p.SessionID
+		if p.TranscriptPath != "" {
+			s.transcript = p.TranscriptPath
+		}
 		s.log.Emit("session", events.Fields{"session_id": p.SessionID, "transcript_path": p.TranscriptPath, "source": p.Source})
 		return false
 	}
@@ -24,6 +27,7 @@ func (s *session) ours(p *hook.Payload) bool {
 	case s.sessionID == "" && p.SessionID != "":
 		// No SessionStart came first: the first message names the session.
 		s.sessionID = p.SessionID
+		s.transcript = p.TranscriptPath
 		s.log.Emit("session", events.Fields{"session_id": p.SessionID, "transcript_path": p.TranscriptPath})
 	case s.sessionID != "" && p.SessionID != s.sessionID:
 		fields := events.Fields{"message": "a " + p.HookEventName + " of session " + quoteOrNone(p.SessionID) +

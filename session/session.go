@@ -148,7 +148,13 @@ type session struct {
 	choice       *screenChoice
 	dialogCancel context.CancelFunc
 	hooked       bool // a hook message of Claude's came: its session started
-	trusted      bool // the trust dialog was answered
+	// transcript is Claude's transcript file (SessionStart); perms are the
+	// permission answers not yet found in it, claimed the tool_use ids
+	// already matched to one (see permcheck.go).
+	transcript string
+	perms      []*permCheck
+	claimed    map[string]bool
+	trusted    bool // the trust dialog was answered
 	// finished remembers the ids of the last forms done with (bounded), so
 	// that a whole day's forms do not pile up in forms.
 	finished  map[string]bool
@@ -234,6 +240,7 @@ func (s *session) serve(ctx context.Context, child Child, keys askflow.Keys, msg
 		case <-child.Done():
 			stop()
 			s.work.Wait()
+			s.checkPermissions(ctx, true)
 			st, err := child.Wait()
 			s.mu.Lock()
 			defer s.mu.Unlock()

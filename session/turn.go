@@ -28,12 +28,22 @@ func (s *session) stop() {
 	}
 	msg := s.chat
 	s.chat = ""
+	id := s.sessionID
 	s.mu.Unlock()
+	s.log.Emit("turn_end", events.Fields{"session_id": id})
 	if msg != "" {
-		s.goWork(func() { s.message(msg) })
+		s.goWork(func() {
+			s.checkPermissions(s.ctx, false)
+			s.message(msg)
+		})
 		return
 	}
-	s.endTurn()
+	// The turn's tool_results are in the transcript now: the permission
+	// answers are checked before Claude is ended.
+	s.goWork(func() {
+		s.checkPermissions(s.ctx, false)
+		s.endTurn()
+	})
 }
 
 // openLocked is a form Claude waits on an answer for (no PostToolUse yet)

@@ -3,7 +3,6 @@ package stress
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/fakeapi"
 	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/internal/transcript"
 )
 
 // Config says how to run a plan.
@@ -248,55 +248,12 @@ func transcriptResults(home string) map[string]fakeapi.ToolResult {
 	out := map[string]fakeapi.ToolResult{}
 	files, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", "*.jsonl"))
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		for _, line := range bytes.Split(b, []byte("\n")) {
-			var entry struct {
-				Type    string `json:"type"`
-				Message struct {
-					Content json.RawMessage `json:"content"`
-				} `json:"message"`
-			}
-			if json.Unmarshal(line, &entry) != nil || entry.Type != "user" {
-				continue
-			}
-			var blocks []struct {
-				Type      string          `json:"type"`
-				ToolUseID string          `json:"tool_use_id"`
-				Content   json.RawMessage `json:"content"`
-				IsError   bool            `json:"is_error"`
-			}
-			if json.Unmarshal(entry.Message.Content, &blocks) != nil {
-				continue
-			}
-			for _, bl := range blocks {
-				if bl.Type != "tool_result" {
-					continue
-				}
-				if _, seen := out[bl.ToolUseID]; !seen {
-					out[bl.ToolUseID] = fakeapi.ToolResult{ToolUseID: bl.ToolUseID, Content: contentText(bl.Content), IsError: bl.IsError}
-				}
+		_, results := transcript.Read(f)
+		for id, r := range results {
+			if _, seen := out[id]; !seen {
+				out[id] = fakeapi.ToolResult{ToolUseID: id, Content: r.Content, IsError: r.IsError}
 			}
 		}
 	}
 	return out
-}
-
-// contentText is a tool_result's content: a string, or text blocks.
-func contentText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var blocks []struct {
-		Text string `json:"text"`
-	}
-	_ = json.Unmarshal(raw, &blocks)
-	var parts []string
-	for _, b := range blocks {
-		parts = append(parts, b.Text)
-	}
-	return strings.Join(parts, "\n")
 }

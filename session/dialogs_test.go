@@ -1,0 +1,174 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/internal/testkit"
+	"github.com/claudewrap/claudewrap/ptyhost"
+	"github.com/claudewrap/claudewrap/rules"
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+// dialogChild is Claude showing one permission prompt: arrows move its
+// pointer, Enter picks the option and the dialog goes.
+type dialogChild struct {
+	em     screen.Emulator
+	done   chan struct{}
+	once   sync.Once
+	chosen chan struct{} // closed on Enter
+
+	mu      sync.Mutex
+	options []string
+	focus   int
+	picked  string
+}
+
+func newDialogChild(options ...string) *dialogChild {
+	c := &dialogChild{em: screen.New(screen.Options{Cols: 80, Rows: 20}), done: make(chan struct{}),
+		chosen: make(chan struct{}), options: options}
+	c.draw()
+	return c
+}
+
+func (c *dialogChild) draw() {
+	var b strings.Builder
+	b.WriteString("\x1b[2J\x1b[H● Bash(rm -rf build)\r\n\r\n" + strings.Repeat("─", 80) + "\r\n")
+	b.WriteString(" Bash command\r\n\r\n   rm -rf build\r\n\r\n Do you want to proceed?\r\n")
+	if c.picked == "" {
+		for i, o := range c.options {
+			mark := "  "
+			if i == c.focus {
+				mark = "❯ "
+			}
+			b.WriteString(" " + mark + string(rune('1'+i)) + ". " + o + "\r\n")
+		}
+		b.WriteString("\r\n Esc to cancel · Tab to amend\r\n")
+	}
+	_, _ = c.em.Write([]byte(b.String()))
+}
+
+func (c *dialogChild) SendKeys(p []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch string(p) {
+	case "\x1b[B":
+		c.focus = min(c.focus+1, len(c.options)-1)
+	case "\x1b[A":
+		c.focus = max(c.focus-1, 0)
+	case "\r":
+		c.picked = c.options[c.focus]
+		close(c.chosen)
+	}
+	c.draw()
+	return nil
+}
+
+// exitWhenChosen has Claude exit once an option is picked (or after a
+// deadline, for a test that fails).
+func (c *dialogChild) exitWhenChosen() {
+	select {
+	case <-c.chosen:
+	case <-time.After(8 * time.Second):
+	}
+	_ = c.Signal(os.Interrupt)
+}
+
+func (c *dialogChild) Picked() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.picked
+}
+
+func (c *dialogChild) Screen() screen.Emulator { return c.em }
+func (c *dialogChild) Redraw() error           { return nil }
+func (c *dialogChild) Done() <-chan struct{}   { return c.done }
+func (c *dialogChild) Wait() (ptyhost.Status, error) {
+	return ptyhost.Status{}, nil
+}
+func (c *dialogChild) Signal(os.Signal) error {
+	c.once.Do(func() { close(c.done) })
+	return nil
+}
+
+var bashOptions = []string{"Yes", "Yes, and don't ask again for rm commands in this project", "No"}
+
+// serveDialog runs a headless session on a dialog child: the
+// PermissionRequest for Bash comes first, as from Claude.
+func serveDialog(t *testing.T, c *dialogChild, cfg Config) (Report, *testkit.SyncBuffer) {
+	t.Helper()
+	log := &testkit.SyncBuffer{}
+	cfg.Log, cfg.Host = events.New(log), ptyhost.Config{Headless: true, Cols: 80, Rows: 20}
+	cfg.DialogGrace = time.Second
+	s := newSession(cfg)
+	msgs := make(chan hook.Message, 1)
+	msgs <- hook.Message{Payload: &hook.Payload{HookEventName: hook.PermissionRequest, ToolName: "Bash",
+		Input: json.RawMessage(`{"command":"rm -rf build"}`), SessionID: "s1"}}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	rep, err := s.serve(ctx, c, c, msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep, log
+}
+
+// TestDialogAskPerson: headless with a terminal, a dialog no rule answers
+// is put to the person on claudewrap's prompt, and their option is picked
+// on the screen; no answer from them ends the run blocked.
+func TestDialogAskPerson(t *testing.T) {
+	var asked answer.Question
+	c := newDialogChild(bashOptions...)
+	go c.exitWhenChosen() // Claude goes on, and exits
+	rep, log := serveDialog(t, c, Config{Asker: asker(func(ctx context.Context, q answer.Question) (answer.Decision, error) {
+		asked = q
+		return answer.Decision{Action: answer.Select, Labels: []string{"No"}}, nil
+	})})
+	if c.Picked() != "No" || rep.Blocked != "" || !strings.Contains(log.String(), `"by":"the person"`) {
+		t.Fatalf("want the person's No picked on the screen, got %q, report %+v\n%s", c.Picked(), rep, log)
+	}
+	if asked.Question == "" || len(asked.Options) != 3 || asked.Options[1].Label != bashOptions[1] {
+		t.Errorf("the person was asked %+v", asked)
+	}
+
+	c = newDialogChild(bashOptions...)
+	rep, log = serveDialog(t, c, Config{Asker: asker(func(ctx context.Context, q answer.Question) (answer.Decision, error) {
+		return answer.Decision{Action: answer.Cancel}, nil
+	})})
+	if c.Picked() != "" || !strings.Contains(rep.Blocked, "no answer") {
+		t.Fatalf("cancelled: want nothing picked and the run blocked, got %q, report %+v\n%s", c.Picked(), rep, log)
+	}
+}
+
+// TestDialogRuleOnScreen: a rule's allow_session is carried out on the
+// screen ("Yes, and don't ask again …"), and a rule saying ask, with no
+// terminal, leaves the dialog to nobody: blocked, nothing pressed.
+func TestDialogRuleOnScreen(t *testing.T) {
+	permits := func(decide string) Permitter {
+		set, err := rules.Parse("r.yaml", []byte("version: 1\npermissions:\n  - name: rm\n    when: {tool: Bash}\n    decide: "+decide+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &rules.Set{Files: []*rules.File{set}}
+	}
+	c := newDialogChild(bashOptions...)
+	go c.exitWhenChosen()
+	rep, log := serveDialog(t, c, Config{Permits: permits("allow_session")})
+	if c.Picked() != bashOptions[1] || rep.Blocked != "" {
+		t.Fatalf("allow_session: want %q picked, got %q, report %+v\n%s", bashOptions[1], c.Picked(), rep, log)
+	}
+
+	c = newDialogChild(bashOptions...)
+	rep, log = serveDialog(t, c, Config{Permits: permits("ask")})
+	if c.Picked() != "" || rep.Blocked == "" || strings.Contains(log.String(), `"event":"key"`) {
+		t.Fatalf("ask, no terminal: want blocked and nothing pressed, got %q, report %+v\n%s", c.Picked(), rep, log)
+	}
+}

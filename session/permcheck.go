@@ -1,0 +1,186 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/internal/transcript"
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+// A permission answer is checked in what Claude recorded, as a form's is in
+// its PostToolUse. Claude runs no hook of ours for other tools, and its
+// PermissionRequest has no tool_use_id, so the record is its transcript:
+// the tool_use of that tool with that input, and the tool_result Claude
+// wrote for it. The check runs at the end of each turn (Stop), when every
+// tool_result of the turn has been written, and once more when Claude has
+// exited.
+
+// outcome is what a permission answer should have led to.
+type outcome string
+
+const (
+	ran      outcome = "ran"      // the tool ran (allowed)
+	refused  outcome = "refused"  // Claude was told no
+	approved outcome = "approved" // plan approval: Claude was told the plan is approved
+)
+
+// permCheck is a permission answer waiting to be found in the transcript.
+type permCheck struct {
+	tool  string
+	input json.RawMessage
+	kind  screen.DialogKind
+	rule  string
+	want  outcome
+	text  string // refused: what Claude must have been told; "" any refusal
+}
+
+// expect adds a permission answer to check.
+func (s *session) expect(c permCheck) {
+	s.mu.Lock()
+	s.perms = append(s.perms, &c)
+	s.mu.Unlock()
+}
+
+// transcriptWait bounds the wait, at the end of a turn, for Claude to write
+// the tool_results of permission answers to its transcript.
+const transcriptWait = 2 * time.Second
+
+// checkPermissions finds the permission answers of this run in Claude's
+// transcript and reports each one verified or a mismatch (exit 6). At the
+// end of a turn it waits up to transcriptWait for missing records; final
+// (Claude has exited) reports what is still missing as not verified.
+func (s *session) checkPermissions(ctx context.Context, final bool) {
+	deadline := time.Now().Add(transcriptWait)
+	for {
+		s.mu.Lock()
+		path, pending := s.transcript, len(s.perms)
+		s.mu.Unlock()
+		if pending == 0 {
+			return
+		}
+		if path != "" && s.matchPermissions(path) == 0 {
+			return
+		}
+		if final || time.Now().After(deadline) {
+			break
+		}
+		t := time.NewTimer(100 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			final = true // Claude is gone: what is missing now stays missing
+		case <-t.C:
+		}
+	}
+	if !final {
+		return // perhaps in a later turn's record
+	}
+	s.mu.Lock()
+	left := s.perms
+	s.perms = nil
+	s.mu.Unlock()
+	for _, c := range left {
+		s.log.Emit("error", events.Fields{"dialog": string(c.kind), "tool": c.tool, "rule": c.rule,
+			"message": "permission answer not verified: Claude's transcript has no tool_result for this " + c.tool + " call"})
+	}
+}
+
+// matchPermissions reads the transcript at path, settles every pending
+// check it holds a record for, and returns how many are still pending.
+func (s *session) matchPermissions(path string) int {
+	uses, results := transcript.Read(path)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.claimed == nil {
+		s.claimed = map[string]bool{}
+	}
+	var left []*permCheck
+	for _, c := range s.perms {
+		id := ""
+		for _, u := range uses {
+			if !s.claimed[u.ID] && u.Name == c.tool && sameInput(u.Input, c.input) {
+				id = u.ID
+				break
+			}
+		}
+		res, ok := results[id]
+		if id == "" || !ok {
+			left = append(left, c)
+			continue
+		}
+		s.claimed[id] = true
+		fields := events.Fields{"dialog": string(c.kind), "tool": c.tool, "tool_use_id": id, "rule": c.rule}
+		told := c.text == "" || strings.Contains(res.Content, c.text)
+		got := judge(res)
+		if c.want == refused && c.text != "" && res.IsError && told {
+			got = refused // a hook's deny: Claude was told exactly the rule's message
+		}
+		if got == c.want && told {
+			fields["outcome"] = string(got)
+			s.log.Emit("verified", fields)
+			continue
+		}
+		fields["want"], fields["got"] = string(c.want), string(got)
+		if c.text != "" {
+			fields["want_text"] = c.text
+		}
+		fields["tool_result"] = clip(res.Content, 300)
+		s.report.Mismatch = true
+		s.log.Emit("mismatch", fields)
+	}
+	s.perms = left
+	return len(left)
+}
+
+// judge reads what a tool_result says happened. Claude's own words for a
+// refusal ("The user doesn't want to proceed with this tool use…") and a
+// hook's deny message both come with is_error; a tool that ran and failed
+// does too, so a refusal is told by its words, and a hook's deny by the
+// message the check expects (see matchPermissions).
+func judge(r transcript.Result) outcome {
+	c := r.Content
+	switch {
+	case !r.IsError && strings.Contains(c, "has approved"):
+		// "User has approved your plan…", "User has approved exiting plan mode…"
+		return approved
+	case r.IsError && (strings.Contains(c, "doesn't want to proceed") || strings.Contains(c, "was rejected") ||
+		strings.Contains(c, "denied")):
+		return refused
+	}
+	return ran
+}
+
+// sameInput reports whether a transcript's tool input a is the one a
+// PermissionRequest carried (b): equal, or one holding every field of the
+// other with the same value (a version may add a field on either side).
+func sameInput(a, b json.RawMessage) bool {
+	var x, y map[string]any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return bytes.Equal(a, b)
+	}
+	if len(y) == 0 {
+		return true // 2.1.330 asks for ExitPlanMode with no input: the tool tells
+	}
+	sub := func(small, big map[string]any) bool {
+		for k, v := range small {
+			if !reflect.DeepEqual(big[k], v) {
+				return false
+			}
+		}
+		return true
+	}
+	return len(x) > 0 && (sub(x, y) || sub(y, x))
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
