@@ -29,6 +29,9 @@ const (
 	Fail        Policy = "fail"
 )
 
+// Policies lists the policies, for completion and messages.
+var Policies = []Policy{Passthrough, Ask, Fallback, CancelForm, Fail}
+
 // ParsePolicy checks a policy name.
 func ParsePolicy(s string) (Policy, error) {
 	switch p := Policy(s); p {

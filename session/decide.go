@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
@@ -62,7 +63,11 @@ func (s *session) decide(f *form) ([]rules.Decision, bool) {
 	case rules.CancelForm:
 		return cancelAll(ds), true
 	case rules.Fail:
-		s.flag(func(r *Report) { r.Unmatched = true })
+		why := fmt.Sprintf("no rule answers the question %q, and unmatched questions fail the run", qs[unmatched[0]].Question)
+		if n := len(unmatched); n > 1 {
+			why += fmt.Sprintf(" (and %d more in that form)", n-1)
+		}
+		s.because(ExitUnmatched, why)
 		return cancelAll(ds), true
 	default: // passthrough: the person answers in Claude's own menu
 		if !s.move(f, handedOver, deciding) {

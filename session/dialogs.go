@@ -388,7 +388,7 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text
 		if ae, ok := err.(*askflow.Error); ok {
 			fields["message"], fields["step"], fields["screen"] = "dialog: "+ae.Step+": "+ae.Reason, ae.Step, ae.Last.Text()
 		}
-		s.flag(func(r *Report) { r.Navigation = true })
+		s.because(ExitNavigation, fmt.Sprintf("Claude's %s dialog: %v", d.Kind, fields["message"]))
 		s.log.Emit("error", fields)
 		return fmt.Errorf("%v", fields["message"])
 	}

@@ -94,6 +94,9 @@ func (r Report) Exit(err error) (ExitCode, error) {
 	if err == nil && code == ExitBlocked {
 		err = errors.New(r.Blocked)
 	}
+	if err == nil && r.Why[code] != "" {
+		err = errors.New(r.Why[code])
+	}
 	if err != nil {
 		switch {
 		case errors.Is(err, ptyhost.ErrStart):
@@ -105,4 +108,18 @@ func (r Report) Exit(err error) (ExitCode, error) {
 		}
 	}
 	return code, err
+}
+
+// ClaudeEnded says how Claude ended, for the exit event: a status of 143
+// after claudewrap ended it at the end of its turn is no alarm, and says so.
+func (r Report) ClaudeEnded() string {
+	switch {
+	case r.Ended:
+		return "ended by claudewrap at the end of its turn (--exit-after-turn)"
+	case r.Blocked != "":
+		return "ended by claudewrap: nobody could answer it"
+	case r.Claude.Signal != 0:
+		return "killed by " + r.Claude.Signal.String()
+	}
+	return fmt.Sprintf("exited with status %d", r.Claude.Code)
 }

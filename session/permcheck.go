@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"time"
@@ -131,7 +132,8 @@ func (s *session) matchPermissions(path string) int {
 			fields["want_text"] = c.text
 		}
 		fields["tool_result"] = clip(res.Content, 300)
-		s.report.Mismatch = true
+		s.becauseLocked(ExitMismatch, fmt.Sprintf("permission rule %q: Claude's transcript shows the %s call %s %s, not %s",
+			c.rule, c.tool, id, got, c.want))
 		s.log.Emit("mismatch", fields)
 	}
 	s.perms = left

@@ -108,6 +108,9 @@ type Report struct {
 	// Failures has one line per form that could not be answered, naming
 	// its bug-report bundle.
 	Failures []string
+	// Why is the first reason for each of claudewrap's own outcomes (exit
+	// 4, 5, 6), the one line said on stderr.
+	Why map[ExitCode]string
 }
 
 // session is one run's shared state. The jobs live in their own files:
@@ -303,6 +306,32 @@ func (s *session) flag(set func(r *Report)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	set(&s.report)
+}
+
+// because sets the outcome code with its reason; the first reason of each
+// outcome is kept.
+func (s *session) because(code ExitCode, reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.becauseLocked(code, reason)
+}
+
+func (s *session) becauseLocked(code ExitCode, reason string) {
+	r := &s.report
+	switch code {
+	case ExitUnmatched:
+		r.Unmatched = true
+	case ExitNavigation:
+		r.Navigation = true
+	case ExitMismatch:
+		r.Mismatch = true
+	}
+	if r.Why == nil {
+		r.Why = map[ExitCode]string{}
+	}
+	if r.Why[code] == "" {
+		r.Why[code] = reason
+	}
 }
 
 // SelfPath returns the absolute path of the running binary, for the hooks.

@@ -131,7 +131,7 @@ func (s *session) message(text string) {
 		var ae *askflow.Error
 		if errors.As(err, &ae) {
 			fields["screen"] = ae.Last.Text()
-			s.flag(func(r *Report) { r.Navigation = true })
+			s.because(ExitNavigation, "chat message: "+err.Error())
 		}
 		s.log.Emit("error", fields)
 		s.endTurn()

@@ -93,7 +93,7 @@ func (s *session) verify(a arrival) {
 		return
 	}
 	fields["reason"] = why
-	s.flag(func(r *Report) { r.Mismatch = true })
+	s.because(ExitMismatch, fmt.Sprintf("Claude recorded something other than intended for form %s: %s", p.ToolUseID, why))
 	wantAnswers := map[string]string{}
 	for q, e := range want {
 		wantAnswers[q] = e.answers[0]

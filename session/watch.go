@@ -73,7 +73,7 @@ func (s *session) watchForms(ctx context.Context) {
 			s.log.Emit("error", events.Fields{"message": "a question form is on the screen but no PreToolUse hook arrived: " +
 				"claudewrap's hooks are not running (do your settings disable hooks?); nothing can be answered"})
 			if s.cfg.Host.Headless {
-				s.flag(func(r *Report) { r.Navigation = true })
+				s.because(ExitNavigation, "a question form showed but claudewrap's hooks did not run (do your settings disable hooks?)")
 				_ = askflow.Dismiss(s.keys)
 				s.log.Emit("cancelled", events.Fields{"reason": "no hook"})
 				s.turnInterrupted()

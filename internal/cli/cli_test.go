@@ -133,6 +133,49 @@ func TestVersion(t *testing.T) {
 	}
 }
 
+// TestVersionFlag: --version prints what `version` does.
+func TestVersionFlag(t *testing.T) {
+	out, err := executeCmd(t, devNull(t), "--version")
+	want, _ := executeCmd(t, devNull(t), "version")
+	if err != nil || out != want {
+		t.Errorf("--version: %q, %v; version: %q", out, err, want)
+	}
+}
+
+// TestHelpHidesHook: `hook` is Claude Code's, not people's: not in --help,
+// still runnable.
+func TestHelpHidesHook(t *testing.T) {
+	out, err := executeCmd(t, devNull(t), "--help")
+	if err != nil || strings.Contains(out, "hook") || !strings.Contains(out, "run") {
+		t.Errorf("--help: %v\n%s", err, out)
+	}
+	if _, err := executeCmd(t, devNull(t), "hook", "--help"); err != nil {
+		t.Errorf("hook --help: %v", err)
+	}
+}
+
+// TestCompleteOnUnmatched: completion offers the policies.
+func TestCompleteOnUnmatched(t *testing.T) {
+	out, err := executeCmd(t, devNull(t), "__complete", "run", "--on-unmatched", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"passthrough", "ask", "fallback", "cancel", "fail"} {
+		if !strings.Contains(out, p+"\n") {
+			t.Errorf("completion lacks %s:\n%s", p, out)
+		}
+	}
+}
+
+// TestRunClaudeFlagHint: a claude flag given before -- is a usage error
+// that says where claude's flags go.
+func TestRunClaudeFlagHint(t *testing.T) {
+	_, err := executeCmd(t, devNull(t), "run", "--model", "opus")
+	if codeOf(err) != ExitUsage || err == nil || !strings.Contains(err.Error(), "after --") {
+		t.Errorf("run --model: %v (exit %d)", err, codeOf(err))
+	}
+}
+
 func TestHelpMentionsEveryRunFlag(t *testing.T) {
 	cmd := NewCmdRun(devNull(t), nil, nil, nil)
 	for _, name := range []string{"claude", "rules", "headless", "size", "on-unmatched", "answer-timeout",

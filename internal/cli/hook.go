@@ -29,7 +29,8 @@ func NewCmdHook(stdin io.Reader, stdout, stderr io.Writer, runF func(*HookOption
 		Long: `Run by Claude Code as a hook command: reads the hook's JSON on stdin and
 forwards it to the claudewrap run that started Claude. Exits 0 at once when no
 wrapper listens, so it never fails or delays Claude.`,
-		Args: cobra.NoArgs,
+		Args:   cobra.NoArgs,
+		Hidden: true, // run by Claude Code, not by people
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Socket == "" {
 				opts.Socket = os.Getenv("CLAUDEWRAP_HOOK_SOCKET")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -63,8 +64,14 @@ checking each key's effect on the screen and what Claude recorded.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		if c.Name() == "run" && strings.HasPrefix(err.Error(), "unknown") {
+			// claude's own flags go after --: say so.
+			return withCode(ExitUsage, fmt.Errorf("%w: claude's own flags go after --, as in 'claudewrap run [flags] -- --model opus \"…\"'", err))
+		}
 		return withCode(ExitUsage, fmt.Errorf("%w (see '%s --help')", err, c.CommandPath()))
 	})
+	root.Version = versionString()
+	root.SetVersionTemplate("{{.Version}}")
 	root.AddCommand(
 		NewCmdRun(stdin, stdout, stderr, nil),
 		NewCmdReplay(stdout, nil),

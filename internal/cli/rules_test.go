@@ -285,7 +285,7 @@ func TestRulesCheckProcess(t *testing.T) {
 		{[]string{"rules", "test", demoRules}, 2, "", "claudewrap: give --form FORM.json, or --tool NAME for a permission request\n"},
 		{[]string{"rules", "test", permRules, "--tool", "Bash", "--input", `{"command":"git push"}`}, 0,
 			"Bash {\"command\":\"git push\"}\n   permission \"never-push\" (" + permRules +
-				":17): deny \"Do not push from this job; leave the commit for review.\", through the PermissionRequest hook\n", ""},
+				":19): deny \"Do not push from this job; leave the commit for review.\", through the PermissionRequest hook\n", ""},
 		{[]string{"rules", "test", demoRules, "--tool", "Bash"}, 1, "Bash {}\n   unmatched: no permission rule matches " +
 			"(at a terminal the dialog is yours; headless the run is blocked, exit 7)\n", ""},
 		{[]string{"rules", "test", permRules, "--tool", "Bash", "--input", "[1]"}, 2, "",

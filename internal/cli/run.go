@@ -108,6 +108,13 @@ a step, 6 Claude recorded something else.`,
 	f.BoolVar(&opts.DryRun, "dry-run", false, "decide and log, press nothing")
 	f.BoolVar(&opts.Trust, "trust", false, "answer Claude's trust-folder dialog \"Yes\" (otherwise it is left to you, or reported as blocked when headless)")
 	f.DurationVar(&opts.IdleTimeout, "idle-timeout", 10*time.Minute, "headless: end the run (exit 7) when Claude's screen has not changed for this long with no question open; 0 never")
+	_ = cmd.RegisterFlagCompletionFunc("on-unmatched", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		names := make([]string, len(rules.Policies))
+		for i, p := range rules.Policies {
+			names[i] = string(p)
+		}
+		return names, cobra.ShellCompDirectiveNoFileComp
+	})
 	return cmd
 }
 
@@ -172,41 +179,6 @@ func findClaude(name string) (string, error) {
 
 func runRun(opts *RunOptions) (err error) {
 	defer catchSIGPIPE()()
-	path, err := findClaude(opts.Claude)
-	if err != nil {
-		return withCode(ExitStart, err)
-	}
-	ruleFiles := opts.Rules
-	if len(ruleFiles) == 0 {
-		ruleFiles = append([]string{}, rules.DefaultPaths()...)
-	}
-	set, err := rules.Load(ruleFiles...)
-	if err != nil {
-		return withCode(ExitUsage, err)
-	}
-	mode := session.Mode{Headless: opts.Headless, Terminal: opts.Stdin != nil && term.IsTerminal(int(opts.Stdin.Fd()))}
-	policy, err := mode.Policy(rules.Policy(opts.OnUnmatched), set.Defaults().OnUnmatched)
-	if err != nil {
-		return withCode(ExitUsage, err)
-	}
-	exe, err := session.SelfPath()
-	if err != nil {
-		return withCode(ExitStart, err)
-	}
-	var asker session.Asker
-	if policy == rules.Ask {
-		p, err := ask.Open()
-		if err != nil {
-			return withCode(ExitUsage, fmt.Errorf("--on-unmatched ask: %w", err))
-		}
-		defer p.Close()
-		asker = p
-	}
-	timeout := opts.AnswerTimeout
-	if timeout == 0 {
-		timeout = set.Timeout()
-	}
-
 	evName := opts.Events
 	if evName == "" && opts.Headless {
 		evName = "-"
@@ -234,6 +206,46 @@ func runRun(opts *RunOptions) (err error) {
 		files = append(files, f)
 		log = events.New(f)
 	}
+	// A run that cannot start still ends with an exit event, saying why.
+	startFailed := func(code ExitCode, err error) error {
+		log.Emit("exit", events.Fields{"code": int(code), "reason": err.Error()})
+		return withCode(code, err)
+	}
+
+	path, err := findClaude(opts.Claude)
+	if err != nil {
+		return startFailed(ExitStart, err)
+	}
+	ruleFiles := opts.Rules
+	if len(ruleFiles) == 0 {
+		ruleFiles = append([]string{}, rules.DefaultPaths()...)
+	}
+	set, err := rules.Load(ruleFiles...)
+	if err != nil {
+		return startFailed(ExitUsage, err)
+	}
+	mode := session.Mode{Headless: opts.Headless, Terminal: opts.Stdin != nil && term.IsTerminal(int(opts.Stdin.Fd()))}
+	policy, err := mode.Policy(rules.Policy(opts.OnUnmatched), set.Defaults().OnUnmatched)
+	if err != nil {
+		return startFailed(ExitUsage, err)
+	}
+	exe, err := session.SelfPath()
+	if err != nil {
+		return startFailed(ExitStart, err)
+	}
+	var asker session.Asker
+	if policy == rules.Ask {
+		p, err := ask.Open()
+		if err != nil {
+			return startFailed(ExitUsage, fmt.Errorf("--on-unmatched ask: %w", err))
+		}
+		defer p.Close()
+		asker = p
+	}
+	timeout := opts.AnswerTimeout
+	if timeout == 0 {
+		timeout = set.Timeout()
+	}
 
 	cfg := ptyhost.Config{
 		Path:     path,
@@ -250,14 +262,14 @@ func runRun(opts *RunOptions) (err error) {
 	if opts.Record != "" {
 		f, err := createOutput(opts.Record)
 		if err != nil {
-			return usageErrorf("--record: %v", err)
+			return startFailed(ExitUsage, fmt.Errorf("--record: %w", err))
 		}
 		files = append(files, f)
 		// The header's size is the starting size; the host records it as an
 		// "r" event too, which covers passthrough terminals of another size.
 		rec, err = cast.NewWriter(f, opts.Cols, opts.Rows)
 		if err != nil {
-			return fmt.Errorf("--record: %w", err)
+			return startFailed(ExitError, fmt.Errorf("--record: %w", err))
 		}
 		cfg.Tap = rec
 	}
@@ -288,9 +300,12 @@ func runRun(opts *RunOptions) (err error) {
 	if err != nil {
 		log.Emit("error", events.Fields{"message": err.Error()})
 	}
-	fields := events.Fields{"code": int(code), "claude_code": rep.Claude.Code}
+	fields := events.Fields{"code": int(code), "claude_code": rep.Claude.Code, "claude_ended": rep.ClaudeEnded()}
 	if rep.Claude.Signal != 0 {
 		fields["signal"] = rep.Claude.Signal.String()
+	}
+	if err != nil {
+		fields["reason"] = err.Error()
 	}
 	log.Emit("exit", fields)
 	if lost := lostOutput(log, rec, files); lost != nil {

@@ -22,19 +22,25 @@ func NewCmdVersion(stdout io.Writer) *cobra.Command {
 		Short: "Print version, commit and Go version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c := commit
-			if c == "" {
-				c = "unknown"
-				if bi, ok := debug.ReadBuildInfo(); ok {
-					for _, s := range bi.Settings {
-						if s.Key == "vcs.revision" {
-							c = s.Value
-						}
-					}
-				}
-			}
-			fmt.Fprintf(stdout, "claudewrap %s\ncommit %s\n%s %s/%s\n", version, c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			fmt.Fprint(stdout, versionString())
 			return nil
 		},
 	}
+}
+
+// versionString is what `claudewrap version` and `claudewrap --version`
+// print.
+func versionString() string {
+	c := commit
+	if c == "" {
+		c = "unknown"
+		if bi, ok := debug.ReadBuildInfo(); ok {
+			for _, s := range bi.Settings {
+				if s.Key == "vcs.revision" {
+					c = s.Value
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("claudewrap %s\ncommit %s\n%s %s/%s\n", version, c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
