@@ -33,7 +33,12 @@ func TestParse(t *testing.T) {
 		{single, "1 2", answer.Decision{}, "pick one number"},
 		{single, "4", answer.Decision{}, "not an option"},
 		{single, "0", answer.Decision{}, "not an option"},
-		{single, "we use sqlite", answer.Decision{Action: answer.Type, Text: "we use sqlite"}, ""},
+		{single, "we use sqlite", answer.Decision{}, "press Enter to send it as your own answer"},
+		{single, "sqlite", answer.Decision{Action: answer.Select, Labels: []string{"SQLite"}}, ""},
+		{single, " MongoDB ", answer.Decision{Action: answer.Select, Labels: []string{"MongoDB"}}, ""},
+		{multi, "api, Auth", answer.Decision{Action: answer.Select, Labels: []string{"API", "Auth"}}, ""},
+		{multi, "api, api", answer.Decision{}, "takes numbers"},
+		{layout, "top bar", answer.Decision{Action: answer.Select, Labels: []string{"Top bar"}}, ""},
 		{single, "/type 42", answer.Decision{Action: answer.Type, Text: "42"}, ""},
 		{single, "/type", answer.Decision{}, "needs the answer"},
 		{single, "/chat let's talk", answer.Decision{Action: answer.Chat, Text: "let's talk"}, ""},
@@ -163,5 +168,126 @@ func TestAskOnTerminal(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatalf("second Ask did not return")
+	}
+}
+
+func TestComplete(t *testing.T) {
+	for _, tc := range []struct {
+		q        answer.Question
+		in, want string
+		ok       bool
+	}{
+		{single, "sq", "SQLite", true},
+		{single, "", "", true}, // PostgreSQL, SQLite, MongoDB share nothing
+		{single, "x", "x", false},
+		{multi, "Auth, e", "Auth, Export", true},
+		{multi, "a", "A", true}, // Auth and API share "A"
+	} {
+		got, ok := Complete(tc.q, tc.in)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("Complete(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// terminal is a prompter on a PTY, and what the PTY shows.
+type terminal struct {
+	t    *testing.T
+	ptmx interface{ Write([]byte) (int, error) }
+	p    *Prompter
+	out  chan string
+	seen string
+}
+
+func newTerminal(t *testing.T) *terminal {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ptmx.Close() })
+	p := New(tty)
+	t.Cleanup(func() { p.Close() })
+	tm := &terminal{t: t, ptmx: ptmx, p: p, out: make(chan string, 100)}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptmx.Read(buf)
+			if n > 0 {
+				tm.out <- string(buf[:n])
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return tm
+}
+
+func (tm *terminal) waitFor(want string) {
+	tm.t.Helper()
+	deadline := time.After(10 * time.Second)
+	for !strings.Contains(tm.seen, want) {
+		select {
+		case s := <-tm.out:
+			tm.seen += s
+		case <-deadline:
+			tm.t.Fatalf("terminal never showed %q; it showed %q", want, tm.seen)
+		}
+	}
+}
+
+// ask asks q and types each input once the prompt shows the text before it.
+func (tm *terminal) ask(q answer.Question, steps ...string) (answer.Decision, error) {
+	tm.t.Helper()
+	type result struct {
+		d   answer.Decision
+		err error
+	}
+	res := make(chan result, 1)
+	tm.seen = "" // the prompts before are read to their end
+	go func() {
+		d, err := tm.p.Ask(context.Background(), q, 1, 1)
+		res <- result{d, err}
+	}()
+	for i := 0; i+1 < len(steps); i += 2 {
+		tm.waitFor(steps[i])
+		tm.ptmx.Write([]byte(steps[i+1]))
+	}
+	select {
+	case r := <-res:
+		return r.d, r.err
+	case <-time.After(10 * time.Second):
+		tm.t.Fatalf("Ask did not return; terminal showed %q", tm.seen)
+	}
+	return answer.Decision{}, nil
+}
+
+// TestAskKeys: at a real PTY, Ctrl-C ends the prompt as an interrupt and
+// Ctrl-D as no answer; a label typed (Tab-completed) selects it; text
+// that is no option is sent only once confirmed.
+func TestAskKeys(t *testing.T) {
+	tm := newTerminal(t)
+	if _, err := tm.ask(single, "Ctrl-C: end the run", "Postg\x03"); !errors.Is(err, ErrInterrupted) {
+		t.Errorf("Ctrl-C: %v", err)
+	}
+	tm.waitFor("^C")
+	if _, err := tm.ask(single, "end the run\r\n> ", "\x04"); !errors.Is(err, ErrNoAnswer) {
+		t.Errorf("Ctrl-D: %v", err)
+	}
+	tm.waitFor("(no answer)")
+	if d, err := tm.ask(single, "end the run\r\n> ", "sq\t\r"); err != nil || d.Action != answer.Select || d.Labels[0] != "SQLite" {
+		t.Errorf("label by Tab: %+v, %v", d, err)
+	}
+	if d, err := tm.ask(multi, "end the run\r\n> ", "export, AUTH\r"); err != nil || strings.Join(d.Labels, ",") != "Export,Auth" {
+		t.Errorf("labels: %+v, %v", d, err)
+	}
+	d, err := tm.ask(single, "end the run\r\n> ", "we use sqlite\r", "press Enter to send it", "\r")
+	if err != nil || d.Action != answer.Type || d.Text != "we use sqlite" {
+		t.Errorf("confirmed text: %+v, %v", d, err)
+	}
+	// Unconfirmed: another answer instead.
+	d, err = tm.ask(single, "end the run\r\n> ", "maybe later\r", "press Enter to send it", "9\r", "not an option", "1\r")
+	if err != nil || d.Action != answer.Select || d.Labels[0] != "PostgreSQL" {
+		t.Errorf("after a bad number: %+v, %v", d, err)
 	}
 }

@@ -16,8 +16,13 @@ import (
 //	1 3 / 1,3    options 1 then 3 (multi-select: ticked in that order)
 //	/chat TEXT   "Chat about this", then TEXT as the next message
 //	/cancel      decline the form
-//	/type TEXT   TEXT into "Type something" (also: any text that is not numbers)
+//	SQLite       the option of that label (any case); several, comma-separated,
+//	             on a multi-select question
+//	/type TEXT   TEXT into "Type something"
 //	2 /notes TEXT  option 2 with notes (questions whose options have previews)
+//
+// Other text is taken for a typed answer only once the person confirms it:
+// Parse returns a [*ConfirmText] error, and the prompt asks.
 //
 // What it returns passes [answer.Decision.Check] for q.
 func Parse(q answer.Question, line string) (answer.Decision, error) {
@@ -59,7 +64,85 @@ func parse(q answer.Question, line string) (answer.Decision, error) {
 	if nums, ok := numbers(line); ok {
 		return pick(q, nums)
 	}
-	return typed(q, line)
+	if labels, ok := byLabel(q, line); ok {
+		return answer.Decision{Action: answer.Select, Labels: labels}, nil
+	}
+	if _, err := typed(q, line); err != nil {
+		return answer.Decision{}, fmt.Errorf("%q is not an option: %w", line, err)
+	}
+	return answer.Decision{}, &ConfirmText{Text: line}
+}
+
+// ConfirmText is text that is neither numbers nor an option's label: a
+// typed answer, if the person confirms it.
+type ConfirmText struct{ Text string }
+
+func (c *ConfirmText) Error() string {
+	return fmt.Sprintf("%q is not one of the options: press Enter to send it as your own answer, or give a number or a label", c.Text)
+}
+
+// byLabel reads labels (any case): one, or on a multi-select question
+// several separated by commas, each offered once.
+func byLabel(q answer.Question, line string) ([]string, bool) {
+	parts := []string{line}
+	if q.MultiSelect {
+		parts = strings.Split(line, ",")
+	}
+	var labels []string
+	seen := map[string]bool{}
+	for _, p := range parts {
+		l, ok := label(q, strings.TrimSpace(p))
+		if !ok || seen[l] {
+			return nil, false
+		}
+		seen[l] = true
+		labels = append(labels, l)
+	}
+	return labels, len(labels) > 0
+}
+
+// label is the option labelled s, in any case.
+func label(q answer.Question, s string) (string, bool) {
+	for _, o := range q.Options {
+		if strings.EqualFold(o.Label, s) {
+			return o.Label, true
+		}
+	}
+	return "", false
+}
+
+// Complete completes the label being typed at the end of line (after the
+// last comma on a multi-select question): to the one label it begins, or
+// to what all the labels it begins share.
+func Complete(q answer.Question, line string) (string, bool) {
+	head, word := "", line
+	if q.MultiSelect {
+		if i := strings.LastIndex(line, ","); i >= 0 {
+			head, word = line[:i+1]+" ", strings.TrimSpace(line[i+1:])
+		}
+	}
+	word = strings.TrimLeft(word, " ")
+	var match []string
+	for _, o := range q.Options {
+		if len(o.Label) >= len(word) && strings.EqualFold(o.Label[:len(word)], word) {
+			match = append(match, o.Label)
+		}
+	}
+	if len(match) == 0 {
+		return line, false
+	}
+	common := match[0]
+	for _, m := range match[1:] {
+		n := 0
+		for n < len(common) && n < len(m) && strings.EqualFold(common[n:n+1], m[n:n+1]) {
+			n++
+		}
+		common = common[:n]
+	}
+	if len(common) < len(word) {
+		return line, false
+	}
+	return head + common, true
 }
 
 func command(line string) (cmd, rest string, ok bool) {

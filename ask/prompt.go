@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,14 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 )
+
+// ErrInterrupted is the person pressing Ctrl-C at the prompt: they want
+// the run to end, as Ctrl-C ends a program.
+var ErrInterrupted = errors.New("interrupted (Ctrl-C at the prompt)")
+
+// ErrNoAnswer is the person pressing Ctrl-D on an empty line: no answer
+// from them to this question.
+var ErrNoAnswer = errors.New("no answer (Ctrl-D at the prompt)")
 
 // Prompter asks the person on a terminal. One question at a time.
 type Prompter struct {
@@ -42,11 +51,18 @@ func New(tty *os.File) *Prompter {
 	// (timeout) must not leave a read behind that steals the next answer.
 	go func() {
 		defer close(p.done)
+		isTerm := term.IsTerminal(int(tty.Fd()))
 		for {
 			buf := make([]byte, 256)
 			n, err := tty.Read(buf)
 			if n > 0 {
 				p.input <- buf[:n]
+			}
+			if n == 0 && errors.Is(err, io.EOF) && isTerm {
+				// Ctrl-D typed between prompts, while the terminal is
+				// not raw: a key, not the end of the terminal.
+				p.input <- []byte{keyCtrlD}
+				continue
 			}
 			if err != nil {
 				p.err = err
@@ -61,7 +77,8 @@ func New(tty *os.File) *Prompter {
 func (p *Prompter) Close() error { return p.tty.Close() }
 
 // Ask shows question n of total and returns the person's decision. It
-// returns ctx's error when ctx ends first (e.g. the answer timeout).
+// returns ctx's error when ctx ends first (e.g. the answer timeout),
+// [ErrInterrupted] on Ctrl-C and [ErrNoAnswer] on Ctrl-D.
 func (p *Prompter) Ask(ctx context.Context, q answer.Question, n, total int) (answer.Decision, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -81,23 +98,46 @@ func (p *Prompter) Ask(ctx context.Context, q answer.Question, n, total int) (an
 	} else {
 		t.SetSize(80, 24)
 	}
+	t.AutoCompleteCallback = func(line string, pos int, key rune) (string, int, bool) {
+		if key != '\t' || pos != len(line) {
+			return "", 0, false
+		}
+		done, ok := Complete(q, line)
+		return done, len(done), ok
+	}
 	fmt.Fprint(t, Render(q, n, total))
+	pending := "" // text the person was asked to confirm as their own answer
 	for {
 		line, err := t.ReadLine()
-		if err != nil {
-			if ctx.Err() != nil {
-				why := "(no answer in time)"
-				if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-					why = "(no longer asked: the run is ending)"
-				}
-				fmt.Fprintln(t, "\r\n"+why)
-				return answer.Decision{}, ctx.Err()
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			why := "(no answer in time)"
+			if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				why = "(no longer asked: the run is ending)"
 			}
-			return answer.Decision{}, fmt.Errorf("ask: %w", err)
+			fmt.Fprintln(t, "\n"+why)
+			return answer.Decision{}, ctx.Err()
+		case errors.Is(err, ErrInterrupted):
+			fmt.Fprintln(t, "^C")
+			return answer.Decision{}, ErrInterrupted
+		case errors.Is(err, io.EOF) && p.err == nil:
+			fmt.Fprintln(t, "\n(no answer)")
+			return answer.Decision{}, ErrNoAnswer
+		default:
+			return answer.Decision{}, fmt.Errorf("the terminal's input ended: %w", err)
 		}
+		if pending != "" && (strings.TrimSpace(line) == "" || strings.TrimSpace(line) == pending) {
+			return typed(q, pending)
+		}
+		pending = ""
 		d, err := Parse(q, line)
 		if err == nil {
 			return d, nil
+		}
+		var ct *ConfirmText
+		if errors.As(err, &ct) {
+			pending = ct.Text
 		}
 		fmt.Fprintf(t, "%v\n", err)
 	}
@@ -130,14 +170,21 @@ func Render(q answer.Question, n, total int) string {
 	}
 	switch {
 	case q.HasPreview() && !q.MultiSelect:
-		fmt.Fprintf(&b, "One answer: a number (1-%d), notes after it if you like (2 /notes TEXT) · /chat TEXT · /cancel\n", len(q.Options))
+		fmt.Fprintf(&b, "One answer: a number (1-%d) or a label, notes after a number if you like (2 /notes TEXT) · /chat TEXT · /cancel\n", len(q.Options))
 	case q.MultiSelect:
-		fmt.Fprintf(&b, "Several answers: the numbers to tick, in order (e.g. 1 3) · /chat TEXT · /cancel\n")
+		fmt.Fprintf(&b, "Several answers: the numbers to tick, in order (1 3), or labels (A, B) · /chat TEXT · /cancel\n")
 	default:
-		fmt.Fprintf(&b, "One answer: a number (1-%d), or type your own · /chat TEXT · /cancel\n", len(q.Options))
+		fmt.Fprintf(&b, "One answer: a number (1-%d) or a label, or /type your own · /chat TEXT · /cancel\n", len(q.Options))
 	}
+	b.WriteString("Tab completes a label · Ctrl-D: no answer · Ctrl-C: end the run\n")
 	return b.String()
 }
+
+// keyCtrlC is the byte a terminal in raw mode reads for Ctrl-C.
+const (
+	keyCtrlC = 3
+	keyCtrlD = 4
+)
 
 // previewLines bounds how much of a preview the prompt shows.
 const previewLines = 12
@@ -149,9 +196,19 @@ type ctxReader struct {
 }
 
 func (r *ctxReader) Read(b []byte) (int, error) {
+	if i := bytes.IndexByte(r.p.rest, keyCtrlC); i >= 0 {
+		// Ctrl-C: what was typed before it is dropped with the line, and
+		// what came after it with the run.
+		r.p.rest = nil
+		return 0, ErrInterrupted
+	}
 	if len(r.p.rest) == 0 {
 		select {
 		case r.p.rest = <-r.p.input:
+			if bytes.IndexByte(r.p.rest, keyCtrlC) >= 0 {
+				r.p.rest = nil
+				return 0, ErrInterrupted
+			}
 		case <-r.p.done:
 			if r.p.err != nil {
 				return 0, r.p.err

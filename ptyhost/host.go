@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -79,7 +80,14 @@ type Host struct {
 	sizeMu sync.Mutex // keeps PTY and emulator resizes together
 	closed bool       // the PTY is closed; guarded by sizeMu
 	stop   func()     // stops signal handling
+	// interrupted is set when the wrapper got SIGINT (Ctrl-C at a terminal
+	// not in raw mode) and ended the child for it.
+	interrupted atomic.Bool
 }
+
+// Interrupted reports whether the child was ended because the wrapper got
+// SIGINT.
+func (h *Host) Interrupted() bool { return h.interrupted.Load() }
 
 // Status is how the child ended.
 type Status struct {

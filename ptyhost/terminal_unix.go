@@ -113,6 +113,9 @@ func (h *Host) handleSignals() (stop func()) {
 					_ = h.Signal(syscall.SIGHUP)
 					kill = time.After(killGrace)
 				default:
+					if sig == syscall.SIGINT {
+						h.interrupted.Store(true)
+					}
 					_ = h.Signal(syscall.SIGTERM)
 					kill = time.After(killGrace)
 				}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/ask"
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/rules"
@@ -111,6 +112,18 @@ func (s *session) ask(f *form, i int) (rules.Decision, bool) {
 		s.log.Emit("timeout", events.Fields{"tool_use_id": f.ID(), "question": q.Question, "index": i + 1,
 			"after": s.cfg.AnswerTimeout.String()})
 		return s.fallback(f.ID(), i, q)
+	case errors.Is(err, ask.ErrNoAnswer):
+		// As if the time to answer ran out: the fallback, else the form
+		// is cancelled.
+		s.log.Emit("unmatched", events.Fields{"tool_use_id": f.ID(), "question": q.Question, "index": i + 1,
+			"reason": "the person gave no answer (Ctrl-D)", "policy": string(s.cfg.Policy)})
+		return s.fallback(f.ID(), i, q)
+	case errors.Is(err, ask.ErrInterrupted):
+		// Ctrl-C: the person ends the run. The form is cancelled (Esc), then
+		// Claude is ended, and the run exits 130.
+		s.flag(func(r *Report) { r.Interrupted = true })
+		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "interrupted by the person (Ctrl-C at the prompt): the form is cancelled and the run ends"})
+		return rules.Decision{}, false
 	default:
 		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "ask: " + err.Error()})
 		return rules.Decision{}, false

@@ -23,6 +23,8 @@ const (
 	ExitNavigation ExitCode = 5 // the screen never confirmed a step
 	ExitMismatch   ExitCode = 6 // Claude recorded something other than intended
 	ExitBlocked    ExitCode = 7 // a dialog nobody answered (headless), or a rule failed the run
+	// ExitInterrupted: the person pressed Ctrl-C, as a shell reports it.
+	ExitInterrupted ExitCode = 130
 )
 
 // Mode is where a run meets its person: whether Claude is drawn on the
@@ -80,6 +82,8 @@ func (r Report) Exit(err error) (ExitCode, error) {
 		code = ExitNavigation
 	case r.Unmatched:
 		code = ExitUnmatched
+	case r.Interrupted:
+		code = ExitInterrupted
 	case r.Blocked != "":
 		code = ExitBlocked
 	case r.Ended:
@@ -90,6 +94,9 @@ func (r Report) Exit(err error) (ExitCode, error) {
 		if n := len(r.Failures); n > 1 {
 			err = fmt.Errorf("%w (and %d more)", err, n-1)
 		}
+	}
+	if err == nil && r.Interrupted && code == ExitInterrupted {
+		err = errors.New("interrupted (Ctrl-C)")
 	}
 	if err == nil && code == ExitBlocked {
 		err = errors.New(r.Blocked)
@@ -114,6 +121,8 @@ func (r Report) Exit(err error) (ExitCode, error) {
 // after claudewrap ended it at the end of its turn is no alarm, and says so.
 func (r Report) ClaudeEnded() string {
 	switch {
+	case r.Interrupted:
+		return "ended by claudewrap: the person pressed Ctrl-C"
 	case r.Ended:
 		return "ended by claudewrap at the end of its turn (--exit-after-turn)"
 	case r.Blocked != "":

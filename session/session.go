@@ -101,6 +101,9 @@ type Report struct {
 	Navigation bool // the screen did not confirm a step
 	Mismatch   bool // Claude recorded something other than intended
 	Ended      bool // claudewrap ended Claude itself (--exit-after-turn)
+	// Interrupted: the person pressed Ctrl-C (at claudewrap's prompt, or
+	// sent SIGINT); the run exits 130.
+	Interrupted bool
 	// Blocked says why the run could not go on: a dialog nobody answers
 	// (headless), a screen waiting for input for ever, a rule that fails
 	// the run. Claude was ended.
@@ -248,6 +251,9 @@ func (s *session) serve(ctx context.Context, child Child, keys askflow.Keys, msg
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			s.report.Claude = st
+			if i, ok := child.(interface{ Interrupted() bool }); ok && i.Interrupted() {
+				s.report.Interrupted = true // Ctrl-C (SIGINT) ended Claude
+			}
 			return s.report, err
 		case <-ended:
 			ended = nil

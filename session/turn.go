@@ -86,7 +86,7 @@ const (
 // only once its prompt has shown and the screen has been still for a moment
 // (a few seconds at most): ended sooner, some versions lose that record.
 func (s *session) turnInterrupted() {
-	if !s.cfg.ExitAfterTurn {
+	if !s.cfg.ExitAfterTurn && !s.interrupted() {
 		return
 	}
 	s.goWork(func() {
@@ -97,13 +97,20 @@ func (s *session) turnInterrupted() {
 	})
 }
 
-// endTurn ends Claude when the run should end with the turn.
+// endTurn ends Claude when the run should end with the turn, or was
+// interrupted.
 func (s *session) endTurn() {
-	if !s.cfg.ExitAfterTurn {
+	if !s.cfg.ExitAfterTurn && !s.interrupted() {
 		return
 	}
 	s.flag(func(r *Report) { r.Ended = true })
 	_ = s.child.Signal(syscall.SIGTERM)
+}
+
+func (s *session) interrupted() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.report.Interrupted
 }
 
 // message sends the chat message as the next turn.
