@@ -274,7 +274,7 @@ func TestAskKeys(t *testing.T) {
 	if _, err := tm.ask(single, "end the run\r\n> ", "\x04"); !errors.Is(err, ErrNoAnswer) {
 		t.Errorf("Ctrl-D: %v", err)
 	}
-	tm.waitFor("(no answer)")
+	tm.waitFor("(no answer")
 	if d, err := tm.ask(single, "end the run\r\n> ", "sq\t\r"); err != nil || d.Action != answer.Select || d.Labels[0] != "SQLite" {
 		t.Errorf("label by Tab: %+v, %v", d, err)
 	}

@@ -116,13 +116,15 @@ func (p *Prompter) Ask(ctx context.Context, q answer.Question, n, total int) (an
 			if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				why = "(no longer asked: the run is ending)"
 			}
-			fmt.Fprintln(t, "\n"+why)
+			// Straight to the terminal: the line editor would draw the
+			// prompt and the line again after it.
+			fmt.Fprint(p.tty, "\r\n"+why+"\r\n")
 			return answer.Decision{}, ctx.Err()
 		case errors.Is(err, ErrInterrupted):
-			fmt.Fprintln(t, "^C")
+			fmt.Fprint(p.tty, "^C\r\n")
 			return answer.Decision{}, ErrInterrupted
 		case errors.Is(err, io.EOF) && p.err == nil:
-			fmt.Fprintln(t, "\n(no answer)")
+			fmt.Fprint(p.tty, "\r\n(no answer: the rules' fallback answers, if they have one; else the form is cancelled)\r\n")
 			return answer.Decision{}, ErrNoAnswer
 		default:
 			return answer.Decision{}, fmt.Errorf("the terminal's input ended: %w", err)
@@ -146,7 +148,7 @@ func (p *Prompter) Ask(ctx context.Context, q answer.Question, n, total int) (an
 // Render is the text shown for a question.
 func Render(q answer.Question, n, total int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n── claudewrap: Claude asks (question %d of %d) ──\n", n, total)
+	fmt.Fprintf(&b, "\n── claudewrap: question %d of %d ──\n", n, total)
 	if q.Header != "" {
 		fmt.Fprintf(&b, "[%s] ", q.Header)
 	}

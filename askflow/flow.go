@@ -36,7 +36,9 @@ type KeyEvent struct {
 	Question int // 1-based
 	Key      string
 	Before   string
-	After    string
+	After    string // "" when the wait for the key's effect was cut short
+	// Seen says the key's intended effect showed on the screen.
+	Seen bool
 }
 
 // Config is one form to answer.
@@ -452,7 +454,11 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 		s, ok := r.wait(ctx, r.cfg.StepTimeout, effect)
 		last = s
 		if r.cfg.OnKey != nil {
-			r.cfg.OnKey(KeyEvent{Question: r.q + 1, Key: keyName(key), Before: before, After: focusOf(s)})
+			after := focusOf(s)
+			if !ok && ctx.Err() != nil {
+				after = "" // cut short (the person took over): the screen says nothing of this key yet
+			}
+			r.cfg.OnKey(KeyEvent{Question: r.q + 1, Key: keyName(key), Before: before, After: after, Seen: ok})
 		}
 		if ok {
 			return s, nil
@@ -965,4 +971,17 @@ func Message(ctx context.Context, cfg Config, text string) error {
 	}
 	_, err := r.press(ctx, "message", keyEnter, "prompt", false, sent, typed)
 	return err
+}
+
+// Undo is the key that takes back key, an arrow claudewrap sent, and both
+// their names; ok is false for a key that cannot be taken back (Enter, Esc,
+// text).
+func Undo(key []byte) (undo []byte, name, undoName string, ok bool) {
+	switch string(key) {
+	case keyDown:
+		return []byte(keyUp), "Down", "Up", true
+	case keyUp:
+		return []byte(keyDown), "Up", "Down", true
+	}
+	return nil, keyName(string(key)), "", false
 }

@@ -122,7 +122,6 @@ func (s *session) ask(f *form, i int) (rules.Decision, bool) {
 		// Ctrl-C: the person ends the run. The form is cancelled (Esc), then
 		// Claude is ended, and the run exits 130.
 		s.flag(func(r *Report) { r.Interrupted = true })
-		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "interrupted by the person (Ctrl-C at the prompt): the form is cancelled and the run ends"})
 		return rules.Decision{}, false
 	default:
 		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "ask: " + err.Error()})

@@ -86,8 +86,13 @@ func (s *session) drive(f *form, ds []answer.Decision) {
 	cfg.Screen, cfg.Keys, cfg.Decisions = redrawable{s.child.Screen(), s.child}, s.keys, ds
 	cfg.Questions, cfg.Recorded = f.questions, f.posted
 	cfg.OnKey = func(k askflow.KeyEvent) {
-		s.log.Emit("key", events.Fields{"tool_use_id": f.ID(), "question": k.Question, "key": k.Key,
-			"focus_before": k.Before, "focus_after": k.After})
+		s.keySeen(k.Seen)
+		fields := events.Fields{"tool_use_id": f.ID(), "question": k.Question, "key": k.Key,
+			"focus_before": k.Before, "focus_after": k.After}
+		if !k.Seen {
+			fields["seen"] = false
+		}
+		s.log.Emit("key", fields)
 	}
 	res, err := askflow.Run(ctx, cfg)
 	if err != nil {
@@ -104,7 +109,11 @@ func (s *session) drive(f *form, ds []answer.Decision) {
 	case askflow.Cancelled:
 		s.move(f, done, driving)
 		s.forget(f) // no PostToolUse follows
-		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "keys": res.Keys})
+		fields := events.Fields{"tool_use_id": f.ID(), "keys": res.Keys}
+		if s.interrupted() {
+			fields["reason"] = "interrupted by the person (Ctrl-C)"
+		}
+		s.log.Emit("cancelled", fields)
 		s.dropQueued("the turn was interrupted")
 		// Esc ends Claude's turn without a Stop hook.
 		s.turnInterrupted()

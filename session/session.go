@@ -124,9 +124,12 @@ type Report struct {
 type session struct {
 	cfg   Config
 	child Child
-	keys  askflow.Keys
-	log   *events.Log
-	rec   *bundle.Recorder // the screen so far, for bug reports; may be nil
+	// keys sends claudewrap's keys, noted as in flight (inflight.go);
+	// rawKeys sends without noting.
+	keys    askflow.Keys
+	rawKeys askflow.Keys
+	log     *events.Log
+	rec     *bundle.Recorder // the screen so far, for bug reports; may be nil
 	// ctx ends when Claude has exited or the caller's context ended.
 	ctx context.Context
 	// killGrace is how long Claude has to end after SIGTERM when the
@@ -140,7 +143,8 @@ type session struct {
 	// form waits for its turn to be driven on it.
 	changed chan struct{}
 	report  Report
-	chat    string // a message to send when the turn ends ("Chat about this")
+	chat    string    // a message to send when the turn ends ("Chat about this")
+	lastKey *inflight // the last key claudewrap sent (inflight.go)
 	// lastInput is when the person last typed, for the passthrough timeout.
 	lastInput time.Time
 	lastPre   time.Time // when the last PreToolUse arrived
@@ -215,7 +219,8 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 // serve answers the forms of a running Claude, as its hook messages
 // arrive, until it exits.
 func (s *session) serve(ctx context.Context, child Child, keys askflow.Keys, msgs <-chan hook.Message) (Report, error) {
-	s.child, s.keys = child, keys
+	s.child, s.rawKeys = child, keys
+	s.keys = trackedKeys{s, keys}
 	// Work for forms ends with Claude: a prompt or askflow still running
 	// when Claude exits is stopped, and its events come before Run returns.
 	ctx, stop := context.WithCancel(ctx)

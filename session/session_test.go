@@ -5,12 +5,14 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/internal/fakeclaude"
+	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/rules"
 )
 
@@ -85,6 +87,70 @@ func TestFormTakeover(t *testing.T) {
 	if rep.Mismatch || rep.Navigation || r.has("verified") {
 		t.Errorf("report %+v\n%s", rep, r)
 	}
+}
+
+// TestFormTakeoverInflight: the person presses Down while claudewrap's
+// own Down is on its way but not shown yet. They meant the row below the
+// one they saw: claudewrap's Down is taken back before their key reaches
+// Claude, and what they pick is what they saw.
+func TestFormTakeoverInflight(t *testing.T) {
+	t.Parallel()
+	sent := make(chan struct{})
+	c := newChild(t, fakeclaude.Faults{
+		Delay: map[int]time.Duration{1: 200 * time.Millisecond},
+		OnSend: func(n int) {
+			if n == 1 {
+				close(sent)
+			}
+		},
+	})
+	// The rule wants MongoDB, the third option: Down, Down.
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("MongoDB")}},
+		Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}})
+	c.ask("t1", database)
+	<-sent
+	// The screen still shows the first option focused; the person's Down.
+	down := []byte("\x1b[B")
+	r.s.input(down)
+	if err := c.SendKeys(down); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SendKeys([]byte("\r")); err != nil {
+		t.Fatal(err)
+	}
+	r.wait(`"by":"person"`)
+	if got := c.Submitted()[database.Question]; got != database.Options[1].Label {
+		t.Errorf("the person's Down from %q landed on %q, want %q\n%s", database.Options[0].Label, got, database.Options[1].Label, r)
+	}
+	if !strings.Contains(r.log.String(), `"undo":"Down"`) {
+		t.Errorf("no undo logged\n%s", r)
+	}
+	// The key cut short by the takeover does not claim a focus.
+	for _, l := range strings.Split(r.log.String(), "\n") {
+		if strings.Contains(l, `"event":"key"`) && strings.Contains(l, `"seen":false`) && !strings.Contains(l, `"focus_after":""`) {
+			t.Errorf("a key cut short claims a focus: %s", l)
+		}
+	}
+	r.end()
+}
+
+// TestFormPersonEsc: a form handed to the person that they cancel with
+// Esc in Claude's own menu is logged as cancelled, by them.
+func TestFormPersonEsc(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{}, Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}})
+	c.ask("t1", database)
+	r.wait(`"handed_over"`)
+	r.s.input([]byte("\x1b"))
+	if err := c.SendKeys([]byte("\x1b")); err != nil {
+		t.Fatal(err)
+	}
+	ev := r.wait(`"cancelled"`)
+	if ev["by"] != "person" || ev["tool_use_id"] != "t1" {
+		t.Errorf("cancelled: %v\n%s", ev, r)
+	}
+	r.end()
 }
 
 // TestFormAnswerTimeout: a person who does not answer at the ask prompt in time

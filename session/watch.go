@@ -23,6 +23,41 @@ func (s *session) input(p []byte) {
 	}
 	s.mu.Unlock()
 	s.takeOver()
+	if !s.cfg.Host.Headless {
+		s.undoInflight()
+	}
+	if string(p) == "\x1b" { // Esc alone, not the start of an arrow
+		for _, f := range s.formsIn(handedOver) {
+			s.goWork(func() { s.escaped(f) })
+		}
+	}
+}
+
+// escWait bounds the wait for a form the person pressed Esc on to go.
+const escWait = 3 * time.Second
+
+// escaped notes a form the person cancelled with Esc in Claude's own menu:
+// it leaves the screen and Claude records nothing (no PostToolUse).
+func (s *session) escaped(f *form) {
+	ctx, cancel := context.WithTimeout(s.ctx, escWait)
+	defer cancel()
+	em := s.child.Screen()
+	if _, err := em.Wait(ctx, func(sn screen.Snapshot) bool { return !askflow.FormShown(sn) }); err != nil {
+		return // still there: the Esc closed something else (notes, a text row)
+	}
+	select {
+	case <-f.posted:
+		return // recorded after all
+	case <-time.After(200 * time.Millisecond): // PostToolUse comes first when there is one
+	case <-ctx.Done():
+		return
+	}
+	if !s.move(f, done, handedOver) {
+		return
+	}
+	s.forget(f)
+	s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "by": "person", "reason": "the person pressed Esc"})
+	s.turnInterrupted()
 }
 
 // takeOver hands the forms being answered, or waiting to be, to the person.

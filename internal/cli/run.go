@@ -179,9 +179,17 @@ func findClaude(name string) (string, error) {
 
 func runRun(opts *RunOptions) (err error) {
 	defer catchSIGPIPE()()
+	// JSON events go to stdout by default only when a program reads it
+	// (headless, stdout not a terminal); a person gets short lines on
+	// stderr instead: live when headless, held for the end when Claude draws
+	// on their screen.
 	evName := opts.Events
-	if evName == "" && opts.Headless {
+	if evName == "" && opts.Headless && !isTerminal(opts.Stdout) {
 		evName = "-"
+	}
+	var hum *human
+	if !opts.Headless || isTerminal(opts.Stderr) {
+		hum = newHuman(opts.Stderr, !opts.Headless)
 	}
 	var (
 		log *events.Log
@@ -196,6 +204,7 @@ func runRun(opts *RunOptions) (err error) {
 	}()
 	switch evName {
 	case "":
+		log = events.New(nil)
 	case "-":
 		log = events.New(opts.Stdout)
 	default:
@@ -205,6 +214,9 @@ func runRun(opts *RunOptions) (err error) {
 		}
 		files = append(files, f)
 		log = events.New(f)
+	}
+	if hum != nil {
+		log.Watch(hum.event)
 	}
 	// A run that cannot start still ends with an exit event, saying why.
 	startFailed := func(code ExitCode, err error) error {
@@ -219,6 +231,9 @@ func runRun(opts *RunOptions) (err error) {
 	ruleFiles := opts.Rules
 	if len(ruleFiles) == 0 {
 		ruleFiles = append([]string{}, rules.DefaultPaths()...)
+		if len(ruleFiles) == 0 && hum != nil {
+			fmt.Fprintln(opts.Stderr, "claudewrap: no rules file (./.claudewrap.yaml, or rules.yaml under $XDG_CONFIG_HOME/claudewrap): no question is answered by rules")
+		}
 	}
 	set, err := rules.Load(ruleFiles...)
 	if err != nil {
@@ -308,6 +323,9 @@ func runRun(opts *RunOptions) (err error) {
 		fields["reason"] = err.Error()
 	}
 	log.Emit("exit", fields)
+	if hum != nil {
+		hum.summary(code, rep.ClaudeEnded())
+	}
 	if lost := lostOutput(log, rec, files); lost != nil {
 		if code == ExitOK {
 			code = ExitError
@@ -338,4 +356,10 @@ func lostOutput(log *events.Log, rec *cast.Writer, files []*os.File) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }

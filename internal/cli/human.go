@@ -1,0 +1,237 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/events"
+)
+
+// human turns the run's events into the short lines a person reads:
+// what Claude asked, who answered and how, what Claude recorded, and a
+// summary at the end. Live on a terminal claudewrap does not share with
+// Claude (headless); held for the end when Claude draws on the person's
+// screen, where a line would corrupt Claude's picture.
+type human struct {
+	w    io.Writer
+	hold bool // passthrough: lines are printed when the run ends
+
+	mu                           sync.Mutex
+	held                         []string
+	lastErr                      string // an error line waiting for the next event (see event)
+	asked, answered, verified    int
+	mismatched, cancelled, yours int
+	dialogsAnswered, dialogsSeen int
+	permissionsVerified, blocked int
+	seenDialogs                  map[string]bool
+}
+
+func newHuman(w io.Writer, hold bool) *human {
+	return &human{w: w, hold: hold, seenDialogs: map[string]bool{}}
+}
+
+// say prints or holds one line.
+func (h *human) say(format string, args ...any) {
+	line := "claudewrap: " + fmt.Sprintf(format, args...)
+	if h.hold {
+		h.held = append(h.held, line)
+		return
+	}
+	fmt.Fprintln(h.w, line)
+}
+
+// event is an events.Log watcher.
+func (h *human) event(name string, f events.Fields) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	str := func(k string) string { s, _ := f[k].(string); return s }
+	// The run's last error is the exit's reason, which claudewrap prints
+	// on stderr when it exits: said once.
+	if h.lastErr != "" {
+		if name != "exit" || str("reason") != h.lastErr {
+			h.say("error: %s", h.lastErr)
+		}
+		h.lastErr = ""
+	}
+	switch name {
+	case "question":
+		qs, _ := f["questions"].([]answer.Question)
+		h.asked++
+		if len(qs) == 0 {
+			return
+		}
+		more := ""
+		if len(qs) > 1 {
+			more = fmt.Sprintf(" (and %d more questions)", len(qs)-1)
+		}
+		h.say("Claude asks %q%s", qs[0].Question, more)
+	case "decision":
+		switch {
+		case str("dialog") != "" && str("unmatched") != "":
+			h.say("no permission rule for %s: %s", str("tool"), str("unmatched"))
+		case str("dialog") != "" && str("select") != "":
+			what := fmt.Sprintf("%q", str("select"))
+			if t := str("text"); t != "" {
+				what += fmt.Sprintf(" with %q", t)
+			}
+			h.say("%s dialog: %s picks %s", str("dialog"), str("by"), what)
+		case str("dialog") != "":
+			h.say("%s for %s: rule %q decides %s", str("dialog"), str("tool"), str("rule"), str("decide"))
+		default:
+			by := fmt.Sprintf("rule %q answers", str("rule"))
+			switch str("rule") {
+			case "ask":
+				by = "you answered"
+			case "fallback":
+				by = "the fallback answers"
+			}
+			h.say("%s %q: %s", by, str("question"), decisionText(f))
+		}
+	case "unmatched":
+		h.say("no rule answers %q (%s)", str("question"), firstOf(str("reason"), "policy "+str("policy")))
+	case "handed_over":
+		h.yours++
+		h.say("the form is yours: %s", str("reason"))
+	case "submitted":
+		switch {
+		case str("by") == "person":
+			h.answered++
+			h.say("you answered: %s", answersText(f["answers"]))
+		case str("dialog") != "":
+			h.dialogsAnswered++
+		case f["chat_message"] != nil:
+			h.say("sent the chat message")
+		case f["chat"] == true:
+			h.answered++
+			h.say("chose \"Chat about this\"")
+		default:
+			h.answered++
+			h.say("submitted")
+		}
+	case "verified":
+		if str("tool") != "" {
+			h.permissionsVerified++
+			h.say("verified: Claude's %s call %s", str("tool"), str("outcome"))
+			return
+		}
+		h.verified++
+		h.say("verified: Claude recorded %s", answersText(f["answers"]))
+	case "mismatch":
+		h.mismatched++
+		if str("tool") != "" {
+			h.say("MISMATCH: Claude's %s call %s, the rule meant %s", str("tool"), str("got"), str("want"))
+			return
+		}
+		h.say("MISMATCH: Claude recorded %s; meant %s (%s)", answersText(f["got"]), answersText(f["want"]), str("reason"))
+	case "cancelled":
+		h.cancelled++
+		h.say("form cancelled%s", paren(str("reason")))
+	case "timeout":
+		h.say("no answer in time (after %s)", str("after"))
+	case "dialog":
+		key := str("kind") + "|" + str("title") + "|" + str("tool")
+		if str("source") == "screen" && !h.seenDialogs[key] {
+			h.seenDialogs[key] = true
+			h.dialogsSeen++
+			h.say("Claude shows its %s dialog %q", str("kind"), firstOf(str("title"), str("prompt")))
+		}
+	case "blocked":
+		h.blocked++
+		h.say("blocked: %s", str("reason"))
+	case "error":
+		h.lastErr = str("message")
+	}
+}
+
+// summary is the run in a few lines, printed when it ends: the lines held
+// back (passthrough), then the counts and the exit status.
+func (h *human) summary(code ExitCode, claudeEnded string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, l := range h.held {
+		fmt.Fprintln(h.w, l)
+	}
+	h.held = nil
+	var parts []string
+	if h.asked > 0 {
+		parts = append(parts, fmt.Sprintf("%s asked, %d answered, %d verified", plural(h.asked, "form"), h.answered, h.verified))
+	}
+	if h.yours > 0 {
+		parts = append(parts, fmt.Sprintf("%d handed to you", h.yours))
+	}
+	if h.cancelled > 0 {
+		parts = append(parts, fmt.Sprintf("%d cancelled", h.cancelled))
+	}
+	if h.mismatched > 0 {
+		parts = append(parts, fmt.Sprintf("%d MISMATCHED", h.mismatched))
+	}
+	if h.dialogsAnswered > 0 || h.permissionsVerified > 0 {
+		parts = append(parts, fmt.Sprintf("%s answered, %d permission answers verified", plural(h.dialogsAnswered, "dialog"), h.permissionsVerified))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "no questions")
+	}
+	fmt.Fprintf(h.w, "claudewrap: %s; Claude %s; exit %d\n", strings.Join(parts, "; "), claudeEnded, code)
+}
+
+func decisionText(f events.Fields) string {
+	switch a, _ := f["action"].(string); {
+	case len(asStrings(f["labels"])) > 0:
+		return "select " + quoteAll(asStrings(f["labels"]))
+	case f["text"] != nil:
+		return fmt.Sprintf("%s %q", a, f["text"])
+	default:
+		return a
+	}
+}
+
+// answersText is "Q = A; Q2 = B" in question order.
+func answersText(v any) string {
+	m, _ := v.(map[string]string)
+	if len(m) == 0 {
+		return "nothing"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%q = %q", k, m[k])
+	}
+	return strings.Join(parts, "; ")
+}
+
+func asStrings(v any) []string {
+	s, _ := v.([]string)
+	return s
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}
+
+func paren(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (" + s + ")"
+}
+
+func firstOf(ss ...string) string {
+	for _, s := range ss {
+		if s != "" && s != "policy " {
+			return s
+		}
+	}
+	return ""
+}
