@@ -150,6 +150,9 @@ func TestNoHook(t *testing.T) {
 		if r.code != 5 || len(errs) == 0 || !strings.Contains(fmt.Sprint(errs[0]["message"]), "no PreToolUse hook arrived") {
 			t.Fatalf("want exit 5 and an error naming the missing hook\n%s", r)
 		}
+		if l := strings.Split(strings.TrimSpace(r.stderr), "\n"); len(l) != 1 || !strings.Contains(l[0], "hooks did not run") {
+			t.Errorf("want one line on stderr naming the missing hooks, got %q", r.stderr)
+		}
 		for _, res := range r.sb.API.ToolResults() {
 			if !res.IsError {
 				t.Errorf("Claude recorded %q", res.Content)

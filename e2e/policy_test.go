@@ -32,6 +32,11 @@ func TestLabelNotOffered(t *testing.T) {
 		if len(r.find("cancelled")) != 1 || len(r.find("key")) != 1 {
 			t.Errorf("want the form cancelled with one key (Esc)\n%s", r)
 		}
+		// One line on stderr says why: which question no rule answers.
+		if l := strings.Split(strings.TrimSpace(r.stderr), "\n"); len(l) != 1 ||
+			!strings.Contains(l[0], `no rule answers the question "Which database should we use?"`) {
+			t.Errorf("want one line on stderr naming the question, got %q", r.stderr)
+		}
 		for _, res := range r.sb.API.ToolResults() {
 			if !res.IsError {
 				t.Errorf("Claude recorded %q", res.Content)

@@ -42,9 +42,14 @@ func (m Mode) Policy(flag, fromRules rules.Policy) (rules.Policy, error) {
 	p := flag
 	if p == "" {
 		p = fromRules
-		// A rules file written for a terminal still serves headless runs.
+		// A rules file written for a terminal still serves headless runs,
+		// and one written for claudewrap's prompt serves a run with Claude
+		// on the person's screen (they answer in Claude's own menu).
 		if p == rules.Passthrough && m.Headless {
 			p = ""
+		}
+		if p == rules.Ask && !m.Headless {
+			p = rules.Passthrough
 		}
 	}
 	if p == "" {

@@ -71,6 +71,13 @@ func TestReportExit(t *testing.T) {
 		{rep: Report{}, err: fmt.Errorf("--settings: %w", hook.ErrSettings), want: ExitUsage, reason: "--settings: " + hook.ErrSettings.Error()},
 		{rep: Report{}, err: errors.New("socket gone"), want: ExitError, reason: "socket gone"},
 		{rep: Report{Mismatch: true}, err: errors.New("socket gone"), want: ExitMismatch, reason: "socket gone"},
+		// Each outcome says why, the worst one's reason first.
+		{rep: Report{Unmatched: true, Why: map[ExitCode]string{ExitUnmatched: "no rule answers the question \"Q\""}},
+			want: ExitUnmatched, reason: "no rule answers the question \"Q\""},
+		{rep: Report{Mismatch: true, Unmatched: true, Why: map[ExitCode]string{ExitUnmatched: "u", ExitMismatch: "m"}},
+			want: ExitMismatch, reason: "m"},
+		{rep: Report{Interrupted: true, Ended: true, Claude: ptyhost.Status{Code: 143}}, want: ExitInterrupted, reason: "interrupted (Ctrl-C)"},
+		{rep: Report{Ended: true, Claude: ptyhost.Status{Code: 143}}, want: ExitOK},
 	} {
 		code, err := tc.rep.Exit(tc.err)
 		reason := ""

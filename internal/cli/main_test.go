@@ -185,3 +185,67 @@ func TestTerminalRestored(t *testing.T) {
 		})
 	}
 }
+
+// TestExitReasons: a run claudewrap ends with a status of its own says why
+// in one line on stderr, and (a run that cannot start too) ends its event
+// log with an exit event giving the status and the reason.
+func TestExitReasons(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	rules := filepath.Join(dir, "r.yaml")
+	if err := os.WriteFile(rules, []byte("version: 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		line string
+	}{
+		{"no claude", []string{"run", "--claude", filepath.Join(dir, "nowhere"), "--rules", rules}, 3, "does not exist"},
+		{"ask timeout without fallback", []string{"run", "--claude", self, "--rules", rules, "--answer-timeout", "1s"}, 2,
+			"needs a fallback answer"},
+		{"claude flag before --", []string{"run", "--model", "opus"}, 2, "claude's own flags go after --"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := filepath.Join(t.TempDir(), "events.jsonl")
+			cmd := exec.Command(self, append(tc.args[:1:1], append([]string{"--events", evs}, tc.args[1:]...)...)...)
+			if tc.name == "claude flag before --" {
+				cmd = exec.Command(self, tc.args...)
+			}
+			cmd.Env = append(os.Environ(), "CLI_TEST_AS=claudewrap")
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			// ask and passthrough need a terminal: give the run one.
+			ptmx, tty, err := pty.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ptmx.Close()
+			defer tty.Close()
+			cmd.Stdin = tty
+			err = cmd.Run()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+			if code != tc.code || len(lines) != 1 || !strings.HasPrefix(lines[0], "claudewrap: ") || !strings.Contains(lines[0], tc.line) {
+				t.Fatalf("exit %d, stderr %q; want exit %d and one line with %q", code, stderr.String(), tc.code, tc.line)
+			}
+			if tc.name == "claude flag before --" {
+				return
+			}
+			b, _ := os.ReadFile(evs)
+			if !strings.Contains(string(b), `"event":"exit"`) || !strings.Contains(string(b), fmt.Sprintf(`"code":%d`, tc.code)) ||
+				!strings.Contains(string(b), `"reason"`) {
+				t.Errorf("events %s", b)
+			}
+		})
+	}
+}

@@ -261,6 +261,12 @@ func runRun(opts *RunOptions) (err error) {
 	if timeout == 0 {
 		timeout = set.Timeout()
 	}
+	if timeout > 0 && set.Defaults().Fallback == nil && (policy == rules.Ask || policy == rules.Passthrough) {
+		// Without a fallback, the time running out could only cancel the
+		// person's form: refused, rather than done quietly.
+		return startFailed(ExitUsage, fmt.Errorf("an answer timeout (%v) needs a fallback answer in the rules' defaults "+
+			"(defaults: {fallback: …}) to answer with when it runs out; add one, or drop the timeout", timeout))
+	}
 
 	cfg := ptyhost.Config{
 		Path:     path,
