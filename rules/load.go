@@ -230,12 +230,68 @@ func yamlError(path string, b []byte, err error) *Error {
 		}
 		line = lo
 	}
-	return &Error{File: path, Line: max(line, 1), Col: 1, Msg: msg}
+	return &Error{File: path, Line: max(line, 1), Col: 1, Msg: syntaxMessage(msg)}
+}
+
+// syntaxHints say in a person's words what yaml.v3's commonest syntax
+// errors mean.
+var syntaxHints = []struct{ raw, hint string }{
+	{"did not find expected ',' or '}'", "a { … } opened here or above is not closed"},
+	{"did not find expected ',' or ']'", "a [ … ] opened here or above is not closed"},
+	{"mapping values are not allowed in this context", "a ':' where a value was expected: quote the value, or check the indentation"},
+	{"did not find expected key", "this line's indentation does not line up with the keys above it"},
+	{"did not find expected '-' indicator", "this list item's indentation does not line up with the items above it"},
+	{"found character that cannot start any plain scalar", "a value starts with a character YAML reserves (` @ % or a tab): quote it"},
+	{"found a tab character", "a tab in the indentation: YAML indents with spaces"},
+	{"could not find expected ':'", "a key without its ':' (or a line that belongs to the text above it)"},
+	{"found unexpected end of stream", "the file ends inside a quoted string, a { … } or a [ … ]"},
+	{"did not find expected node content", "a value is missing here, or a [ … ] or { … } is not closed"},
+	{"found character that cannot start any token", "a tab, or a character YAML reserves, where a key or value starts (YAML indents with spaces)"},
+	{"found undefined tag handle", "a '!' starts a YAML tag: quote the value"},
+}
+
+// syntaxMessage is a YAML syntax error for a person: what it likely means,
+// the parser's own words, and that nothing after it was checked (a parser
+// cannot go on past a syntax error).
+func syntaxMessage(raw string) string {
+	hint := ""
+	for _, h := range syntaxHints {
+		if strings.Contains(raw, h.raw) {
+			hint = h.hint + " "
+			break
+		}
+	}
+	return fmt.Sprintf("YAML syntax error: %s(the parser says: %s); the rest of the file was not checked", hint, raw)
 }
 
 type parser struct {
 	file *File
 	errs Errors
+}
+
+// typoSince reports whether an unknown key was reported since the error
+// count was before: a missing key is then most likely that typo, and is
+// not reported again.
+func (p *parser) typoSince(before int) bool {
+	for _, e := range p.errs[before:] {
+		if strings.HasPrefix(e.Msg, "unknown key ") {
+			return true
+		}
+	}
+	return false
+}
+
+// unique reports a name given to two rules (or two permissions) of a file:
+// events and rules test name the rule that answered, so each must say which.
+func (p *parser) unique(n *yaml.Node, what, name string, seen map[string]int) {
+	if name == "" {
+		return
+	}
+	if first, dup := seen[name]; dup {
+		p.errorf(n, "%s name %q is used twice (first at line %d)", what, name, first)
+		return
+	}
+	seen[name] = n.Line
 }
 
 func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
@@ -369,8 +425,9 @@ func (p *parser) top(n *yaml.Node) {
 				p.errorf(v, "rules must be a list, not %s", kind(v))
 				return
 			}
+			names := map[string]int{}
 			for _, r := range v.Content {
-				p.rule(r)
+				p.unique(r, "rule", p.rule(r), names)
 			}
 		},
 	})
@@ -415,9 +472,11 @@ func (p *parser) defaults(n *yaml.Node) {
 	})
 }
 
-func (p *parser) rule(n *yaml.Node) {
+// rule parses one rule and returns the name it was given ("" for none).
+func (p *parser) rule(n *yaml.Node) string {
 	r := Rule{Line: n.Line}
 	var sawAnswer bool
+	before := len(p.errs)
 	p.fields(n, "a rule", map[string]func(k, v *yaml.Node){
 		"name": func(k, v *yaml.Node) {
 			if s, ok := p.str(v, "name"); ok {
@@ -433,15 +492,17 @@ func (p *parser) rule(n *yaml.Node) {
 		},
 	})
 	if n.Kind != yaml.MappingNode {
-		return
+		return ""
 	}
-	if !sawAnswer {
+	if !sawAnswer && !p.typoSince(before) {
 		p.errorf(n, "rule has no answer")
 	}
+	named := r.Name
 	if r.Name == "" {
 		r.Name = fmt.Sprintf("rule at line %d", n.Line)
 	}
 	p.file.Rules = append(p.file.Rules, r)
+	return named
 }
 
 func (p *parser) when(n *yaml.Node, w *When) {
@@ -511,6 +572,7 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 			}
 		}
 	}
+	fieldsFrom := len(p.errs)
 	p.fields(n, what, keys)
 	if a.Notes != nil && len(actions) == 1 && actions[0] != "select" {
 		p.errorf(n, "notes go with select (on a question whose options have previews), not with %s", actions[0])
@@ -518,6 +580,9 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 	if n.Kind == yaml.MappingNode {
 		switch len(actions) {
 		case 0:
+			if p.typoSince(fieldsFrom) {
+				break
+			}
 			if what == "fallback" {
 				p.errorf(n, "fallback needs one of type, chat, cancel")
 			} else {
@@ -569,6 +634,7 @@ func (p *parser) selectAnswer(n *yaml.Node) *Select {
 	case yaml.MappingNode:
 		sel := &Select{}
 		var sawIndex bool
+		from := len(p.errs)
 		p.fields(n, "select", map[string]func(k, v *yaml.Node){
 			"index": func(k, v *yaml.Node) {
 				sawIndex = true
@@ -585,7 +651,9 @@ func (p *parser) selectAnswer(n *yaml.Node) *Select {
 			},
 		})
 		if !sawIndex {
-			p.errorf(n, "select: want a label, a list of labels, or {index: N}")
+			if !p.typoSince(from) {
+				p.errorf(n, "select: want a label, a list of labels, or {index: N}")
+			}
 			return nil
 		}
 		if sel.Index == 0 {

@@ -31,18 +31,24 @@ var errorCases = []struct {
 	{"unknown answer key", "version: 1\nrules:\n  - answer:\n      press: Enter\n",
 		[]string{
 			`r.yaml:4:7: unknown key "press" in answer (want one of cancel, chat, notes, select, type)`,
-			`r.yaml:4:7: answer needs one of select, type, chat, cancel`,
 		}},
 	{"unknown select key", "version: 1\nrules:\n  - answer:\n      select: {position: 2}\n",
 		[]string{
-			`r.yaml:4:15: select: want a label, a list of labels, or {index: N}`,
 			`r.yaml:4:16: unknown key "position" in select (want one of index)`,
 		}},
 	{"unknown fallback key", "version: 1\ndefaults:\n  fallback: {say: hi}\n",
 		[]string{
-			`r.yaml:3:13: fallback needs one of type, chat, cancel`,
 			`r.yaml:3:14: unknown key "say" in fallback (want one of cancel, chat, select, type)`,
 		}},
+	// One typo, one error: the key it misspells is not reported missing too.
+	{"typo of answer", "version: 1\nrules:\n  - name: db\n    answr: {select: SQLite}\n",
+		[]string{`r.yaml:4:5: unknown key "answr" in a rule (want one of answer, name, when)`}},
+	{"duplicate rule names", "version: 1\nrules:\n  - name: db\n    answer: {cancel: true}\n  - name: db\n    answer: {cancel: true}\n",
+		[]string{`r.yaml:5:5: rule name "db" is used twice (first at line 3)`}},
+	{"duplicate permission names", "version: 1\npermissions:\n  - {name: p, when: {tool: Bash}, decide: allow}\n  - {name: p, when: {tool: Edit}, decide: allow}\n",
+		[]string{`r.yaml:4:5: permission name "p" is used twice (first at line 3)`}},
+	{"typo of decide", "version: 1\npermissions:\n  - {name: p, when: {tool: Bash}, decid: allow}\n",
+		[]string{`r.yaml:3:35: unknown key "decid" in a permission (want one of decide, name, when)`}},
 	{"non-string key", "version: 1\n[a]: 1\n",
 		[]string{`r.yaml:2:1: keys in the file must be names, not a list`}},
 	{"merge key", "version: 1\nrules:\n  - <<: {name: a}\n    answer: {cancel: true}\n",
@@ -165,9 +171,9 @@ var errorCases = []struct {
 	{"two documents", "version: 1\nrules: []\n---\nversion: 1\n",
 		[]string{`r.yaml:3:1: only one YAML document is allowed`}},
 	{"tab indentation", "version: 1\nrules:\n\t- answer: {cancel: true}\n",
-		[]string{`r.yaml:3:1: found character that cannot start any token`}},
-	{"unclosed flow", "version: 1\nrules: [\n", []string{`r.yaml:2:1: did not find expected node content`}},
-	{"mapping in a scalar", "version: 1\nrules:\n  - name: a: b\n", []string{`r.yaml:3:1: mapping values are not allowed in this context`}},
+		[]string{`r.yaml:3:1: YAML syntax error: a tab, or a character YAML reserves, where a key or value starts (YAML indents with spaces) (the parser says: found character that cannot start any token); the rest of the file was not checked`}},
+	{"unclosed flow", "version: 1\nrules: [\n", []string{`r.yaml:2:1: YAML syntax error: a value is missing here, or a [ … ] or { … } is not closed (the parser says: did not find expected node content); the rest of the file was not checked`}},
+	{"mapping in a scalar", "version: 1\nrules:\n  - name: a: b\n", []string{`r.yaml:3:1: YAML syntax error: a ':' where a value was expected: quote the value, or check the indentation (the parser says: mapping values are not allowed in this context); the rest of the file was not checked`}},
 
 	{"notes with type", "version: 1\nrules:\n  - answer: {type: x, notes: y}\n", []string{
 		`r.yaml:3:13: notes go with select (on a question whose options have previews), not with type`}},

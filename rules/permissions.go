@@ -66,14 +66,18 @@ func (p *parser) permissions(n *yaml.Node) {
 		p.errorf(n, "permissions must be a list, not %s", kind(n))
 		return
 	}
+	names := map[string]int{}
 	for _, e := range n.Content {
-		p.permission(e)
+		p.unique(e, "permission", p.permission(e), names)
 	}
 }
 
-func (p *parser) permission(n *yaml.Node) {
+// permission parses one permission rule and returns the name it was given
+// ("" for none).
+func (p *parser) permission(n *yaml.Node) string {
 	r := Permission{Line: n.Line}
 	var sawDecide, sawWhen bool
+	before := len(p.errs)
 	p.fields(n, "a permission", map[string]func(k, v *yaml.Node){
 		"name": func(k, v *yaml.Node) {
 			if s, ok := p.str(v, "name"); ok {
@@ -90,18 +94,21 @@ func (p *parser) permission(n *yaml.Node) {
 		},
 	})
 	if n.Kind != yaml.MappingNode {
-		return
+		return ""
 	}
-	if !sawDecide {
+	typo := p.typoSince(before)
+	if !sawDecide && !typo {
 		p.errorf(n, "permission has no decide")
 	}
-	if !sawWhen || r.When.Tool == nil {
+	if (!sawWhen && !typo) || (sawWhen && r.When.Tool == nil) {
 		p.errorf(n, "permission needs when: {tool: …}: a decision for every tool is a decision nobody reviewed")
 	}
+	named := r.Name
 	if r.Name == "" {
 		r.Name = fmt.Sprintf("permission at line %d", n.Line)
 	}
 	p.file.Permissions = append(p.file.Permissions, r)
+	return named
 }
 
 func (p *parser) permissionWhen(n *yaml.Node, w *PermissionWhen) {

@@ -294,7 +294,8 @@ func schemaBlind(err error) bool {
 		return false
 	}
 	for _, e := range es {
-		if !strings.Contains(e.Msg, "bad regular expression") && !tooLong(e.Msg) {
+		// Names unique across a list's objects are beyond JSON Schema too.
+		if !strings.Contains(e.Msg, "bad regular expression") && !tooLong(e.Msg) && !strings.Contains(e.Msg, "is used twice (first at line") {
 			return false
 		}
 	}

@@ -113,8 +113,10 @@ unmatched, and what the rules' fallback answer would be.
 FORM.json is an AskUserQuestion hook's tool_input, {"questions": [...]}, or a
 whole hook payload holding one. With --tool (and --input, the tool's input as
 JSON) it shows which permissions: rule decides that tool's permission request;
-it exits 1 when none does (a headless run would be blocked). Nothing is
-started and nothing is pressed.`,
+it exits 1 when none does (a headless run would be blocked). With --form it
+exits 1 when a question is unmatched (a run under --on-unmatched fail would
+exit 4), so that CI can use it as a gate. Nothing is started and nothing is
+pressed.`,
 		Example: `  claudewrap rules test examples/demo.yaml --form testdata/forms/three.json
   claudewrap rules test examples/permissions.yaml --tool Bash --input '{"command":"git push"}'`,
 		Args: cobra.MinimumNArgs(1),
@@ -180,6 +182,7 @@ func runRulesTest(opts *RulesTestOptions) error {
 		return withCode(ExitError, fmt.Errorf("%s: %w", opts.Form, err))
 	}
 	w := opts.Stdout
+	unmatched := 0
 	for i, q := range qs {
 		kind := "single-select"
 		if q.MultiSelect {
@@ -196,6 +199,7 @@ func runRulesTest(opts *RulesTestOptions) error {
 			fmt.Fprintf(w, "   rule %q (%s:%d): %s%s\n", d.Rule, d.File, d.Line, d.Decision.String(), endsForm(d.Action))
 			continue
 		}
+		unmatched++
 		fmt.Fprintf(w, "   unmatched: %s\n", d.Unmatched)
 		if fb, err := set.Fallback(q); err != nil {
 			fmt.Fprintf(w, "   fallback: none (%v)\n", err)
@@ -213,6 +217,12 @@ func runRulesTest(opts *RulesTestOptions) error {
 		timeout = def.AnswerTimeout.String()
 	}
 	fmt.Fprintf(w, "on_unmatched: %s; answer_timeout: %s\n", policy, timeout)
+	if unmatched > 0 {
+		// A gate for CI: under --on-unmatched fail this form would end the
+		// run with exit 4.
+		return withCode(ExitError, fmt.Errorf("%s of the form no rule answers: a run under --on-unmatched fail would exit 4",
+			plural(unmatched, "question")))
+	}
 	return nil
 }
 

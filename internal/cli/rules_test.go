@@ -184,8 +184,9 @@ rules:
 	os.WriteFile(payload, []byte(`{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","tool_use_id":"toolu_1","tool_input":`+string(form)+`}`), 0o644)
 
 	out, errOut, err := executeRoot(t, "rules", "test", first, second, "--form", payload)
-	if err != nil || errOut != "" {
-		t.Fatalf("%v\n%s", err, errOut)
+	// Unmatched questions fail the gate: exit 1, and why.
+	if codeOf(err) != ExitError || err == nil || !strings.Contains(err.Error(), "3 questions of the form no rule answers") || errOut != "" {
+		t.Fatalf("want exit 1 naming 3 unmatched questions, got %v (exit %d)\n%s", err, codeOf(err), errOut)
 	}
 	want := `1. [Database] Which database should we use?
    single-select: "PostgreSQL", "SQLite", "MongoDB"
@@ -209,8 +210,8 @@ on_unmatched: fallback; answer_timeout: 1m30s
 	chat := filepath.Join(dir, "chat.yaml")
 	os.WriteFile(chat, []byte("version: 1\ndefaults: {fallback: {cancel: true}}\nrules:\n  - {when: {header: Features}, answer: {chat: \"Let us talk.\"}}\n"), 0o644)
 	out, _, err = executeRoot(t, "rules", "test", chat, "--form", threeForm)
-	if err != nil {
-		t.Fatal(err)
+	if codeOf(err) != ExitError {
+		t.Fatalf("two questions unmatched: %v", err)
 	}
 	for _, line := range []string{
 		`   rule "rule at line 4" (` + chat + `:4): chat "Let us talk." (ends the whole form)`,
