@@ -11,6 +11,8 @@ LDFLAGS         := -X github.com/claudewrap/claudewrap/internal/cli.version=$(VE
                    -X github.com/claudewrap/claudewrap/internal/cli.commit=$(COMMIT)
 GOTEST_FLAGS    ?=
 
+SHELL := /bin/bash
+
 .PHONY: lifecycle all build claude test unit cross check golden bench demo stress clean
 
 all: build
@@ -24,10 +26,15 @@ claude:
 	./scripts/install-claude.sh $(CLAUDE_VERSIONS)
 
 # Every test, the end-to-end suite on the real Claude Code included (its
-# tests build only with the e2e tag).
+# tests build only with the e2e tag). The suite takes minutes: each check
+# prints its line as it passes (the whole output goes to .cache/e2e.log).
 test: claude lifecycle
-	CLAUDEWRAP_CLAUDE_VERSIONS="$(CLAUDE_VERSIONS)" CLAUDEWRAP_E2E_VERSIONS="$(E2E_VERSIONS)" \
-		go test -race -count=1 -timeout 70m -tags e2e $(GOTEST_FLAGS) ./...
+	go test -race -count=1 $(GOTEST_FLAGS) ./...
+	@echo "e2e: the real Claude Code against the fake API ($(E2E_VERSIONS); dialogs and random forms on every pinned version): one line per check as it passes"
+	@set -o pipefail; CLAUDEWRAP_CLAUDE_VERSIONS="$(CLAUDE_VERSIONS)" CLAUDEWRAP_E2E_VERSIONS="$(E2E_VERSIONS)" \
+		go test -race -count=1 -timeout 70m -tags e2e -v $(GOTEST_FLAGS) ./e2e 2>&1 | tee .cache/e2e.log | \
+		grep --line-buffered -E '^(e2e:|--- FAIL|FAIL|ok |panic:)' || \
+		{ echo "e2e failed; the failures (the whole log: .cache/e2e.log):"; grep -A60 -- '--- FAIL' .cache/e2e.log | head -400; exit 1; }
 	@cat .cache/e2e-report.txt
 
 # The fast unit tests alone: what plain `go test ./...` runs.

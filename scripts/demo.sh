@@ -34,6 +34,16 @@ JSON
 headless=()
 [ -t 0 ] || headless=(--headless)
 rules="$PWD/examples/demo.yaml"
+echo "== claudewrap demo =="
+echo "The real Claude Code $version runs here offline: a fake Messages API plays the model and has"
+echo "Claude ask one form of three questions (a database, features to build, a naming style)."
+echo "claudewrap answers it from examples/demo.yaml, one confirmed key at a time on Claude's own"
+echo "screen, then checks what Claude recorded. Claude is ended when its turn is over."
+if [ -t 1 ]; then
+  printf 'Starting Claude in 3 s (the form is answered within a second or two)...'
+  sleep 3
+  echo
+fi
 status=0
 (cd "$work/project" && env -i PATH="$PATH" TERM="${TERM:-xterm-256color}" LANG="${LANG:-C.UTF-8}" \
   HOME="$work/home" ANTHROPIC_API_KEY="$key" ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$work/port")" \
@@ -41,12 +51,20 @@ status=0
   "$OLDPWD/bin/claudewrap" run --claude "$OLDPWD/$claude" --rules "$rules" --exit-after-turn \
     --events "$work/events.jsonl" "${headless[@]}" -- "plan the project") || status=$?
 
+# claudewrap writes its human lines only to a terminal: without one, say
+# what Claude recorded from its events.
+if ! [ -t 2 ]; then
+  sed -n 's/.*"answers":{\([^}]*\)},"event":"verified".*/claudewrap: verified: Claude recorded \1/p' "$work/events.jsonl" >&2
+fi
 echo
-echo "== claudewrap exited with status $status; what it checked:"
-grep -E '"event":"(decision|unmatched|verified|mismatch|error|handed_over)"' "$work/events.jsonl" || true
+if [ -t 1 ]; then
+  echo "(Above: Claude's last frame. A 'claude --resume' hint on it names the demo's temporary HOME,"
+  echo " which is gone now.)"
+fi
 if grep -q '"event":"verified"' "$work/events.jsonl" && [ "$status" = 0 ]; then
-  echo "== verified: Claude recorded exactly the answers the rules meant."
+  echo "== demo done: Claude recorded exactly the answers examples/demo.yaml gives (exit $status)."
 else
-  echo "== not verified (see the events above)." >&2
+  echo "== demo failed: claudewrap exited $status; its events:" >&2
+  cat "$work/events.jsonl" >&2
   exit 1
 fi
