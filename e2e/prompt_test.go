@@ -1,0 +1,58 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestAskPromptKeys: the ask prompt at a terminal (a PTY), on the real
+// Claude Code, as a person uses it: a label typed (any case) selects it and
+// is verified, with the summary on the terminal; Ctrl-D is no answer (the
+// form is cancelled, exit 0); Ctrl-C ends the run with 130, the form
+// cancelled, the reason on the terminal.
+func TestAskPromptKeys(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		start := func() *terminalRun {
+			return startInTerminal(t, version, "testdata/scenarios/database.yaml", "pick a database",
+				"--headless", "--exit-after-turn", "--rules", writeRulesFile(t, "version: 1\n"))
+		}
+		tr := start()
+		tr.waitShown(t, "Ctrl-C: end the run")
+		tr.ptmx.Write([]byte("sqlite\r"))
+		r := tr.wait(t)
+		res := r.toolResult(t, "toolu_01database")
+		if r.code != 0 || !strings.Contains(res.Content, `"Which database should we use?"="SQLite"`) {
+			t.Fatalf("label: exit %d, tool_result %q\n%s", r.code, res.Content, r)
+		}
+		for _, want := range []string{`verified: Claude recorded "Which database should we use?" = "SQLite"`,
+			"1 form asked, 1 answered, 1 verified"} {
+			if !strings.Contains(tr.text(), want) {
+				t.Errorf("label: the terminal lacks %q:\n%s", want, tail(tr.text(), 2000))
+			}
+		}
+
+		tr = start()
+		tr.waitShown(t, "Ctrl-C: end the run")
+		tr.ptmx.Write([]byte{4})
+		r = tr.wait(t)
+		if r.code != 0 || len(r.find("cancelled")) != 1 || !strings.Contains(tr.text(), "(no answer") {
+			t.Fatalf("Ctrl-D: want the form cancelled, exit 0; got exit %d\n%s\nterminal:\n%s", r.code, r, tail(tr.text(), 2000))
+		}
+
+		tr = start()
+		tr.waitShown(t, "Ctrl-C: end the run")
+		tr.ptmx.Write([]byte("Post\x03"))
+		r = tr.wait(t)
+		if r.code != 130 || len(r.find("cancelled")) != 1 || !strings.Contains(tr.text(), "claudewrap: interrupted (Ctrl-C)") {
+			t.Fatalf("Ctrl-C: want the form cancelled, exit 130 and the reason; got exit %d\n%s\nterminal:\n%s", r.code, r, tail(tr.text(), 2000))
+		}
+		for _, res := range r.sb.API.ToolResults() {
+			if !res.IsError {
+				t.Errorf("Ctrl-C: Claude recorded %q", res.Content)
+			}
+		}
+		report("Claude Code %s: ask prompt keys at a PTY: a typed label verified with the summary; Ctrl-D no answer (cancelled, exit 0); Ctrl-C cancelled, exit 130", version)
+	})
+}
