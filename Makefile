@@ -34,7 +34,8 @@ test: claude lifecycle
 	@set -o pipefail; CLAUDEWRAP_CLAUDE_VERSIONS="$(CLAUDE_VERSIONS)" CLAUDEWRAP_E2E_VERSIONS="$(E2E_VERSIONS)" \
 		go test -race -count=1 -timeout 70m -tags e2e -v $(GOTEST_FLAGS) ./e2e 2>&1 | tee .cache/e2e.log | \
 		grep --line-buffered -E '^(e2e:|--- FAIL|FAIL|ok |panic:)' || \
-		{ echo "e2e failed; the failures (the whole log: .cache/e2e.log):"; grep -A60 -- '--- FAIL' .cache/e2e.log | head -400; exit 1; }
+		{ echo "e2e failed; what the failing checks said (the whole log: .cache/e2e.log):"; \
+		  grep -E -A8 '^ +[A-Za-z0-9_]+_test\.go:[0-9]+: ' .cache/e2e.log | head -400; exit 1; }
 	@cat .cache/e2e-report.txt
 
 # The fast unit tests alone: what plain `go test ./...` runs.

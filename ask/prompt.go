@@ -113,8 +113,12 @@ func (p *Prompter) Ask(ctx context.Context, q answer.Question, n, total int) (an
 		case err == nil:
 		case ctx.Err() != nil:
 			why := "(no answer in time)"
-			if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			switch cause := context.Cause(ctx); {
+			case errors.Is(cause, context.DeadlineExceeded):
+			case errors.Is(cause, context.Canceled):
 				why = "(no longer asked: the run is ending)"
+			default:
+				why = "(no longer asked: " + cause.Error() + ")"
 			}
 			// Straight to the terminal: the line editor would draw the
 			// prompt and the line again after it.

@@ -201,11 +201,18 @@ func TestHardSIGTERMMidForm(t *testing.T) {
 					t.Errorf("termios not restored:\n before %+v\n after  %+v", *before, *after)
 				}
 				// claudewrap's reset is the last thing the person's terminal
-				// got (read it through: claudewrap has exited, but the test
-				// may not have read all it wrote yet).
+				// got but for claudewrap's own summary lines, plain text
+				// (read it through: claudewrap has exited, but the test may
+				// not have read all it wrote yet).
 				resets := []string{"\x1b[?25h", "\x1b[?2004l", "\x1b[?1004l", "\x1b[<99u", "\x1b[>4m"}
 				reset := func() bool {
-					last := tail(tr.text()[mark:], 120)
+					out := tr.text()[mark:]
+					if i := strings.LastIndex(out, "\x1b"); i >= 0 {
+						if j := strings.Index(out[i:], "claudewrap: "); j >= 0 {
+							out = out[:i+j] // claudewrap's lines, after the last escape
+						}
+					}
+					last := tail(out, 120)
 					for _, seq := range resets {
 						if !strings.Contains(last, seq) {
 							return false

@@ -159,8 +159,8 @@ func TestRunHeadlessRecord(t *testing.T) {
 			}
 			names = append(names, fmt.Sprint(ev["event"]))
 		}
-		if strings.Join(names, ",") != "start,session,exit" {
-			t.Errorf("events %v, want start,session,exit", names)
+		if strings.Join(names, ",") != "start,session,turn_end,exit" {
+			t.Errorf("events %v, want start,session,turn_end,exit", names)
 		}
 		report("Claude Code %s: headless run recorded and replayed", version)
 	})

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/claudewrap/claudewrap/internal/peercred"
 )
 
 // MaxMessage bounds one hook message; larger ones are refused unread.
@@ -304,7 +306,7 @@ func checkPeer(c *net.UnixConn) error {
 	}
 	var uid, pid int
 	var cerr error
-	err = raw.Control(func(fd uintptr) { uid, pid, cerr = peer(int(fd)) })
+	err = raw.Control(func(fd uintptr) { uid, pid, cerr = peercred.Peer(int(fd)) })
 	if err == nil {
 		err = cerr
 	}
@@ -334,7 +336,7 @@ func descends(pid, ancestor int) error {
 		if pid <= 1 {
 			return errors.New("not a process of the Claude this run started")
 		}
-		parent, err := parentOf(pid)
+		parent, err := peercred.ParentOf(pid)
 		if err != nil {
 			return fmt.Errorf("its ancestry cannot be checked: %w", err)
 		}

@@ -25,20 +25,21 @@ const (
 	Passthrough Policy = "passthrough"
 	Ask         Policy = "ask"
 	Fallback    Policy = "fallback"
+	Wait        Policy = "wait" // an answer from anywhere: claudewrap answer, the person at the screen
 	CancelForm  Policy = "cancel"
 	Fail        Policy = "fail"
 )
 
 // Policies lists the policies, for completion and messages.
-var Policies = []Policy{Passthrough, Ask, Fallback, CancelForm, Fail}
+var Policies = []Policy{Passthrough, Ask, Fallback, Wait, CancelForm, Fail}
 
 // ParsePolicy checks a policy name.
 func ParsePolicy(s string) (Policy, error) {
 	switch p := Policy(s); p {
-	case Passthrough, Ask, Fallback, CancelForm, Fail:
+	case Passthrough, Ask, Fallback, Wait, CancelForm, Fail:
 		return p, nil
 	}
-	return "", fmt.Errorf("unknown policy %q (want passthrough, ask, fallback, cancel or fail)", s)
+	return "", fmt.Errorf("unknown policy %q (want passthrough, ask, fallback, wait, cancel or fail)", s)
 }
 
 // File is one loaded rules file.

@@ -119,7 +119,7 @@ var errorCases = []struct {
 	{"chat with Esc", "version: 1\nrules:\n  - answer: {chat: \"\\e[A\"}\n",
 		[]string{`r.yaml:3:20: chat: control characters are not allowed`}},
 	{"on_unmatched unknown", "version: 1\ndefaults: {on_unmatched: skip}\n",
-		[]string{`r.yaml:2:26: on_unmatched: unknown policy "skip" (want passthrough, ask, fallback, cancel or fail)`}},
+		[]string{`r.yaml:2:26: on_unmatched: unknown policy "skip" (want passthrough, ask, fallback, wait, cancel or fail)`}},
 	{"answer_timeout without unit", "version: 1\ndefaults: {answer_timeout: 180}\n",
 		[]string{`r.yaml:2:28: answer_timeout must be a string, not a number`}},
 	{"answer_timeout zero", "version: 1\ndefaults: {answer_timeout: 0s}\n",
@@ -196,7 +196,7 @@ rules:
 extra: true
 `, []string{
 		`r.yaml:1:10: version must be 1`,
-		`r.yaml:3:17: on_unmatched: unknown policy "never" (want passthrough, ask, fallback, cancel or fail)`,
+		`r.yaml:3:17: on_unmatched: unknown policy "never" (want passthrough, ask, fallback, wait, cancel or fail)`,
 		`r.yaml:4:13: fallback must be type, chat or cancel: a select cannot fit every question`,
 		"r.yaml:7:20: header: bad regular expression: error parsing regexp: missing closing ): `(`",
 		`r.yaml:7:25: unknown key "colour" in when (want one of header, options, question)`,

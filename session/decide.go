@@ -45,7 +45,10 @@ func (s *session) decide(f *form) ([]rules.Decision, bool) {
 	switch s.cfg.Policy {
 	case rules.Ask:
 		for _, i := range unmatched {
-			d, ok := s.ask(f, i)
+			d, ok, whole := s.ask(f, i)
+			if whole != nil {
+				return whole, true // answered from elsewhere first
+			}
 			if !ok {
 				return cancelAll(ds), true
 			}
@@ -70,11 +73,16 @@ func (s *session) decide(f *form) ([]rules.Decision, bool) {
 		}
 		s.because(ExitUnmatched, why)
 		return cancelAll(ds), true
-	default: // passthrough: the person answers in Claude's own menu
+	default: // passthrough, wait: the person answers in Claude's own menu, or anyone with claudewrap answer
 		if !s.move(f, handedOver, deciding) {
 			return nil, false // recorded meanwhile
 		}
-		s.log.Emit("handed_over", events.Fields{"tool_use_id": id, "reason": "unmatched question"})
+		reason := "unmatched question"
+		if s.cfg.Policy == rules.Wait {
+			reason = "unmatched question: waits for an answer from anywhere (claudewrap answer, the person at the screen)"
+		}
+		s.log.Emit("handed_over", events.Fields{"tool_use_id": id, "reason": reason})
+		s.notify(f)
 		if s.cfg.AnswerTimeout > 0 {
 			s.goWork(func() { s.passthroughTimeout(f, ds, unmatched) })
 		}
@@ -94,38 +102,80 @@ func (s *session) emitDecision(id string, i int, q answer.Question, d rules.Deci
 }
 
 // ask asks the person for question i, with the answer timeout; on timeout
-// the fallback answers.
-func (s *session) ask(f *form, i int) (rules.Decision, bool) {
+// the fallback answers. An answer to the whole form from elsewhere
+// (claudewrap answer) that comes first ends the prompt and is returned as
+// whole.
+func (s *session) ask(f *form, i int) (d0 rules.Decision, ok bool, whole []rules.Decision) {
 	q := f.questions[i]
 	ctx, cancel := s.ctx, context.CancelFunc(func() {})
 	if s.cfg.AnswerTimeout > 0 {
 		ctx, cancel = context.WithTimeout(s.ctx, s.cfg.AnswerTimeout)
 	}
 	defer cancel()
-	d, err := s.cfg.Asker.Ask(ctx, q, i+1, len(f.questions))
+	pctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	s.mu.Lock()
+	f.asking = true
+	s.mu.Unlock()
+	if i == 0 {
+		s.notify(f)
+	}
+	type result struct {
+		d   answer.Decision
+		err error
+	}
+	got := make(chan result, 1)
+	go func() {
+		d, err := s.cfg.Asker.Ask(pctx, q, i+1, len(f.questions))
+		got <- result{d, err}
+	}()
+	var r result
+	select {
+	case r = <-got:
+	case whole = <-f.remote:
+		stop(ErrAnsweredElsewhere)
+		<-got // the prompt has said so and is gone
+	}
+	s.mu.Lock()
+	f.asking = false
+	s.mu.Unlock()
+	if whole == nil {
+		// An answer from elsewhere that came as the person answered: the
+		// person's came first.
+		select {
+		case <-f.remote:
+		default:
+		}
+	}
+	if whole != nil {
+		return rules.Decision{}, false, whole
+	}
+	d, err := r.d, r.err
 	switch {
 	case err == nil:
 		rd := rules.Decision{Decision: d, Rule: "ask"}
 		s.emitDecision(f.ID(), i, q, rd)
-		return rd, true
+		return rd, true, nil
 	case errors.Is(err, context.DeadlineExceeded) && s.ctx.Err() == nil:
 		s.log.Emit("timeout", events.Fields{"tool_use_id": f.ID(), "question": q.Question, "index": i + 1,
 			"after": s.cfg.AnswerTimeout.String()})
-		return s.fallback(f.ID(), i, q)
+		d, ok := s.fallback(f.ID(), i, q)
+		return d, ok, nil
 	case errors.Is(err, ask.ErrNoAnswer):
 		// As if the time to answer ran out: the fallback, else the form
 		// is cancelled.
 		s.log.Emit("unmatched", events.Fields{"tool_use_id": f.ID(), "question": q.Question, "index": i + 1,
 			"reason": "the person gave no answer (Ctrl-D)", "policy": string(s.cfg.Policy)})
-		return s.fallback(f.ID(), i, q)
+		d, ok := s.fallback(f.ID(), i, q)
+		return d, ok, nil
 	case errors.Is(err, ask.ErrInterrupted):
 		// Ctrl-C: the person ends the run. The form is cancelled (Esc), then
 		// Claude is ended, and the run exits 130.
 		s.flag(func(r *Report) { r.Interrupted = true })
-		return rules.Decision{}, false
+		return rules.Decision{}, false, nil
 	default:
 		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "ask: " + err.Error()})
-		return rules.Decision{}, false
+		return rules.Decision{}, false, nil
 	}
 }
 

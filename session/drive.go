@@ -18,11 +18,11 @@ import (
 // start queues f to be answered with the decisions, unless this is a dry
 // run; from is the state it starts from (deciding, or handedOver when the
 // person did not answer in time).
-func (s *session) start(f *form, decisions []rules.Decision, from state) {
+func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 	if s.cfg.DryRun {
 		s.move(f, handedOver, deciding)
 		s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "dry run: nothing pressed"})
-		return
+		return false
 	}
 	var flow []answer.Decision
 	want := map[string]expect{}
@@ -41,7 +41,7 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) {
 	s.mu.Lock()
 	if !s.moveLocked(f, queued, from) {
 		s.mu.Unlock()
-		return // recorded or taken over meanwhile
+		return false // recorded or taken over meanwhile
 	}
 	f.want = want
 	// Claude's turn goes on after "Chat about this" and may end before
@@ -51,6 +51,7 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) {
 	}
 	s.mu.Unlock()
 	s.goWork(func() { s.drive(f, flow) })
+	return true
 }
 
 // drive has askflow answer f, once every form asked before it is done

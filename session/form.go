@@ -8,6 +8,7 @@ import (
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/rules"
 )
 
 // state is where a form is in its life. Each form moves only along these
@@ -60,6 +61,11 @@ type form struct {
 	cancel context.CancelFunc // stops askflow while driving; never nil
 	driven chan struct{}      // closed when askflow is done with the form, or never drives it
 	posted chan struct{}      // closed when its PostToolUse arrives
+	// asking: the person is asked on claudewrap's prompt; an answer from
+	// elsewhere (claudewrap answer) goes to remote instead, and the first
+	// of the two wins (see remote.go).
+	asking bool
+	remote chan []rules.Decision
 }
 
 // ID is the form's tool_use_id. It may change once, when Claude records
@@ -124,7 +130,8 @@ func (s *session) register(p *hook.Payload) *form {
 	qs := p.ToolInput.Questions
 	s.log.Emit("question", events.Fields{"tool_use_id": p.ToolUseID, "questions": qs})
 	f := &form{questions: qs, asked: time.Now(),
-		driven: make(chan struct{}), posted: make(chan struct{}), cancel: func() {}}
+		driven: make(chan struct{}), posted: make(chan struct{}), cancel: func() {},
+		remote: make(chan []rules.Decision, 1)}
 	f.id.Store(&p.ToolUseID)
 	s.mu.Lock()
 	defer s.mu.Unlock()

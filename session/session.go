@@ -15,6 +15,7 @@ import (
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/ptyhost"
+	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/screen"
 )
@@ -85,6 +86,15 @@ type Config struct {
 	// Bundles is the folder bug-report bundles go in when a form could not
 	// be answered (see package bundle); "" writes none.
 	Bundles string
+	// Remote lists the session for claudewrap pending and answer (package
+	// remote); Cwd is the folder it names.
+	Remote bool
+	Cwd    string
+	// Notify is a shell command run with a form as JSON on stdin when it
+	// starts to wait for a person (--notify); SessionName names the
+	// session in that JSON.
+	Notify      string
+	SessionName string
 
 	// Started, if set, is called once Claude runs, with the host and the
 	// hook socket's path. WrapKeys, if set, wraps the key sender askflow
@@ -171,9 +181,17 @@ type session struct {
 	finishedQ []string
 
 	work sync.WaitGroup // goroutines deciding, answering or verifying forms
+
+	// waiters are remote answers waiting for their form's outcome (remote.go).
+	wmu     sync.Mutex
+	waiters map[string]chan remote.Outcome
+	reg     *remote.Registration
 }
 
 func newSession(cfg Config) *session {
+	if cfg.Log == nil {
+		cfg.Log = events.New(nil)
+	}
 	return &session{cfg: cfg, log: cfg.Log, forms: map[string]*form{}, finished: map[string]bool{},
 		changed: make(chan struct{}), killGrace: killGrace}
 }
@@ -221,6 +239,8 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 func (s *session) serve(ctx context.Context, child Child, keys askflow.Keys, msgs <-chan hook.Message) (Report, error) {
 	s.child, s.rawKeys = child, keys
 	s.keys = trackedKeys{s, keys}
+	unregister := s.registerRemote()
+	defer unregister()
 	// Work for forms ends with Claude: a prompt or askflow still running
 	// when Claude exits is stopped, and its events come before Run returns.
 	ctx, stop := context.WithCancel(ctx)
@@ -280,6 +300,9 @@ func (s *session) handle(m hook.Message) {
 	}
 	p := m.Payload
 	if !s.ours(p) {
+		if p.HookEventName == hook.SessionStart && s.reg != nil {
+			s.reg.Refresh() // the session is named by Claude's id too
+		}
 		return
 	}
 	s.mu.Lock()

@@ -160,7 +160,7 @@ func TestCompleteOnUnmatched(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{"passthrough", "ask", "fallback", "cancel", "fail"} {
+	for _, p := range []string{"passthrough", "ask", "fallback", "wait", "cancel", "fail"} {
 		if !strings.Contains(out, p+"\n") {
 			t.Errorf("completion lacks %s:\n%s", p, out)
 		}

@@ -88,6 +88,8 @@ func (h *human) event(name string, f events.Fields) {
 				by = "you answered"
 			case "fallback":
 				by = "the fallback answers"
+			case "remote":
+				by = "answered from elsewhere (claudewrap answer)"
 			}
 			h.say("%s %q: %s", by, str("question"), decisionText(f))
 		}

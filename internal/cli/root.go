@@ -78,6 +78,9 @@ checking each key's effect on the screen and what Claude recorded.`,
 		NewCmdVersion(stdout),
 		NewCmdHook(stdin, stdout, stderr, nil),
 		NewCmdRules(stdout, stderr, nil),
+		NewCmdPending(stdout),
+		NewCmdWait(stdout),
+		NewCmdAnswer(stdout),
 	)
 	return root
 }

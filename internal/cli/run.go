@@ -42,6 +42,7 @@ type RunOptions struct {
 	DryRun        bool
 	Trust         bool
 	IdleTimeout   time.Duration
+	Notify        string
 }
 
 // NewCmdRun builds `claudewrap run`. runF replaces the run function in tests.
@@ -100,7 +101,7 @@ a step, 6 Claude recorded something else.`,
 	f.StringArrayVar(&opts.Rules, "rules", nil, "rule `file`, repeatable (default ./.claudewrap.yaml, then $XDG_CONFIG_HOME/claudewrap/rules.yaml)")
 	f.BoolVar(&opts.Headless, "headless", false, "draw Claude only on the virtual screen (automatic when stdin is not a terminal)")
 	f.StringVar(&size, "size", "120x40", "virtual terminal size `COLSxROWS` when headless")
-	f.StringVar(&opts.OnUnmatched, "on-unmatched", "", "policy for questions no rule answers: passthrough, ask, fallback, cancel, fail")
+	f.StringVar(&opts.OnUnmatched, "on-unmatched", "", "policy for questions no rule answers: passthrough, ask, fallback, wait (claudewrap answer, serve, the person at the screen), cancel, fail")
 	f.DurationVar(&opts.AnswerTimeout, "answer-timeout", 0, "how long passthrough/ask wait for a person before the fallback answer (default: the rules' answer_timeout, else none)")
 	f.BoolVar(&opts.ExitAfterTurn, "exit-after-turn", false, "end Claude and exit when it finishes its turn")
 	f.StringVar(&opts.Events, "events", "", "JSON-lines event log `file` (- for stdout; headless default is stdout)")
@@ -108,6 +109,7 @@ a step, 6 Claude recorded something else.`,
 	f.BoolVar(&opts.DryRun, "dry-run", false, "decide and log, press nothing")
 	f.BoolVar(&opts.Trust, "trust", false, "answer Claude's trust-folder dialog \"Yes\" (otherwise it is left to you, or reported as blocked when headless)")
 	f.DurationVar(&opts.IdleTimeout, "idle-timeout", 10*time.Minute, "headless: end the run (exit 7) when Claude's screen has not changed for this long with no question open; 0 never")
+	f.StringVar(&opts.Notify, "notify", "", "run `CMD` (with sh -c) with the form as JSON on stdin when a question waits for a person")
 	_ = cmd.RegisterFlagCompletionFunc("on-unmatched", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		names := make([]string, len(rules.Policies))
 		for i, p := range rules.Policies {
@@ -261,7 +263,7 @@ func runRun(opts *RunOptions) (err error) {
 	if timeout == 0 {
 		timeout = set.Timeout()
 	}
-	if timeout > 0 && set.Defaults().Fallback == nil && (policy == rules.Ask || policy == rules.Passthrough) {
+	if timeout > 0 && set.Defaults().Fallback == nil && (policy == rules.Ask || policy == rules.Passthrough || policy == rules.Wait) {
 		// Without a fallback, the time running out could only cancel the
 		// person's form: refused, rather than done quietly.
 		return startFailed(ExitUsage, fmt.Errorf("an answer timeout (%v) needs a fallback answer in the rules' defaults "+
@@ -295,6 +297,7 @@ func runRun(opts *RunOptions) (err error) {
 		cfg.Tap = rec
 	}
 
+	cwd, _ := os.Getwd()
 	bundles, err := bundle.Root()
 	if err != nil {
 		bundles = "" // no state directory: no bug reports, everything else works
@@ -316,6 +319,10 @@ func runRun(opts *RunOptions) (err error) {
 		ExitAfterTurn: opts.ExitAfterTurn,
 		DryRun:        opts.DryRun,
 		Bundles:       bundles,
+		Remote:        true,
+		Cwd:           cwd,
+		Notify:        opts.Notify,
+		SessionName:   strconv.Itoa(os.Getpid()),
 	})
 	code, err := rep.Exit(err)
 	if err != nil {

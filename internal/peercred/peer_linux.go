@@ -1,4 +1,4 @@
-package hook
+package peercred
 
 import (
 	"fmt"
@@ -9,9 +9,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// peer is the user and the process at the other end of a Unix socket
+// Peer is the user and the process at the other end of a Unix socket
 // (SO_PEERCRED: who connected, as the kernel recorded it).
-func peer(fd int) (uid, pid int, err error) {
+func Peer(fd int) (uid, pid int, err error) {
 	cred, err := unix.GetsockoptUcred(fd, unix.SOL_SOCKET, unix.SO_PEERCRED)
 	if err != nil {
 		return 0, 0, err
@@ -19,10 +19,10 @@ func peer(fd int) (uid, pid int, err error) {
 	return int(cred.Uid), int(cred.Pid), nil
 }
 
-// parentOf is a process's parent, from /proc/PID/stat: the fourth field,
+// ParentOf is a process's parent, from /proc/PID/stat: the fourth field,
 // after the command name in parentheses (which may itself hold spaces and
 // parentheses, hence the last ')').
-func parentOf(pid int) (int, error) {
+func ParentOf(pid int) (int, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0, err

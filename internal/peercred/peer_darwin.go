@@ -1,10 +1,10 @@
-package hook
+package peercred
 
 import "golang.org/x/sys/unix"
 
-// peer is the user and the process at the other end of a Unix socket
+// Peer is the user and the process at the other end of a Unix socket
 // (LOCAL_PEERCRED, what getpeereid(3) reads, and LOCAL_PEERPID).
-func peer(fd int) (uid, pid int, err error) {
+func Peer(fd int) (uid, pid int, err error) {
 	cred, err := unix.GetsockoptXucred(fd, unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
 	if err != nil {
 		return 0, 0, err
@@ -16,8 +16,8 @@ func peer(fd int) (uid, pid int, err error) {
 	return int(cred.Uid), pid, nil
 }
 
-// parentOf is a process's parent (sysctl kern.proc.pid).
-func parentOf(pid int) (int, error) {
+// ParentOf is a process's parent (sysctl kern.proc.pid).
+func ParentOf(pid int) (int, error) {
 	kp, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
 	if err != nil {
 		return 0, err

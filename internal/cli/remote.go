@@ -1,0 +1,310 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/remote"
+	"github.com/claudewrap/claudewrap/rules"
+)
+
+// NewCmdPending builds `claudewrap pending`.
+func NewCmdPending(stdout io.Writer) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "pending [--json]",
+		Short: "List the questions waiting for a person in your running sessions",
+		Long: `List the forms that wait for a person in every claudewrap run of yours: the
+session, its folder, how long the form has waited, and the whole form
+(questions, options with descriptions, multi-select). --json prints an array of
+{session, pid, cwd, since, tool_use_id, questions} for programs.`,
+		Example: `  claudewrap pending
+  claudewrap pending --json | jq '.[0].tool_use_id'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			forms, err := remote.PendingAll(cmd.Context())
+			if err != nil {
+				return err
+			}
+			return printForms(stdout, forms, asJSON)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for programs")
+	return cmd
+}
+
+func printForms(w io.Writer, forms []remote.Form, asJSON bool) error {
+	if asJSON {
+		if forms == nil {
+			forms = []remote.Form{}
+		}
+		b, _ := json.MarshalIndent(forms, "", "  ")
+		fmt.Fprintln(w, string(b))
+		return nil
+	}
+	if len(forms) == 0 {
+		fmt.Fprintln(w, "no question waits")
+		return nil
+	}
+	for _, f := range forms {
+		fmt.Fprintf(w, "session %s (%s), form %s, waiting %s:\n", f.Session, f.Cwd, f.ToolUseID,
+			time.Since(f.Since).Round(time.Second))
+		for i, q := range f.Questions {
+			kind := "one answer"
+			if q.MultiSelect {
+				kind = "several answers"
+			}
+			fmt.Fprintf(w, "  %d. [%s] %s (%s)\n", i+1, q.Header, q.Question, kind)
+			for j, o := range q.Options {
+				fmt.Fprintf(w, "       %d. %s", j+1, o.Label)
+				if o.Description != "" {
+					fmt.Fprintf(w, " — %s", o.Description)
+				}
+				if o.Preview != "" {
+					fmt.Fprintf(w, " (with a preview)")
+				}
+				fmt.Fprintln(w)
+			}
+		}
+		fmt.Fprintf(w, "  answer: claudewrap answer %s --select LABEL (one question), or --answers '[{select: A}, …]'\n", f.Session)
+	}
+	return nil
+}
+
+// NewCmdWait builds `claudewrap wait`.
+func NewCmdWait(stdout io.Writer) *cobra.Command {
+	var asJSON bool
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "wait [--json] [--timeout D]",
+		Short: "Wait until a question waits for a person in one of your sessions",
+		Long: `Block until a form waits for a person in one of your running sessions, then
+print the waiting forms (as pending does) and exit 0; exit 1 when --timeout
+runs out first.`,
+		Example: `  claudewrap wait --timeout 10m && notify-send "Claude asks"`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if timeout > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, timeout)
+				defer cancel()
+			}
+			for {
+				forms, err := remote.PendingAll(ctx)
+				if err != nil {
+					return err
+				}
+				if len(forms) > 0 {
+					return printForms(stdout, forms, asJSON)
+				}
+				select {
+				case <-ctx.Done():
+					return withCode(ExitError, fmt.Errorf("no question waited within %v", timeout))
+				case <-time.After(250 * time.Millisecond):
+				}
+			}
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for programs")
+	cmd.Flags().DurationVar(&timeout, "timeout", 0, "give up after this long (exit 1); 0 waits for ever")
+	return cmd
+}
+
+// AnswerOptions are the flags of `claudewrap answer`.
+type AnswerOptions struct {
+	Session string
+	Form    string
+	Answers string
+	Select  []string
+	Index   int
+	Type    string
+	Notes   string
+	Chat    string
+	Cancel  bool
+	JSON    bool
+}
+
+// NewCmdAnswer builds `claudewrap answer`.
+func NewCmdAnswer(stdout io.Writer) *cobra.Command {
+	opts := &AnswerOptions{}
+	cmd := &cobra.Command{
+		Use:   "answer SESSION [flags]",
+		Short: "Answer a waiting form of a running session, and check what Claude recorded",
+		Long: `Answer a form that waits for a person in a running session (see claudewrap
+pending), from another terminal, a script or over SSH. The answer is driven on
+Claude's screen and verified like a rule's; the command waits for the outcome
+and exits 0 only when Claude recorded exactly that (or took the chat or cancel).
+Someone else answering first (the person at the screen, the prompt, the
+fallback) exits 1, saying so.
+
+SESSION is the session's number from pending, or Claude's session id (a prefix
+of it will do). --answers gives one rules-style answer per question, in order;
+for a form of one question the other flags say it.`,
+		Example: `  claudewrap answer 4242 --select SQLite
+  claudewrap answer 4242 --answers '[{select: MongoDB}, {select: [UI, Auth]}, {type: snake_case}]'
+  claudewrap answer 4242 --index 2 --notes "keep it collapsible"
+  claudewrap answer 4242 --cancel`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Session = args[0]
+			return runAnswer(cmd.Context(), stdout, opts, cmd.Flags().Changed("index"))
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Form, "form", "", "the form's tool_use_id, when the session has several waiting")
+	f.StringVar(&opts.Answers, "answers", "", "one answer per question, as YAML: '[{select: A}, {select: [B, C]}, {type: text}]'")
+	f.StringArrayVar(&opts.Select, "select", nil, "an option's label (repeat for a multi-select question)")
+	f.IntVar(&opts.Index, "index", 0, "an option by its number, from 1")
+	f.StringVar(&opts.Type, "type", "", "your own answer (\"Type something\")")
+	f.StringVar(&opts.Notes, "notes", "", "notes on the option chosen (questions with previews)")
+	f.StringVar(&opts.Chat, "chat", "", "\"Chat about this\", with this message")
+	f.BoolVar(&opts.Cancel, "cancel", false, "decline the form (Esc)")
+	f.BoolVar(&opts.JSON, "json", false, "print the outcome as JSON")
+	return cmd
+}
+
+func runAnswer(ctx context.Context, stdout io.Writer, opts *AnswerOptions, indexSet bool) error {
+	s, err := remote.Find(opts.Session)
+	if err != nil {
+		return withCode(ExitError, err)
+	}
+	forms, err := remote.Pending(ctx, s)
+	if err != nil {
+		return withCode(ExitError, err)
+	}
+	var f *remote.Form
+	for i := range forms {
+		if opts.Form == "" || forms[i].ToolUseID == opts.Form {
+			if f != nil {
+				return usageErrorf("session %s has several forms waiting: say which with --form (see claudewrap pending)", s.ID)
+			}
+			f = &forms[i]
+		}
+	}
+	if f == nil {
+		return withCode(ExitError, fmt.Errorf("no form waits in session %s%s", s.ID, map[bool]string{true: " with id " + opts.Form}[opts.Form != ""]))
+	}
+	ds, err := decisions(f.Questions, opts, indexSet)
+	if err != nil {
+		return err
+	}
+	o, err := remote.Answer(ctx, s, f.ToolUseID, ds)
+	if err != nil {
+		return withCode(ExitError, err)
+	}
+	if opts.JSON {
+		b, _ := json.Marshal(o)
+		fmt.Fprintln(stdout, string(b))
+	} else {
+		fmt.Fprintln(stdout, outcomeLine(o))
+	}
+	if !o.OK() {
+		return withCode(ExitError, fmt.Errorf("%s", outcomeLine(o)))
+	}
+	return nil
+}
+
+func outcomeLine(o remote.Outcome) string {
+	switch o.Result {
+	case "verified":
+		return "verified: Claude recorded " + answersText(o.Recorded)
+	case "cancelled":
+		return "cancelled: Claude was told the form was declined"
+	case "chatted":
+		return "sent: \"Chat about this\"; the message follows when the turn ends"
+	}
+	msg := o.Result
+	if o.Message != "" {
+		msg += ": " + o.Message
+	}
+	if len(o.Recorded) > 0 {
+		msg += "; Claude recorded " + answersText(o.Recorded)
+	}
+	return msg
+}
+
+// decisions turns the flags into one decision per question, checked
+// against the questions.
+func decisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answer.Decision, error) {
+	single := 0
+	for _, set := range []bool{len(opts.Select) > 0, indexSet, opts.Type != "", opts.Chat != "", opts.Cancel} {
+		if set {
+			single++
+		}
+	}
+	if opts.Answers != "" {
+		if single > 0 || opts.Notes != "" {
+			return nil, usageErrorf("--answers holds every answer: give it alone")
+		}
+		as, err := rules.ParseAnswers("--answers", []byte(opts.Answers))
+		if err != nil {
+			return nil, usageErrorf("%v", err)
+		}
+		if len(as) != len(qs) {
+			return nil, usageErrorf("--answers: the form asks %d questions; %d answers given", len(qs), len(as))
+		}
+		out := make([]answer.Decision, len(qs))
+		for i, a := range as {
+			d, err := a.Apply(qs[i])
+			if err != nil {
+				return nil, usageErrorf("--answers: question %d (%q): %v", i+1, qs[i].Question, err)
+			}
+			out[i] = d
+		}
+		return out, nil
+	}
+	if single != 1 {
+		return nil, usageErrorf("say the answer with one of --select, --index, --type, --chat, --cancel (or --answers for every question)")
+	}
+	if opts.Chat != "" || opts.Cancel {
+		// Both end the whole form, whatever it asks.
+		d := answer.Decision{Action: answer.Cancel}
+		if opts.Chat != "" {
+			d = answer.Decision{Action: answer.Chat, Text: opts.Chat}
+		}
+		out := make([]answer.Decision, len(qs))
+		for i := range out {
+			out[i] = d
+		}
+		return out, nil
+	}
+	if len(qs) != 1 {
+		return nil, usageErrorf("the form asks %d questions: give --answers with one answer per question", len(qs))
+	}
+	q := qs[0]
+	var d answer.Decision
+	switch {
+	case len(opts.Select) > 0:
+		labels := make([]string, len(opts.Select))
+		for i, l := range opts.Select {
+			labels[i] = l
+			for _, o := range q.Options { // a label in any case, as the prompt takes it
+				if strings.EqualFold(o.Label, l) {
+					labels[i] = o.Label
+				}
+			}
+		}
+		d = answer.Decision{Action: answer.Select, Labels: labels}
+	case indexSet:
+		if opts.Index < 1 || opts.Index > len(q.Options) {
+			return nil, usageErrorf("--index %d: the question offers options 1 to %d", opts.Index, len(q.Options))
+		}
+		d = answer.Decision{Action: answer.Select, Labels: []string{q.Options[opts.Index-1].Label}}
+	case opts.Type != "":
+		d = answer.Decision{Action: answer.Type, Text: opts.Type}
+	}
+	d.Notes = opts.Notes
+	if err := d.Check(q); err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	return []answer.Decision{d}, nil
+}
+

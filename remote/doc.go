@@ -1,0 +1,9 @@
+// Package remote makes a running session reachable from other processes of
+// the same user. Each `claudewrap run` lists itself in a private directory
+// ($XDG_RUNTIME_DIR/claudewrap, else /tmp/claudewrap-UID; entries of dead
+// processes are removed) with a control socket; `claudewrap pending`,
+// `wait` and `answer` find the sessions there and ask them what waits, or
+// answer it. The package owns the directory, the one-line JSON protocol
+// and both its ends; what a session does with a request is its [Handler]'s.
+// The kernel's word on who connected decides: another user is refused.
+package remote

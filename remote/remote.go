@@ -1,0 +1,392 @@
+package remote
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/internal/peercred"
+)
+
+// Info is a running session as its entry in the directory names it.
+type Info struct {
+	// ID names the session for `claudewrap answer`: the claudewrap
+	// process's id, which Claude's own session id (once known) also names.
+	ID      string    `json:"session"`
+	PID     int       `json:"pid"`
+	Claude  string    `json:"claude_session,omitempty"`
+	Cwd     string    `json:"cwd"`
+	Started time.Time `json:"started"`
+	socket  string
+}
+
+// Form is a form waiting for its answer in a session.
+type Form struct {
+	Session   string            `json:"session"`
+	PID       int               `json:"pid"`
+	Cwd       string            `json:"cwd"`
+	Since     time.Time         `json:"since"`
+	ToolUseID string            `json:"tool_use_id"`
+	Questions []answer.Question `json:"questions"`
+}
+
+// Outcome is what came of a remote answer.
+type Outcome struct {
+	// Result: "verified" (Claude recorded exactly that), "mismatch",
+	// "taken" (someone else answered first), "cancelled", "chatted",
+	// "failed" (the screen did not confirm a step), "refused" (a bad
+	// request; nothing was done).
+	Result   string            `json:"result"`
+	Message  string            `json:"message,omitempty"`
+	Recorded map[string]string `json:"recorded,omitempty"`
+}
+
+// OK reports whether Claude recorded what was answered.
+func (o Outcome) OK() bool { return o.Result == "verified" || o.Result == "cancelled" || o.Result == "chatted" }
+
+// Handler is the session's side: what waits, and answering it. Answer
+// blocks until the outcome is known (bounded by ctx).
+type Handler interface {
+	Pending() []Form
+	Answer(ctx context.Context, toolUseID string, ds []answer.Decision) Outcome
+	ClaudeSession() string
+}
+
+// request is one line a client sends; the session answers with one line.
+type request struct {
+	Op        string            `json:"op"` // "pending" or "answer"
+	ToolUseID string            `json:"tool_use_id,omitempty"`
+	Answers   []answer.Decision `json:"answers,omitempty"`
+}
+
+// Dir is the directory of this user's running sessions:
+// $XDG_RUNTIME_DIR/claudewrap, else claudewrap-UID in the temporary
+// folder. It is created private (0700); one that another user owns, or
+// that others can enter, is refused.
+func Dir() (string, error) {
+	base := os.Getenv("XDG_RUNTIME_DIR")
+	name := "claudewrap"
+	if base == "" {
+		base, name = "/tmp", fmt.Sprintf("claudewrap-%d", os.Getuid())
+	}
+	dir := filepath.Join(base, name)
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		return "", fmt.Errorf("sessions directory: %w", err)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return "", fmt.Errorf("sessions directory: %w", err)
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !fi.IsDir() || !ok || int(st.Uid) != os.Getuid() || fi.Mode().Perm()&0o077 != 0 {
+		return "", fmt.Errorf("sessions directory %s is not a private directory of yours: refused", dir)
+	}
+	return dir, nil
+}
+
+// Registration is a session listed in the directory, serving requests.
+type Registration struct {
+	info Info
+	dir  string
+	ln   *net.UnixListener
+	h    Handler
+	wg   sync.WaitGroup
+	quit chan struct{}
+}
+
+// Register lists the session in the directory and serves its control
+// socket until Close. Only processes of the same user are served.
+func Register(h Handler, cwd string) (*Registration, error) {
+	dir, err := Dir()
+	if err != nil {
+		return nil, err
+	}
+	clean(dir)
+	id := strconv.Itoa(os.Getpid())
+	sock := filepath.Join(dir, id+".sock")
+	_ = os.Remove(sock)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
+	if err != nil {
+		return nil, fmt.Errorf("control socket: %w", err)
+	}
+	r := &Registration{info: Info{ID: id, PID: os.Getpid(), Cwd: cwd, Started: time.Now().UTC()}, dir: dir, ln: ln, h: h,
+		quit: make(chan struct{})}
+	if err := r.write(); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	r.wg.Add(1)
+	go r.accept()
+	return r, nil
+}
+
+// Refresh rewrites the session's entry, now that Claude named its session.
+func (r *Registration) Refresh() { _ = r.write() }
+
+// write (re)writes the session's entry, atomically.
+func (r *Registration) write() error {
+	info := r.info
+	info.Claude = r.h.ClaudeSession()
+	b, _ := json.Marshal(info)
+	tmp := filepath.Join(r.dir, "."+r.info.ID+".json.tmp")
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return fmt.Errorf("sessions directory: %w", err)
+	}
+	return os.Rename(tmp, filepath.Join(r.dir, r.info.ID+".json"))
+}
+
+// Close removes the entry and stops serving.
+func (r *Registration) Close() {
+	close(r.quit)
+	r.ln.Close()
+	os.Remove(filepath.Join(r.dir, r.info.ID+".json"))
+	os.Remove(filepath.Join(r.dir, r.info.ID+".sock"))
+	r.wg.Wait()
+}
+
+func (r *Registration) accept() {
+	defer r.wg.Done()
+	for {
+		c, err := r.ln.AcceptUnix()
+		if err != nil {
+			select {
+			case <-r.quit:
+				return
+			default:
+			}
+			time.Sleep(10 * time.Millisecond) // a transient accept error: no busy loop
+			continue
+		}
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			defer c.Close()
+			r.serve(c)
+		}()
+	}
+}
+
+// maxRequest bounds one request.
+const maxRequest = 1 << 20
+
+// answerWait bounds how long an answer waits for its outcome.
+const answerWait = 2 * time.Minute
+
+func (r *Registration) serve(c *net.UnixConn) {
+	reply := func(v any) {
+		b, _ := json.Marshal(v)
+		c.SetWriteDeadline(time.Now().Add(5 * time.Second))
+		c.Write(append(b, '\n'))
+	}
+	if err := sameUser(c); err != nil {
+		reply(Outcome{Result: "refused", Message: err.Error()})
+		return
+	}
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	line, err := readLine(c, maxRequest)
+	if err != nil {
+		reply(Outcome{Result: "refused", Message: "bad request: " + err.Error()})
+		return
+	}
+	var req request
+	if err := json.Unmarshal(line, &req); err != nil {
+		reply(Outcome{Result: "refused", Message: "bad request: not JSON: " + err.Error()})
+		return
+	}
+	switch req.Op {
+	case "pending":
+		forms := r.h.Pending()
+		for i := range forms {
+			forms[i].Session, forms[i].PID, forms[i].Cwd = r.info.ID, r.info.PID, r.info.Cwd
+		}
+		reply(forms)
+	case "answer":
+		ctx, cancel := context.WithTimeout(context.Background(), answerWait)
+		defer cancel()
+		go func() { // the client hanging up gives the wait up, not the answer
+			var b [1]byte
+			c.SetReadDeadline(time.Time{})
+			c.Read(b[:])
+			cancel()
+		}()
+		reply(r.h.Answer(ctx, req.ToolUseID, req.Answers))
+	default:
+		reply(Outcome{Result: "refused", Message: fmt.Sprintf("bad request: unknown op %q", req.Op)})
+	}
+}
+
+func readLine(c io.Reader, limit int) ([]byte, error) {
+	var buf []byte
+	b := make([]byte, 4096)
+	for {
+		n, err := c.Read(b)
+		buf = append(buf, b[:n]...)
+		if i := strings.IndexByte(string(buf), '\n'); i >= 0 {
+			return buf[:i], nil
+		}
+		if len(buf) > limit {
+			return nil, errors.New("too long")
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// sameUser refuses a peer of another user: the directory is private, and
+// the kernel says who connected all the same.
+func sameUser(c *net.UnixConn) error {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var uid int
+	var cerr error
+	if err := raw.Control(func(fd uintptr) { uid, _, cerr = peercred.Peer(int(fd)) }); err != nil {
+		return err
+	}
+	if cerr != nil {
+		return fmt.Errorf("peer credentials: %w", cerr)
+	}
+	if uid != os.Getuid() {
+		return fmt.Errorf("a request from uid %d refused: only the session's own user may answer", uid)
+	}
+	return nil
+}
+
+// clean removes the entries of sessions whose process is gone.
+func clean(dir string) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, f := range files {
+		id := strings.TrimSuffix(filepath.Base(f), ".json")
+		pid, err := strconv.Atoi(id)
+		if err != nil || alive(pid) {
+			continue
+		}
+		os.Remove(f)
+		os.Remove(filepath.Join(dir, id+".sock"))
+	}
+}
+
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// Sessions lists this user's running sessions (stale entries are removed).
+func Sessions() ([]Info, error) {
+	dir, err := Dir()
+	if err != nil {
+		return nil, err
+	}
+	clean(dir)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	var out []Info
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var in Info
+		if json.Unmarshal(b, &in) != nil || in.ID == "" {
+			continue
+		}
+		in.socket = filepath.Join(dir, in.ID+".sock")
+		out = append(out, in)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Started.Before(out[j].Started) })
+	return out, nil
+}
+
+// Find is the running session named id: its claudewrap pid, or Claude's
+// session id (or a prefix of it that names one session).
+func Find(id string) (Info, error) {
+	all, err := Sessions()
+	if err != nil {
+		return Info{}, err
+	}
+	var found []Info
+	for _, s := range all {
+		if s.ID == id || s.Claude == id || (len(id) >= 4 && strings.HasPrefix(s.Claude, id)) {
+			found = append(found, s)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return Info{}, fmt.Errorf("no running session %q (see claudewrap pending)", id)
+	case 1:
+		return found[0], nil
+	}
+	return Info{}, fmt.Errorf("%q names %d sessions: give more of it", id, len(found))
+}
+
+// call sends one request to a session and reads its one reply into v.
+func call(ctx context.Context, s Info, req request, v any) error {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "unix", s.socket)
+	if err != nil {
+		return fmt.Errorf("session %s: %w", s.ID, err)
+	}
+	defer c.Close()
+	if dl, ok := ctx.Deadline(); ok {
+		c.SetDeadline(dl)
+	}
+	stop := context.AfterFunc(ctx, func() { c.SetDeadline(time.Now()) })
+	defer stop()
+	b, _ := json.Marshal(req)
+	if _, err := c.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("session %s: %w", s.ID, err)
+	}
+	line, err := readLine(c, 64<<20)
+	if err != nil {
+		return fmt.Errorf("session %s: no reply: %w", s.ID, err)
+	}
+	return json.Unmarshal(line, v)
+}
+
+// Pending is what waits in session s.
+func Pending(ctx context.Context, s Info) ([]Form, error) {
+	var forms []Form
+	if err := call(ctx, s, request{Op: "pending"}, &forms); err != nil {
+		return nil, err
+	}
+	return forms, nil
+}
+
+// PendingAll is what waits in every running session of this user.
+// Sessions that do not answer are skipped.
+func PendingAll(ctx context.Context) ([]Form, error) {
+	all, err := Sessions()
+	if err != nil {
+		return nil, err
+	}
+	var out []Form
+	for _, s := range all {
+		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		forms, err := Pending(cctx, s)
+		cancel()
+		if err == nil {
+			out = append(out, forms...)
+		}
+	}
+	return out, nil
+}
+
+// Answer answers form toolUseID of session s and waits for the outcome.
+func Answer(ctx context.Context, s Info, toolUseID string, ds []answer.Decision) (Outcome, error) {
+	var o Outcome
+	err := call(ctx, s, request{Op: "answer", ToolUseID: toolUseID, Answers: ds}, &o)
+	return o, err
+}

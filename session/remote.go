@@ -1,0 +1,223 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"sync"
+	"time"
+
+	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/remote"
+	"github.com/claudewrap/claudewrap/rules"
+)
+
+// Answers from elsewhere (package remote: claudewrap answer, pending,
+// wait). A form waits for one while it is the person's (passthrough, the
+// wait policy) or while they are asked on claudewrap's prompt. The first
+// answer wins: the person's keys at Claude's screen, the prompt, the
+// fallback when time runs out, or a remote answer; the others are told. A
+// remote answer is driven and verified exactly like a rule's, and its
+// sender learns what Claude recorded from the run's own events.
+
+// ErrAnsweredElsewhere ends claudewrap's prompt when the form was answered
+// from elsewhere first.
+var ErrAnsweredElsewhere = errors.New("answered from elsewhere (claudewrap answer)")
+
+// remoteHandler is the session as package remote serves it.
+type remoteHandler struct{ s *session }
+
+var _ remote.Handler = remoteHandler{}
+
+func (h remoteHandler) ClaudeSession() string {
+	h.s.mu.Lock()
+	defer h.s.mu.Unlock()
+	return h.s.sessionID
+}
+
+// Pending lists the forms that wait for a person.
+func (h remoteHandler) Pending() []remote.Form {
+	s := h.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []remote.Form
+	for _, f := range s.forms {
+		if f.state == handedOver || f.state == deciding && f.asking {
+			out = append(out, remote.Form{ToolUseID: f.ID(), Since: f.asked.UTC(), Questions: f.questions})
+		}
+	}
+	return out
+}
+
+// Answer answers the form, if it still waits, and waits for what Claude
+// recorded.
+func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decision) remote.Outcome {
+	s := h.s
+	s.mu.Lock()
+	f := s.forms[id]
+	var st state
+	var asking bool
+	if f != nil {
+		st, asking = f.state, f.asking
+	}
+	s.mu.Unlock()
+	if f == nil {
+		return remote.Outcome{Result: "refused", Message: fmt.Sprintf("no form %s waits in this session", id)}
+	}
+	if len(ds) != len(f.questions) {
+		return remote.Outcome{Result: "refused", Message: fmt.Sprintf("the form asks %d questions; %d answers given", len(f.questions), len(ds))}
+	}
+	rds := make([]rules.Decision, len(ds))
+	for i, d := range ds {
+		if err := d.Check(f.questions[i]); err != nil {
+			return remote.Outcome{Result: "refused", Message: fmt.Sprintf("question %d (%q): %v", i+1, f.questions[i].Question, err)}
+		}
+		rds[i] = rules.Decision{Decision: d, Rule: "remote"}
+	}
+	w := s.await(id)
+	defer s.unawait(id, w)
+	switch {
+	case st == handedOver:
+		if !askflow.Untouched(s.child.Screen().Snapshot(), f.questions) {
+			return remote.Outcome{Result: "taken", Message: "the person at Claude's screen has started answering it"}
+		}
+		for i, d := range rds {
+			s.emitDecision(id, i, f.questions[i], d)
+		}
+		if !s.start(f, rds, handedOver) {
+			return remote.Outcome{Result: "taken", Message: "answered by someone else first"}
+		}
+	case st == deciding && asking:
+		select {
+		case f.remote <- rds:
+			for i, d := range rds {
+				s.emitDecision(id, i, f.questions[i], d)
+			}
+		default:
+			return remote.Outcome{Result: "taken", Message: "answered by someone else first"}
+		}
+	default:
+		return remote.Outcome{Result: "taken", Message: fmt.Sprintf("the form does not wait for a person (it is %s)", st)}
+	}
+	select {
+	case o := <-w:
+		return o
+	case <-ctx.Done():
+		return remote.Outcome{Result: "failed", Message: "no outcome yet: " + ctx.Err().Error()}
+	}
+}
+
+// await registers a wait for form id's outcome, read from the events.
+func (s *session) await(id string) chan remote.Outcome {
+	w := make(chan remote.Outcome, 1)
+	s.wmu.Lock()
+	if s.waiters == nil {
+		s.waiters = map[string]chan remote.Outcome{}
+	}
+	s.waiters[id] = w
+	s.wmu.Unlock()
+	return w
+}
+
+func (s *session) unawait(id string, w chan remote.Outcome) {
+	s.wmu.Lock()
+	if s.waiters[id] == w {
+		delete(s.waiters, id)
+	}
+	s.wmu.Unlock()
+}
+
+// outcomeOf watches the events for what came of a form someone waits on.
+func (s *session) outcomeOf(name string, f events.Fields) {
+	id, _ := f["tool_use_id"].(string)
+	if id == "" {
+		return
+	}
+	s.wmu.Lock()
+	w := s.waiters[id]
+	s.wmu.Unlock()
+	if w == nil {
+		return
+	}
+	str := func(k string) string { v, _ := f[k].(string); return v }
+	var o remote.Outcome
+	switch name {
+	case "verified":
+		o = remote.Outcome{Result: "verified", Recorded: answersOf(f["answers"])}
+	case "mismatch":
+		o = remote.Outcome{Result: "mismatch", Message: str("reason"), Recorded: answersOf(f["got"])}
+	case "cancelled":
+		o = remote.Outcome{Result: "cancelled", Message: str("reason")}
+	case "submitted":
+		switch {
+		case str("by") == "person":
+			o = remote.Outcome{Result: "taken", Message: "the person at Claude's screen answered first", Recorded: answersOf(f["answers"])}
+		case f["chat"] == true:
+			o = remote.Outcome{Result: "chatted"}
+		default:
+			return // Claude's record is still to come
+		}
+	case "handed_over":
+		o = remote.Outcome{Result: "taken", Message: "handed to the person: " + str("reason")}
+	case "error":
+		if f["step"] == nil {
+			return
+		}
+		o = remote.Outcome{Result: "failed", Message: str("message")}
+	default:
+		return
+	}
+	select {
+	case w <- o:
+	default:
+	}
+}
+
+func answersOf(v any) map[string]string {
+	m, _ := v.(map[string]string)
+	return m
+}
+
+// notifyTimeout bounds a --notify command.
+const notifyTimeout = 10 * time.Second
+
+// notify runs the --notify command, the form as JSON on its stdin, when f
+// starts to wait for a person. Its failure is reported, never fatal.
+func (s *session) notify(f *form) {
+	if s.cfg.Notify == "" {
+		return
+	}
+	b, _ := json.Marshal(remote.Form{Session: s.cfg.SessionName, Cwd: s.cfg.Cwd, Since: f.asked.UTC(), ToolUseID: f.ID(), Questions: f.questions})
+	s.goWork(func() {
+		ctx, cancel := context.WithTimeout(s.ctx, notifyTimeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "/bin/sh", "-c", s.cfg.Notify)
+		cmd.Stdin = bytes.NewReader(b)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Run(); err != nil {
+			s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": fmt.Sprintf("--notify: %v: %s", err, clip(out.String(), 200))})
+		}
+	})
+}
+
+// registerRemote lists the session for claudewrap pending and answer.
+func (s *session) registerRemote() (stop func()) {
+	s.log.Watch(s.outcomeOf)
+	if !s.cfg.Remote {
+		return func() {}
+	}
+	reg, err := remote.Register(remoteHandler{s}, s.cfg.Cwd)
+	if err != nil {
+		s.log.Emit("error", events.Fields{"message": "not reachable by claudewrap answer: " + err.Error()})
+		return func() {}
+	}
+	s.reg = reg
+	var once sync.Once
+	return func() { once.Do(reg.Close) }
+}
