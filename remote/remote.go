@@ -54,7 +54,9 @@ type Outcome struct {
 }
 
 // OK reports whether Claude recorded what was answered.
-func (o Outcome) OK() bool { return o.Result == "verified" || o.Result == "cancelled" || o.Result == "chatted" }
+func (o Outcome) OK() bool {
+	return o.Result == "verified" || o.Result == "cancelled" || o.Result == "chatted"
+}
 
 // Handler is the session's side: what waits, and answering it. Answer
 // blocks until the outcome is known (bounded by ctx).

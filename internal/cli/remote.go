@@ -307,4 +307,3 @@ func decisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answ
 	}
 	return []answer.Decision{d}, nil
 }
-
