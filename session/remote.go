@@ -83,7 +83,9 @@ func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decisi
 	defer s.unawait(id, w)
 	switch {
 	case st == handedOver:
-		if !askflow.Untouched(s.child.Screen().Snapshot(), f.questions) {
+		// A form not drawn yet is driven once it shows; one on the screen
+		// must be as Claude asked it, nobody's keys in it.
+		if snap := s.child.Screen().Snapshot(); askflow.Showing(snap, f.questions) && !askflow.Untouched(snap, f.questions) {
 			return remote.Outcome{Result: "taken", Message: "the person at Claude's screen has started answering it"}
 		}
 		for i, d := range rds {

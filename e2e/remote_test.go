@@ -1,0 +1,169 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claudewrap/claudewrap/internal/claudetest"
+)
+
+// claudewrapCmd runs another claudewrap command (pending, answer) as a
+// person would from another terminal, and returns its stdout, stderr and
+// exit status.
+func claudewrapCmd(t *testing.T, sb *claudetest.Sandbox, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(claudetest.Claudewrap(t), args...)
+	cmd.Env = sb.Env()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+type pendingForm struct {
+	Session   string `json:"session"`
+	ToolUseID string `json:"tool_use_id"`
+	Questions []struct {
+		Question string `json:"question"`
+		Options  []struct {
+			Label       string `json:"label"`
+			Description string `json:"description"`
+		} `json:"options"`
+	} `json:"questions"`
+}
+
+// waitPending waits until `claudewrap pending --json` lists a form of the
+// session (other tests' sessions may be listed too).
+func waitPending(t *testing.T, sb *claudetest.Sandbox, session string) pendingForm {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		out, errOut, code := claudewrapCmd(t, sb, "pending", "--json")
+		var forms []pendingForm
+		if code != 0 || json.Unmarshal([]byte(out), &forms) != nil {
+			t.Fatalf("pending --json: exit %d %q %s", code, out, errOut)
+		}
+		for _, f := range forms {
+			if f.Session == session {
+				return f
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("session %s never listed a pending form; pending says %s", session, out)
+		}
+		time.Sleep(200 * time.Millisecond) // polling another process under a deadline
+	}
+}
+
+// TestRemoteAnswer: a headless run under --on-unmatched wait waits; the
+// form shows in claudewrap pending, whole; a malformed answer is refused
+// and changes nothing; claudewrap answer from another process answers it,
+// and exits 0 once Claude recorded exactly that. The --notify command got
+// the form.
+func TestRemoteAnswer(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		bin := claudetest.Claudewrap(t)
+		sb := claudetest.New(t, version, "testdata/scenarios/database.yaml")
+		dir := t.TempDir()
+		evs, notified := filepath.Join(dir, "events.jsonl"), filepath.Join(dir, "notified.json")
+		cmd := exec.Command(bin, "run", "--claude", sb.Claude, "--headless", "--exit-after-turn", "--on-unmatched", "wait",
+			"--rules", writeRulesFile(t, "version: 1\n"), "--events", evs, "--notify", "cat > "+notified,
+			"--", "pick a database")
+		cmd.Env, cmd.Dir = sb.Env(), sb.Dir
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		defer cmd.Process.Kill()
+		session := strconv.Itoa(cmd.Process.Pid)
+
+		f := waitPending(t, sb, session)
+		if f.ToolUseID != "toolu_01database" || len(f.Questions) != 1 || len(f.Questions[0].Options) != 3 ||
+			f.Questions[0].Options[1].Description != "Embedded, simple" {
+			t.Fatalf("pending form %+v", f)
+		}
+		text, _, code := claudewrapCmd(t, sb, "pending")
+		if code != 0 || !strings.Contains(text, "Which database should we use?") || !strings.Contains(text, "2. SQLite — Embedded, simple") {
+			t.Errorf("pending (text): exit %d\n%s", code, text)
+		}
+		// Malformed: a label not offered, two answers for one question.
+		if _, errOut, code := claudewrapCmd(t, sb, "answer", session, "--select", "Oracle"); code != 2 || !strings.Contains(errOut, `"Oracle" is not offered`) {
+			t.Errorf("label not offered: exit %d %q", code, errOut)
+		}
+		if _, errOut, code := claudewrapCmd(t, sb, "answer", session, "--answers", "[{select: SQLite}, {type: x}]"); code != 2 ||
+			!strings.Contains(errOut, "asks 1 questions; 2 answers given") {
+			t.Errorf("two answers: exit %d %q", code, errOut)
+		}
+		out, errOut, code := claudewrapCmd(t, sb, "answer", session, "--select", "sqlite")
+		if code != 0 || !strings.Contains(out, `verified: Claude recorded "Which database should we use?" = "SQLite"`) {
+			t.Fatalf("answer: exit %d\n%s%s", code, out, errOut)
+		}
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("the run: %v\n%s", err, stderr.String())
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatal("the run did not end")
+		}
+		res := sb.API.ToolResults()
+		if len(res) != 1 || !strings.Contains(res[0].Content, `"Which database should we use?"="SQLite"`) {
+			t.Errorf("Claude recorded %+v", res)
+		}
+		if b, err := os.ReadFile(notified); err != nil || !strings.Contains(string(b), `"tool_use_id":"toolu_01database"`) ||
+			!strings.Contains(string(b), "Which database should we use?") {
+			t.Errorf("--notify got %q, %v", b, err)
+		}
+		if rest, _, _ := claudewrapCmd(t, sb, "pending", "--json"); strings.Contains(rest, `"session": "`+session+`"`) {
+			t.Errorf("the ended session is still listed: %s", rest)
+		}
+		report("Claude Code %s: remote answer: pending shows the form, malformed answers refused, claudewrap answer verified (exit 0), --notify got the form", version)
+	})
+}
+
+// TestRemoteRace: the person is asked on claudewrap's prompt while an
+// answer comes from another process: the first wins, the prompt says it is
+// no longer asked, exactly one answer is submitted, and a second remote
+// answer is told the form was taken.
+func TestRemoteRace(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		tr := startInTerminal(t, version, "testdata/scenarios/database.yaml", "pick a database",
+			"--headless", "--exit-after-turn", "--rules", writeRulesFile(t, "version: 1\n"))
+		tr.waitShown(t, "Ctrl-C: end the run")
+		session := strconv.Itoa(tr.cmd.Process.Pid)
+		waitPending(t, tr.sb, session)
+		out, errOut, code := claudewrapCmd(t, tr.sb, "answer", session, "--index", "3")
+		if code != 0 || !strings.Contains(out, `= "MongoDB"`) {
+			t.Fatalf("remote answer: exit %d\n%s%s\nterminal: %s", code, out, errOut, tail(tr.text(), 2000))
+		}
+		tr.waitShown(t, "(no longer asked: answered from elsewhere")
+		tr.ptmx.Write([]byte("1\r")) // too late: nobody asks any more
+		r := tr.wait(t)
+		res := r.toolResult(t, "toolu_01database")
+		if r.code != 0 || !strings.Contains(res.Content, `"Which database should we use?"="MongoDB"`) || len(r.sb.API.ToolResults()) != 1 {
+			t.Fatalf("exit %d, Claude recorded %+v\n%s", r.code, r.sb.API.ToolResults(), r)
+		}
+		if _, errOut, code := claudewrapCmd(t, tr.sb, "answer", session, "--index", "1"); code == 0 {
+			t.Errorf("a second answer to an ended session: exit 0 %q", errOut)
+		}
+		report("Claude Code %s: remote answer raced the ask prompt: the first won, the prompt said so, one answer recorded", version)
+	})
+}

@@ -1,0 +1,235 @@
+package remote
+
+import (
+	"context"
+	"net"
+	"os/exec"
+	"syscall"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/claudewrap/claudewrap/answer"
+)
+
+type fakeHandler struct {
+	mu      sync.Mutex
+	answers [][]answer.Decision
+	claude  string
+}
+
+var dbForm = Form{ToolUseID: "toolu_1", Since: time.Now().UTC(), Questions: []answer.Question{{Question: "Which database?",
+	Header: "Database", Options: []answer.Option{{Label: "SQLite"}, {Label: "MongoDB"}}}}}
+
+func (h *fakeHandler) Pending() []Form       { return []Form{dbForm} }
+func (h *fakeHandler) ClaudeSession() string { return h.claude }
+func (h *fakeHandler) Answer(ctx context.Context, id string, ds []answer.Decision) Outcome {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.answers = append(h.answers, ds)
+	return Outcome{Result: "verified", Recorded: map[string]string{"Which database?": ds[0].Labels[0]}}
+}
+
+func (h *fakeHandler) count() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.answers)
+}
+
+// private gives the test its own sessions directory.
+func private(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "rt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	t.Setenv("XDG_RUNTIME_DIR", dir)
+	return filepath.Join(dir, "claudewrap")
+}
+
+// TestRegisterPendingAnswer: a registered session is listed, says what
+// waits (named by session), takes an answer and reports its outcome; once
+// closed it is gone.
+func TestRegisterPendingAnswer(t *testing.T) {
+	dir := private(t)
+	h := &fakeHandler{claude: "0f3c2a9e-1111-2222-3333-444455556666"}
+	reg, err := Register(h, "/work/project")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("sessions directory %v %v", fi, err)
+	}
+	ctx := context.Background()
+	forms, err := PendingAll(ctx)
+	if err != nil || len(forms) != 1 || forms[0].Session != reg.info.ID || forms[0].Cwd != "/work/project" || forms[0].ToolUseID != "toolu_1" {
+		t.Fatalf("pending %+v %v", forms, err)
+	}
+	for _, name := range []string{reg.info.ID, "0f3c2a9e"} {
+		s, err := Find(name)
+		if err != nil || s.ID != reg.info.ID {
+			t.Fatalf("Find(%q) = %+v, %v", name, s, err)
+		}
+	}
+	if _, err := Find("0f3"); err == nil {
+		t.Error("a 3-character prefix named a session")
+	}
+	s, _ := Find(reg.info.ID)
+	o, err := Answer(ctx, s, "toolu_1", []answer.Decision{{Action: answer.Select, Labels: []string{"SQLite"}}})
+	if err != nil || !o.OK() || o.Recorded["Which database?"] != "SQLite" {
+		t.Fatalf("answer %+v %v", o, err)
+	}
+	reg.Close()
+	if all, _ := Sessions(); len(all) != 0 {
+		t.Errorf("sessions after close: %+v", all)
+	}
+}
+
+// TestBadRequests: garbage, an unknown op, a request cut short are refused
+// with a clear reply, and nothing is answered.
+func TestBadRequests(t *testing.T) {
+	private(t)
+	h := &fakeHandler{}
+	reg, err := Register(h, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	s, _ := Find(reg.info.ID)
+	for _, in := range []string{"not json\n", `{"op":"explode"}` + "\n", `{"op":"answer","answers":"x"}` + "\n", `{"op":"ans`} {
+		c, err := net.Dial("unix", s.socket)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Write([]byte(in))
+		if !strings.HasSuffix(in, "\n") {
+			c.(*net.UnixConn).CloseWrite()
+		}
+		line, err := readLine(c, 1<<20)
+		c.Close()
+		if err != nil || !strings.Contains(string(line), `"result":"refused"`) {
+			t.Errorf("%q: reply %q %v", in, line, err)
+		}
+	}
+	if h.count() != 0 {
+		t.Errorf("bad requests answered %d times", h.count())
+	}
+}
+
+// TestDirRefused: a sessions directory others can enter, or a symbolic
+// link in its place, is refused rather than used.
+func TestDirRefused(t *testing.T) {
+	dir := private(t)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Dir(); err == nil || !strings.Contains(err.Error(), "not a private directory") {
+		t.Errorf("0755: %v", err)
+	}
+	os.Remove(dir)
+	other := t.TempDir()
+	if err := os.Symlink(other, dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Dir(); err == nil {
+		t.Error("a symbolic link was taken for the directory")
+	}
+}
+
+// TestStaleCleaned: the entry of a session whose process is gone is removed
+// and not listed.
+func TestStaleCleaned(t *testing.T) {
+	dir := private(t)
+	if _, err := Dir(); err != nil {
+		t.Fatal(err)
+	}
+	const dead = "2147483000" // no such process
+	os.WriteFile(filepath.Join(dir, dead+".json"), []byte(`{"session":"`+dead+`","pid":2147483000}`), 0o600)
+	os.WriteFile(filepath.Join(dir, dead+".sock"), nil, 0o600)
+	all, err := Sessions()
+	if err != nil || len(all) != 0 {
+		t.Fatalf("sessions %+v %v", all, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, dead+".json")); !os.IsNotExist(err) {
+		t.Errorf("stale entry left: %v", err)
+	}
+}
+
+// TestMain lets the test binary dial a socket as another user.
+func TestMain(m *testing.M) {
+	if sock := os.Getenv("REMOTE_TEST_DIAL"); sock != "" {
+		c, err := net.Dial("unix", sock)
+		if err != nil {
+			os.Stdout.WriteString("dial: " + err.Error())
+			os.Exit(0)
+		}
+		c.Write([]byte(`{"op":"pending"}` + "\n"))
+		line, _ := readLine(c, 1<<20)
+		os.Stdout.Write(line)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestOtherUserRefused: the kernel says who connected; a process of another
+// user that reaches the socket (here one put where anyone can) is refused
+// and learns nothing. The sessions directory itself keeps others out (0700,
+// checked by TestRegisterPendingAnswer).
+func TestOtherUserRefused(t *testing.T) {
+	open, err := os.MkdirTemp("", "rtopen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(open)
+	os.Chmod(open, 0o777)
+	sock := filepath.Join(open, "s.sock")
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(sock, 0o777)
+	h := &fakeHandler{}
+	r := &Registration{info: Info{ID: "1"}, ln: ln, h: h, quit: make(chan struct{})}
+	r.wg.Add(1)
+	go r.accept()
+	defer func() { close(r.quit); ln.Close(); r.wg.Wait() }()
+
+	// A copy of the test binary that another user may run.
+	self := filepath.Join(open, "remote.test")
+	if exe, err := os.Executable(); err != nil {
+		t.Fatal(err)
+	} else if b, err := os.ReadFile(exe); err != nil {
+		t.Fatal(err)
+	} else if err := os.WriteFile(self, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := func(uid int) string {
+		cmd := exec.Command(self, "-test.run=^$")
+		cmd.Dir = open
+		cmd.Env = append(os.Environ(), "REMOTE_TEST_DIAL="+sock)
+		if uid != os.Getuid() {
+			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
+		}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("as uid %d: %v", uid, err)
+		}
+		return string(out)
+	}
+	if got := run(os.Getuid()); !strings.Contains(got, "toolu_1") {
+		t.Fatalf("the session's own user: %q", got)
+	}
+	if os.Getuid() != 0 {
+		// Only root can start a process of another user: the directory's
+		// privacy is what keeps others out here.
+		return
+	}
+	got := run(65534)
+	if !strings.Contains(got, `"result":"refused"`) || !strings.Contains(got, "uid 65534") || strings.Contains(got, "toolu_1") {
+		t.Errorf("another user got %q", got)
+	}
+}
