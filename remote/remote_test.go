@@ -3,12 +3,12 @@ package remote
 import (
 	"context"
 	"net"
-	"os/exec"
-	"syscall"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
