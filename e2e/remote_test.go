@@ -167,3 +167,52 @@ func TestRemoteRace(t *testing.T) {
 		report("Claude Code %s: remote answer raced the ask prompt: the first won, the prompt said so, one answer recorded", version)
 	})
 }
+
+// TestExecAnswer: examples/exec.yaml hands the database question to a
+// program (examples/ask-llm.sh, with a stand-in for the LLM): its answer is
+// driven and verified; a program whose answer is not an offered label
+// leaves the question unmatched (exit 4 under fail), nothing recorded.
+func TestExecAnswer(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		root := claudetest.Root(t)
+		for _, tc := range []struct {
+			reply string
+			code  int
+		}{{"SQLite", 0}, {"Oracle, surely", 4}} {
+			sb := claudetest.New(t, version, "testdata/scenarios/database.yaml")
+			llm := filepath.Join(t.TempDir(), "llm")
+			if err := os.WriteFile(llm, []byte("#!/bin/sh\ncat >/dev/null\necho '"+tc.reply+"'\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			evs := filepath.Join(t.TempDir(), "events.jsonl")
+			cmd := exec.Command(claudetest.Claudewrap(t), "run", "--claude", sb.Claude, "--headless", "--exit-after-turn",
+				"--rules", filepath.Join(root, "examples", "exec.yaml"), "--events", evs, "--", "pick a database")
+			cmd.Env, cmd.Dir = append(sb.Env(), "LLM="+llm), sb.Dir
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+			b, _ := os.ReadFile(evs)
+			res := sb.API.ToolResults()
+			if code != tc.code {
+				t.Fatalf("LLM says %q: exit %d, want %d\n%s\n%s", tc.reply, code, tc.code, stderr.String(), b)
+			}
+			if tc.code == 0 && (len(res) != 1 || !strings.Contains(res[0].Content, `"Which database should we use?"="SQLite"`) ||
+				!strings.Contains(string(b), `"event":"verified"`)) {
+				t.Fatalf("Claude recorded %+v\n%s", res, b)
+			}
+			if tc.code != 0 && (!strings.Contains(stderr.String(), "no rule answers") || !strings.Contains(string(b), "not one of the labels")) {
+				t.Fatalf("unmatched: stderr %q\n%s", stderr.String(), b)
+			}
+			for _, r := range res {
+				if tc.code != 0 && !r.IsError {
+					t.Errorf("Claude recorded %q", r.Content)
+				}
+			}
+		}
+		report("Claude Code %s: exec answer: the program's label verified; a reply that is no label left the question unmatched (exit 4)", version)
+	})
+}

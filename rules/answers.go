@@ -39,6 +39,25 @@ func ParseAnswers(what string, b []byte) ([]Answer, error) {
 	return out, nil
 }
 
+// ParseProgramAnswer reads the answer a program gave on stdout (see
+// [Answer.Exec]): one answer, JSON or YAML, without exec.
+func ParseProgramAnswer(b []byte) (Answer, error) {
+	const what = "the program's answer"
+	p := &parser{file: &File{Path: what}}
+	var doc yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(b)).Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return Answer{}, errors.New("the program printed no answer")
+		}
+		return Answer{}, yamlError(what, b, err)
+	}
+	a, _ := p.answer(doc.Content[0], what)
+	if len(p.errs) > 0 {
+		return Answer{}, p.errs
+	}
+	return a, nil
+}
+
 // Apply makes the decision the answer gives to q, checked against q (a
 // label not offered, a list on a single-select question are errors).
 func (a Answer) Apply(q answer.Question) (answer.Decision, error) { return a.apply(q) }

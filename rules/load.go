@@ -88,6 +88,10 @@ type Answer struct {
 	Chat   *string
 	Cancel bool
 	Notes  *string
+	// Exec hands the question to a program (argv): the question as JSON
+	// on its stdin, an answer like this one (without exec) as JSON on its
+	// stdout. Rules only.
+	Exec []string
 }
 
 // Select names the options to pick: labels, or a 1-based position.
@@ -562,6 +566,26 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 			a.Cancel = true
 		},
 	}
+	if what != "fallback" && !strings.HasPrefix(what, "the program's answer") {
+		keys["exec"] = func(k, v *yaml.Node) {
+			actions = append(actions, "exec")
+			if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+				p.errorf(v, "exec: want the program and its arguments as a list, e.g. [./decide, --strict]")
+				return
+			}
+			for _, e := range v.Content {
+				s, ok := p.str(e, "exec")
+				if !ok {
+					return
+				}
+				if s == "" {
+					p.errorf(e, "exec: an empty word")
+					return
+				}
+				a.Exec = append(a.Exec, s)
+			}
+		}
+	}
 	if what != "fallback" {
 		keys["notes"] = func(k, v *yaml.Node) {
 			if s, ok := p.str(v, "notes"); ok {
@@ -587,7 +611,7 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 			if what == "fallback" {
 				p.errorf(n, "fallback needs one of type, chat, cancel")
 			} else {
-				p.errorf(n, "%s needs one of select, type, chat, cancel", what)
+				p.errorf(n, "%s needs one of select, type, chat, cancel, exec", what)
 			}
 		case 1:
 		default:

@@ -30,7 +30,7 @@ var errorCases = []struct {
 		[]string{`r.yaml:3:23: unknown key "label" in when (want one of header, options, question)`}},
 	{"unknown answer key", "version: 1\nrules:\n  - answer:\n      press: Enter\n",
 		[]string{
-			`r.yaml:4:7: unknown key "press" in answer (want one of cancel, chat, notes, select, type)`,
+			`r.yaml:4:7: unknown key "press" in answer (want one of cancel, chat, exec, notes, select, type)`,
 		}},
 	{"unknown select key", "version: 1\nrules:\n  - answer:\n      select: {position: 2}\n",
 		[]string{
@@ -141,7 +141,7 @@ var errorCases = []struct {
 	{"several actions", "version: 1\nrules:\n  - answer:\n      select: SQLite\n      type: sqlite\n",
 		[]string{`r.yaml:4:7: answer has several actions (select, type): give exactly one`}},
 	{"no action", "version: 1\nrules:\n  - answer: {}\n",
-		[]string{`r.yaml:3:13: answer needs one of select, type, chat, cancel`}},
+		[]string{`r.yaml:3:13: answer needs one of select, type, chat, cancel, exec`}},
 	{"no answer", "version: 1\nrules:\n  - name: a\n    when: {header: a}\n",
 		[]string{`r.yaml:3:5: rule has no answer`}},
 	{"answer not a mapping", "version: 1\nrules:\n  - answer: SQLite\n",

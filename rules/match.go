@@ -79,6 +79,10 @@ type Decision struct {
 	Line int
 	// Unmatched says why no decision was made; empty when one was.
 	Unmatched string
+	// Exec, when set, is the program that decides (see [Answer.Exec]); the
+	// decision is made by running it, in Dir (the rules file's folder).
+	Exec []string
+	Dir  string
 }
 
 // Matched reports whether a rule answered.
@@ -90,6 +94,9 @@ func (s *Set) Decide(q answer.Question) Decision {
 		for _, r := range f.Rules {
 			if !r.When.holds(q) {
 				continue
+			}
+			if r.Answer.Exec != nil {
+				return Decision{Rule: r.Name, File: f.Path, Line: r.Line, Exec: r.Answer.Exec, Dir: filepath.Dir(f.Path)}
 			}
 			d, err := r.Answer.apply(q)
 			out := Decision{Decision: d, Rule: r.Name, File: f.Path, Line: r.Line}

@@ -30,6 +30,9 @@ func (s *session) decide(f *form) ([]rules.Decision, bool) {
 	var unmatched []int
 	for i, q := range qs {
 		d := s.cfg.Decider.Decide(q)
+		if d.Matched() && d.Exec != nil {
+			d = s.execDecide(q, d)
+		}
 		ds[i] = d
 		if d.Matched() {
 			s.emitDecision(id, i, q, d)

@@ -195,6 +195,10 @@ func runRulesTest(opts *RulesTestOptions) error {
 		fmt.Fprintf(w, "%d. [%s] %s\n", i+1, q.Header, q.Question)
 		fmt.Fprintf(w, "   %s: %s\n", kind, strings.Join(labels, ", "))
 		d := set.Decide(q)
+		if d.Matched() && d.Exec != nil {
+			fmt.Fprintf(w, "   rule %q (%s:%d): exec %q (the program decides when the form is asked)\n", d.Rule, d.File, d.Line, d.Exec)
+			continue
+		}
 		if d.Matched() {
 			fmt.Fprintf(w, "   rule %q (%s:%d): %s%s\n", d.Rule, d.File, d.Line, d.Decision.String(), endsForm(d.Action))
 			continue
