@@ -13,7 +13,7 @@ GOTEST_FLAGS    ?=
 
 SHELL := /bin/bash
 
-.PHONY: lifecycle all build claude test unit cross check golden bench demo stress clean
+.PHONY: lifecycle all build claude browser test unit cross check golden bench demo stress clean
 
 all: build
 
@@ -28,7 +28,7 @@ claude:
 # Every test, the end-to-end suite on the real Claude Code included (its
 # tests build only with the e2e tag). The suite takes minutes: each check
 # prints its line as it passes (the whole output goes to .cache/e2e.log).
-test: claude lifecycle
+test: claude browser lifecycle
 	go test -race -count=1 $(GOTEST_FLAGS) ./...
 	@echo "e2e: the real Claude Code against the fake API ($(E2E_VERSIONS); dialogs and random forms on every pinned version): one line per check as it passes"
 	@set -o pipefail; CLAUDEWRAP_CLAUDE_VERSIONS="$(CLAUDE_VERSIONS)" CLAUDEWRAP_E2E_VERSIONS="$(E2E_VERSIONS)" \
@@ -37,6 +37,10 @@ test: claude lifecycle
 		{ echo "e2e failed; what the failing checks said (the whole log: .cache/e2e.log):"; \
 		  grep -E -A8 '^ +[A-Za-z0-9_]+_test\.go:[0-9]+: ' .cache/e2e.log | head -400; exit 1; }
 	@cat .cache/e2e-report.txt
+
+# Debian's Chromium, for the e2e test of claudewrap serve's page.
+browser:
+	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 # The fast unit tests alone: what plain `go test ./...` runs.
 unit: lifecycle

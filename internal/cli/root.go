@@ -81,6 +81,7 @@ checking each key's effect on the screen and what Claude recorded.`,
 		NewCmdPending(stdout),
 		NewCmdWait(stdout),
 		NewCmdAnswer(stdout),
+		NewCmdServe(stdout, stderr),
 	)
 	return root
 }

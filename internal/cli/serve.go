@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/remote"
+	"github.com/claudewrap/claudewrap/web"
+)
+
+// NewCmdServe builds `claudewrap serve`.
+func NewCmdServe(stdout, stderr io.Writer) *cobra.Command {
+	var listen string
+	cmd := &cobra.Command{
+		Use:   "serve [--listen ADDR]",
+		Short: "A web page to answer the forms waiting in your sessions",
+		Long: `Serve a small web page that shows every form waiting for a person in your
+running sessions, with its real widgets, live, and answers them: driven on
+Claude's screen and verified, the page shows what Claude recorded.
+
+It listens on 127.0.0.1 (a free port) unless --listen says otherwise, and
+answers only with the random token in the address it prints. Ctrl-C stops it.`,
+		Example: `  claudewrap serve
+  claudewrap serve --listen 127.0.0.1:8765`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			srv, err := web.Listen(listen, remoteSessions{})
+			if err != nil {
+				return withCode(ExitUsage, fmt.Errorf("--listen: %w", err))
+			}
+			if !srv.Loopback() {
+				fmt.Fprintln(stderr, "claudewrap: serving beyond this machine: anyone with the address below can answer Claude")
+			}
+			fmt.Fprintln(stdout, srv.URL())
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return srv.Serve(ctx)
+		},
+	}
+	cmd.Flags().StringVar(&listen, "listen", "", "`ADDR` to listen on (default 127.0.0.1 on a free port)")
+	return cmd
+}
+
+// remoteSessions is the page's view of the running sessions.
+type remoteSessions struct{}
+
+func (remoteSessions) Pending(ctx context.Context) ([]remote.Form, error) { return remote.PendingAll(ctx) }
+
+func (remoteSessions) Answer(ctx context.Context, session, id string, ds []answer.Decision) (remote.Outcome, error) {
+	s, err := remote.Find(session)
+	if err != nil {
+		return remote.Outcome{}, err
+	}
+	return remote.Answer(ctx, s, id, ds)
+}

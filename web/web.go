@@ -1,0 +1,269 @@
+// Package web serves the page that answers pending forms from a browser
+// (`claudewrap serve`): every form waiting in the user's running sessions,
+// with its real widgets (radio buttons, check boxes, typed text, notes,
+// previews, chat, cancel), live, and after a submit what Claude recorded.
+// The page is embedded (no build step); the server binds to loopback unless
+// told otherwise and answers only requests carrying its random token. It
+// reaches the sessions through a [Sessions] (package remote in the
+// program); it never touches a PTY or a screen.
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/remote"
+)
+
+//go:embed static
+var static embed.FS
+
+// Sessions is what the page shows and answers.
+type Sessions interface {
+	Pending(ctx context.Context) ([]remote.Form, error)
+	Answer(ctx context.Context, session, toolUseID string, ds []answer.Decision) (remote.Outcome, error)
+}
+
+// Server is the page's HTTP server.
+type Server struct {
+	Token    string
+	sessions Sessions
+	ln       net.Listener
+	srv      *http.Server
+}
+
+// Listen opens addr ("" is 127.0.0.1 on a free port) with a new token.
+func Listen(addr string, s Sessions) (*Server, error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	srv := &Server{Token: hex.EncodeToString(b), sessions: s, ln: ln}
+	srv.srv = &http.Server{Handler: srv.handler(), ReadHeaderTimeout: 10 * time.Second}
+	return srv, nil
+}
+
+// URL is the page's address, token included.
+func (s *Server) URL() string {
+	return fmt.Sprintf("http://%s/?t=%s", s.ln.Addr(), s.Token)
+}
+
+// Serve serves until ctx ends.
+func (s *Server) Serve(ctx context.Context) error {
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		s.srv.Shutdown(sctx)
+	}()
+	err := s.srv.Serve(s.ln)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Loopback reports whether the server listens on loopback only.
+func (s *Server) Loopback() bool {
+	a, ok := s.ln.Addr().(*net.TCPAddr)
+	return ok && a.IP.IsLoopback()
+}
+
+func (s *Server) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		b, _ := static.ReadFile("static/index.html")
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'")
+		w.Write(b)
+	})
+	mux.HandleFunc("GET /api/pending", func(w http.ResponseWriter, r *http.Request) {
+		forms, err := s.sessions.Pending(r.Context())
+		if err != nil {
+			httpError(w, http.StatusInternalServerError, err.Error())
+			return
+		}
+		if forms == nil {
+			forms = []remote.Form{}
+		}
+		writeJSON(w, http.StatusOK, forms)
+	})
+	mux.HandleFunc("POST /api/answer", s.answer)
+	// The script and the style hold no data: served without the token.
+	open := http.NewServeMux()
+	open.HandleFunc("GET /app.js", s.file("static/app.js", "text/javascript; charset=utf-8"))
+	open.HandleFunc("GET /app.css", s.file("static/app.css", "text/css; charset=utf-8"))
+	open.Handle("/", s.guard(mux))
+	return open
+}
+
+func (s *Server) file(name, ctype string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		b, _ := static.ReadFile(name)
+		w.Header().Set("Content-Type", ctype)
+		w.Write(b)
+	}
+}
+
+// guard lets through only requests with the token (in the URL's t, or
+// the X-Claudewrap-Token header the page sends), for this server's own
+// host name (no DNS rebinding), and no cross-site posts.
+func (s *Server) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tok := r.URL.Query().Get("t")
+		if h := r.Header.Get("X-Claudewrap-Token"); h != "" {
+			tok = h
+		}
+		if subtle.ConstantTimeCompare([]byte(tok), []byte(s.Token)) != 1 {
+			httpError(w, http.StatusForbidden, "a token is required: open the address claudewrap serve printed")
+			return
+		}
+		if !s.hostAllowed(r.Host) {
+			httpError(w, http.StatusForbidden, "unknown host "+r.Host)
+			return
+		}
+		if r.Method == http.MethodPost && r.Header.Get("X-Claudewrap-Token") == "" {
+			httpError(w, http.StatusForbidden, "answers carry the token in X-Claudewrap-Token")
+			return
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		w.Header().Set("X-Frame-Options", "DENY")
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) hostAllowed(host string) bool {
+	h, port, err := net.SplitHostPort(host)
+	if err != nil {
+		h = host
+	}
+	_, myPort, _ := net.SplitHostPort(s.ln.Addr().String())
+	if port != "" && port != myPort {
+		return false
+	}
+	if ip := net.ParseIP(h); ip != nil {
+		return true // an address, not a name someone else controls
+	}
+	return h == "localhost"
+}
+
+// answerRequest is what the page posts: the form, and one answer per
+// question, or the whole form's chat or cancel.
+type answerRequest struct {
+	Session   string `json:"session"`
+	ToolUseID string `json:"tool_use_id"`
+	Answers   []struct {
+		Select []string `json:"select,omitempty"`
+		Type   string   `json:"type,omitempty"`
+		Notes  string   `json:"notes,omitempty"`
+	} `json:"answers"`
+	Chat   string `json:"chat,omitempty"`
+	Cancel bool   `json:"cancel,omitempty"`
+}
+
+func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
+	var req answerRequest
+	dec := json.NewDecoder(io.LimitReader(r.Body, 1<<20))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		httpError(w, http.StatusBadRequest, "not an answer: "+err.Error())
+		return
+	}
+	forms, err := s.sessions.Pending(r.Context())
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	var form *remote.Form
+	for i := range forms {
+		if forms[i].Session == req.Session && forms[i].ToolUseID == req.ToolUseID {
+			form = &forms[i]
+		}
+	}
+	if form == nil {
+		httpError(w, http.StatusConflict, "this form no longer waits: answered elsewhere, or Claude moved on")
+		return
+	}
+	ds, err := decisions(form.Questions, req)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	o, err := s.sessions.Answer(r.Context(), req.Session, req.ToolUseID, ds)
+	if err != nil {
+		httpError(w, http.StatusBadGateway, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, o)
+}
+
+// decisions checks the page's answer against the questions.
+func decisions(qs []answer.Question, req answerRequest) ([]answer.Decision, error) {
+	if req.Chat != "" || req.Cancel {
+		if req.Chat != "" && req.Cancel || len(req.Answers) > 0 {
+			return nil, errors.New("chat and cancel answer the whole form alone")
+		}
+		d := answer.Decision{Action: answer.Cancel}
+		if req.Chat != "" {
+			d = answer.Decision{Action: answer.Chat, Text: req.Chat}
+		}
+		out := make([]answer.Decision, len(qs))
+		for i := range out {
+			out[i] = d
+		}
+		return out, nil
+	}
+	if len(req.Answers) != len(qs) {
+		return nil, fmt.Errorf("the form asks %d questions; %d answers given", len(qs), len(req.Answers))
+	}
+	out := make([]answer.Decision, len(qs))
+	for i, a := range req.Answers {
+		var d answer.Decision
+		switch {
+		case len(a.Select) > 0 && a.Type != "":
+			return nil, fmt.Errorf("question %d: pick options or type an answer, not both", i+1)
+		case len(a.Select) > 0:
+			d = answer.Decision{Action: answer.Select, Labels: a.Select, Notes: a.Notes}
+		case strings.TrimSpace(a.Type) != "":
+			d = answer.Decision{Action: answer.Type, Text: a.Type}
+		default:
+			return nil, fmt.Errorf("question %d (%q) has no answer", i+1, qs[i].Question)
+		}
+		if err := d.Check(qs[i]); err != nil {
+			return nil, fmt.Errorf("question %d (%q): %v", i+1, qs[i].Question, err)
+		}
+		out[i] = d
+	}
+	return out, nil
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func httpError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]string{"error": msg})
+}

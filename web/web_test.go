@@ -1,0 +1,126 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/remote"
+)
+
+type fakeSessions struct {
+	mu      sync.Mutex
+	answers [][]answer.Decision
+}
+
+var multi = remote.Form{Session: "42", ToolUseID: "toolu_1", Since: time.Now(), Questions: []answer.Question{{
+	Question: "Which features?", Header: "Features", MultiSelect: true,
+	Options: []answer.Option{{Label: "Auth"}, {Label: "Export"}, {Label: "API"}}}}}
+
+func (f *fakeSessions) Pending(context.Context) ([]remote.Form, error) { return []remote.Form{multi}, nil }
+func (f *fakeSessions) Answer(_ context.Context, session, id string, ds []answer.Decision) (remote.Outcome, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.answers = append(f.answers, ds)
+	return remote.Outcome{Result: "verified", Recorded: map[string]string{"Which features?": strings.Join(ds[0].Labels, ", ")}}, nil
+}
+
+func start(t *testing.T) (*Server, *fakeSessions) {
+	t.Helper()
+	fs := &fakeSessions{}
+	s, err := Listen("", fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Serve(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return s, fs
+}
+
+func do(t *testing.T, method, url, token, host, body string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	if token != "" {
+		req.Header.Set("X-Claudewrap-Token", token)
+	}
+	if host != "" {
+		req.Host = host
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// TestServeSecurity: loopback by default; the token is required (in the
+// address or the header) for the page and its API, an answer must carry
+// it in the header, and a host name that is not this server's (DNS
+// rebinding) is refused. The script holds no data and needs none.
+func TestServeSecurity(t *testing.T) {
+	s, fs := start(t)
+	if !s.Loopback() || !strings.HasPrefix(s.URL(), "http://127.0.0.1:") {
+		t.Fatalf("listens on %s", s.URL())
+	}
+	base := strings.TrimSuffix(s.URL(), "/?t="+s.Token)
+	for _, tc := range []struct {
+		method, path, token, host, body string
+		want                            int
+	}{
+		{"GET", "/", "", "", "", 403},
+		{"GET", "/?t=wrong", "", "", "", 403},
+		{"GET", "/?t=" + s.Token, "", "", "", 200},
+		{"GET", "/api/pending", "", "", "", 403},
+		{"GET", "/api/pending", "nope", "", "", 403},
+		{"GET", "/api/pending", s.Token, "", "", 200},
+		{"GET", "/api/pending", s.Token, "evil.example:" + strings.Split(base, ":")[2], "", 403},
+		{"POST", "/api/answer?t=" + s.Token, "", "", `{"session":"42","tool_use_id":"toolu_1","answers":[{"select":["API"]}]}`, 403},
+		{"GET", "/app.js", "", "", "", 200},
+	} {
+		if code, body := do(t, tc.method, base+tc.path, tc.token, tc.host, tc.body); code != tc.want {
+			t.Errorf("%s %s (token %q, host %q): %d %s, want %d", tc.method, tc.path, tc.token, tc.host, code, body, tc.want)
+		}
+	}
+	if len(fs.answers) != 0 {
+		t.Errorf("answered without the token: %v", fs.answers)
+	}
+}
+
+// TestServeAnswers: a malformed answer gets a clear error and changes
+// nothing; a good one is passed on and its outcome returned.
+func TestServeAnswers(t *testing.T) {
+	s, fs := start(t)
+	base := strings.TrimSuffix(s.URL(), "/?t="+s.Token)
+	for _, tc := range []struct{ body, want string }{
+		{`not json`, "not an answer"},
+		{`{"session":"42","tool_use_id":"toolu_1","answers":[{"select":["Oracle"]}]}`, `label \"Oracle\" is not offered`},
+		{`{"session":"42","tool_use_id":"toolu_1","answers":[]}`, "asks 1 questions; 0 answers given"},
+		{`{"session":"42","tool_use_id":"toolu_1","answers":[{}]}`, "has no answer"},
+		{`{"session":"42","tool_use_id":"toolu_9","answers":[{"select":["API"]}]}`, "no longer waits"},
+		{`{"session":"42","tool_use_id":"toolu_1","chat":"x","cancel":true}`, "alone"},
+		{`{"session":"42","tool_use_id":"toolu_1","answers":[{"select":["API"]}],"sudo":true}`, "unknown field"},
+	} {
+		code, body := do(t, "POST", base+"/api/answer", s.Token, "", tc.body)
+		if code < 400 || !strings.Contains(body, tc.want) {
+			t.Errorf("%s: %d %s, want an error with %q", tc.body, code, body, tc.want)
+		}
+	}
+	if len(fs.answers) != 0 {
+		t.Fatalf("malformed answers were passed on: %v", fs.answers)
+	}
+	code, body := do(t, "POST", base+"/api/answer", s.Token, "", `{"session":"42","tool_use_id":"toolu_1","answers":[{"select":["API","Auth"]}]}`)
+	var o remote.Outcome
+	if code != 200 || json.Unmarshal([]byte(body), &o) != nil || o.Result != "verified" || o.Recorded["Which features?"] != "API, Auth" {
+		t.Fatalf("good answer: %d %s", code, body)
+	}
+}
