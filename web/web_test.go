@@ -23,7 +23,9 @@ var multi = remote.Form{Session: "42", ToolUseID: "toolu_1", Since: time.Now(), 
 	Question: "Which features?", Header: "Features", MultiSelect: true,
 	Options: []answer.Option{{Label: "Auth"}, {Label: "Export"}, {Label: "API"}}}}}
 
-func (f *fakeSessions) Pending(context.Context) ([]remote.Form, error) { return []remote.Form{multi}, nil }
+func (f *fakeSessions) Pending(context.Context) ([]remote.Form, error) {
+	return []remote.Form{multi}, nil
+}
 func (f *fakeSessions) Answer(_ context.Context, session, id string, ds []answer.Decision) (remote.Outcome, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

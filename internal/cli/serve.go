@@ -51,7 +51,9 @@ answers only with the random token in the address it prints. Ctrl-C stops it.`,
 // remoteSessions is the page's view of the running sessions.
 type remoteSessions struct{}
 
-func (remoteSessions) Pending(ctx context.Context) ([]remote.Form, error) { return remote.PendingAll(ctx) }
+func (remoteSessions) Pending(ctx context.Context) ([]remote.Form, error) {
+	return remote.PendingAll(ctx)
+}
 
 func (remoteSessions) Answer(ctx context.Context, session, id string, ds []answer.Decision) (remote.Outcome, error) {
 	s, err := remote.Find(session)
