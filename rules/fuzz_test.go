@@ -35,7 +35,7 @@ func FuzzParse(f *testing.F) {
 			for _, r := range file.Rules {
 				a := r.Answer
 				n := 0
-				for _, set := range []bool{a.Select != nil, a.Type != nil, a.Chat != nil, a.Cancel} {
+				for _, set := range []bool{a.Select != nil, a.Type != nil, a.Chat != nil, a.Cancel, a.Exec != nil} {
 					if set {
 						n++
 					}

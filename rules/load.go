@@ -63,6 +63,7 @@ type Defaults struct {
 	OnUnmatched   Policy        // "" when not set
 	AnswerTimeout time.Duration // 0 when not set
 	Fallback      *Answer       // nil when not set
+	Notify        string        // the --notify command; "" when not set
 }
 
 // Rule is one entry of rules:.
@@ -452,6 +453,15 @@ func (p *parser) defaults(n *yaml.Node) {
 					return
 				}
 				d.OnUnmatched = pol
+			}
+		},
+		"notify": func(k, v *yaml.Node) {
+			if s, ok := p.str(v, "notify"); ok {
+				if strings.TrimSpace(s) == "" {
+					p.errorf(v, "notify: want a command, run with sh -c")
+					return
+				}
+				d.Notify = s
 			}
 		},
 		"answer_timeout": func(k, v *yaml.Node) {

@@ -67,6 +67,9 @@ func (s *Set) Defaults() Defaults {
 		if d.Fallback == nil {
 			d.Fallback = f.Defaults.Fallback
 		}
+		if d.Notify == "" {
+			d.Notify = f.Defaults.Notify
+		}
 	}
 	return d
 }

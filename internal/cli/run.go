@@ -321,7 +321,7 @@ func runRun(opts *RunOptions) (err error) {
 		Bundles:       bundles,
 		Remote:        true,
 		Cwd:           cwd,
-		Notify:        opts.Notify,
+		Notify:        firstNonEmpty(opts.Notify, set.Defaults().Notify),
 		SessionName:   strconv.Itoa(os.Getpid()),
 	})
 	code, err := rep.Exit(err)
@@ -375,4 +375,13 @@ func lostOutput(log *events.Log, rec *cast.Writer, files []*os.File) error {
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
 }
