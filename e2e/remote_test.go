@@ -95,6 +95,10 @@ func TestRemoteAnswer(t *testing.T) {
 		defer cmd.Process.Kill()
 		session := strconv.Itoa(cmd.Process.Pid)
 
+		// claudewrap wait returns once a question waits (any session's).
+		if out, errOut, code := claudewrapCmd(t, sb, "wait", "--timeout", "60s", "--json"); code != 0 || !strings.Contains(out, `"tool_use_id"`) {
+			t.Fatalf("wait: exit %d %s %s", code, out, errOut)
+		}
 		f := waitPending(t, sb, session)
 		if f.ToolUseID != "toolu_01database" || len(f.Questions) != 1 || len(f.Questions[0].Options) != 3 ||
 			f.Questions[0].Options[1].Description != "Embedded, simple" {

@@ -250,3 +250,24 @@ func TestReplayBundle(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitTimeout: claudewrap wait gives up after --timeout with exit 1
+// when no session has a question waiting; pending says so in words and
+// prints an empty JSON array.
+func TestWaitTimeout(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	start := time.Now()
+	_, err := executeCmd(t, devNull(t), "wait", "--timeout", "300ms")
+	if codeOf(err) != ExitError || err == nil || !strings.Contains(err.Error(), "no question waited within 300ms") {
+		t.Errorf("wait: %v (exit %d)", err, codeOf(err))
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("wait took %v", d)
+	}
+	if out, err := executeCmd(t, devNull(t), "pending"); err != nil || out != "no question waits\n" {
+		t.Errorf("pending: %q %v", out, err)
+	}
+	if out, err := executeCmd(t, devNull(t), "pending", "--json"); err != nil || strings.TrimSpace(out) != "[]" {
+		t.Errorf("pending --json: %q %v", out, err)
+	}
+}
