@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -31,10 +32,17 @@ type Message struct {
 	Err     error
 	// Reply, set for a PermissionRequest, sends the hook's output (what the
 	// hook command prints for Claude; nil or empty: no decision, Claude
-	// draws its dialog). Call it once, at once: the hook waits for it at
-	// most ReplyTimeout, then Claude goes on as if nothing was said.
-	Reply func(out []byte)
+	// draws its dialog). Call it once: the hook waits for it at most
+	// ReplyTimeout (a question's PreToolUse: see ReplyToQuestions), then
+	// Claude goes on as if nothing was said. It reports whether the hook
+	// still waited.
+	Reply func(out []byte) bool
 }
+
+// ReplyToQuestions has AskUserQuestion's PreToolUse wait up to d for the
+// wrapper's reply (the hook answer strategy); 0, the default, acknowledges
+// it at once.
+func (s *Server) ReplyToQuestions(d time.Duration) { s.questionWait.Store(int64(d)) }
 
 // ReplyTimeout bounds how long a PermissionRequest hook waits for the
 // wrapper's decision. Rules decide at once; past it, Claude draws its
@@ -45,10 +53,13 @@ const ReplyTimeout = 2 * time.Second
 type Server struct {
 	dir  string
 	path string
-	ln   listener
-	msgs chan Message
-	wg   sync.WaitGroup
-	once sync.Once
+	// questionWait is how long a question's PreToolUse waits for a reply
+	// (ReplyToQuestions), as a time.Duration.
+	questionWait atomic.Int64
+	ln           listener
+	msgs         chan Message
+	wg           sync.WaitGroup
+	once         sync.Once
 
 	// quit is closed by Close: from then on nobody reads msgs, and the
 	// connections still open are closed. Without it, a connection that never
@@ -229,20 +240,49 @@ func (s *Server) serve(c *net.UnixConn) {
 	delete(s.conns, c)
 	s.mu.Unlock()
 	var out []byte
-	if m.Err == nil && m.Payload.HookEventName == PermissionRequest {
+	wait := time.Duration(0)
+	switch {
+	case m.Err != nil:
+	case m.Payload.HookEventName == PermissionRequest:
+		wait = ReplyTimeout
+	case m.Payload.HookEventName == PreToolUse:
+		wait = time.Duration(s.questionWait.Load())
+	}
+	if wait > 0 {
+		// Reply reports whether the hook still waited for it.
 		replied := make(chan []byte, 1)
-		var once sync.Once
-		m.Reply = func(b []byte) { once.Do(func() { replied <- b }) }
+		var mu sync.Mutex
+		open := true
+		m.Reply = func(b []byte) bool {
+			mu.Lock()
+			defer mu.Unlock()
+			if !open {
+				return false
+			}
+			open = false
+			replied <- b
+			return true
+		}
 		if !s.deliver(m) {
 			return
 		}
-		t := time.NewTimer(ReplyTimeout)
+		t := time.NewTimer(wait)
 		select {
 		case out = <-replied:
 		case <-t.C:
 		case <-s.quit:
 		}
 		t.Stop()
+		mu.Lock()
+		if open { // too late from now on
+			open = false
+		} else {
+			select {
+			case out = <-replied:
+			default:
+			}
+		}
+		mu.Unlock()
 		s.ack(c, m, out)
 		return
 	}
@@ -355,6 +395,12 @@ const dialTimeout = 500 * time.Millisecond
 // decision), goes to stdout. It is what `claudewrap hook` runs; errors are
 // for logging only, since the hook must never fail Claude.
 func Forward(r io.Reader, socket string, stdout io.Writer) error {
+	return ForwardWaiting(r, socket, stdout, 0)
+}
+
+// ForwardWaiting is Forward for a hook whose wrapper may take up to wait
+// to answer (a question's PreToolUse, under the hook answer strategy).
+func ForwardWaiting(r io.Reader, socket string, stdout io.Writer, wait time.Duration) error {
 	b, err := io.ReadAll(io.LimitReader(r, MaxMessage+1))
 	if err != nil {
 		return err
@@ -370,6 +416,7 @@ func Forward(r io.Reader, socket string, stdout io.Writer) error {
 		// The wrapper decides before it answers.
 		deadline = deadline.Add(ReplyTimeout)
 	}
+	deadline = deadline.Add(wait)
 	c, err := net.DialTimeout("unix", socket, dialTimeout)
 	if err != nil {
 		return err
@@ -418,17 +465,27 @@ func ownSocket(path string) error {
 // PermissionRequest hook (the rules' permissions), each
 // running `EXE hook --socket SOCKET`. Claude Code combines these with the
 // person's own hooks.
-func Settings(exe, socket string) string {
+func Settings(exe, socket string) string { return SettingsAnswering(exe, socket, 0) }
+
+// SettingsAnswering is Settings for the hook answer strategy: the
+// question's PreToolUse hook waits up to wait for the wrapper's answer,
+// within a hook timeout a little longer, so that it never fails Claude.
+func SettingsAnswering(exe, socket string, wait time.Duration) string {
 	cmd := shellQuote(exe) + " hook --socket " + shellQuote(socket)
-	entry := func(matcher string) []map[string]any {
-		e := map[string]any{"hooks": []map[string]any{{"type": "command", "command": cmd, "timeout": 5}}}
+	entryWith := func(matcher, cmd string, timeout int) []map[string]any {
+		e := map[string]any{"hooks": []map[string]any{{"type": "command", "command": cmd, "timeout": timeout}}}
 		if matcher != "" {
 			e["matcher"] = matcher
 		}
 		return []map[string]any{e}
 	}
+	entry := func(matcher string) []map[string]any { return entryWith(matcher, cmd, 5) }
+	pre := entry(ToolName)
+	if wait > 0 {
+		pre = entryWith(ToolName, cmd+" --wait "+wait.String(), int(wait/time.Second)+10)
+	}
 	b, _ := json.Marshal(map[string]any{"hooks": map[string]any{
-		PreToolUse:        entry(ToolName),
+		PreToolUse:        pre,
 		PostToolUse:       entry(ToolName),
 		Stop:              entry(""),
 		SessionStart:      entry(""),

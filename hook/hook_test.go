@@ -235,3 +235,43 @@ func TestPermissionReply(t *testing.T) {
 		t.Errorf("PreToolUse: %v, printed %q", err, out.String())
 	}
 }
+
+// TestQuestionReply: with ReplyToQuestions, a question's PreToolUse waits
+// for the wrapper's answer and the hook command prints it; an answer that
+// comes after the wait is refused (Reply reports false) and nothing is
+// printed, so Claude draws the form.
+func TestQuestionReply(t *testing.T) {
+	s := listen(t)
+	s.ReplyToQuestions(300 * time.Millisecond)
+	go func() {
+		m := <-s.Messages()
+		if m.Reply == nil || !strings.Contains(string(m.Payload.Input), `"questions"`) {
+			t.Errorf("message %+v", m)
+			return
+		}
+		if !m.Reply([]byte(`{"answers":"yes"}`)) {
+			t.Error("a reply in time was refused")
+		}
+	}()
+	var out bytes.Buffer
+	if err := ForwardWaiting(strings.NewReader(pre), s.Path(), &out, time.Second); err != nil || out.String() != `{"answers":"yes"}` {
+		t.Fatalf("printed %q, %v", out.String(), err)
+	}
+
+	late := make(chan bool, 1)
+	forwarded := make(chan struct{})
+	go func() {
+		m := <-s.Messages()
+		<-forwarded // the person answers after the hook gave up
+		late <- m.Reply([]byte(`{"answers":"late"}`))
+	}()
+	out.Reset()
+	err := ForwardWaiting(strings.NewReader(pre), s.Path(), &out, time.Second)
+	close(forwarded)
+	if err != nil || out.Len() != 0 {
+		t.Fatalf("late: printed %q, %v", out.String(), err)
+	}
+	if <-late {
+		t.Error("a reply after the wait was taken")
+	}
+}

@@ -38,8 +38,8 @@ type Payload struct {
 	// PermissionMode is Claude's mode (default, plan, acceptEdits, auto…).
 	PermissionMode string `json:"permission_mode,omitempty"`
 
-	// Input is tool_input as sent, for tools other than AskUserQuestion
-	// (PermissionRequest).
+	// Input is tool_input as sent: a PermissionRequest's tool's, and
+	// AskUserQuestion's (which a PreToolUse answer is built on).
 	Input json.RawMessage `json:"-"`
 }
 
@@ -116,6 +116,7 @@ func Parse(b []byte) (*Payload, error) {
 	if p.HookEventName == PostToolUse && (p.ToolResponse == nil || p.ToolResponse.Answers == nil) {
 		return nil, errors.New("PostToolUse without tool_response.answers")
 	}
+	p.Input = raw.ToolInput
 	return &p, nil
 }
 

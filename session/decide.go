@@ -16,6 +16,12 @@ import (
 // question decides the answers to a form, then has them given.
 func (s *session) question(f *form) {
 	ds, ok := s.decide(f)
+	if ok && s.answerByHook(f, ds) {
+		return
+	}
+	if f.reply != nil {
+		f.reply(nil) // the hook goes: Claude draws the form
+	}
 	if !ok {
 		return
 	}

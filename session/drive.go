@@ -25,16 +25,11 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 		return false
 	}
 	var flow []answer.Decision
-	want := map[string]expect{}
+	want := expectations(f, decisions)
 	chat := ""
-	for i, d := range decisions {
+	for _, d := range decisions {
 		flow = append(flow, d.Decision)
-		q := f.questions[i]
-		switch {
-		case d.Action == answer.Select || d.Action == answer.Type:
-			want[q.Question] = expect{answers: d.Recordings(q.MultiSelect), notes: d.Notes,
-				preview: q.PreviewLayout()}
-		case d.Action == answer.Chat && d.Text != "" && chat == "":
+		if d.Action == answer.Chat && d.Text != "" && chat == "" {
 			chat = d.Text
 		}
 	}

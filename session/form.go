@@ -41,7 +41,7 @@ func (s state) String() string { return stateNames[s] }
 
 // edges are the moves a form may make.
 var edges = map[state][]state{
-	deciding:   {queued, handedOver, done, recorded},
+	deciding:   {queued, handedOver, done, recorded, submitted}, // submitted: through the hook
 	queued:     {driving, handedOver, done, recorded},
 	driving:    {submitted, handedOver, done, recorded},
 	submitted:  {recorded, done},
@@ -66,6 +66,10 @@ type form struct {
 	// of the two wins (see remote.go).
 	asking bool
 	remote chan []rules.Decision
+	// reply answers its waiting PreToolUse hook (the hook answer strategy;
+	// nil otherwise); input is the tool_input the answer is built on.
+	reply func([]byte) bool
+	input []byte
 }
 
 // ID is the form's tool_use_id. It may change once, when Claude records

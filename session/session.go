@@ -95,6 +95,9 @@ type Config struct {
 	// session in that JSON.
 	Notify      string
 	SessionName string
+	// AnswerVia is how decided answers reach Claude: AnswerViaScreen (the
+	// default) or AnswerViaHook.
+	AnswerVia string
 
 	// Started, if set, is called once Claude runs, with the host and the
 	// hook socket's path. WrapKeys, if set, wraps the key sender askflow
@@ -206,7 +209,12 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	s := newSession(cfg)
 
 	hc := cfg.Host
-	hc.Args, err = hook.WithSettings(hc.Args, hook.Settings(cfg.Exe, srv.Path()))
+	settings := hook.Settings(cfg.Exe, srv.Path())
+	if cfg.AnswerVia == AnswerViaHook {
+		srv.ReplyToQuestions(hookWait)
+		settings = hook.SettingsAnswering(cfg.Exe, srv.Path(), hookWait)
+	}
+	hc.Args, err = hook.WithSettings(hc.Args, settings)
 	if err != nil {
 		return Report{}, err
 	}
@@ -310,7 +318,12 @@ func (s *session) handle(m hook.Message) {
 	s.mu.Unlock()
 	switch p.HookEventName {
 	case hook.PreToolUse:
-		if f := s.register(p); f != nil {
+		f := s.register(p)
+		if f == nil && m.Reply != nil {
+			m.Reply(nil)
+		}
+		if f != nil {
+			f.reply, f.input = m.Reply, p.Input
 			// Asking the person may take long; hook messages keep flowing.
 			s.goWork(func() { s.question(f) })
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -16,6 +17,7 @@ type HookOptions struct {
 	Stdout io.Writer // what Claude reads back: a PermissionRequest's decision
 	Stderr io.Writer
 	Socket string
+	Wait   time.Duration
 }
 
 // NewCmdHook builds `claudewrap hook`, which Claude Code runs as a hook
@@ -38,12 +40,13 @@ wrapper listens, so it never fails or delays Claude.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			if err := hook.Forward(opts.Stdin, opts.Socket, opts.Stdout); err != nil {
+			if err := hook.ForwardWaiting(opts.Stdin, opts.Socket, opts.Stdout, opts.Wait); err != nil {
 				fmt.Fprintln(opts.Stderr, "claudewrap hook: "+err.Error())
 			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&opts.Socket, "socket", "", "the wrapper's hook socket (default $CLAUDEWRAP_HOOK_SOCKET)")
+	cmd.Flags().DurationVar(&opts.Wait, "wait", 0, "how long the wrapper may take to answer (the hook answer strategy)")
 	return cmd
 }

@@ -43,6 +43,7 @@ type RunOptions struct {
 	Trust         bool
 	IdleTimeout   time.Duration
 	Notify        string
+	AnswerVia     string
 }
 
 // NewCmdRun builds `claudewrap run`. runF replaces the run function in tests.
@@ -73,6 +74,11 @@ a step, 6 Claude recorded something else.`,
 			opts.ClaudeArgs = args
 			if opts.AnswerTimeout < 0 {
 				return usageErrorf("--answer-timeout must not be negative")
+			}
+			switch opts.AnswerVia {
+			case "", session.AnswerViaScreen, session.AnswerViaHook:
+			default:
+				return usageErrorf("--answer-via %q: want screen or hook", opts.AnswerVia)
 			}
 			if opts.OnUnmatched != "" {
 				if _, err := rules.ParsePolicy(opts.OnUnmatched); err != nil {
@@ -109,6 +115,7 @@ a step, 6 Claude recorded something else.`,
 	f.BoolVar(&opts.DryRun, "dry-run", false, "decide and log, press nothing")
 	f.BoolVar(&opts.Trust, "trust", false, "answer Claude's trust-folder dialog \"Yes\" (otherwise it is left to you, or reported as blocked when headless)")
 	f.DurationVar(&opts.IdleTimeout, "idle-timeout", 10*time.Minute, "headless: end the run (exit 7) when Claude's screen has not changed for this long with no question open; 0 never")
+	f.StringVar(&opts.AnswerVia, "answer-via", "", "how decided answers reach Claude: screen (driven, focus confirmed; the default) or hook (returned by the PreToolUse hook); verified either way")
 	f.StringVar(&opts.Notify, "notify", "", "run `CMD` (with sh -c) with the form as JSON on stdin when a question waits for a person")
 	_ = cmd.RegisterFlagCompletionFunc("on-unmatched", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		names := make([]string, len(rules.Policies))
@@ -322,6 +329,7 @@ func runRun(opts *RunOptions) (err error) {
 		Remote:        true,
 		Cwd:           cwd,
 		Notify:        firstNonEmpty(opts.Notify, set.Defaults().Notify),
+		AnswerVia:     firstNonEmpty(opts.AnswerVia, session.AnswerViaScreen),
 		SessionName:   strconv.Itoa(os.Getpid()),
 	})
 	code, err := rep.Exit(err)

@@ -1,0 +1,92 @@
+package session
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/rules"
+)
+
+// The hook answer strategy (--answer-via hook): the question's PreToolUse
+// hook waits while the answers are decided, and returns them to Claude in
+// its updatedInput (AskUserQuestion's input plus "answers"); Claude
+// records them without drawing the form, and PostToolUse is verified as
+// ever. What the hook cannot say (chat, cancel, notes), or a decision that
+// comes after the hook stopped waiting, goes on the screen instead.
+
+// Answer strategies (Config.AnswerVia).
+const (
+	AnswerViaScreen = "screen"
+	AnswerViaHook   = "hook"
+)
+
+// hookWait is how long a question's PreToolUse hook waits for the answers
+// (the rules decide at once; a person at the prompt may take longer, and
+// then answers on the screen).
+const hookWait = 60 * time.Second
+
+// answerByHook answers f through its waiting PreToolUse hook, when every
+// decision can be said there and the hook still waits; false otherwise (the
+// caller then releases the hook, and the form is drawn).
+func (s *session) answerByHook(f *form, ds []rules.Decision) bool {
+	if s.cfg.AnswerVia != AnswerViaHook || f.reply == nil || s.cfg.DryRun {
+		return false
+	}
+	answers := map[string]string{}
+	for i, d := range ds {
+		q := f.questions[i]
+		switch {
+		case d.Action == answer.Select && d.Notes == "":
+			answers[q.Question] = strings.Join(d.Labels, ", ")
+		case d.Action == answer.Type:
+			answers[q.Question] = d.Text
+		default:
+			s.log.Emit("decision", events.Fields{"tool_use_id": f.ID(), "via": "screen",
+				"reason": "the hook cannot say " + d.Action.String() + wordNotes(d) + ": answered on the screen"})
+			return false
+		}
+	}
+	var input map[string]any
+	if err := json.Unmarshal(f.input, &input); err != nil || input == nil {
+		return false
+	}
+	input["answers"] = answers
+	out, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName": hook.PreToolUse, "permissionDecision": "allow", "updatedInput": input}})
+	// The reply and the form's state change together: Claude's PostToolUse
+	// may come at once, and must find the form submitted.
+	s.mu.Lock()
+	if f.state != deciding || !f.reply(out) {
+		s.mu.Unlock()
+		return false
+	}
+	f.want = expectations(f, ds)
+	s.moveLocked(f, submitted, deciding)
+	close(f.driven) // never driven on the screen
+	s.mu.Unlock()
+	s.log.Emit("submitted", events.Fields{"tool_use_id": f.ID(), "via": "hook", "answers": answers})
+	return true
+}
+
+func wordNotes(d rules.Decision) string {
+	if d.Notes != "" {
+		return " with notes"
+	}
+	return ""
+}
+
+// expectations is what Claude must record for each question answered.
+func expectations(f *form, ds []rules.Decision) map[string]expect {
+	want := map[string]expect{}
+	for i, d := range ds {
+		q := f.questions[i]
+		if d.Action == answer.Select || d.Action == answer.Type {
+			want[q.Question] = expect{answers: d.Recordings(q.MultiSelect), notes: d.Notes, preview: q.PreviewLayout()}
+		}
+	}
+	return want
+}
