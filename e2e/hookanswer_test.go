@@ -29,6 +29,15 @@ func TestAnswerViaHook(t *testing.T) {
 			t.Fatalf("hook: exit %d, tool_result %q\n%s", r.code, res.Content, r)
 		}
 
+		// Notes on a preview question go in the hook's annotations.
+		r = runClaudewrap(t, version, "testdata/scenarios/preview.yaml", "design the dashboard",
+			"--rules", writeRules(t, "  - {when: {header: Layout}, answer: {select: Sidebar, notes: keep it collapsible}}\n"+
+				"  - {when: {header: Theme}, answer: {select: Dark}}\n"), "--answer-via", "hook", "--exit-after-turn")
+		res = r.toolResult(t, "toolu_01preview")
+		if r.code != 0 || !strings.Contains(res.Content, `="Sidebar" notes: keep it collapsible`) || len(r.find("verified")) != 1 || len(r.find("key")) != 0 {
+			t.Fatalf("notes: exit %d, tool_result %q\n%s", r.code, res.Content, r)
+		}
+
 		r = runClaudewrap(t, version, "testdata/scenarios/database.yaml", "pick a database",
 			"--rules", writeRules(t, "  - {name: no, answer: {cancel: true}}\n"), "--answer-via", "hook", "--exit-after-turn")
 		if r.code != 0 || len(r.find("cancelled")) != 1 || len(r.find("key")) == 0 {
@@ -50,6 +59,6 @@ echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"
 		if !strings.Contains(res.Content, `="MongoDB"`) || r.code != 6 || len(r.find("mismatch")) != 1 {
 			t.Fatalf("another hook's MongoDB: want it recorded and caught (mismatch, exit 6); tool_result %q\n%s", res.Content, r)
 		}
-		report("Claude Code %s: --answer-via hook: three kinds verified, no key; cancel on the screen; another hook's MongoDB caught (mismatch, exit 6)", version)
+		report("Claude Code %s: --answer-via hook: three kinds and notes verified, no key; cancel on the screen; another hook's MongoDB caught (mismatch, exit 6)", version)
 	})
 }

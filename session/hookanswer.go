@@ -13,10 +13,11 @@ import (
 
 // The hook answer strategy (--answer-via hook): the question's PreToolUse
 // hook waits while the answers are decided, and returns them to Claude in
-// its updatedInput (AskUserQuestion's input plus "answers"); Claude
-// records them without drawing the form, and PostToolUse is verified as
-// ever. What the hook cannot say (chat, cancel, notes), or a decision that
-// comes after the hook stopped waiting, goes on the screen instead.
+// its updatedInput (AskUserQuestion's input plus "answers", and notes as
+// "annotations", which 2.1.197 and 2.1.330 both record); Claude records
+// them without drawing the form, and PostToolUse is verified as ever. What
+// the hook cannot say (chat, cancel), or a decision that comes after the
+// hook stopped waiting, goes on the screen instead.
 
 // Answer strategies (Config.AnswerVia).
 const (
@@ -37,16 +38,20 @@ func (s *session) answerByHook(f *form, ds []rules.Decision) bool {
 		return false
 	}
 	answers := map[string]string{}
+	notes := map[string]any{}
 	for i, d := range ds {
 		q := f.questions[i]
-		switch {
-		case d.Action == answer.Select && d.Notes == "":
+		switch d.Action {
+		case answer.Select:
 			answers[q.Question] = strings.Join(d.Labels, ", ")
-		case d.Action == answer.Type:
+			if d.Notes != "" {
+				notes[q.Question] = map[string]string{"notes": d.Notes}
+			}
+		case answer.Type:
 			answers[q.Question] = d.Text
 		default:
 			s.log.Emit("decision", events.Fields{"tool_use_id": f.ID(), "via": "screen",
-				"reason": "the hook cannot say " + d.Action.String() + wordNotes(d) + ": answered on the screen"})
+				"reason": "the hook cannot say " + d.Action.String() + ": answered on the screen"})
 			return false
 		}
 	}
@@ -55,6 +60,9 @@ func (s *session) answerByHook(f *form, ds []rules.Decision) bool {
 		return false
 	}
 	input["answers"] = answers
+	if len(notes) > 0 {
+		input["annotations"] = notes
+	}
 	out, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{
 		"hookEventName": hook.PreToolUse, "permissionDecision": "allow", "updatedInput": input}})
 	// The reply and the form's state change together: Claude's PostToolUse
@@ -70,13 +78,6 @@ func (s *session) answerByHook(f *form, ds []rules.Decision) bool {
 	s.mu.Unlock()
 	s.log.Emit("submitted", events.Fields{"tool_use_id": f.ID(), "via": "hook", "answers": answers})
 	return true
-}
-
-func wordNotes(d rules.Decision) string {
-	if d.Notes != "" {
-		return " with notes"
-	}
-	return ""
 }
 
 // expectations is what Claude must record for each question answered.
