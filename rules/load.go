@@ -64,6 +64,7 @@ type Defaults struct {
 	AnswerTimeout time.Duration // 0 when not set
 	Fallback      *Answer       // nil when not set
 	Notify        string        // the --notify command; "" when not set
+	AnswerVia     string        // "screen" or "hook"; "" when not set
 }
 
 // Rule is one entry of rules:.
@@ -453,6 +454,15 @@ func (p *parser) defaults(n *yaml.Node) {
 					return
 				}
 				d.OnUnmatched = pol
+			}
+		},
+		"answer_via": func(k, v *yaml.Node) {
+			if s, ok := p.str(v, "answer_via"); ok {
+				if s != "screen" && s != "hook" {
+					p.errorf(v, "answer_via: want screen or hook, not %q", s)
+					return
+				}
+				d.AnswerVia = s
 			}
 		},
 		"notify": func(k, v *yaml.Node) {

@@ -23,7 +23,7 @@ var errorCases = []struct {
 	{"unknown top key", "version: 1\nrulez: []\n",
 		[]string{`r.yaml:2:1: unknown key "rulez" in the file (want one of defaults, dialogs, permissions, rules, version)`}},
 	{"unknown defaults key", "version: 1\ndefaults:\n  timeout: 3m\n",
-		[]string{`r.yaml:3:3: unknown key "timeout" in defaults (want one of answer_timeout, fallback, notify, on_unmatched)`}},
+		[]string{`r.yaml:3:3: unknown key "timeout" in defaults (want one of answer_timeout, answer_via, fallback, notify, on_unmatched)`}},
 	{"unknown rule key", "version: 1\nrules:\n  - name: a\n    answer: {cancel: true}\n    then: x\n",
 		[]string{`r.yaml:5:5: unknown key "then" in a rule (want one of answer, name, when)`}},
 	{"unknown when key", "version: 1\nrules:\n  - when: {header: a, label: b}\n    answer: {cancel: true}\n",

@@ -70,6 +70,9 @@ func (s *Set) Defaults() Defaults {
 		if d.Notify == "" {
 			d.Notify = f.Defaults.Notify
 		}
+		if d.AnswerVia == "" {
+			d.AnswerVia = f.Defaults.AnswerVia
+		}
 	}
 	return d
 }

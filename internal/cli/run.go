@@ -329,7 +329,7 @@ func runRun(opts *RunOptions) (err error) {
 		Remote:        true,
 		Cwd:           cwd,
 		Notify:        firstNonEmpty(opts.Notify, set.Defaults().Notify),
-		AnswerVia:     firstNonEmpty(opts.AnswerVia, session.AnswerViaScreen),
+		AnswerVia:     firstNonEmpty(opts.AnswerVia, set.Defaults().AnswerVia, session.AnswerViaScreen),
 		SessionName:   strconv.Itoa(os.Getpid()),
 	})
 	code, err := rep.Exit(err)
