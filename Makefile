@@ -27,15 +27,14 @@ claude:
 
 # Every test, the end-to-end suite on the real Claude Code included (its
 # tests build only with the e2e tag). The suite takes minutes: each check
-# prints its line as it passes (the whole output goes to .cache/e2e.log).
+# prints its line as it passes, the failures' words at the end (the whole
+# go test -json stream goes to .cache/e2e.json).
 test: claude browser lifecycle
 	go test -race -count=1 $(GOTEST_FLAGS) ./...
 	@echo "e2e: the real Claude Code against the fake API ($(E2E_VERSIONS); dialogs and random forms on every pinned version): one line per check as it passes"
 	@set -o pipefail; CLAUDEWRAP_CLAUDE_VERSIONS="$(CLAUDE_VERSIONS)" CLAUDEWRAP_E2E_VERSIONS="$(E2E_VERSIONS)" \
-		go test -race -count=1 -timeout 70m -tags e2e -v $(GOTEST_FLAGS) ./e2e 2>&1 | tee .cache/e2e.log | \
-		grep --line-buffered -E '^(e2e:|--- FAIL|FAIL|ok |panic:)' || \
-		{ echo "e2e failed; what the failing checks said (the whole log: .cache/e2e.log):"; \
-		  grep -E -A8 '^ +[A-Za-z0-9_]+_test\.go:[0-9]+: ' .cache/e2e.log | head -400; exit 1; }
+		go test -race -count=1 -timeout 70m -tags e2e -json $(GOTEST_FLAGS) ./e2e 2>&1 | \
+		go run ./tools/testprogress -log .cache/e2e.json
 	@cat .cache/e2e-report.txt
 
 # Debian's Chromium, for the e2e test of claudewrap serve's page.
