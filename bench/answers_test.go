@@ -206,7 +206,7 @@ func (k *sentKeys) SendKeys(p []byte) error {
 
 // wrapOnce answers f with claudewrap's session in this process, hooks
 // through the timestamping shim.
-func wrapOnce(t *testing.T, version string, f form) outcome {
+func wrapOnce(t *testing.T, version string, f form, via string) outcome {
 	s := newSandbox(t, version, f.scenario)
 	rf := filepath.Join(t.TempDir(), "rules.yaml")
 	if err := os.WriteFile(rf, []byte("version: 1\nrules:\n"+f.rules), 0o644); err != nil {
@@ -228,6 +228,7 @@ func wrapOnce(t *testing.T, version string, f form) outcome {
 			Host: ptyhost.Config{Path: s.claude, Args: []string{f.prompt}, Env: s.env(), Dir: s.dir,
 				Headless: true, Cols: 100, Rows: 40},
 			Exe:           benchchild(t),
+			AnswerVia:     via,
 			Decider:       set,
 			Policy:        rules.Fail,
 			Log:           events.New(log),
@@ -397,7 +398,8 @@ func measureAnswers(t *testing.T, versions []string, runs int, notes *[]string) 
 				side *Side
 				run  func(t *testing.T) outcome
 			}{
-				{"claudewrap", &a.Wrap, func(t *testing.T) outcome { return wrapOnce(t, v, f) }},
+				{"claudewrap", &a.Wrap, func(t *testing.T) outcome { return wrapOnce(t, v, f, session.AnswerViaScreen) }},
+				{"claudewrap-hook", &a.Hook, func(t *testing.T) outcome { return wrapOnce(t, v, f, session.AnswerViaHook) }},
 				{"oracle-at-hook", &a.Oracle, func(t *testing.T) outcome { return oracleOnce(t, v, f, false) }},
 				{"oracle-at-form", &a.Gated, func(t *testing.T) outcome { return oracleOnce(t, v, f, true) }},
 			}

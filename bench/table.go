@@ -76,6 +76,17 @@ type Answer struct {
 	Wrap      Side
 	Oracle    Side
 	Gated     Side
+	// Hook is claudewrap with --answer-via hook: the answers returned by
+	// the PreToolUse hook, no key pressed.
+	Hook Side
+}
+
+// HookRatio is the hook strategy's median over [Answer.Reference].
+func (a Answer) HookRatio() float64 {
+	if a.Reference() == 0 {
+		return 0
+	}
+	return float64(a.Hook.Median) / float64(a.Reference())
 }
 
 // Side is one way of answering, over its runs.
@@ -340,6 +351,18 @@ func (r *Results) Markdown() string {
 			a.Scenario, a.Questions, a.Version, side(a.Wrap), side(a.Oracle), side(a.Gated), res, met)
 		fmt.Fprintf(&b, "| wrong answers, %s, Claude Code %s | %d / %d | oracle at PreToolUse: %d / %d; at form on screen: %d / %d | | claudewrap 0 | %s |\n",
 			a.Scenario, a.Version, a.Wrap.Wrong, a.Wrap.Runs, a.Oracle.Wrong, a.Oracle.Runs, a.Gated.Wrong, a.Gated.Runs, mark(a.Wrap.Wrong == 0))
+		if a.Hook.Runs > 0 {
+			hres := "no oracle ever answered right: nothing to compare"
+			if a.Reference() > 0 {
+				hres = fmt.Sprintf("%.2f× the faster oracle's right answers", a.HookRatio())
+			}
+			hmet := mark(a.Hook.Wrong == 0 && (a.Reference() == 0 || a.HookRatio() <= 1.2))
+			if a.Hook.Wrong == 0 && a.Reference() == 0 {
+				hmet = "n/a"
+			}
+			fmt.Fprintf(&b, "| answer latency with --answer-via hook, %s (%d q), Claude Code %s: median per question (per form); wrong | %s; %d / %d wrong | the oracles above | %s | ≤ 1.2× | %s |\n",
+				a.Scenario, a.Questions, a.Version, side(a.Hook), a.Hook.Wrong, a.Hook.Runs, hres, hmet)
+		}
 	}
 	for _, s := range r.Soak {
 		first, last, most := s.RSS()

@@ -45,10 +45,18 @@ func main() {
 	case "echo":
 		echo()
 	case "hook":
-		if len(args) != 3 || args[1] != "--socket" {
-			fail("usage: benchchild hook --socket PATH")
+		var wait time.Duration
+		if len(args) == 5 && args[3] == "--wait" {
+			d, err := time.ParseDuration(args[4])
+			if err != nil {
+				fail("hook: bad --wait")
+			}
+			wait, args = d, args[:3]
 		}
-		hookShim(args[2])
+		if len(args) != 3 || args[1] != "--socket" {
+			fail("usage: benchchild hook --socket PATH [--wait D]")
+		}
+		hookShim(args[2], wait)
 	default:
 		fail("unknown mode " + args[0])
 	}
@@ -113,7 +121,7 @@ func echo() {
 
 // hookShim notes when Claude Code ran the hook, then does what `claudewrap
 // hook` does. The note is one JSON line: unix nanoseconds, event, tool_use_id.
-func hookShim(socket string) {
+func hookShim(socket string, wait time.Duration) {
 	b, _ := io.ReadAll(io.LimitReader(os.Stdin, hook.MaxMessage+1))
 	now := time.Now()
 	if path := os.Getenv("BENCH_HOOK_LOG"); path != "" {
@@ -128,5 +136,5 @@ func hookShim(socket string) {
 			f.Close()
 		}
 	}
-	_ = hook.Forward(bytes.NewReader(b), socket, os.Stdout)
+	_ = hook.ForwardWaiting(bytes.NewReader(b), socket, os.Stdout, wait)
 }

@@ -271,3 +271,50 @@ func TestWaitTimeout(t *testing.T) {
 		t.Errorf("pending --json: %q %v", out, err)
 	}
 }
+
+// TestAnswerDecisions: claudewrap answer's flags make one checked decision
+// per question; what the form cannot take is a usage error, before
+// anything is sent.
+func TestAnswerDecisions(t *testing.T) {
+	db := answer.Question{Question: "Which database?", Options: []answer.Option{{Label: "SQLite"}, {Label: "MongoDB"}}}
+	feats := answer.Question{Question: "Which features?", MultiSelect: true, Options: []answer.Option{{Label: "Auth"}, {Label: "API"}}}
+	for _, tc := range []struct {
+		name  string
+		qs    []answer.Question
+		opts  AnswerOptions
+		index bool
+		want  string // the decisions, or a piece of the error
+		err   bool
+	}{
+		{"label any case", []answer.Question{db}, AnswerOptions{Select: []string{"sqlite"}}, false, `select "SQLite"`, false},
+		{"index", []answer.Question{db}, AnswerOptions{Index: 2}, true, `select "MongoDB"`, false},
+		{"index out of range", []answer.Question{db}, AnswerOptions{Index: 3}, true, "offers options 1 to 2", true},
+		{"typed", []answer.Question{db}, AnswerOptions{Type: "Postgres"}, false, `type "Postgres"`, false},
+		{"two labels, single-select", []answer.Question{db}, AnswerOptions{Select: []string{"SQLite", "MongoDB"}}, false, "", true},
+		{"chat ends the form", []answer.Question{db, feats}, AnswerOptions{Chat: "let us talk"}, false, `chat "let us talk" | chat "let us talk"`, false},
+		{"cancel", []answer.Question{db, feats}, AnswerOptions{Cancel: true}, false, "cancel | cancel", false},
+		{"answers", []answer.Question{db, feats}, AnswerOptions{Answers: "[{select: MongoDB}, {select: [API, Auth]}]"}, false, `select "MongoDB" | select "API", "Auth"`, false},
+		{"answers, wrong count", []answer.Question{db, feats}, AnswerOptions{Answers: "[{select: MongoDB}]"}, false, "asks 2 questions; 1 answers given", true},
+		{"answers and select", []answer.Question{db}, AnswerOptions{Answers: "[{select: SQLite}]", Select: []string{"SQLite"}}, false, "alone", true},
+		{"select on two questions", []answer.Question{db, feats}, AnswerOptions{Select: []string{"SQLite"}}, false, "give --answers", true},
+		{"nothing", []answer.Question{db}, AnswerOptions{}, false, "say the answer", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := tc.opts
+			ds, err := decisions(tc.qs, &opts, tc.index)
+			if tc.err {
+				if err == nil || codeOf(err) != ExitUsage || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("want a usage error with %q, got %v", tc.want, err)
+				}
+				return
+			}
+			var got []string
+			for _, d := range ds {
+				got = append(got, d.String())
+			}
+			if err != nil || strings.Join(got, " | ") != tc.want {
+				t.Fatalf("got %q, %v; want %q", strings.Join(got, " | "), err, tc.want)
+			}
+		})
+	}
+}
