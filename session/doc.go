@@ -14,7 +14,10 @@
 // requests, the trust and other dialogs, the person asked about one, the
 // watchdog that ends a headless run nobody can go on with: blocked, exit
 // 7), permcheck.go (permission answers found in Claude's transcript:
-// verified or mismatch). Claude is
+// verified or mismatch), remote.go (answers from elsewhere: claudewrap
+// answer, the first answer wins; --notify), exec.go (a rule's program
+// decides), hookanswer.go (--answer-via hook), inflight.go (claudewrap's
+// key on its way when the person types: taken back). Claude is
 // seen through the [Child] interface and its hook messages as a channel, so
 // that the tests drive a session against a fake Claude.
 //
