@@ -34,6 +34,10 @@ type Config struct {
 	// were all right are removed unless Keep is set.
 	Dir  string
 	Keep bool
+	// AnswerVia, if set, is passed as --answer-via: "hook" answers every
+	// random form through the PreToolUse hook instead of the screen, an
+	// answer path independent of the recogniser, judged the same way.
+	AnswerVia string
 	// Logf, if set, gets a line per finished session.
 	Logf func(format string, args ...any)
 }
@@ -157,10 +161,14 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 
 	rctx, cancel := context.WithTimeout(ctx, sessionTimeout(s))
 	defer cancel()
-	cmd := exec.CommandContext(rctx, cfg.Claudewrap, "run", "--claude", claude, "--headless",
+	args := []string{"run", "--claude", claude, "--headless",
 		"--size", fmt.Sprintf("%dx%d", s.Cols, s.Rows), "--rules", rulesPath,
 		"--events", filepath.Join(dir, "events.jsonl"), "--record", filepath.Join(dir, "run.cast"),
-		"--exit-after-turn", "--", s.Prompt)
+		"--exit-after-turn"}
+	if cfg.AnswerVia != "" {
+		args = append(args, "--answer-via", cfg.AnswerVia)
+	}
+	cmd := exec.CommandContext(rctx, cfg.Claudewrap, append(args, "--", s.Prompt)...)
 	cmd.Env = append(claudetest.Env(home, api.URL()), "XDG_STATE_HOME="+state)
 	cmd.Dir = project
 	var stderr bytes.Buffer

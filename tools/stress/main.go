@@ -43,15 +43,16 @@ func main() {
 	keep := flag.Bool("keep", false, "keep the files of sessions that went right too")
 	minPct := flag.Float64("min", 99.5, "fail when fewer than this percent of the forms asked were answered")
 	md := flag.String("md", "", "also write the figures as Markdown to this file")
+	via := flag.String("answer-via", "", "answer through the `screen` (default) or the PreToolUse `hook` (an answer path independent of the recogniser)")
 	only := flag.String("only", "*", "run only the sessions whose name matches this `GLOB` (s012, s01*), to repeat a failure")
 	flag.Parse()
-	if err := run(*seed, *count, strings.Fields(strings.ReplaceAll(*versions, ",", " ")), *parallel, *out, *keep, *minPct, *md, *only); err != nil {
+	if err := run(*seed, *count, strings.Fields(strings.ReplaceAll(*versions, ",", " ")), *parallel, *out, *keep, *minPct, *md, *only, *via); err != nil {
 		fmt.Fprintln(os.Stderr, "stress:", err)
 		os.Exit(1)
 	}
 }
 
-func run(seed uint64, count int, versions []string, parallel int, out string, keep bool, minPct float64, md, only string) error {
+func run(seed uint64, count int, versions []string, parallel int, out string, keep bool, minPct float64, md, only, via string) error {
 	if seed == 0 {
 		var b [8]byte
 		if _, err := crand.Read(b[:]); err != nil {
@@ -93,6 +94,9 @@ func run(seed uint64, count int, versions []string, parallel int, out string, ke
 	if only != "*" {
 		cmdline += fmt.Sprintf(" -only '%s'", only)
 	}
+	if via != "" {
+		cmdline += " -answer-via " + via
+	}
 	fmt.Printf("seed %d: %d forms in %d sessions, on Claude Code %s\n  repeat with: %s\n",
 		seed, plan.Forms(), len(plan.Sessions), strings.Join(versions, ", "), cmdline)
 
@@ -108,11 +112,12 @@ func run(seed uint64, count int, versions []string, parallel int, out string, ke
 			}
 			return p, nil
 		},
-		Versions: versions,
-		Parallel: parallel,
-		Dir:      dir,
-		Keep:     keep,
-		Logf:     func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
+		Versions:  versions,
+		Parallel:  parallel,
+		Dir:       dir,
+		Keep:      keep,
+		AnswerVia: via,
+		Logf:      func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
 	}, plan)
 
 	if b, err := json.MarshalIndent(vs, "", "  "); err == nil {
