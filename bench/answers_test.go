@@ -437,6 +437,10 @@ func measureAnswers(t *testing.T, versions []string, runs int, notes *[]string) 
 			var parts []string
 			for j, sd := range sides {
 				sd.side.Answered, sd.side.Median, sd.side.Any = len(all[j]), Median(lat[j]), Median(all[j])
+				if sd.side == &a.Hook {
+					parts = append(parts, sd.name+": the answers returned by the PreToolUse hook, no key pressed")
+					continue
+				}
 				parts = append(parts, sd.name+": "+phaseText(phases[j]))
 			}
 			out = append(out, a)
