@@ -152,7 +152,12 @@ for a form of one question the other flags say it.`,
   claudewrap answer 4242 --answers '[{select: MongoDB}, {select: [UI, Auth]}, {type: snake_case}]'
   claudewrap answer 4242 --index 2 --notes "keep it collapsible"
   claudewrap answer 4242 --cancel`,
-		Args: cobra.ExactArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErrorf("answer needs the SESSION the form waits in (claudewrap pending lists them)")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Session = args[0]
 			return runAnswer(cmd.Context(), stdout, opts, cmd.Flags().Changed("index"))
