@@ -118,12 +118,29 @@ func helperChild(mode string, args []string) int {
 		select {}
 	case "orphan":
 		// Leaves a grandchild that ignores SIGHUP holding the PTY, and exits.
-		cmd := exec.Command("sh", "-c", `trap "" HUP; exec sleep 30`)
+		self, _ := os.Executable()
+		cmd := exec.Command(self)
+		cmd.Env = append(os.Environ(), "PTYHOST_HELPER=hold")
+		r, w, err := os.Pipe()
+		if err != nil {
+			return 1
+		}
+		cmd.ExtraFiles = []*os.File{w} // fd 3: says when the hang-up is ignored
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 		if err := cmd.Start(); err != nil {
 			return 1
 		}
-		fmt.Print("orphaned\r\n")
+		w.Close()
+		bufio.NewReader(r).ReadString('\n') // exiting before then would hang it up
+		fmt.Printf("orphaned %d\r\n", cmd.Process.Pid)
+		return 0
+	case "hold":
+		// The orphan's grandchild: the hang-up does not end it.
+		signal.Ignore(syscall.SIGHUP)
+		ready := os.NewFile(3, "ready")
+		ready.WriteString("ready\n")
+		ready.Close()
+		time.Sleep(30 * time.Second)
 		return 0
 	case "flood":
 		// Asks for the cursor position over and over and never reads the

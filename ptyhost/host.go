@@ -8,8 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"sync"
-	"sync/atomic"
 	"syscall"
+	"sync/atomic"
 	"time"
 
 	"github.com/creack/pty"
@@ -430,6 +430,10 @@ func (h *Host) wait() {
 	_ = h.ptmx.Close()
 	h.closed = true
 	h.sizeMu.Unlock()
+	// Nothing of Claude's outlives it: what is left of its process group
+	// (a hook command still running, a job that ignores the hang-up) is
+	// killed, as Claude led the group in its own session.
+	_ = syscall.Kill(-h.cmd.Process.Pid, syscall.SIGKILL)
 	h.status, h.waitErr = exitStatus(h.cmd.ProcessState, err)
 	if h.stop != nil {
 		h.stop()

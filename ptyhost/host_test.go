@@ -2,6 +2,7 @@ package ptyhost
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -337,10 +338,18 @@ func TestInputStopsWithTheChild(t *testing.T) {
 
 // TestEndsWhenAGrandchildHoldsThePTY: a child that exits leaving a process
 // with the PTY open (one that ignores SIGHUP) still ends the host within
-// the drain limit: the read is interrupted, not left in the kernel.
+// the drain limit: the read is interrupted, not left in the kernel. And the
+// grandchild, of the child's process group, does not outlive it.
 func TestEndsWhenAGrandchildHoldsThePTY(t *testing.T) {
 	h := startHost(t, helperConfig(t, "orphan"))
 	waitScreen(t, h.Screen(), "orphaned")
+	var orphan int
+	text := h.Screen().Snapshot().Text()
+	fmt.Sscanf(text[strings.Index(text, "orphaned"):], "orphaned %d", &orphan)
+	if orphan <= 0 {
+		t.Fatalf("no grandchild pid on the screen:\n%s", text)
+	}
+	t.Cleanup(func() { syscall.Kill(orphan, syscall.SIGKILL) })
 	select {
 	case <-h.Done():
 	case <-time.After(drainGrace + 10*time.Second):
@@ -348,6 +357,17 @@ func TestEndsWhenAGrandchildHoldsThePTY(t *testing.T) {
 	}
 	if st, err := h.Wait(); err != nil || st.Code != 0 {
 		t.Errorf("status %+v, %v", st, err)
+	}
+	// Gone, or a zombie waiting for init to reap it.
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", orphan))
+		if err != nil || strings.Contains(string(b), ") Z ") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the grandchild %d outlived the host: %s", orphan, b)
+		}
+		time.Sleep(20 * time.Millisecond) // polling /proc under a deadline
 	}
 }
 
