@@ -8,8 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"sync"
-	"syscall"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/creack/pty"
