@@ -39,7 +39,8 @@ test: claude browser lifecycle
 
 # Debian's Chromium, for the e2e test of claudewrap serve's page.
 browser:
-	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@command -v chromium >/dev/null || { sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq chromium >/dev/null; }
 
 # The fast unit tests alone: what plain `go test ./...` runs.
 unit: lifecycle
