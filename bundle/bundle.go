@@ -23,23 +23,33 @@ const (
 	ScreenFile = "screen.txt"
 )
 
-// Recorder keeps an asciicast recording of the session in memory. It is a
-// ptyhost.Tap, safe for concurrent use.
+// Recorder keeps a recording of the session in memory, for bug reports. It
+// is a ptyhost.Tap, safe for concurrent use. It keeps the bytes as they
+// came, with their times, and makes the asciicast only when one is asked
+// for (Cast): encoding every byte as it passed cost a good part of
+// passthrough's throughput.
 type Recorder struct {
 	mu         sync.Mutex
-	buf        bytes.Buffer
-	w          *cast.Writer
+	start      time.Time
+	events     []event
+	size       int
 	limit      int
 	snap       func() screen.Snapshot
 	cols, rows int
+	// frame is the screen the recording starts from after a restart.
+	frame []byte
+}
+
+type event struct {
+	at   time.Duration
+	kind string // "o", "i", "r"
+	data []byte
 }
 
 // NewRecorder starts a recording of a cols x rows terminal. Past limit
 // bytes it starts over from the screen given by [Recorder.SetScreen].
 func NewRecorder(cols, rows, limit int) *Recorder {
-	r := &Recorder{limit: limit, cols: cols, rows: rows}
-	r.restart(nil)
-	return r
+	return &Recorder{limit: limit, cols: cols, rows: rows, start: time.Now()}
 }
 
 // SetScreen gives the recorder the emulated screen to start over from.
@@ -49,26 +59,22 @@ func (r *Recorder) SetScreen(snap func() screen.Snapshot) {
 	r.snap = snap
 }
 
-// restart begins a new recording, drawn first with frame.
-func (r *Recorder) restart(frame []byte) {
-	r.buf.Reset()
-	r.w, _ = cast.NewWriter(&r.buf, r.cols, r.rows) // writes to memory cannot fail
-	if len(frame) > 0 {
-		r.w.Output(frame)
-	}
+func (r *Recorder) add(kind string, p []byte) {
+	r.events = append(r.events, event{at: time.Since(r.start), kind: kind, data: bytes.Clone(p)})
+	r.size += len(p)
 }
 
 // Output records bytes Claude wrote.
 func (r *Recorder) Output(p []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.w.Output(p)
-	if r.buf.Len() > r.limit && r.snap != nil {
+	r.add("o", p)
+	if r.size > r.limit && r.snap != nil {
 		// The screen may lag the bytes just recorded by a few writes: a
 		// bug report's recording starts roughly, never wrongly, here.
 		s := r.snap()
-		r.cols, r.rows = s.Cols, s.Rows
-		r.restart(s.ANSI())
+		r.cols, r.rows, r.frame = s.Cols, s.Rows, s.ANSI()
+		r.events, r.size, r.start = nil, 0, time.Now()
 	}
 }
 
@@ -76,21 +82,29 @@ func (r *Recorder) Output(p []byte) {
 func (r *Recorder) Input(p []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.w.Input(p)
+	r.add("i", p)
 }
 
 // Resize records a change of the terminal's size.
 func (r *Recorder) Resize(cols, rows int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.w.Resize(cols, rows)
+	r.add("r", []byte(fmt.Sprintf("%dx%d", cols, rows)))
 }
 
-// Cast returns the recording so far.
+// Cast returns the recording so far, as asciicast v2.
 func (r *Recorder) Cast() []byte {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return bytes.Clone(r.buf.Bytes())
+	var buf bytes.Buffer
+	w, _ := cast.NewWriter(&buf, r.cols, r.rows) // writes to memory cannot fail
+	if len(r.frame) > 0 {
+		w.EventAt(0, "o", r.frame)
+	}
+	for _, e := range r.events {
+		w.EventAt(e.at, e.kind, e.data)
+	}
+	return buf.Bytes()
 }
 
 // Report is what a bundle says about the failure.

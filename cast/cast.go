@@ -62,11 +62,23 @@ func (w *Writer) Input(p []byte) { w.event("i", p) }
 // Resize records a change of terminal size.
 func (w *Writer) Resize(cols, rows int) { w.event("r", []byte(fmt.Sprintf("%dx%d", cols, rows))) }
 
+// EventAt records an event of kind ("o", "i", "r") that happened at that
+// time since the recording's start: for a recording made after the fact.
+func (w *Writer) EventAt(at time.Duration, kind string, p []byte) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.eventLocked(at, kind, p)
+}
+
 // event writes one line, holding back an incomplete trailing UTF-8
 // character so it is not turned into U+FFFD by JSON encoding.
 func (w *Writer) event(kind string, p []byte) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.eventLocked(w.now().Sub(w.start), kind, p)
+}
+
+func (w *Writer) eventLocked(at time.Duration, kind string, p []byte) {
 	if w.err != nil {
 		return
 	}
@@ -76,7 +88,7 @@ func (w *Writer) event(kind string, p []byte) {
 	if cut == 0 {
 		return
 	}
-	t := w.now().Sub(w.start).Seconds()
+	t := at.Seconds()
 	s, err := json.Marshal(string(data[:cut]))
 	if err != nil {
 		w.err = err

@@ -46,9 +46,11 @@ type Config struct {
 }
 
 // Tap observes traffic through the host, e.g. to record it. Output is
-// called from the host's read loop alone, in order; Input and Resize come
-// from whichever goroutine sends keys or resizes (the wrapper's and the
-// person's at once), so a Tap must be safe for concurrent use.
+// called from one goroutine, in order, right after the emulator got the
+// same bytes (after the person's terminal did: a Tap never slows them);
+// Input and Resize come from whichever goroutine sends keys or resizes
+// (the wrapper's and the person's at once), so a Tap must be safe for
+// concurrent use.
 type Tap interface {
 	Output(p []byte)
 	Input(p []byte)
@@ -272,16 +274,22 @@ func (h *Host) writeLoop() {
 // newScreen makes the emulator; tests replace it.
 var newScreen = screen.New
 
-// readLoop copies the child's output to the person's terminal, then the Tap,
-// then a queue to the emulator, so that the person never waits on the
-// emulator: bursts pass at the PTY's pace unless the emulator falls behind
-// by more than the queue's budget.
+// readLoop copies the child's output to the person's terminal, then a
+// queue to the emulator and the Tap, so that the person never waits on
+// them: bursts pass at the PTY's pace unless the emulator falls behind by
+// more than the queue's budget. (The Tap — a recording, the bug-report
+// recorder — encodes every byte: on the person's path it cost a quarter of
+// passthrough's throughput.)
 func (h *Host) readLoop() {
 	q := newOutQueue(queueBudget)
 	emuDone := make(chan struct{})
 	go func() {
 		defer close(emuDone)
-		q.drain(h.screen)
+		var w io.Writer = h.screen
+		if h.cfg.Tap != nil {
+			w = screenThenTap{h.screen, h.cfg.Tap}
+		}
+		q.drain(w)
 	}()
 	defer func() {
 		// The queue is drained before outDone, so the tail written just
@@ -298,9 +306,6 @@ func (h *Host) readLoop() {
 			if h.term != nil {
 				_, _ = h.term.out.Write(p)
 			}
-			if h.cfg.Tap != nil {
-				h.cfg.Tap.Output(p)
-			}
 			q.push(p)
 		}
 		if err != nil {
@@ -308,6 +313,18 @@ func (h *Host) readLoop() {
 			return
 		}
 	}
+}
+
+// screenThenTap feeds the emulator, then the Tap, the same bytes in order.
+type screenThenTap struct {
+	screen io.Writer
+	tap    Tap
+}
+
+func (s screenThenTap) Write(p []byte) (int, error) {
+	n, err := s.screen.Write(p)
+	s.tap.Output(p)
+	return n, err
 }
 
 const (
