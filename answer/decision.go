@@ -99,3 +99,13 @@ func QuoteLabel(l string) string {
 	_ = enc.Encode(l)
 	return strings.TrimSuffix(b.String(), "\n")
 }
+
+// WholeForm is d for every one of n questions: chat and cancel end the
+// whole form, whatever it asks.
+func WholeForm(d Decision, n int) []Decision {
+	out := make([]Decision, n)
+	for i := range out {
+		out[i] = d
+	}
+	return out
+}

@@ -220,11 +220,7 @@ func decisions(qs []answer.Question, req answerRequest) ([]answer.Decision, erro
 		if req.Chat != "" {
 			d = answer.Decision{Action: answer.Chat, Text: req.Chat}
 		}
-		out := make([]answer.Decision, len(qs))
-		for i := range out {
-			out[i] = d
-		}
-		return out, nil
+		return answer.WholeForm(d, len(qs)), nil
 	}
 	if len(req.Answers) != len(qs) {
 		return nil, fmt.Errorf("the form asks %d questions; %d answers given", len(qs), len(req.Answers))

@@ -275,11 +275,7 @@ func decisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answ
 		if opts.Chat != "" {
 			d = answer.Decision{Action: answer.Chat, Text: opts.Chat}
 		}
-		out := make([]answer.Decision, len(qs))
-		for i := range out {
-			out[i] = d
-		}
-		return out, nil
+		return answer.WholeForm(d, len(qs)), nil
 	}
 	if len(qs) != 1 {
 		return nil, usageErrorf("the form asks %d questions: give --answers with one answer per question", len(qs))

@@ -65,11 +65,14 @@ rule answers follows --on-unmatched. Keys are sent one at a time, each only
 after the screen shows the previous one's effect, and what Claude recorded is
 checked against the intent. Exit status: Claude's own, or 2 usage/rules,
 3 Claude could not start, 4 unmatched under fail, 5 the screen never confirmed
-a step, 6 Claude recorded something else.`,
+a step, 6 Claude recorded something else, 7 a dialog nobody could answer
+(headless), 130 Ctrl-C. Each of these prints its reason on stderr.`,
 		Example: `  claudewrap run -- "fix the flaky test"
   claudewrap run --rules examples/demo.yaml -- "plan the project"
   claudewrap run --headless --exit-after-turn --rules ci.yaml --on-unmatched fail -- "..."
-  claudewrap run --headless --record session.cast -- "hello"`,
+  claudewrap run --headless --record session.cast -- "hello"
+  claudewrap run --headless --on-unmatched wait -- "..."     # then: claudewrap pending / answer / serve
+  claudewrap run --answer-via hook --rules examples/demo.yaml -- "plan the project"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ClaudeArgs = args
 			if opts.AnswerTimeout < 0 {
