@@ -169,10 +169,16 @@ type runner struct {
 }
 
 // formAge is how long a form must have been on the screen before an Enter.
-// Claude Code 2.1.330 was seen to drop an Enter that came within ~150 ms of
-// a form appearing mid-turn (about one form in ten in a long session); the
-// arrow keys before it worked.
-const formAge = 300 * time.Millisecond
+// Claude Code 2.1.266 and later refuse a dialog's Enter that comes within
+// 150 ms of the dialog being painted (a guard against keys typed ahead;
+// its constant is 150 in each of those versions' code), leaving no trace
+// on the screen; the arrow keys before it work. Measured on 2.1.330 in the
+// soak, with the first Enter sent at random 0-300 ms after the form was
+// first seen: every Enter sent 158 ms or later after was taken, most of
+// those sent sooner than 150 ms were dropped (79 forms). The form is seen
+// after it is painted, so 150 ms from then is enough; 50 ms more covers
+// Claude's clock and ours.
+const formAge = 200 * time.Millisecond
 
 // ripen waits until the form has been shown for formAge.
 func (r *runner) ripen(ctx context.Context) error {
@@ -766,6 +772,9 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 		}
 		isTicked := func(t bool) func(screen.Snapshot) bool {
 			return r.focusedOn(i, func(fm *screen.Form) bool { return r.ticks[i] == t })
+		}
+		if err := r.ripen(ctx); err != nil {
+			return r.fail("tick", r.cfg.Screen.Snapshot(), "%v", err)
 		}
 		if _, err := r.press(ctx, "tick", keyEnter, fmt.Sprintf("option %d", i+1), true, isTicked(true), isTicked(false)); err != nil {
 			return err
