@@ -28,16 +28,29 @@ const (
 // came, with their times, and makes the asciicast only when one is asked
 // for (Cast): encoding every byte as it passed cost a good part of
 // passthrough's throughput.
+//
+// It keeps two generations of at most half its limit each: when the newer
+// fills, the older is dropped and a new one starts from a drawing of the
+// screen, so at least half the limit of the latest output is always there
+// and memory stays flat in a long session.
 type Recorder struct {
-	mu         sync.Mutex
-	start      time.Time
-	events     []event
-	size       int
-	limit      int
-	snap       func() screen.Snapshot
-	cols, rows int
-	// frame is the screen the recording starts from after a restart.
-	frame []byte
+	mu    sync.Mutex
+	start time.Time
+	old   generation // the one before cur; empty until cur first fills
+	cur   generation
+	limit int
+	snap  func() screen.Snapshot
+}
+
+// generation is a stretch of the recording: a drawing of the screen it
+// starts from (none for the first), then what came.
+type generation struct {
+	from   time.Duration // since Recorder.start
+	frame  []byte
+	events []event
+	size   int
+	cols   int
+	rows   int
 }
 
 type event struct {
@@ -46,10 +59,11 @@ type event struct {
 	data []byte
 }
 
-// NewRecorder starts a recording of a cols x rows terminal. Past limit
-// bytes it starts over from the screen given by [Recorder.SetScreen].
+// NewRecorder starts a recording of a cols x rows terminal, keeping about
+// limit bytes of it (see [Recorder]), restarting from the screen given by
+// [Recorder.SetScreen].
 func NewRecorder(cols, rows, limit int) *Recorder {
-	return &Recorder{limit: limit, cols: cols, rows: rows, start: time.Now()}
+	return &Recorder{limit: limit, start: time.Now(), cur: generation{cols: cols, rows: rows}}
 }
 
 // SetScreen gives the recorder the emulated screen to start over from.
@@ -60,8 +74,8 @@ func (r *Recorder) SetScreen(snap func() screen.Snapshot) {
 }
 
 func (r *Recorder) add(kind string, p []byte) {
-	r.events = append(r.events, event{at: time.Since(r.start), kind: kind, data: bytes.Clone(p)})
-	r.size += len(p)
+	r.cur.events = append(r.cur.events, event{at: time.Since(r.start), kind: kind, data: bytes.Clone(p)})
+	r.cur.size += len(p)
 }
 
 // Output records bytes Claude wrote.
@@ -69,12 +83,12 @@ func (r *Recorder) Output(p []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.add("o", p)
-	if r.size > r.limit && r.snap != nil {
+	if r.cur.size > r.limit/2 && r.snap != nil {
 		// The screen may lag the bytes just recorded by a few writes: a
-		// bug report's recording starts roughly, never wrongly, here.
+		// bug report's recording starts roughly, never wrongly, there.
 		s := r.snap()
-		r.cols, r.rows, r.frame = s.Cols, s.Rows, s.ANSI()
-		r.events, r.size, r.start = nil, 0, time.Now()
+		r.old = r.cur
+		r.cur = generation{from: time.Since(r.start), frame: s.ANSI(), cols: s.Cols, rows: s.Rows}
 	}
 }
 
@@ -92,17 +106,24 @@ func (r *Recorder) Resize(cols, rows int) {
 	r.add("r", []byte(fmt.Sprintf("%dx%d", cols, rows)))
 }
 
-// Cast returns the recording so far, as asciicast v2.
+// Cast returns the recording so far, as asciicast v2: from the older
+// generation's start, when there is one.
 func (r *Recorder) Cast() []byte {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var buf bytes.Buffer
-	w, _ := cast.NewWriter(&buf, r.cols, r.rows) // writes to memory cannot fail
-	if len(r.frame) > 0 {
-		w.EventAt(0, "o", r.frame)
+	first, gens := r.cur, []generation{r.cur}
+	if r.old.events != nil || r.old.frame != nil {
+		first, gens = r.old, []generation{r.old, r.cur}
 	}
-	for _, e := range r.events {
-		w.EventAt(e.at, e.kind, e.data)
+	var buf bytes.Buffer
+	w, _ := cast.NewWriter(&buf, first.cols, first.rows) // writes to memory cannot fail
+	if len(first.frame) > 0 {
+		w.EventAt(0, "o", first.frame)
+	}
+	for _, g := range gens {
+		for _, e := range g.events {
+			w.EventAt(e.at-first.from, e.kind, e.data)
+		}
 	}
 	return buf.Bytes()
 }

@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,6 +50,37 @@ func TestRecorderStartsOverFromTheScreen(t *testing.T) {
 	got, want := play(t, rec), em.Snapshot()
 	if got.Text() != want.Text() {
 		t.Errorf("replayed:\n%s\nwant:\n%s", got.Text(), want.Text())
+	}
+}
+
+// TestRecorderKeepsTheLatest: past the limit, at least half of it of the
+// latest output is still in the recording, in order, after the drawing the
+// older generation starts from.
+func TestRecorderKeepsTheLatest(t *testing.T) {
+	em := screen.New(screen.Options{Cols: 40, Rows: 6})
+	r := NewRecorder(40, 6, 2048)
+	r.SetScreen(em.Snapshot)
+	var lines []string
+	for i := range 300 {
+		l := fmt.Sprintf("line %03d\r\n", i)
+		em.Write([]byte(l))
+		r.Output([]byte(l))
+		lines = append(lines, l)
+	}
+	_, evs, err := cast.Read(bytes.NewReader(r.Cast()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	for _, e := range evs[1:] { // after the drawing
+		out.WriteString(e.Data)
+	}
+	latest := strings.Join(lines[len(lines)-1024/len(lines[0]):], "")
+	if !strings.HasSuffix(out.String(), latest) {
+		t.Errorf("the recording's last %d bytes are not the latest output:\n%q", len(latest), out.String())
+	}
+	if out.Len() > 2048 {
+		t.Errorf("the recording holds %d bytes of output, past its limit", out.Len())
 	}
 }
 

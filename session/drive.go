@@ -235,8 +235,10 @@ func (s *session) navigationFailed(f *form, ds []answer.Decision, ae *askflow.Er
 	})
 }
 
-// recordLimit bounds the in-memory recording kept for bug reports.
-const recordLimit = 16 << 20
+// recordLimit bounds the in-memory recording kept for bug reports: the
+// last 2 to 4 MiB of Claude's output, minutes of an ordinary session. At
+// 16 MiB the soak's claudewrap grew by 10 MiB in five minutes.
+const recordLimit = 4 << 20
 
 // writeBundle writes a bug report for a form askflow could not answer.
 func (s *session) writeBundle(f *form, ds []answer.Decision, ae *askflow.Error) (string, error) {
