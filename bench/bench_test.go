@@ -111,6 +111,8 @@ func methodNotes() []string {
 			"cursor moves and column jumps, erase-line, OSC titles, CJK and emoji, whole forms; in 16 KB writes) on a PTY of 120x40; " +
 			"the benchmark reads the PTY master to EOF. Bare: the child is on that PTY itself. claudewrap: the built binary runs " +
 			"`claudewrap run --claude benchchild` on that PTY (stdin and stdout a terminal: passthrough) with the child on its own inner PTY. " +
+			"script(1): `script -qfec 'benchchild stream …' /dev/null` on that PTY, the child on script's own PTY: the same relay through a " +
+			"second PTY as claudewrap's, with no emulator, as a user's session recorder would run it. " +
 			"MB/s is the stream size over the time from start to EOF; runs alternate.",
 		"- Emulator: `testing.Benchmark` feeding the same stream to `screen.New` (120x40) in 32 KB writes, as ptyhost's read loop does.",
 		"- Keystrokes: bench/benchchild in raw mode echoes every byte; one byte is written to the terminal's master and the echo awaited, " +

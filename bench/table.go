@@ -42,7 +42,9 @@ type Machine struct {
 type Throughput struct {
 	Bytes           int64
 	Direct, Wrapped float64 // MB/s (10^6 bytes per second), medians of Runs
-	Runs            int
+	// Script is the same stream under script(1), 0 when it is not installed.
+	Script float64
+	Runs   int
 }
 
 // Ratio is claudewrap's throughput over the bare PTY's.
@@ -318,6 +320,10 @@ func (r *Results) Markdown() string {
 	if t := r.Throughput; t != nil {
 		fmt.Fprintf(&b, "| passthrough throughput, %d MB TUI stream (median of %d) | %.1f MB/s | %.1f MB/s (bare PTY) | ratio %.2f | ≥ 0.90 | %s |\n",
 			t.Bytes/1e6, t.Runs, t.Wrapped, t.Direct, t.Ratio(), mark(t.Ratio() >= 0.9))
+		if t.Script > 0 {
+			fmt.Fprintf(&b, "| passthrough throughput, same stream, against script(1) (a second PTY, no emulator) | %.1f MB/s | %.1f MB/s (script -qfec) | ratio %.2f | (reported) | |\n",
+				t.Wrapped, t.Script, t.Wrapped/t.Script)
+		}
 	}
 	if e := r.Emulator; e != nil {
 		fmt.Fprintf(&b, "| emulator throughput, same stream (screen.New, 120x40) | %.1f MB/s | | %.2f allocs/KB, %.0f B allocated/KB | (reported) | |\n",

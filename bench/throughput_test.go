@@ -24,26 +24,43 @@ const (
 	streamLimit = 5 * time.Minute
 )
 
-// measureThroughput runs the stream child straight on a PTY and through
-// `claudewrap run` in passthrough, alternately, runs times each.
+// measureThroughput runs the stream child straight on a PTY, under
+// script(1) (a relay through a second PTY, as claudewrap is, with no
+// emulator: what a user's session recorder costs) and through `claudewrap
+// run` in passthrough, in turn, runs times each.
 func measureThroughput(t *testing.T, claudewrap string, total int64, runs int) *Throughput {
 	child := benchchild(t)
 	n := strconv.FormatInt(total, 10)
 	cols := strconv.Itoa(streamCols)
-	var direct, wrapped []float64
+	script, scriptErr := exec.LookPath("script")
+	var direct, relayed, wrapped []float64
 	for i := range runs {
 		dir, env := quietEnv(t)
-		d := streamOnce(t, dir, env, child, "stream", n, cols)
-		w := streamOnce(t, dir, env, claudewrap, "run", "--claude", child, "--", "stream", n, cols)
+		d := streamOnce(t, total, dir, env, child, "stream", n, cols)
+		w := streamOnce(t, total, dir, env, claudewrap, "run", "--claude", child, "--", "stream", n, cols)
 		direct = append(direct, float64(total)/d.Seconds()/1e6)
 		wrapped = append(wrapped, float64(total)/w.Seconds()/1e6)
-		t.Logf("throughput run %d: bare PTY %.1f MB/s (%s), claudewrap %.1f MB/s (%s)", i+1,
+		line := fmt.Sprintf("throughput run %d: bare PTY %.1f MB/s (%s), claudewrap %.1f MB/s (%s)", i+1,
 			direct[i], d.Round(time.Millisecond), wrapped[i], w.Round(time.Millisecond))
+		if scriptErr == nil {
+			r := streamOnce(t, total, dir, env, script, "-qfec", child+" stream "+n+" "+cols, "/dev/null")
+			relayed = append(relayed, float64(total)/r.Seconds()/1e6)
+			line += fmt.Sprintf(", script(1) %.1f MB/s (%s)", relayed[i], r.Round(time.Millisecond))
+		}
+		t.Log(line)
 	}
-	return &Throughput{Bytes: total, Direct: MedianFloat(direct), Wrapped: MedianFloat(wrapped), Runs: runs}
+	tp := &Throughput{Bytes: total, Direct: MedianFloat(direct), Wrapped: MedianFloat(wrapped), Runs: runs}
+	if scriptErr == nil {
+		tp.Script = MedianFloat(relayed)
+	} else {
+		t.Logf("throughput: no script(1) to compare with: %v", scriptErr)
+	}
+	return tp
 }
 
-func streamOnce(t *testing.T, dir string, env []string, name string, args ...string) time.Duration {
+// streamOnce runs one stream of want bytes on a terminal and times it
+// from start to EOF.
+func streamOnce(t *testing.T, want int64, dir string, env []string, name string, args ...string) time.Duration {
 	t.Helper()
 	tm := startOnTerminal(t, streamCols, streamRows, dir, env, name, args...)
 	n, end, err := tm.drain(streamLimit)
@@ -56,7 +73,6 @@ func streamOnce(t *testing.T, dir string, env []string, name string, args ...str
 	if tm.cmd.ProcessState.ExitCode() != 0 {
 		t.Fatalf("%s %v exited %d", filepath.Base(name), args, tm.cmd.ProcessState.ExitCode())
 	}
-	want, _ := strconv.ParseInt(args[len(args)-2], 10, 64)
 	if n < want {
 		t.Fatalf("%s: read %d bytes, want at least %d", filepath.Base(name), n, want)
 	}

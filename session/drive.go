@@ -236,9 +236,10 @@ func (s *session) navigationFailed(f *form, ds []answer.Decision, ae *askflow.Er
 }
 
 // recordLimit bounds the in-memory recording kept for bug reports: the
-// last 2 to 4 MiB of Claude's output, minutes of an ordinary session. At
+// last 0.5 to 1 MiB of Claude's output, dozens of full redraws and minutes
+// of an ordinary session; a failing form was drawn seconds before. At
 // 16 MiB the soak's claudewrap grew by 10 MiB in five minutes.
-const recordLimit = 4 << 20
+const recordLimit = 1 << 20
 
 // writeBundle writes a bug report for a form askflow could not answer.
 func (s *session) writeBundle(f *form, ds []answer.Decision, ae *askflow.Error) (string, error) {
