@@ -61,6 +61,13 @@ type Config struct {
 	// OnKey, if set, is called after each key's effect was seen (or not).
 	OnKey func(KeyEvent)
 
+	// LastKey, if set, says when a key last went to Claude, from anyone:
+	// claudewrap or the person. A form first seen with no key in the
+	// [keysQuiet] before it cannot be one Claude guards against keys typed
+	// ahead, so its first Enter need not wait (see [formAge]). Unset, every
+	// form is taken as guarded.
+	LastKey func() time.Time
+
 	// Recorded, if set, is closed when Claude has recorded the form (its
 	// PostToolUse arrived): the last Enter took effect, whatever the
 	// screen shows next. Claude may draw its next form at once in the same
@@ -158,6 +165,7 @@ type runner struct {
 	// take effect.
 	unsettled bool
 	shown     time.Time // when the form was first seen agreeing with the hook
+	guarded   bool      // whether Claude may refuse an early Enter on it (see formAge)
 	redraws   int       // redraws asked for on this question (at most maxRedraws)
 	// ticks holds, for the multi-select question being answered, each
 	// option's tick as last seen on the screen.
@@ -168,22 +176,42 @@ type runner struct {
 	aboveTop int
 }
 
-// formAge is how long a form must have been on the screen before an Enter.
-// Claude Code 2.1.266 and later refuse a dialog's Enter that comes within
-// 150 ms of the dialog being painted (a guard against keys typed ahead;
-// its constant is 150 in each of those versions' code), leaving no trace
-// on the screen; the arrow keys before it work. Measured on 2.1.330 in the
-// soak, with the first Enter sent at random 0-300 ms after the form was
-// first seen: every Enter sent 158 ms or later after was taken, most of
-// those sent sooner than 150 ms were dropped (79 forms). The form is seen
-// after it is painted, so 150 ms from then is enough; 50 ms more covers
-// Claude's clock and ours.
+// formAge is how long a guarded form must have been on the screen before
+// an Enter. Claude Code 2.1.266 and later refuse a dialog's Enter that comes
+// within 150 ms of the dialog being painted (a guard against keys typed
+// ahead; its constant is 150 in each of those versions' code), leaving no
+// trace on the screen; the arrow keys before it work. Measured on 2.1.330
+// in the soak, with the first Enter sent at random 0-300 ms after the form
+// was first seen: every Enter sent 158 ms or later after was taken, most
+// of those sent sooner than 150 ms were dropped (79 forms). The form is
+// seen after it is painted, so 150 ms from then is enough; 50 ms more
+// covers Claude's clock and ours.
+//
+// The guard is armed only for a dialog that opens within 150 ms of another
+// closing (or while another is open): the dialog host of each of those
+// versions stamps a dialog with the time it was shown only then, and
+// refuses nothing on a dialog without the stamp. The first form of a turn
+// is not guarded; one drawn as the answer to the form before it is.
 const formAge = 200 * time.Millisecond
 
-// ripen waits until the form has been shown for formAge.
+// keysQuiet is how long before a form is first seen no key may have gone
+// to Claude for the form to be taken as unguarded. Dialogs close on keys:
+// a guarded form opens within 150 ms of a close, is painted a moment
+// later, and its guard ends 150 ms after that paint, so a second after
+// the last key leaves 700 ms for Claude to act on that key and paint.
+const keysQuiet = time.Second
+
+// guarded says whether a form first seen at shown, the last key to Claude
+// having gone at lastKey (zero: none), may be one whose Enter Claude
+// refuses for a while (see formAge).
+func guarded(shown, lastKey time.Time) bool {
+	return !lastKey.IsZero() && shown.Sub(lastKey) < keysQuiet
+}
+
+// ripen waits, on a guarded form, until it has been shown for formAge.
 func (r *runner) ripen(ctx context.Context) error {
 	wait := time.Until(r.shown.Add(formAge))
-	if r.shown.IsZero() || wait <= 0 {
+	if r.shown.IsZero() || !r.guarded || wait <= 0 {
 		return nil
 	}
 	t := time.NewTimer(wait)
@@ -372,6 +400,7 @@ func (r *runner) page(ctx context.Context, d time.Duration) (*screen.Form, error
 	}
 	if r.shown.IsZero() {
 		r.shown = time.Now()
+		r.guarded = r.cfg.LastKey == nil || guarded(r.shown, r.cfg.LastKey())
 	}
 	return fm, nil
 }
@@ -674,9 +703,23 @@ func (r *runner) enter(ctx context.Context, target int, ok func(*screen.Form) bo
 	if now := r.cfg.Screen.Snapshot(); !last || now.Seq != s.Seq || !r.focusedOn(target, ok)(now) {
 		return err
 	}
+	if err := r.refused(ctx, "enter"); err != nil {
+		return err
+	}
 	r.unsettled = true
 	_, err = r.press(ctx, "enter", keyEnter, focusOf(s), false, r.movedOn, r.focusedOn(target, ok))
 	return err
+}
+
+// refused is called when an Enter left no trace: Claude may have refused
+// it as typed ahead on a form taken as unguarded. The form is taken as
+// guarded from now on, and the next Enter waits for formAge.
+func (r *runner) refused(ctx context.Context, step string) error {
+	r.guarded = true
+	if err := r.ripen(ctx); err != nil {
+		return r.fail(step, r.cfg.Screen.Snapshot(), "%v", err)
+	}
+	return nil
 }
 
 // single answers a single-select question: the option, and on a preview
@@ -944,6 +987,9 @@ func (r *runner) chat(ctx context.Context) error {
 	// A dropped Enter (see enter) leaves the screen as it was; sent again,
 	// a late first copy lands on Claude's empty prompt, which ignores it.
 	if now := r.cfg.Screen.Snapshot(); now.Seq != s.Seq || !r.focusedOn(chat, nil)(now) {
+		return err
+	}
+	if err := r.refused(ctx, "chat"); err != nil {
 		return err
 	}
 	r.unsettled = true

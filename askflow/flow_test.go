@@ -890,3 +890,63 @@ func TestOutcomeOnFailure(t *testing.T) {
 		})
 	}
 }
+
+// TestGuardedFormWaits: a form first seen less than a second after a key
+// went to Claude may be one Claude Code 2.1.266+ guard against keys typed
+// ahead: its Enter comes no sooner than 150 ms after the form was drawn.
+func TestGuardedFormWaits(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	sent := map[int]time.Time{}
+	drawn := time.Now()
+	fc := newFake(t, []fq{database}, 100, 40, faults{OnSend: func(n int) {
+		mu.Lock()
+		sent[n] = time.Now()
+		mu.Unlock()
+	}})
+	res, err := drive(t, context.Background(), fc, hookOf([]fq{database}), []answer.Decision{sel("PostgreSQL")}, patient,
+		func(c *askflow.Config) { c.LastKey = time.Now })
+	if err != nil || res.Outcome != askflow.Submitted {
+		t.Fatalf("Run: %v, %v", res.Outcome, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(sent) != 1 {
+		t.Fatalf("%d keys sent, want the Enter alone", len(sent))
+	}
+	if d := sent[1].Sub(drawn); d < 150*time.Millisecond {
+		t.Errorf("Enter sent %v after the form was drawn, want at least 150ms", d)
+	}
+}
+
+// TestRefusedEnterOnUnguardedForm: a form taken as unguarded (no key for
+// a second before it showed) gets its Enter at once; if Claude refuses it
+// after all, the second Enter (last question only) waits as on a guarded
+// form.
+func TestRefusedEnterOnUnguardedForm(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	sent := map[int]time.Time{}
+	fc := newFake(t, []fq{database}, 100, 40, faults{Refuse: map[int]bool{1: true}, OnSend: func(n int) {
+		mu.Lock()
+		sent[n] = time.Now()
+		mu.Unlock()
+	}})
+	quiet := func() time.Time { return time.Now().Add(-time.Minute) }
+	// A step shorter than formAge, so that the second Enter would come
+	// before it but for the wait.
+	res, err := drive(t, context.Background(), fc, hookOf([]fq{database}), []answer.Decision{sel("PostgreSQL")},
+		func(c *askflow.Config) { c.LastKey, c.StepTimeout = quiet, 100*time.Millisecond })
+	if err != nil || res.Outcome != askflow.Submitted {
+		t.Fatalf("Run: %v, %v", res.Outcome, err)
+	}
+	checkSubmitted(t, fc, wantAnswers([]fq{database}, "PostgreSQL"))
+	mu.Lock()
+	defer mu.Unlock()
+	if len(sent) != 2 {
+		t.Fatalf("%d keys sent, want two Enters", len(sent))
+	}
+	if d := sent[2].Sub(sent[1]); d < 150*time.Millisecond {
+		t.Errorf("second Enter %v after the first, want at least 150ms (the form is guarded once an Enter was refused)", d)
+	}
+}

@@ -33,6 +33,31 @@ const (
 	inflightWindow = 2 * time.Second
 )
 
+// stampedKeys sends claudewrap's keys, noting when (see keyTime).
+type stampedKeys struct {
+	s *session
+	k askflow.Keys
+}
+
+func (t stampedKeys) SendKeys(p []byte) error {
+	t.s.mu.Lock()
+	t.s.lastSent = time.Now()
+	t.s.mu.Unlock()
+	return t.k.SendKeys(p)
+}
+
+// keyTime is when a key last went to Claude, claudewrap's or the
+// person's: askflow tells from it whether Claude may refuse a new form's
+// early Enter (see askflow.Config.LastKey).
+func (s *session) keyTime() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lastInput.After(s.lastSent) {
+		return s.lastInput
+	}
+	return s.lastSent
+}
+
 // trackedKeys sends claudewrap's keys, noting each as in flight.
 type trackedKeys struct {
 	s *session

@@ -160,7 +160,9 @@ type session struct {
 	lastKey *inflight // the last key claudewrap sent (inflight.go)
 	// lastInput is when the person last typed, for the passthrough timeout.
 	lastInput time.Time
-	lastPre   time.Time // when the last PreToolUse arrived
+	// lastSent is when claudewrap last sent a key (see keyTime).
+	lastSent time.Time
+	lastPre  time.Time // when the last PreToolUse arrived
 	// sessionID is the session Claude said it is in (see ours).
 	sessionID string
 	// heldStop is a Stop that came while a form was open (see stop).
@@ -245,8 +247,8 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 // serve answers the forms of a running Claude, as its hook messages
 // arrive, until it exits.
 func (s *session) serve(ctx context.Context, child Child, keys askflow.Keys, msgs <-chan hook.Message) (Report, error) {
-	s.child, s.rawKeys = child, keys
-	s.keys = trackedKeys{s, keys}
+	s.child, s.rawKeys = child, stampedKeys{s, keys}
+	s.keys = trackedKeys{s, s.rawKeys}
 	unregister := s.registerRemote()
 	defer unregister()
 	// Work for forms ends with Claude: a prompt or askflow still running

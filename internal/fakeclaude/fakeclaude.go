@@ -66,7 +66,10 @@ func ChatPos(q Question) int {
 
 // Faults make the fake misbehave. Keys are counted by SendKeys call, from 1.
 type Faults struct {
-	Swallow  map[int]bool          // the key has no effect
+	Swallow map[int]bool // the key has no effect
+	// Refuse drops the key without drawing anything, as Claude Code
+	// 2.1.266+ refuse an Enter typed ahead on a guarded dialog.
+	Refuse   map[int]bool
 	Double   map[int]bool          // the key takes effect twice
 	WrongWay map[int]bool          // Up moves down and Down moves up
 	Delay    map[int]time.Duration // the key takes effect this much later
@@ -268,7 +271,7 @@ func (fc *Claude) apply(k pending) (before, after State, on func(State)) {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
 	before = fc.st.State
-	applied := !fc.f.Ignore && !fc.f.Swallow[k.n]
+	applied := !fc.f.Ignore && !fc.f.Swallow[k.n] && !fc.f.Refuse[k.n]
 	if applied {
 		times := 1
 		if fc.f.Double[k.n] || fc.f.DoubleDowns && string(k.b) == "\x1b[B" {
@@ -279,6 +282,13 @@ func (fc *Claude) apply(k pending) (before, after State, on func(State)) {
 		}
 	}
 	fc.received[k.n-1].Applied = applied
+	if fc.f.Refuse[k.n] {
+		fc.received[k.n-1].Applied = false
+		fc.handled++
+		close(fc.progress)
+		fc.progress = make(chan struct{})
+		return before, before, nil
+	}
 	if k.n == fc.f.ChangeAfter && fc.f.Change != nil {
 		fc.f.Change(fc.qs)
 	}
