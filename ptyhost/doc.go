@@ -4,6 +4,11 @@
 // sends keys on behalf of the wrapper, keeps the PTY and the emulator the same
 // size, and restores the person's terminal on every exit path.
 //
+// The person's bytes never wait for the emulator. In passthrough, an emulator
+// that falls far behind a long burst skips the rest of it and, once the
+// output pauses, has the child redraw its whole screen (see feeder in
+// host.go); until then its screen is blank, so nothing stale is judged.
+//
 // It knows nothing about forms, rules or hooks: it moves bytes and reports how
 // the child ended.
 package ptyhost

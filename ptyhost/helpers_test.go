@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 
 	"github.com/claudewrap/claudewrap/screen"
@@ -142,6 +143,29 @@ func helperChild(mode string, args []string) int {
 		ready.Close()
 		time.Sleep(30 * time.Second)
 		return 0
+	case "burstredraw":
+		// The burst, then, on every size change, the whole screen drawn
+		// again from the top-left corner, as Claude Code does.
+		winch := make(chan os.Signal, 1)
+		signal.Notify(winch, syscall.SIGWINCH)
+		chunk := burstChunk()
+		for sent := 0; sent < burstSize; sent += len(chunk) {
+			if _, err := os.Stdout.Write(chunk); err != nil {
+				return 1
+			}
+		}
+		for {
+			select {
+			case <-winch:
+				ws, err := unix.IoctlGetWinsize(0, unix.TIOCGWINSZ)
+				if err != nil {
+					return 1
+				}
+				fmt.Printf("\x1b[H\x1b[2Jredrawn at %dx%d", ws.Col, ws.Row)
+			case <-time.After(20 * time.Second):
+				return 0
+			}
+		}
 	case "flood":
 		// Asks for the cursor position over and over and never reads the
 		// replies.

@@ -85,6 +85,11 @@ type Host struct {
 	// interrupted is set when the wrapper got SIGINT (Ctrl-C at a terminal
 	// not in raw mode) and ended the child for it.
 	interrupted atomic.Bool
+	// skipped counts the bursts the emulator skipped (see feeder).
+	skipped atomic.Int32
+	// redrawMu keeps Redraws apart: one begun during another would take
+	// the narrower size for the one to give back.
+	redrawMu sync.Mutex
 }
 
 // Interrupted reports whether the child was ended because the wrapper got
@@ -277,19 +282,17 @@ var newScreen = screen.New
 // readLoop copies the child's output to the person's terminal, then a
 // queue to the emulator and the Tap, so that the person never waits on
 // them: bursts pass at the PTY's pace unless the emulator falls behind by
-// more than the queue's budget. (The Tap — a recording, the bug-report
-// recorder — encodes every byte: on the person's path it cost a quarter of
-// passthrough's throughput.)
+// more than the queue's budget, which in passthrough it never does (see
+// feeder). (The Tap — a recording, the bug-report recorder — encodes every
+// byte: on the person's path it cost a quarter of passthrough's
+// throughput.)
 func (h *Host) readLoop() {
 	q := newOutQueue(queueBudget)
 	emuDone := make(chan struct{})
 	go func() {
 		defer close(emuDone)
-		var w io.Writer = h.screen
-		if h.cfg.Tap != nil {
-			w = screenThenTap{h.screen, h.cfg.Tap}
-		}
-		q.drain(w)
+		f := &feeder{h: h}
+		q.drain(f.write, resyncQuiet, func() bool { return f.skipping }, f.resync)
 	}()
 	defer func() {
 		// The queue is drained before outDone, so the tail written just
@@ -315,16 +318,48 @@ func (h *Host) readLoop() {
 	}
 }
 
-// screenThenTap feeds the emulator, then the Tap, the same bytes in order.
-type screenThenTap struct {
-	screen io.Writer
-	tap    Tap
+// feeder writes the queue's bytes to the emulator, then the Tap. In
+// passthrough, an emulator that has fallen skipAt behind the person's
+// screen stops emulating: on two cores it took a third of a long burst's
+// throughput from the person. The screen is reset at once (blank: nothing
+// on it is judged), the rest of the burst goes to the Tap alone, and once
+// the output has paused for resyncQuiet the child is made to draw its
+// whole screen again (Redraw) onto the blank one. Claude Code redraws from
+// the top-left corner on a size change, erasing every row first.
+// Headless there is nobody to wait for, so the emulator never skips.
+type feeder struct {
+	h        *Host
+	skipping bool // only the drain goroutine touches it
 }
 
-func (s screenThenTap) Write(p []byte) (int, error) {
-	n, err := s.screen.Write(p)
-	s.tap.Output(p)
-	return n, err
+const (
+	// skipAt is how far behind the emulator may fall before it skips; the
+	// emulator reads Claude Code's output at well over 100 MB/s, so only a
+	// burst on a machine with no core to spare leaves it this far behind.
+	skipAt = 4 << 20
+	// resyncQuiet is how long the output must pause before the redraw.
+	resyncQuiet = 100 * time.Millisecond
+)
+
+func (f *feeder) write(p []byte, behind int) {
+	if !f.skipping && f.h.term != nil && behind > skipAt {
+		f.skipping = true
+		f.h.screen.Reset()
+		f.h.skipped.Add(1)
+	}
+	if !f.skipping {
+		_, _ = f.h.screen.Write(p)
+	}
+	if f.h.cfg.Tap != nil {
+		f.h.cfg.Tap.Output(p)
+	}
+}
+
+// resync ends skipping: the output has paused, and the child is asked to
+// draw again (not from the drain goroutine: Redraw waits for the screen).
+func (f *feeder) resync() {
+	f.skipping = false
+	go func() { _ = f.h.Redraw() }()
 }
 
 const (
@@ -343,19 +378,18 @@ var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, queueChunk); re
 // reader. push copies into pooled buffers and waits only while more than
 // budget bytes are pending.
 type outQueue struct {
-	mu       sync.Mutex
-	notEmpty sync.Cond
-	notFull  sync.Cond
-	bufs     []*[]byte // pending, oldest first; only the last may still grow
-	pending  int       // bytes in bufs and being written to the emulator
-	budget   int
-	closed   bool
-	waits    int // times push has waited for room, for tests
+	mu      sync.Mutex
+	notFull sync.Cond
+	wake    chan struct{} // holds a token when something was pushed or the queue closed
+	bufs    []*[]byte     // pending, oldest first; only the last may still grow
+	pending int           // bytes in bufs and being written to the emulator
+	budget  int
+	closed  bool
+	waits   int // times push has waited for room, for tests
 }
 
 func newOutQueue(budget int) *outQueue {
-	q := &outQueue{budget: budget}
-	q.notEmpty.L = &q.mu
+	q := &outQueue{budget: budget, wake: make(chan struct{}, 1)}
 	q.notFull.L = &q.mu
 	return q
 }
@@ -364,7 +398,6 @@ func newOutQueue(budget int) *outQueue {
 // A p larger than the whole budget is taken once the queue is empty.
 func (q *outQueue) push(p []byte) {
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	for q.pending > 0 && q.pending+len(p) > q.budget {
 		q.waits++
 		q.notFull.Wait()
@@ -382,7 +415,15 @@ func (q *outQueue) push(p []byte) {
 		*b = append(*b, p[:k]...)
 		p = p[k:]
 	}
-	q.notEmpty.Signal()
+	q.mu.Unlock()
+	q.signal()
+}
+
+func (q *outQueue) signal() {
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
 }
 
 // close lets drain return once everything pushed has been written.
@@ -390,29 +431,48 @@ func (q *outQueue) close() {
 	q.mu.Lock()
 	q.closed = true
 	q.mu.Unlock()
-	q.notEmpty.Signal()
+	q.signal()
 }
 
-// drain writes everything pushed to w, in order, until the queue is closed
-// and empty.
-func (q *outQueue) drain(w io.Writer) {
+// drain writes everything pushed to w, in order, with how many bytes are
+// pending counting the ones written, until the queue is closed and empty.
+// While waitQuiet holds, an empty queue that nothing is pushed to for
+// quiet calls onQuiet.
+func (q *outQueue) drain(w func(p []byte, behind int), quiet time.Duration, waitQuiet func() bool, onQuiet func()) {
 	var taken []*[]byte
+	timer := time.NewTimer(quiet)
+	timer.Stop()
+	defer timer.Stop()
 	for {
 		q.mu.Lock()
-		for len(q.bufs) == 0 && !q.closed {
-			q.notEmpty.Wait()
-		}
 		if len(q.bufs) == 0 {
+			closed := q.closed
 			q.mu.Unlock()
-			return
+			if closed {
+				return
+			}
+			if !waitQuiet() {
+				<-q.wake
+				continue
+			}
+			timer.Reset(quiet)
+			select {
+			case <-q.wake:
+				timer.Stop()
+			case <-timer.C:
+				onQuiet()
+			}
+			continue
 		}
 		// Take every buffer, so that push starts a new one rather than
 		// growing one being written.
 		taken, q.bufs = q.bufs, taken[:0]
+		behind := q.pending
 		q.mu.Unlock()
 		for i, b := range taken {
-			_, _ = w.Write(*b)
 			n := len(*b)
+			w(*b, behind)
+			behind -= n
 			*b = (*b)[:0]
 			chunkPool.Put(b)
 			taken[i] = nil
@@ -536,6 +596,8 @@ func (f writerFunc) Write(p []byte) (int, error) { f(p); return len(p), nil }
 // seen to leave Claude Code 2.1.197's screen garbled. A size change by the
 // person meanwhile wins.
 func (h *Host) Redraw() error {
+	h.redrawMu.Lock()
+	defer h.redrawMu.Unlock()
 	cols, rows := h.screen.Size()
 	if cols < 2 {
 		return errors.New("redraw: the terminal is too narrow")

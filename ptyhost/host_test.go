@@ -2,11 +2,13 @@ package ptyhost
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -229,8 +231,9 @@ func (s *stuckScreen) Write(p []byte) (int, error) {
 
 // TestPassthroughEmulatorStuck checks that the person never waits on the
 // emulator: a 10 MB burst reaches the person's terminal, unchanged, while the
-// emulator takes nothing at all; afterwards the emulator gets all of it, in
-// order.
+// emulator takes nothing at all. An emulator that far behind skips the rest
+// of the burst: it was fed the start of it, in order, its screen was reset,
+// and the Tap still got every byte.
 func TestPassthroughEmulatorStuck(t *testing.T) {
 	stuck := &stuckScreen{open: make(chan struct{})}
 	orig := newScreen
@@ -244,6 +247,8 @@ func TestPassthroughEmulatorStuck(t *testing.T) {
 	cfg := helperConfig(t, "burst")
 	cfg.Headless = false
 	cfg.Stdin, cfg.Stdout = tty, tty
+	tap := &outputTap{}
+	cfg.Tap = tap
 	h := startHost(t, cfg)
 
 	var want []byte
@@ -283,9 +288,107 @@ func TestPassthroughEmulatorStuck(t *testing.T) {
 	}
 	stuck.mu.Lock()
 	defer stuck.mu.Unlock()
-	if !bytes.Equal(stuck.fed.Bytes(), want) {
-		t.Errorf("emulator was fed %d bytes that differ from the %d of the burst", stuck.fed.Len(), len(want))
+	if fed := stuck.fed.Bytes(); len(fed) >= len(want) || !bytes.HasPrefix(want, fed) {
+		t.Errorf("emulator was fed %d bytes: want a start of the %d of the burst, the rest skipped", len(fed), len(want))
 	}
+	if n := h.skipped.Load(); n != 1 {
+		t.Errorf("the emulator skipped %d times, want once", n)
+	}
+	if !bytes.Equal(tap.bytes(), want) {
+		t.Errorf("the Tap got %d bytes that differ from the %d of the burst", len(tap.bytes()), len(want))
+	}
+}
+
+// outputTap is a Tap that keeps the output.
+type outputTap struct {
+	mu  sync.Mutex
+	out bytes.Buffer
+}
+
+func (o *outputTap) Output(p []byte) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.out.Write(p)
+}
+
+func (o *outputTap) Input([]byte)    {}
+func (o *outputTap) Resize(int, int) {}
+
+func (o *outputTap) bytes() []byte {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return bytes.Clone(o.out.Bytes())
+}
+
+// slowScreen is an emulator that takes 20 ms over every write: it falls
+// behind any burst.
+type slowScreen struct{ screen.Emulator }
+
+func (s slowScreen) Write(p []byte) (int, error) {
+	time.Sleep(20 * time.Millisecond)
+	return s.Emulator.Write(p)
+}
+
+// TestPassthroughSkipResync: an emulator that falls far behind a burst
+// skips it, and once the output pauses the child is made to draw its
+// whole screen again, which the emulator then shows exactly: nothing of
+// the burst, the redraw at the terminal's own size.
+func TestPassthroughSkipResync(t *testing.T) {
+	orig := newScreen
+	newScreen = func(o screen.Options) screen.Emulator { return slowScreen{orig(o)} }
+	t.Cleanup(func() { newScreen = orig })
+
+	ptmx, tty := personTerminal(t, 100, 30)
+	go io.Copy(io.Discard, ptmx)
+	cfg := helperConfig(t, "burstredraw")
+	cfg.Headless = false
+	cfg.Stdin, cfg.Stdout = tty, tty
+	h := startHost(t, cfg)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	s, err := h.Screen().Wait(ctx, func(s screen.Snapshot) bool {
+		return strings.HasPrefix(s.Text(), "redrawn at 100x30")
+	})
+	if err != nil {
+		t.Fatalf("the screen never showed the redraw at full size: %v\n%s", err, s.Text())
+	}
+	if txt := s.Text(); strings.Contains(txt, "line") || strings.TrimSpace(txt) != "redrawn at 100x30" {
+		t.Errorf("screen after the redraw:\n%s\nwant the redraw alone", txt)
+	}
+	if n := h.skipped.Load(); n != 1 {
+		t.Errorf("the emulator skipped %d times, want once", n)
+	}
+}
+
+// TestHeadlessNeverSkips: headless, nobody waits for the output, so the
+// emulator is fed every byte however far behind it falls.
+func TestHeadlessNeverSkips(t *testing.T) {
+	orig := newScreen
+	fed := &countingScreen{}
+	newScreen = func(o screen.Options) screen.Emulator {
+		fed.Emulator = slowScreen{orig(o)}
+		return fed
+	}
+	t.Cleanup(func() { newScreen = orig })
+	h := startHost(t, helperConfig(t, "burst"))
+	if st := waitDone(t, h); st.Code != 0 {
+		t.Fatalf("status %+v", st)
+	}
+	<-h.outDone
+	if n := fed.n.Load(); n != burstSize || h.skipped.Load() != 0 {
+		t.Errorf("emulator fed %d bytes, skipped %d times; want all %d, none skipped", n, h.skipped.Load(), burstSize)
+	}
+}
+
+type countingScreen struct {
+	screen.Emulator
+	n atomic.Int64
+}
+
+func (c *countingScreen) Write(p []byte) (int, error) {
+	c.n.Add(int64(len(p)))
+	return c.Emulator.Write(p)
 }
 
 // TestRedrawWaitsForTheFullSizeDraw: Redraw returns only once the child has

@@ -2,6 +2,7 @@ package ptyhost
 
 import (
 	"bytes"
+	"io"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -48,7 +49,7 @@ func TestOutQueueOrder(t *testing.T) {
 	w := &gatedWriter{open: make(chan struct{})}
 	close(w.open)
 	done := make(chan struct{})
-	go func() { defer close(done); q.drain(w) }()
+	go func() { defer close(done); drainTo(q, w) }()
 	src := make([]byte, 16<<20)
 	for i := range src {
 		src[i] = byte(i * 7 / 5)
@@ -74,7 +75,7 @@ func TestOutQueueBudget(t *testing.T) {
 	q := newOutQueue(budget)
 	w := &gatedWriter{open: make(chan struct{})}
 	done := make(chan struct{})
-	go func() { defer close(done); q.drain(w) }()
+	go func() { defer close(done); drainTo(q, w) }()
 
 	for range 10 {
 		q.push(bytes.Repeat([]byte("a"), budget/10)) // all of the budget, none waiting
@@ -102,4 +103,9 @@ func TestOutQueueBudget(t *testing.T) {
 	if !bytes.Equal(w.bytes(), want) {
 		t.Fatalf("drained %q", w.bytes())
 	}
+}
+
+// drainTo drains q into w, never waiting for quiet.
+func drainTo(q *outQueue, w io.Writer) {
+	q.drain(func(p []byte, _ int) { _, _ = w.Write(p) }, time.Hour, func() bool { return false }, nil)
 }

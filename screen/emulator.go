@@ -121,6 +121,20 @@ func (e *vtEmulator) Resize(cols, rows int) {
 	e.notifyLocked()
 }
 
+// Reset forgets all that was fed (see [Emulator]).
+func (e *vtEmulator) Reset() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	f := &e.filter
+	f.state, f.seq, f.str, f.nCarry, f.syncEnded = ground, f.seq[:0], f.str[:0], 0, false
+	f.reset()
+	e.dirty = false
+	e.snapOK = false
+	e.seq++
+	e.lastOutput = time.Now()
+	e.notifyLocked()
+}
+
 // Size reports the current size.
 func (e *vtEmulator) Size() (cols, rows int) {
 	e.mu.Lock()

@@ -18,6 +18,10 @@ type Emulator interface {
 	Size() (cols, rows int)
 	// Snapshot copies the current screen.
 	Snapshot() Snapshot
+	// Reset forgets all that was fed, a sequence cut short included, as a
+	// terminal's full reset (RIS) does: for a feeder that had to drop part
+	// of the stream and will have the child draw again.
+	Reset()
 	// Wait returns the first settled snapshot for which ok returns true,
 	// re-checking after every change, or an error carrying the last settled
 	// snapshot it saw when ctx ends.

@@ -546,3 +546,19 @@ func TestRewriteSGR(t *testing.T) {
 		}
 	}
 }
+
+// TestReset: Reset forgets the screen and a sequence cut short, as a
+// feeder that dropped part of the stream needs.
+func TestReset(t *testing.T) {
+	e := New(Options{Cols: 20, Rows: 3})
+	_, _ = e.Write([]byte("\x1b[?1049hhello\r\nworld\x1b[3"))
+	before := e.Snapshot().Seq
+	e.Reset()
+	if s := e.Snapshot(); s.Seq == before || strings.TrimSpace(s.Text()) != "" {
+		t.Fatalf("after Reset: Seq %d (was %d), screen %q; want a new Seq and a blank screen", s.Seq, before, s.Text())
+	}
+	_, _ = e.Write([]byte("1mX"))
+	if got := e.Snapshot().Text(); !strings.HasPrefix(got, "1mX") {
+		t.Errorf("after Reset the next bytes show as %q, want \"1mX\" at the top-left (the cut sequence forgotten)", got)
+	}
+}
