@@ -292,7 +292,7 @@ func (h *Host) readLoop() {
 	go func() {
 		defer close(emuDone)
 		f := &feeder{h: h}
-		q.drain(f.write, resyncQuiet, func() bool { return f.skipping }, f.resync)
+		q.drain(f.write, func() bool { return f.skipping }, f.resync)
 	}()
 	defer func() {
 		// The queue is drained before outDone, so the tail written just
@@ -302,7 +302,15 @@ func (h *Host) readLoop() {
 		close(h.outDone)
 	}()
 	buf := make([]byte, 32*1024)
+	rc, rcErr := h.ptmx.SyscallConn()
 	for {
+		// The emulator is woken when the output pauses (nothing more to
+		// read now), not for every read: waking it for each 4 KB a PTY
+		// read gives took a fifth of a burst's throughput on two cores.
+		// During a burst it is not woken at all (see outQueue).
+		if q.wantsSignal() && (rcErr != nil || !readable(rc)) {
+			q.signal()
+		}
 		n, err := h.ptmx.Read(buf)
 		if n > 0 {
 			p := buf[:n]
@@ -320,29 +328,20 @@ func (h *Host) readLoop() {
 
 // feeder writes the queue's bytes to the emulator, then the Tap. In
 // passthrough, an emulator that has fallen skipAt behind the person's
-// screen stops emulating: on two cores it took a third of a long burst's
-// throughput from the person. The screen is reset at once (blank: nothing
-// on it is judged), the rest of the burst goes to the Tap alone, and once
-// the output has paused for resyncQuiet the child is made to draw its
-// whole screen again (Redraw) onto the blank one. Claude Code redraws from
-// the top-left corner on a size change, erasing every row first.
-// Headless there is nobody to wait for, so the emulator never skips.
+// screen stops emulating: on two cores, emulating a long burst took a
+// third of its throughput from the person. The screen is reset at once
+// (blank: nothing on it is judged), the rest of the burst goes to the Tap
+// alone, and once the burst is over the child is made to draw its whole
+// screen again (Redraw) onto the blank one. Claude Code redraws from the
+// top-left corner on a size change, erasing every row first. Headless
+// there is nobody to wait for, so the emulator never skips.
 type feeder struct {
 	h        *Host
 	skipping bool // only the drain goroutine touches it
 }
 
-const (
-	// skipAt is how far behind the emulator may fall before it skips; the
-	// emulator reads Claude Code's output at well over 100 MB/s, so only a
-	// burst on a machine with no core to spare leaves it this far behind.
-	skipAt = 4 << 20
-	// resyncQuiet is how long the output must pause before the redraw.
-	resyncQuiet = 100 * time.Millisecond
-)
-
 func (f *feeder) write(p []byte, behind int) {
-	if !f.skipping && f.h.term != nil && behind > skipAt {
+	if !f.skipping && f.h.term != nil && behind >= skipAt {
 		f.skipping = true
 		f.h.screen.Reset()
 		f.h.skipped.Add(1)
@@ -355,8 +354,8 @@ func (f *feeder) write(p []byte, behind int) {
 	}
 }
 
-// resync ends skipping: the output has paused, and the child is asked to
-// draw again (not from the drain goroutine: Redraw waits for the screen).
+// resync ends skipping: the burst is over, and the child is asked to draw
+// again (not from the drain goroutine: Redraw waits for the screen).
 func (f *feeder) resync() {
 	f.skipping = false
 	go func() { _ = f.h.Redraw() }()
@@ -370,6 +369,13 @@ const (
 	// queueChunk is the size of the queue's buffers: output read in small
 	// pieces is gathered into them, so the emulator gets fewer, larger writes.
 	queueChunk = 64 << 10
+	// burstBytes pushed within a rateWindow or two make a burst: 10 MB/s
+	// and more. Claude Code draws a few KB a frame, well below it.
+	burstBytes = 1 << 20
+	rateWindow = 50 * time.Millisecond
+	// skipAt is how much output gathers, unread by the emulator, before it
+	// is woken during a burst; in passthrough it then skips (see feeder).
+	skipAt = 4 << 20
 )
 
 var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, queueChunk); return &b }}
@@ -377,15 +383,26 @@ var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, queueChunk); re
 // outQueue is a first-in first-out queue of bytes with one writer and one
 // reader. push copies into pooled buffers and waits only while more than
 // budget bytes are pending.
+//
+// The reader is not woken for every push. Outside a burst, the pusher
+// wakes it (signal) when it has nothing more to push for now. During a
+// burst it is woken only once skipAt bytes have gathered, and it looks
+// again every rateWindow for the burst's end.
 type outQueue struct {
 	mu      sync.Mutex
 	notFull sync.Cond
-	wake    chan struct{} // holds a token when something was pushed or the queue closed
+	wake    chan struct{} // holds a token for drain: something to take, or the queue closed
 	bufs    []*[]byte     // pending, oldest first; only the last may still grow
 	pending int           // bytes in bufs and being written to the emulator
+	fresh   int           // bytes pushed since drain was last woken
 	budget  int
 	closed  bool
 	waits   int // times push has waited for room, for tests
+
+	// The bytes pushed in the current rate window, from windowAt, and in
+	// the one before.
+	window, before int
+	windowAt       time.Time
 }
 
 func newOutQueue(budget int) *outQueue {
@@ -400,9 +417,13 @@ func (q *outQueue) push(p []byte) {
 	q.mu.Lock()
 	for q.pending > 0 && q.pending+len(p) > q.budget {
 		q.waits++
+		q.wakeLocked()
 		q.notFull.Wait()
 	}
+	q.rotateLocked(time.Now())
+	q.window += len(p)
 	q.pending += len(p)
+	q.fresh += len(p)
 	for len(p) > 0 {
 		var b *[]byte
 		if n := len(q.bufs); n > 0 && len(*q.bufs[n-1]) < cap(*q.bufs[n-1]) {
@@ -415,11 +436,45 @@ func (q *outQueue) push(p []byte) {
 		*b = append(*b, p[:k]...)
 		p = p[k:]
 	}
+	if q.fresh >= skipAt {
+		q.wakeLocked()
+	}
 	q.mu.Unlock()
-	q.signal()
 }
 
+// rotateLocked starts a new rate window when the current one is over.
+func (q *outQueue) rotateLocked(now time.Time) {
+	if d := now.Sub(q.windowAt); d >= rateWindow {
+		q.before = q.window
+		if d >= 2*rateWindow {
+			q.before = 0
+		}
+		q.window, q.windowAt = 0, now
+	}
+}
+
+func (q *outQueue) burstLocked(now time.Time) bool {
+	q.rotateLocked(now)
+	return q.window+q.before >= burstBytes
+}
+
+// wantsSignal reports whether bytes were pushed since drain was last woken
+// and, no burst going on, the pusher should wake it once it pauses.
+func (q *outQueue) wantsSignal() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.fresh > 0 && !q.burstLocked(time.Now())
+}
+
+// signal wakes drain for what was pushed.
 func (q *outQueue) signal() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.wakeLocked()
+}
+
+func (q *outQueue) wakeLocked() {
+	q.fresh = 0
 	select {
 	case q.wake <- struct{}{}:
 	default:
@@ -430,56 +485,67 @@ func (q *outQueue) signal() {
 func (q *outQueue) close() {
 	q.mu.Lock()
 	q.closed = true
+	q.wakeLocked()
 	q.mu.Unlock()
-	q.signal()
 }
 
 // drain writes everything pushed to w, in order, with how many bytes are
 // pending counting the ones written, until the queue is closed and empty.
-// While waitQuiet holds, an empty queue that nothing is pushed to for
-// quiet calls onQuiet.
-func (q *outQueue) drain(w func(p []byte, behind int), quiet time.Duration, waitQuiet func() bool, onQuiet func()) {
+// While skipping holds, it calls burstOver once a burst is over and all
+// was written.
+func (q *outQueue) drain(w func(p []byte, behind int), skipping func() bool, burstOver func()) {
 	var taken []*[]byte
-	timer := time.NewTimer(quiet)
+	timer := time.NewTimer(rateWindow)
 	timer.Stop()
 	defer timer.Stop()
+	woken := false
 	for {
 		q.mu.Lock()
-		if len(q.bufs) == 0 {
-			closed := q.closed
+		n, closed := len(q.bufs), q.closed
+		burst := q.burstLocked(time.Now())
+		if n > 0 && (woken || closed || !burst) {
+			// Take every buffer, so that push starts a new one rather
+			// than growing one being written.
+			taken, q.bufs = q.bufs, taken[:0]
+			behind := q.pending
+			q.fresh = 0
 			q.mu.Unlock()
-			if closed {
-				return
-			}
-			if !waitQuiet() {
-				<-q.wake
-				continue
-			}
-			timer.Reset(quiet)
-			select {
-			case <-q.wake:
-				timer.Stop()
-			case <-timer.C:
-				onQuiet()
+			woken = false
+			for i, b := range taken {
+				n := len(*b)
+				w(*b, behind)
+				behind -= n
+				*b = (*b)[:0]
+				chunkPool.Put(b)
+				taken[i] = nil
+				q.mu.Lock()
+				q.pending -= n
+				q.mu.Unlock()
+				q.notFull.Signal()
 			}
 			continue
 		}
-		// Take every buffer, so that push starts a new one rather than
-		// growing one being written.
-		taken, q.bufs = q.bufs, taken[:0]
-		behind := q.pending
 		q.mu.Unlock()
-		for i, b := range taken {
-			n := len(*b)
-			w(*b, behind)
-			behind -= n
-			*b = (*b)[:0]
-			chunkPool.Put(b)
-			taken[i] = nil
-			q.mu.Lock()
-			q.pending -= n
-			q.mu.Unlock()
-			q.notFull.Signal()
+		if n == 0 && closed {
+			return
+		}
+		if n == 0 && !burst && skipping() {
+			burstOver()
+			continue
+		}
+		if n == 0 && !skipping() {
+			<-q.wake
+			woken = true
+			continue
+		}
+		// Bytes held back by a burst, or a skip waiting for its end:
+		// look again when woken or after a rateWindow.
+		timer.Reset(rateWindow)
+		select {
+		case <-q.wake:
+			timer.Stop()
+			woken = true
+		case <-timer.C:
 		}
 	}
 }

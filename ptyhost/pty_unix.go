@@ -5,6 +5,7 @@ package ptyhost
 import (
 	"fmt"
 	"os"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -41,4 +42,16 @@ func setSize(f *os.File, cols, rows int) error {
 		return err
 	}
 	return ierr
+}
+
+// readable reports whether a read of rc would find data now, without
+// waiting.
+func readable(rc syscall.RawConn) bool {
+	ready := false
+	_ = rc.Control(func(fd uintptr) {
+		pfd := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(pfd, 0)
+		ready = err == nil && n > 0
+	})
+	return ready
 }

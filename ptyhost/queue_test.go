@@ -107,5 +107,35 @@ func TestOutQueueBudget(t *testing.T) {
 
 // drainTo drains q into w, never waiting for quiet.
 func drainTo(q *outQueue, w io.Writer) {
-	q.drain(func(p []byte, _ int) { _, _ = w.Write(p) }, time.Hour, func() bool { return false }, nil)
+	q.drain(func(p []byte, _ int) { _, _ = w.Write(p) }, func() bool { return false }, nil)
+}
+
+// TestOutQueueWakes: outside a burst, drain is woken when the pusher
+// signals (it has nothing more to read for now); during one, once skipAt
+// bytes have gathered. Either way it then gets every byte.
+func TestOutQueueWakes(t *testing.T) {
+	q := newOutQueue(1 << 20)
+	w := &gatedWriter{open: make(chan struct{})}
+	close(w.open)
+	done := make(chan struct{})
+	go func() { defer close(done); drainTo(q, w) }()
+
+	q.push([]byte("small"))
+	if !q.wantsSignal() {
+		t.Fatal("a push below a chunk left nothing fresh")
+	}
+	q.signal()
+	if q.wantsSignal() {
+		t.Error("signal left bytes fresh")
+	}
+	waitFor(t, "the signalled bytes", func() bool { return string(w.bytes()) == "small" })
+
+	big := bytes.Repeat([]byte("b"), skipAt)
+	q.push(big)
+	if q.wantsSignal() {
+		t.Error("a burst asks for a signal")
+	}
+	waitFor(t, "skipAt bytes, unsignalled", func() bool { return len(w.bytes()) == len("small")+skipAt })
+	q.close()
+	<-done
 }
