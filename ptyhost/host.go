@@ -288,6 +288,8 @@ var newScreen = screen.New
 // throughput.)
 func (h *Host) readLoop() {
 	q := newOutQueue(queueBudget)
+	// Headless, the emulator is all there is: it is never held back.
+	q.holdBursts = h.term != nil
 	emuDone := make(chan struct{})
 	go func() {
 		defer close(emuDone)
@@ -399,6 +401,10 @@ type outQueue struct {
 	closed  bool
 	waits   int // times push has waited for room, for tests
 
+	// holdBursts keeps the reader asleep during a burst (see above);
+	// unset, a burst is read like any output.
+	holdBursts bool
+
 	// The bytes pushed in the current rate window, from windowAt, and in
 	// the one before.
 	window, before int
@@ -422,6 +428,7 @@ func (q *outQueue) push(p []byte) {
 	}
 	q.rotateLocked(time.Now())
 	q.window += len(p)
+	wasEmpty := len(q.bufs) == 0
 	q.pending += len(p)
 	q.fresh += len(p)
 	for len(p) > 0 {
@@ -436,7 +443,10 @@ func (q *outQueue) push(p []byte) {
 		*b = append(*b, p[:k]...)
 		p = p[k:]
 	}
-	if q.fresh >= skipAt {
+	// drain looks again when skipAt bytes have gathered, and when bytes
+	// come to an empty queue during a burst: it then watches for the
+	// burst's end, when no signal may come.
+	if q.pending >= skipAt || wasEmpty && q.burstLocked(time.Now()) {
 		q.wakeLocked()
 	}
 	q.mu.Unlock()
@@ -455,7 +465,7 @@ func (q *outQueue) rotateLocked(now time.Time) {
 
 func (q *outQueue) burstLocked(now time.Time) bool {
 	q.rotateLocked(now)
-	return q.window+q.before >= burstBytes
+	return q.holdBursts && q.window+q.before >= burstBytes
 }
 
 // wantsSignal reports whether bytes were pushed since drain was last woken
@@ -491,26 +501,25 @@ func (q *outQueue) close() {
 
 // drain writes everything pushed to w, in order, with how many bytes are
 // pending counting the ones written, until the queue is closed and empty.
-// While skipping holds, it calls burstOver once a burst is over and all
-// was written.
+// During a burst it holds back until skipAt bytes are pending or the burst
+// is over. While skipping holds, it calls burstOver once a burst is over
+// and all was written.
 func (q *outQueue) drain(w func(p []byte, behind int), skipping func() bool, burstOver func()) {
 	var taken []*[]byte
 	timer := time.NewTimer(rateWindow)
 	timer.Stop()
 	defer timer.Stop()
-	woken := false
 	for {
 		q.mu.Lock()
 		n, closed := len(q.bufs), q.closed
 		burst := q.burstLocked(time.Now())
-		if n > 0 && (woken || closed || !burst) {
+		if n > 0 && (closed || !burst || q.pending >= skipAt) {
 			// Take every buffer, so that push starts a new one rather
 			// than growing one being written.
 			taken, q.bufs = q.bufs, taken[:0]
 			behind := q.pending
 			q.fresh = 0
 			q.mu.Unlock()
-			woken = false
 			for i, b := range taken {
 				n := len(*b)
 				w(*b, behind)
@@ -526,26 +535,22 @@ func (q *outQueue) drain(w func(p []byte, behind int), skipping func() bool, bur
 			continue
 		}
 		q.mu.Unlock()
-		if n == 0 && closed {
+		switch {
+		case n == 0 && closed:
 			return
-		}
-		if n == 0 && !burst && skipping() {
+		case n == 0 && !burst && skipping():
 			burstOver()
-			continue
-		}
-		if n == 0 && !skipping() {
+		case n == 0 && !skipping():
 			<-q.wake
-			woken = true
-			continue
-		}
-		// Bytes held back by a burst, or a skip waiting for its end:
-		// look again when woken or after a rateWindow.
-		timer.Reset(rateWindow)
-		select {
-		case <-q.wake:
-			timer.Stop()
-			woken = true
-		case <-timer.C:
+		default:
+			// Bytes held back by a burst, or a skip waiting for its
+			// end: look again when woken or after a rateWindow.
+			timer.Reset(rateWindow)
+			select {
+			case <-q.wake:
+				timer.Stop()
+			case <-timer.C:
+			}
 		}
 	}
 }

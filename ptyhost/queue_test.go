@@ -114,7 +114,8 @@ func drainTo(q *outQueue, w io.Writer) {
 // signals (it has nothing more to read for now); during one, once skipAt
 // bytes have gathered. Either way it then gets every byte.
 func TestOutQueueWakes(t *testing.T) {
-	q := newOutQueue(1 << 20)
+	q := newOutQueue(64 << 20)
+	q.holdBursts = true
 	w := &gatedWriter{open: make(chan struct{})}
 	close(w.open)
 	done := make(chan struct{})
@@ -136,6 +137,13 @@ func TestOutQueueWakes(t *testing.T) {
 		t.Error("a burst asks for a signal")
 	}
 	waitFor(t, "skipAt bytes, unsignalled", func() bool { return len(w.bytes()) == len("small")+skipAt })
+
+	// Held back while the burst lasts, taken once it is over.
+	q.push(bytes.Repeat([]byte("c"), burstBytes))
+	if q.wantsSignal() {
+		t.Error("a burst asks for a signal")
+	}
+	waitFor(t, "the end of the burst", func() bool { return len(w.bytes()) == len("small")+skipAt+burstBytes })
 	q.close()
 	<-done
 }
