@@ -129,10 +129,11 @@ func (a Answer) Ratio() float64 {
 	return float64(a.Wrap.Median) / float64(a.Reference())
 }
 
-// Met: claudewrap answered right every time, within 1.5× the reference;
+// Met: claudewrap answered right every time, within 1.2× the reference
+// (issue 16's goal, the hook strategy's too);
 // with no oracle ever right there is nothing to be slower than.
 func (a Answer) Met() bool {
-	return a.Wrap.Wrong == 0 && (a.Reference() == 0 || a.Ratio() <= 1.5)
+	return a.Wrap.Wrong == 0 && (a.Reference() == 0 || a.Ratio() <= 1.2)
 }
 
 // Soak is claudewrap's resident memory over a long session.
@@ -353,7 +354,7 @@ func (r *Results) Markdown() string {
 		if a.Met() && a.Reference() == 0 {
 			met = "n/a"
 		}
-		fmt.Fprintf(&b, "| answer latency, %s (%d q), Claude Code %s: median per question (per form) | %s | oracle at PreToolUse: %s; oracle at form on screen: %s | %s | ≤ 1.5× | %s |\n",
+		fmt.Fprintf(&b, "| answer latency, %s (%d q), Claude Code %s: median per question (per form) | %s | oracle at PreToolUse: %s; oracle at form on screen: %s | %s | ≤ 1.2× | %s |\n",
 			a.Scenario, a.Questions, a.Version, side(a.Wrap), side(a.Oracle), side(a.Gated), res, met)
 		fmt.Fprintf(&b, "| wrong answers, %s, Claude Code %s | %d / %d | oracle at PreToolUse: %d / %d; at form on screen: %d / %d | | claudewrap 0 | %s |\n",
 			a.Scenario, a.Version, a.Wrap.Wrong, a.Wrap.Runs, a.Oracle.Wrong, a.Oracle.Runs, a.Gated.Wrong, a.Gated.Runs, mark(a.Wrap.Wrong == 0))
