@@ -281,9 +281,9 @@ var newScreen = screen.New
 
 // readLoop copies the child's output to the person's terminal, then a
 // queue to the emulator and the Tap, so that the person never waits on
-// them: bursts pass at the PTY's pace unless the emulator falls behind by
-// more than the queue's budget, which in passthrough it never does (see
-// feeder). (The Tap — a recording, the bug-report recorder — encodes every
+// them: bursts pass at the PTY's pace unless the queue's budget fills,
+// which in passthrough only a Tap slower than the burst makes it do (the
+// emulator skips, see feeder). (The Tap — a recording, the bug-report recorder — encodes every
 // byte: on the person's path it cost a quarter of passthrough's
 // throughput.)
 func (h *Host) readLoop() {

@@ -283,7 +283,6 @@ func (fc *Claude) apply(k pending) (before, after State, on func(State)) {
 	}
 	fc.received[k.n-1].Applied = applied
 	if fc.f.Refuse[k.n] {
-		fc.received[k.n-1].Applied = false
 		fc.handled++
 		close(fc.progress)
 		fc.progress = make(chan struct{})
