@@ -68,6 +68,15 @@ type Config struct {
 	// form is taken as guarded.
 	LastKey func() time.Time
 
+	// LastAsked, if set, says when Claude last asked a form other than
+	// this one (its PreToolUse arrived). A form asked alongside another is
+	// taken as guarded, whatever the keys: Claude Code 2.1.197 was seen to
+	// take an Enter pressed 50 ms after such a form's first paint (the
+	// chosen row ticked) and then never record it nor draw anything again.
+	// Its first Enter then waits formAge from the later of the form's
+	// first sight and that other form's arrival.
+	LastAsked func() time.Time
+
 	// Recorded, if set, is closed when Claude has recorded the form (its
 	// PostToolUse arrived): the last Enter took effect, whatever the
 	// screen shows next. Claude may draw its next form at once in the same
@@ -208,10 +217,26 @@ func guarded(shown, lastKey time.Time) bool {
 	return !lastKey.IsZero() && shown.Sub(lastKey) < keysQuiet
 }
 
-// ripen waits, on a guarded form, until it has been shown for formAge.
+// ripen waits, on a guarded form, until it has been shown for formAge
+// (and, asked alongside another form, until that one was asked formAge
+// ago: see [Config.LastAsked]).
 func (r *runner) ripen(ctx context.Context) error {
-	wait := time.Until(r.shown.Add(formAge))
-	if r.shown.IsZero() || !r.guarded || wait <= 0 {
+	if r.shown.IsZero() {
+		return nil
+	}
+	from, guard := r.shown, r.guarded
+	if r.cfg.LastAsked != nil {
+		// The same bound as for a key: another form asked within
+		// keysQuiet before this one was first seen, or after.
+		if a := r.cfg.LastAsked(); guarded(r.shown, a) {
+			guard = true
+			if a.After(from) {
+				from = a
+			}
+		}
+	}
+	wait := time.Until(from.Add(formAge))
+	if !guard || wait <= 0 {
 		return nil
 	}
 	t := time.NewTimer(wait)

@@ -3,6 +3,7 @@ package askflow_test
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"reflect"
 	"strconv"
@@ -891,31 +892,66 @@ func TestOutcomeOnFailure(t *testing.T) {
 	}
 }
 
-// TestGuardedFormWaits: a form first seen less than a second after a key
-// went to Claude may be one Claude Code 2.1.266+ guard against keys typed
-// ahead: its Enter comes no sooner than 150 ms after the form was drawn.
+// sendTimes notes when each key came to a fake Claude, by number from 1.
+type sendTimes struct {
+	mu   sync.Mutex
+	sent map[int]time.Time
+}
+
+// timedFake is a fake Claude on the database form, with faults f, whose
+// keys' times are noted.
+func timedFake(t *testing.T, f faults) (*fakeClaude, *sendTimes) {
+	st := &sendTimes{sent: map[int]time.Time{}}
+	f.OnSend = func(n int) {
+		st.mu.Lock()
+		st.sent[n] = time.Now()
+		st.mu.Unlock()
+	}
+	return newFake(t, []fq{database}, 100, 40, f), st
+}
+
+// keys returns when each key came, and how many came.
+func (st *sendTimes) keys() (map[int]time.Time, int) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return maps.Clone(st.sent), len(st.sent)
+}
+
+// TestGuardedFormWaits: a form's Enter comes no sooner than 150 ms after
+// the form was drawn when it may be one Claude Code 2.1.266+ guard against
+// keys typed ahead (first seen less than a second after a key went to
+// Claude), and no sooner than 150 ms after another form was asked when it
+// was asked alongside one (Claude Code 2.1.197 hung on an Enter taken at
+// once while a twin was being asked), even with no key for a minute.
 func TestGuardedFormWaits(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	sent := map[int]time.Time{}
 	drawn := time.Now()
-	fc := newFake(t, []fq{database}, 100, 40, faults{OnSend: func(n int) {
-		mu.Lock()
-		sent[n] = time.Now()
-		mu.Unlock()
-	}})
-	res, err := drive(t, context.Background(), fc, hookOf([]fq{database}), []answer.Decision{sel("PostgreSQL")}, patient,
-		func(c *askflow.Config) { c.LastKey = time.Now })
-	if err != nil || res.Outcome != askflow.Submitted {
-		t.Fatalf("Run: %v, %v", res.Outcome, err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(sent) != 1 {
-		t.Fatalf("%d keys sent, want the Enter alone", len(sent))
-	}
-	if d := sent[1].Sub(drawn); d < 150*time.Millisecond {
-		t.Errorf("Enter sent %v after the form was drawn, want at least 150ms", d)
+	quiet := func() time.Time { return drawn.Add(-time.Minute) }
+	other := drawn.Add(100 * time.Millisecond)
+	for _, tc := range []struct {
+		name  string
+		from  time.Time // the Enter comes 150 ms after it or later
+		tweak func(*askflow.Config)
+	}{
+		{"key just sent", drawn, func(c *askflow.Config) { c.LastKey = time.Now }},
+		{"another form asked", other, func(c *askflow.Config) {
+			c.LastKey, c.LastAsked = quiet, func() time.Time { return other }
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fc, st := timedFake(t, faults{})
+			res, err := drive(t, context.Background(), fc, hookOf([]fq{database}), []answer.Decision{sel("PostgreSQL")}, patient, tc.tweak)
+			if err != nil || res.Outcome != askflow.Submitted {
+				t.Fatalf("Run: %v, %v", res.Outcome, err)
+			}
+			sent, n := st.keys()
+			if n != 1 {
+				t.Fatalf("%d keys sent, want the Enter alone", n)
+			}
+			if d := sent[1].Sub(tc.from); d < 150*time.Millisecond {
+				t.Errorf("Enter sent %v after %v, want at least 150ms", d, tc.from.Sub(drawn))
+			}
+		})
 	}
 }
 
@@ -925,13 +961,7 @@ func TestGuardedFormWaits(t *testing.T) {
 // form.
 func TestRefusedEnterOnUnguardedForm(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	sent := map[int]time.Time{}
-	fc := newFake(t, []fq{database}, 100, 40, faults{Refuse: map[int]bool{1: true}, OnSend: func(n int) {
-		mu.Lock()
-		sent[n] = time.Now()
-		mu.Unlock()
-	}})
+	fc, st := timedFake(t, faults{Refuse: map[int]bool{1: true}})
 	quiet := func() time.Time { return time.Now().Add(-time.Minute) }
 	// A step shorter than formAge, so that the second Enter would come
 	// before it but for the wait.
@@ -941,10 +971,9 @@ func TestRefusedEnterOnUnguardedForm(t *testing.T) {
 		t.Fatalf("Run: %v, %v", res.Outcome, err)
 	}
 	checkSubmitted(t, fc, wantAnswers([]fq{database}, "PostgreSQL"))
-	mu.Lock()
-	defer mu.Unlock()
-	if len(sent) != 2 {
-		t.Fatalf("%d keys sent, want two Enters", len(sent))
+	sent, n := st.keys()
+	if n != 2 {
+		t.Fatalf("%d keys sent, want two Enters", n)
 	}
 	if d := sent[2].Sub(sent[1]); d < 150*time.Millisecond {
 		t.Errorf("second Enter %v after the first, want at least 150ms (the form is guarded once an Enter was refused)", d)

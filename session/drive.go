@@ -81,6 +81,7 @@ func (s *session) drive(f *form, ds []answer.Decision) {
 	cfg := s.cfg.Flow
 	cfg.Screen, cfg.Keys, cfg.Decisions = redrawable{s.child.Screen(), s.child}, s.keys, ds
 	cfg.Questions, cfg.Recorded, cfg.LastKey = f.questions, f.posted, s.keyTime
+	cfg.LastAsked = func() time.Time { return s.askedBesides(f) }
 	cfg.OnKey = func(k askflow.KeyEvent) {
 		s.keySeen(k.Seen)
 		fields := events.Fields{"tool_use_id": f.ID(), "question": k.Question, "key": k.Key,

@@ -182,6 +182,20 @@ func (s *session) firstLocked(f *form) bool {
 	return true
 }
 
+// askedBesides is when the latest form in flight other than f was asked
+// (zero: none), for askflow (see askflow.Config.LastAsked).
+func (s *session) askedBesides(f *form) time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var last time.Time
+	for _, g := range s.forms {
+		if g != f && g.asked.After(last) {
+			last = g.asked
+		}
+	}
+	return last
+}
+
 // formsIn lists the forms in one of the states.
 func (s *session) formsIn(states ...state) []*form {
 	s.mu.Lock()
