@@ -409,10 +409,11 @@ type outQueue struct {
 	// the one before.
 	window, before int
 	windowAt       time.Time
+	now            func() time.Time // time.Now; a test's clock
 }
 
 func newOutQueue(budget int) *outQueue {
-	q := &outQueue{budget: budget, wake: make(chan struct{}, 1)}
+	q := &outQueue{budget: budget, wake: make(chan struct{}, 1), now: time.Now}
 	q.notFull.L = &q.mu
 	return q
 }
@@ -426,7 +427,7 @@ func (q *outQueue) push(p []byte) {
 		q.wakeLocked()
 		q.notFull.Wait()
 	}
-	q.rotateLocked(time.Now())
+	q.rotateLocked(q.now())
 	q.window += len(p)
 	wasEmpty := len(q.bufs) == 0
 	q.pending += len(p)
@@ -446,7 +447,7 @@ func (q *outQueue) push(p []byte) {
 	// drain looks again when skipAt bytes have gathered, and when bytes
 	// come to an empty queue during a burst: it then watches for the
 	// burst's end, when no signal may come.
-	if q.pending >= skipAt || wasEmpty && q.burstLocked(time.Now()) {
+	if q.pending >= skipAt || wasEmpty && q.burstLocked(q.now()) {
 		q.wakeLocked()
 	}
 	q.mu.Unlock()
@@ -473,7 +474,7 @@ func (q *outQueue) burstLocked(now time.Time) bool {
 func (q *outQueue) wantsSignal() bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return q.fresh > 0 && !q.burstLocked(time.Now())
+	return q.fresh > 0 && !q.burstLocked(q.now())
 }
 
 // signal wakes drain for what was pushed.
@@ -512,7 +513,7 @@ func (q *outQueue) drain(w func(p []byte, behind int), skipping func() bool, bur
 	for {
 		q.mu.Lock()
 		n, closed := len(q.bufs), q.closed
-		burst := q.burstLocked(time.Now())
+		burst := q.burstLocked(q.now())
 		if n > 0 && (closed || !burst || q.pending >= skipAt) {
 			// Take every buffer, so that push starts a new one rather
 			// than growing one being written.

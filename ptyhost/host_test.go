@@ -356,8 +356,11 @@ func TestPassthroughSkipResync(t *testing.T) {
 	if txt := s.Text(); strings.Contains(txt, "line") || strings.TrimSpace(txt) != "redrawn at 100x30" {
 		t.Errorf("screen after the redraw:\n%s\nwant the redraw alone", txt)
 	}
-	if n := h.skipped.Load(); n != 1 {
-		t.Errorf("the emulator skipped %d times, want once", n)
+	// Once at least: a burst that stalls for a rate window or two (a
+	// loaded machine, the race detector) is two bursts, each skipped and
+	// followed by a redraw.
+	if n := h.skipped.Load(); n < 1 {
+		t.Errorf("the emulator never skipped")
 	}
 }
 

@@ -112,10 +112,14 @@ func drainTo(q *outQueue, w io.Writer) {
 
 // TestOutQueueWakes: outside a burst, drain is woken when the pusher
 // signals (it has nothing more to read for now); during one, once skipAt
-// bytes have gathered. Either way it then gets every byte.
+// bytes have gathered. Either way it then gets every byte. The queue's
+// clock stands still but when the test moves it, so that a slow machine
+// cannot end a burst early.
 func TestOutQueueWakes(t *testing.T) {
 	q := newOutQueue(64 << 20)
 	q.holdBursts = true
+	clock := &testClock{t: time.Now()}
+	q.now = clock.now
 	w := &gatedWriter{open: make(chan struct{})}
 	close(w.open)
 	done := make(chan struct{})
@@ -143,7 +147,29 @@ func TestOutQueueWakes(t *testing.T) {
 	if q.wantsSignal() {
 		t.Error("a burst asks for a signal")
 	}
+	if n := len(w.bytes()); n != len("small")+skipAt {
+		t.Errorf("drained %d bytes during the burst, want the %d before it", n, len("small")+skipAt)
+	}
+	clock.add(3 * rateWindow)
 	waitFor(t, "the end of the burst", func() bool { return len(w.bytes()) == len("small")+skipAt+burstBytes })
 	q.close()
 	<-done
+}
+
+// testClock is a clock that moves only when told.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
 }
