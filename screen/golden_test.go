@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -269,4 +270,29 @@ func FuzzRecognizeOutput(f *testing.F) {
 			t.Fatalf("Type something numbered %d after option %d", fm.Other.Number, fm.Options[len(fm.Options)-1].Number)
 		}
 	})
+}
+
+// TestWrappedTabTitle: on 2.1.197's narrow tab row the active tab's title
+// is read from the row under it only while that row is on the tab's
+// background; the same text in the terminal's colours is a question's row
+// pressed against the tab row, which is no form.
+func TestWrappedTabTitle(t *testing.T) {
+	snap := replay(t, "../testdata/screens/2.1.197/stress-6103-s013-40x38.cast", 0)
+	f, err := screen.Recognize(snap)
+	if err != nil || f.Header != "Priority" {
+		t.Fatalf("Recognize: header %q, %v; want the wrapped title", f.Header, err)
+	}
+	y := f.Top + 1
+	if got := strings.TrimSpace(snap.Line(y)); got != "Priority" {
+		t.Fatalf("row %d under the tab row is %q", y, got)
+	}
+	cells := slices.Clone(snap.Cells)
+	cells[y] = slices.Clone(cells[y])
+	for x := range cells[y] {
+		cells[y][x].BG = screen.DefaultBG
+	}
+	snap.Cells = cells
+	if _, err := screen.Recognize(snap); err == nil || !strings.Contains(err.Error(), "no blank line under the header") {
+		t.Errorf("Recognize with the title row in the terminal's colours: %v, want no blank line under the header", err)
+	}
 }

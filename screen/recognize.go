@@ -244,6 +244,37 @@ func parseTabs(l line) []Tab {
 	return tabs
 }
 
+// wrappedTab reads the rest of the active tab's title from next, the row
+// under the tab row l, when the title was wrapped onto it: next holds
+// nothing but text on the active tab's background, which is not the
+// terminal's.
+func wrappedTab(l, next line) (string, bool) {
+	if !isTabRow(l) {
+		return "", false
+	}
+	var bg Color
+	for _, c := range l.cells {
+		if c.BG != DefaultBG {
+			bg = c.BG
+			break
+		}
+	}
+	if bg == DefaultBG {
+		return "", false
+	}
+	var b strings.Builder
+	for i, r := range next.runes {
+		switch {
+		case next.cells[i].BG == bg:
+			b.WriteRune(r)
+		case r != ' ':
+			return "", false
+		}
+	}
+	t := strings.TrimSpace(b.String())
+	return t, t != ""
+}
+
 // parseHeader reads the tab row or header chip at ls[y] into f.
 func parseHeader(f *Form, l line) error {
 	f.Top = l.y
@@ -295,11 +326,25 @@ func parseTop(f *Form, ls []line, y int) error {
 		}
 		l := ls[z]
 		if isTabRow(l) || isChipRow(l) {
+			var wrap string
 			if z+1 < len(ls) && !ls[z+1].blank() {
-				return noForm("no blank line under the header")
+				// 2.1.197 on a narrow screen wraps the active tab's title
+				// onto a row of its own under the tab row.
+				var ok bool
+				if wrap, ok = wrappedTab(l, ls[z+1]); !ok || z+2 >= y || !ls[z+2].blank() {
+					return noForm("no blank line under the header")
+				}
+				q = q[:len(q)-1] // it was taken for the question's first row
 			}
 			if err := parseHeader(f, l); err != nil {
 				return err
+			}
+			if wrap != "" {
+				t := &f.Tabs[slices.IndexFunc(f.Tabs, func(t Tab) bool { return t.Active })]
+				t.Title = strings.TrimSpace(t.Title + " " + wrap)
+				if !t.Submit {
+					f.Header = t.Title
+				}
 			}
 			break
 		}
