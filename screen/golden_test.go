@@ -272,27 +272,44 @@ func FuzzRecognizeOutput(f *testing.F) {
 	})
 }
 
-// TestWrappedTabTitle: on 2.1.197's narrow tab row the active tab's title
-// is read from the row under it only while that row is on the tab's
-// background; the same text in the terminal's colours is a question's row
-// pressed against the tab row, which is no form.
+// TestWrappedTabTitle: on 2.1.197's narrow tab row a tab's title wraps
+// within its box onto the row under the tab row, the active tab's on its
+// background. Read so only while that row is on the tab's background: the
+// same text in the terminal's colours is a question's row pressed against
+// the tab row, which is no form.
 func TestWrappedTabTitle(t *testing.T) {
-	snap := replay(t, "../testdata/screens/2.1.197/stress-6103-s013-40x38.cast", 0)
-	f, err := screen.Recognize(snap)
-	if err != nil || f.Header != "Priority" {
-		t.Fatalf("Recognize: header %q, %v; want the wrapped title", f.Header, err)
-	}
-	y := f.Top + 1
-	if got := strings.TrimSpace(snap.Line(y)); got != "Priority" {
-		t.Fatalf("row %d under the tab row is %q", y, got)
-	}
-	cells := slices.Clone(snap.Cells)
-	cells[y] = slices.Clone(cells[y])
-	for x := range cells[y] {
-		cells[y][x].BG = screen.DefaultBG
-	}
-	snap.Cells = cells
-	if _, err := screen.Recognize(snap); err == nil || !strings.Contains(err.Error(), "no blank line under the header") {
-		t.Errorf("Recognize with the title row in the terminal's colours: %v, want no blank line under the header", err)
+	for _, tc := range []struct {
+		cast, header string
+		tabs         []string
+	}{
+		// The active tab's title alone, wrapped whole.
+		{"stress-6103-s013-40x38", "Priority", []string{"Priority", "Q1", "A…", "A…", "Submit"}},
+		// The active tab's title broken between its words, and Submit's.
+		{"stress-6103-s013b-40x38", "API style", []string{"P…", "Q1", "API style", "A…", "Submit"}},
+	} {
+		t.Run(tc.cast, func(t *testing.T) {
+			snap := replay(t, "../testdata/screens/2.1.197/"+tc.cast+".cast", 0)
+			f, err := screen.Recognize(snap)
+			if err != nil {
+				t.Fatalf("Recognize: %v", err)
+			}
+			var titles []string
+			for _, tab := range f.Tabs {
+				titles = append(titles, tab.Title)
+			}
+			if f.Header != tc.header || !slices.Equal(titles, tc.tabs) {
+				t.Fatalf("header %q, tabs %q; want %q, %q", f.Header, titles, tc.header, tc.tabs)
+			}
+			y := f.Top + 1
+			cells := slices.Clone(snap.Cells)
+			cells[y] = slices.Clone(cells[y])
+			for x := range cells[y] {
+				cells[y][x].BG = screen.DefaultBG
+			}
+			snap.Cells = cells
+			if _, err := screen.Recognize(snap); err == nil || !strings.Contains(err.Error(), "no blank line under the header") {
+				t.Errorf("Recognize with the row under the tabs in the terminal's colours: %v, want no blank line under the header", err)
+			}
+		})
 	}
 }

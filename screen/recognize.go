@@ -244,35 +244,56 @@ func parseTabs(l line) []Tab {
 	return tabs
 }
 
-// wrappedTab reads the rest of the active tab's title from next, the row
-// under the tab row l, when the title was wrapped onto it: next holds
-// nothing but text on the active tab's background, which is not the
-// terminal's.
-func wrappedTab(l, next line) (string, bool) {
+// wrappedTabs reads the rest of the tabs' titles from next, the row under
+// the tab row l, when 2.1.197 wrapped them onto it on a narrow screen: each
+// tab is a box from the column before its chip to the column before the
+// next chip, and a title wraps within its box. It returns each tab's
+// continuation ("" for none), in the order of parseTabs. Every character
+// of next must fall in a tab's box, and be on the active tab's background
+// in the active tab's box and on no such background elsewhere.
+func wrappedTabs(l, next line) ([]string, bool) {
 	if !isTabRow(l) {
-		return "", false
+		return nil, false
 	}
-	var bg Color
-	for _, c := range l.cells {
-		if c.BG != DefaultBG {
-			bg = c.BG
-			break
+	var starts []int // each tab's box's first column
+	bg := DefaultBG
+	active := -1
+	for i, r := range l.runes {
+		if r != chipOpen && r != chipAnswered && r != chipSubmit {
+			continue
 		}
+		if l.cells[i].BG != DefaultBG {
+			bg, active = l.cells[i].BG, len(starts)
+		}
+		starts = append(starts, l.x(i)-1)
 	}
-	if bg == DefaultBG {
-		return "", false
+	if active < 0 {
+		return nil, false
 	}
-	var b strings.Builder
+	parts := make([]strings.Builder, len(starts))
+	found := false
 	for i, r := range next.runes {
-		switch {
-		case next.cells[i].BG == bg:
-			b.WriteRune(r)
-		case r != ' ':
-			return "", false
+		if r == ' ' && next.cells[i].BG == DefaultBG {
+			continue
 		}
+		x := next.x(i)
+		k := -1
+		for j, st := range starts {
+			if x >= st {
+				k = j
+			}
+		}
+		if k < 0 || (k == active) != (next.cells[i].BG == bg) {
+			return nil, false
+		}
+		parts[k].WriteRune(r)
+		found = found || r != ' '
 	}
-	t := strings.TrimSpace(b.String())
-	return t, t != ""
+	out := make([]string, len(parts))
+	for k := range parts {
+		out[k] = strings.TrimSpace(parts[k].String())
+	}
+	return out, found
 }
 
 // parseHeader reads the tab row or header chip at ls[y] into f.
@@ -326,12 +347,12 @@ func parseTop(f *Form, ls []line, y int) error {
 		}
 		l := ls[z]
 		if isTabRow(l) || isChipRow(l) {
-			var wrap string
+			var wrap []string
 			if z+1 < len(ls) && !ls[z+1].blank() {
-				// 2.1.197 on a narrow screen wraps the active tab's title
-				// onto a row of its own under the tab row.
+				// 2.1.197 on a narrow screen wraps tab titles onto a row
+				// of their own under the tab row.
 				var ok bool
-				if wrap, ok = wrappedTab(l, ls[z+1]); !ok || z+2 >= y || !ls[z+2].blank() {
+				if wrap, ok = wrappedTabs(l, ls[z+1]); !ok || z+2 >= y || !ls[z+2].blank() {
 					return noForm("no blank line under the header")
 				}
 				q = q[:len(q)-1] // it was taken for the question's first row
@@ -339,11 +360,13 @@ func parseTop(f *Form, ls []line, y int) error {
 			if err := parseHeader(f, l); err != nil {
 				return err
 			}
-			if wrap != "" {
-				t := &f.Tabs[slices.IndexFunc(f.Tabs, func(t Tab) bool { return t.Active })]
-				t.Title = strings.TrimSpace(t.Title + " " + wrap)
-				if !t.Submit {
-					f.Header = t.Title
+			if wrap != nil {
+				for k := range f.Tabs {
+					t := &f.Tabs[k]
+					t.Title = strings.TrimSpace(t.Title + " " + wrap[k])
+					if t.Active && !t.Submit {
+						f.Header = t.Title
+					}
 				}
 			}
 			break
