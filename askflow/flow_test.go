@@ -925,22 +925,22 @@ func (st *sendTimes) keys() (map[int]time.Time, int) {
 // once while a twin was being asked), even with no key for a minute.
 func TestGuardedFormWaits(t *testing.T) {
 	t.Parallel()
-	drawn := time.Now()
-	quiet := func() time.Time { return drawn.Add(-time.Minute) }
-	other := drawn.Add(100 * time.Millisecond)
 	for _, tc := range []struct {
 		name  string
-		from  time.Time // the Enter comes 150 ms after it or later
-		tweak func(*askflow.Config)
+		after time.Duration // the Enter comes 150 ms after the form was drawn and this, or later
+		tweak func(c *askflow.Config, drawn time.Time)
 	}{
-		{"key just sent", drawn, func(c *askflow.Config) { c.LastKey = time.Now }},
-		{"another form asked", other, func(c *askflow.Config) {
-			c.LastKey, c.LastAsked = quiet, func() time.Time { return other }
+		{"key just sent", 0, func(c *askflow.Config, _ time.Time) { c.LastKey = time.Now }},
+		{"another form asked", 100 * time.Millisecond, func(c *askflow.Config, drawn time.Time) {
+			c.LastKey = func() time.Time { return drawn.Add(-time.Minute) }
+			c.LastAsked = func() time.Time { return drawn.Add(100 * time.Millisecond) }
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			drawn := time.Now()
 			fc, st := timedFake(t, faults{})
-			res, err := drive(t, context.Background(), fc, hookOf([]fq{database}), []answer.Decision{sel("PostgreSQL")}, patient, tc.tweak)
+			res, err := drive(t, context.Background(), fc, hookOf([]fq{database}), []answer.Decision{sel("PostgreSQL")}, patient,
+				func(c *askflow.Config) { tc.tweak(c, drawn) })
 			if err != nil || res.Outcome != askflow.Submitted {
 				t.Fatalf("Run: %v, %v", res.Outcome, err)
 			}
@@ -948,8 +948,8 @@ func TestGuardedFormWaits(t *testing.T) {
 			if n != 1 {
 				t.Fatalf("%d keys sent, want the Enter alone", n)
 			}
-			if d := sent[1].Sub(tc.from); d < 150*time.Millisecond {
-				t.Errorf("Enter sent %v after %v, want at least 150ms", d, tc.from.Sub(drawn))
+			if d := sent[1].Sub(drawn.Add(tc.after)); d < 150*time.Millisecond {
+				t.Errorf("Enter sent %v after the form was drawn and %v, want at least 150ms", d, tc.after)
 			}
 		})
 	}

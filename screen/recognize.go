@@ -134,8 +134,11 @@ func Recognize(s Snapshot) (*Form, error) {
 func isTabRow(l line) bool {
 	r := trimSpace(l.runes)
 	return len(r) > 2 && r[0] == tabLeft && r[len(r)-1] == tabRight &&
-		slices.ContainsFunc(r, func(c rune) bool { return c == chipOpen || c == chipAnswered || c == chipSubmit })
+		slices.ContainsFunc(r, isChip)
 }
+
+// isChip matches the mark a tab starts with: open, answered or Submit.
+func isChip(r rune) bool { return r == chipOpen || r == chipAnswered || r == chipSubmit }
 
 // trimSpace is strings.TrimSpace for runes.
 func trimSpace(r []rune) []rune {
@@ -225,11 +228,11 @@ func parseTabs(l line) []Tab {
 	var tabs []Tab
 	r := l.runes
 	for i := 0; i < len(r); i++ {
-		if r[i] != chipOpen && r[i] != chipAnswered && r[i] != chipSubmit {
+		if !isChip(r[i]) {
 			continue
 		}
 		j := i + 1
-		for j < len(r) && r[j] != chipOpen && r[j] != chipAnswered && r[j] != chipSubmit && r[j] != tabRight {
+		for j < len(r) && !isChip(r[j]) && r[j] != tabRight {
 			j++
 		}
 		t := Tab{
@@ -259,7 +262,7 @@ func wrappedTabs(l, next line) ([]string, bool) {
 	bg := DefaultBG
 	active := -1
 	for i, r := range l.runes {
-		if r != chipOpen && r != chipAnswered && r != chipSubmit {
+		if !isChip(r) {
 			continue
 		}
 		if l.cells[i].BG != DefaultBG {
