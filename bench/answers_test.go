@@ -204,6 +204,21 @@ func (k *sentKeys) SendKeys(p []byte) error {
 	return k.inner.SendKeys(p)
 }
 
+// frameTimes notes when each chunk of Claude's output reached the
+// emulated screen (a Tap sees a chunk just after the emulator took it).
+type frameTimes struct {
+	mu    sync.Mutex
+	times []time.Time
+}
+
+func (f *frameTimes) Output([]byte) {
+	f.mu.Lock()
+	f.times = append(f.times, time.Now())
+	f.mu.Unlock()
+}
+func (f *frameTimes) Input([]byte)    {}
+func (f *frameTimes) Resize(_, _ int) {}
+
 // wrapOnce answers f with claudewrap's session in this process, hooks
 // through the timestamping shim.
 func wrapOnce(t *testing.T, version string, f form, via string) outcome {
@@ -218,6 +233,7 @@ func wrapOnce(t *testing.T, version string, f form, via string) outcome {
 	}
 	log := &lockedBuffer{}
 	keys := &sentKeys{}
+	frames := &frameTimes{}
 	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
 	defer cancel()
 	var rep session.Report
@@ -226,7 +242,7 @@ func wrapOnce(t *testing.T, version string, f form, via string) outcome {
 		defer close(done)
 		rep, err = session.Run(ctx, session.Config{
 			Host: ptyhost.Config{Path: s.claude, Args: []string{f.prompt}, Env: s.env(), Dir: s.dir,
-				Headless: true, Cols: 100, Rows: 40},
+				Headless: true, Cols: 100, Rows: 40, Tap: frames},
 			Exe:           benchchild(t),
 			AnswerVia:     via,
 			Decider:       set,
@@ -261,6 +277,10 @@ func wrapOnce(t *testing.T, version string, f form, via string) outcome {
 			phaseLastPost: post.Sub(lastKey),
 		}
 		o.keys = len(keys.times)
+		frames.mu.Lock()
+		claude, wrap := keySplit(keys.times, frames.times)
+		frames.mu.Unlock()
+		o.phases[phaseKeyClaude], o.phases[phaseKeyWrap] = claude, wrap
 	}
 	return o
 }
@@ -271,11 +291,14 @@ const (
 	phaseForm     = "question → first key sent"
 	phaseKeys     = "first → last key sent"
 	phaseLastPost = "last key sent → PostToolUse hook"
-	phaseSent     = "hook shim → keys written"
-	phaseSentPost = "keys written → PostToolUse hook"
+	// The first → last key phase, divided (see keySplit).
+	phaseKeyClaude = "of which Claude drawing each key's effect"
+	phaseKeyWrap   = "of which claudewrap from that frame to the next key"
+	phaseSent      = "hook shim → keys written"
+	phaseSentPost  = "keys written → PostToolUse hook"
 )
 
-var phaseOrder = []string{phaseHook, phaseForm, phaseKeys, phaseLastPost, phaseSent, phaseSentPost}
+var phaseOrder = []string{phaseHook, phaseForm, phaseKeys, phaseKeyClaude, phaseKeyWrap, phaseLastPost, phaseSent, phaseSentPost}
 
 // oracleOnce runs Claude Code with the same hooks and writes f's whole key
 // sequence in one write, looking at nothing after that: the moment
