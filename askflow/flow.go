@@ -77,6 +77,17 @@ type Config struct {
 	// first sight and that other form's arrival.
 	LastAsked func() time.Time
 
+	// Elsewhere, if set, reports whether the screen shows another form
+	// asked with this one instead of this one. Claude Code 2.1.197 and
+	// 2.1.266 may show forms asked together in any order, and swap one
+	// for another just after painting it. Until a key other than a move
+	// went to this form, Run then stops with an error that wraps
+	// ErrElsewhere: the other form can be answered first, and this one
+	// driven again once it shows. After such a key, the form is no longer
+	// the same as when it was first seen, and Run fails as for any screen
+	// that does not confirm a step.
+	Elsewhere func(screen.Snapshot) bool
+
 	// Recorded, if set, is closed when Claude has recorded the form (its
 	// PostToolUse arrived): the last Enter took effect, whatever the
 	// screen shows next. Claude may draw its next form at once in the same
@@ -113,6 +124,17 @@ type Error struct {
 	Reason   string
 	Keys     int // keys sent before giving up
 	Last     screen.Snapshot
+	// Elsewhere is set when another form showed instead of this one
+	// before anything but a move was pressed (see [Config.Elsewhere]).
+	Elsewhere bool
+}
+
+// Unwrap gives ErrElsewhere for an error that has Elsewhere set.
+func (e *Error) Unwrap() error {
+	if e.Elsewhere {
+		return ErrElsewhere
+	}
+	return nil
 }
 
 func (e *Error) Error() string {
@@ -126,6 +148,11 @@ func (e *Error) Error() string {
 // ErrInterrupted is returned when ctx ends while answering, e.g. because
 // the person took the form over.
 var ErrInterrupted = errors.New("answering interrupted")
+
+// ErrElsewhere is wrapped by the error Run returns when another form
+// showed instead of this one while only moves had been pressed (see
+// [Config.Elsewhere]).
+var ErrElsewhere = errors.New("another form asked with this one is on the screen")
 
 // Keys as a terminal sends them.
 const (
@@ -144,7 +171,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if len(cfg.Questions) == 0 || len(cfg.Questions) != len(cfg.Decisions) {
 		return Result{}, &Error{Step: "start", Reason: fmt.Sprintf("%d questions, %d decisions", len(cfg.Questions), len(cfg.Decisions))}
 	}
-	r := &runner{cfg: withDefaults(cfg)}
+	r := &runner{cfg: withDefaults(cfg), onlyMoves: true}
 	out, err := r.run(ctx)
 	if err != nil && ctx.Err() != nil {
 		err = fmt.Errorf("%w: %w", ErrInterrupted, err)
@@ -173,6 +200,11 @@ type runner struct {
 	// unsettled is set when a key was sent again: its first copy may still
 	// take effect.
 	unsettled bool
+	// onlyMoves holds while every key sent was a move (Up, Down): nothing
+	// on the form has changed but its focus. elsewhere is set when
+	// another form showed meanwhile (see Config.Elsewhere).
+	onlyMoves bool
+	elsewhere bool
 	shown     time.Time // when the form was first seen agreeing with the hook
 	guarded   bool      // whether Claude may refuse an early Enter on it (see formAge)
 	redraws   int       // redraws asked for on this question (at most maxRedraws)
@@ -323,7 +355,11 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 
 // fail builds an *Error for the current question.
 func (r *runner) fail(step string, last screen.Snapshot, format string, args ...any) error {
-	return &Error{Question: r.q + 1, Step: step, Reason: fmt.Sprintf(format, args...), Keys: r.keys, Last: last}
+	reason := fmt.Sprintf(format, args...)
+	if r.elsewhere {
+		reason = fmt.Sprintf("%v (%s)", ErrElsewhere, reason)
+	}
+	return &Error{Question: r.q + 1, Step: step, Reason: reason, Keys: r.keys, Last: last, Elsewhere: r.elsewhere}
 }
 
 // agrees reports whether fm is the page of the current question, as the
@@ -356,7 +392,20 @@ func (r *runner) wait(ctx context.Context, d time.Duration, ok func(screen.Snaps
 			}
 		}()
 	}
-	s, err := r.cfg.Screen.Wait(wctx, ok)
+	check := ok
+	if r.cfg.Elsewhere != nil && r.onlyMoves {
+		check = func(s screen.Snapshot) bool {
+			if ok(s) {
+				return true
+			}
+			r.elsewhere = r.cfg.Elsewhere(s)
+			return r.elsewhere
+		}
+	}
+	s, err := r.cfg.Screen.Wait(wctx, check)
+	if r.elsewhere {
+		return s, false
+	}
 	if err != nil && r.recorded() && ctx.Err() == nil {
 		s = r.cfg.Screen.Snapshot()
 		return s, ok(s)
@@ -386,7 +435,7 @@ func (r *runner) formWhere(ctx context.Context, d time.Duration, ok func(*screen
 		return true
 	}
 	s, found := r.wait(ctx, d, check)
-	if found || ctx.Err() != nil || !r.redraw() {
+	if found || ctx.Err() != nil || r.elsewhere || !r.redraw() {
 		return got, s, found
 	}
 	s, found = r.wait(ctx, d, check)
@@ -507,6 +556,9 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 		if try > 0 {
 			r.unsettled = true
 		}
+		if key != keyUp && key != keyDown {
+			r.onlyMoves = false
+		}
 		if err := r.cfg.Keys.SendKeys([]byte(key)); err != nil {
 			return last, r.fail(step, r.cfg.Screen.Snapshot(), "send %s: %v", keyName(key), err)
 		}
@@ -525,6 +577,9 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 		}
 		if ctx.Err() != nil {
 			return s, r.fail(step, s, "%v", ctx.Err())
+		}
+		if r.elsewhere {
+			return s, r.fail(step, s, "%s was sent to this form", keyName(key))
 		}
 		if !safe(s) && r.redraw() {
 			// Claude sometimes leaves stale characters that garble the

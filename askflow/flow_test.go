@@ -979,3 +979,50 @@ func TestRefusedEnterOnUnguardedForm(t *testing.T) {
 		t.Errorf("second Enter %v after the first, want at least 150ms (the form is guarded once an Enter was refused)", d)
 	}
 }
+
+// TestElsewhere: another form asked with this one takes the screen (as
+// Claude Code 2.1.197 swaps in a form asked just after). While only moves
+// went to the form, Run stops with ErrElsewhere, so that the session can
+// drive the other one first; after an Enter it fails as usual.
+func TestElsewhere(t *testing.T) {
+	tests := []struct {
+		name      string
+		qs        []fq
+		ds        []answer.Decision
+		after     int // the key after which the other form shows
+		elsewhere bool
+	}{
+		{"after a move", []fq{database}, []answer.Decision{sel("MongoDB")}, 1, true},
+		{"before any key", []fq{database}, []answer.Decision{sel("MongoDB")}, 0, true},
+		{"after an Enter", []fq{database, features}, []answer.Decision{sel("SQLite"), sel("Auth")}, 2, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			other := hookOf([]fq{naming})
+			f := faults{ChangeAfter: tt.after, Change: func(qs []fq) { qs[len(qs)-1] = naming }}
+			if tt.after == 0 {
+				f = faults{}
+			}
+			fc := newFake(t, tt.qs, 100, 40, f)
+			hook := hookOf(tt.qs)
+			if tt.after == 0 {
+				// Swapped before askflow looked: the screen never showed this form.
+				fc.Ask([]fq{naming})
+			}
+			_, err := drive(t, context.Background(), fc, hook, tt.ds, func(c *askflow.Config) {
+				c.Elsewhere = func(s screen.Snapshot) bool { return askflow.Showing(s, other) }
+			})
+			checkNothingSubmitted(t, fc)
+			if got := errors.Is(err, askflow.ErrElsewhere); got != tt.elsewhere || err == nil {
+				t.Fatalf("errors.Is(%v, ErrElsewhere) = %t, want %t", err, got, tt.elsewhere)
+			}
+			if tt.elsewhere {
+				for _, k := range fc.Received() {
+					if k.Keys != "\x1b[B" && k.Keys != "\x1b[A" {
+						t.Errorf("sent %q before giving the screen up; only moves may go", k.Keys)
+					}
+				}
+			}
+		})
+	}
+}

@@ -209,3 +209,25 @@ func TestTwoIdenticalForms(t *testing.T) {
 		report("Claude Code %s: two identical forms at once: both answered in turn and verified", version)
 	})
 }
+
+// TestTwoDifferentForms: two different forms asked at once are driven one
+// at a time, the one on the screen first (2.1.197 and 2.1.266 show the last
+// asked first); both answers recorded and verified.
+func TestTwoDifferentForms(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		r := runClaudewrap(t, version, "testdata/scenarios/pair.yaml", "pick a pair",
+			"--rules", abs(t, "testdata/rules/pair.yaml"), "--exit-after-turn")
+		for id, want := range map[string]string{
+			"toolu_01pair1": `"Which database should we use?"="SQLite"`,
+			"toolu_01pair2": `"Which cache should we use?"="Memcached"`,
+		} {
+			if res := r.toolResult(t, id); res.IsError || !strings.Contains(res.Content, want) {
+				t.Errorf("%s: tool_result %q, want %s\n%s", id, res.Content, want, r)
+			}
+		}
+		if len(r.find("verified")) != 2 || len(r.find("error")) != 0 || r.code != 0 {
+			t.Errorf("want two verified events, no error, exit 0 (exit %d)\n%s", r.code, r)
+		}
+		report("Claude Code %s: two different forms at once: both answered, the one on the screen first, and verified", version)
+	})
+}

@@ -49,34 +49,24 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 	return true
 }
 
-// drive has askflow answer f, once every form asked before it is done
-// with, and reports how it went. Claude shows one form at a time, in the
-// order it asked them: two drivers on one form would push each other's
-// cursor, and a form like the one before it could be taken for it.
+// turnPoll is how often a form waiting its turn looks again at the forms'
+// states when the screen does not change (see turnLocked).
+const turnPoll = 50 * time.Millisecond
+
+// maxYields bounds how often a form gives the screen up to another form
+// asked with it (see askflow.Config.Elsewhere) before it is driven as any
+// form is, failing if the screen does not confirm it.
+const maxYields = 3
+
+// drive has askflow answer f once it is its turn (see turnLocked), and
+// reports how it went. Claude shows one form at a time: two drivers on one
+// form would push each other's cursor, and a form like the one before it
+// could be taken for it. When another form asked with f shows instead of
+// it before anything but a move was pressed, f waits its turn again.
 func (s *session) drive(f *form, ds []answer.Decision) {
 	defer close(f.driven)
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
-	for {
-		s.mu.Lock()
-		if f.state != queued {
-			s.mu.Unlock()
-			return // taken over, recorded or dropped while it waited
-		}
-		if s.firstLocked(f) {
-			s.moveLocked(f, driving, queued)
-			f.cancel = cancel
-			s.mu.Unlock()
-			break
-		}
-		changed := s.changed
-		s.mu.Unlock()
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return
-		}
-	}
 
 	cfg := s.cfg.Flow
 	cfg.Screen, cfg.Keys, cfg.Decisions = redrawable{s.child.Screen(), s.child}, s.keys, ds
@@ -91,7 +81,24 @@ func (s *session) drive(f *form, ds []answer.Decision) {
 		}
 		s.log.Emit("key", fields)
 	}
-	res, err := askflow.Run(ctx, cfg)
+	var (
+		res askflow.Result
+		err error
+	)
+	for yields := 0; ; yields++ {
+		if !s.awaitTurn(ctx, f, cancel) {
+			return
+		}
+		if yields < maxYields {
+			cfg.Elsewhere = func(snap screen.Snapshot) bool { return s.showsOther(f, snap) }
+		} else {
+			cfg.Elsewhere = nil
+		}
+		res, err = askflow.Run(ctx, cfg)
+		if !errors.Is(err, askflow.ErrElsewhere) || !s.move(f, queued, driving) {
+			break
+		}
+	}
 	if err != nil {
 		s.failed(f, ds, err)
 		return
@@ -119,6 +126,40 @@ func (s *session) drive(f *form, ds []answer.Decision) {
 		s.forget(f) // no PostToolUse follows
 		s.log.Emit("submitted", events.Fields{"tool_use_id": f.ID(), "keys": res.Keys, "chat": true})
 	}
+}
+
+// awaitTurn waits until f, queued, may be driven (see turnLocked), and
+// moves it to driving, cancel being what stops its driver. It reports
+// false when f left the queue meanwhile (taken over, recorded or dropped)
+// or the session ended.
+func (s *session) awaitTurn(ctx context.Context, f *form, cancel context.CancelFunc) bool {
+	var gone, turn bool
+	try := func(snap screen.Snapshot) bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		switch {
+		case f.state != queued:
+			gone = true
+		case s.turnLocked(f, snap):
+			s.moveLocked(f, driving, queued)
+			f.cancel = cancel
+			turn = true
+		}
+		return gone || turn
+	}
+	for !try(s.child.Screen().Snapshot()) {
+		// Each new screen is looked at as it settles.
+		wctx, wcancel := context.WithTimeout(ctx, turnPoll)
+		_, _ = s.child.Screen().Wait(wctx, try)
+		wcancel()
+		if gone || turn {
+			break
+		}
+		if ctx.Err() != nil {
+			return false
+		}
+	}
+	return turn
 }
 
 // dropQueued gives up the forms waiting to be driven: Esc interrupted

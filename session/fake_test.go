@@ -46,6 +46,10 @@ type fakeChild struct {
 	// reverse shows the forms asked together last first, as Claude Code
 	// 2.1.197 was seen to.
 	reverse bool
+	// swapAfter, if set, has askTogether show the first form, then the
+	// last one swapAfter later, in its place: Claude Code 2.1.197 paints
+	// the first form and swaps in the second about 30 ms after its hook.
+	swapAfter time.Duration
 	// session is the session id Claude's hooks carry ("" for none).
 	session string
 }
@@ -89,7 +93,25 @@ func (c *fakeChild) askTogether(forms ...pendingForm) {
 		slices.Reverse(shown)
 	}
 	c.forms = append(c.forms, shown...)
+	swap := c.swapAfter
 	c.mu.Unlock()
+	if swap > 0 {
+		last := len(forms) - 1
+		c.mu.Lock()
+		c.forms = append(c.forms[:len(c.forms)-len(shown)], forms[last])
+		c.forms = append(c.forms, forms[:last]...)
+		c.mu.Unlock()
+		for i, f := range forms {
+			if i == last {
+				c.Ask(forms[0].qs)
+			}
+			c.hook(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: f.id,
+				ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers(f.qs)}})
+		}
+		time.Sleep(swap)
+		c.Ask(forms[last].qs)
+		return
+	}
 	for _, f := range forms {
 		c.hook(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: f.id,
 			ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers(f.qs)}})

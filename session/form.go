@@ -2,23 +2,29 @@ package session
 
 import (
 	"context"
+	"slices"
 	"sync/atomic"
 	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/rules"
+	"github.com/claudewrap/claudewrap/screen"
 )
 
 // state is where a form is in its life. Each form moves only along these
 // edges (see [session.move]):
 //
-//	deciding ──▶ queued ──▶ driving ──▶ submitted ──▶ recorded
+//	deciding ──▶ queued ◀─▶ driving ──▶ submitted ──▶ recorded
 //	   │   ▲        │          │  │          │
 //	   │   │        ▼          ▼  └──────────┴──────▶ done
 //	   └───┼──▶ handedOver ◀───┘
 //	       └────────┘ (passthrough timeout: back to queued)
+//
+// A form goes back from driving to queued when another form asked with it
+// shows instead of it before anything but a move was pressed.
 //
 // Any form becomes recorded when its PostToolUse arrives, and done when it
 // is cancelled, chatted about, abandoned or left behind by an interrupted
@@ -43,7 +49,7 @@ func (s state) String() string { return stateNames[s] }
 var edges = map[state][]state{
 	deciding:   {queued, handedOver, done, recorded, submitted}, // submitted: through the hook
 	queued:     {driving, handedOver, done, recorded},
-	driving:    {submitted, handedOver, done, recorded},
+	driving:    {submitted, handedOver, done, recorded, queued},
 	submitted:  {recorded, done},
 	handedOver: {queued, done, recorded},
 }
@@ -171,15 +177,76 @@ func (s *session) forget(f *form) {
 	}
 }
 
-// firstLocked reports whether every form asked before f is finished:
-// Claude shows its forms one at a time, in the order it asked them.
-func (s *session) firstLocked(f *form) bool {
+// turnWait bounds how long the first of several forms asked together
+// waits for the screen to show one of them before it is driven anyway
+// (askflow then waits for it, and reports what it saw).
+const turnWait = 10 * time.Second
+
+// aloneWait bounds how long a form asked alone waits for the screen to show
+// it before it is driven anyway (see turnLocked).
+const aloneWait = time.Second
+
+// turnLocked reports whether f may be driven now, snap being the screen.
+// Claude shows one form at a time, mostly in the order it asked them, but
+// Claude Code 2.1.197 and 2.1.266 show two different forms asked at once
+// last first. So no form goes while another is driven or awaits its
+// record, or while one asked before it is still decided or answered by the
+// person; of several forms waiting their turn (queued, or still being
+// decided), the one the screen shows goes, and of two alike the first
+// asked (see twinLocked). Until the screen shows any of them, the first
+// asked waits, at most turnWait.
+func (s *session) turnLocked(f *form, snap screen.Snapshot) bool {
+	var waiting []*form
+	first := true
 	for _, g := range s.forms {
-		if g.seq < f.seq && g.state != recorded && g.state != done {
+		switch {
+		case g == f || g.state == recorded || g.state == done:
+			continue
+		case g.state == driving || g.state == submitted:
 			return false
+		case g.seq < f.seq && g.state != queued:
+			return false
+		case g.state == queued || g.state == deciding:
+			// A form still being decided is queued a moment later: its
+			// hook came with f's.
+			waiting = append(waiting, g)
+			first = first && g.seq > f.seq
 		}
 	}
-	return true
+	if len(waiting) == 0 {
+		// Alone so far: the hook of a form asked with it may still be on
+		// its way (they come milliseconds apart), and Claude may show that
+		// one first. So f goes once the screen shows it, or aloneWait after
+		// it was asked.
+		return time.Since(f.asked) >= aloneWait || askflow.Showing(snap, f.questions)
+	}
+	if askflow.Showing(snap, f.questions) {
+		return !slices.ContainsFunc(waiting, func(g *form) bool {
+			return g.seq < f.seq && askflow.Showing(snap, g.questions)
+		})
+	}
+	if !first || slices.ContainsFunc(waiting, func(g *form) bool { return askflow.Showing(snap, g.questions) }) {
+		return false
+	}
+	return time.Since(f.asked) >= turnWait
+}
+
+// showsOther reports whether snap shows, instead of f, another form
+// waiting its turn (for askflow.Config.Elsewhere). A form with f's
+// questions cannot be told from f, so the screen must not show f's.
+func (s *session) showsOther(f *form, snap screen.Snapshot) bool {
+	if askflow.Showing(snap, f.questions) {
+		return false
+	}
+	s.mu.Lock()
+	var others [][]answer.Question
+	for _, g := range s.forms {
+		if g != f && (g.state == queued || g.state == deciding) {
+			others = append(others, g.questions)
+		}
+	}
+	s.mu.Unlock()
+	return slices.ContainsFunc(others, func(qs []answer.Question) bool { return askflow.Showing(snap, qs) })
 }
 
 // askedBesides is when the latest form in flight other than f was asked
