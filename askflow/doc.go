@@ -12,7 +12,9 @@
 // next commit; typed text is sent again only while nothing of it shows. When
 // the screen never shows what is awaited, askflow asks (at most twice per
 // question) for a full redraw (see [Redrawer]), then stops pressing and
-// reports, with the last screen it saw.
+// reports, with the last screen it saw. Told how to see another form asked
+// with this one ([Config.Elsewhere]), it also stops, with [ErrElsewhere] and
+// no further key, when that form shows instead while only moves were sent.
 //
 // dialog.go picks an option of a dialog that is not a form ([Choose]) the
 // same way: one confirmed arrow at a time, Enter only on the intended row,

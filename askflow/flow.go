@@ -553,6 +553,10 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 		if err := ctx.Err(); err != nil {
 			return last, r.fail(step, r.cfg.Screen.Snapshot(), "%v", err)
 		}
+		if r.elsewhere {
+			// A wait before this key saw the other form: no key goes.
+			return last, r.fail(step, r.cfg.Screen.Snapshot(), "%s not sent", keyName(key))
+		}
 		if try > 0 {
 			r.unsettled = true
 		}
@@ -609,6 +613,9 @@ func (r *runner) settle(ctx context.Context) error {
 		s, changed := r.wait(ctx, r.cfg.StepTimeout, func(s screen.Snapshot) bool { return s.Seq != seq })
 		if ctx.Err() != nil {
 			return r.fail("settle", s, "%v", ctx.Err())
+		}
+		if r.elsewhere {
+			return r.fail("settle", s, "the screen changed to another form")
 		}
 		if !changed {
 			r.unsettled = false

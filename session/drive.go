@@ -95,8 +95,11 @@ func (s *session) drive(f *form, ds []answer.Decision) {
 			cfg.Elsewhere = nil
 		}
 		res, err = askflow.Run(ctx, cfg)
-		if !errors.Is(err, askflow.ErrElsewhere) || !s.move(f, queued, driving) {
+		if !errors.Is(err, askflow.ErrElsewhere) {
 			break
+		}
+		if !s.move(f, queued, driving) {
+			return // taken over or recorded meanwhile: nothing failed
 		}
 	}
 	if err != nil {
@@ -148,8 +151,19 @@ func (s *session) awaitTurn(ctx context.Context, f *form, cancel context.CancelF
 		return gone || turn
 	}
 	for !try(s.child.Screen().Snapshot()) {
-		// Each new screen is looked at as it settles.
+		// Each new screen is looked at as it settles, and the screen as
+		// it is when a form changes state.
+		s.mu.Lock()
+		changed := s.changed
+		s.mu.Unlock()
 		wctx, wcancel := context.WithTimeout(ctx, turnPoll)
+		go func() {
+			select {
+			case <-changed:
+				wcancel()
+			case <-wctx.Done():
+			}
+		}()
 		_, _ = s.child.Screen().Wait(wctx, try)
 		wcancel()
 		if gone || turn {

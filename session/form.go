@@ -62,11 +62,12 @@ type form struct {
 	questions []answer.Question
 	asked     time.Time
 
-	state  state
-	want   map[string]expect  // what Claude must record, from queued on
-	cancel context.CancelFunc // stops askflow while driving; never nil
-	driven chan struct{}      // closed when askflow is done with the form, or never drives it
-	posted chan struct{}      // closed when its PostToolUse arrives
+	state   state
+	want    map[string]expect  // what Claude must record, from queued on
+	cancel  context.CancelFunc // stops askflow while driving; never nil
+	driven  chan struct{}      // closed when askflow is done with the form, or never drives it
+	posted  chan struct{}      // closed when its PostToolUse arrives
+	viaHook bool               // answered through its PreToolUse hook: never drawn
 	// asking: the person is asked on claudewrap's prompt; an answer from
 	// elsewhere (claudewrap answer) goes to remote instead, and the first
 	// of the two wins (see remote.go).
@@ -116,7 +117,7 @@ func (s *session) moveLocked(f *form, next state, from ...state) bool {
 		return false
 	}
 	f.state = next
-	close(s.changed) // wake drivers waiting their turn
+	close(s.changed) // wake forms waiting their turn (awaitTurn)
 	s.changed = make(chan struct{})
 	if next == handedOver || next == recorded || next == done {
 		f.cancel() // askflow, if driving, stops at once
@@ -202,7 +203,8 @@ func (s *session) turnLocked(f *form, snap screen.Snapshot) bool {
 		switch {
 		case g == f || g.state == recorded || g.state == done:
 			continue
-		case g.state == driving || g.state == submitted:
+		case g.state == driving || g.state == submitted && !g.viaHook:
+			// (A form answered through the hook is never drawn.)
 			return false
 		case g.seq < f.seq && g.state != queued:
 			return false

@@ -74,6 +74,7 @@ func (s *session) answerByHook(f *form, ds []rules.Decision) bool {
 	}
 	f.want = expectations(f, ds)
 	s.moveLocked(f, submitted, deciding)
+	f.viaHook = true
 	close(f.driven) // never driven on the screen
 	s.mu.Unlock()
 	s.log.Emit("submitted", events.Fields{"tool_use_id": f.ID(), "via": "hook", "answers": answers})

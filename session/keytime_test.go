@@ -3,6 +3,8 @@ package session
 import (
 	"testing"
 	"time"
+
+	"github.com/claudewrap/claudewrap/screen"
 )
 
 type nopKeys struct{ n int }
@@ -48,5 +50,20 @@ func TestAskedBesides(t *testing.T) {
 	}
 	if got := s.askedBesides(two); !got.Equal(one.asked) {
 		t.Errorf("askedBesides(second) = %v, want the first form's arrival %v", got, one.asked)
+	}
+}
+
+// TestTurnAfterHookAnswer: a form answered through the hook is never drawn,
+// so, submitted, it does not keep a form asked before it off the screen; a
+// form submitted on the screen does, until Claude records it.
+func TestTurnAfterHookAnswer(t *testing.T) {
+	long := time.Now().Add(-time.Minute) // past aloneWait: f goes shown or not
+	for _, viaHook := range []bool{true, false} {
+		f := &form{seq: 1, asked: long, state: queued}
+		g := &form{seq: 2, asked: long, state: submitted, viaHook: viaHook}
+		s := &session{forms: map[string]*form{"toolu_1": f, "toolu_2": g}}
+		if got := s.turnLocked(f, screen.Snapshot{}); got != viaHook {
+			t.Errorf("later form submitted (via hook %t): turnLocked = %t, want %t", viaHook, got, viaHook)
+		}
 	}
 }

@@ -320,6 +320,9 @@ func TestFormOneDriverAtATime(t *testing.T) {
 			c.askTogether(pendingForm{"t1", []fakeclaude.Question{database}}, pendingForm{"t2", []fakeclaude.Question{second}})
 			r.log.WaitForN(t, `"verified"`, 2, 20*time.Second)
 			c.Settle()
+			if got := c.Enters(); second.Question == database.Question && len(got) != 2 {
+				t.Errorf("%s: Enters %v, want one per form", name, got)
+			}
 			rep := r.end()
 			if rep.Navigation || rep.Mismatch || r.has("cancelled") || r.has("error") {
 				t.Errorf("%s: report %+v\n%s", name, rep, r)
