@@ -39,13 +39,22 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 		return false // recorded or taken over meanwhile
 	}
 	f.want = want
+	// A form handed over when its drive failed may be driven again (a
+	// remote answer, the answer timeout): that drive has a channel of its
+	// own, the first's being closed.
+	select {
+	case <-f.driven:
+		f.driven = make(chan struct{})
+	default:
+	}
+	driven := f.driven
 	// Claude's turn goes on after "Chat about this" and may end before
 	// askflow returns: the message must be pending by then.
 	if chat != "" {
 		s.chat = chat
 	}
 	s.mu.Unlock()
-	s.goWork(func() { s.drive(f, flow) })
+	s.goWork(func() { s.drive(f, flow, driven) })
 	return true
 }
 
@@ -59,12 +68,13 @@ const turnPoll = 50 * time.Millisecond
 const maxYields = 3
 
 // drive has askflow answer f once it is its turn (see turnLocked), and
-// reports how it went. Claude shows one form at a time: two drivers on one
+// reports how it went; it closes driven, f's channel for this drive, when
+// done. Claude shows one form at a time: two drivers on one
 // form would push each other's cursor, and a form like the one before it
 // could be taken for it. When another form asked with f shows instead of
 // it before anything but a move was pressed, f waits its turn again.
-func (s *session) drive(f *form, ds []answer.Decision) {
-	defer close(f.driven)
+func (s *session) drive(f *form, ds []answer.Decision, driven chan struct{}) {
+	defer close(driven)
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 

@@ -65,7 +65,7 @@ type form struct {
 	state   state
 	want    map[string]expect  // what Claude must record, from queued on
 	cancel  context.CancelFunc // stops askflow while driving; never nil
-	driven  chan struct{}      // closed when askflow is done with the form, or never drives it
+	driven  chan struct{}      // closed when askflow is done with the form, or never drives it; a new one per drive (see start)
 	posted  chan struct{}      // closed when its PostToolUse arrives
 	viaHook bool               // answered through its PreToolUse hook: never drawn
 	// asking: the person is asked on claudewrap's prompt; an answer from

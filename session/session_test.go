@@ -330,3 +330,37 @@ func TestFormOneDriverAtATime(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoteAnswerAfterFailedDrive: a form handed over because the screen
+// never confirmed a key can still be answered with `claudewrap answer`;
+// that second drive is a drive of its own (it once closed the first
+// drive's done channel again, and panicked). Here no key has any effect,
+// so the second drive fails too, and says so.
+func TestRemoteAnswerAfterFailedDrive(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{Ignore: true})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("MongoDB")}},
+		Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}})
+	c.ask("t1", database)
+	if ev := r.wait(`"handed_over"`); ev["reason"] != "navigation failed" {
+		t.Fatalf("handed over: %v\n%s", ev, r)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	o := remoteHandler{r.s}.Answer(ctx, "t1", []answer.Decision{sel("PostgreSQL")})
+	if o.Result != "failed" {
+		t.Errorf("remote answer: %+v, want failed\n%s", o, r)
+	}
+	// The outcome comes with the error; the form is then the person's again.
+	deadline := time.Now().Add(10 * time.Second)
+	for len(remoteHandler{r.s}.Pending()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the form is not pending again after the second drive failed\n%s", r)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := strings.Count(r.log.String(), `"reason":"navigation failed"`); n != 2 {
+		t.Errorf("%d forms handed over for a navigation failure, want 2 (one per drive)\n%s", n, r)
+	}
+	r.end()
+}

@@ -17,9 +17,10 @@ const lastKeyGrace = 10 * time.Second
 // arrival is a PostToolUse matched to its form.
 type arrival struct {
 	p        *hook.Payload
-	f        *form  // nil: no form of that id
-	st       state  // f's state when the PostToolUse came
-	drivenAs string // the id f was driven as, when Claude recorded its twin (see twinLocked)
+	f        *form         // nil: no form of that id
+	st       state         // f's state when the PostToolUse came
+	drivenAs string        // the id f was driven as, when Claude recorded its twin (see twinLocked)
+	driven   chan struct{} // f.driven then: the drive under way's (see session.start)
 }
 
 // arrive marks f's PostToolUse as come. It runs as the message arrives,
@@ -35,7 +36,7 @@ func (s *session) arrive(p *hook.Payload) arrival {
 	if g, old := s.twinLocked(a.f); g != nil {
 		a.drivenAs, a.f = old, g
 	}
-	a.st = a.f.state
+	a.st, a.driven = a.f.state, a.f.driven
 	select {
 	case <-a.f.posted:
 	default:
@@ -66,7 +67,7 @@ func (s *session) verify(a arrival) {
 	// askflow may still be confirming the last key when the hook arrives.
 	if st == driving {
 		select {
-		case <-f.driven:
+		case <-a.driven:
 		case <-time.After(lastKeyGrace):
 		}
 	}
