@@ -281,6 +281,22 @@ func (r *runner) ripen(ctx context.Context) error {
 	}
 }
 
+// ripened waits out ripen, then for a settled screen on which ready holds,
+// what naming it for the error. What was confirmed before a wait is
+// confirmed again after it: Claude may have put another form up meanwhile
+// (2.1.197 paints one form and swaps in another asked with it about 90 ms
+// later), and a key that commits must land on the form it was meant for.
+func (r *runner) ripened(ctx context.Context, step string, ready func(screen.Snapshot) bool, what string) (screen.Snapshot, error) {
+	if err := r.ripen(ctx); err != nil {
+		return screen.Snapshot{}, r.fail(step, r.cfg.Screen.Snapshot(), "%v", err)
+	}
+	s, ok := r.wait(ctx, r.cfg.StepTimeout, ready)
+	if !ok {
+		return s, r.fail(step, s, "%s no longer shows before Enter", what)
+	}
+	return s, nil
+}
+
 func (r *runner) run(ctx context.Context) (Outcome, error) {
 	for _, q := range r.cfg.Questions {
 		r.headers = append(r.headers, q.Header)
@@ -769,14 +785,12 @@ func (r *runner) enter(ctx context.Context, target int, ok func(*screen.Form) bo
 	if err := r.approach(ctx, "enter", target); err != nil {
 		return err
 	}
-	if err := r.ripen(ctx); err != nil {
-		return r.fail("enter", r.cfg.Screen.Snapshot(), "%v", err)
+	on := fmt.Sprintf("the focus on row %d", target+1)
+	s, err := r.ripened(ctx, "enter", r.focusedOn(target, ok), on)
+	if err != nil {
+		return err
 	}
-	s, found := r.wait(ctx, r.cfg.StepTimeout, r.focusedOn(target, ok))
-	if !found {
-		return r.fail("enter", s, "focus is not on row %d before Enter", target+1)
-	}
-	_, err := r.press(ctx, "enter", keyEnter, focusOf(s), false, r.movedOn, r.focusedOn(target, ok))
+	_, err = r.press(ctx, "enter", keyEnter, focusOf(s), false, r.movedOn, r.focusedOn(target, ok))
 	if err == nil || ctx.Err() != nil {
 		return err
 	}
@@ -790,7 +804,8 @@ func (r *runner) enter(ctx context.Context, target int, ok func(*screen.Form) bo
 	if now := r.cfg.Screen.Snapshot(); !last || now.Seq != s.Seq || !r.focusedOn(target, ok)(now) {
 		return err
 	}
-	if err := r.refused(ctx, "enter"); err != nil {
+	moved, err := r.refused(ctx, "enter", r.movedOn, r.focusedOn(target, ok), on)
+	if err != nil || moved {
 		return err
 	}
 	r.unsettled = true
@@ -800,13 +815,17 @@ func (r *runner) enter(ctx context.Context, target int, ok func(*screen.Form) bo
 
 // refused is called when an Enter left no trace: Claude may have refused
 // it as typed ahead on a form taken as unguarded. The form is taken as
-// guarded from now on, and the next Enter waits for formAge.
-func (r *runner) refused(ctx context.Context, step string) error {
+// guarded from now on, and the next Enter waits for formAge. It then
+// reports whether the first Enter took effect meanwhile (done holds: it
+// was only slow), else confirms ready again (see ripened), what naming it.
+func (r *runner) refused(ctx context.Context, step string, done, ready func(screen.Snapshot) bool, what string) (bool, error) {
 	r.guarded = true
-	if err := r.ripen(ctx); err != nil {
-		return r.fail(step, r.cfg.Screen.Snapshot(), "%v", err)
-	}
-	return nil
+	moved := false
+	_, err := r.ripened(ctx, step, func(s screen.Snapshot) bool {
+		moved = done(s)
+		return moved || ready(s)
+	}, what)
+	return moved, err
 }
 
 // single answers a single-select question: the option, and on a preview
@@ -903,8 +922,8 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 		isTicked := func(t bool) func(screen.Snapshot) bool {
 			return r.focusedOn(i, func(fm *screen.Form) bool { return r.ticks[i] == t })
 		}
-		if err := r.ripen(ctx); err != nil {
-			return r.fail("tick", r.cfg.Screen.Snapshot(), "%v", err)
+		if _, err := r.ripened(ctx, "tick", isTicked(false), fmt.Sprintf("option %d, focused and not ticked,", i+1)); err != nil {
+			return err
 		}
 		if _, err := r.press(ctx, "tick", keyEnter, fmt.Sprintf("option %d", i+1), true, isTicked(true), isTicked(false)); err != nil {
 			return err
@@ -1056,18 +1075,19 @@ func (r *runner) chat(ctx context.Context) error {
 	if err := r.approach(ctx, "chat", chat); err != nil {
 		return err
 	}
-	if err := r.ripen(ctx); err != nil {
-		return r.fail("chat", r.cfg.Screen.Snapshot(), "%v", err)
+	on := fmt.Sprintf("the focus on %q", "Chat about this")
+	s, err := r.ripened(ctx, "chat", r.focusedOn(chat, nil), on)
+	if err != nil {
+		return err
 	}
-	s, ok := r.wait(ctx, r.cfg.StepTimeout, r.focusedOn(chat, nil))
-	if r.unsettled || !ok {
+	if r.unsettled {
 		return r.fail("chat", s, "focus is not settled on %q", "Chat about this")
 	}
 	gone := func(s screen.Snapshot) bool {
 		_, err := screen.Recognize(s)
 		return err != nil || r.recorded()
 	}
-	_, err := r.press(ctx, "chat", keyEnter, focusOf(s), false, gone, r.focusedOn(chat, nil))
+	_, err = r.press(ctx, "chat", keyEnter, focusOf(s), false, gone, r.focusedOn(chat, nil))
 	if err == nil || ctx.Err() != nil {
 		return err
 	}
@@ -1076,7 +1096,8 @@ func (r *runner) chat(ctx context.Context) error {
 	if now := r.cfg.Screen.Snapshot(); now.Seq != s.Seq || !r.focusedOn(chat, nil)(now) {
 		return err
 	}
-	if err := r.refused(ctx, "chat"); err != nil {
+	moved, err := r.refused(ctx, "chat", gone, r.focusedOn(chat, nil), on)
+	if err != nil || moved {
 		return err
 	}
 	r.unsettled = true

@@ -1026,3 +1026,85 @@ func TestElsewhere(t *testing.T) {
 		})
 	}
 }
+
+// TestSwapDuringGuard: a form Claude may guard waits formAge before its
+// Enter. Claude Code 2.1.197 was seen (random forms, two asked in one
+// reply) to paint one form, then swap in the other during that wait; the
+// tick's Enter then went to the other form's row 1. Whatever waited, the
+// screen is looked at again before Enter: nothing but moves may go to a
+// form that is no longer there. The swap is made from LastAsked, which
+// ripen calls once the page was confirmed, just before it waits.
+func TestSwapDuringGuard(t *testing.T) {
+	tests := []struct {
+		name      string
+		qs        []fq
+		ds        []answer.Decision
+		elsewhere bool // Config.Elsewhere set: the other form is known to be waiting
+		// refused: the first Enter is dropped (Claude refusing it as
+		// typed ahead on a form taken as unguarded); the swap comes in the
+		// wait before it is sent again, which must not be.
+		refused bool
+	}{
+		{"multi-select tick", []fq{features}, []answer.Decision{sel("Auth")}, true, false},
+		{"multi-select tick, no Elsewhere", []fq{features}, []answer.Decision{sel("Auth")}, false, false},
+		{"single-select Enter", []fq{database}, []answer.Decision{sel("PostgreSQL")}, true, false},
+		{"single-select Enter, no Elsewhere", []fq{database}, []answer.Decision{sel("PostgreSQL")}, false, false},
+		{"chat", []fq{database}, []answer.Decision{{Action: answer.Chat, Text: "hm"}}, false, false},
+		{"Enter refused, then sent again", []fq{database}, []answer.Decision{sel("PostgreSQL")}, false, true},
+		{"chat refused, then sent again", []fq{database}, []answer.Decision{{Action: answer.Chat, Text: "hm"}}, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, enters := faults{}, 0
+			if tt.refused {
+				f.Refuse, enters = map[int]bool{1: true}, 1
+				if tt.ds[0].Action == answer.Chat {
+					f.Refuse = map[int]bool{5: true} // four Downs to the chat row first
+				}
+			}
+			fc := newFake(t, tt.qs, 100, 40, f)
+			other := []fq{naming}
+			calls := 0
+			_, err := drive(t, context.Background(), fc, hookOf(tt.qs), tt.ds, func(c *askflow.Config) {
+				c.LastKey = time.Now // guarded
+				if tt.refused {
+					c.LastKey = func() time.Time { return time.Time{} } // unguarded: the first Enter goes at once
+				}
+				c.LastAsked = func() time.Time {
+					if calls++; calls == 1+enters {
+						fc.Ask(other)
+					}
+					if tt.refused {
+						return time.Time{}
+					}
+					return time.Now()
+				}
+				if tt.elsewhere {
+					c.Elsewhere = func(s screen.Snapshot) bool { return askflow.Showing(s, hookOf(other)) }
+				}
+			})
+			checkNothingSubmitted(t, fc)
+			if calls <= enters {
+				t.Fatalf("LastAsked called %d times: the swap never came", calls)
+			}
+			if tt.refused {
+				// Whether the form moved on (the refused Enter might have
+				// been slow) is ambiguous here, and reported either way;
+				// what matters is that nothing more was pressed.
+			} else if err == nil {
+				t.Fatal("no error: the form was taken for answered")
+			} else if got := errors.Is(err, askflow.ErrElsewhere); got != tt.elsewhere {
+				t.Errorf("errors.Is(%v, ErrElsewhere) = %t, want %t", err, got, tt.elsewhere)
+			}
+			n := 0
+			for _, k := range fc.Received() {
+				if k.Keys != "\x1b[B" && k.Keys != "\x1b[A" {
+					n++
+				}
+			}
+			if n != enters {
+				t.Errorf("%d keys other than moves sent, want %d: one went to the form swapped in", n, enters)
+			}
+		})
+	}
+}
