@@ -50,11 +50,15 @@ type Case struct {
 	Chat     string
 	Cancel   bool
 	ActionOn int
+	// Together: asked in the same reply as the case before it (two
+	// AskUserQuestion calls at once); neither is a chat or a cancel.
+	Together bool
 	Classes  []string
 }
 
 // Session is one Claude Code run at one terminal size: a prompt, then its
-// cases chained one after another in the same turn.
+// cases chained one after another in the same turn, now and then two of
+// them asked in one reply (see Case.Together).
 type Session struct {
 	Name       string
 	Cols, Rows int
@@ -84,7 +88,8 @@ func Generate(seed uint64, forms int) Plan {
 	p := Plan{Seed: seed}
 	n := 0
 	for i := 0; n < forms; i++ {
-		g := &gen{r: rand.New(rand.NewPCG(seed, uint64(i))), session: i}
+		g := &gen{r: rand.New(rand.NewPCG(seed, uint64(i))), session: i,
+			pairs: rand.New(rand.NewPCG(seed^pairStream, uint64(i)))}
 		s := g.session1(min(forms-n, 1+g.r.IntN(6)))
 		n += len(s.Cases)
 		p.Sessions = append(p.Sessions, s)
@@ -96,7 +101,18 @@ type gen struct {
 	r       *rand.Rand
 	session int
 	serial  int // unique number for question texts within the session
+	// pairs draws which cases are asked together, apart from r, so that
+	// a seed's forms, sizes and answers stay what they were before the
+	// harness asked forms in pairs.
+	pairs *rand.Rand
 }
+
+// pairStream sets the pairs' random stream apart from the forms'.
+const pairStream = 0x7061697273
+
+// pairChance is how likely a case that may be paired with the one before
+// it is.
+const pairChance = 0.25
 
 func (g *gen) pick(list []string) string { return list[g.r.IntN(len(list))] }
 
@@ -119,7 +135,28 @@ func (g *gen) session1(forms int) Session {
 		}
 		s.Cases = append(s.Cases, c)
 	}
+	g.pair(s.Cases)
 	return s
+}
+
+// pair marks cases to be asked in the same reply as the case before
+// them, two at a time. A chat or a cancel is never paired: "Chat about
+// this" and Esc end Claude's turn, and what Claude Code does with the
+// other form then is not what the harness judges.
+func (g *gen) pair(cs []Case) {
+	plain := func(c Case) bool { return c.Chat == "" && !c.Cancel }
+	for k := 1; k < len(cs); k++ {
+		if cs[k-1].Together || !plain(cs[k-1]) || !plain(cs[k]) || g.pairs.Float64() >= pairChance {
+			continue
+		}
+		cs[k].Together = true
+		// Asked with the one before, not after its answer.
+		cs[k].Classes = slices.DeleteFunc(cs[k].Classes, func(cl string) bool { return cl == "chained" })
+		for _, i := range []int{k - 1, k} {
+			cs[i].Classes = append(cs[i].Classes, "parallel")
+			slices.Sort(cs[i].Classes)
+		}
+	}
 }
 
 // size favours the edges, where layouts change.

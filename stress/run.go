@@ -202,7 +202,7 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 		v := Verdict{Version: version, Session: s.Name, Case: c.ID, Cols: s.Cols, Rows: s.Rows, Classes: c.Classes}
 		asked, seq := false, 0
 		for _, r := range reqs {
-			if strings.Contains(r.Reply, "("+c.ID+")") {
+			if askedBy(r.Reply, c.ID) {
 				asked, seq = true, r.Seq
 				break
 			}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -12,16 +14,33 @@ import (
 
 // Scenario is what the fake API plays for the session: the prompt brings
 // the first form; each form's tool_result (or, after "Chat about this", the
-// chat message) brings the next; the last is answered with text.
+// chat message) brings the next; the last is answered with text. Cases
+// asked together come as tool_use blocks of one reply, and the request
+// holding the last one's tool_result brings what follows them.
 func (s Session) Scenario() (*fakeapi.Scenario, error) {
 	sc := &fakeapi.Scenario{Name: "stress " + s.Name}
 	when := fakeapi.Match{TextContains: s.Prompt}
-	for k, c := range s.Cases {
-		block, err := c.toolUse()
-		if err != nil {
-			return nil, err
+	for k := 0; k < len(s.Cases); {
+		group := s.Cases[k : k+1]
+		for k+len(group) < len(s.Cases) && s.Cases[k+len(group)].Together {
+			group = s.Cases[k : k+len(group)+1]
 		}
-		sc.Rules = append(sc.Rules, fakeapi.Rule{Name: c.ID, When: when, Reply: []fakeapi.Block{block}})
+		k += len(group)
+		var blocks []fakeapi.Block
+		var ids []string
+		for _, c := range group {
+			if len(group) > 1 && (c.Chat != "" || c.Cancel) {
+				return nil, fmt.Errorf("session %s: %s: a chat or a cancel asked together with another form", s.Name, c.ID)
+			}
+			block, err := c.toolUse()
+			if err != nil {
+				return nil, err
+			}
+			blocks = append(blocks, block)
+			ids = append(ids, c.ID)
+		}
+		sc.Rules = append(sc.Rules, fakeapi.Rule{Name: strings.Join(ids, ruleJoin), When: when, Reply: blocks})
+		c := group[len(group)-1]
 		if c.Chat != "" {
 			// The clarify tool_result ends in text, then the chat message
 			// comes as the next turn.
@@ -32,7 +51,7 @@ func (s Session) Scenario() (*fakeapi.Scenario, error) {
 		} else {
 			when = fakeapi.Match{ToolResultFor: c.ID}
 		}
-		if k == len(s.Cases)-1 {
+		if k == len(s.Cases) {
 			sc.Rules = append(sc.Rules, fakeapi.Rule{Name: "done", When: when,
 				Reply: []fakeapi.Block{{Type: "text", Text: "All done for " + s.Name + "."}}})
 		}
@@ -41,6 +60,19 @@ func (s Session) Scenario() (*fakeapi.Scenario, error) {
 		return nil, fmt.Errorf("session %s: %w", s.Name, err)
 	}
 	return sc, nil
+}
+
+// ruleJoin joins the ids of cases asked in one reply into its rule's name.
+const ruleJoin = "+"
+
+// askedBy reports whether the fake API's note of a reply ("rule 2
+// (ID+ID)", see fakeapi.Request.Reply) says it asked case id.
+func askedBy(reply, id string) bool {
+	i, j := strings.Index(reply, "("), strings.LastIndex(reply, ")")
+	if i < 0 || j < i {
+		return false
+	}
+	return slices.Contains(strings.Split(reply[i+1:j], ruleJoin), id)
 }
 
 func (c Case) toolUse() (fakeapi.Block, error) {

@@ -2,6 +2,7 @@ package stress
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,10 +84,67 @@ func TestGeneratedFormsAreValid(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"multi", "preview", "notes", "typed", "chat", "cancel", "tabs", "lookalike",
-		"comma-or-quote", "cjk-emoji", "long", "short", "narrow", "chained"} {
+		"comma-or-quote", "cjk-emoji", "long", "short", "narrow", "chained", "parallel"} {
 		if classes[want] == 0 {
 			t.Errorf("no case of class %s in 400 forms", want)
 		}
+	}
+}
+
+// TestPairedForms: cases asked together come as tool_use blocks of one
+// reply, two at most, never a chat or a cancel, and what follows them
+// waits for the second's tool_result; the judge learns both were asked
+// from that one reply.
+func TestPairedForms(t *testing.T) {
+	pairs := 0
+	for _, s := range Generate(1, 400).Sessions {
+		sc, err := s.Scenario()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, c := range s.Cases {
+			if !c.Together {
+				continue
+			}
+			pairs++
+			prev := s.Cases[k-1]
+			switch {
+			case k == 0:
+				t.Fatalf("%s: the first case asked together with none before it", c.ID)
+			case prev.Together:
+				t.Errorf("%s: three forms in one reply", c.ID)
+			case c.Chat != "" || c.Cancel || prev.Chat != "" || prev.Cancel:
+				t.Errorf("%s: a chat or a cancel paired", c.ID)
+			case !slices.Contains(c.Classes, "parallel") || !slices.Contains(prev.Classes, "parallel") || slices.Contains(c.Classes, "chained"):
+				t.Errorf("%s: classes %v and %v", c.ID, prev.Classes, c.Classes)
+			}
+			var asking []fakeapi.Rule
+			for _, r := range sc.Rules {
+				if r.When.ToolResultFor == prev.ID {
+					t.Errorf("%s: a rule waits for the first of a pair alone: %+v", c.ID, r)
+				}
+				for _, b := range r.Reply {
+					if b.ID == prev.ID || b.ID == c.ID {
+						asking = append(asking, r)
+					}
+				}
+			}
+			if len(asking) != 2 || asking[0].Name != asking[1].Name || len(asking[0].Reply) != 2 ||
+				asking[0].Reply[0].ID != prev.ID || asking[0].Reply[1].ID != c.ID {
+				t.Errorf("%s: not asked in one reply, first then second: %+v", c.ID, asking)
+				continue
+			}
+			reply := "rule 3 (" + asking[0].Name + ")"
+			if !askedBy(reply, prev.ID) || !askedBy(reply, c.ID) || askedBy(reply, c.ID+"0") || askedBy("rule 4 ("+c.ID+" chat)", c.ID) {
+				t.Errorf("askedBy misreads %q", reply)
+			}
+			if !slices.ContainsFunc(sc.Rules, func(r fakeapi.Rule) bool { return r.When.ToolResultFor == c.ID }) {
+				t.Errorf("%s: nothing follows the pair", c.ID)
+			}
+		}
+	}
+	if pairs == 0 {
+		t.Fatal("no forms asked together in 400")
 	}
 }
 
