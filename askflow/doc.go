@@ -6,7 +6,8 @@
 // form taller than the screen is walked like any other. Enter is pressed only
 // when the focused row is the intended one (and, on a preview question, its
 // notes show as intended), looked at again after any wait before it (Claude
-// may swap in another form meanwhile), and twice only when Claude visibly dropped it on
+// may swap in another form meanwhile, or a late move land: the focus is then
+// brought back), and twice only when Claude visibly dropped it on
 // the last question or on "Chat about this", where a late copy lands on
 // Claude's empty prompt. Moves, ticks and Esc with no visible effect are
 // retried a bounded number of times, and the screen must settle before the

@@ -777,16 +777,34 @@ func (r *runner) approach(ctx context.Context, step string, target int) error {
 	return r.fail(step, r.cfg.Screen.Snapshot(), "keys kept needing retries; not pressing Enter")
 }
 
+// ready brings the focus to target (see approach), waits out the guard
+// and looks again (see ripened), ok holding for the page if set. A focus
+// found moved on a page still this question's is brought back, at most
+// approachRounds times: a move that another form's driver sent just before
+// it gave the screen up (see Config.Elsewhere) can land here, late.
+func (r *runner) ready(ctx context.Context, step string, target int, ok func(*screen.Form) bool, what string) (screen.Snapshot, error) {
+	for round := 1; ; round++ {
+		if err := r.approach(ctx, step, target); err != nil {
+			return screen.Snapshot{}, err
+		}
+		s, err := r.ripened(ctx, step, r.focusedOn(target, ok), what)
+		if err == nil || round == approachRounds || r.elsewhere || ctx.Err() != nil {
+			return s, err
+		}
+		fm, rerr := screen.Recognize(s)
+		if rerr != nil || !r.agrees(fm) || fm.Focus.Kind == screen.FocusUnknown || r.position(fm) == target {
+			return s, err
+		}
+	}
+}
+
 // enter presses Enter on the focused row, which must be target (and the
 // page must satisfy ok, if set), and waits for the page to move on. A
 // swallowed Enter is not sent again: its first copy might land late and
 // answer the next question.
 func (r *runner) enter(ctx context.Context, target int, ok func(*screen.Form) bool) error {
-	if err := r.approach(ctx, "enter", target); err != nil {
-		return err
-	}
 	on := fmt.Sprintf("the focus on row %d", target+1)
-	s, err := r.ripened(ctx, "enter", r.focusedOn(target, ok), on)
+	s, err := r.ready(ctx, "enter", target, ok, on)
 	if err != nil {
 		return err
 	}
@@ -922,7 +940,8 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 		isTicked := func(t bool) func(screen.Snapshot) bool {
 			return r.focusedOn(i, func(fm *screen.Form) bool { return r.ticks[i] == t })
 		}
-		if _, err := r.ripened(ctx, "tick", isTicked(false), fmt.Sprintf("option %d, focused and not ticked,", i+1)); err != nil {
+		unticked := func(fm *screen.Form) bool { return !r.ticks[i] }
+		if _, err := r.ready(ctx, "tick", i, unticked, fmt.Sprintf("option %d, focused and not ticked,", i+1)); err != nil {
 			return err
 		}
 		if _, err := r.press(ctx, "tick", keyEnter, fmt.Sprintf("option %d", i+1), true, isTicked(true), isTicked(false)); err != nil {
@@ -1072,11 +1091,8 @@ func (r *runner) reviewMismatch(fm *screen.Form) string {
 // Claude's turn has ended.
 func (r *runner) chat(ctx context.Context) error {
 	chat := screen.ChatPosition(r.cfg.Questions[r.q])
-	if err := r.approach(ctx, "chat", chat); err != nil {
-		return err
-	}
 	on := fmt.Sprintf("the focus on %q", "Chat about this")
-	s, err := r.ripened(ctx, "chat", r.focusedOn(chat, nil), on)
+	s, err := r.ready(ctx, "chat", chat, nil, on)
 	if err != nil {
 		return err
 	}

@@ -1108,3 +1108,44 @@ func TestSwapDuringGuard(t *testing.T) {
 		})
 	}
 }
+
+// TestStrayMoveDuringGuard: a move another form's driver sent just before
+// it gave the screen up can land on this form late, during the guard's
+// wait before Enter (seen on 2.1.266 with random forms asked in pairs: a
+// tick then found its focus on option 2, not 1). The focus is brought
+// back, looked at again, and the form answered as intended. The move is
+// made from LastAsked (see TestSwapDuringGuard), as Claude would draw it.
+func TestStrayMoveDuringGuard(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		qs   []fq
+		ds   []answer.Decision
+		want map[string]string
+	}{
+		{"tick", []fq{features}, []answer.Decision{sel("Auth", "Search")}, wantAnswers([]fq{features}, "Auth, Search")},
+		{"Enter", []fq{database}, []answer.Decision{sel("PostgreSQL")}, wantAnswers([]fq{database}, "PostgreSQL")},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fc := newFake(t, tt.qs, 100, 40, faults{})
+			calls := 0
+			res, err := drive(t, context.Background(), fc, hookOf(tt.qs), tt.ds, func(c *askflow.Config) {
+				c.LastKey = time.Now // guarded
+				c.LastAsked = func() time.Time {
+					if calls++; calls == 1 {
+						fc.Edit(func(f *fakeclaude.Form) { f.Focus[0]++ })
+					}
+					return time.Now()
+				}
+			})
+			if err != nil || res.Outcome != askflow.Submitted {
+				t.Fatalf("Run: %v, %v", res.Outcome, err)
+			}
+			if got := fc.Submitted(); !maps.Equal(got, tt.want) {
+				t.Errorf("submitted %v, want %v", got, tt.want)
+			}
+			if k := fc.Received()[0].Keys; k != "\x1b[A" {
+				t.Errorf("first key %q, want Up: the focus brought back", k)
+			}
+		})
+	}
+}
