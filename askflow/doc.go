@@ -5,11 +5,12 @@
 // its place counted from the hook's questions, so a list that scrolls or a
 // form taller than the screen is walked like any other. Enter is pressed only
 // when the focused row is the intended one (and, on a preview question, its
-// notes show as intended), looked at again after any wait before it (Claude
-// may swap in another form meanwhile, or a late move land: the focus is then
-// brought back), and twice only when Claude visibly dropped it on
+// notes show as intended), and twice only when Claude visibly dropped it on
 // the last question or on "Chat about this", where a late copy lands on
-// Claude's empty prompt. Moves, ticks and Esc with no visible effect are
+// Claude's empty prompt. Before Enter, n and typed text (the keys that change
+// the form) the form is looked at again after any wait: Claude may have
+// swapped in another form meanwhile, or a late move landed (the focus is
+// then brought back). Moves, ticks and Esc with no visible effect are
 // retried a bounded number of times, and the screen must settle before the
 // next commit; typed text is sent again only while nothing of it shows. When
 // the screen never shows what is awaited, askflow asks (at most twice per

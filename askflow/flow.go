@@ -879,7 +879,7 @@ func (r *runner) single(ctx context.Context, label, notes string) error {
 // second Esc would cancel the form, so none is sent.
 func (r *runner) notes(ctx context.Context, target int, text string) error {
 	shows := func(ok func(p *screen.Preview) bool) func(screen.Snapshot) bool {
-		return r.focusedOn(target, func(fm *screen.Form) bool { return ok(fm.Preview) })
+		return r.focusedOn(target, func(fm *screen.Form) bool { return fm.Preview != nil && ok(fm.Preview) })
 	}
 	// Open notes take rows: on a short screen they push the form's top,
 	// the focused option with it, off the screen. While they are open the
@@ -901,6 +901,12 @@ func (r *runner) notes(ctx context.Context, target int, text string) error {
 	closed := shows(func(p *screen.Preview) bool { return !p.Editing && p.Notes == "" })
 	typed := editing(func(p *screen.Preview) bool { return p.Editing && p.Notes != "" })
 	done := shows(func(p *screen.Preview) bool { return !p.Editing && sameText(p.Notes, text) })
+	// n changes the form like Enter does: not before the guard's wait,
+	// and on the form still there after it (see ripened).
+	empty := func(fm *screen.Form) bool { return fm.Preview != nil && !fm.Preview.Editing && fm.Preview.Notes == "" }
+	if _, err := r.ready(ctx, "notes", target, empty, fmt.Sprintf("option %d with no notes", target+1)); err != nil {
+		return err
+	}
 	if _, err := r.press(ctx, "notes", keyNotes, fmt.Sprintf("option %d", target+1), true, open, closed); err != nil {
 		return err
 	}
@@ -978,6 +984,12 @@ func (r *runner) typed(ctx context.Context, text string) error {
 	}
 	if fm.Other == nil || !fm.Other.Placeholder {
 		return r.fail("type", r.cfg.Screen.Snapshot(), "the Type something row does not show empty")
+	}
+	// Typing changes the form like Enter does: not before the guard's
+	// wait, and on the form still there after it (see ripened).
+	blank := func(fm *screen.Form) bool { return fm.Other != nil && fm.Other.Placeholder }
+	if _, err := r.ready(ctx, "type", other, blank, "the empty Type something row"); err != nil {
+		return err
 	}
 	shows := r.focusedOn(other, func(fm *screen.Form) bool {
 		return fm.Other != nil && !fm.Other.Placeholder && sameText(fm.Other.Text, text)

@@ -1050,6 +1050,7 @@ func TestSwapDuringGuard(t *testing.T) {
 		{"single-select Enter", []fq{database}, []answer.Decision{sel("PostgreSQL")}, true, false},
 		{"single-select Enter, no Elsewhere", []fq{database}, []answer.Decision{sel("PostgreSQL")}, false, false},
 		{"chat", []fq{database}, []answer.Decision{{Action: answer.Chat, Text: "hm"}}, false, false},
+		{"typed text", []fq{database}, []answer.Decision{typed("hm")}, true, false},
 		{"Enter refused, then sent again", []fq{database}, []answer.Decision{sel("PostgreSQL")}, false, true},
 		{"chat refused, then sent again", []fq{database}, []answer.Decision{{Action: answer.Chat, Text: "hm"}}, false, true},
 	}
