@@ -261,7 +261,7 @@ func TestFaultHookDisagreesWithScreen(t *testing.T) {
 					c.Close()
 					// Claude stays up until askflow has given up.
 					deadline := time.Now().Add(60 * time.Second)
-					for !strings.Contains(r.log.String(), "nothing cancelled") && time.Now().Before(deadline) {
+					for !strings.Contains(r.log.String(), "cancelled when it shows") && time.Now().Before(deadline) {
 						time.Sleep(50 * time.Millisecond) // polling the log under a deadline
 					}
 					r.host.Signal(syscall.SIGTERM)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"syscall"
 	"time"
 
@@ -160,9 +161,15 @@ func (s *session) awaitTurn(ctx context.Context, f *form, cancel context.CancelF
 		}
 		return gone || turn
 	}
+	s.lookUntil(ctx, try)
+	return turn
+}
+
+// lookUntil calls try on the screen until it reports true or ctx ends:
+// on each new screen as it settles, on the screen as it is when a form
+// changes state, and every turnPoll.
+func (s *session) lookUntil(ctx context.Context, try func(screen.Snapshot) bool) {
 	for !try(s.child.Screen().Snapshot()) {
-		// Each new screen is looked at as it settles, and the screen as
-		// it is when a form changes state.
 		s.mu.Lock()
 		changed := s.changed
 		s.mu.Unlock()
@@ -174,16 +181,12 @@ func (s *session) awaitTurn(ctx context.Context, f *form, cancel context.CancelF
 			case <-wctx.Done():
 			}
 		}()
-		_, _ = s.child.Screen().Wait(wctx, try)
+		_, err := s.child.Screen().Wait(wctx, try)
 		wcancel()
-		if gone || turn {
-			break
-		}
-		if ctx.Err() != nil {
-			return false
+		if err == nil || ctx.Err() != nil {
+			return
 		}
 	}
-	return turn
 }
 
 // dropQueued gives up the forms waiting to be driven: Esc interrupted
@@ -232,17 +235,50 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 		}
 		s.forget(f)
 		if !askflow.Showing(s.child.Screen().Snapshot(), f.questions) {
-			s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "the form is not on the screen: nothing cancelled"})
+			s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "the form is not on the screen: it is cancelled when it shows"})
+			s.goWork(func() { s.cancelOnSight(f) })
 			return
 		}
-		_ = askflow.Dismiss(s.keys)
-		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": "navigation failed"})
-		s.dropQueued("the turn was interrupted")
-		s.turnInterrupted()
+		s.cancelFailed(f)
 		return
 	}
 	if s.move(f, handedOver, driving) {
 		s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "navigation failed"})
+	}
+}
+
+// cancelFailed presses Esc on f, on the screen, whose drive failed
+// headless: nobody can take it, and cancelling is the one safe key.
+func (s *session) cancelFailed(f *form) {
+	_ = askflow.Dismiss(s.keys)
+	s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": "navigation failed"})
+	s.dropQueued("the turn was interrupted")
+	s.turnInterrupted()
+}
+
+// cancelOnSight cancels f, whose drive failed headless while the screen
+// showed something else (another form asked with it), once Claude shows
+// it: left alone, Claude would wait on it until the idle limit. Not while
+// another form is driven or submitted (its keys and Claude's record are
+// under way), nor while a form with f's questions is open (the two cannot
+// be told apart on the screen).
+func (s *session) cancelOnSight(f *form) {
+	s.lookUntil(s.ctx, func(snap screen.Snapshot) bool {
+		if !askflow.Showing(snap, f.questions) {
+			return false
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, g := range s.forms {
+			if g != f && (g.state == driving || g.state == submitted ||
+				g.state != done && g.state != recorded && reflect.DeepEqual(g.questions, f.questions)) {
+				return false
+			}
+		}
+		return true
+	})
+	if s.ctx.Err() == nil {
+		s.cancelFailed(f)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/internal/fakeclaude"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/rules"
@@ -361,6 +362,34 @@ func TestRemoteAnswerAfterFailedDrive(t *testing.T) {
 	}
 	if n := strings.Count(r.log.String(), `"reason":"navigation failed"`); n != 2 {
 		t.Errorf("%d forms handed over for a navigation failure, want 2 (one per drive)\n%s", n, r)
+	}
+	r.end()
+}
+
+// TestCancelOnSight: headless, a form whose drive failed while Claude
+// showed something else is cancelled once Claude shows it. Left alone, a
+// run waited on it until the idle limit (random forms asked in pairs on
+// 2.1.266: the other form was answered, then this one showed to nobody).
+// Here Claude runs the form's hook but draws it only after its driver has
+// given up waiting for it.
+func TestCancelOnSight(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+		Policy: rules.Fail, Host: hostHeadless, Flow: askflow.Config{FormTimeout: 500 * time.Millisecond}})
+	c.hook(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
+		ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}})
+	r.wait(`it is cancelled when it shows"`)
+	if r.has("cancelled") || len(c.Received()) > 0 {
+		t.Fatalf("cancelled, or a key sent, with the form not on the screen\n%s", r)
+	}
+	c.Ask([]fakeclaude.Question{database})
+	if ev := r.wait(`"cancelled"`); ev["tool_use_id"] != "t1" || ev["reason"] != "navigation failed" {
+		t.Errorf("cancelled: %v\n%s", ev, r)
+	}
+	c.Settle()
+	if got := c.Received(); len(got) != 1 || got[0].Keys != "\x1b" {
+		t.Errorf("keys %v, want one Esc", got)
 	}
 	r.end()
 }
