@@ -64,8 +64,8 @@ type Config struct {
 	// LastKey, if set, says when a key last went to Claude, from anyone:
 	// claudewrap or the person. A form first seen with no key in the
 	// [keysQuiet] before it cannot be one Claude guards against keys typed
-	// ahead, so its first Enter need not wait (see [formAge]). Unset, every
-	// form is taken as guarded.
+	// ahead, so its first Enter (or n, or typed text) need not wait (see
+	// [formAge]). Unset, every form is taken as guarded.
 	LastKey func() time.Time
 
 	// LastAsked, if set, says when Claude last asked a form other than
@@ -73,8 +73,10 @@ type Config struct {
 	// taken as guarded, whatever the keys: Claude Code 2.1.197 was seen to
 	// take an Enter pressed 50 ms after such a form's first paint (the
 	// chosen row ticked) and then never record it nor draw anything again.
-	// Its first Enter then waits formAge from the later of the form's
-	// first sight and that other form's arrival.
+	// Its first Enter (or n, or typed text) then waits formAge from the
+	// later of the form's first sight and that other form's arrival; the
+	// wait also leaves time for Claude to swap in the other form, which
+	// some versions paint first and replace tens of milliseconds later.
 	LastAsked func() time.Time
 
 	// Elsewhere, if set, reports whether the screen shows another form
@@ -218,7 +220,7 @@ type runner struct {
 }
 
 // formAge is how long a guarded form must have been on the screen before
-// an Enter. Claude Code 2.1.266 and later refuse a dialog's Enter that comes
+// an Enter (and before n or typed text, which change the form too). Claude Code 2.1.266 and later refuse a dialog's Enter that comes
 // within 150 ms of the dialog being painted (a guard against keys typed
 // ahead; its constant is 150 in each of those versions' code), leaving no
 // trace on the screen; the arrow keys before it work. Measured on 2.1.330
@@ -292,7 +294,7 @@ func (r *runner) ripened(ctx context.Context, step string, ready func(screen.Sna
 	}
 	s, ok := r.wait(ctx, r.cfg.StepTimeout, ready)
 	if !ok {
-		return s, r.fail(step, s, "%s no longer shows before Enter", what)
+		return s, r.fail(step, s, "the screen no longer shows %s", what)
 	}
 	return s, nil
 }
@@ -705,10 +707,6 @@ func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 	}
 }
 
-// movedOn reports whether the screen has left the current question's page:
-// for one question, the form is gone (or shows its review page, or another
-// question); for several, another question's page or the review page shows.
-// A form still asking this question, even changed, has not moved on.
 // recorded reports whether Claude has recorded the form (see
 // [Config.Recorded]).
 func (r *runner) recorded() bool {
@@ -720,6 +718,25 @@ func (r *runner) recorded() bool {
 	}
 }
 
+// left reports, after an Enter that seemed refused, whether it took effect
+// after all: Claude recorded the form, or no form shows (its prompt is
+// back), or, for several questions, another page of this form shows.
+// Another form on the screen does not tell: Claude may have swapped it in.
+func (r *runner) left(s screen.Snapshot) bool {
+	if r.recorded() {
+		return true
+	}
+	fm, err := screen.Recognize(s)
+	if len(r.headers) == 1 {
+		return err != nil
+	}
+	return err == nil && r.movedOn(s) && (fm.Review != nil || len(fm.TabDisagreements(r.headers)) == 0)
+}
+
+// movedOn reports whether the screen has left the current question's page:
+// for one question, the form is gone (or shows its review page, or another
+// question); for several, another question's page or the review page shows.
+// A form still asking this question, even changed, has not moved on.
 func (r *runner) movedOn(s screen.Snapshot) bool {
 	if r.recorded() {
 		return true
@@ -774,25 +791,38 @@ func (r *runner) approach(ctx context.Context, step string, target int) error {
 			return nil
 		}
 	}
-	return r.fail(step, r.cfg.Screen.Snapshot(), "keys kept needing retries; not pressing Enter")
+	return r.fail(step, r.cfg.Screen.Snapshot(), "keys kept needing retries; nothing more pressed")
 }
 
 // ready brings the focus to target (see approach), waits out the guard
 // and looks again (see ripened), ok holding for the page if set. A focus
-// found moved on a page still this question's is brought back, at most
-// approachRounds times: a move that another form's driver sent just before
-// it gave the screen up (see Config.Elsewhere) can land here, late.
+// found on another row of a page still this question's is brought back at
+// once, at most approachRounds times: a move that another form's driver
+// sent just before it gave the screen up (see Config.Elsewhere) can land
+// here, late.
 func (r *runner) ready(ctx context.Context, step string, target int, ok func(*screen.Form) bool, what string) (screen.Snapshot, error) {
+	want := r.focusedOn(target, ok)
 	for round := 1; ; round++ {
 		if err := r.approach(ctx, step, target); err != nil {
 			return screen.Snapshot{}, err
 		}
-		s, err := r.ripened(ctx, step, r.focusedOn(target, ok), what)
-		if err == nil || round == approachRounds || r.elsewhere || ctx.Err() != nil {
-			return s, err
+		moved := false
+		s, err := r.ripened(ctx, step, func(s screen.Snapshot) bool {
+			if want(s) {
+				moved = false
+				return true
+			}
+			fm, err := screen.Recognize(s)
+			moved = err == nil && r.agrees(fm) && fm.Focus.Kind != screen.FocusUnknown && r.position(fm) != target
+			return moved
+		}, what)
+		if err == nil && !moved {
+			return s, nil
 		}
-		fm, rerr := screen.Recognize(s)
-		if rerr != nil || !r.agrees(fm) || fm.Focus.Kind == screen.FocusUnknown || r.position(fm) == target {
+		if err == nil {
+			err = r.fail(step, s, "the screen no longer shows %s (the focus moved)", what)
+		}
+		if !moved || round == approachRounds || r.elsewhere || ctx.Err() != nil {
 			return s, err
 		}
 	}
@@ -822,7 +852,7 @@ func (r *runner) enter(ctx context.Context, target int, ok func(*screen.Form) bo
 	if now := r.cfg.Screen.Snapshot(); !last || now.Seq != s.Seq || !r.focusedOn(target, ok)(now) {
 		return err
 	}
-	moved, err := r.refused(ctx, "enter", r.movedOn, r.focusedOn(target, ok), on)
+	moved, err := r.refused(ctx, "enter", r.left, r.focusedOn(target, ok), on)
 	if err != nil || moved {
 		return err
 	}
@@ -904,7 +934,7 @@ func (r *runner) notes(ctx context.Context, target int, text string) error {
 	// n changes the form like Enter does: not before the guard's wait,
 	// and on the form still there after it (see ripened).
 	empty := func(fm *screen.Form) bool { return fm.Preview != nil && !fm.Preview.Editing && fm.Preview.Notes == "" }
-	if _, err := r.ready(ctx, "notes", target, empty, fmt.Sprintf("option %d with no notes", target+1)); err != nil {
+	if _, err := r.ready(ctx, "notes", target, empty, fmt.Sprintf("option %d focused, with no notes", target+1)); err != nil {
 		return err
 	}
 	if _, err := r.press(ctx, "notes", keyNotes, fmt.Sprintf("option %d", target+1), true, open, closed); err != nil {
@@ -947,7 +977,7 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 			return r.focusedOn(i, func(fm *screen.Form) bool { return r.ticks[i] == t })
 		}
 		unticked := func(fm *screen.Form) bool { return !r.ticks[i] }
-		if _, err := r.ready(ctx, "tick", i, unticked, fmt.Sprintf("option %d, focused and not ticked,", i+1)); err != nil {
+		if _, err := r.ready(ctx, "tick", i, unticked, fmt.Sprintf("option %d focused and not ticked", i+1)); err != nil {
 			return err
 		}
 		if _, err := r.press(ctx, "tick", keyEnter, fmt.Sprintf("option %d", i+1), true, isTicked(true), isTicked(false)); err != nil {
@@ -988,7 +1018,7 @@ func (r *runner) typed(ctx context.Context, text string) error {
 	// Typing changes the form like Enter does: not before the guard's
 	// wait, and on the form still there after it (see ripened).
 	blank := func(fm *screen.Form) bool { return fm.Other != nil && fm.Other.Placeholder }
-	if _, err := r.ready(ctx, "type", other, blank, "the empty Type something row"); err != nil {
+	if _, err := r.ready(ctx, "type", other, blank, "the focus on the empty Type something row"); err != nil {
 		return err
 	}
 	shows := r.focusedOn(other, func(fm *screen.Form) bool {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"syscall"
 	"time"
 
@@ -40,14 +39,10 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 		return false // recorded or taken over meanwhile
 	}
 	f.want = want
-	// A form handed over when its drive failed may be driven again (a
-	// remote answer, the answer timeout): that drive has a channel of its
-	// own, the first's being closed.
-	select {
-	case <-f.driven:
-		f.driven = make(chan struct{})
-	default:
-	}
+	// Each drive has a channel of its own: a form handed over when its
+	// drive failed may be driven again (a remote answer, the answer
+	// timeout) before the first drive has closed its channel.
+	f.driven = make(chan struct{})
 	driven := f.driven
 	// Claude's turn goes on after "Chat about this" and may end before
 	// askflow returns: the message must be pending by then.
@@ -227,9 +222,10 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 	s.log.Emit("error", fields)
 	if s.cfg.Host.Headless {
 		// Nobody can take the form: cancelling is the one safe key, if
-		// the form on the screen is this one. A form that never showed
-		// (a PreToolUse nobody drew) is left alone: Esc would interrupt
-		// whatever Claude is doing.
+		// the form on the screen is this one. A form not on the screen
+		// (another form asked with it shows, or a PreToolUse nobody drew)
+		// is cancelled only if it shows, within the turn: Esc now would
+		// interrupt whatever Claude is doing.
 		if !s.move(f, done, driving) {
 			return
 		}
@@ -260,24 +256,35 @@ func (s *session) cancelFailed(f *form) {
 // showed something else (another form asked with it), once Claude shows
 // it: left alone, Claude would wait on it until the idle limit. Not while
 // another form is driven or submitted (its keys and Claude's record are
-// under way), nor while a form with f's questions is open (the two cannot
-// be told apart on the screen).
+// under way), nor while the screen could be showing another open form
+// (one alike cannot be told from f). It gives up when the turn ends: f
+// will not show after that.
 func (s *session) cancelOnSight(f *form) {
+	s.mu.Lock()
+	turn := s.turns
+	s.mu.Unlock()
+	over := false
 	s.lookUntil(s.ctx, func(snap screen.Snapshot) bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.turns != turn {
+			over = true
+			return true
+		}
 		if !askflow.Showing(snap, f.questions) {
 			return false
 		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
 		for _, g := range s.forms {
-			if g != f && (g.state == driving || g.state == submitted ||
-				g.state != done && g.state != recorded && reflect.DeepEqual(g.questions, f.questions)) {
+			if g == f || g.state == done || g.state == recorded {
+				continue
+			}
+			if g.state == driving || g.state == submitted || askflow.Showing(snap, g.questions) {
 				return false
 			}
 		}
 		return true
 	})
-	if s.ctx.Err() == nil {
+	if !over && s.ctx.Err() == nil {
 		s.cancelFailed(f)
 	}
 }

@@ -167,6 +167,7 @@ type session struct {
 	sessionID string
 	// heldStop is a Stop that came while a form was open (see stop).
 	heldStop bool
+	turns    int // Stop hooks applied (turn_end): a turn over ends cancelOnSight
 	// choice is a permission decision waiting for its dialog to show (see
 	// dialogs.go); dialogCancel stops the dialog being answered when the
 	// person types.

@@ -29,6 +29,7 @@ func (s *session) stop() {
 	msg := s.chat
 	s.chat = ""
 	id := s.sessionID
+	s.turns++
 	s.mu.Unlock()
 	s.log.Emit("turn_end", events.Fields{"session_id": id})
 	if msg != "" {

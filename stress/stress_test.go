@@ -107,10 +107,11 @@ func TestPairedForms(t *testing.T) {
 				continue
 			}
 			pairs++
+			if k == 0 {
+				t.Fatalf("%s: the first case asked together with none before it", c.ID)
+			}
 			prev := s.Cases[k-1]
 			switch {
-			case k == 0:
-				t.Fatalf("%s: the first case asked together with none before it", c.ID)
 			case prev.Together:
 				t.Errorf("%s: three forms in one reply", c.ID)
 			case c.Chat != "" || c.Cancel || prev.Chat != "" || prev.Cancel:
