@@ -614,6 +614,19 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 		if !safe(s) {
 			return s, r.fail(step, s, "%s had an unexpected effect", keyName(key))
 		}
+		if try+1 < tries && r.cfg.Screen.Snapshot().Seq != s.Seq {
+			// Output came after the last settled frame (Claude mid-paint,
+			// another form swapping in, the key's own effect late): the
+			// key goes again only if the screen it settles on allows.
+			ns, ok := r.wait(ctx, r.cfg.StepTimeout, func(n screen.Snapshot) bool { return n.Seq != s.Seq })
+			last = ns
+			if ok && effect(ns) {
+				return ns, nil
+			}
+			if !ok || !safe(ns) {
+				return ns, r.fail(step, ns, "%s had an unexpected effect", keyName(key))
+			}
+		}
 	}
 	return last, r.fail(step, last, "%s had no visible effect after %d tries", keyName(key), tries)
 }

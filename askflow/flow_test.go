@@ -1162,3 +1162,41 @@ func TestStrayMoveDuringGuard(t *testing.T) {
 		})
 	}
 }
+
+// swapOnTimeout is the fake's screen that, the first time a wait ends
+// without its condition, has Claude swap in other forms before the wait
+// returns its last settled frame: output newer than that frame is there,
+// not yet settled.
+type swapOnTimeout struct {
+	redrawable
+	once sync.Once
+	swap func()
+}
+
+func (w *swapOnTimeout) Wait(ctx context.Context, ok func(screen.Snapshot) bool) (screen.Snapshot, error) {
+	s, err := w.redrawable.Wait(ctx, ok)
+	var we *screen.WaitError
+	if errors.As(err, &we) {
+		w.once.Do(w.swap)
+	}
+	return s, err
+}
+
+// TestRetryOnFreshScreen: a key with no visible effect is sent again only
+// if the screen still allows it. That is judged on the screen as it is,
+// not on the last settled frame before the wait ended: here the tick's
+// Enter is swallowed and, as its wait ends, Claude swaps in another form,
+// whose row 1 a second Enter would have ticked.
+func TestRetryOnFreshScreen(t *testing.T) {
+	fc := newFake(t, []fq{features}, 100, 40, faults{Swallow: map[int]bool{1: true}})
+	_, err := drive(t, context.Background(), fc, hookOf([]fq{features}), []answer.Decision{sel("Auth")}, func(c *askflow.Config) {
+		c.Screen = &swapOnTimeout{redrawable: redrawable{fc.Screen(), fc}, swap: func() { fc.Ask([]fq{naming}) }}
+	})
+	checkNothingSubmitted(t, fc)
+	if err == nil {
+		t.Fatal("no error: the form was taken for answered")
+	}
+	if got := fc.Received(); len(got) != 1 {
+		t.Errorf("keys %v: the swallowed Enter went again, to the form swapped in", got)
+	}
+}
