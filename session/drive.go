@@ -284,7 +284,10 @@ func (s *session) cancelOnSight(f *form) {
 		}
 		return true
 	})
-	if !over && s.ctx.Err() == nil {
+	switch {
+	case over:
+		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "the turn ended before the form showed: nothing cancelled"})
+	case s.ctx.Err() == nil:
 		s.cancelFailed(f)
 	}
 }

@@ -393,3 +393,50 @@ func TestCancelOnSight(t *testing.T) {
 	}
 	r.end()
 }
+
+// TestCancelOnSightLimits: the form of TestCancelOnSight is not cancelled
+// once the turn is over (it will not show after that), nor while another
+// form could be the one on the screen: here a later form alike, which its
+// own driver answers. That form is driven as soon as it shows, so it is
+// being driven that holds the cancel off here; the hold for a form alike
+// still deciding or queued is not exercised on its own.
+func TestCancelOnSightLimits(t *testing.T) {
+	t.Parallel()
+	failed := func(t *testing.T) (*fakeChild, *run) {
+		c := newChild(t, fakeclaude.Faults{})
+		r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+			Policy: rules.Fail, Host: hostHeadless, Flow: askflow.Config{FormTimeout: 500 * time.Millisecond}})
+		c.hook(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
+			ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}})
+		r.wait(`it is cancelled when it shows"`)
+		return c, r
+	}
+	t.Run("turn over", func(t *testing.T) {
+		c, r := failed(t)
+		c.hook(&hook.Payload{HookEventName: hook.Stop})
+		r.wait(`the turn ended before the form showed`)
+		c.Ask([]fakeclaude.Question{database})
+		c.Settle()
+		if got := c.Received(); len(got) != 0 || r.has("cancelled") {
+			t.Errorf("keys %v after the turn ended\n%s", got, r)
+		}
+		r.end()
+	})
+	t.Run("another form alike", func(t *testing.T) {
+		c, r := failed(t)
+		c.ask("t2", database)
+		if ev := r.wait(`"verified"`); ev["tool_use_id"] != "t2" {
+			t.Errorf("verified: %v", ev)
+		}
+		c.Settle()
+		for _, k := range c.Received() {
+			if k.Keys == "\x1b" {
+				t.Errorf("Esc sent while the form alike was driven\n%s", r)
+			}
+		}
+		if r.has("cancelled") {
+			t.Errorf("cancelled\n%s", r)
+		}
+		r.end()
+	})
+}
