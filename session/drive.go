@@ -232,7 +232,10 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 		s.forget(f)
 		if !askflow.Showing(s.child.Screen().Snapshot(), f.questions) {
 			s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "the form is not on the screen: it is cancelled when it shows"})
-			s.goWork(func() { s.cancelOnSight(f) })
+			s.mu.Lock()
+			turn := s.turns
+			s.mu.Unlock()
+			s.goWork(func() { s.cancelOnSight(f, turn) })
 			return
 		}
 		s.cancelFailed(f)
@@ -258,11 +261,8 @@ func (s *session) cancelFailed(f *form) {
 // another form is driven or submitted (its keys and Claude's record are
 // under way), nor while the screen could be showing another open form
 // (one alike cannot be told from f). It gives up when the turn ends: f
-// will not show after that.
-func (s *session) cancelOnSight(f *form) {
-	s.mu.Lock()
-	turn := s.turns
-	s.mu.Unlock()
+// will not show after that: turn is s.turns when the drive failed.
+func (s *session) cancelOnSight(f *form, turn int) {
 	over := false
 	s.lookUntil(s.ctx, func(snap screen.Snapshot) bool {
 		s.mu.Lock()
