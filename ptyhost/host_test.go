@@ -232,8 +232,10 @@ func (s *stuckScreen) Write(p []byte) (int, error) {
 // TestPassthroughEmulatorStuck checks that the person never waits on the
 // emulator: a 10 MB burst reaches the person's terminal, unchanged, while the
 // emulator takes nothing at all. An emulator that far behind skips the rest
-// of the burst: it was fed the start of it, in order, its screen was reset,
-// and the Tap still got every byte.
+// of the burst: it was fed one run of it, in order (the start, unless the
+// machine stalled the burst: a burst that stalls is two bursts, and the
+// first may be skipped whole), its screen was reset, and the Tap still got
+// every byte.
 func TestPassthroughEmulatorStuck(t *testing.T) {
 	stuck := &stuckScreen{open: make(chan struct{})}
 	orig := newScreen
@@ -288,11 +290,11 @@ func TestPassthroughEmulatorStuck(t *testing.T) {
 	}
 	stuck.mu.Lock()
 	defer stuck.mu.Unlock()
-	if fed := stuck.fed.Bytes(); len(fed) >= len(want) || !bytes.HasPrefix(want, fed) {
-		t.Errorf("emulator was fed %d bytes: want a start of the %d of the burst, the rest skipped", len(fed), len(want))
+	if fed := stuck.fed.Bytes(); len(fed) >= len(want) || !bytes.Contains(want, fed) {
+		t.Errorf("emulator was fed %d bytes: want one run of the %d of the burst, in order, the rest skipped", len(fed), len(want))
 	}
-	if n := h.skipped.Load(); n != 1 {
-		t.Errorf("the emulator skipped %d times, want once", n)
+	if n := h.skipped.Load(); n < 1 {
+		t.Errorf("the emulator skipped %d times, want at least once", n)
 	}
 	if !bytes.Equal(tap.bytes(), want) {
 		t.Errorf("the Tap got %d bytes that differ from the %d of the burst", len(tap.bytes()), len(want))
