@@ -369,12 +369,7 @@ func TestRemoteAnswerAfterFailedDrive(t *testing.T) {
 // given up waiting for it.
 func TestCancelOnSight(t *testing.T) {
 	t.Parallel()
-	c := newChild(t, fakeclaude.Faults{})
-	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
-		Policy: rules.Fail, Host: hostHeadless, Flow: askflow.Config{FormTimeout: 500 * time.Millisecond}})
-	c.hook(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
-		ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}})
-	r.wait(`it is cancelled when it shows"`)
+	c, r := failedOffScreen(t)
 	if r.has("cancelled") || len(c.Received()) > 0 {
 		t.Fatalf("cancelled, or a key sent, with the form not on the screen\n%s", r)
 	}
@@ -389,6 +384,20 @@ func TestCancelOnSight(t *testing.T) {
 	r.end()
 }
 
+// failedOffScreen starts a headless run in which Claude runs form t1's
+// PreToolUse hook but does not draw the form, so that its driver gives up
+// waiting for it: the form is to be cancelled when it shows.
+func failedOffScreen(t *testing.T) (*fakeChild, *run) {
+	t.Helper()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+		Policy: rules.Fail, Host: hostHeadless, Flow: askflow.Config{FormTimeout: 500 * time.Millisecond}})
+	c.hook(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
+		ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}})
+	r.wait(`it is cancelled when it shows"`)
+	return c, r
+}
+
 // TestCancelOnSightLimits: the form of TestCancelOnSight is not cancelled
 // once the turn is over (it will not show after that), nor while another
 // form could be the one on the screen: here a later form alike, which its
@@ -397,17 +406,8 @@ func TestCancelOnSight(t *testing.T) {
 // yet driven, an Esc went in most runs of this test, not all.
 func TestCancelOnSightLimits(t *testing.T) {
 	t.Parallel()
-	failed := func(t *testing.T) (*fakeChild, *run) {
-		c := newChild(t, fakeclaude.Faults{})
-		r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
-			Policy: rules.Fail, Host: hostHeadless, Flow: askflow.Config{FormTimeout: 500 * time.Millisecond}})
-		c.hook(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
-			ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}})
-		r.wait(`it is cancelled when it shows"`)
-		return c, r
-	}
 	t.Run("turn over", func(t *testing.T) {
-		c, r := failed(t)
+		c, r := failedOffScreen(t)
 		c.hook(&hook.Payload{HookEventName: hook.Stop})
 		r.wait(`the turn ended before the form showed`)
 		c.Ask([]fakeclaude.Question{database})
@@ -418,7 +418,7 @@ func TestCancelOnSightLimits(t *testing.T) {
 		r.end()
 	})
 	t.Run("another form alike", func(t *testing.T) {
-		c, r := failed(t)
+		c, r := failedOffScreen(t)
 		// Claude draws a form once its PreToolUse hook has returned: the
 		// session knows the form alike before it shows.
 		c.mu.Lock()
