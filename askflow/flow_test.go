@@ -187,6 +187,15 @@ var (
 	threeNaming = fq{Header: "Naming", Question: "How should we name things?", Options: []fo{
 		{Label: "camelCase", Desc: "likeThis"}, {Label: "snake_case", Desc: "like_this"},
 	}}
+	// The questions of testdata/scenarios/preview.yaml.
+	layout = fq{Header: "Layout", Question: "Which layout should the dashboard use?", Options: []fo{
+		{Label: "Sidebar", Desc: "Navigation on the left", Preview: "+------+---------+\n| nav  | main    |\n|      |         |\n+------+---------+"},
+		{Label: "Top bar", Desc: "Navigation on top", Preview: "+----------------+\n| nav            |\n+----------------+\n| main           |\n+----------------+"},
+		{Label: "Minimal", Desc: "No navigation", Preview: "just the content"},
+	}}
+	theme = fq{Header: "Theme", Question: "Which theme should it have?", Options: []fo{
+		{Label: "Dark", Desc: "Light text on dark"}, {Label: "Light", Desc: "Dark text on light"},
+	}}
 	longDeploy = fq{Header: "Deployment", Question: "Which deployment strategy should we adopt for the new payments service given our constraints?", Options: []fo{
 		{Label: "A single shared PostgreSQL cluster with logical replication to a standby region", Desc: "Lowest operational cost, but a regional outage means a manual failover that takes minutes"},
 		{Label: "Blue-green deployments on two identical Kubernetes clusters behind a global load balancer", Desc: "Zero-downtime releases and instant rollback, at twice the infrastructure bill"},
@@ -226,6 +235,14 @@ func TestFakeMatchesRecording(t *testing.T) {
 		{name: "three-review-100x40", qs: []fq{database, features, threeNaming}, state: func(st *fakeclaude.Form) {
 			st.Chosen[0], st.Ticks[1], st.Chosen[2], st.Page = "PostgreSQL", []int{0, 3}, "snake_case", 3
 		}},
+		{name: "preview-focus-1-100x40", qs: []fq{layout, theme}},
+		{name: "preview-focus-2-100x40", qs: []fq{layout, theme}, state: func(st *fakeclaude.Form) { st.Focus[0] = 1 }},
+		{name: "preview-notes-open-100x40", qs: []fq{layout, theme}, state: func(st *fakeclaude.Form) { st.Focus[0], st.Editing[0] = 1, true }},
+		{name: "preview-notes-typed-100x40", qs: []fq{layout, theme}, state: func(st *fakeclaude.Form) {
+			st.Focus[0], st.Editing[0], st.Notes[0] = 1, true, "keep it collapsible"
+		}},
+		{name: "preview-notes-closed-100x40", qs: []fq{layout, theme}, state: func(st *fakeclaude.Form) { st.Focus[0], st.Notes[0] = 1, "keep it collapsible" }},
+		{name: "preview-chat-100x40", qs: []fq{layout, theme}, state: func(st *fakeclaude.Form) { st.Focus[0] = 3 }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -448,6 +465,44 @@ func TestAnswer(t *testing.T) {
 			checkSubmitted(t, fc, tt.want)
 			if got := fc.Sent(); !reflect.DeepEqual(got, tt.sent) {
 				t.Errorf("sent %q, want %q", got, tt.sent)
+			}
+			checkEnters(t, fc, tt.qs, tt.ds)
+		})
+	}
+}
+
+// TestPreviewNotes: a preview page's answer and its notes, typed with n,
+// are what Claude records.
+func TestPreviewNotes(t *testing.T) {
+	withNotes := func(label, notes string) answer.Decision {
+		d := sel(label)
+		d.Notes = notes
+		return d
+	}
+	for _, tt := range []struct {
+		name      string
+		qs        []fq
+		ds        []answer.Decision
+		want      map[string]string
+		wantNotes map[string]string
+	}{
+		{"notes, then another question", []fq{layout, theme}, []answer.Decision{withNotes("Top bar", "keep it collapsible"), sel("Dark")},
+			wantAnswers([]fq{layout, theme}, "Top bar", "Dark"), map[string]string{layout.Question: "keep it collapsible"}},
+		{"one question, notes", []fq{layout}, []answer.Decision{withNotes("Minimal", "no footer either")},
+			wantAnswers([]fq{layout}, "Minimal"), map[string]string{layout.Question: "no footer either"}},
+		{"no notes", []fq{layout, theme}, []answer.Decision{sel("Sidebar"), sel("Light")},
+			wantAnswers([]fq{layout, theme}, "Sidebar", "Light"), map[string]string{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fc := newFake(t, tt.qs, 100, 40, faults{})
+			res, err := drive(t, context.Background(), fc, hookOf(tt.qs), tt.ds, patient)
+			if err != nil || res.Outcome != askflow.Submitted {
+				t.Fatalf("Run: %v, %v", res.Outcome, err)
+			}
+			checkSubmitted(t, fc, tt.want)
+			if got := fc.Notes(); !maps.Equal(got, tt.wantNotes) {
+				t.Errorf("notes %v, want %v", got, tt.wantNotes)
 			}
 			checkEnters(t, fc, tt.qs, tt.ds)
 		})
@@ -1051,6 +1106,8 @@ func TestSwapDuringGuard(t *testing.T) {
 		{"single-select Enter, no Elsewhere", []fq{database}, []answer.Decision{sel("PostgreSQL")}, false, false},
 		{"chat", []fq{database}, []answer.Decision{{Action: answer.Chat, Text: "hm"}}, false, false},
 		{"typed text", []fq{database}, []answer.Decision{typed("hm")}, true, false},
+		{"notes", []fq{layout}, []answer.Decision{{Action: answer.Select, Labels: []string{"Top bar"}, Notes: "hm"}}, true, false},
+		{"notes, no Elsewhere", []fq{layout}, []answer.Decision{{Action: answer.Select, Labels: []string{"Top bar"}, Notes: "hm"}}, false, false},
 		{"Enter refused, then sent again", []fq{database}, []answer.Decision{sel("PostgreSQL")}, false, true},
 		{"chat refused, then sent again", []fq{database}, []answer.Decision{{Action: answer.Chat, Text: "hm"}}, false, true},
 	}
@@ -1124,6 +1181,7 @@ func TestStrayMoveDuringGuard(t *testing.T) {
 	}{
 		{"tick", []fq{features}, []answer.Decision{sel("Auth", "Search")}, wantAnswers([]fq{features}, "Auth, Search"), false},
 		{"Enter", []fq{database}, []answer.Decision{sel("PostgreSQL")}, wantAnswers([]fq{database}, "PostgreSQL"), false},
+		{"notes", []fq{layout}, []answer.Decision{{Action: answer.Select, Labels: []string{"Sidebar"}, Notes: "hm"}}, wantAnswers([]fq{layout}, "Sidebar"), false},
 		{"Enter, the focus moving again and again", []fq{database}, []answer.Decision{sel("PostgreSQL")}, nil, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

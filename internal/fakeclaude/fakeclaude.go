@@ -22,16 +22,21 @@ type Question struct {
 	Options  []Option
 }
 
-// Option is one offered option.
-type Option struct{ Label, Desc string }
+// Option is one offered option. An option with a Preview puts a
+// single-select question in the preview layout.
+type Option struct{ Label, Desc, Preview string }
 
 func (q Question) hook() answer.Question {
 	h := answer.Question{Header: q.Header, Question: q.Question, MultiSelect: q.Multi}
 	for _, o := range q.Options {
-		h.Options = append(h.Options, answer.Option{Label: o.Label, Description: o.Desc})
+		h.Options = append(h.Options, answer.Option{Label: o.Label, Description: o.Desc, Preview: o.Preview})
 	}
 	return h
 }
+
+// previewLayout reports whether q is drawn with a preview box beside its
+// options: no Type something row, notes typed with n.
+func previewLayout(q Question) bool { return q.hook().PreviewLayout() }
 
 func Answers(qs []Question) []answer.Question {
 	var h []answer.Question
@@ -58,6 +63,9 @@ func OtherPos(q Question) int { return len(q.Options) }
 func ButtonPos(q Question) int { return len(q.Options) + 1 }
 
 func ChatPos(q Question) int {
+	if previewLayout(q) {
+		return len(q.Options)
+	}
 	if q.Multi {
 		return len(q.Options) + 2
 	}
@@ -138,6 +146,8 @@ type Form struct {
 	Text    []string // per question, what was typed into Type something
 	Visited []bool   // per question, the Type something row has had the focus
 	Chosen  []string // per question, the single-select answer
+	Notes   []string // per question, the notes of a preview question
+	Editing []bool   // per question, the notes are open for typing
 	Review  int      // review page focus: 0 Submit answers, 1 Cancel
 	Prompt  string   // Claude's input box after the form closed
 }
@@ -161,6 +171,7 @@ type Claude struct {
 	received  []KeyRec
 	enters    []EnterRec
 	submitted map[string]string // the answers Claude would report; nil until submitted
+	notes     map[string]string // the notes Claude would report, by question
 	sent      []string          // messages sent from Claude's prompt
 	handled   int               // keys taken off the queue
 	garbled   bool              // the screen is garbled until a Redraw
@@ -335,7 +346,7 @@ func (fc *Claude) Ask(qs []Question) {
 	fc.qs = cloneQuestions(qs)
 	fc.st = newForm(len(qs))
 	fc.st.State = Open
-	fc.submitted = nil
+	fc.submitted, fc.notes = nil, nil
 	fc.redrawLocked()
 	on := fc.onState
 	fc.mu.Unlock()
@@ -351,6 +362,8 @@ func newForm(n int) Form {
 		Text:    make([]string, n),
 		Visited: make([]bool, n),
 		Chosen:  make([]string, n),
+		Notes:   make([]string, n),
+		Editing: make([]bool, n),
 	}
 }
 
@@ -440,6 +453,9 @@ func (fc *Claude) questionKey(k string) {
 	q := fc.qs[fc.st.Page]
 	p := fc.st.Page
 	last := ChatPos(q)
+	if previewLayout(q) && fc.notesKey(p, k) {
+		return
+	}
 	switch k {
 	case "\x1b[A":
 		fc.st.Focus[p] = max(0, fc.st.Focus[p]-1)
@@ -476,6 +492,32 @@ func (fc *Claude) questionKey(k string) {
 			fc.activate(fc.st.Focus[p])
 		}
 	}
+}
+
+// notesKey handles k on a preview page if it concerns the notes: n
+// opens them on an option; while open, text goes into them, and Esc
+// closes them, keeping what was typed.
+func (fc *Claude) notesKey(p int, k string) bool {
+	if !fc.st.Editing[p] {
+		if k == "n" && fc.st.Focus[p] < len(fc.qs[p].Options) {
+			fc.st.Editing[p] = true
+			return true
+		}
+		return false
+	}
+	switch r, _ := utf8.DecodeRuneInString(k); {
+	case k == "\x1b":
+		fc.st.Editing[p] = false
+	case k == "\x7f":
+		if r := []rune(fc.st.Notes[p]); len(r) > 0 {
+			fc.st.Notes[p] = string(r[:len(r)-1])
+		}
+	case unicode.IsPrint(r):
+		fc.st.Notes[p] += k
+	default:
+		return false // Enter selects with the notes open
+	}
+	return true
 }
 
 // activate is Enter on position pos of the current page.
@@ -550,9 +592,12 @@ func (fc *Claude) answer(p int) string {
 func (fc *Claude) answered(p int) bool { return fc.answer(p) != "" }
 
 func (fc *Claude) submit() {
-	fc.submitted = map[string]string{}
+	fc.submitted, fc.notes = map[string]string{}, map[string]string{}
 	for i, q := range fc.qs {
 		fc.submitted[q.Question] = fc.answer(i)
+		if fc.st.Notes[i] != "" {
+			fc.notes[q.Question] = fc.st.Notes[i]
+		}
 	}
 	fc.st.State = Submitted
 }
@@ -746,6 +791,9 @@ func (fc *Claude) questionLines() []string {
 		}
 	}
 	ls = append(ls, "")
+	if previewLayout(q) {
+		return append(ls, fc.previewLines()...)
+	}
 
 	indent := 5 // where the label starts
 	descIndent := indent
@@ -836,6 +884,85 @@ func (fc *Claude) questionLines() []string {
 	return append(ls, "", sgrDim+footer+sgrFG)
 }
 
+// previewLines draws a preview page under its question as 2.1.330 does at
+// 100 columns: the options in a column of their own, the focused option's
+// preview in a box beside them, the notes under the box, then Chat about
+// this, unnumbered.
+func (fc *Claude) previewLines() []string {
+	const left, boxWidth = 34, 44
+	p := fc.st.Page
+	q := fc.qs[p]
+	focus := fc.st.Focus[p]
+	// With Chat about this focused, the last option keeps its pointer and
+	// its preview.
+	shown := min(focus, len(q.Options)-1)
+	var rows []string
+	for i, o := range q.Options {
+		label := " " + o.Label
+		if i == shown {
+			rows = append(rows, sgrFocus+"❯"+sgrDim+fmt.Sprintf(" %d.", i+1)+sgrFocus+sgrBold+label+sgrNoBold+sgrFG)
+		} else {
+			rows = append(rows, " "+sgrDim+fmt.Sprintf(" %d.", i+1)+sgrFG+label)
+		}
+	}
+	pad := func(s string, width int) string {
+		return s + strings.Repeat(" ", max(0, width-utf8.RuneCountInString(s)))
+	}
+	// The box beside the options, from the first option's row down.
+	box := []string{sgrDim + "┌" + strings.Repeat("─", boxWidth-2) + "┐" + sgrFG}
+	for _, l := range strings.Split(q.Options[shown].Preview, "\n") {
+		box = append(box, sgrDim+"│"+sgrFG+" "+pad(l, boxWidth-4)+" "+sgrDim+"│"+sgrFG)
+	}
+	box = append(box, sgrDim+"└"+strings.Repeat("─", boxWidth-2)+"┘"+sgrFG)
+	var ls []string
+	for i := range max(len(rows), len(box)) {
+		row, width := "", 0
+		if i < len(rows) {
+			row = rows[i]
+			width = 2 + len(fmt.Sprint(i+1)) + 1 + 1 + utf8.RuneCountInString(q.Options[i].Label)
+		}
+		if i < len(box) {
+			row += strings.Repeat(" ", left-width) + box[i]
+		}
+		ls = append(ls, row)
+	}
+	notes := "\x1b[3m" + sgrDim + "press n to add notes" + "\x1b[23m" + sgrFG
+	switch {
+	case fc.st.Editing[p] && fc.st.Notes[p] == "":
+		// The text field's cursor on the first letter, the rest dim.
+		notes = "\x1b[7mA\x1b[27m\x1b[2mdd notes on this design…" + sgrNoBold
+	case fc.st.Editing[p]:
+		notes = fc.st.Notes[p] + "\x1b[7m \x1b[27m"
+	case fc.st.Notes[p] != "":
+		notes = "\x1b[3m" + sgrDim + fc.st.Notes[p] + "\x1b[23m" + sgrFG
+	}
+	ls = append(ls, "", strings.Repeat(" ", left)+sgrFocus+"Notes:"+sgrFG+" "+notes, "", fc.rule(sgrDim))
+	if focus == ChatPos(q) {
+		ls = append(ls, sgrFocus+"❯"+sgrFG+" "+sgrFocus+"Chat about this"+sgrFG)
+	} else {
+		ls = append(ls, "  Chat about this")
+	}
+	footer := "Enter to select · ↑/↓ to navigate · n to add notes · Esc to cancel"
+	if len(fc.qs) > 1 {
+		footer = "Enter to select · ↑/↓ to navigate · n to add notes · Tab to switch questions · Esc to cancel"
+	}
+	if fc.st.Editing[p] {
+		footer = strings.Replace(footer, " · Esc", " · ctrl+g to edit in Vim · Esc", 1)
+	}
+	ls = append(ls, "")
+	// A footer too long for the screen breaks before a " · ".
+	for r := []rune(footer); len(r) > fc.cols; r = []rune(footer) {
+		// The last " · " whose line before it fits.
+		i := strings.LastIndex(string(r[:min(len(r), fc.cols+3)]), " · ")
+		if i <= 0 {
+			break
+		}
+		ls = append(ls, sgrDim+footer[:i]+sgrFG)
+		footer = footer[i+1:]
+	}
+	return append(ls, sgrDim+footer+sgrFG)
+}
+
 func (fc *Claude) reviewLines() []string {
 	ls := []string{fc.header(), "", sgrWhite + sgrBold + "Review your answers" + sgrNoBold + sgrFG, ""}
 	for i, q := range fc.qs {
@@ -871,6 +998,14 @@ func (fc *Claude) Submitted() map[string]string {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
 	return fc.submitted
+}
+
+// Notes are the notes Claude would report with the answers, by question;
+// nil until submitted.
+func (fc *Claude) Notes() map[string]string {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	return fc.notes
 }
 
 func (fc *Claude) State() State {
