@@ -484,7 +484,7 @@ func (fc *Claude) questionKey(k string) {
 	default:
 		r, _ := utf8.DecodeRuneInString(k)
 		switch {
-		case fc.st.Focus[p] == OtherPos(q) && unicode.IsPrint(r):
+		case fc.st.Focus[p] == OtherPos(q) && !previewLayout(q) && unicode.IsPrint(r):
 			fc.st.Text[p] += k
 		case r >= '1' && int(r-'0') <= len(q.Options):
 			// A digit picks its option (2.1.330).
