@@ -32,10 +32,16 @@ func TestMain(m *testing.M) {
 // burstSize is the size of the "burst" helper's output.
 const burstSize = 10 << 20
 
-// burstByte returns byte i of the burst: ASCII and multi-byte characters
-// whose bytes the writes below split at odd places.
-func burstChunk() []byte {
-	return []byte("line ✔ 数据库 🚀 \x1b[31mred\x1b[0m end\r\n")
+// burst is the "burst" helper's output, burstSize bytes: numbered lines
+// (so that a run of them shows where in the burst it was cut) of ASCII
+// and multi-byte characters whose bytes the writes below split at odd
+// places.
+func burst() []byte {
+	var b []byte
+	for i := 0; len(b) < burstSize; i++ {
+		b = fmt.Appendf(b, "line %07d ✔ 数据库 🚀 \x1b[31mred\x1b[0m end\r\n", i)
+	}
+	return b[:burstSize]
 }
 
 func helperChild(mode string, args []string) int {
@@ -47,12 +53,7 @@ func helperChild(mode string, args []string) int {
 	case "burst":
 		// Writes of odd sizes split multi-byte characters and escape
 		// sequences across writes: 7 bytes at first, then 4093.
-		chunk := burstChunk()
-		var all []byte
-		for len(all) < burstSize {
-			all = append(all, chunk...)
-		}
-		all = all[:burstSize]
+		all := burst()
 		for i := 0; i < len(all); {
 			n := 4093
 			if i < 64<<10 {
@@ -148,9 +149,9 @@ func helperChild(mode string, args []string) int {
 		// again from the top-left corner, as Claude Code does.
 		winch := make(chan os.Signal, 1)
 		signal.Notify(winch, syscall.SIGWINCH)
-		chunk := burstChunk()
-		for sent := 0; sent < burstSize; sent += len(chunk) {
-			if _, err := os.Stdout.Write(chunk); err != nil {
+		all := burst()
+		for i := 0; i < len(all); i += 64 << 10 {
+			if _, err := os.Stdout.Write(all[i:min(i+64<<10, len(all))]); err != nil {
 				return 1
 			}
 		}

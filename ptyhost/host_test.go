@@ -149,11 +149,7 @@ func TestPassthroughBurst(t *testing.T) {
 	if st := waitDone(t, h); st.Code != 0 {
 		t.Fatalf("status %+v", st)
 	}
-	var want []byte
-	for len(want) < burstSize {
-		want = append(want, burstChunk()...)
-	}
-	want = append(want[:burstSize], resetModes...)
+	want := append(burst(), resetModes...)
 	if !bytes.Equal(out, want) {
 		i := 0
 		for i < len(out) && i < len(want) && out[i] == want[i] {
@@ -253,11 +249,7 @@ func TestPassthroughEmulatorStuck(t *testing.T) {
 	cfg.Tap = tap
 	h := startHost(t, cfg)
 
-	var want []byte
-	for len(want) < burstSize {
-		want = append(want, burstChunk()...)
-	}
-	want = want[:burstSize]
+	want := burst()
 
 	got := make(chan []byte, 1)
 	go func() {

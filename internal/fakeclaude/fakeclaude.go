@@ -887,7 +887,9 @@ func (fc *Claude) questionLines() []string {
 // previewLines draws a preview page under its question as 2.1.330 does at
 // 100 columns: the options in a column of their own, the focused option's
 // preview in a box beside them, the notes under the box, then Chat about
-// this, unnumbered.
+// this, unnumbered. Labels are not wrapped: keep them within the column
+// (about 28 cells); narrower screens and longer labels are the golden
+// screens' business.
 func (fc *Claude) previewLines() []string {
 	const left, boxWidth = 34, 44
 	p := fc.st.Page
@@ -922,7 +924,7 @@ func (fc *Claude) previewLines() []string {
 			width = 2 + len(fmt.Sprint(i+1)) + 1 + 1 + utf8.RuneCountInString(q.Options[i].Label)
 		}
 		if i < len(box) {
-			row += strings.Repeat(" ", left-width) + box[i]
+			row += strings.Repeat(" ", max(1, left-width)) + box[i]
 		}
 		ls = append(ls, row)
 	}
