@@ -7,8 +7,11 @@
 // when the focused row is the intended one (and, on a preview question, its
 // notes show as intended), and twice only when Claude visibly dropped it on
 // the last question or on "Chat about this", where a late copy lands on
-// Claude's empty prompt. Before Enter, n and typed text (the keys that change
-// the form) the form is looked at again after any wait: Claude may have
+// Claude's empty prompt. A multi-select question whose whole page shows,
+// ticked as intended, is left by Tab (which keeps the ticks) rather than a
+// walk down to its Next or Submit button; Tab, like Enter, is never sent
+// twice. Before Enter, Tab, n and typed text (the keys that change the
+// form) the form is looked at again after any wait: Claude may have
 // swapped in another form meanwhile, or a late move landed (the focus is
 // then brought back). Moves, ticks and Esc with no visible effect are
 // retried a bounded number of times, and the screen must settle before the

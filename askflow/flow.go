@@ -162,10 +162,11 @@ const (
 	keyDown  = "\x1b[B"
 	keyEnter = "\r"
 	keyEsc   = "\x1b"
-	keyNotes = "n" // preview layout: open the notes of the focused option
+	keyNotes = "n"  // preview layout: open the notes of the focused option
+	keyTab   = "\t" // the next page, keeping a multi-select question's ticks
 )
 
-var keyNames = map[string]string{keyUp: "Up", keyDown: "Down", keyEnter: "Enter", keyEsc: "Esc", keyNotes: "n"}
+var keyNames = map[string]string{keyUp: "Up", keyDown: "Down", keyEnter: "Enter", keyEsc: "Esc", keyNotes: "n", keyTab: "Tab"}
 
 // Run answers the form. It returns an *Error when the screen did not
 // confirm a step, or ErrInterrupted when ctx ended first.
@@ -1001,6 +1002,9 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 	if err := r.settle(ctx); err != nil {
 		return err
 	}
+	if tabbed, err := r.tabOn(ctx, want); tabbed || err != nil {
+		return err
+	}
 	if _, err := r.moveTo(ctx, button); err != nil {
 		return err
 	}
@@ -1017,6 +1021,47 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 		}
 	}
 	return r.enter(ctx, button, nil)
+}
+
+// tabOn leaves a multi-select question by Tab from the focused option,
+// when the page shows whole, its tab row included, with every option
+// ticked exactly as asked and Type something empty. On every pinned
+// version Tab moves on to the next page as the button does, keeping the
+// ticks in the order they were made (testdata/screens/*/*-tab-review-*),
+// and it saves the walk down to the button and the Enter on it. It
+// reports false, having pressed nothing, on any other page (a list
+// scrolled on a short screen, options off the screen): the walk to the
+// button then sees every option on the way. Like an Enter, a Tab with no
+// visible effect is not sent again.
+func (r *runner) tabOn(ctx context.Context, want map[int]bool) (bool, error) {
+	q := r.cfg.Questions[r.q]
+	whole := func(fm *screen.Form) bool {
+		if len(fm.Tabs) == 0 || fm.Cut || fm.MoreAbove || fm.MoreBelow || fm.Preview != nil ||
+			fm.Focus.Kind != screen.FocusOption || len(fm.Options) != len(q.Options) ||
+			fm.Other == nil || !fm.Other.Placeholder {
+			return false
+		}
+		for _, o := range fm.Options {
+			if o.Ticked != want[o.Number-1] {
+				return false
+			}
+		}
+		return true
+	}
+	fm, err := r.page(ctx, r.cfg.FormTimeout)
+	if err != nil {
+		return false, err
+	}
+	if !whole(fm) {
+		return false, nil
+	}
+	at := r.position(fm)
+	s, err := r.ready(ctx, "next", at, whole, "the whole page with the options ticked as asked")
+	if err != nil {
+		return true, err
+	}
+	_, err = r.press(ctx, "next", keyTab, focusOf(s), false, r.movedOn, r.focusedOn(at, whole))
+	return true, err
 }
 
 func (r *runner) typed(ctx context.Context, text string) error {

@@ -546,7 +546,7 @@ func TestFaultsRecovered(t *testing.T) {
 		{name: "swallowed typed text is typed again while the row shows empty", qs: []fq{naming}, ds: []answer.Decision{typed("kebab")},
 			f: faults{Swallow: map[int]bool{4: true}}, want: wantAnswers([]fq{naming}, "kebab")},
 		{name: "swallowed keys across three questions", qs: three, ds: threeDs,
-			f: faults{Swallow: map[int]bool{1: true, 4: true, 7: true, 12: true}}, want: threeWant},
+			f: faults{Swallow: map[int]bool{1: true, 4: true, 7: true, 13: true}}, want: threeWant}, // 13: the first move on Naming, after the Tab
 		{name: "swallowed tick", qs: []fq{features}, ds: []answer.Decision{sel("Auth", "API")},
 			f: faults{Swallow: map[int]bool{1: true}}, want: wantAnswers([]fq{features}, "Auth, API")},
 		{name: "double Down", qs: []fq{database}, ds: []answer.Decision{sel("SQLite")},
@@ -616,6 +616,9 @@ func TestFaultsStop(t *testing.T) {
 		// question. A swallowed Enter stops the flow instead.
 		{name: "swallowed Enter", qs: []fq{database}, ds: []answer.Decision{sel("SQLite")},
 			f: faults{Swallow: map[int]bool{2: true}}, step: "enter"},
+		// Tab, which leaves a multi-select question, is not sent twice either.
+		{name: "swallowed Tab", qs: []fq{features, naming}, ds: []answer.Decision{sel("Auth"), sel("snake_case")},
+			f: faults{Swallow: map[int]bool{2: true}}, step: "next"},
 		{name: "ticks never take", qs: []fq{features}, ds: []answer.Decision{sel("Auth")},
 			f: faults{Ignore: true}, step: "tick"},
 		{name: "every tick applied twice", qs: []fq{features}, ds: []answer.Decision{sel("Auth")},
@@ -1256,5 +1259,59 @@ func TestRetryOnFreshScreen(t *testing.T) {
 	}
 	if got := fc.Received(); len(got) != 1 {
 		t.Errorf("keys %v: the swallowed Enter went again, to the form swapped in", got)
+	}
+}
+
+// TestMultiLeavesByTab: a multi-select question whose page shows whole is
+// left by Tab from the last option ticked, not by a walk to its button and
+// an Enter there; a page scrolled on a short screen is left by the button,
+// the walk seeing every option's tick on the way.
+func TestMultiLeavesByTab(t *testing.T) {
+	tests := []struct {
+		name       string
+		qs         []fq
+		ds         []answer.Decision
+		cols, rows int
+		want       map[string]string
+		tab        bool // left by Tab, else by the button
+	}{
+		{name: "first of two", qs: []fq{features, naming}, ds: []answer.Decision{sel("Auth", "API"), sel("snake_case")}, cols: 100, rows: 40,
+			want: wantAnswers([]fq{features, naming}, "Auth, API", "snake_case"), tab: true},
+		{name: "one question, then the review page", qs: []fq{features}, ds: []answer.Decision{sel("Search", "Export")}, cols: 100, rows: 40,
+			want: wantAnswers([]fq{features}, "Search, Export"), tab: true},
+		{name: "last of two", qs: []fq{naming, features}, ds: []answer.Decision{sel("kebab-case"), sel("API")}, cols: 100, rows: 40,
+			want: wantAnswers([]fq{naming, features}, "kebab-case", "API"), tab: true},
+		{name: "scrolled on a short screen", qs: []fq{naming, hostingMulti()}, cols: 60, rows: 18,
+			ds:   []answer.Decision{sel("snake_case"), sel("Managed containers")},
+			want: wantAnswers([]fq{naming, hostingMulti()}, "snake_case", "Managed containers")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fc := newFake(t, tt.qs, tt.cols, tt.rows, faults{})
+			if _, err := drive(t, context.Background(), fc, hookOf(tt.qs), tt.ds, patient); err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			checkSubmitted(t, fc, tt.want)
+			checkEnters(t, fc, tt.qs, tt.ds)
+			tabs := 0
+			for _, k := range fc.Received() {
+				if k.Keys == "\t" {
+					tabs++
+				}
+			}
+			buttons := 0
+			for _, e := range fc.Enters() {
+				if e.Page < len(tt.qs) && tt.qs[e.Page].Multi && e.Focus == len(tt.qs[e.Page].Options)+1 {
+					buttons++
+				}
+			}
+			if tt.tab && (tabs != 1 || buttons != 0) {
+				t.Errorf("%d Tabs and %d Enters on the button, want 1 Tab and no Enter there", tabs, buttons)
+			}
+			if !tt.tab && (tabs != 0 || buttons != 1) {
+				t.Errorf("%d Tabs and %d Enters on the button, want no Tab and 1 Enter there", tabs, buttons)
+			}
+		})
 	}
 }
