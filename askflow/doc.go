@@ -3,7 +3,8 @@
 // the hook reported, then sends one key at a time and waits for the screen to
 // show that key's effect before the next. It steers by the focused row alone,
 // its place counted from the hook's questions, so a list that scrolls or a
-// form taller than the screen is walked like any other. Enter is pressed only
+// form taller than the screen is walked like any other, the shorter way
+// (Up on option 1 wraps to "Type something"). Enter is pressed only
 // when the focused row is the intended one (and, on a preview question, its
 // notes show as intended), and twice only when Claude visibly dropped it on
 // the last question or on "Chat about this", where a late copy lands on

@@ -697,7 +697,7 @@ func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 			return nil, r.fail("move", r.cfg.Screen.Snapshot(), "focus did not reach row %d in %d moves", target+1, limit)
 		}
 		key := keyDown
-		if cur > target {
+		if cur > target || r.upWraps(fm, cur, target) {
 			key = keyUp
 		}
 		var next *screen.Form
@@ -719,6 +719,26 @@ func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 		}
 		fm = next
 	}
+}
+
+// upWraps reports whether the way up from position cur to target, over
+// the wrap from option 1 to "Type something" (see [screen.UpWraps]), takes
+// fewer keys than the way down: a typed answer is one Up from option 1,
+// not a walk past every option. Each key is still confirmed, and once
+// past the wrap the walk goes up like any other. On a multi-select page
+// fm must show whole: the check before its button counts on every
+// option's tick having been seen, and a jump over a scrolled list would
+// skip some.
+func (r *runner) upWraps(fm *screen.Form, cur, target int) bool {
+	q := r.cfg.Questions[r.q]
+	other := screen.OtherPosition(q)
+	if !screen.UpWraps(q) || cur < 0 || cur >= target || target > other {
+		return false
+	}
+	if q.MultiSelect && (fm.Cut || fm.MoreAbove || fm.MoreBelow) {
+		return false
+	}
+	return cur+1+other-target < target-cur
 }
 
 // recorded reports whether Claude has recorded the form (see

@@ -7,6 +7,7 @@ import (
 	"os"
 	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/cast"
+	"github.com/claudewrap/claudewrap/internal/claudetest"
 	"github.com/claudewrap/claudewrap/internal/fakeclaude"
 	"github.com/claudewrap/claudewrap/screen"
 )
@@ -29,6 +31,9 @@ var (
 	}}
 	naming = fq{Header: "Naming", Question: "How should we name things?", Options: []fo{
 		{Label: "camelCase", Desc: "fooBar"}, {Label: "snake_case", Desc: "foo_bar"}, {Label: "kebab-case", Desc: "foo-bar"},
+	}}
+	six = fq{Header: "Count", Question: "How many?", Options: []fo{
+		{Label: "One"}, {Label: "Two"}, {Label: "Three"}, {Label: "Four"}, {Label: "Five"}, {Label: "Six"},
 	}}
 	hosting = fq{Header: "Hosting", Question: "Where should the service run once it is ready for its first users?", Options: []fo{
 		{Label: "A single shared virtual machine", Desc: "Cheapest to start with; one box to patch, back up and watch, and a single point of failure until we outgrow it"},
@@ -289,6 +294,58 @@ func TestFakeMatchesRecording(t *testing.T) {
 	}
 }
 
+// TestFakeUpOnFirstOption: Up on option 1 moves the fake's focus where it
+// moves Claude's (recorded on every pinned version): to Type something, on
+// a preview page nowhere. askflow's shortest way up relies on it.
+func TestFakeUpOnFirstOption(t *testing.T) {
+	multi := features
+	multi.Question = "Which features should we build first?"
+	tests := []struct {
+		name       string
+		qs         []fq
+		cols, rows int
+	}{
+		{name: "database-up-wrap-100x40", qs: []fq{database}, cols: 100, rows: 40},
+		{name: "multi-up-wrap-80x40", qs: []fq{multi}, cols: 80, rows: 40},
+		{name: "preview-up-stays-100x40", qs: []fq{layout, theme}, cols: 100, rows: 40},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fc := newFake(t, tt.qs, tt.cols, tt.rows, faults{})
+			if err := fc.SendKeys([]byte("\x1b[A")); err != nil {
+				t.Fatal(err)
+			}
+			fc.Settle()
+			fs := fc.Screen().Snapshot()
+			ff, err := screen.Recognize(fs)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, fs.Text())
+			}
+			for _, v := range claudetest.PinnedVersions() {
+				golden, err := os.ReadFile("../screen/testdata/golden/" + v + "/" + tt.name + ".golden")
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := focusLine(string(golden))
+				if got := focusLine(ff.String()); got != want {
+					t.Errorf("after Up the fake shows %q, Claude Code %s %q", got, v, want)
+				}
+			}
+		})
+	}
+}
+
+// focusLine is the "focus: …" line of a recognised form's description.
+func focusLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "focus: ") {
+			return l
+		}
+	}
+	return ""
+}
+
 func replayRecording(t *testing.T, path string) (screen.Snapshot, cast.Header) {
 	t.Helper()
 	f, err := os.Open(path)
@@ -544,7 +601,7 @@ func TestFaultsRecovered(t *testing.T) {
 		{name: "two swallowed Downs in a row", qs: []fq{database}, ds: []answer.Decision{sel("SQLite")},
 			f: faults{Swallow: map[int]bool{1: true, 2: true}}, want: wantAnswers([]fq{database}, "SQLite")},
 		{name: "swallowed typed text is typed again while the row shows empty", qs: []fq{naming}, ds: []answer.Decision{typed("kebab")},
-			f: faults{Swallow: map[int]bool{4: true}}, want: wantAnswers([]fq{naming}, "kebab")},
+			f: faults{Swallow: map[int]bool{2: true}}, want: wantAnswers([]fq{naming}, "kebab")},
 		{name: "swallowed keys across three questions", qs: three, ds: threeDs,
 			f: faults{Swallow: map[int]bool{1: true, 4: true, 7: true, 13: true}}, want: threeWant}, // 13: the first move on Naming, after the Tab
 		{name: "swallowed tick", qs: []fq{features}, ds: []answer.Decision{sel("Auth", "API")},
@@ -647,12 +704,12 @@ func TestFaultsStop(t *testing.T) {
 		// Text is typed again only while the row shows empty; a first copy
 		// that lands after the second doubles it, and no Enter follows.
 		{name: "typed text lands late, after it was typed again", qs: []fq{naming}, ds: []answer.Decision{typed("kebab")},
-			f: faults{Delay: map[int]time.Duration{4: 2500 * time.Millisecond}}, step: "type"},
+			f: faults{Delay: map[int]time.Duration{2: 2500 * time.Millisecond}}, step: "type"}, // 1: Up to Type something, 2: the text
 		{name: "Claude exits while typing", qs: []fq{naming}, ds: []answer.Decision{typed("kebab")},
-			f: faults{CloseAfter: 4}, step: "type"},
+			f: faults{CloseAfter: 2}, step: "type"},
 		// Redraws are bounded: a screen garbled after every key stops.
-		{name: "garbled after every key", qs: []fq{hosting}, ds: []answer.Decision{sel("Our own racks")},
-			f: faults{Garble: map[int]bool{1: true, 2: true, 3: true}}, step: "move"},
+		{name: "garbled after every key", qs: []fq{six}, ds: []answer.Decision{sel("Four")},
+			f: faults{Garble: map[int]bool{1: true, 2: true, 3: true}}, step: "move"}, // three Downs
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -1311,6 +1368,51 @@ func TestMultiLeavesByTab(t *testing.T) {
 			}
 			if !tt.tab && (tabs != 0 || buttons != 1) {
 				t.Errorf("%d Tabs and %d Enters on the button, want no Tab and 1 Enter there", tabs, buttons)
+			}
+		})
+	}
+}
+
+// TestShortestWay: the focus takes the shorter way to its row, up over the
+// wrap from option 1 to Type something where the page has one, every key
+// confirmed.
+func TestShortestWay(t *testing.T) {
+	const up, down, enter, tab = "\x1b[A", "\x1b[B", "\r", "\t"
+	tests := []struct {
+		name       string
+		qs         []fq
+		ds         []answer.Decision
+		cols, rows int
+		keys       []string
+	}{
+		{name: "typed: one Up", qs: []fq{naming}, ds: []answer.Decision{typed("kebab")}, keys: []string{up, "kebab", enter}},
+		{name: "last of four options: up", qs: []fq{hosting}, ds: []answer.Decision{sel("Our own racks")}, keys: []string{up, up, enter}},
+		{name: "as far either way: down", qs: []fq{database}, ds: []answer.Decision{sel("MongoDB")}, keys: []string{down, down, enter}},
+		{name: "multi-select, from Auth to API: up", qs: []fq{features}, ds: []answer.Decision{sel("Auth", "API")},
+			keys: []string{enter, up, up, enter, tab, enter}},
+		{name: "preview: no wrap, down", qs: []fq{layout, theme}, ds: []answer.Decision{sel("Minimal"), sel("Dark")},
+			keys: []string{down, down, enter, enter, enter}},
+		// Scrolled: the way down sees every option's tick before the button.
+		{name: "multi-select scrolled on a short screen: down", qs: []fq{hostingMulti()}, cols: 60, rows: 22,
+			ds: []answer.Decision{sel("Our own racks")}, keys: []string{down, down, down, enter, down, down, enter, enter}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cols, rows := tt.cols, tt.rows
+			if cols == 0 {
+				cols, rows = 100, 40
+			}
+			fc := newFake(t, tt.qs, cols, rows, faults{})
+			if _, err := drive(t, context.Background(), fc, hookOf(tt.qs), tt.ds, patient); err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			var got []string
+			for _, k := range fc.Received() {
+				got = append(got, k.Keys)
+			}
+			if !reflect.DeepEqual(got, tt.keys) {
+				t.Errorf("keys %q, want %q", got, tt.keys)
 			}
 		})
 	}

@@ -6,6 +6,14 @@ import "github.com/claudewrap/claudewrap/answer"
 // the options 0..n-1, "Type something" n, the multi-select button n+1,
 // "Chat about this" last. The preview layout has neither "Type something"
 // nor a button, so "Chat about this" follows the options there.
+//
+// Up on option 1 goes to "Type something", on every pinned version (the
+// recordings database-up-wrap and multi-up-wrap); on a preview page it
+// leaves the focus where it is (preview-up-stays).
+
+// UpWraps reports whether Up on option 1 of question q's page moves the
+// focus to "Type something" (see above).
+func UpWraps(q answer.Question) bool { return !q.PreviewLayout() }
 
 // OtherPosition is the position of "Type something" on question q.
 func OtherPosition(q answer.Question) int { return len(q.Options) }

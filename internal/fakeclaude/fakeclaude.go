@@ -458,7 +458,13 @@ func (fc *Claude) questionKey(k string) {
 	}
 	switch k {
 	case "\x1b[A":
-		fc.st.Focus[p] = max(0, fc.st.Focus[p]-1)
+		switch {
+		case fc.st.Focus[p] > 0:
+			fc.st.Focus[p]--
+		case !previewLayout(q):
+			// Up on option 1 wraps to Type something, as Claude does.
+			fc.st.Focus[p] = OtherPos(q)
+		}
 		fc.st.Visited[p] = fc.st.Visited[p] || fc.st.Focus[p] == OtherPos(q)
 	case "\x1b[B":
 		fc.st.Focus[p] = min(last, fc.st.Focus[p]+1)
