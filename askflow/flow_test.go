@@ -32,7 +32,9 @@ var (
 	naming = fq{Header: "Naming", Question: "How should we name things?", Options: []fo{
 		{Label: "camelCase", Desc: "fooBar"}, {Label: "snake_case", Desc: "foo_bar"}, {Label: "kebab-case", Desc: "foo-bar"},
 	}}
-	six = fq{Header: "Count", Question: "How many?", Options: []fo{
+	// multi is features as testdata/scenarios/multi.yaml asks it, alone.
+	multi = withQuestion(features, "Which features should we build first?")
+	six   = fq{Header: "Count", Question: "How many?", Options: []fo{
 		{Label: "One"}, {Label: "Two"}, {Label: "Three"}, {Label: "Four"}, {Label: "Five"}, {Label: "Six"},
 	}}
 	hosting = fq{Header: "Hosting", Question: "Where should the service run once it is ready for its first users?", Options: []fo{
@@ -213,8 +215,6 @@ var (
 // (characters, and the colours and attributes of everything drawn), from
 // the rule above the form down, and be recognised as the golden file says.
 func TestFakeMatchesRecording(t *testing.T) {
-	multi := features
-	multi.Question = "Which features should we build first?"
 	tests := []struct {
 		name  string
 		qs    []fq
@@ -298,8 +298,6 @@ func TestFakeMatchesRecording(t *testing.T) {
 // moves Claude's (recorded on every pinned version): to Type something, on
 // a preview page nowhere. askflow's shortest way up relies on it.
 func TestFakeUpOnFirstOption(t *testing.T) {
-	multi := features
-	multi.Question = "Which features should we build first?"
 	tests := []struct {
 		name       string
 		qs         []fq
