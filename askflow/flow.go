@@ -294,6 +294,12 @@ func (r *runner) ripened(ctx context.Context, step string, ready func(screen.Sna
 		return screen.Snapshot{}, r.fail(step, r.cfg.Screen.Snapshot(), "%v", err)
 	}
 	s, ok := r.wait(ctx, r.cfg.StepTimeout, ready)
+	if !ok && ctx.Err() == nil && !r.elsewhere && r.redraw() {
+		// Claude Code 2.1.197 was seen to leave a short screen garbled
+		// as a form asked with another took its place (stress seed
+		// 314368126999156480, s013): a redraw shows what is there.
+		s, ok = r.wait(ctx, r.cfg.StepTimeout, ready)
+	}
 	if !ok {
 		return s, r.fail(step, s, "the screen no longer shows %s", what)
 	}

@@ -1415,3 +1415,20 @@ func TestShortestWay(t *testing.T) {
 		})
 	}
 }
+
+// TestGarbledBeforeEnter: a page garbled after it was confirmed, while
+// askflow looks again before Enter, is redrawn and confirmed again, not
+// given up (Claude Code 2.1.197, stress seed 314368126999156480, s013).
+func TestGarbledBeforeEnter(t *testing.T) {
+	fc := newFake(t, []fq{database}, 100, 40, faults{})
+	var once sync.Once
+	_, err := drive(t, context.Background(), fc, hookOf([]fq{database}), []answer.Decision{sel("PostgreSQL")}, patient,
+		func(c *askflow.Config) {
+			// LastAsked is read as askflow looks again before Enter.
+			c.LastAsked = func() time.Time { once.Do(fc.Garble); return time.Time{} }
+		})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	checkSubmitted(t, fc, wantAnswers([]fq{database}, "PostgreSQL"))
+}

@@ -320,6 +320,16 @@ func (fc *Claude) apply(k pending) (before, after State, on func(State)) {
 	return before, fc.st.State, fc.onState
 }
 
+// Garble leaves the screen garbled until the next Redraw, as Claude Code
+// 2.1.197 left a short screen when a form asked with another took its
+// place.
+func (fc *Claude) Garble() {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	fc.garbled = true
+	fc.redrawLocked()
+}
+
 // Screen is the emulated terminal the fake draws into.
 func (fc *Claude) Screen() screen.Emulator { return fc.em }
 
