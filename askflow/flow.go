@@ -741,7 +741,7 @@ func (r *runner) upWraps(fm *screen.Form, cur, target int) bool {
 	if !screen.UpWraps(q) || cur < 0 || cur >= target || target > other {
 		return false
 	}
-	if q.MultiSelect && (fm.Cut || fm.MoreAbove || fm.MoreBelow) {
+	if q.MultiSelect && !fm.Whole() {
 		return false
 	}
 	return cur+1+other-target < target-cur
@@ -1062,7 +1062,7 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 func (r *runner) tabOn(ctx context.Context, want map[int]bool) (bool, error) {
 	q := r.cfg.Questions[r.q]
 	whole := func(fm *screen.Form) bool {
-		if len(fm.Tabs) == 0 || fm.Cut || fm.MoreAbove || fm.MoreBelow || fm.Preview != nil ||
+		if len(fm.Tabs) == 0 || !fm.Whole() || fm.Preview != nil ||
 			fm.Focus.Kind != screen.FocusOption || len(fm.Options) != len(q.Options) ||
 			fm.Other == nil || !fm.Other.Placeholder {
 			return false

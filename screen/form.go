@@ -163,6 +163,10 @@ func (f *Form) ActiveTab() int {
 	return -1
 }
 
+// Whole reports whether the page shows whole: its top on the screen and no
+// rows of its list scrolled out of sight above or below.
+func (f *Form) Whole() bool { return !f.Cut && !f.MoreAbove && !f.MoreBelow }
+
 // String renders the form as stable, readable text; golden files hold it.
 func (f *Form) String() string {
 	var b strings.Builder
