@@ -262,9 +262,14 @@ func (s *session) cancelFailed(f *form) {
 // under way), nor while the screen could be showing another open form
 // (one alike cannot be told from f). It gives up when the turn ends: f
 // will not show after that: turn is s.turns when the drive failed.
+//
+// A screen that stays still for sightQuiet without showing f, while no
+// other form is open, is redrawn (at most maxSightRedraws times): Claude
+// Code 2.1.197 left a short screen garbled as f took the place of the
+// form asked with it, and only a redraw shows what is there.
 func (s *session) cancelOnSight(f *form, turn int) {
-	over := false
-	s.lookUntil(s.ctx, func(snap screen.Snapshot) bool {
+	over, seen := false, false
+	try := func(snap screen.Snapshot) bool {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.turns != turn {
@@ -282,14 +287,56 @@ func (s *session) cancelOnSight(f *form, turn int) {
 				return false
 			}
 		}
+		seen = true
 		return true
-	})
+	}
+	for redraws := 0; redraws < maxSightRedraws; {
+		seq := s.child.Screen().Snapshot().Seq
+		ctx, cancel := context.WithTimeout(s.ctx, sightQuiet)
+		s.lookUntil(ctx, try)
+		cancel()
+		if over || seen || s.ctx.Err() != nil {
+			break
+		}
+		if s.child.Screen().Snapshot().Seq != seq || !s.alone(f) {
+			continue // Claude is drawing, or another form has the screen
+		}
+		redraws++
+		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": fmt.Sprintf(
+			"the form has not shown for %v on a still screen: Claude is asked to redraw (%d of %d)", sightQuiet, redraws, maxSightRedraws)})
+		_ = s.child.Redraw()
+	}
+	if !over && !seen {
+		s.lookUntil(s.ctx, try)
+	}
 	switch {
 	case over:
 		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "the turn ended before the form showed: nothing cancelled"})
 	case s.ctx.Err() == nil:
 		s.cancelFailed(f)
 	}
+}
+
+// sightQuiet is how long cancelOnSight waits on a still screen before it
+// has Claude redraw, and maxSightRedraws how often it does so for a form.
+const (
+	sightQuiet      = 2 * time.Second
+	maxSightRedraws = 2
+)
+
+// alone tells whether every form but f is recorded or done: nothing else
+// is decided, driven or awaited, so a redraw is not expected to come
+// between another form's keys (one that did would be met as a person's
+// resize is: askflow confirms each key's effect on the screen).
+func (s *session) alone(f *form) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, g := range s.forms {
+		if g != f && g.state != done && g.state != recorded {
+			return false
+		}
+	}
+	return true
 }
 
 // recordGrace is how long Claude may take to record a submitted form.

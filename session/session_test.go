@@ -384,6 +384,35 @@ func TestCancelOnSight(t *testing.T) {
 	r.end()
 }
 
+// TestCancelOnSightGarbled: the form of TestCancelOnSight shows garbled,
+// as Claude Code 2.1.197 left a 16-row screen when a form took the place
+// of the one asked with it (stress seed 314368126999156480, s013). Without
+// a redraw it never showed recognisably, and the run waited until the idle
+// limit; the session now has Claude redraw a screen that stays still
+// without the form, and cancels the form it then sees.
+func TestCancelOnSightGarbled(t *testing.T) {
+	t.Parallel()
+	c, r := failedOffScreen(t)
+	c.Garble() // before the form shows: its first frame is garbled
+	c.Ask([]fakeclaude.Question{database})
+	c.Settle()
+	if askflow.Showing(c.Screen().Snapshot(), fakeclaude.Answers([]fakeclaude.Question{database})) {
+		t.Fatalf("the garbled screen shows the form:\n%s", c.Screen().Snapshot().Text())
+	}
+	r.wait(`Claude is asked to redraw (1 of 2)`)
+	if ev := r.wait(`"cancelled"`); ev["tool_use_id"] != "t1" || ev["reason"] != "navigation failed" {
+		t.Errorf("cancelled: %v\n%s", ev, r)
+	}
+	c.Settle()
+	if got := c.Received(); len(got) != 1 || got[0].Keys != "\x1b" {
+		t.Errorf("keys %v, want one Esc", got)
+	}
+	if r.has("(2 of 2)") {
+		t.Errorf("a second redraw, though the first showed the form\n%s", r)
+	}
+	r.end()
+}
+
 // failedOffScreen starts a headless run in which Claude runs form t1's
 // PreToolUse hook but does not draw the form, so that its driver gives up
 // waiting for it: the form is to be cancelled when it shows.
