@@ -512,6 +512,15 @@ func hiddenFocus(fm *screen.Form) bool {
 		!slices.ContainsFunc(fm.Options, func(o screen.Option) bool { return o.Focused })
 }
 
+// aboveTop reports whether position target is an option above the top of
+// fm, a page taller than the screen whose list is not scrolled: Claude
+// Code draws such a page whole and the terminal cuts its top, so that
+// option's row never shows, focused or not (every pinned version alike,
+// testdata/screens/*/stress-7480-s024-50x16), and it cannot be confirmed.
+func aboveTop(fm *screen.Form, target int) bool {
+	return fm.Cut && !fm.MoreAbove && len(fm.Options) > 0 && target < fm.Options[0].Number-1
+}
+
 // reveal brings a focus hidden above the screen's top into view with Down,
 // one key per hidden option at most. A move commits nothing, and the focus
 // it shows is read from the screen, not inferred; give it a moment first,
@@ -701,6 +710,10 @@ func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 		}
 		if moves >= limit {
 			return nil, r.fail("move", r.cfg.Screen.Snapshot(), "focus did not reach row %d in %d moves", target+1, limit)
+		}
+		if aboveTop(fm, target) {
+			return nil, r.fail("move", r.cfg.Screen.Snapshot(), "option %d is above the screen's top on a page taller than the screen: "+
+				"it is never shown, so it is not pressed (a taller terminal shows it)", target+1)
 		}
 		key := keyDown
 		if cur > target || r.upWraps(fm, cur, target) {

@@ -1432,3 +1432,41 @@ func TestGarbledBeforeEnter(t *testing.T) {
 	}
 	checkSubmitted(t, fc, wantAnswers([]fq{database}, "PostgreSQL"))
 }
+
+// TestAboveTheTop: on a page taller than the screen, an option whose row
+// is above the screen's top is never shown, focused or not (Claude does
+// not scroll such a page; the terminal cut its top): it cannot be
+// confirmed, so it is never pressed, and askflow says so at once, after
+// the Down that showed the focus, rather than walking the list round
+// until its move limit (stress seed 11851546580518840268, s036 at 43x20
+// on 2.1.330, 2.1.321 and 2.1.299: 16 moves, 3 s each).
+func TestAboveTheTop(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		qs   []fq
+		ds   []answer.Decision
+	}{
+		{"single-select", []fq{naming, hosting}, []answer.Decision{sel("snake_case"), sel("A single shared virtual machine")}},
+		{"multi-select", []fq{naming, hostingMulti()}, []answer.Decision{sel("snake_case"), sel("A single shared virtual machine", "Our own racks")}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fc := newFake(t, tt.qs, 60, 18, faults{})
+			start := time.Now()
+			res, err := drive(t, context.Background(), fc, hookOf(tt.qs), tt.ds, patient)
+			ae := asError(t, err)
+			if ae.Step != "move" || ae.Question != 2 || !strings.Contains(ae.Reason, "above the screen's top") {
+				t.Errorf("failed at question %d, step %q: %s; want question 2, move, above the screen's top", ae.Question, ae.Step, ae.Reason)
+			}
+			// Question 1: Down, Enter; question 2: the Down that shows the
+			// focus, and nothing after it.
+			if res.Keys != 3 {
+				t.Errorf("%d keys sent, want 3: %v", res.Keys, fc.Received())
+			}
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("gave up after %v", d)
+			}
+			checkNothingSubmitted(t, fc)
+		})
+	}
+}
