@@ -31,6 +31,19 @@ type Redrawer interface {
 	Redraw() error
 }
 
+// Grower is a [Screen] whose terminal askflow may make taller: headless,
+// where no person's terminal holds the size. A page taller than the screen
+// loses its top, and an option up there never shows, focused or not (see
+// aboveTop); on a screen tall enough it does. SetRows sets the rows, the
+// width kept, and returns once Claude has drawn at that size. askflow
+// gives the rows back when the form is done.
+type Grower interface {
+	SetRows(rows int) error
+}
+
+// maxRows bounds how tall askflow makes a terminal (see [Grower]).
+const maxRows = 200
+
 // KeyEvent reports one key sent, with the focus before and after it.
 type KeyEvent struct {
 	Question int // 1-based
@@ -176,6 +189,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	r := &runner{cfg: withDefaults(cfg), onlyMoves: true}
 	out, err := r.run(ctx)
+	if r.rows > 0 {
+		// Give the terminal its rows back; Claude redraws at that size. It
+		// fails only once Claude has exited, and then the answer stands.
+		_ = r.cfg.Screen.(Grower).SetRows(r.rows)
+	}
 	if err != nil && ctx.Err() != nil {
 		err = fmt.Errorf("%w: %w", ErrInterrupted, err)
 	}
@@ -218,6 +236,9 @@ type runner struct {
 	// screen's top (a page taller than a short screen): never focused,
 	// never pressed, so never ticked by us.
 	aboveTop int
+	// rows is the terminal's height before askflow made it taller (see
+	// [Grower]), 0 while it has not.
+	rows int
 }
 
 // formAge is how long a guarded form must have been on the screen before
@@ -521,6 +542,33 @@ func aboveTop(fm *screen.Form, target int) bool {
 	return fm.Cut && !fm.MoreAbove && len(fm.Options) > 0 && target < fm.Options[0].Number-1
 }
 
+// grow makes the terminal twice as tall (at most maxRows), when the screen
+// is a [Grower], so that a page taller than the screen shows its top, and
+// confirms the page again on the taller screen. It returns nil, having
+// changed nothing, when the screen cannot grow. The form may refuse an
+// early Enter again after Claude has drawn it anew: the guard before the
+// next commit counts from now.
+func (r *runner) grow(ctx context.Context) (*screen.Form, error) {
+	g, ok := r.cfg.Screen.(Grower)
+	snap := r.cfg.Screen.Snapshot()
+	if !ok || snap.Rows >= maxRows {
+		return nil, nil
+	}
+	if r.rows == 0 {
+		r.rows = snap.Rows
+	}
+	rows := min(2*snap.Rows, maxRows)
+	if err := g.SetRows(rows); err != nil {
+		return nil, r.fail("grow", snap, "make the terminal %d rows tall: %v", rows, err)
+	}
+	fm, err := r.page(ctx, r.cfg.FormTimeout)
+	if err != nil {
+		return nil, err
+	}
+	r.shown, r.guarded = time.Now(), true
+	return fm, nil
+}
+
 // reveal brings a focus hidden above the screen's top into view with Down,
 // one key per hidden option at most. A move commits nothing, and the focus
 // it shows is read from the screen, not inferred; give it a moment first,
@@ -712,8 +760,16 @@ func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 			return nil, r.fail("move", r.cfg.Screen.Snapshot(), "focus did not reach row %d in %d moves", target+1, limit)
 		}
 		if aboveTop(fm, target) {
-			return nil, r.fail("move", r.cfg.Screen.Snapshot(), "option %d is above the screen's top on a page taller than the screen: "+
-				"it is never shown, so it is not pressed (a taller terminal shows it)", target+1)
+			nf, err := r.grow(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if nf == nil {
+				return nil, r.fail("move", r.cfg.Screen.Snapshot(), "option %d is above the screen's top on a page taller than the screen: "+
+					"it is never shown, so it is not pressed (a taller terminal shows it)", target+1)
+			}
+			fm = nf
+			continue
 		}
 		key := keyDown
 		if cur > target || r.upWraps(fm, cur, target) {

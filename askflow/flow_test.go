@@ -76,6 +76,14 @@ func (r redrawable) Redraw() error { return r.fc.Redraw() }
 
 var _ askflow.Redrawer = redrawable{}
 
+// growable is the fake's screen as a headless session gives it to askflow:
+// one whose terminal may be made taller.
+type growable struct{ redrawable }
+
+func (g growable) SetRows(rows int) error { return g.fc.SetRows(rows) }
+
+var _ askflow.Grower = growable{}
+
 func drive(t *testing.T, ctx context.Context, fc *fakeClaude, hook []answer.Question, ds []answer.Decision, tweak ...func(*askflow.Config)) (askflow.Result, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
@@ -1436,18 +1444,23 @@ func TestGarbledBeforeEnter(t *testing.T) {
 // TestAboveTheTop: on a page taller than the screen, an option whose row
 // is above the screen's top is never shown, focused or not (Claude does
 // not scroll such a page; the terminal cut its top): it cannot be
-// confirmed, so it is never pressed, and askflow says so at once, after
-// the Down that showed the focus, rather than walking the list round
-// until its move limit (stress seed 11851546580518840268, s036 at 43x20
-// on 2.1.330, 2.1.321 and 2.1.299: 16 moves, 3 s each).
+// confirmed, so it is never pressed. On a person's terminal askflow says
+// so at once, after the Down that showed the focus, rather than walking
+// the list round until its move limit (stress seed 11851546580518840268,
+// s036 at 43x20 on 2.1.330, 2.1.321 and 2.1.299: 16 moves, 3 s each).
+// Headless, where the size is nobody's, it makes the terminal taller,
+// answers on the page shown whole, and gives the rows back.
 func TestAboveTheTop(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		qs   []fq
 		ds   []answer.Decision
+		want map[string]string
 	}{
-		{"single-select", []fq{naming, hosting}, []answer.Decision{sel("snake_case"), sel("A single shared virtual machine")}},
-		{"multi-select", []fq{naming, hostingMulti()}, []answer.Decision{sel("snake_case"), sel("A single shared virtual machine", "Our own racks")}},
+		{"single-select", []fq{naming, hosting}, []answer.Decision{sel("snake_case"), sel("A single shared virtual machine")},
+			wantAnswers([]fq{naming, hosting}, "snake_case", "A single shared virtual machine")},
+		{"multi-select", []fq{naming, hostingMulti()}, []answer.Decision{sel("snake_case"), sel("A single shared virtual machine", "Our own racks")},
+			wantAnswers([]fq{naming, hostingMulti()}, "snake_case", "A single shared virtual machine, Our own racks")},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -1468,5 +1481,36 @@ func TestAboveTheTop(t *testing.T) {
 			}
 			checkNothingSubmitted(t, fc)
 		})
+		t.Run(tt.name+", headless", func(t *testing.T) {
+			t.Parallel()
+			fc := newFake(t, tt.qs, 60, 18, faults{})
+			var rows []int
+			res, err := drive(t, context.Background(), fc, hookOf(tt.qs), tt.ds, patient, func(c *askflow.Config) {
+				g := growable{c.Screen.(redrawable)}
+				c.Screen = rowsSeen{g, &rows}
+			})
+			if err != nil || res.Outcome != askflow.Submitted {
+				t.Fatalf("Run: %v, %v", res.Outcome, err)
+			}
+			checkSubmitted(t, fc, tt.want)
+			if !reflect.DeepEqual(rows, []int{36, 18}) {
+				t.Errorf("rows set %v, want [36 18]: twice as tall, then given back", rows)
+			}
+			if _, r := fc.Screen().Size(); r != 18 {
+				t.Errorf("the terminal ended %d rows tall, want 18", r)
+			}
+			checkEnters(t, fc, tt.qs, tt.ds)
+		})
 	}
+}
+
+// rowsSeen is a growable screen that notes each height askflow sets.
+type rowsSeen struct {
+	growable
+	rows *[]int
+}
+
+func (s rowsSeen) SetRows(rows int) error {
+	*s.rows = append(*s.rows, rows)
+	return s.growable.SetRows(rows)
 }

@@ -5,7 +5,9 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -63,6 +65,68 @@ func TestStressSample(t *testing.T) {
 			}
 			report("Claude Code %s: %d random forms (seed %d): %d right, %d wrong, %d not answered",
 				version, tally.Asked, sampleSeed, tally.Right, tally.Wrong, tally.Failed)
+		})
+	}
+}
+
+// TestTallPage answers the two random forms that claudewrap could not
+// answer before, on every pinned version: a page taller than a short
+// screen whose wanted option 1 is above the screen's top, where Claude does
+// not scroll (stress-7480-s024-50x16 on every version, stress-0268-s036-43x20
+// on 2.1.299 and later). Headless, claudewrap makes the terminal taller
+// for it (twice as tall: the run's recording shows the size), answers on
+// the page shown whole, and gives the rows back. Judged by what Claude
+// recorded, like every random form.
+func TestTallPage(t *testing.T) {
+	bin := claudetest.Claudewrap(t)
+	type pick struct {
+		seed    uint64
+		session string
+		grown   string // the recording's size while the form was answered
+	}
+	picks := []pick{{6070619087335327480, "s024", "50x32"}, {11851546580518840268, "s036", "43x40"}}
+	for _, version := range claudetest.PinnedVersions() {
+		t.Run("claude-"+version, func(t *testing.T) {
+			claude := claudetest.Binary(t, version)
+			for _, p := range picks {
+				plan := stress.Generate(p.seed, 150)
+				plan.Sessions = slices.DeleteFunc(plan.Sessions, func(s stress.Session) bool { return s.Name != p.session })
+				if len(plan.Sessions) != 1 {
+					t.Fatalf("seed %d has no session %s", p.seed, p.session)
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+				vs, err := stress.Run(ctx, stress.Config{
+					Claudewrap: bin,
+					Claude:     func(string) (string, error) { return claude, nil },
+					Versions:   []string{version},
+					Parallel:   1,
+					Dir:        t.TempDir(),
+					Keep:       true,
+					Logf:       func(f string, a ...any) { t.Logf(f, a...) },
+				}, plan)
+				cancel()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, v := range vs {
+					if v.Outcome != stress.Right {
+						t.Errorf("seed %d %s: %s %s: %s", p.seed, p.session, v.Outcome, v.Case, v.Detail)
+					}
+				}
+				grown := false
+				if len(vs) > 0 {
+					rec, err := os.ReadFile(filepath.Join(vs[0].Dir, "run.cast"))
+					if err != nil {
+						t.Fatal(err)
+					}
+					grown = strings.Contains(string(rec), `"r", "`+p.grown+`"`)
+				}
+				if p.session == "s024" && !grown {
+					t.Errorf("seed %d %s: the recording never shows the terminal at %s", p.seed, p.session, p.grown)
+				}
+				report("Claude Code %s: a page taller than the screen, option 1 above its top (seed %d %s): %d forms right; terminal made taller: %t",
+					version, p.seed, p.session, len(vs), grown)
+			}
 		})
 	}
 }

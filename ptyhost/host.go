@@ -684,14 +684,38 @@ func (h *Host) Redraw() error {
 	if c, r := h.screen.Size(); c != cols-1 || r != rows {
 		return nil
 	}
-	seq = h.screen.Snapshot().Seq
-	if err := h.Resize(cols, rows); err != nil {
+	if err := h.resizeDrawn(cols, rows); err != nil {
 		return fmt.Errorf("redraw: %w", err)
 	}
-	ctx, cancel = context.WithTimeout(context.Background(), time.Second)
+	return nil
+}
+
+// SetRows makes the terminal rows tall, its width kept, and waits (a
+// second at most) for the child's redraw at that size to land and go
+// quiet. Headless, askflow has a page taller than the screen drawn whole
+// this way (see askflow.Grower); nobody's terminal holds the size.
+func (h *Host) SetRows(rows int) error {
+	h.redrawMu.Lock()
+	defer h.redrawMu.Unlock()
+	cols, _ := h.screen.Size()
+	if err := h.resizeDrawn(cols, rows); err != nil {
+		return fmt.Errorf("set rows: %w", err)
+	}
+	return nil
+}
+
+// resizeDrawn resizes the terminal and waits for the child's redraw: its
+// first output, then quiet (no output for redrawQuiet), a second at most.
+func (h *Host) resizeDrawn(cols, rows int) error {
+	if c, r := h.screen.Size(); c == cols && r == rows {
+		return nil
+	}
+	seq := h.screen.Snapshot().Seq
+	if err := h.Resize(cols, rows); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	// The redraw's first output, then quiet: no output for redrawQuiet.
-	// A second at most in all.
 	s, err := h.screen.Wait(ctx, func(s screen.Snapshot) bool { return s.Seq != seq })
 	for err == nil {
 		qctx, qcancel := context.WithTimeout(ctx, redrawQuiet)

@@ -405,6 +405,26 @@ func TestRedrawWaitsForTheFullSizeDraw(t *testing.T) {
 	}
 }
 
+// TestSetRowsWaitsForTheDraw: SetRows returns once the child has drawn at
+// the new height, its width kept; the same height again draws nothing.
+func TestSetRowsWaitsForTheDraw(t *testing.T) {
+	h := startHost(t, helperConfig(t, "echo"))
+	waitScreen(t, h.Screen(), "ready")
+	if err := h.SetRows(48); err != nil {
+		t.Fatal(err)
+	}
+	if text := h.Screen().Snapshot().Text(); !strings.Contains(text, "size 80x48") {
+		t.Errorf("SetRows returned before the draw at 80x48 landed; screen:\n%s", text)
+	}
+	if c, r := h.Screen().Size(); c != 80 || r != 48 {
+		t.Errorf("size after SetRows %dx%d, want 80x48", c, r)
+	}
+	seq := h.Screen().Snapshot().Seq
+	if err := h.SetRows(48); err != nil || h.Screen().Snapshot().Seq != seq {
+		t.Errorf("SetRows to the same height: %v, screen changed %t", err, h.Screen().Snapshot().Seq != seq)
+	}
+}
+
 // TestInputStopsWithTheChild: once the child is gone, the host no longer
 // reads the person's terminal: a key typed then reaches whoever reads next
 // (the shell, a prompt), not a forgotten goroutine.

@@ -90,6 +90,7 @@ func (c *dialogChild) Picked() string {
 
 func (c *dialogChild) Screen() screen.Emulator { return c.em }
 func (c *dialogChild) Redraw() error           { return nil }
+func (c *dialogChild) SetRows(int) error       { return nil }
 func (c *dialogChild) Done() <-chan struct{}   { return c.done }
 func (c *dialogChild) Wait() (ptyhost.Status, error) {
 	return ptyhost.Status{}, nil

@@ -76,6 +76,9 @@ func (s *session) drive(f *form, ds []answer.Decision, driven chan struct{}) {
 
 	cfg := s.cfg.Flow
 	cfg.Screen, cfg.Keys, cfg.Decisions = redrawable{s.child.Screen(), s.child}, s.keys, ds
+	if s.cfg.Host.Headless {
+		cfg.Screen = growable{redrawable{s.child.Screen(), s.child}}
+	}
 	cfg.Questions, cfg.Recorded, cfg.LastKey = f.questions, f.posted, s.keyTime
 	cfg.LastAsked = func() time.Time { return s.askedBesides(f) }
 	cfg.OnKey = func(k askflow.KeyEvent) {
@@ -424,3 +427,10 @@ type redrawable struct {
 }
 
 func (r redrawable) Redraw() error { return r.child.Redraw() }
+
+// growable is Claude's screen as askflow reads it headless: nobody's
+// terminal holds its size, so askflow may make it taller for a page taller
+// than the screen (see askflow.Grower).
+type growable struct{ redrawable }
+
+func (g growable) SetRows(rows int) error { return g.child.SetRows(rows) }

@@ -39,6 +39,9 @@ type Child interface {
 	SendKeys(p []byte) error
 	// Redraw has Claude draw its whole screen again.
 	Redraw() error
+	// SetRows makes the terminal rows tall and waits for Claude's redraw
+	// (headless only: see askflow.Grower).
+	SetRows(rows int) error
 	Signal(sig os.Signal) error
 	// Done is closed when Claude has exited; Wait then says how.
 	Done() <-chan struct{}

@@ -472,3 +472,46 @@ func TestCancelOnSightLimits(t *testing.T) {
 		r.end()
 	})
 }
+
+// TestTallPage: a page taller than the screen loses its top, and option 1
+// up there never shows. Headless, the terminal is nobody's: the session
+// lets askflow make it taller, the answer is driven on the page shown
+// whole and verified, and the terminal gets its rows back. On a person's
+// terminal the size is theirs: the form is handed to them instead.
+func TestTallPage(t *testing.T) {
+	t.Parallel()
+	for _, headless := range []bool{true, false} {
+		t.Run(fmt.Sprintf("headless %t", headless), func(t *testing.T) {
+			t.Parallel()
+			c := newChild(t, fakeclaude.Faults{})
+			if err := c.SetRows(9); err != nil {
+				t.Fatal(err)
+			}
+			host := ptyhost.Config{Headless: headless, Cols: 100, Rows: 9}
+			r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("PostgreSQL")}},
+				Policy: rules.Passthrough, Host: host, Flow: askflow.Config{StepTimeout: 500 * time.Millisecond}})
+			c.ask("t1", database)
+			if !headless {
+				if ev := r.wait(`"handed_over"`); ev["reason"] != "navigation failed" {
+					t.Errorf("handed over: %v\n%s", ev, r)
+				}
+				if _, rows := c.Screen().Size(); rows != 9 {
+					t.Errorf("the person's terminal was made %d rows tall", rows)
+				}
+				r.end()
+				return
+			}
+			if ev := r.wait(`"verified"`); ev["tool_use_id"] != "t1" {
+				t.Errorf("verified: %v\n%s", ev, r)
+			}
+			c.Settle()
+			if got := c.Submitted(); got[database.Question] != "PostgreSQL" {
+				t.Errorf("Claude recorded %v, want PostgreSQL", got)
+			}
+			if _, rows := c.Screen().Size(); rows != 9 {
+				t.Errorf("the terminal ended %d rows tall, want its 9 back", rows)
+			}
+			r.end()
+		})
+	}
+}

@@ -238,6 +238,16 @@ func (fc *Claude) Redraw() error {
 	return nil
 }
 
+// SetRows makes the fake's terminal rows tall and redraws, as Claude
+// draws anew on a size change (see askflow.Grower).
+func (fc *Claude) SetRows(rows int) error {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	fc.em.Resize(fc.cols, rows)
+	fc.redrawLocked()
+	return nil
+}
+
 // SendKeys queues p; it takes effect a little later, on the fake's goroutine.
 func (fc *Claude) SendKeys(p []byte) error {
 	fc.mu.Lock()
