@@ -34,7 +34,7 @@ type Redrawer interface {
 // Grower is a [Screen] whose terminal askflow may make taller: headless,
 // where no person's terminal holds the size. A page taller than the screen
 // loses its top, and an option up there never shows, focused or not (see
-// aboveTop); on a screen tall enough it does. SetRows sets the rows, the
+// runner.offTop); on a screen tall enough it does. SetRows sets the rows, the
 // width kept, and returns once Claude has drawn at that size. askflow
 // gives the rows back when the form is done.
 type Grower interface {
@@ -533,13 +533,19 @@ func hiddenFocus(fm *screen.Form) bool {
 		!slices.ContainsFunc(fm.Options, func(o screen.Option) bool { return o.Focused })
 }
 
-// aboveTop reports whether position target is an option above the top of
+// offTop reports whether position target is an option above the top of
 // fm, a page taller than the screen whose list is not scrolled: Claude
 // Code draws such a page whole and the terminal cuts its top, so that
 // option's row never shows, focused or not (every pinned version alike,
 // testdata/screens/*/stress-7480-s024-50x16), and it cannot be confirmed.
-func aboveTop(fm *screen.Form, target int) bool {
-	return fm.Cut && !fm.MoreAbove && len(fm.Options) > 0 && target < fm.Options[0].Number-1
+// That the list is not scrolled is known when the target was seen focused
+// and out of sight (see reveal), or from the missing ↑ mark; the mark
+// shares its column with the pointer, so not when the first row is focused.
+func (r *runner) offTop(fm *screen.Form, target int) bool {
+	if !fm.Cut || fm.MoreAbove || len(fm.Options) == 0 || target >= fm.Options[0].Number-1 {
+		return false
+	}
+	return target < r.aboveTop || !fm.Options[0].Focused
 }
 
 // grow makes the terminal twice as tall (at most maxRows), when the screen
@@ -548,7 +554,7 @@ func aboveTop(fm *screen.Form, target int) bool {
 // changed nothing, when the screen cannot grow. The form may refuse an
 // early Enter again after Claude has drawn it anew: the guard before the
 // next commit counts from now.
-func (r *runner) grow(ctx context.Context) (*screen.Form, error) {
+func (r *runner) grow(ctx context.Context, target int) (*screen.Form, error) {
 	g, ok := r.cfg.Screen.(Grower)
 	snap := r.cfg.Screen.Snapshot()
 	if !ok || snap.Rows >= maxRows {
@@ -561,6 +567,13 @@ func (r *runner) grow(ctx context.Context) (*screen.Form, error) {
 	if err := g.SetRows(rows); err != nil {
 		return nil, r.fail("grow", snap, "make the terminal %d rows tall: %v", rows, err)
 	}
+	// Claude's draw at the new size may come late: until it does, the old
+	// frame sits at the top of the taller screen. Wait a step for a page
+	// that shows the target, then take whatever page agrees (a page still
+	// cut grows again, within maxRows and the move limit).
+	_, _, _ = r.formWhere(ctx, r.cfg.StepTimeout, func(fm *screen.Form) bool {
+		return r.agrees(fm) && fm.Focus.Kind != screen.FocusUnknown && !r.offTop(fm, target)
+	})
 	fm, err := r.page(ctx, r.cfg.FormTimeout)
 	if err != nil {
 		return nil, err
@@ -759,8 +772,8 @@ func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 		if moves >= limit {
 			return nil, r.fail("move", r.cfg.Screen.Snapshot(), "focus did not reach row %d in %d moves", target+1, limit)
 		}
-		if aboveTop(fm, target) {
-			nf, err := r.grow(ctx)
+		if r.offTop(fm, target) {
+			nf, err := r.grow(ctx, target)
 			if err != nil {
 				return nil, err
 			}

@@ -1483,7 +1483,9 @@ func TestAboveTheTop(t *testing.T) {
 		})
 		t.Run(tt.name+", headless", func(t *testing.T) {
 			t.Parallel()
-			fc := newFake(t, tt.qs, 60, 18, faults{})
+			// Claude draws at the new size 300 ms late: askflow answers on
+			// that draw, not on the old frame left at the top.
+			fc := newFake(t, tt.qs, 60, 18, faults{LateDraw: 300 * time.Millisecond})
 			var rows []int
 			res, err := drive(t, context.Background(), fc, hookOf(tt.qs), tt.ds, patient, func(c *askflow.Config) {
 				g := growable{c.Screen.(redrawable)}

@@ -75,12 +75,17 @@ func helperChild(mode string, args []string) int {
 		fmt.Print("dying\r\n")
 		syscall.Kill(os.Getpid(), syscall.Signal(n))
 		select {}
-	case "echo":
-		// Prints each line read, and the size on SIGWINCH.
+	case "echo", "slowecho":
+		// Prints each line read, and the size on SIGWINCH (slowecho:
+		// 150 ms after it, as a busy program redraws late).
 		winch := make(chan os.Signal, 1)
 		signal.Notify(winch, syscall.SIGWINCH)
+		slow := mode == "slowecho"
 		go func() {
 			for range winch {
+				if slow {
+					time.Sleep(150 * time.Millisecond) // the late redraw this mode is for
+				}
 				r, c, _ := pty.Getsize(os.Stdin)
 				fmt.Printf("size %dx%d\r\n", c, r)
 			}

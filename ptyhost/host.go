@@ -710,10 +710,12 @@ func (h *Host) resizeDrawn(cols, rows int) error {
 	if c, r := h.screen.Size(); c == cols && r == rows {
 		return nil
 	}
-	seq := h.screen.Snapshot().Seq
 	if err := h.Resize(cols, rows); err != nil {
 		return err
 	}
+	// After the resize: the emulator's own resize counts as a change, and
+	// what is awaited is the child's draw.
+	seq := h.screen.Snapshot().Seq
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	s, err := h.screen.Wait(ctx, func(s screen.Snapshot) bool { return s.Seq != seq })

@@ -391,7 +391,7 @@ func (c *countingScreen) Write(p []byte) (int, error) {
 // TestRedrawWaitsForTheFullSizeDraw: Redraw returns only once the child has
 // drawn at its restored size, so that the next key meets a drawn screen.
 func TestRedrawWaitsForTheFullSizeDraw(t *testing.T) {
-	h := startHost(t, helperConfig(t, "echo"))
+	h := startHost(t, helperConfig(t, "slowecho"))
 	waitScreen(t, h.Screen(), "ready")
 	if err := h.Redraw(); err != nil {
 		t.Fatal(err)
@@ -406,9 +406,11 @@ func TestRedrawWaitsForTheFullSizeDraw(t *testing.T) {
 }
 
 // TestSetRowsWaitsForTheDraw: SetRows returns once the child has drawn at
-// the new height, its width kept; the same height again draws nothing.
+// the new height, its width kept, even when the child draws late (the
+// emulator's own resize is not the draw); the same height again draws
+// nothing.
 func TestSetRowsWaitsForTheDraw(t *testing.T) {
-	h := startHost(t, helperConfig(t, "echo"))
+	h := startHost(t, helperConfig(t, "slowecho"))
 	waitScreen(t, h.Screen(), "ready")
 	if err := h.SetRows(48); err != nil {
 		t.Fatal(err)

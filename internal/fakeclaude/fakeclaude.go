@@ -94,6 +94,9 @@ type Faults struct {
 	// After key ResizeAfter, the terminal becomes ResizeCols wide.
 	ResizeAfter int
 	ResizeCols  int
+	// LateDraw delays the fake's draw after SetRows, as a busy Claude
+	// redraws late: meanwhile the old frame stays on the taller screen.
+	LateDraw time.Duration
 
 	// StartFocus is the focus position on the first page when the form
 	// appears.
@@ -244,7 +247,22 @@ func (fc *Claude) SetRows(rows int) error {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
 	fc.em.Resize(fc.cols, rows)
-	fc.redrawLocked()
+	if fc.f.LateDraw == 0 {
+		fc.redrawLocked()
+		return nil
+	}
+	fc.wg.Add(1)
+	go func() {
+		defer fc.wg.Done()
+		select {
+		case <-time.After(fc.f.LateDraw):
+		case <-fc.done:
+			return
+		}
+		fc.mu.Lock()
+		defer fc.mu.Unlock()
+		fc.redrawLocked()
+	}()
 	return nil
 }
 
