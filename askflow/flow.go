@@ -237,8 +237,10 @@ type runner struct {
 	// never pressed, so never ticked by us.
 	aboveTop int
 	// rows is the terminal's height before askflow made it taller (see
-	// [Grower]), 0 while it has not.
-	rows int
+	// [Grower]), 0 while it has not; lostGrows counts the times it did so
+	// on this question for a page lost after a key.
+	rows      int
+	lostGrows int
 }
 
 // formAge is how long a guarded form must have been on the screen before
@@ -355,7 +357,7 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 		r.q = i
 		r.ticks = map[int]bool{}
 		r.aboveTop = 0
-		r.redraws = 0
+		r.redraws, r.lostGrows = 0, 0
 		var err error
 		switch {
 		case d.Action == answer.Type:
@@ -555,17 +557,8 @@ func (r *runner) offTop(fm *screen.Form, target int) bool {
 // early Enter again after Claude has drawn it anew: the guard before the
 // next commit counts from now.
 func (r *runner) grow(ctx context.Context, target int) (*screen.Form, error) {
-	g, ok := r.cfg.Screen.(Grower)
-	snap := r.cfg.Screen.Snapshot()
-	if !ok || snap.Rows >= maxRows {
-		return nil, nil
-	}
-	if r.rows == 0 {
-		r.rows = snap.Rows
-	}
-	rows := min(2*snap.Rows, maxRows)
-	if err := g.SetRows(rows); err != nil {
-		return nil, r.fail("grow", snap, "make the terminal %d rows tall: %v", rows, err)
+	if grown, err := r.enlarge(); !grown || err != nil {
+		return nil, err
 	}
 	// Claude's draw at the new size may come late: until it does, the old
 	// frame sits at the top of the taller screen. Wait a step for a page
@@ -574,12 +567,39 @@ func (r *runner) grow(ctx context.Context, target int) (*screen.Form, error) {
 	_, _, _ = r.formWhere(ctx, r.cfg.StepTimeout, func(fm *screen.Form) bool {
 		return r.agrees(fm) && fm.Focus.Kind != screen.FocusUnknown && !r.offTop(fm, target)
 	})
-	fm, err := r.page(ctx, r.cfg.FormTimeout)
-	if err != nil {
-		return nil, err
+	return r.page(ctx, r.cfg.FormTimeout)
+}
+
+// enlarge makes the terminal twice as tall (at most maxRows) when the
+// screen is a [Grower], and reports whether it did. Claude draws the form
+// anew, and may refuse an early Enter again: the guard before the next
+// commit counts from now.
+func (r *runner) enlarge() (bool, error) {
+	g, ok := r.cfg.Screen.(Grower)
+	snap := r.cfg.Screen.Snapshot()
+	if !ok || snap.Rows >= maxRows {
+		return false, nil
+	}
+	if r.rows == 0 {
+		r.rows = snap.Rows
+	}
+	rows := min(2*snap.Rows, maxRows)
+	if err := g.SetRows(rows); err != nil {
+		return false, r.fail("grow", snap, "make the terminal %d rows tall: %v", rows, err)
 	}
 	r.shown, r.guarded = time.Now(), true
-	return fm, nil
+	return true, nil
+}
+
+// lost reports whether s shows no form at all, where the page was, after
+// a key: at most twice per question, so that a form that is gone does
+// not grow the terminal to its limit.
+func (r *runner) lost(s screen.Snapshot) bool {
+	if _, err := screen.Recognize(s); err == nil || r.lostGrows >= 2 {
+		return false
+	}
+	r.lostGrows++
+	return true
 }
 
 // reveal brings a focus hidden above the screen's top into view with Down,
@@ -687,6 +707,23 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 				return s, nil
 			}
 			last = s
+		}
+		if !safe(s) && r.lost(s) {
+			// The key made the page taller than the screen, and what is
+			// left of it is no form (notes wrapped in a narrow preview
+			// column pushed the options off a short screen: stress seed
+			// 12353519114840221176, s034 at 44x16). Headless, a taller
+			// terminal shows what the key did.
+			grown, err := r.enlarge()
+			if err != nil {
+				return s, err
+			}
+			if grown {
+				if s, ok = r.wait(ctx, r.cfg.StepTimeout, effect); ok {
+					return s, nil
+				}
+				last = s
+			}
 		}
 		if !safe(s) {
 			return s, r.fail(step, s, "%s had an unexpected effect", keyName(key))

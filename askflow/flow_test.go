@@ -1516,3 +1516,45 @@ func (s rowsSeen) SetRows(rows int) error {
 	*s.rows = append(*s.rows, rows)
 	return s.growable.SetRows(rows)
 }
+
+// TestLostAfterKey: a key that makes the page taller than the screen can
+// leave no form in sight: typed notes wrapped in a narrow preview column
+// pushed the options off a 16-row screen (stress seed
+// 12353519114840221176, s034 at 44x16 on 2.1.330 and 2.1.321). Headless,
+// askflow makes the terminal taller, sees the notes it typed and goes on;
+// on a person's terminal it stops there, with the notes typed and nothing
+// committed.
+func TestLostAfterKey(t *testing.T) {
+	d := sel("Top bar")
+	d.Notes = "keep it collapsible"
+	qs := []fq{layout, theme}
+	ds := []answer.Decision{d, sel("Dark")}
+	f := faults{TallAfter: 3, TallRows: 41} // Down, n, then the notes
+	t.Run("headless", func(t *testing.T) {
+		t.Parallel()
+		fc := newFake(t, qs, 100, 40, f)
+		var rows []int
+		res, err := drive(t, context.Background(), fc, hookOf(qs), ds, patient, func(c *askflow.Config) {
+			c.Screen = rowsSeen{growable{c.Screen.(redrawable)}, &rows}
+		})
+		if err != nil || res.Outcome != askflow.Submitted {
+			t.Fatalf("Run: %v, %v", res.Outcome, err)
+		}
+		checkSubmitted(t, fc, wantAnswers(qs, "Top bar", "Dark"))
+		if got := fc.Notes(); got[layout.Question] != d.Notes {
+			t.Errorf("notes %v, want %q", got, d.Notes)
+		}
+		if !reflect.DeepEqual(rows, []int{80, 40}) {
+			t.Errorf("rows set %v, want [80 40]", rows)
+		}
+	})
+	t.Run("on a person's terminal", func(t *testing.T) {
+		t.Parallel()
+		fc := newFake(t, qs, 100, 40, f)
+		_, err := drive(t, context.Background(), fc, hookOf(qs), ds, patient)
+		if ae := asError(t, err); ae.Step != "notes" {
+			t.Errorf("failed at step %q, want notes", ae.Step)
+		}
+		checkNothingSubmitted(t, fc)
+	})
+}

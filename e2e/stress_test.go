@@ -70,11 +70,12 @@ func TestStressSample(t *testing.T) {
 	}
 }
 
-// TestTallPage answers the two random forms that claudewrap could not
-// answer before, on every pinned version: a page taller than a short
-// screen whose wanted option 1 is above the screen's top, where Claude does
-// not scroll (stress-7480-s024-50x16 on every version, stress-0268-s036-43x20
-// on 2.1.299 and later). Headless, claudewrap makes the terminal taller
+// TestTallPage answers the random forms that claudewrap could not answer
+// before, on every pinned version: a page taller than a short screen whose
+// wanted option 1 is above the screen's top, where Claude does not scroll
+// (stress-7480-s024-50x16 on every version, stress-0268-s036-43x20 on
+// 2.1.299 and later), and notes that leave no form in sight
+// (stress-1176-s034-44x16, 2.1.321 and later). Headless, claudewrap makes the terminal taller
 // for it (twice as tall: the run's recording shows the size), answers on
 // the page shown whole, and gives the rows back. Judged by what Claude
 // recorded, like every random form.
@@ -88,7 +89,10 @@ func TestTallPage(t *testing.T) {
 		// option 1 above the top (older ones draw it so that it fits).
 		cut string
 	}
-	picks := []pick{{6070619087335327480, "s024", "50x32", "2.1.197"}, {11851546580518840268, "s036", "43x40", "2.1.299"}}
+	picks := []pick{{6070619087335327480, "s024", "50x32", "2.1.197"}, {11851546580518840268, "s036", "43x40", "2.1.299"},
+		// Notes wrapped in a narrow preview column push every option off
+		// the screen: no form in sight after the notes are typed.
+		{12353519114840221176, "s034", "44x32", "2.1.321"}}
 	for _, version := range claudetest.PinnedVersions() {
 		t.Run("claude-"+version, func(t *testing.T) {
 			claude := claudetest.Binary(t, version)
@@ -128,7 +132,7 @@ func TestTallPage(t *testing.T) {
 				if !grown && patchOf(version) >= patchOf(p.cut) {
 					t.Errorf("seed %d %s: the recording never shows the terminal at %s", p.seed, p.session, p.grown)
 				}
-				report("Claude Code %s: a page taller than the screen, option 1 above its top (seed %d %s): %d forms right; terminal made taller: %t",
+				report("Claude Code %s: a page taller than the screen (seed %d %s): %d forms right; terminal made taller: %t",
 					version, p.seed, p.session, len(vs), grown)
 			}
 		})

@@ -250,12 +250,35 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 }
 
 // cancelFailed presses Esc on f, on the screen, whose drive failed
-// headless: nobody can take it, and cancelling is the one safe key.
+// headless: nobody can take it, and cancelling is the one safe key. Esc
+// in a preview question's open notes closes the notes, not the form
+// (testdata/screens/*/preview-notes-closed): while the form still shows,
+// Esc goes again, maxEsc in all.
 func (s *session) cancelFailed(f *form) {
-	_ = askflow.Dismiss(s.keys)
+	for range maxEsc {
+		_ = askflow.Dismiss(s.keys)
+		if !s.stillShows(f) {
+			break
+		}
+	}
 	s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": "navigation failed"})
 	s.dropQueued("the turn was interrupted")
 	s.turnInterrupted()
+}
+
+// maxEsc bounds the Escs cancelFailed presses; cancelWait is how long it
+// gives each to take the form away.
+const (
+	maxEsc     = 3
+	cancelWait = time.Second
+)
+
+// stillShows reports whether f still shows cancelWait after an Esc.
+func (s *session) stillShows(f *form) bool {
+	ctx, cancel := context.WithTimeout(s.ctx, cancelWait)
+	defer cancel()
+	_, err := s.child.Screen().Wait(ctx, func(snap screen.Snapshot) bool { return !askflow.Showing(snap, f.questions) })
+	return err != nil && s.ctx.Err() == nil
 }
 
 // cancelOnSight cancels f, whose drive failed headless while the screen
@@ -269,7 +292,9 @@ func (s *session) cancelFailed(f *form) {
 // A screen that stays still for sightQuiet without showing f, while no
 // other form is open, is redrawn (at most maxSightRedraws times): Claude
 // Code 2.1.197 left a short screen garbled as f took the place of the
-// form asked with it, and only a redraw shows what is there.
+// form asked with it, and only a redraw shows what is there. Then the
+// terminal is made taller (sightGrows times), for a page taller than the
+// screen that shows no form at all; it gets its rows back at the end.
 func (s *session) cancelOnSight(f *form, turn int) {
 	over, seen := false, false
 	try := func(snap screen.Snapshot) bool {
@@ -293,7 +318,8 @@ func (s *session) cancelOnSight(f *form, turn int) {
 		seen = true
 		return true
 	}
-	for redraws := 0; redraws < maxSightRedraws; {
+	rows := 0 // the terminal's height before it was made taller
+	for tries := 0; tries < maxSightRedraws+sightGrows; {
 		seq := s.child.Screen().Snapshot().Seq
 		ctx, cancel := context.WithTimeout(s.ctx, sightQuiet)
 		s.lookUntil(ctx, try)
@@ -304,10 +330,26 @@ func (s *session) cancelOnSight(f *form, turn int) {
 		if s.child.Screen().Snapshot().Seq != seq || !s.alone(f) {
 			continue // Claude is drawing, or another form has the screen
 		}
-		redraws++
+		tries++
+		if tries <= maxSightRedraws {
+			s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": fmt.Sprintf(
+				"the form has not shown for %v on a still screen: Claude is asked to redraw (%d of %d)", sightQuiet, tries, maxSightRedraws)})
+			_ = s.child.Redraw()
+			continue
+		}
+		// A page taller than the screen may show no form at all (notes
+		// wrapped in a narrow preview column on a short screen); the
+		// terminal is nobody's (cancelOnSight runs headless only).
+		cur := s.child.Screen().Snapshot().Rows
+		if rows == 0 {
+			rows = cur
+		}
+		if cur >= maxSightRows {
+			break
+		}
 		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": fmt.Sprintf(
-			"the form has not shown for %v on a still screen: Claude is asked to redraw (%d of %d)", sightQuiet, redraws, maxSightRedraws)})
-		_ = s.child.Redraw()
+			"the form has not shown for %v after %d redraws: the terminal is made %d rows tall", sightQuiet, maxSightRedraws, min(2*cur, maxSightRows))})
+		_ = s.child.SetRows(min(2*cur, maxSightRows))
 	}
 	if !over && !seen {
 		s.lookUntil(s.ctx, try)
@@ -318,6 +360,9 @@ func (s *session) cancelOnSight(f *form, turn int) {
 	case s.ctx.Err() == nil:
 		s.cancelFailed(f)
 	}
+	if rows > 0 {
+		_ = s.child.SetRows(rows)
+	}
 }
 
 // sightQuiet is how long cancelOnSight waits on a still screen before it
@@ -325,6 +370,13 @@ func (s *session) cancelOnSight(f *form, turn int) {
 const (
 	sightQuiet      = 2 * time.Second
 	maxSightRedraws = 2
+)
+
+// sightGrows is how often cancelOnSight then makes the terminal twice as
+// tall, up to maxSightRows, for a form that still does not show.
+const (
+	sightGrows   = 2
+	maxSightRows = 200
 )
 
 // alone tells whether every form but f is recorded or done: nothing else

@@ -17,6 +17,7 @@ import (
 	"github.com/claudewrap/claudewrap/internal/fakeclaude"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/rules"
+	"github.com/claudewrap/claudewrap/screen"
 )
 
 // The form's life in a session, driven against the fake Claude: make unit
@@ -514,4 +515,68 @@ func TestTallPage(t *testing.T) {
 			r.end()
 		})
 	}
+}
+
+// TestCancelInNotes: headless, a form whose drive failed with a preview
+// question's notes open is cancelled all the same: the first Esc closes
+// the notes (Claude Code does so, testdata/screens/*/preview-notes-closed),
+// and Esc goes again while the form shows. With one Esc, Claude waited on
+// the form until the idle limit.
+func TestCancelInNotes(t *testing.T) {
+	t.Parallel()
+	layout := fakeclaude.Question{Header: "Layout", Question: "Which layout should the dashboard use?", Options: []fakeclaude.Option{
+		{Label: "Sidebar", Desc: "Navigation on the left", Preview: "| nav | main |"},
+		{Label: "Top bar", Desc: "Navigation on top", Preview: "| nav |\n| main |"},
+	}}
+	// Down, n, then the notes and their two retries: swallowed.
+	c := newChild(t, fakeclaude.Faults{Swallow: map[int]bool{3: true, 4: true, 5: true}})
+	d := sel("Top bar")
+	d.Notes = "keep it collapsible"
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{layout.Question: d}},
+		Policy: rules.Fail, Host: hostHeadless, Flow: askflow.Config{StepTimeout: 300 * time.Millisecond}})
+	c.ask("t1", layout)
+	if ev := r.wait(`"cancelled"`); ev["tool_use_id"] != "t1" {
+		t.Errorf("cancelled: %v\n%s", ev, r)
+	}
+	c.Settle()
+	if st := c.State(); st != fakeclaude.Cancelled {
+		t.Errorf("the form ended %v, want cancelled\n%s", st, r)
+	}
+	got := c.Received()
+	if len(got) < 2 || got[len(got)-1].Keys != "\x1b" || got[len(got)-2].Keys != "\x1b" {
+		t.Errorf("keys %v, want two Escs last", got)
+	}
+	r.end()
+}
+
+// TestCancelOnSightTall: headless, a form that shows no recognisable page
+// on the screen, redrawn or not (only its footer is in sight: a page
+// taller than the screen), is looked for on a terminal made taller, then
+// cancelled, and the terminal gets its rows back. Left alone, the run
+// waited until the idle limit (stress seed 12353519114840221176, s034 at
+// 44x16, before askflow made the terminal taller itself).
+func TestCancelOnSightTall(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{TallAfter: 1, TallRows: 100})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+		Policy: rules.Fail, Host: hostHeadless, Flow: askflow.Config{FormTimeout: 500 * time.Millisecond}})
+	c.ask("t1", database)
+	r.wait(`it is cancelled when it shows"`)
+	r.wait(`Claude is asked to redraw (2 of 2)`)
+	r.wait(`the terminal is made 80 rows tall`)
+	r.wait(`the terminal is made 160 rows tall`)
+	if ev := r.wait(`"cancelled"`); ev["tool_use_id"] != "t1" {
+		t.Errorf("cancelled: %v\n%s", ev, r)
+	}
+	c.Settle()
+	if st := c.State(); st != fakeclaude.Cancelled {
+		t.Errorf("the form ended %v, want cancelled", st)
+	}
+	// The rows come back once Claude's prompt has (see turnInterrupted).
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if s, err := c.Screen().Wait(ctx, func(s screen.Snapshot) bool { return s.Rows == 40 }); err != nil {
+		t.Errorf("the terminal stayed %d rows tall, want its 40 back", s.Rows)
+	}
+	r.end()
 }

@@ -94,6 +94,11 @@ type Faults struct {
 	// After key ResizeAfter, the terminal becomes ResizeCols wide.
 	ResizeAfter int
 	ResizeCols  int
+	// From key TallAfter on, while the terminal is shorter than TallRows,
+	// only the page's footer shows: the key made the page taller than the
+	// screen and no form is left to see (notes wrapped in a narrow
+	// preview column on a short screen).
+	TallAfter, TallRows int
 	// LateDraw delays the fake's draw after SetRows, as a busy Claude
 	// redraws late: meanwhile the old frame stays on the taller screen.
 	LateDraw time.Duration
@@ -713,6 +718,9 @@ func (fc *Claude) redrawLocked() {
 		b.WriteString("$ ")
 	} else {
 		ls := fc.linesLocked()
+		if _, rows := fc.em.Size(); fc.f.TallAfter > 0 && fc.handled+1 >= fc.f.TallAfter && rows < fc.f.TallRows && len(ls) > 2 {
+			ls = ls[len(ls)-2:]
+		}
 		if fc.garbled && fc.st.State == Open && fc.st.Page < len(fc.qs) {
 			q := fc.qs[fc.st.Page].Question
 			for i, l := range ls {
