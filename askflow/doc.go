@@ -31,7 +31,8 @@
 // nothing more once the dialog changes.
 //
 // watch.go answers the session's few questions about the screen around a
-// form (is a form shown, is it untouched, has Claude's prompt come back) and
+// form (is a form shown, is it untouched, are a preview's notes open, has
+// Claude's prompt come back) and
 // holds its one blind key, [Dismiss]'s Esc, so that the session reads no
 // screens itself.
 //

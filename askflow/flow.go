@@ -34,9 +34,11 @@ type Redrawer interface {
 // Grower is a [Screen] whose terminal askflow may make taller: headless,
 // where no person's terminal holds the size. A page taller than the screen
 // loses its top, and an option up there never shows, focused or not (see
-// runner.offTop); on a screen tall enough it does. SetRows sets the rows, the
-// width kept, and returns once Claude has drawn at that size. askflow
-// gives the rows back when the form is done.
+// runner.offTop); a key can even leave no form in sight (see runner.lost).
+// On a screen tall enough they show. SetRows sets the rows, the width
+// kept, and returns once Claude has drawn at that size (or a second has
+// passed); askflow confirms the page again either way, and gives the rows
+// back when the form is done.
 type Grower interface {
 	SetRows(rows int) error
 }
@@ -597,6 +599,9 @@ func (r *runner) enlarge() (bool, error) {
 func (r *runner) lost(s screen.Snapshot) bool {
 	if _, err := screen.Recognize(s); err == nil || r.lostGrows >= 2 {
 		return false
+	}
+	if _, prompt := screen.Prompt(s); prompt {
+		return false // the form is gone, not out of sight
 	}
 	r.lostGrows++
 	return true

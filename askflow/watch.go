@@ -52,6 +52,21 @@ func Untouched(s screen.Snapshot, qs []answer.Question) bool {
 	return err == nil && len(qs) > 0 && fm.Review == nil && len(fm.Disagreements(qs[0])) == 0
 }
 
+// NotesOpen reports whether the form asking qs shows a preview question
+// with its notes open for typing: there, Esc closes the notes, not the
+// form (testdata/screens/*/preview-notes-closed).
+func NotesOpen(s screen.Snapshot, qs []answer.Question) bool {
+	fm, err := screen.Recognize(s)
+	return err == nil && Showing(s, qs) && fm.Preview != nil && fm.Preview.Editing
+}
+
+// NotesClosed reports whether the form asking qs shows a preview question
+// with its notes closed.
+func NotesClosed(s screen.Snapshot, qs []answer.Question) bool {
+	fm, err := screen.Recognize(s)
+	return err == nil && Showing(s, qs) && fm.Preview != nil && !fm.Preview.Editing
+}
+
 // Dismiss cancels the form on the screen with Esc, the one key that cannot
 // commit anything. It is what is left when a form cannot be driven and
 // nobody is there to take it; the caller makes sure the form is the one it

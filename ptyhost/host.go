@@ -211,22 +211,31 @@ func (h *Host) SendKeys(p []byte) error {
 
 // Resize sets the size of the PTY and the emulator together.
 func (h *Host) Resize(cols, rows int) error {
+	_, err := h.resize(cols, rows)
+	return err
+}
+
+// resize is Resize, returning the screen's Seq once the emulator has the
+// new size and before the child is told of it: a change after that Seq is
+// the child's draw.
+func (h *Host) resize(cols, rows int) (uint64, error) {
 	h.sizeMu.Lock()
 	defer h.sizeMu.Unlock()
 	if h.closed {
-		return errors.New("resize: claude has exited")
+		return 0, errors.New("resize: claude has exited")
 	}
 	if c, r := h.screen.Size(); c == cols && r == rows {
-		return nil
+		return h.screen.Snapshot().Seq, nil
 	}
 	h.screen.Resize(cols, rows)
+	seq := h.screen.Snapshot().Seq
 	if h.cfg.Tap != nil {
 		h.cfg.Tap.Resize(cols, rows)
 	}
 	if err := setSize(h.ptmx, cols, rows); err != nil {
-		return fmt.Errorf("resize pty: %w", err)
+		return seq, fmt.Errorf("resize pty: %w", err)
 	}
-	return nil
+	return seq, nil
 }
 
 // Signal sends sig to the child.
@@ -674,10 +683,10 @@ func (h *Host) Redraw() error {
 	if cols < 2 {
 		return errors.New("redraw: the terminal is too narrow")
 	}
-	if err := h.Resize(cols-1, rows); err != nil {
+	seq, err := h.resize(cols-1, rows)
+	if err != nil {
 		return fmt.Errorf("redraw: %w", err)
 	}
-	seq := h.screen.Snapshot().Seq
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_, _ = h.screen.Wait(ctx, func(s screen.Snapshot) bool { return s.Seq != seq })
@@ -710,12 +719,10 @@ func (h *Host) resizeDrawn(cols, rows int) error {
 	if c, r := h.screen.Size(); c == cols && r == rows {
 		return nil
 	}
-	if err := h.Resize(cols, rows); err != nil {
+	seq, err := h.resize(cols, rows)
+	if err != nil {
 		return err
 	}
-	// After the resize: the emulator's own resize counts as a change, and
-	// what is awaited is the child's draw.
-	seq := h.screen.Snapshot().Seq
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	s, err := h.screen.Wait(ctx, func(s screen.Snapshot) bool { return s.Seq != seq })

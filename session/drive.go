@@ -252,33 +252,25 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 // cancelFailed presses Esc on f, on the screen, whose drive failed
 // headless: nobody can take it, and cancelling is the one safe key. Esc
 // in a preview question's open notes closes the notes, not the form
-// (testdata/screens/*/preview-notes-closed): while the form still shows,
-// Esc goes again, maxEsc in all.
+// (testdata/screens/*/preview-notes-closed): when the notes were open and
+// the screen then shows them closed on the same form, Esc goes once more.
 func (s *session) cancelFailed(f *form) {
-	for range maxEsc {
-		_ = askflow.Dismiss(s.keys)
-		if !s.stillShows(f) {
-			break
+	em := s.child.Screen()
+	before := em.Snapshot()
+	_ = askflow.Dismiss(s.keys)
+	if askflow.NotesOpen(before, f.questions) {
+		ctx, cancel := context.WithTimeout(s.ctx, escWait)
+		_, err := em.Wait(ctx, func(sn screen.Snapshot) bool {
+			return sn.Seq != before.Seq && askflow.NotesClosed(sn, f.questions)
+		})
+		cancel()
+		if err == nil {
+			_ = askflow.Dismiss(s.keys)
 		}
 	}
 	s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": "navigation failed"})
 	s.dropQueued("the turn was interrupted")
 	s.turnInterrupted()
-}
-
-// maxEsc bounds the Escs cancelFailed presses; cancelWait is how long it
-// gives each to take the form away.
-const (
-	maxEsc     = 3
-	cancelWait = time.Second
-)
-
-// stillShows reports whether f still shows cancelWait after an Esc.
-func (s *session) stillShows(f *form) bool {
-	ctx, cancel := context.WithTimeout(s.ctx, cancelWait)
-	defer cancel()
-	_, err := s.child.Screen().Wait(ctx, func(snap screen.Snapshot) bool { return !askflow.Showing(snap, f.questions) })
-	return err != nil && s.ctx.Err() == nil
 }
 
 // cancelOnSight cancels f, whose drive failed headless while the screen
@@ -318,7 +310,7 @@ func (s *session) cancelOnSight(f *form, turn int) {
 		seen = true
 		return true
 	}
-	rows := 0 // the terminal's height before it was made taller
+	grown := false
 	for tries := 0; tries < maxSightRedraws+sightGrows; {
 		seq := s.child.Screen().Snapshot().Seq
 		ctx, cancel := context.WithTimeout(s.ctx, sightQuiet)
@@ -341,12 +333,10 @@ func (s *session) cancelOnSight(f *form, turn int) {
 		// wrapped in a narrow preview column on a short screen); the
 		// terminal is nobody's (cancelOnSight runs headless only).
 		cur := s.child.Screen().Snapshot().Rows
-		if rows == 0 {
-			rows = cur
-		}
 		if cur >= maxSightRows {
 			break
 		}
+		grown = true
 		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": fmt.Sprintf(
 			"the form has not shown for %v after %d redraws: the terminal is made %d rows tall", sightQuiet, maxSightRedraws, min(2*cur, maxSightRows))})
 		_ = s.child.SetRows(min(2*cur, maxSightRows))
@@ -360,8 +350,9 @@ func (s *session) cancelOnSight(f *form, turn int) {
 	case s.ctx.Err() == nil:
 		s.cancelFailed(f)
 	}
-	if rows > 0 {
-		_ = s.child.SetRows(rows)
+	if grown && s.cfg.Host.Rows > 0 {
+		// The height the run was given (--size), whoever made it taller.
+		_ = s.child.SetRows(s.cfg.Host.Rows)
 	}
 }
 
