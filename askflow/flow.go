@@ -552,12 +552,10 @@ func (r *runner) offTop(fm *screen.Form, target int) bool {
 	return target < r.aboveTop || !fm.Options[0].Focused
 }
 
-// grow makes the terminal twice as tall (at most maxRows), when the screen
-// is a [Grower], so that a page taller than the screen shows its top, and
-// confirms the page again on the taller screen. It returns nil, having
-// changed nothing, when the screen cannot grow. The form may refuse an
-// early Enter again after Claude has drawn it anew: the guard before the
-// next commit counts from now.
+// grow has the terminal made taller (see enlarge), so that a page taller
+// than the screen shows its top, and confirms the page again on the
+// taller screen. It returns nil, having changed nothing, when the screen
+// cannot grow.
 func (r *runner) grow(ctx context.Context, target int) (*screen.Form, error) {
 	if grown, err := r.enlarge(); !grown || err != nil {
 		return nil, err
