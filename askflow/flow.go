@@ -43,8 +43,9 @@ type Grower interface {
 	SetRows(rows int) error
 }
 
-// maxRows bounds how tall askflow makes a terminal (see [Grower]).
-const maxRows = 200
+// MaxRows bounds how tall a terminal is made for a form that does not fit
+// it (see [Grower]); the session keeps to it too.
+const MaxRows = 200
 
 // KeyEvent reports one key sent, with the focus before and after it.
 type KeyEvent struct {
@@ -563,27 +564,27 @@ func (r *runner) grow(ctx context.Context, target int) (*screen.Form, error) {
 	// Claude's draw at the new size may come late: until it does, the old
 	// frame sits at the top of the taller screen. Wait a step for a page
 	// that shows the target, then take whatever page agrees (a page still
-	// cut grows again, within maxRows and the move limit).
+	// cut grows again, within MaxRows and the move limit).
 	_, _, _ = r.formWhere(ctx, r.cfg.StepTimeout, func(fm *screen.Form) bool {
 		return r.agrees(fm) && fm.Focus.Kind != screen.FocusUnknown && !r.offTop(fm, target)
 	})
 	return r.page(ctx, r.cfg.FormTimeout)
 }
 
-// enlarge makes the terminal twice as tall (at most maxRows) when the
+// enlarge makes the terminal twice as tall (at most MaxRows) when the
 // screen is a [Grower], and reports whether it did. Claude draws the form
 // anew, and may refuse an early Enter again: the guard before the next
 // commit counts from now.
 func (r *runner) enlarge() (bool, error) {
 	g, ok := r.cfg.Screen.(Grower)
 	snap := r.cfg.Screen.Snapshot()
-	if !ok || snap.Rows >= maxRows {
+	if !ok || snap.Rows >= MaxRows {
 		return false, nil
 	}
 	if r.rows == 0 {
 		r.rows = snap.Rows
 	}
-	rows := min(2*snap.Rows, maxRows)
+	rows := min(2*snap.Rows, MaxRows)
 	if err := g.SetRows(rows); err != nil {
 		return false, r.fail("grow", snap, "make the terminal %d rows tall: %v", rows, err)
 	}

@@ -9,8 +9,9 @@
 // Each form is a small state machine (form.go: deciding, queued, driving,
 // submitted, handed over, recorded, done), and the jobs around it have a
 // file each: decide.go, drive.go (which of the forms asked at once goes
-// first; headless, a failed form is cancelled, once it shows if it is not
-// on the screen), verify.go, turn.go (the end of Claude's
+// first; headless, the terminal may be made taller for a form that does
+// not fit, and a failed form is cancelled, once it shows if it is not on
+// the screen: redrawn, then taller, while it does not), verify.go, turn.go (the end of Claude's
 // turn, chat), watch.go (the person typing, forms with no hook), pin.go
 // (which hook messages are this Claude's session's), dialogs.go (permission
 // requests, the trust and other dialogs, the person asked about one, the

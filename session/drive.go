@@ -333,13 +333,13 @@ func (s *session) cancelOnSight(f *form, turn int) {
 		// wrapped in a narrow preview column on a short screen); the
 		// terminal is nobody's (cancelOnSight runs headless only).
 		cur := s.child.Screen().Snapshot().Rows
-		if cur >= maxSightRows {
+		if cur >= askflow.MaxRows {
 			break
 		}
 		grown = true
 		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": fmt.Sprintf(
-			"the form has not shown for %v after %d redraws: the terminal is made %d rows tall", sightQuiet, maxSightRedraws, min(2*cur, maxSightRows))})
-		_ = s.child.SetRows(min(2*cur, maxSightRows))
+			"the form has not shown for %v after %d redraws: the terminal is made %d rows tall", sightQuiet, maxSightRedraws, min(2*cur, askflow.MaxRows))})
+		_ = s.child.SetRows(min(2*cur, askflow.MaxRows))
 	}
 	if !over && !seen {
 		s.lookUntil(s.ctx, try)
@@ -364,11 +364,8 @@ const (
 )
 
 // sightGrows is how often cancelOnSight then makes the terminal twice as
-// tall, up to maxSightRows, for a form that still does not show.
-const (
-	sightGrows   = 2
-	maxSightRows = 200
-)
+// tall, up to askflow.MaxRows, for a form that still does not show.
+const sightGrows = 2
 
 // alone tells whether every form but f is recorded or done: nothing else
 // is decided, driven or awaited, so a redraw is not expected to come

@@ -109,7 +109,7 @@ a step, 6 Claude recorded something else, 7 a dialog nobody could answer
 	f.StringVar(&opts.Claude, "claude", "", "Claude Code binary (default $CLAUDEWRAP_CLAUDE, else claude on PATH)")
 	f.StringArrayVar(&opts.Rules, "rules", nil, "rule `file`, repeatable (default ./.claudewrap.yaml, then $XDG_CONFIG_HOME/claudewrap/rules.yaml)")
 	f.BoolVar(&opts.Headless, "headless", false, "draw Claude only on the virtual screen (automatic when stdin is not a terminal)")
-	f.StringVar(&size, "size", "120x40", "virtual terminal size `COLSxROWS` when headless")
+	f.StringVar(&size, "size", "120x40", "virtual terminal size `COLSxROWS` when headless (made taller, then given back, for a form that does not fit)")
 	f.StringVar(&opts.OnUnmatched, "on-unmatched", "", "policy for questions no rule answers: passthrough, ask, fallback, wait (claudewrap answer, serve, the person at the screen), cancel, fail")
 	f.DurationVar(&opts.AnswerTimeout, "answer-timeout", 0, "how long passthrough/ask wait for a person before the fallback answer (default: the rules' answer_timeout, else none)")
 	f.BoolVar(&opts.ExitAfterTurn, "exit-after-turn", false, "end Claude and exit when it finishes its turn")
