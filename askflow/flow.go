@@ -180,9 +180,11 @@ const (
 	keyEsc   = "\x1b"
 	keyNotes = "n"  // preview layout: open the notes of the focused option
 	keyTab   = "\t" // the next page, keeping a multi-select question's ticks
+	// Claude's prompt: delete from the cursor to the start of its line.
+	keyKillLine = "\x15"
 )
 
-var keyNames = map[string]string{keyUp: "Up", keyDown: "Down", keyEnter: "Enter", keyEsc: "Esc", keyNotes: "n", keyTab: "Tab"}
+var keyNames = map[string]string{keyUp: "Up", keyDown: "Down", keyEnter: "Enter", keyEsc: "Esc", keyNotes: "n", keyTab: "Tab", keyKillLine: "Ctrl-U"}
 
 // Run answers the form. It returns an *Error when the screen did not
 // confirm a step, or ErrInterrupted when ctx ended first.
@@ -1373,31 +1375,61 @@ func (r *runner) chat(ctx context.Context) error {
 // Message types text into Claude's own prompt once it shows empty, confirms
 // it there, and sends it with Enter. It is the second half of Chat: the
 // caller sends the message when Claude's turn has ended.
-func Message(ctx context.Context, cfg Config, text string) error {
+//
+// earlier are the messages sent before in this session. Claude Code 2.1.197
+// sometimes sends a message, echoes it above the prompt, and keeps its text
+// in the prompt too (stress seed 9737646259466774155, s035): the echo is
+// what shows the message went, and a prompt found holding exactly one of
+// earlier is claudewrap's own leftover, cleared with Ctrl-U, a line at a
+// time, each confirmed, before text is typed. Any other text in the prompt
+// is the person's: Message waits for it to go and never edits it.
+func Message(ctx context.Context, cfg Config, text string, earlier []string) error {
 	if answer.CheckChat(text) != nil || strings.TrimSpace(text) == "" {
 		return &Error{Step: "message", Reason: "the message is empty or holds control characters"}
 	}
 	cfg = withDefaults(cfg)
 	r := &runner{cfg: cfg, q: -1}
+	leftover := func(t string) bool {
+		return slices.ContainsFunc(earlier, func(e string) bool { return sameText(t, e) })
+	}
 	s, ok := r.wait(ctx, r.cfg.FormTimeout, func(s screen.Snapshot) bool {
 		t, ok := screen.Prompt(s)
-		return ok && t == ""
+		return ok && (t == "" || leftover(t))
 	})
 	if !ok {
 		return r.fail("message", s, "Claude's prompt never showed empty")
+	}
+	for t, _ := screen.Prompt(s); t != ""; t, _ = screen.Prompt(s) {
+		was := len(screen.Squash(t))
+		shorter := func(s screen.Snapshot) bool {
+			u, ok := screen.Prompt(s)
+			return ok && len(screen.Squash(u)) < was
+		}
+		unchanged := func(s screen.Snapshot) bool {
+			u, ok := screen.Prompt(s)
+			return ok && u == t
+		}
+		// Each Ctrl-U deletes only what is left of the leftover: a late
+		// second copy of one cannot reach the message typed after it.
+		var err error
+		if s, err = r.press(ctx, "message", keyKillLine, "prompt", true, shorter, unchanged); err != nil {
+			return err
+		}
 	}
 	typed := func(s screen.Snapshot) bool {
 		t, ok := screen.Prompt(s)
 		return ok && sameText(t, text)
 	}
-	if _, err := r.press(ctx, "message", text, "prompt", false, typed, func(screen.Snapshot) bool { return false }); err != nil {
+	s, err := r.press(ctx, "message", text, "prompt", false, typed, func(screen.Snapshot) bool { return false })
+	if err != nil {
 		return err
 	}
+	echoes := screen.Echoes(s, text)
 	sent := func(s screen.Snapshot) bool {
 		t, ok := screen.Prompt(s)
-		return !ok || !sameText(t, text)
+		return !ok || !sameText(t, text) || screen.Echoes(s, text) > echoes
 	}
-	_, err := r.press(ctx, "message", keyEnter, "prompt", false, sent, typed)
+	_, err = r.press(ctx, "message", keyEnter, "prompt", false, sent, typed)
 	return err
 }
 

@@ -31,6 +31,12 @@ func recordings(t testing.TB) []string {
 // into chunks of the given size (0: whole events).
 func replay(t testing.TB, path string, chunk int) screen.Snapshot {
 	t.Helper()
+	return replayAt(t, path, chunk, -1)
+}
+
+// replayAt is replay up to at seconds into the recording (-1: to its end).
+func replayAt(t testing.TB, path string, chunk int, at float64) screen.Snapshot {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +47,7 @@ func replay(t testing.TB, path string, chunk int) screen.Snapshot {
 		t.Fatalf("%s: %v", path, err)
 	}
 	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height})
-	if err := cast.Play(evs, -1, chunked{em, chunk}); err != nil {
+	if err := cast.Play(evs, at, chunked{em, chunk}); err != nil {
 		t.Fatal(err)
 	}
 	return em.Snapshot()

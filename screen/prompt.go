@@ -23,3 +23,36 @@ func Prompt(s Snapshot) (text string, ok bool) {
 	}
 	return "", false
 }
+
+// Echoes counts the places above Claude's input box where Claude shows text
+// as a message sent to it: a "❯ " line, wrapped onto lines indented by two
+// spaces, every version alike. Spacing is not compared (see [Squash]).
+func Echoes(s Snapshot, text string) int {
+	want := Squash(text)
+	if want == "" {
+		return 0
+	}
+	ls := lines(s)
+	n := 0
+	for y, l := range ls {
+		r := l.runes
+		if len(r) < 2 || r[0] != pointer || (r[1] != ' ' && r[1] != nbsp) || (y > 0 && isRule(ls[y-1], s.Cols)) {
+			continue // not an echo, or the input box itself
+		}
+		got := Squash(string(r[1:]))
+		// The lines below continue it only while they go on spelling text:
+		// the echo's wrapped lines and a status line look alike.
+		for z := y + 1; got != want && strings.HasPrefix(want, got) && z < len(ls); z++ {
+			next := ls[z].text()
+			more := Squash(next)
+			if more == "" || !strings.HasPrefix(next, "  ") || !strings.HasPrefix(want, got+more) {
+				break
+			}
+			got += more
+		}
+		if got == want {
+			n++
+		}
+	}
+	return n
+}

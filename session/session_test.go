@@ -215,6 +215,30 @@ func TestFormChat(t *testing.T) {
 	}
 }
 
+// TestFormChatTwice: two chats in a row on a Claude that keeps a sent
+// message's text in its prompt (Claude Code 2.1.197, stress seed
+// 9737646259466774155, s035): the first message counts as sent by its echo,
+// and the second clears that leftover before it is typed. Before, the
+// second message waited for an empty prompt that never came: exit 5.
+func TestFormChatTwice(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{KeepSent: true})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{
+		database.Question: {Action: answer.Chat, Text: "which one is cheapest to run?"},
+		features.Question: {Action: answer.Chat, Text: "what else is there?"}}}, Policy: rules.Fail})
+	c.ask("t1", database)
+	r.wait(`"chat_message":"which one is cheapest to run?"`)
+	c.ask("t2", features)
+	r.wait(`"chat_message":"what else is there?"`)
+	c.Settle()
+	if got := c.Sent(); !slices.Equal(got, []string{"which one is cheapest to run?", "what else is there?"}) {
+		t.Errorf("Claude was sent %q\n%s", got, r)
+	}
+	if rep := r.end(); rep.Navigation || rep.Mismatch {
+		t.Errorf("report %+v\n%s", rep, r)
+	}
+}
+
 // TestFormVerificationMismatch: when Claude records something other than what
 // was pressed, the run says so and exits 6.
 func TestFormVerificationMismatch(t *testing.T) {

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"slices"
 	"syscall"
 	"time"
 
@@ -118,7 +119,15 @@ func (s *session) interrupted() bool {
 func (s *session) message(text string) {
 	cfg := s.cfg.Flow
 	cfg.Screen, cfg.Keys = s.child.Screen(), s.keys
-	err := askflow.Message(s.ctx, cfg, text)
+	s.mu.Lock()
+	earlier := slices.Clone(s.said)
+	s.mu.Unlock()
+	err := askflow.Message(s.ctx, cfg, text, earlier)
+	if err == nil {
+		s.mu.Lock()
+		s.said = append(s.said, text)
+		s.mu.Unlock()
+	}
 	if err != nil && s.ctx.Err() != nil {
 		// Claude is gone before the screen confirmed the message. If
 		// claudewrap ended it at the Stop of the turn the message started

@@ -113,6 +113,10 @@ type Faults struct {
 	NoSync bool
 	// OnSend is called synchronously in SendKeys with the key's number.
 	OnSend func(n int)
+	// KeepSent sends a message from Claude's prompt but leaves its text in
+	// the input box, as Claude Code 2.1.197 sometimes does (stress seed
+	// 9737646259466774155, s035).
+	KeepSent bool
 	// Garble leaves the screen garbled after the key (the page's question
 	// loses its last character, as Claude Code 2.1.197's renderer drops
 	// one) until the next Redraw.
@@ -387,8 +391,9 @@ func (fc *Claude) Edit(fn func(*Form)) {
 func (fc *Claude) Ask(qs []Question) {
 	fc.mu.Lock()
 	fc.qs = cloneQuestions(qs)
+	prompt := fc.st.Prompt // the input box keeps its text under a form
 	fc.st = newForm(len(qs))
-	fc.st.State = Open
+	fc.st.State, fc.st.Prompt = Open, prompt
 	fc.submitted, fc.notes = nil, nil
 	fc.redrawLocked()
 	on := fc.onState
@@ -679,8 +684,15 @@ func (fc *Claude) promptKey(k string) {
 	case "\r":
 		if fc.st.Prompt != "" {
 			fc.sent = append(fc.sent, fc.st.Prompt)
-			fc.st.Prompt = ""
+			if !fc.f.KeepSent {
+				fc.st.Prompt = ""
+			}
 		}
+	case "\x15":
+		// Ctrl-U: the input box's last line goes, as Claude Code deletes
+		// from the cursor (at the end) to the start of its line.
+		ls := wrap(fc.st.Prompt, fc.cols-2)
+		fc.st.Prompt = strings.Join(ls[:len(ls)-1], " ")
 	case "\x7f":
 		if r := []rune(fc.st.Prompt); len(r) > 0 {
 			fc.st.Prompt = string(r[:len(r)-1])
@@ -782,7 +794,14 @@ func (fc *Claude) linesLocked() []string {
 		ls = append(ls, sgrWhite+"●"+sgrFG+" User declined to answer questions")
 	}
 	for _, m := range fc.sent {
-		ls = append(ls, "", "\x1b[48;5;237m"+sgrDim+"❯ "+sgrWhite+m+sgrFG+"\x1b[49m")
+		ls = append(ls, "")
+		for i, l := range wrap(m, fc.cols-2) {
+			lead := "  "
+			if i == 0 {
+				lead = sgrDim + "❯ "
+			}
+			ls = append(ls, "\x1b[48;5;237m"+lead+sgrWhite+l+sgrFG+"\x1b[49m")
+		}
 	}
 	ls = append(ls, "", fc.rule(sgrRule))
 	for i, l := range wrap(fc.st.Prompt, fc.cols-2) {
