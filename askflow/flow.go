@@ -1372,49 +1372,66 @@ func (r *runner) chat(ctx context.Context) error {
 	return err
 }
 
+// messageQuiet is how long the screen must be still, Claude's prompt
+// showing, before Message presses its first key: while Claude works its
+// spinner moves, and a form drawn meanwhile would take the keys.
+const messageQuiet = 250 * time.Millisecond
+
 // Message types text into Claude's own prompt once it shows empty, confirms
 // it there, and sends it with Enter. It is the second half of Chat: the
 // caller sends the message when Claude's turn has ended.
 //
-// earlier are the messages sent before in this session. Claude Code 2.1.197
+// left is the message this session sent last, if any. Claude Code 2.1.197
 // sometimes sends a message, echoes it above the prompt, and keeps its text
-// in the prompt too (stress seed 9737646259466774155, s035): the echo is
-// what shows the message went, and a prompt found holding exactly one of
-// earlier is claudewrap's own leftover, cleared with Ctrl-U, a line at a
-// time, each confirmed, before text is typed. Any other text in the prompt
-// is the person's: Message waits for it to go and never edits it.
-func Message(ctx context.Context, cfg Config, text string, earlier []string) error {
+// in the prompt as well (stress seed 9737646259466774155, s035). The echo is
+// what shows that a message went, and a prompt holding exactly left is
+// claudewrap's own leftover: Ctrl-U clears it a line at a time, each
+// confirmed, before text is typed. Any other text in the prompt is the
+// person's: Message waits for it to go and never edits it.
+func Message(ctx context.Context, cfg Config, text, left string) error {
 	if answer.CheckChat(text) != nil || strings.TrimSpace(text) == "" {
 		return &Error{Step: "message", Reason: "the message is empty or holds control characters"}
 	}
 	cfg = withDefaults(cfg)
 	r := &runner{cfg: cfg, q: -1}
-	leftover := func(t string) bool {
-		return slices.ContainsFunc(earlier, func(e string) bool { return sameText(t, e) })
+	// ofLeft: the prompt holds what is left of left after some Ctrl-Us.
+	ofLeft := func(t string) bool {
+		return left != "" && t != "" && strings.HasPrefix(screen.Squash(left), screen.Squash(t))
 	}
-	s, ok := r.wait(ctx, r.cfg.FormTimeout, func(s screen.Snapshot) bool {
+	ready := func(s screen.Snapshot) bool {
 		t, ok := screen.Prompt(s)
-		return ok && (t == "" || leftover(t))
-	})
+		return ok && (t == "" || sameText(t, left))
+	}
+	s, ok := r.still(ctx, r.cfg.FormTimeout, messageQuiet, ready)
 	if !ok {
-		return r.fail("message", s, "Claude's prompt never showed empty")
+		return r.fail("message", s, "Claude's prompt never showed empty on a still screen")
 	}
 	for t, _ := screen.Prompt(s); t != ""; t, _ = screen.Prompt(s) {
 		was := len(screen.Squash(t))
 		shorter := func(s screen.Snapshot) bool {
 			u, ok := screen.Prompt(s)
-			return ok && len(screen.Squash(u)) < was
+			return ok && len(screen.Squash(u)) < was && (u == "" || ofLeft(u))
 		}
 		unchanged := func(s screen.Snapshot) bool {
 			u, ok := screen.Prompt(s)
 			return ok && u == t
 		}
-		// Each Ctrl-U deletes only what is left of the leftover: a late
-		// second copy of one cannot reach the message typed after it.
+		if !unchanged(r.cfg.Screen.Snapshot()) {
+			return r.fail("message", r.cfg.Screen.Snapshot(), "Claude's prompt changed while claudewrap cleared its last message from it")
+		}
+		// Keys reach Claude in order: every Ctrl-U, a retried one too, is
+		// handled before the text typed after them.
 		var err error
 		if s, err = r.press(ctx, "message", keyKillLine, "prompt", true, shorter, unchanged); err != nil {
 			return err
 		}
+	}
+	empty := func(s screen.Snapshot) bool {
+		t, ok := screen.Prompt(s)
+		return ok && t == ""
+	}
+	if !empty(r.cfg.Screen.Snapshot()) {
+		return r.fail("message", r.cfg.Screen.Snapshot(), "Claude's prompt stopped showing empty before the message was typed")
 	}
 	typed := func(s screen.Snapshot) bool {
 		t, ok := screen.Prompt(s)
@@ -1431,6 +1448,28 @@ func Message(ctx context.Context, cfg Config, text string, earlier []string) err
 	}
 	_, err = r.press(ctx, "message", keyEnter, "prompt", false, sent, typed)
 	return err
+}
+
+// still waits, up to d, for a screen that satisfies cond and then does not
+// change for quiet. It returns the last screen seen and whether it came.
+func (r *runner) still(ctx context.Context, d, quiet time.Duration, cond func(screen.Snapshot) bool) (screen.Snapshot, bool) {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	for {
+		s, ok := r.wait(ctx, d, cond)
+		if !ok {
+			return s, false
+		}
+		qctx, qcancel := context.WithTimeout(ctx, quiet)
+		_, changed := r.wait(qctx, quiet, func(n screen.Snapshot) bool { return n.Seq != s.Seq })
+		qcancel()
+		if !changed {
+			if ctx.Err() != nil {
+				return s, false
+			}
+			return s, true
+		}
+	}
 }
 
 // Undo is the key that takes back key, an arrow claudewrap sent, and both

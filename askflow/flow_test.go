@@ -516,7 +516,7 @@ func TestAnswer(t *testing.T) {
 			if len(tt.sent) > 0 {
 				// The chat message follows once Claude's prompt shows.
 				err := askflow.Message(context.Background(), askflow.Config{Screen: fc.Screen(), Keys: fc,
-					FormTimeout: formTimeout, StepTimeout: patientStep}, tt.sent[0], nil)
+					FormTimeout: formTimeout, StepTimeout: patientStep}, tt.sent[0], "")
 				fc.Settle()
 				if err != nil {
 					t.Fatalf("Message: %v", err)
@@ -862,7 +862,7 @@ func TestMessageControlCharacters(t *testing.T) {
 				st.State = stateChatted
 			})
 			err := askflow.Message(context.Background(), askflow.Config{Screen: fc.Screen(), Keys: fc,
-				FormTimeout: formTimeout, StepTimeout: stepTimeout}, text, nil)
+				FormTimeout: formTimeout, StepTimeout: stepTimeout}, text, "")
 			fc.Settle()
 			asError(t, err)
 			if got := fc.Received(); len(got) != 0 {
@@ -879,67 +879,85 @@ func TestMessageControlCharacters(t *testing.T) {
 // and keeps its text in the prompt (stress seed 9737646259466774155, s035).
 // The echo above the prompt shows the message went; the next message finds
 // that leftover, clears it with Ctrl-U a line at a time, and goes out alone.
-// Text in the prompt that claudewrap did not send is never touched.
+// Text in the prompt that claudewrap did not leave there is never touched.
 func TestMessageKeptInPrompt(t *testing.T) {
 	const first = "which one is cheapest to run?"
 	long := strings.Repeat("and what about the on-call rota? ", 4) + "tell me"
 	for _, tt := range []struct {
-		name, second string
-		cols         int
-		kills        int // Ctrl-U keys
+		name, left string
+		cols       int
+		kills      int // Ctrl-U keys
 	}{
-		{"one line", "and the fastest?", 100, 1},
+		{"one line", first, 100, 1},
 		// The leftover wraps over three lines at 60 columns.
-		{"wrapped", "and the fastest?", 60, 3},
+		{"wrapped", long, 60, 3},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			leftover := first
-			if tt.cols == 60 {
-				leftover = long
-			}
 			fc := newFake(t, []fq{database}, tt.cols, 40, faults{KeepSent: true})
 			fc.Edit(func(st *fakeclaude.Form) { st.State = stateChatted })
 			cfg := askflow.Config{Screen: fc.Screen(), Keys: fc, FormTimeout: formTimeout, StepTimeout: patientStep}
-			if err := askflow.Message(context.Background(), cfg, leftover, nil); err != nil {
+			if err := askflow.Message(context.Background(), cfg, tt.left, ""); err != nil {
 				t.Fatalf("first message: %v", err)
 			}
 			fc.Settle()
-			if p, _ := screen.Prompt(fc.Screen().Snapshot()); p != leftover {
-				t.Fatalf("the fake's prompt holds %q, want the leftover %q", p, leftover)
+			if p, _ := screen.Prompt(fc.Screen().Snapshot()); p != tt.left {
+				t.Fatalf("the fake's prompt holds %q, want the leftover %q", p, tt.left)
 			}
-			if err := askflow.Message(context.Background(), cfg, tt.second, []string{leftover}); err != nil {
+			const second = "and the fastest?"
+			if err := askflow.Message(context.Background(), cfg, second, tt.left); err != nil {
 				t.Fatalf("second message: %v\n%s", err, fc.Screen().Snapshot().Text())
 			}
 			fc.Settle()
-			if got := fc.Sent(); !reflect.DeepEqual(got, []string{leftover, tt.second}) {
-				t.Errorf("sent %q, want %q", got, []string{leftover, tt.second})
+			if got := fc.Sent(); !reflect.DeepEqual(got, []string{tt.left, second}) {
+				t.Errorf("sent %q, want %q", got, []string{tt.left, second})
 			}
-			kills := 0
-			for _, k := range fc.Received() {
-				if k.Keys == "\x15" {
-					kills++
-				}
-			}
-			if kills != tt.kills {
-				t.Errorf("%d Ctrl-U, want %d: %v", kills, tt.kills, fc.Received())
+			if n := kills(fc); n != tt.kills {
+				t.Errorf("%d Ctrl-U, want %d: %v", n, tt.kills, fc.Received())
 			}
 		})
 	}
-	t.Run("the person's text", func(t *testing.T) {
+	// Neither the person's text nor the leftover with the person's words
+	// after it is the leftover: no key.
+	for _, prompt := range []string{"my own words", first + " and mine"} {
+		t.Run("the person's text "+strconv.Quote(prompt), func(t *testing.T) {
+			t.Parallel()
+			fc := newFake(t, []fq{database}, 100, 40, faults{})
+			fc.Edit(func(st *fakeclaude.Form) { st.State, st.Prompt = stateChatted, prompt })
+			err := askflow.Message(context.Background(), askflow.Config{Screen: fc.Screen(), Keys: fc,
+				FormTimeout: 500 * time.Millisecond, StepTimeout: stepTimeout}, "and the fastest?", first)
+			fc.Settle()
+			if e := asError(t, err); !strings.Contains(e.Reason, "never showed empty") {
+				t.Errorf("reason %q", e.Reason)
+			}
+			if got := fc.Received(); len(got) != 0 {
+				t.Errorf("keys sent: %v", got)
+			}
+		})
+	}
+	// The person types while the leftover is cleared: no key after that.
+	t.Run("the person types meanwhile", func(t *testing.T) {
 		t.Parallel()
-		fc := newFake(t, []fq{database}, 100, 40, faults{})
-		fc.Edit(func(st *fakeclaude.Form) { st.State, st.Prompt = stateChatted, "my own words" })
+		fc := newFake(t, []fq{database}, 60, 40, faults{Typed: map[int]string{1: " and mine"}})
+		fc.Edit(func(st *fakeclaude.Form) { st.State, st.Prompt = stateChatted, long })
 		err := askflow.Message(context.Background(), askflow.Config{Screen: fc.Screen(), Keys: fc,
-			FormTimeout: 500 * time.Millisecond, StepTimeout: stepTimeout}, "and the fastest?", []string{first})
+			FormTimeout: formTimeout, StepTimeout: stepTimeout}, "and the fastest?", long)
 		fc.Settle()
-		if e := asError(t, err); !strings.Contains(e.Reason, "never showed empty") {
-			t.Errorf("reason %q", e.Reason)
-		}
-		if got := fc.Received(); len(got) != 0 {
-			t.Errorf("keys sent: %v", got)
+		asError(t, err)
+		if got := fc.Received(); len(got) != 1 || len(fc.Sent()) != 0 {
+			t.Errorf("keys sent: %v; messages sent: %q", got, fc.Sent())
 		}
 	})
+}
+
+func kills(fc *fakeclaude.Claude) int {
+	n := 0
+	for _, k := range fc.Received() {
+		if k.Keys == "\x15" {
+			n++
+		}
+	}
+	return n
 }
 
 // TestInterrupted: when ctx ends (the person takes the form over), askflow

@@ -53,7 +53,7 @@ func TestMessageClearsLeftover(t *testing.T) {
 				kills++
 			}
 		}}
-		if err := askflow.Message(ctx, cfg, next, []string{"an earlier message", leftover}); err != nil {
+		if err := askflow.Message(ctx, cfg, next, leftover); err != nil {
 			t.Fatalf("Message: %v", err)
 		}
 		if kills < 2 {

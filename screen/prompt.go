@@ -7,42 +7,54 @@ import "strings"
 // and returns the text in it. ok is false when no input box shows (e.g. a
 // form or a dialog has taken its place).
 func Prompt(s Snapshot) (text string, ok bool) {
-	ls := lines(s)
+	text, _, ok = promptBox(lines(s), s.Cols)
+	return text, ok
+}
+
+// promptBox is [Prompt] on lines, with the row of the box's top rule.
+func promptBox(ls []line, cols int) (text string, top int, ok bool) {
 	for y := len(ls) - 1; y > 0; y-- {
-		r := ls[y].runes
-		if len(r) < 1 || r[0] != pointer || (len(r) > 1 && r[1] != ' ' && r[1] != nbsp) || !isRule(ls[y-1], s.Cols) {
+		if !echoLine(ls[y]) || !isRule(ls[y-1], cols) {
 			continue
 		}
-		parts := []string{strings.TrimSpace(string(r[1:]))}
+		parts := []string{strings.TrimSpace(string(ls[y].runes[1:]))}
 		for z := y + 1; z < len(ls); z++ {
-			if isRule(ls[z], s.Cols) {
-				return strings.TrimSpace(strings.Join(parts, " ")), true
+			if isRule(ls[z], cols) {
+				return strings.TrimSpace(strings.Join(parts, " ")), y - 1, true
 			}
 			parts = append(parts, strings.TrimSpace(ls[z].text()))
 		}
 	}
-	return "", false
+	return "", 0, false
+}
+
+// echoLine is a line that starts as the input box and Claude's echo of a
+// sent message do: "❯" alone or followed by a space.
+func echoLine(l line) bool {
+	r := l.runes
+	return len(r) > 0 && r[0] == pointer && (len(r) == 1 || r[1] == ' ' || r[1] == nbsp)
 }
 
 // Echoes counts the places above Claude's input box where Claude shows text
 // as a message sent to it: a "❯ " line, wrapped onto lines indented by two
-// spaces, every version alike. Spacing is not compared (see [Squash]).
+// spaces, every version alike. Spacing is not compared (see [Squash]). With
+// no input box on the screen there is nothing to count above: 0.
 func Echoes(s Snapshot, text string) int {
 	want := Squash(text)
-	if want == "" {
+	ls := lines(s)
+	_, top, ok := promptBox(ls, s.Cols)
+	if want == "" || !ok {
 		return 0
 	}
-	ls := lines(s)
 	n := 0
-	for y, l := range ls {
-		r := l.runes
-		if len(r) < 2 || r[0] != pointer || (r[1] != ' ' && r[1] != nbsp) || (y > 0 && isRule(ls[y-1], s.Cols)) {
-			continue // not an echo, or the input box itself
+	for y := range top {
+		if !echoLine(ls[y]) {
+			continue
 		}
-		got := Squash(string(r[1:]))
+		got := Squash(string(ls[y].runes[1:]))
 		// The lines below continue it only while they go on spelling text:
 		// the echo's wrapped lines and a status line look alike.
-		for z := y + 1; got != want && strings.HasPrefix(want, got) && z < len(ls); z++ {
+		for z := y + 1; got != want && strings.HasPrefix(want, got) && z < top; z++ {
 			next := ls[z].text()
 			more := Squash(next)
 			if more == "" || !strings.HasPrefix(next, "  ") || !strings.HasPrefix(want, got+more) {

@@ -22,7 +22,12 @@ func TestEchoes(t *testing.T) {
 		// 2.1.330 at 60 columns (e2e, this text): the echo wraps.
 		{"sent, wrapped", []string{"● Thanks, noted.", "❯ " + long[:55], "  " + long[56:], "✢ Germinating…", rule, "❯ ", rule}, long, 1},
 		{"twice", []string{"❯ hello", "● ok", "❯ hello", "● ok", rule, "❯ ", rule}, "hello", 2},
-		{"a status line under it", []string{"❯ chat: talk", "  Waiting for permission…", rule, "❯ chat: talk", rule}, "chat: talk", 1},
+		// 2.1.197 (stress seed 9737646259466774155, s035): a status line
+		// under the echo, which the wrapped text must not take in.
+		{"a status line under it", []string{"❯ " + long[:55], "  " + long[56:], "  Waiting for permission…", rule, "❯ " + long[:55], "  " + long[56:], rule}, long, 1},
+		{"below the input box", []string{rule, "❯ ", rule, "❯ hello"}, "hello", 0},
+		// A form has taken the input box's place: its focused option is no echo.
+		{"no input box", []string{"❯ hello", "Enter to select · ↑/↓ to navigate · Esc to cancel"}, "hello", 0},
 		{"only the start of it", []string{"❯ " + long[:55], "  Waiting for permission…", rule, "❯ ", rule}, long, 0},
 		{"another message", []string{"❯ hello there", rule, "❯ ", rule}, "hello", 0},
 	} {

@@ -160,7 +160,7 @@ type session struct {
 	changed chan struct{}
 	report  Report
 	chat    string    // a message to send when the turn ends ("Chat about this")
-	said    []string  // the chat messages sent so far (askflow.Message's earlier)
+	said    string    // the last chat message sent (askflow.Message's left)
 	lastKey *inflight // the last key claudewrap sent (inflight.go)
 	// lastInput is when the person last typed, for the passthrough timeout.
 	lastInput time.Time

@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"errors"
-	"slices"
 	"syscall"
 	"time"
 
@@ -120,12 +119,12 @@ func (s *session) message(text string) {
 	cfg := s.cfg.Flow
 	cfg.Screen, cfg.Keys = s.child.Screen(), s.keys
 	s.mu.Lock()
-	earlier := slices.Clone(s.said)
+	left := s.said
 	s.mu.Unlock()
-	err := askflow.Message(s.ctx, cfg, text, earlier)
+	err := askflow.Message(s.ctx, cfg, text, left)
 	if err == nil {
 		s.mu.Lock()
-		s.said = append(s.said, text)
+		s.said = text
 		s.mu.Unlock()
 	}
 	if err != nil && s.ctx.Err() != nil {

@@ -89,6 +89,9 @@ type Faults struct {
 	// the questions on screen: the form changing under the wrapper.
 	ChangeAfter int
 	Change      func(qs []Question)
+	// Typed is text the person types into Claude's prompt right after key
+	// n took effect, drawn in the same frame.
+	Typed map[int]string
 	// After key CloseAfter, Claude is gone: the screen shows a shell.
 	CloseAfter int
 	// After key ResizeAfter, the terminal becomes ResizeCols wide.
@@ -335,6 +338,9 @@ func (fc *Claude) apply(k pending) (before, after State, on func(State)) {
 		close(fc.progress)
 		fc.progress = make(chan struct{})
 		return before, before, nil
+	}
+	if t, ok := fc.f.Typed[k.n]; ok {
+		fc.st.Prompt += t
 	}
 	if k.n == fc.f.ChangeAfter && fc.f.Change != nil {
 		fc.f.Change(fc.qs)
