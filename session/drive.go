@@ -47,7 +47,7 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 	// Claude's turn goes on after "Chat about this" and may end before
 	// askflow returns: the message must be pending by then.
 	if chat != "" {
-		s.chat = chat
+		s.chat, s.chatFrom = chat, f
 	}
 	s.mu.Unlock()
 	s.goWork(func() { s.drive(f, flow, driven) })
@@ -204,7 +204,7 @@ func (s *session) dropQueued(reason string) {
 // person gets it).
 func (s *session) failed(f *form, ds []answer.Decision, err error) {
 	s.mu.Lock()
-	s.chat = "" // no chat happened
+	s.chat, s.chatFrom = "", nil // no chat happened
 	s.mu.Unlock()
 	if errors.Is(err, askflow.ErrInterrupted) {
 		return

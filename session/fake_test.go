@@ -15,6 +15,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/bundle"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/internal/fakeclaude"
@@ -271,6 +272,9 @@ func startRun(t *testing.T, c *fakeChild, cfg Config) *run {
 		cfg.Flow.StepTimeout = 300 * time.Millisecond
 	}
 	r.s = newSession(cfg)
+	if cfg.Bundles != "" {
+		r.s.rec = bundle.NewRecorder(100, 40, recordLimit) // Run's, which serve leaves out
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	r.stop = cancel
 	go func() {

@@ -159,9 +159,12 @@ type session struct {
 	// form waits for its turn to be driven on it.
 	changed chan struct{}
 	report  Report
-	chat    string    // a message to send when the turn ends ("Chat about this")
-	said    string    // the last chat message sent (askflow.Message's left)
-	lastKey *inflight // the last key claudewrap sent (inflight.go)
+	chat    string // a message to send when the turn ends ("Chat about this")
+	said    string // the last chat message sent (askflow.Message's left)
+	// chatFrom is the form whose "Chat about this" s.chat follows, for a
+	// bug report if the message cannot be sent.
+	chatFrom *form
+	lastKey  *inflight // the last key claudewrap sent (inflight.go)
 	// lastInput is when the person last typed, for the passthrough timeout.
 	lastInput time.Time
 	// lastSent is when claudewrap last sent a key (see keyTime).

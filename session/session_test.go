@@ -13,6 +13,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/bundle"
 	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/internal/fakeclaude"
 	"github.com/claudewrap/claudewrap/ptyhost"
@@ -236,6 +237,32 @@ func TestFormChatTwice(t *testing.T) {
 	}
 	if rep := r.end(); rep.Navigation || rep.Mismatch {
 		t.Errorf("report %+v\n%s", rep, r)
+	}
+}
+
+// TestChatMessageBundle: a chat message the screen does not confirm (here
+// the person's words stay in Claude's prompt) is a navigation failure with a
+// bug report, like a form's, named in the reason.
+func TestChatMessageBundle(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	dir := t.TempDir()
+	r := startRun(t, c, Config{Bundles: dir, Decider: decider{answers: map[string]answer.Decision{
+		database.Question: {Action: answer.Chat, Text: "which one is cheapest to run?"}}}, Policy: rules.Fail})
+	c.Edit(func(st *fakeclaude.Form) { st.Prompt = "my own words" })
+	c.ask("t1", database)
+	ev := r.wait(`"bundle"`)
+	path, _ := ev["bundle"].(string)
+	rep, err := bundle.Read(path)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, r)
+	}
+	if rep.ToolUseID != "t1" || rep.Step != "message" || !slices.Equal(rep.Decisions, []string{`chat "which one is cheapest to run?"`}) {
+		t.Errorf("bug report %+v", rep)
+	}
+	code, why := r.end().Exit(nil)
+	if code != ExitNavigation || why == nil || !strings.Contains(why.Error(), "bug report: "+path) {
+		t.Errorf("exit %d, %v; want %d naming %s\n%s", code, why, ExitNavigation, path, r)
 	}
 }
 

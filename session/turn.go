@@ -6,6 +6,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/events"
 )
@@ -26,8 +27,8 @@ func (s *session) stop() {
 		s.mu.Unlock()
 		return
 	}
-	msg := s.chat
-	s.chat = ""
+	msg, from := s.chat, s.chatFrom
+	s.chat, s.chatFrom = "", nil
 	id := s.sessionID
 	s.turns++
 	s.mu.Unlock()
@@ -35,7 +36,7 @@ func (s *session) stop() {
 	if msg != "" {
 		s.goWork(func() {
 			s.checkPermissions(s.ctx, false)
-			s.message(msg)
+			s.message(msg, from)
 		})
 		return
 	}
@@ -114,8 +115,9 @@ func (s *session) interrupted() bool {
 	return s.report.Interrupted
 }
 
-// message sends the chat message as the next turn.
-func (s *session) message(text string) {
+// message sends the chat message as the next turn; from is the form whose
+// chat it follows.
+func (s *session) message(text string, from *form) {
 	cfg := s.cfg.Flow
 	cfg.Screen, cfg.Keys = s.child.Screen(), s.keys
 	s.mu.Lock()
@@ -147,7 +149,18 @@ func (s *session) message(text string) {
 		var ae *askflow.Error
 		if errors.As(err, &ae) {
 			fields["screen"] = ae.Last.Text()
-			s.because(ExitNavigation, "chat message: "+err.Error())
+			why := "chat message: " + err.Error()
+			// A message the screen did not confirm is a navigation
+			// failure like a form's, with a bug report of its own.
+			path, err := s.writeBundle(from, []answer.Decision{{Action: answer.Chat, Text: text}}, ae)
+			switch {
+			case err != nil:
+				fields["bundle_error"] = err.Error()
+			case path != "":
+				fields["bundle"] = path
+				why += "; bug report: " + path
+			}
+			s.because(ExitNavigation, why)
 		}
 		s.log.Emit("error", fields)
 		s.endTurn()
