@@ -96,6 +96,7 @@ func (s *session) drive(f *form, ds []answer.Decision, driven chan struct{}) {
 	)
 	for yields := 0; ; yields++ {
 		if !s.awaitTurn(ctx, f, cancel) {
+			s.dropChat(f) // never driven to its "Chat about this"
 			return
 		}
 		if yields < maxYields {
@@ -108,6 +109,7 @@ func (s *session) drive(f *form, ds []answer.Decision, driven chan struct{}) {
 			break
 		}
 		if !s.move(f, queued, driving) {
+			s.dropChat(f)
 			return // taken over or recorded meanwhile: nothing failed
 		}
 	}
@@ -198,14 +200,24 @@ func (s *session) dropQueued(reason string) {
 	}
 }
 
+// dropChat forgets the chat message pending for f's "Chat about this", if
+// the one pending is f's: f's drive ended without it (taken over, recorded
+// meanwhile, failed), and a message sent at the next Stop would be one
+// nobody chose. Another form's pending message stays.
+func (s *session) dropChat(f *form) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.chatFrom == f {
+		s.chat, s.chatFrom = "", nil
+	}
+}
+
 // failed handles askflow's error for f: the person took over, or Claude
 // went away (nothing more to do), or the screen did not confirm a step
 // (reported with a bug report; headless the form is cancelled, else the
 // person gets it).
 func (s *session) failed(f *form, ds []answer.Decision, err error) {
-	s.mu.Lock()
-	s.chat, s.chatFrom = "", nil // no chat happened
-	s.mu.Unlock()
+	s.dropChat(f)
 	if errors.Is(err, askflow.ErrInterrupted) {
 		return
 	}
@@ -445,8 +457,8 @@ const recordLimit = 1 << 20
 
 // writeBundle writes a bug report for a form askflow could not answer.
 func (s *session) writeBundle(f *form, ds []answer.Decision, ae *askflow.Error) (string, error) {
-	if s.cfg.Bundles == "" || s.rec == nil {
-		return "", nil
+	if s.cfg.Bundles == "" || s.rec == nil || ae.Last.Cols == 0 {
+		return "", nil // no folder, or nothing seen: no screen to report
 	}
 	rep := bundle.Report{
 		Time: time.Now(), ToolUseID: f.ID(), Questions: f.questions,

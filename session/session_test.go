@@ -58,16 +58,7 @@ func TestFormAnswer(t *testing.T) {
 // not verified against the rule.
 func TestFormTakeover(t *testing.T) {
 	t.Parallel()
-	typed := make(chan struct{})
-	c := newChild(t, fakeclaude.Faults{
-		// The first key lingers, so that the person types mid-drive.
-		Delay: map[int]time.Duration{1: 200 * time.Millisecond},
-		OnSend: func(n int) {
-			if n == 1 {
-				close(typed)
-			}
-		},
-	})
+	c, typed := lingeringFirstKey(t)
 	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("MongoDB")}},
 		Policy: rules.Passthrough})
 	c.ask("t1", database)
@@ -95,6 +86,20 @@ func TestFormTakeover(t *testing.T) {
 	if rep.Mismatch || rep.Navigation || r.has("verified") {
 		t.Errorf("report %+v\n%s", rep, r)
 	}
+}
+
+// lingeringFirstKey is a child whose first key lingers 200 ms, so that the
+// person types mid-drive; typed is closed as that key is sent.
+func lingeringFirstKey(t *testing.T) (c *fakeChild, typed chan struct{}) {
+	typed = make(chan struct{})
+	return newChild(t, fakeclaude.Faults{
+		Delay: map[int]time.Duration{1: 200 * time.Millisecond},
+		OnSend: func(n int) {
+			if n == 1 {
+				close(typed)
+			}
+		},
+	}), typed
 }
 
 // TestFormTakeoverInflight: the person presses Down while claudewrap's
@@ -263,6 +268,40 @@ func TestChatMessageBundle(t *testing.T) {
 	code, why := r.end().Exit(nil)
 	if code != ExitNavigation || why == nil || !strings.Contains(why.Error(), "bug report: "+path) {
 		t.Errorf("exit %d, %v; want %d naming %s\n%s", code, why, ExitNavigation, path, r)
+	}
+}
+
+// TestChatDroppedWithItsForm: a form whose rule chats, handed to the person
+// before its drive began, takes its pending message with it. It was once
+// kept, and typed into Claude's prompt at the next Stop: a message nobody
+// chose.
+func TestChatDroppedWithItsForm(t *testing.T) {
+	t.Parallel()
+	build := fakeclaude.Question{Header: "Build", Question: "Which build tool should we use?", Options: []fakeclaude.Option{
+		{Label: "Make", Desc: "Plain"}, {Label: "Bazel", Desc: "Hermetic"}}}
+	c, typed := lingeringFirstKey(t)
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{
+		database.Question: sel("SQLite"), build.Question: {Action: answer.Chat, Text: "which one builds fastest?"}}},
+		Policy: rules.Passthrough})
+	c.askTogether(pendingForm{"t1", []fakeclaude.Question{database}}, pendingForm{"t2", []fakeclaude.Question{build}})
+	<-typed
+	r.s.input([]byte("x"))
+	r.log.WaitForN(t, `"handed_over"`, 2, 10*time.Second)
+	// The person answers both forms; Claude's turn ends.
+	for n := 1; n <= 2; n++ {
+		c.Settle()
+		if err := c.SendKeys([]byte("1")); err != nil {
+			t.Fatal(err)
+		}
+		r.log.WaitForN(t, `"by":"person"`, n, 10*time.Second)
+	}
+	r.wait(`"turn_end"`)
+	rep := r.end()
+	if log := r.log.String(); strings.Contains(log, "chat_message") || strings.Contains(log, "chat message") || len(c.Sent()) != 0 {
+		t.Errorf("a message was sent for a form the person answered: %q\n%s", c.Sent(), r)
+	}
+	if rep.Navigation {
+		t.Errorf("report %+v\n%s", rep, r)
 	}
 }
 

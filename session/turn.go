@@ -148,6 +148,7 @@ func (s *session) message(text string, from *form) {
 		fields := events.Fields{"message": "chat message: " + err.Error()}
 		var ae *askflow.Error
 		if errors.As(err, &ae) {
+			fields["tool_use_id"], fields["step"], fields["reason"], fields["keys"] = from.ID(), ae.Step, ae.Reason, ae.Keys
 			fields["screen"] = ae.Last.Text()
 			why := "chat message: " + err.Error()
 			// A message the screen did not confirm is a navigation

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -235,20 +237,57 @@ func TestReplayBundle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := executeCmd(t, devNull(t), "replay", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{
+	replayShows(t, dir,
 		"header: Features",
 		"--- bug report: form toolu_01three, tick: Enter had no visible effect after 3 tries (after 5 keys) ---",
 		"question 2: \"Which features should we build?\" — intended: select \"Auth\", \"API\"\n  the screen shows this question as asked",
-		"question 1: \"Which database should we use?\" — intended: select \"SQLite\"\n  header \"Features\" on screen, \"Database\" asked",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("replay output lacks %q:\n%s", want, out)
+		"question 1: \"Which database should we use?\" — intended: select \"SQLite\"\n  header \"Features\" on screen, \"Database\" asked")
+}
+
+// replayShows runs claudewrap replay on path and checks its output holds
+// each of want.
+func replayShows(t *testing.T, path string, want ...string) {
+	t.Helper()
+	out, err := executeCmd(t, devNull(t), "replay", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("replay output lacks %q:\n%s", w, out)
 		}
 	}
+}
+
+// TestReplayMessageBundle replays the bug report of a chat message: what
+// Claude's prompt holds, and how often the message shows as sent. The
+// recording is Claude Code 2.1.197 keeping a sent message in its prompt
+// (stress seed 9737646259466774155, s035), cut at 3.25 s.
+func TestReplayMessageBundle(t *testing.T) {
+	b, err := os.ReadFile("../../testdata/screens/2.1.197/stress-4155-s035-87x43.cast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec []byte
+	for i, l := range bytes.SplitAfter(b, []byte("\n")) {
+		var ev []any
+		if i > 0 && (json.Unmarshal(l, &ev) != nil || len(ev) == 0 || ev[0].(float64) > 3.25) {
+			break // the header, then the events up to 3.25 s
+		}
+		rec = append(rec, l...)
+	}
+	const msg = "chat 35-4: we should talk about this first"
+	dir, err := bundle.Write(t.TempDir(), bundle.Report{
+		Time: time.Now(), ToolUseID: "toolu_01s035", Decisions: []string{"chat " + strconv.Quote(msg)},
+		Questions: []answer.Question{{Question: "1. Which build tool? (5)", Header: "Build", Options: []answer.Option{{Label: "Submit"}, {Label: "Next"}}}},
+		Step:      "message", Reason: "Claude's prompt never showed empty on a still screen",
+	}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replayShows(t, dir,
+		"--- bug report: the chat message after form toolu_01s035: Claude's prompt never showed empty on a still screen (after 0 keys) ---",
+		"intended: chat \""+msg+"\"\n  Claude's prompt holds the message\n  shown sent above the prompt: 1 times")
 }
 
 // TestWaitTimeout: claudewrap wait gives up after --timeout with exit 1

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -30,9 +32,10 @@ func NewCmdReplay(stdout io.Writer, runF func(*ReplayOptions) error) *cobra.Comm
 form recognised on it (or why none was).
 
 Given the folder of a bug-report bundle (claudewrap writes one under
-$XDG_STATE_HOME/claudewrap/bundles when a form could not be answered), replay
-its recording and also say, for each question the hook reported, whether the
-screen shows it as asked.`,
+$XDG_STATE_HOME/claudewrap/bundles when a form could not be answered, or a chat
+message could not be sent), replay its recording and also say, for each
+question the hook reported, whether the screen shows it as asked; for a chat
+message, what Claude's prompt holds and how often the message shows as sent.`,
 		Example: `  claudewrap replay session.cast
   claudewrap replay --at 2.5 session.cast
   claudewrap replay ~/.local/state/claudewrap/bundles/20261123T101500.000Z-toolu_01abc`,
@@ -81,7 +84,10 @@ func runReplay(opts *ReplayOptions) error {
 	} else {
 		fmt.Fprint(opts.Stdout, form)
 	}
-	if rep != nil {
+	switch {
+	case rep != nil && rep.Step == "message":
+		printMessageBundle(opts.Stdout, rep, snap)
+	case rep != nil:
 		printBundle(opts.Stdout, rep, form)
 	}
 	return nil
@@ -119,6 +125,34 @@ func printBundle(w io.Writer, rep *bundle.Report, form *screen.Form) {
 			}
 		}
 	}
+}
+
+// printMessageBundle says what the bundle of a chat message reports (sent
+// after "Chat about this" on form rep.ToolUseID), and what the replayed
+// screen shows of it: Claude's prompt holding it, and Claude's echoes of it
+// as sent.
+func printMessageBundle(w io.Writer, rep *bundle.Report, snap screen.Snapshot) {
+	fmt.Fprintf(w, "\n--- bug report: the chat message after form %s: %s (after %d keys) ---\n", rep.ToolUseID, rep.Reason, rep.Keys)
+	if len(rep.Decisions) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "intended: %s\n", rep.Decisions[0])
+	q, ok := strings.CutPrefix(rep.Decisions[0], "chat ")
+	text, err := strconv.Unquote(q)
+	if !ok || err != nil {
+		return
+	}
+	switch p, ok := screen.Prompt(snap); {
+	case !ok:
+		fmt.Fprintln(w, "  Claude's prompt is not on the replayed screen")
+	case p == "":
+		fmt.Fprintln(w, "  Claude's prompt is empty")
+	case p == text:
+		fmt.Fprintln(w, "  Claude's prompt holds the message")
+	default:
+		fmt.Fprintf(w, "  Claude's prompt holds %q\n", p)
+	}
+	fmt.Fprintf(w, "  shown sent above the prompt: %d times\n", screen.Echoes(snap, text))
 }
 
 // replay feeds a recording through a fresh emulator and returns the screen.
