@@ -455,7 +455,8 @@ func (s *session) navigationFailed(f *form, ds []answer.Decision, ae *askflow.Er
 // 16 MiB the soak's claudewrap grew by 10 MiB in five minutes.
 const recordLimit = 1 << 20
 
-// writeBundle writes a bug report for a form askflow could not answer.
+// writeBundle writes a bug report for a form askflow could not answer, or
+// for the chat message after f's "Chat about this".
 func (s *session) writeBundle(f *form, ds []answer.Decision, ae *askflow.Error) (string, error) {
 	if s.cfg.Bundles == "" || s.rec == nil || ae.Last.Cols == 0 {
 		return "", nil // no folder, or nothing seen: no screen to report
