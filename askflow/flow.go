@@ -1402,8 +1402,13 @@ func Message(ctx context.Context, cfg Config, text, left string) error {
 		t, ok := screen.Prompt(s)
 		return ok && (t == "" || sameText(t, left))
 	}
-	s, ok := r.still(ctx, r.cfg.FormTimeout, messageQuiet, ready)
-	if !ok {
+	wctx, cancel := context.WithTimeout(ctx, r.cfg.FormTimeout)
+	s, err := awaitStill(wctx, r.cfg.Screen, messageQuiet, ready)
+	cancel()
+	if err != nil {
+		if s.Cols == 0 {
+			s = r.cfg.Screen.Snapshot()
+		}
 		return r.fail("message", s, "Claude's prompt never showed empty on a still screen")
 	}
 	for t, _ := screen.Prompt(s); t != ""; t, _ = screen.Prompt(s) {
@@ -1421,7 +1426,6 @@ func Message(ctx context.Context, cfg Config, text, left string) error {
 		}
 		// Keys reach Claude in order: every Ctrl-U, a retried one too, is
 		// handled before the text typed after them.
-		var err error
 		if s, err = r.press(ctx, "message", keyKillLine, "prompt", true, shorter, unchanged); err != nil {
 			return err
 		}
@@ -1437,7 +1441,7 @@ func Message(ctx context.Context, cfg Config, text, left string) error {
 		t, ok := screen.Prompt(s)
 		return ok && sameText(t, text)
 	}
-	s, err := r.press(ctx, "message", text, "prompt", false, typed, func(screen.Snapshot) bool { return false })
+	s, err = r.press(ctx, "message", text, "prompt", false, typed, func(screen.Snapshot) bool { return false })
 	if err != nil {
 		return err
 	}
@@ -1448,28 +1452,6 @@ func Message(ctx context.Context, cfg Config, text, left string) error {
 	}
 	_, err = r.press(ctx, "message", keyEnter, "prompt", false, sent, typed)
 	return err
-}
-
-// still waits, up to d, for a screen that satisfies cond and then does not
-// change for quiet. It returns the last screen seen and whether it came.
-func (r *runner) still(ctx context.Context, d, quiet time.Duration, cond func(screen.Snapshot) bool) (screen.Snapshot, bool) {
-	ctx, cancel := context.WithTimeout(ctx, d)
-	defer cancel()
-	for {
-		s, ok := r.wait(ctx, d, cond)
-		if !ok {
-			return s, false
-		}
-		qctx, qcancel := context.WithTimeout(ctx, quiet)
-		_, changed := r.wait(qctx, quiet, func(n screen.Snapshot) bool { return n.Seq != s.Seq })
-		qcancel()
-		if !changed {
-			if ctx.Err() != nil {
-				return s, false
-			}
-			return s, true
-		}
-	}
 }
 
 // Undo is the key that takes back key, an arrow claudewrap sent, and both

@@ -76,19 +76,26 @@ func Dismiss(k Keys) error { return k.SendKeys([]byte(keyEsc)) }
 // AwaitPrompt waits until Claude's own prompt shows and the screen has then
 // not changed for quiet, or ctx ends.
 func AwaitPrompt(ctx context.Context, s Screen, quiet time.Duration) error {
-	if _, err := s.Wait(ctx, func(sn screen.Snapshot) bool { _, ok := screen.Prompt(sn); return ok }); err != nil {
-		return err
-	}
+	_, err := awaitStill(ctx, s, quiet, func(sn screen.Snapshot) bool { _, ok := screen.Prompt(sn); return ok })
+	return err
+}
+
+// awaitStill waits for a screen that satisfies cond and then does not
+// change for quiet, or until ctx ends; it returns the last screen seen.
+func awaitStill(ctx context.Context, s Screen, quiet time.Duration, cond func(screen.Snapshot) bool) (screen.Snapshot, error) {
 	for {
-		seq := s.Snapshot().Seq
+		sn, err := s.Wait(ctx, cond)
+		if err != nil {
+			return sn, err
+		}
 		qctx, cancel := context.WithTimeout(ctx, quiet)
-		_, err := s.Wait(qctx, func(sn screen.Snapshot) bool { return sn.Seq != seq })
+		_, err = s.Wait(qctx, func(n screen.Snapshot) bool { return n.Seq != sn.Seq })
 		cancel()
 		switch {
 		case ctx.Err() != nil:
-			return ctx.Err()
+			return sn, ctx.Err()
 		case err != nil:
-			return nil // still for quiet
+			return sn, nil // still for quiet
 		}
 	}
 }
