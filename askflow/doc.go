@@ -26,6 +26,13 @@
 // with this one ([Config.Elsewhere]), it also stops, with [ErrElsewhere] and
 // no further key, when that form shows instead while only moves were sent.
 //
+// [Message], the second half of a chat, types into Claude's own prompt once
+// it shows empty on a still screen, and counts the message sent when the
+// prompt stops holding it or Claude echoes it above the prompt. A prompt
+// still holding the session's last message (Claude Code 2.1.197 may keep it
+// after sending) is cleared first with Ctrl-U, each key confirmed; any other
+// text there is the person's and is never edited.
+//
 // dialog.go picks an option of a dialog that is not a form ([Choose]) the
 // same way: one confirmed arrow at a time, Enter only on the intended row,
 // nothing more once the dialog changes.

@@ -14,7 +14,8 @@
 // testdata/screens/<version>/ are recorded from every pinned Claude Code.
 // dialog.go reads the other menus Claude draws (the folder trust dialog,
 // permission prompts, plan approval) as a [Dialog]. position.go says where each element of a page is in the order Up and Down
-// walk, and typed.go tells keys the person typed from the terminal's own
+// walk, prompt.go reads Claude's own input box and its echoes of messages
+// sent, and typed.go tells keys the person typed from the terminal's own
 // reports that arrive on the same input.
 //
 // A tokenizer (filter.go) keeps its state across writes, gives wide characters
