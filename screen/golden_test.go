@@ -319,3 +319,51 @@ func TestWrappedTabTitle(t *testing.T) {
 		})
 	}
 }
+
+// TestWrappedTabTitleCut: on a page cut at the top the tab row can be off
+// the screen while the row it wraps onto is still on it, alone above a
+// blank row: the active tab's title ("🚀 Deploy" ends in "Deploy") on its
+// background, indented to the tab's box. It is not the question's. Without
+// that background, or at the left edge, the row is the question's own first
+// visible row, and the page does not end the question asked: no key.
+func TestWrappedTabTitleCut(t *testing.T) {
+	const question = "Which test runner should we use for part 4?"
+	for _, v := range []string{"2.1.197", "2.1.227", "2.1.266", "2.1.299", "2.1.321", "2.1.330"} {
+		t.Run(v, func(t *testing.T) {
+			snap := replay(t, "../testdata/screens/"+v+"/stress-4034-s020-40x20.cast", 0)
+			f, err := screen.Recognize(snap)
+			if err != nil {
+				t.Fatalf("Recognize: %v", err)
+			}
+			if !f.Cut || f.Header != "" || f.Question != question {
+				t.Fatalf("cut %t, header %q, question %q; want cut, no header, %q", f.Cut, f.Header, f.Question, question)
+			}
+			for name, edit := range map[string]func([]screen.Cell){
+				"in the terminal's colours": func(row []screen.Cell) {
+					for x := range row {
+						row[x].BG = screen.DefaultBG
+					}
+				},
+				"at the left edge": func(row []screen.Cell) {
+					for len(row) > 0 && row[0].Char == ' ' {
+						copy(row, row[1:])
+						row[len(row)-1] = screen.Cell{Char: ' ', FG: screen.DefaultFG, BG: screen.DefaultBG}
+					}
+				},
+			} {
+				cells := slices.Clone(snap.Cells)
+				cells[0] = slices.Clone(cells[0])
+				edit(cells[0])
+				edited := snap
+				edited.Cells = cells
+				g, err := screen.Recognize(edited)
+				if err != nil {
+					t.Fatalf("%s: Recognize: %v", name, err)
+				}
+				if !strings.HasPrefix(g.Question, "Deploy") || !strings.HasSuffix(g.Question, question) {
+					t.Errorf("%s: question %q, want the top row's text, then %q", name, g.Question, question)
+				}
+			}
+		})
+	}
+}

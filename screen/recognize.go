@@ -299,6 +299,22 @@ func wrappedTabs(l, next line) ([]string, bool) {
 	return out, found
 }
 
+// isTabTail reports whether l can be the row that wraps tab titles under a
+// tab row (see wrappedTabs), found alone at the top of a cut page: indented,
+// with the active tab's part on its background colour. A question's own
+// rows start at the left edge and have no background.
+func isTabTail(l line) bool {
+	if len(l.runes) == 0 || l.runes[0] != ' ' || l.cells[0].BG != DefaultBG {
+		return false
+	}
+	for i, r := range l.runes {
+		if r != ' ' && l.cells[i].BG != DefaultBG {
+			return true
+		}
+	}
+	return false
+}
+
 // parseHeader reads the tab row or header chip at ls[y] into f.
 func parseHeader(f *Form, l line) error {
 	f.Top = l.y
@@ -346,6 +362,9 @@ func parseTop(f *Form, ls []line, y int) error {
 	for z := y - 1; ; z-- {
 		if z < 0 {
 			f.Cut, f.Top = true, 0
+			if len(q) > 1 && ls[1].blank() && isTabTail(ls[0]) {
+				q = q[:len(q)-1] // row 0 is the tab row's second row
+			}
 			break
 		}
 		l := ls[z]
