@@ -323,11 +323,13 @@ func TestWrappedTabTitle(t *testing.T) {
 // TestWrappedTabTitleCut: on a page cut at the top the tab row can be off
 // the screen while the row it wraps onto is still on it, alone above a
 // blank row: the active tab's title ("🚀 Deploy" ends in "Deploy") on its
-// background, indented to the tab's box. It is not the question's. Without
-// that background, or at the left edge, the row is the question's own first
-// visible row, and the page does not end the question asked: no key.
+// background, indented to the tab's box. It is not the question's. Any
+// other row there is the question's own first visible row, and the page
+// then does not end the question asked: no key.
 func TestWrappedTabTitleCut(t *testing.T) {
 	const question = "Which test runner should we use for part 4?"
+	plain := screen.Cell{Char: 'x', FG: screen.DefaultFG, BG: screen.DefaultBG}
+	blank := screen.Cell{Char: ' ', FG: screen.DefaultFG, BG: screen.DefaultBG}
 	for _, v := range []string{"2.1.197", "2.1.227", "2.1.266", "2.1.299", "2.1.321", "2.1.330"} {
 		t.Run(v, func(t *testing.T) {
 			snap := replay(t, "../testdata/screens/"+v+"/stress-4034-s020-40x20.cast", 0)
@@ -338,30 +340,51 @@ func TestWrappedTabTitleCut(t *testing.T) {
 			if !f.Cut || f.Header != "" || f.Question != question {
 				t.Fatalf("cut %t, header %q, question %q; want cut, no header, %q", f.Cut, f.Header, f.Question, question)
 			}
-			for name, edit := range map[string]func([]screen.Cell){
-				"in the terminal's colours": func(row []screen.Cell) {
-					for x := range row {
-						row[x].BG = screen.DefaultBG
+			rows := strings.Split(snap.Text(), "\n")
+			if !strings.HasPrefix(rows[2], "Which") || !strings.HasPrefix(rows[3], "4?") || strings.TrimSpace(rows[1]) != "" {
+				t.Fatalf("rows 1 to 3 are not blank and the question:\n%s", snap.Text())
+			}
+			for _, tc := range []struct {
+				name  string
+				edit  func(cells [][]screen.Cell)
+				whole bool // the question's own rows are left
+			}{
+				{"in the terminal's colours", func(cells [][]screen.Cell) {
+					for x := range cells[0] {
+						cells[0][x].BG = screen.DefaultBG
 					}
-				},
-				"at the left edge": func(row []screen.Cell) {
-					for len(row) > 0 && row[0].Char == ' ' {
-						copy(row, row[1:])
-						row[len(row)-1] = screen.Cell{Char: ' ', FG: screen.DefaultFG, BG: screen.DefaultBG}
+				}, true},
+				// The way a header chip is drawn.
+				{"on its colour from the left edge", func(cells [][]screen.Cell) {
+					cells[0][0].BG = cells[0][strings.IndexRune(rows[0], 'D')].BG
+				}, true},
+				{"with text at the left edge", func(cells [][]screen.Cell) {
+					cells[0][0] = plain
+				}, true},
+				{"above another row", func(cells [][]screen.Cell) {
+					cells[1][0] = plain
+				}, true},
+				{"above no question", func(cells [][]screen.Cell) {
+					for _, y := range []int{2, 3} {
+						for x := range cells[y] {
+							cells[y][x] = blank
+						}
 					}
-				},
+				}, false},
 			} {
 				cells := slices.Clone(snap.Cells)
-				cells[0] = slices.Clone(cells[0])
-				edit(cells[0])
+				for y := range 4 {
+					cells[y] = slices.Clone(cells[y])
+				}
+				tc.edit(cells)
 				edited := snap
 				edited.Cells = cells
 				g, err := screen.Recognize(edited)
 				if err != nil {
-					t.Fatalf("%s: Recognize: %v", name, err)
+					t.Fatalf("%s: Recognize: %v", tc.name, err)
 				}
-				if !strings.HasPrefix(g.Question, "Deploy") || !strings.HasSuffix(g.Question, question) {
-					t.Errorf("%s: question %q, want the top row's text, then %q", name, g.Question, question)
+				if !strings.Contains(g.Question, "Deploy") || tc.whole != strings.HasSuffix(g.Question, question) {
+					t.Errorf("%s: question %q, want the top row's text in it, and then %q: %t", tc.name, g.Question, question, tc.whole)
 				}
 			}
 		})
