@@ -81,9 +81,10 @@ SEED     ?= 0
 COUNT    ?= 300
 VERSIONS ?= $(CLAUDE_VERSIONS)
 PARALLEL ?= 2
+ANSWER_VIA ?= screen
 stress:
 	./scripts/install-claude.sh $(VERSIONS)
-	go run ./tools/stress -seed $(SEED) -count $(COUNT) -versions "$(VERSIONS)" -parallel $(PARALLEL)
+	go run ./tools/stress -seed $(SEED) -count $(COUNT) -versions "$(VERSIONS)" -parallel $(PARALLEL) -answer-via $(ANSWER_VIA)
 
 demo: build
 	./scripts/install-claude.sh $(firstword $(CLAUDE_VERSIONS))

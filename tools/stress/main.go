@@ -53,6 +53,9 @@ func main() {
 }
 
 func run(seed uint64, count int, versions []string, parallel int, out string, keep bool, minPct float64, md, only, via string) error {
+	if via != "" && via != "screen" && via != "hook" {
+		return fmt.Errorf("-answer-via %q: want screen or hook", via)
+	}
 	if seed == 0 {
 		var b [8]byte
 		if _, err := crand.Read(b[:]); err != nil {
@@ -94,7 +97,7 @@ func run(seed uint64, count int, versions []string, parallel int, out string, ke
 	if only != "*" {
 		cmdline += fmt.Sprintf(" -only '%s'", only)
 	}
-	if via != "" {
+	if via != "" && via != "screen" {
 		cmdline += " -answer-via " + via
 	}
 	fmt.Printf("seed %d: %d forms in %d sessions, on Claude Code %s\n  repeat with: %s\n",
