@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/claudewrap/claudewrap/answer"
 )
@@ -122,15 +123,34 @@ func (f *Form) Shows(qs []answer.Question, i int) bool {
 	return true
 }
 
-// Squash removes white space: text the screen wraps may be broken inside a
-// word, so text is compared with white space left out.
+// Squash removes what the screen does not show of s, so that text on the
+// screen and text asked compare equal: white space (text the screen wraps
+// may be broken inside a word), and what the emulator gives no cell of its
+// own as Claude Code lays it out (see filter.print): zero-width characters
+// (joiners, variation selectors, combining marks), skin tones, and an emoji
+// joined by a zero-width joiner to a wide character before it. U+FFFD goes
+// too: Claude Code draws it in a header chip in place of a variation
+// selector ("❤️" shows as "❤�"). Options are still told apart by their
+// numbers and places, and questions by Shows.
 func Squash(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
+	var b strings.Builder
+	b.Grow(len(s))
+	cluster, join := false, false
+	for _, r := range s {
+		w := runeWidth(r)
+		switch {
+		case unicode.IsSpace(r):
+			cluster, join = false, false
+		case cluster && join && w == 2, isEmojiModifier(r), r == utf8.RuneError:
+			join = false
+		case w == 0:
+			join = cluster && r == zeroWidthJoiner
+		default:
+			cluster, join = w == 2, false
+			b.WriteRune(r)
 		}
-		return r
-	}, s)
+	}
+	return b.String()
 }
 
 func sameText(screen, asked string) bool {

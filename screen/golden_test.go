@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/cast"
 	"github.com/claudewrap/claudewrap/screen"
 )
@@ -385,6 +386,44 @@ func TestWrappedTabTitleCut(t *testing.T) {
 				}
 				if !strings.Contains(g.Question, "Deploy") || tc.whole != strings.HasSuffix(g.Question, question) {
 					t.Errorf("%s: question %q, want the top row's text in it, and then %q: %t", tc.name, g.Question, question, tc.whole)
+				}
+			}
+		})
+	}
+}
+
+// TestEmojiSequences: emoji sequences as Claude Code lays them out, on
+// every pinned version (testdata/scenarios/emoji.yaml): a ZWJ sequence and
+// a skin tone take the columns of their first emoji and what follows is
+// drawn over the rest, VS16 and a combining accent take no column, and the
+// header chip shows "❤️" as "❤�" (2.1.266 on) or "❤". The page agrees with
+// the question asked; changing any one label's emoji makes it disagree.
+func TestEmojiSequences(t *testing.T) {
+	q := answer.Question{
+		Question: "Which 👨\u200d💻 setup should we use? ⚠️",
+		Header:   "Setup ❤️",
+		Options: []answer.Option{
+			{Label: "👨\u200d💻 Developer laptop"},
+			{Label: "❤️ Heart first"},
+			{Label: "🇯🇵 Tokyo region"},
+			{Label: "Cafe\u0301 👍🏽 OK"},
+		},
+	}
+	for _, v := range []string{"2.1.197", "2.1.227", "2.1.266", "2.1.299", "2.1.321", "2.1.330"} {
+		t.Run(v, func(t *testing.T) {
+			f, err := screen.Recognize(replay(t, "../testdata/screens/"+v+"/emoji-sequences-80x40.cast", 0))
+			if err != nil {
+				t.Fatalf("Recognize: %v", err)
+			}
+			if d := f.Disagreements(q); d != nil {
+				t.Fatalf("the page disagrees with the question asked: %q", d)
+			}
+			for i, other := range []string{"🧑\u200d💻 Developer laptop", "💙 Heart first", "🇰🇷 Tokyo region", "Cafe 👎🏽 OK"} {
+				changed := q
+				changed.Options = slices.Clone(q.Options)
+				changed.Options[i].Label = other
+				if f.Disagreements(changed) == nil {
+					t.Errorf("the page agrees with option %d asked as %q", i+1, other)
 				}
 			}
 		})

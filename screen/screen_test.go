@@ -91,6 +91,22 @@ var screenTests = []screenTest{
 		cursor: Pos{5, 0},
 	},
 	{
+		// Claude Code measures an emoji sequence as its first emoji and
+		// draws what follows it two columns on.
+		name: "an emoji joined by ZWJ, and a skin tone, join the emoji before them",
+		cols: 20, rows: 2,
+		in:     []string{"👨\u200d💻x", "👨\u200d👩\u200d👧", "👍\U0001F3FDy"},
+		want:   []string{"👨x👨👍y"},
+		cursor: Pos{8, 0},
+	},
+	{
+		name: "a ZWJ joins nothing across text, a control or a sequence",
+		cols: 20, rows: 2,
+		in:     []string{"a\u200d💻", "👨\u200d\x1b[m💻", "👨\u200d\a💻", "x\U0001F3FD"},
+		want:   []string{"a💻👨💻👨💻x\U0001F3FD"},
+		cursor: Pos{14, 0},
+	},
+	{
 		name: "invalid UTF-8, C1 controls and the placeholder rune",
 		cols: 10, rows: 2,
 		in:     []string{"a\xffb\u009bc\U0010FFFDd"},

@@ -46,6 +46,12 @@ func computeWidth(r rune) int {
 	return 1
 }
 
+const zeroWidthJoiner = 0x200D
+
+// isEmojiModifier reports whether r is one of the five skin tones, which
+// join the emoji before them.
+func isEmojiModifier(r rune) bool { return r >= 0x1F3FB && r <= 0x1F3FF }
+
 func isZeroWidth(r rune) bool {
 	switch {
 	case r >= 0x1160 && r <= 0x11FF, // Hangul Jamo medial vowels and finals
