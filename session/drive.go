@@ -298,7 +298,10 @@ func (s *session) cancelFailed(f *form) {
 // Code 2.1.197 left a short screen garbled as f took the place of the
 // form asked with it, and only a redraw shows what is there. Then the
 // terminal is made taller (sightGrows times), for a page taller than the
-// screen that shows no form at all; it gets its rows back at the end.
+// screen that shows no form at all; it gets its rows back at the end. A
+// form that does not show even then, with nothing else open, ends the run
+// (blocked; the navigation failure's exit status 5 comes first): nothing
+// is pressed on a screen that does not show f.
 func (s *session) cancelOnSight(f *form, turn int) {
 	over, seen := false, false
 	try := func(snap screen.Snapshot) bool {
@@ -353,12 +356,26 @@ func (s *session) cancelOnSight(f *form, turn int) {
 			"the form has not shown for %v after %d redraws: the terminal is made %d rows tall", sightQuiet, maxSightRedraws, min(2*cur, askflow.MaxRows))})
 		_ = s.child.SetRows(min(2*cur, askflow.MaxRows))
 	}
-	if !over && !seen {
-		s.lookUntil(s.ctx, try)
+	gaveUp := false
+	if !over && !seen && s.ctx.Err() == nil {
+		ctx, cancel := context.WithTimeout(s.ctx, sightLast)
+		s.lookUntil(ctx, try)
+		cancel()
+		if !over && !seen && s.ctx.Err() == nil && s.alone(f) {
+			// Nothing shows f, redrawn or taller, and nothing else is
+			// open: waiting on would leave the run to the idle limit.
+			gaveUp = true
+			snap := s.child.Screen().Snapshot()
+			s.block(fmt.Sprintf("form %s never showed as the hook describes it, redrawn and made %d rows tall: "+
+				"nothing was pressed, and Claude is ended (headless)", f.ID(), snap.Rows), &snap)
+		} else if !over && !seen {
+			s.lookUntil(s.ctx, try)
+		}
 	}
 	switch {
 	case over:
 		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "the turn ended before the form showed: nothing cancelled"})
+	case gaveUp:
 	case s.ctx.Err() == nil:
 		s.cancelFailed(f)
 	}
@@ -376,8 +393,12 @@ const (
 )
 
 // sightGrows is how often cancelOnSight then makes the terminal twice as
-// tall, up to askflow.MaxRows, for a form that still does not show.
-const sightGrows = 2
+// tall, up to askflow.MaxRows, for a form that still does not show; then
+// it looks for sightLast more before it ends the run.
+const (
+	sightGrows = 2
+	sightLast  = 4 * sightQuiet
+)
 
 // alone tells whether every form but f is recorded or done: nothing else
 // is decided, driven or awaited, so a redraw is not expected to come

@@ -475,6 +475,35 @@ func TestCancelOnSight(t *testing.T) {
 	r.end()
 }
 
+// TestCancelOnSightNever: headless, a form that is on the screen but never
+// as its hook describes it (a label drawn otherwise, as emoji sequences
+// were before screen.Squash knew them: testdata/screens/*/emoji-sequences)
+// gets no key. After the redraws and the taller terminal the run ends
+// (blocked, exit 5 for the navigation failure) instead of waiting for the
+// idle limit, 10 minutes.
+func TestCancelOnSightNever(t *testing.T) {
+	t.Parallel()
+	c, r := failedOffScreen(t)
+	drawn := database
+	drawn.Options = slices.Clone(database.Options)
+	drawn.Options[0].Label += " (drawn otherwise)"
+	c.Ask([]fakeclaude.Question{drawn})
+	r.wait(`Claude is asked to redraw (2 of 2)`)
+	r.wait(`the terminal is made 80 rows tall`)
+	r.wait(`the terminal is made 160 rows tall`)
+	ev := r.wait(`"blocked"`)
+	if reason, _ := ev["reason"].(string); !strings.Contains(reason, "form t1 never showed as the hook describes it") {
+		t.Errorf("blocked: %v", ev)
+	}
+	rep := r.result()
+	if code, err := rep.Exit(nil); code != ExitNavigation || err == nil {
+		t.Errorf("exit %d, %v; want %d with a reason", code, err, ExitNavigation)
+	}
+	if got := c.Received(); len(got) != 0 || r.has("cancelled") {
+		t.Errorf("keys %v sent to a form that never showed\n%s", got, r)
+	}
+}
+
 // TestCancelOnSightGarbled: the form of TestCancelOnSight shows garbled,
 // as Claude Code 2.1.197 left a 16-row screen when a form took the place
 // of the one asked with it (stress seed 314368126999156480, s013). Without
