@@ -68,10 +68,10 @@ func ChooseText(ctx context.Context, cfg Config, d screen.Dialog, label, text st
 		// The row shows the text in place of its label, and the hint that
 		// followed the label, if any ("shift+tab to approve with this
 		// feedback"): exactly that.
-		want := screen.Squash(text + strings.TrimPrefix(d.Options[target], label))
+		want := squashSpace(text + strings.TrimPrefix(d.Options[target], label))
 		shows := func(sn screen.Snapshot) (screen.Dialog, bool) {
 			nd, ok := screen.ParseDialog(sn)
-			return nd, ok && nd.Focus == target && sameBut(nd, d, target) && screen.Squash(nd.Options[target]) == want
+			return nd, ok && nd.Focus == target && sameBut(nd, d, target) && squashSpace(nd.Options[target]) == want
 		}
 		if _, err := pressText(ctx, cfg, &keys, text, cur, shows); err != nil {
 			return keys, err

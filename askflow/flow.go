@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/screen"
@@ -1063,7 +1064,7 @@ func (r *runner) single(ctx context.Context, label, notes string) error {
 	// Enter while the notes are being typed would record the notes alone
 	// on some versions: the notes must show, done with.
 	return r.enter(ctx, target, func(fm *screen.Form) bool {
-		return !fm.Preview.Editing && sameText(fm.Preview.Notes, notes)
+		return !fm.Preview.Editing && sameTyped(fm.Preview.Notes, notes)
 	})
 }
 
@@ -1095,7 +1096,7 @@ func (r *runner) notes(ctx context.Context, target int, text string) error {
 	open := editing(func(p *screen.Preview) bool { return p.Editing && p.Notes == "" })
 	closed := shows(func(p *screen.Preview) bool { return !p.Editing && p.Notes == "" })
 	typed := editing(func(p *screen.Preview) bool { return p.Editing && p.Notes != "" })
-	done := shows(func(p *screen.Preview) bool { return !p.Editing && sameText(p.Notes, text) })
+	done := shows(func(p *screen.Preview) bool { return !p.Editing && sameTyped(p.Notes, text) })
 	// n changes the form like Enter does: not before the guard's wait,
 	// and on the form still there after it (see ripened).
 	empty := func(fm *screen.Form) bool { return fm.Preview != nil && !fm.Preview.Editing && fm.Preview.Notes == "" }
@@ -1231,7 +1232,7 @@ func (r *runner) typed(ctx context.Context, text string) error {
 		return err
 	}
 	shows := r.focusedOn(other, func(fm *screen.Form) bool {
-		return fm.Other != nil && !fm.Other.Placeholder && sameText(fm.Other.Text, text)
+		return fm.Other != nil && !fm.Other.Placeholder && sameTyped(fm.Other.Text, text)
 	})
 	// The text goes in one write. It is sent again only while the row
 	// still shows empty: a late first copy then doubles the text, which the
@@ -1241,14 +1242,34 @@ func (r *runner) typed(ctx context.Context, text string) error {
 		return err
 	}
 	return r.enter(ctx, other, func(fm *screen.Form) bool {
-		return fm.Other != nil && !fm.Other.Placeholder && sameText(fm.Other.Text, text)
+		return fm.Other != nil && !fm.Other.Placeholder && sameTyped(fm.Other.Text, text)
 	})
 }
 
 // sameText compares text as the screen shows it with text as asked: white
-// space does not count (the screen wraps, sometimes inside a word).
+// space does not count (the screen wraps, sometimes inside a word), nor
+// what the screen gives no cell (see screen.Squash).
 func sameText(a, b string) bool {
 	return screen.Squash(a) == screen.Squash(b)
+}
+
+// sameTyped compares text claudewrap typed (an answer, notes, a message,
+// a dialog's text) with what the screen shows of it, where only white space
+// does not count. What screen.Squash leaves out (a skin tone, an emoji
+// joined by ZWJ, a combining accent, a variation selector) has no cell, so
+// the screen cannot confirm that it reached Claude: text holding any is
+// never confirmed, and nothing that would commit it is pressed.
+func sameTyped(shown, typed string) bool {
+	return squashSpace(shown) == squashSpace(typed)
+}
+
+func squashSpace(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 func (r *runner) review(ctx context.Context) error {
@@ -1396,11 +1417,11 @@ func Message(ctx context.Context, cfg Config, text, left string) error {
 	r := &runner{cfg: cfg, q: -1}
 	// ofLeft: the prompt holds what is left of left after some Ctrl-Us.
 	ofLeft := func(t string) bool {
-		return left != "" && t != "" && strings.HasPrefix(screen.Squash(left), screen.Squash(t))
+		return left != "" && t != "" && strings.HasPrefix(squashSpace(left), squashSpace(t))
 	}
 	ready := func(s screen.Snapshot) bool {
 		t, ok := screen.Prompt(s)
-		return ok && (t == "" || sameText(t, left))
+		return ok && (t == "" || sameTyped(t, left))
 	}
 	wctx, cancel := context.WithTimeout(ctx, r.cfg.FormTimeout)
 	s, err := awaitStill(wctx, r.cfg.Screen, messageQuiet, ready)
@@ -1412,10 +1433,10 @@ func Message(ctx context.Context, cfg Config, text, left string) error {
 		return r.fail("message", s, "Claude's prompt never showed empty on a still screen")
 	}
 	for t, _ := screen.Prompt(s); t != ""; t, _ = screen.Prompt(s) {
-		was := len(screen.Squash(t))
+		was := len(squashSpace(t))
 		shorter := func(s screen.Snapshot) bool {
 			u, ok := screen.Prompt(s)
-			return ok && len(screen.Squash(u)) < was && (u == "" || ofLeft(u))
+			return ok && len(squashSpace(u)) < was && (u == "" || ofLeft(u))
 		}
 		unchanged := func(s screen.Snapshot) bool {
 			u, ok := screen.Prompt(s)
@@ -1439,7 +1460,7 @@ func Message(ctx context.Context, cfg Config, text, left string) error {
 	}
 	typed := func(s screen.Snapshot) bool {
 		t, ok := screen.Prompt(s)
-		return ok && sameText(t, text)
+		return ok && sameTyped(t, text)
 	}
 	s, err = r.press(ctx, "message", text, "prompt", false, typed, func(screen.Snapshot) bool { return false })
 	if err != nil {
@@ -1448,7 +1469,7 @@ func Message(ctx context.Context, cfg Config, text, left string) error {
 	echoes := screen.Echoes(s, text)
 	sent := func(s screen.Snapshot) bool {
 		t, ok := screen.Prompt(s)
-		return !ok || !sameText(t, text) || screen.Echoes(s, text) > echoes
+		return !ok || !sameTyped(t, text) || screen.Echoes(s, text) > echoes
 	}
 	_, err = r.press(ctx, "message", keyEnter, "prompt", false, sent, typed)
 	return err

@@ -713,6 +713,10 @@ func TestFaultsStop(t *testing.T) {
 			f: faults{Delay: map[int]time.Duration{2: 2500 * time.Millisecond}}, step: "type"}, // 1: Up to Type something, 2: the text
 		{name: "Claude exits while typing", qs: []fq{naming}, ds: []answer.Decision{typed("kebab")},
 			f: faults{CloseAfter: 2}, step: "type"},
+		// The screen gives a skin tone and a combining accent no cell: it
+		// cannot confirm they reached Claude, so no Enter commits them.
+		{name: "typed text the screen cannot show whole", qs: []fq{naming}, ds: []answer.Decision{typed("Ship it 👍\U0001F3FD, cafe\u0301")},
+			f: faults{}, step: "type"},
 		// Redraws are bounded: a screen garbled after every key stops.
 		{name: "garbled after every key", qs: []fq{six}, ds: []answer.Decision{sel("Four")},
 			f: faults{Garble: map[int]bool{1: true, 2: true, 3: true}}, step: "move"}, // three Downs

@@ -14,9 +14,10 @@ import (
 // agrees: header, question text, multi-select, layout, and every visible
 // option's label at its place. What is off the screen (a Cut form's top, a
 // scrolled list's hidden rows) is not compared; of a cut question, the
-// visible end must end the asked one. Text is compared with white space
-// ignored (the screen wraps it, sometimes inside a word), and a title the
-// tab row truncated with "…" matches its prefix.
+// visible end must end the asked one. Text is compared as Squash leaves it
+// (white space ignored, as the screen wraps it, sometimes inside a word; and
+// what has no cell of its own), and a title the tab row truncated with "…"
+// matches its prefix.
 func (f *Form) Disagreements(q answer.Question) []string {
 	if f.Review != nil {
 		return []string{"the review page is showing, not a question"}

@@ -299,7 +299,8 @@ func (s *session) cancelFailed(f *form) {
 // form asked with it, and only a redraw shows what is there. Then the
 // terminal is made taller (sightGrows times), for a page taller than the
 // screen that shows no form at all; it gets its rows back at the end. A
-// form that does not show even then, with nothing else open, ends the run
+// form that does not show even then, on a screen still for sightLast with
+// nothing else open (no other form, no dialog), ends the run
 // (blocked; the navigation failure's exit status 5 comes first): nothing
 // is pressed on a screen that does not show f.
 func (s *session) cancelOnSight(f *form, turn int) {
@@ -358,15 +359,18 @@ func (s *session) cancelOnSight(f *form, turn int) {
 	}
 	gaveUp := false
 	if !over && !seen && s.ctx.Err() == nil {
+		seq := s.child.Screen().Snapshot().Seq
 		ctx, cancel := context.WithTimeout(s.ctx, sightLast)
 		s.lookUntil(ctx, try)
 		cancel()
-		if !over && !seen && s.ctx.Err() == nil && s.alone(f) {
-			// Nothing shows f, redrawn or taller, and nothing else is
-			// open: waiting on would leave the run to the idle limit.
+		snap := s.child.Screen().Snapshot()
+		_, dialog := screen.ParseDialog(snap)
+		if !over && !seen && s.ctx.Err() == nil && s.alone(f) && snap.Seq == seq && !dialog {
+			// Nothing shows f, redrawn or taller, the screen stays still,
+			// and nothing else is open (no form, no dialog): waiting on
+			// would leave the run to the idle limit.
 			gaveUp = true
-			snap := s.child.Screen().Snapshot()
-			s.block(fmt.Sprintf("form %s never showed as the hook describes it, redrawn and made %d rows tall: "+
+			s.block(fmt.Sprintf("form %s never showed as the hook describes it, redrawn and looked for on %d rows: "+
 				"nothing was pressed, and Claude is ended (headless)", f.ID(), snap.Rows), &snap)
 		} else if !over && !seen {
 			s.lookUntil(s.ctx, try)
