@@ -26,6 +26,10 @@
 // (term.go). The grid behaves as github.com/hinshun/vt10x behind that
 // tokenizer did, which this package used until its per-character allocations
 // made it the bottleneck; the tests keep vt10x as a reference (FuzzOracle).
+// One difference is on purpose: an emoji joined to a wide character by a
+// zero-width joiner, or a skin tone, gets no cells (Claude Code lays the
+// sequence out as its first emoji), and compare.go's Squash leaves such
+// characters out of both sides of a comparison.
 //
 // The emulator does not allocate while it reads ordinary output. A snapshot
 // copies only the rows that changed since the last one and shares the others,
