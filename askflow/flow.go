@@ -344,6 +344,18 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 			return 0, &Error{Question: i + 1, Step: "decision", Reason: err.Error()}
 		}
 	}
+	for i, d := range r.cfg.Decisions {
+		// Refused before any key: typed, such text could never be
+		// confirmed (sameTyped), and "Type something", n or "Chat about
+		// this" would be pressed for nothing.
+		for _, t := range []string{d.Text, d.Notes} {
+			if screen.Squash(t) != squashSpace(t) {
+				return 0, &Error{Question: i + 1, Step: "text", Reason: fmt.Sprintf("%q holds what the screen "+
+					"cannot show (a skin tone, an emoji joined by ZWJ, a combining accent, a variation selector): "+
+					"typed, it could not be confirmed", t)}
+			}
+		}
+	}
 	// Chat and Cancel end the whole form: do the first one at once.
 	for _, d := range r.cfg.Decisions {
 		switch d.Action {

@@ -713,10 +713,6 @@ func TestFaultsStop(t *testing.T) {
 			f: faults{Delay: map[int]time.Duration{2: 2500 * time.Millisecond}}, step: "type"}, // 1: Up to Type something, 2: the text
 		{name: "Claude exits while typing", qs: []fq{naming}, ds: []answer.Decision{typed("kebab")},
 			f: faults{CloseAfter: 2}, step: "type"},
-		// The screen gives a skin tone and a combining accent no cell: it
-		// cannot confirm they reached Claude, so no Enter commits them.
-		{name: "typed text the screen cannot show whole", qs: []fq{naming}, ds: []answer.Decision{typed("Ship it 👍\U0001F3FD, cafe\u0301")},
-			f: faults{}, step: "type"},
 		// Redraws are bounded: a screen garbled after every key stops.
 		{name: "garbled after every key", qs: []fq{six}, ds: []answer.Decision{sel("Four")},
 			f: faults{Garble: map[int]bool{1: true, 2: true, 3: true}}, step: "move"}, // three Downs
@@ -851,6 +847,43 @@ func TestInvalidDecisions(t *testing.T) {
 				t.Errorf("the form ended %v", st)
 			}
 		})
+	}
+}
+
+// TestUnshowableText: text the screen gives no cell in full (a skin tone,
+// a combining accent, an emoji joined by ZWJ, a variation selector) could
+// never be confirmed once typed: askflow refuses it before any key, and
+// the check at typing time (sameTyped) would refuse it too.
+func TestUnshowableText(t *testing.T) {
+	text := "Ship it 👍\U0001F3FD, cafe\u0301"
+	preview := fq{Header: "Layout", Question: "Which layout?", Options: []fakeclaude.Option{
+		{Label: "Sidebar", Desc: "Left", Preview: "| nav | main |"}, {Label: "Top bar", Desc: "Top", Preview: "| nav |"}}}
+	withNotes := sel("Top bar")
+	withNotes.Notes = "keep ❤\ufe0f"
+	for _, tt := range []struct {
+		name string
+		qs   []fq
+		d    answer.Decision
+	}{
+		{"typed", []fq{naming}, typed(text)},
+		{"notes", []fq{preview}, withNotes},
+		{"chat", []fq{database}, answer.Decision{Action: answer.Chat, Text: "about 👩\u200d🚀"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fc := newFake(t, tt.qs, 100, 40, faults{})
+			res, err := drive(t, context.Background(), fc, hookOf(tt.qs), []answer.Decision{tt.d})
+			if ae := asError(t, err); ae.Step != "text" {
+				t.Errorf("failed at step %q, want text", ae.Step)
+			}
+			if res.Keys != 0 || len(fc.Received()) != 0 {
+				t.Errorf("%d keys sent (%v); want none", res.Keys, fc.Received())
+			}
+			checkNothingSubmitted(t, fc)
+		})
+	}
+	if !askflow.SameTypedForTest("Ship it 👍, cafe", "Ship it 👍, cafe") || askflow.SameTypedForTest("Ship it 👍, cafe", text) {
+		t.Error("sameTyped takes the screen's text for text with a skin tone and an accent, or refuses the same text")
 	}
 }
 
