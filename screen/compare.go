@@ -127,7 +127,7 @@ func (f *Form) Shows(qs []answer.Question, i int) bool {
 // Squash removes what the screen does not show of s, so that text on the
 // screen and text asked compare equal: white space (text the screen wraps
 // may be broken inside a word), and what the emulator gives no cell of its
-// own as Claude Code lays it out (see filter.print): zero-width characters
+// own as Claude Code lays it out (see clusters): zero-width characters
 // (joiners, variation selectors, combining marks), skin tones, and an emoji
 // joined by a zero-width joiner to a wide character before it. U+FFFD goes
 // too: Claude Code draws it in a header chip in place of a variation
@@ -136,18 +136,14 @@ func (f *Form) Shows(qs []answer.Question, i int) bool {
 func Squash(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	cluster, join := false, false
+	var seqs clusters
 	for _, r := range s {
+		if unicode.IsSpace(r) {
+			seqs = clusters{}
+			continue
+		}
 		w := runeWidth(r)
-		switch {
-		case unicode.IsSpace(r):
-			cluster, join = false, false
-		case cluster && join && w == 2, isEmojiModifier(r), r == utf8.RuneError:
-			join = false
-		case w == 0:
-			join = cluster && r == zeroWidthJoiner
-		default:
-			cluster, join = w == 2, false
+		if !seqs.joins(r, w) && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError {
 			b.WriteRune(r)
 		}
 	}

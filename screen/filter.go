@@ -43,10 +43,7 @@ type filter struct {
 	args   []int // scratch for CSI parameters
 	sgrIn  []int // scratch for SGR parameters
 
-	// cluster is set while the characters printed last, with nothing between
-	// them, are a wide character and what joined it; join after a zero-width
-	// joiner in such a cluster. See print.
-	cluster, join bool
+	seqs clusters // the emoji sequence being printed, if any (see print)
 
 	reply []byte // answers, written after unlocking
 	dirty bool   // something changed since the last Seq
@@ -77,7 +74,7 @@ func (f *filter) feed(p []byte) {
 				}
 				f.t.putASCII(p[i:j])
 				f.last = rune(p[j-1])
-				f.cluster, f.join = false, false
+				f.seqs = clusters{}
 				f.touch()
 				i = j
 				continue
@@ -144,14 +141,14 @@ func (f *filter) completeCarry(p []byte) []byte {
 }
 
 func (f *filter) startEscape() {
-	f.cluster, f.join = false, false
+	f.seqs = clusters{}
 	f.state = escape
 	f.seq = append(f.seq[:0], 0x1b)
 }
 
 // control handles a C0 control character, in ground or inside a sequence.
 func (f *filter) control(b byte) {
-	f.cluster, f.join = false, false
+	f.seqs = clusters{}
 	switch b {
 	case '\b', '\t', '\n', '\v', '\f', '\r':
 		f.t.control(b)
@@ -241,24 +238,20 @@ func (f *filter) print(r rune) {
 	}
 	f.last = r
 	w := runeWidth(r)
-	if f.cluster && (f.join && w == 2 || isEmojiModifier(r)) {
+	if f.seqs.joins(r, w) {
 		// An emoji joined to the one before it (👨 ZWJ 💻) or its skin
 		// tone: Claude Code measures the whole sequence as its first emoji,
-		// two columns, and draws what follows there, so neither gets cells.
-		f.join = false
+		// two columns, and draws what follows there, so it gets no cells.
 		return
 	}
-	f.join = f.cluster && r == zeroWidthJoiner
 	switch w {
 	case 0:
 		// Dropped: a combining mark does not get a cell of its own.
 		return
 	case 2:
 		f.wide(r)
-		f.cluster = true
 		return
 	}
-	f.cluster = false
 	f.t.put(r)
 	f.touch()
 }

@@ -52,6 +52,33 @@ const zeroWidthJoiner = 0x200D
 // join the emoji before them.
 func isEmojiModifier(r rune) bool { return r >= 0x1F3FB && r <= 0x1F3FF }
 
+// clusters follows emoji sequences as Claude Code measures them: an emoji
+// joined by a zero-width joiner to the wide character before it (👨 ZWJ 💻),
+// or a skin tone after one, adds no width: the sequence is as wide as its
+// first emoji, and Claude draws what follows there. The emulator (filter)
+// gives a joined character no cell, and Squash leaves it out, by this one
+// rule. The zero value is outside any sequence; anything but a character
+// (a control, an escape, white space in Squash) ends one.
+type clusters struct{ cluster, join bool }
+
+// joins reports whether r, w columns wide, joins the sequence before it,
+// and moves past r.
+func (c *clusters) joins(r rune, w int) bool {
+	if c.cluster && (c.join && w == 2 || isEmojiModifier(r)) {
+		c.join = false
+		return true
+	}
+	c.join = c.cluster && r == zeroWidthJoiner
+	switch w {
+	case 0: // a mark or joiner stays in the sequence
+	case 2:
+		c.cluster = true
+	default:
+		c.cluster = false
+	}
+	return false
+}
+
 func isZeroWidth(r rune) bool {
 	switch {
 	case r >= 0x1160 && r <= 0x11FF, // Hangul Jamo medial vowels and finals
