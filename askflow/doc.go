@@ -1,7 +1,14 @@
 // Package askflow answers one AskUserQuestion form by closed-loop
 // navigation: it waits until the form on the screen agrees with the questions
 // the hook reported, then sends one key at a time and waits for the screen to
-// show that key's effect before the next. It steers by the focused row alone,
+// show that key's effect before the next. An option whose row shows its
+// number, with the focus on an option row, is pressed by that number: on
+// every pinned version it commits a single-select question's option and
+// ticks a multi-select one's, one key where a walk takes several
+// (testdata/screens/*/digit-*). A number that leaves no trace is not sent
+// again; the option is walked to instead. Elsewhere (a preview page, the
+// focus on "Type something", a multi-select page not shown whole) and
+// with [Config.Walk] it steers by the focused row alone,
 // its place counted from the hook's questions, so a list that scrolls or a
 // form taller than the screen is walked like any other, the shorter way
 // (Up on option 1 wraps to "Type something"). Enter is pressed only
@@ -14,7 +21,7 @@
 // twice. Before Enter, Tab, n and typed text (the keys that change the
 // form) the form is looked at again after any wait: Claude may have
 // swapped in another form meanwhile, or a late move landed (the focus is
-// then brought back). Moves, ticks and Esc with no visible effect are
+// then brought back); so is it before a number. Moves, ticks and Esc with no visible effect are
 // retried a bounded number of times, and the screen must settle before the
 // next commit; typed text is sent again only while nothing of it shows, and
 // must show exactly as typed (white space aside): text holding what the

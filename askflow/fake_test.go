@@ -12,6 +12,7 @@ type (
 	faults     = fakeclaude.Faults
 	fakeClaude = fakeclaude.Claude
 	fakeState  = fakeclaude.State
+	fakeForm   = fakeclaude.Form
 )
 
 const (

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -74,6 +75,11 @@ type Config struct {
 	FormTimeout time.Duration
 	StepTimeout time.Duration
 	Retries     int
+
+	// Walk, if set, answers by arrows, Enter and Tab alone, never by an
+	// option's number (see numberKey): for a Claude Code whose number keys
+	// mean something else, and for tests of the walk.
+	Walk bool
 
 	// OnKey, if set, is called after each key's effect was seen (or not).
 	OnKey func(KeyEvent)
@@ -185,7 +191,8 @@ const (
 	keyKillLine = "\x15"
 )
 
-var keyNames = map[string]string{keyUp: "Up", keyDown: "Down", keyEnter: "Enter", keyEsc: "Esc", keyNotes: "n", keyTab: "Tab", keyKillLine: "Ctrl-U"}
+var keyNames = map[string]string{keyUp: "Up", keyDown: "Down", keyEnter: "Enter", keyEsc: "Esc", keyNotes: "n", keyTab: "Tab", keyKillLine: "Ctrl-U",
+	"1": "1", "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9"}
 
 // Run answers the form. It returns an *Error when the screen did not
 // confirm a step, or ErrInterrupted when ctx ended first.
@@ -1058,6 +1065,11 @@ func (r *runner) refused(ctx context.Context, step string, done, ready func(scre
 // question its notes, typed with n and confirmed before Enter.
 func (r *runner) single(ctx context.Context, label, notes string) error {
 	target := r.cfg.Questions[r.q].Index(label)
+	if !r.cfg.Questions[r.q].PreviewLayout() {
+		if done, err := r.pick(ctx, target); done || err != nil {
+			return err
+		}
+	}
 	fm, err := r.moveTo(ctx, target)
 	if err != nil {
 		return err
@@ -1078,6 +1090,82 @@ func (r *runner) single(ctx context.Context, label, notes string) error {
 	return r.enter(ctx, target, func(fm *screen.Form) bool {
 		return !fm.Preview.Editing && sameTyped(fm.Preview.Notes, notes)
 	})
+}
+
+// numberKey returns the key that stands for option target on page fm: its
+// number, on every pinned version, commits a single-select question's
+// option and moves on, and ticks or unticks a multi-select one's leaving
+// the focus where it is (testdata/screens/*/digit-*). It returns "" unless
+// the number is what the key would mean here: the option shows with that
+// number, so its row confirms which option the key names, and the focus is
+// on an option row, so the key goes to the list (with the focus on "Type
+// something", or notes open, it would be typed there). A preview page
+// keeps the walk: notes are typed on the focused option.
+func numberKey(fm *screen.Form, target int) string {
+	if fm.Preview != nil || fm.Focus.Kind != screen.FocusOption || target < 0 || target > 8 {
+		return ""
+	}
+	for _, o := range fm.Options {
+		if o.Number == target+1 {
+			return strconv.Itoa(target + 1)
+		}
+	}
+	return ""
+}
+
+// pick commits option target of a single-select page by its number, one
+// key where the walk takes a move a row and Enter. The page must agree
+// with the hook and numberKey hold for it, after the guard's wait and a
+// fresh look (see ripened), as for an Enter; it is then left for the next
+// page as an Enter leaves it. It reports false, having pressed nothing
+// that took effect, when the walk is the way: the focus on target already
+// (Enter alone), no number for it (see numberKey), or the number had no
+// visible effect. Claude refuses a key typed ahead on a guarded form
+// without a trace (see formAge); the form is then taken as guarded and,
+// confirmed again after the guard's wait, walked instead. The walk takes
+// at least one move (the focus is not on target), each confirmed on this
+// page before the Enter; Claude reads keys in order, so a move seen to
+// take effect here means the number before it was read and did nothing,
+// and a number taken late would have moved the page on first: the moves
+// then go unconfirmed, and nothing more is pressed.
+func (r *runner) pick(ctx context.Context, target int) (bool, error) {
+	fm, err := r.page(ctx, r.cfg.FormTimeout)
+	if err != nil {
+		return true, err
+	}
+	key := numberKey(fm, target)
+	if key == "" || r.cfg.Walk || r.position(fm) == target {
+		return false, nil
+	}
+	if err := r.settle(ctx); err != nil {
+		return true, err
+	}
+	ready := func(s screen.Snapshot) bool {
+		fm, err := screen.Recognize(s)
+		return err == nil && r.agrees(fm) && numberKey(fm, target) == key
+	}
+	what := fmt.Sprintf("option %d numbered, the focus on an option", target+1)
+	s, err := r.ripened(ctx, "enter", ready, what)
+	if err != nil {
+		return true, err
+	}
+	_, err = r.press(ctx, "enter", key, focusOf(s), false, r.movedOn, ready)
+	if err == nil || ctx.Err() != nil || r.elsewhere {
+		return true, err
+	}
+	if !ready(r.cfg.Screen.Snapshot()) {
+		return true, err
+	}
+	moved, err := r.refused(ctx, "enter", r.left, ready, what)
+	if moved || err != nil {
+		return true, err
+	}
+	if fm, err := screen.Recognize(r.cfg.Screen.Snapshot()); err != nil || r.position(fm) == target {
+		// A stray move put the focus there: an Enter with no move before
+		// it would not show that the number was read.
+		return true, r.fail("enter", r.cfg.Screen.Snapshot(), "%s had no visible effect, and the focus moved", keyName(key))
+	}
+	return false, nil
 }
 
 // notes types the notes of the focused option: n opens them, the text goes
@@ -1143,6 +1231,12 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 	}
 	for _, l := range labels {
 		i := q.Index(l)
+		if done, err := r.tickNumber(ctx, i); done || err != nil {
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		if _, err := r.moveTo(ctx, i); err != nil {
 			return err
 		}
@@ -1185,6 +1279,46 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 		}
 	}
 	return r.enter(ctx, button, nil)
+}
+
+// tickNumber ticks option i of a multi-select page by its number (see
+// numberKey), the focus left where it is: one key where the walk takes a
+// move a row. The page must show whole, so that every option's tick is
+// seen at each look (the check before leaving the page counts on it). It
+// reports false, having pressed nothing, when the walk is the way: the
+// focus on i already, no number for it, or a page not whole. Like a tick
+// by Enter, a number with no visible effect is sent again: a late first
+// copy would then untick the option, which the check before leaving the
+// page catches.
+func (r *runner) tickNumber(ctx context.Context, i int) (bool, error) {
+	fm, err := r.page(ctx, r.cfg.FormTimeout)
+	if err != nil {
+		return true, err
+	}
+	key := numberKey(fm, i)
+	if key == "" || r.cfg.Walk || !fm.Whole() || r.position(fm) == i {
+		return false, nil
+	}
+	if r.ticks[i] {
+		// Ticked before we came: the recorded order may differ, and
+		// verification will say so.
+		return true, nil
+	}
+	if err := r.settle(ctx); err != nil {
+		return true, err
+	}
+	shows := func(ticked bool) func(screen.Snapshot) bool {
+		return func(s screen.Snapshot) bool {
+			fm, err := screen.Recognize(s)
+			return err == nil && r.agrees(fm) && fm.Whole() && numberKey(fm, i) == key && r.ticks[i] == ticked
+		}
+	}
+	s, err := r.ripened(ctx, "tick", shows(false), fmt.Sprintf("option %d numbered and not ticked", i+1))
+	if err != nil {
+		return true, err
+	}
+	_, err = r.press(ctx, "tick", key, focusOf(s), true, shows(true), shows(false))
+	return true, err
 }
 
 // tabOn leaves a multi-select question by Tab from the focused option,

@@ -95,7 +95,10 @@ func drive(t *testing.T, ctx context.Context, fc *fakeClaude, hook []answer.Ques
 		Decisions:   ds,
 		FormTimeout: formTimeout,
 		StepTimeout: stepTimeout,
-		OnKey:       func(e askflow.KeyEvent) { t.Logf("key %s: %s -> %s", e.Key, e.Before, e.After) },
+		// The tests here drive the walk (arrows, Enter, Tab); those of
+		// number keys say so with numbers (numbers_test.go).
+		Walk:  true,
+		OnKey: func(e askflow.KeyEvent) { t.Logf("key %s: %s -> %s", e.Key, e.Before, e.After) },
 	}
 	for _, f := range tweak {
 		f(&cfg)
@@ -492,45 +495,52 @@ func TestAnswer(t *testing.T) {
 			outcome: askflow.Cancelled, wantState: stateCancelled},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			cols, rows := tt.cols, tt.rows
-			if cols == 0 {
-				cols = 100
+		for _, walk := range []bool{true, false} {
+			name := tt.name + ", by numbers"
+			if walk {
+				name = tt.name + ", walked"
 			}
-			if rows == 0 {
-				rows = 40
-			}
-			fc := newFake(t, tt.qs, cols, rows, tt.f)
-			res, err := drive(t, context.Background(), fc, hookOf(tt.qs), tt.ds, patient)
-			if err != nil {
-				t.Fatalf("Run: %v", err)
-			}
-			outcome, state := tt.outcome, tt.wantState
-			if outcome == 0 {
-				outcome, state = askflow.Submitted, stateSubmitted
-			}
-			if res.Outcome != outcome {
-				t.Errorf("outcome %v, want %v", res.Outcome, outcome)
-			}
-			if len(tt.sent) > 0 {
-				// The chat message follows once Claude's prompt shows.
-				err := askflow.Message(context.Background(), askflow.Config{Screen: fc.Screen(), Keys: fc,
-					FormTimeout: formTimeout, StepTimeout: patientStep}, tt.sent[0], "")
-				fc.Settle()
-				if err != nil {
-					t.Fatalf("Message: %v", err)
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				cols, rows := tt.cols, tt.rows
+				if cols == 0 {
+					cols = 100
 				}
-			}
-			if got := fc.State(); got != state {
-				t.Errorf("the fake ended %v, want %v", got, state)
-			}
-			checkSubmitted(t, fc, tt.want)
-			if got := fc.Sent(); !reflect.DeepEqual(got, tt.sent) {
-				t.Errorf("sent %q, want %q", got, tt.sent)
-			}
-			checkEnters(t, fc, tt.qs, tt.ds)
-		})
+				if rows == 0 {
+					rows = 40
+				}
+				fc := newFake(t, tt.qs, cols, rows, tt.f)
+				res, err := drive(t, context.Background(), fc, hookOf(tt.qs), tt.ds, patient,
+					func(c *askflow.Config) { c.Walk = walk })
+				if err != nil {
+					t.Fatalf("Run: %v", err)
+				}
+				outcome, state := tt.outcome, tt.wantState
+				if outcome == 0 {
+					outcome, state = askflow.Submitted, stateSubmitted
+				}
+				if res.Outcome != outcome {
+					t.Errorf("outcome %v, want %v", res.Outcome, outcome)
+				}
+				if len(tt.sent) > 0 {
+					// The chat message follows once Claude's prompt shows.
+					err := askflow.Message(context.Background(), askflow.Config{Screen: fc.Screen(), Keys: fc,
+						FormTimeout: formTimeout, StepTimeout: patientStep}, tt.sent[0], "")
+					fc.Settle()
+					if err != nil {
+						t.Fatalf("Message: %v", err)
+					}
+				}
+				if got := fc.State(); got != state {
+					t.Errorf("the fake ended %v, want %v", got, state)
+				}
+				checkSubmitted(t, fc, tt.want)
+				if got := fc.Sent(); !reflect.DeepEqual(got, tt.sent) {
+					t.Errorf("sent %q, want %q", got, tt.sent)
+				}
+				checkEnters(t, fc, tt.qs, tt.ds)
+			})
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -166,11 +167,43 @@ func noWrongAnswer(t *testing.T, r *faultRun, want string) {
 const sqliteRule = "  - answer: {select: SQLite}\n"
 const sqliteAnswer = `"Which database should we use?"="SQLite"`
 
+// walk has askflow answer by arrows, Enter and Tab alone: the tests of
+// the walk's faults (an option's number would commit it in one key).
+func walk(c *session.Config) { c.Flow.Walk = true }
+
+// TestFaultSwallowedNumber: the option's number vanishes, as a key Claude
+// refuses as typed ahead does. askflow sees no effect, does not send the
+// number again, and walks to the option instead: each move confirmed,
+// then Enter.
+func TestFaultSwallowedNumber(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		var keys []string
+		var mu sync.Mutex
+		r := runSession(t, version, "testdata/scenarios/database.yaml", "pick a database", sqliteRule,
+			func(n int, key []byte, h *ptyhost.Host) bool {
+				mu.Lock()
+				keys = append(keys, string(key))
+				mu.Unlock()
+				return n != 1
+			}, nil)
+		if len(r.find(t, "verified")) != 1 || r.report.Navigation {
+			t.Fatalf("want the answer verified after the walk\n%s", r)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if want := []string{"2", "\x1b[B", "\r"}; !slices.Equal(keys, want) {
+			t.Errorf("keys %q, want %q (the number, then the walk)\n%s", keys, want, r)
+		}
+		noWrongAnswer(t, r, sqliteAnswer)
+		report("Claude Code %s: swallowed number, walked instead, answer verified", version)
+	})
+}
+
 func TestFaultSwallowedKey(t *testing.T) {
 	forVersions(t, func(t *testing.T, version string) {
 		// The first Down vanishes: askflow must see no effect and send it again.
 		r := runSession(t, version, "testdata/scenarios/database.yaml", "pick a database", sqliteRule,
-			func(n int, key []byte, h *ptyhost.Host) bool { return n != 1 }, nil)
+			func(n int, key []byte, h *ptyhost.Host) bool { return n != 1 }, nil, walk)
 		if len(r.find(t, "verified")) != 1 || r.report.Navigation {
 			t.Fatalf("want the answer verified after a retry\n%s", r)
 		}
@@ -190,7 +223,7 @@ func TestFaultKeysNeverWork(t *testing.T) {
 					enters++
 				}
 				return string(key) != "\x1b[B" && string(key) != "\x1b[A"
-			}, nil)
+			}, nil, walk)
 		if !r.report.Navigation || enters != 0 {
 			t.Fatalf("want a navigation failure and no Enter (got %d)\n%s", enters, r)
 		}
@@ -229,7 +262,7 @@ func TestFaultResizeMidForm(t *testing.T) {
 					h.Resize(60, 40) // the form rewraps under the wrapper
 				}
 				return true
-			}, nil)
+			}, nil, walk)
 		if len(r.find(t, "verified")) != 1 {
 			t.Fatalf("want the answer verified after the resize\n%s", r)
 		}
@@ -355,7 +388,7 @@ func TestTakeover(t *testing.T) {
 				c.Host.Headless = false
 				c.Host.Stdin, c.Host.Stdout = tty, tty
 				c.Policy = rules.Passthrough
-			})
+			}, walk)
 		if len(r.find(t, "handed_over")) != 1 || len(r.find(t, "verified")) != 0 || len(r.find(t, "mismatch")) != 0 {
 			t.Fatalf("want one handed_over and nothing verified\n%s", r)
 		}

@@ -429,3 +429,33 @@ func TestEmojiSequences(t *testing.T) {
 		})
 	}
 }
+
+// TestNumberKeysRecorded: what an option's number does, on every pinned
+// version, as askflow counts on (numberKey): on a single-select question it
+// records that option at once and moves on; on a multi-select one it ticks
+// that option and leaves the focus where it was.
+func TestNumberKeysRecorded(t *testing.T) {
+	for _, v := range []string{"2.1.197", "2.1.227", "2.1.266", "2.1.299", "2.1.321", "2.1.330"} {
+		t.Run(v, func(t *testing.T) {
+			dir := "../testdata/screens/" + v + "/"
+			s := replay(t, dir+"digit-single-3-100x40.cast", 0)
+			if _, err := screen.Recognize(s); err == nil || !strings.Contains(s.Text(), "Which database should we use? → MongoDB") {
+				t.Errorf("3 on database.yaml: want no form and MongoDB recorded, got:\n%s", s.Text())
+			}
+			f, err := screen.Recognize(replay(t, dir+"digit-three-3-100x40.cast", 0))
+			if err != nil || f.ActiveTab() != 1 || !f.Tabs[0].Answered || !f.MultiSelect ||
+				f.Focus != (screen.Focus{Kind: screen.FocusOption, Index: 0}) {
+				t.Errorf("3 on three.yaml's first question: want the Features page, Database answered, focus on option 1; got %v\n%v", err, f)
+			}
+			f, err = screen.Recognize(replay(t, dir+"digit-multi-2-100x40.cast", 0))
+			if err != nil || len(f.Options) != 4 || f.Focus != (screen.Focus{Kind: screen.FocusOption, Index: 0}) {
+				t.Fatalf("2 on the Features page: want the page, focus on option 1; got %v\n%v", err, f)
+			}
+			for _, o := range f.Options {
+				if o.Ticked != (o.Number == 2) {
+					t.Errorf("2 on the Features page: option %d ticked=%t, want only option 2 ticked", o.Number, o.Ticked)
+				}
+			}
+		})
+	}
+}

@@ -117,9 +117,10 @@ func TestFormTakeoverInflight(t *testing.T) {
 			}
 		},
 	})
-	// The rule wants MongoDB, the third option: Down, Down.
+	// The rule wants MongoDB, the third option: walked, Down, Down (its
+	// number, 3, would commit it at once).
 	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("MongoDB")}},
-		Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}})
+		Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}, Flow: askflow.Config{Walk: true}})
 	c.ask("t1", database)
 	<-sent
 	// The screen still shows the first option focused; the person's Down.

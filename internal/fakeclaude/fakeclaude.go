@@ -146,10 +146,12 @@ type KeyRec struct {
 	Applied bool // the key was handled (not swallowed or ignored)
 }
 
-// EnterRec is one Enter that reached the form, with where the focus was.
+// EnterRec is one Enter that reached the form, with where the focus was,
+// or one number key, with the place of the option it names as Focus.
 type EnterRec struct {
 	Page  int // question index; len(questions) is the review page
 	Focus int
+	Key   string // "" for Enter; the digit for a number key
 }
 
 // Form is the fake's state, which tests may set with [Claude.Edit].
@@ -546,8 +548,14 @@ func (fc *Claude) questionKey(k string) {
 		switch {
 		case fc.st.Focus[p] == OtherPos(q) && !previewLayout(q) && unicode.IsPrint(r):
 			fc.st.Text[p] += k
+		case r >= '1' && int(r-'0') <= len(q.Options) && q.Multi:
+			// A digit ticks or unticks its option, the focus left where
+			// it is (every pinned version: testdata/screens/*/digit-*).
+			fc.enters = append(fc.enters, EnterRec{Page: p, Focus: int(r - '1'), Key: k})
+			fc.toggle(p, int(r-'1'))
 		case r >= '1' && int(r-'0') <= len(q.Options):
-			// A digit picks its option (2.1.330).
+			// A digit picks its option and moves on.
+			fc.enters = append(fc.enters, EnterRec{Page: p, Focus: int(r - '1'), Key: k})
 			fc.st.Focus[p] = int(r - '1')
 			fc.activate(fc.st.Focus[p])
 		}

@@ -1,0 +1,160 @@
+package askflow_test
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/askflow"
+)
+
+// numbers has askflow answer by options' numbers where it may (the
+// default; drive walks unless told).
+func numbers(c *askflow.Config) { c.Walk = false }
+
+// keyNames names what the fake received, as the events do.
+func keyNames(fc *fakeClaude) []string {
+	names := map[string]string{"\x1b[A": "Up", "\x1b[B": "Down", "\r": "Enter", "\t": "Tab", "\x1b": "Esc"}
+	var got []string
+	for _, k := range fc.Received() {
+		if n, ok := names[k.Keys]; ok {
+			got = append(got, n)
+		} else {
+			got = append(got, k.Keys)
+		}
+	}
+	return got
+}
+
+// TestNumberKeys: an option's number commits a single-select question and
+// ticks a multi-select one (as every pinned version does:
+// testdata/screens/*/digit-*), one key for a walk of several; the walk
+// stays where a number would not mean that option (the focus on "Type
+// something", a preview page, a multi-select page not shown whole), and
+// where a number left no trace. Nothing is ever recorded but the intended
+// answers.
+func TestNumberKeys(t *testing.T) {
+	tests := []struct {
+		name string
+		qs   []fq
+		ds   []answer.Decision
+		f    faults
+		edit func(*fakeForm) // the form before the first key
+		rows int
+		keys []string          // nil: not checked
+		want map[string]string // nil: nothing recorded
+		step string            // the failing step; "" for none
+	}{
+		{name: "single by its number", qs: []fq{database}, ds: []answer.Decision{sel("MongoDB")},
+			keys: []string{"3"}, want: wantAnswers([]fq{database}, "MongoDB")},
+		{name: "the focus on the option already: Enter", qs: []fq{database}, ds: []answer.Decision{sel("PostgreSQL")},
+			keys: []string{"Enter"}, want: wantAnswers([]fq{database}, "PostgreSQL")},
+		{name: "three questions", qs: []fq{database, features, naming},
+			ds:   []answer.Decision{sel("MongoDB"), sel("Auth", "API"), sel("snake_case")},
+			keys: []string{"3", "Enter", "4", "Tab", "2", "Enter"},
+			want: wantAnswers([]fq{database, features, naming}, "MongoDB", "Auth, API", "snake_case")},
+		{name: "ticks in the asked order", qs: []fq{features, naming}, ds: []answer.Decision{sel("API", "Search", "Auth"), sel("camelCase")},
+			keys: []string{"4", "3", "Enter", "Tab", "Enter", "Enter"},
+			want: wantAnswers([]fq{features, naming}, "API, Search, Auth", "camelCase")},
+		// Claude refuses a key typed ahead without a trace: the form is
+		// then walked, after the guard's wait.
+		{name: "a swallowed number: walked", qs: []fq{database}, ds: []answer.Decision{sel("MongoDB")},
+			f: faults{Swallow: map[int]bool{1: true}}, keys: []string{"3", "Down", "Down", "Enter"},
+			want: wantAnswers([]fq{database}, "MongoDB")},
+		{name: "a refused number: walked", qs: []fq{database, naming}, ds: []answer.Decision{sel("SQLite"), sel("kebab-case")},
+			f: faults{Refuse: map[int]bool{1: true}}, keys: []string{"2", "Down", "Enter", "3", "Enter"},
+			want: wantAnswers([]fq{database, naming}, "SQLite", "kebab-case")},
+		{name: "numbers never take", qs: []fq{database}, ds: []answer.Decision{sel("SQLite")},
+			f: faults{Ignore: true}, step: "move"},
+		{name: "a late number is not followed by a walk", qs: []fq{database, naming}, ds: []answer.Decision{sel("SQLite"), sel("kebab-case")},
+			f: faults{Delay: map[int]time.Duration{1: 700 * time.Millisecond}}, keys: []string{"2", "3", "Enter"},
+			want: wantAnswers([]fq{database, naming}, "SQLite", "kebab-case")},
+		{name: "a swallowed tick by number is sent again", qs: []fq{features, naming}, ds: []answer.Decision{sel("Auth", "API"), sel("camelCase")},
+			f: faults{Swallow: map[int]bool{2: true}}, keys: []string{"Enter", "4", "4", "Tab", "Enter", "Enter"},
+			want: wantAnswers([]fq{features, naming}, "Auth, API", "camelCase")},
+		{name: "an option gone before its number", qs: []fq{features}, ds: []answer.Decision{sel("Auth", "API")},
+			f: faults{ChangeAfter: 1, Change: func(qs []fq) { qs[0].Options = qs[0].Options[:3] }}, keys: []string{"Enter"}, step: "tick"},
+		{name: "a label changed before the number", qs: []fq{database, naming}, ds: []answer.Decision{sel("PostgreSQL"), sel("kebab-case")},
+			f: faults{ChangeAfter: 1, Change: func(qs []fq) { qs[1].Options[2].Label = "SCREAMING_CASE" }}, keys: []string{"Enter"}, step: "agree"},
+		// With the focus on "Type something" a number would be typed there.
+		{name: "the focus on Type something: walked", qs: []fq{database}, ds: []answer.Decision{sel("SQLite")},
+			edit: func(f *fakeForm) { f.Focus[0] = otherPos(database) }, keys: []string{"Up", "Up", "Enter"},
+			want: wantAnswers([]fq{database}, "SQLite")},
+		{name: "the focus on Type something, multi-select: walked", qs: []fq{features}, ds: []answer.Decision{sel("Export")},
+			edit: func(f *fakeForm) { f.Focus[0] = otherPos(features) },
+			want: wantAnswers([]fq{features}, "Export")},
+		{name: "a preview page: walked", qs: []fq{layout, theme}, ds: []answer.Decision{sel("Minimal"), sel("Light")},
+			keys: []string{"Down", "Down", "Enter", "2", "Enter"},
+			want: wantAnswers([]fq{layout, theme}, "Minimal", "Light")},
+		// A multi-select page not shown whole: the walk sees every tick.
+		{name: "a multi-select page taller than the screen: walked", qs: []fq{naming, hostingMulti()}, rows: 18,
+			ds:   []answer.Decision{sel("snake_case"), sel("Our own racks", "Serverless functions")},
+			want: wantAnswers([]fq{naming, hostingMulti()}, "snake_case", "Our own racks, Serverless functions")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rows := tt.rows
+			if rows == 0 {
+				rows = 40
+			}
+			cols := 100
+			if tt.rows != 0 {
+				cols = 60
+			}
+			fc := newFake(t, tt.qs, cols, rows, tt.f)
+			if tt.edit != nil {
+				fc.Edit(tt.edit)
+			}
+			step := patient
+			if tt.step != "" {
+				step = func(c *askflow.Config) { c.FormTimeout = 600 * time.Millisecond }
+			}
+			_, err := drive(t, context.Background(), fc, hookOf(tt.qs), tt.ds, step, numbers)
+			got := keyNames(fc)
+			if tt.step != "" {
+				if ae := asError(t, err); ae.Step != tt.step {
+					t.Errorf("failed at step %q, want %q", ae.Step, tt.step)
+				}
+			} else if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if tt.keys != nil && !reflect.DeepEqual(got, tt.keys) {
+				t.Errorf("keys %q, want %q", got, tt.keys)
+			}
+			if tt.edit != nil && slices.ContainsFunc(got, func(k string) bool { return k >= "1" && k <= "9" }) {
+				t.Errorf("keys %q: a number went with the focus on Type something", got)
+			}
+			if tt.want == nil {
+				checkNothingSubmitted(t, fc)
+			} else {
+				checkSubmitted(t, fc, tt.want)
+			}
+			checkEnters(t, fc, tt.qs, tt.ds)
+		})
+	}
+}
+
+// TestGuardedFormWaitsForNumber: a number commits like an Enter, so on a
+// form Claude may guard against keys typed ahead it comes no sooner than
+// 150 ms after the form was drawn.
+func TestGuardedFormWaitsForNumber(t *testing.T) {
+	t.Parallel()
+	drawn := time.Now()
+	fc, st := timedFake(t, faults{})
+	res, err := drive(t, context.Background(), fc, hookOf([]fq{database}), []answer.Decision{sel("MongoDB")}, patient, numbers,
+		func(c *askflow.Config) { c.LastKey = time.Now })
+	if err != nil || res.Outcome != askflow.Submitted {
+		t.Fatalf("Run: %v, %v", res.Outcome, err)
+	}
+	if got := keyNames(fc); !reflect.DeepEqual(got, []string{"3"}) {
+		t.Fatalf("keys %q, want the number alone", got)
+	}
+	sent, _ := st.keys()
+	if d := sent[1].Sub(drawn); d < 150*time.Millisecond {
+		t.Errorf("the number was sent %v after the form was drawn, want at least 150ms", d)
+	}
+}
