@@ -35,12 +35,17 @@ type form struct {
 	questions            int
 	rules                string
 	keys                 string
-	want                 string
+	// numbers is keys as a blind tool would press the options' numbers:
+	// a number commits a single-select option and ticks a multi-select
+	// one (see askflow's numberKey).
+	numbers string
+	want    string
 }
 
 const (
 	down  = "\x1b[B"
 	enter = "\r"
+	tab   = "\t"
 )
 
 var forms = []form{
@@ -49,6 +54,7 @@ var forms = []form{
 		question: "Which database should we use?",
 		rules:    "  - {when: {header: '^Database$'}, answer: {select: MongoDB}}\n",
 		keys:     down + down + enter, // the 3rd option
+		numbers:  "3",
 		want:     `"Which database should we use?"="MongoDB"`,
 	},
 	{
@@ -60,6 +66,10 @@ var forms = []form{
 		keys: down + down + enter + // Database: MongoDB, on to Features
 			enter + down + down + down + enter + down + down + enter + // tick Auth, tick API, Next
 			down + enter + // Naming: snake_case, on to the review page
+			enter, // Submit answers
+		numbers: "3" + // Database: MongoDB, on to Features
+			"1" + "4" + tab + // tick Auth, tick API, on to Naming
+			"2" + // Naming: snake_case, on to the review page
 			enter, // Submit answers
 		want: `"Which database should we use?"="MongoDB", "Which features should we build?"="Auth, API", "How should we name things?"="snake_case"`,
 	},
@@ -305,6 +315,11 @@ var phaseOrder = []string{phaseHook, phaseForm, phaseKeys, phaseKeyClaude, phase
 // PreToolUse arrives, or with gated as soon as the emulated screen shows
 // the form's first question and its footer.
 func oracleOnce(t *testing.T, version string, f form, gated bool) outcome {
+	return writeOnce(t, version, f, f.keys, gated)
+}
+
+// writeOnce is oracleOnce writing keys.
+func writeOnce(t *testing.T, version string, f form, keys string, gated bool) outcome {
 	s := newSandbox(t, version, f.scenario)
 	srv, err := hook.Listen()
 	if err != nil {
@@ -331,7 +346,7 @@ func oracleOnce(t *testing.T, version string, f form, gated bool) outcome {
 		}
 	}
 	send := func() {
-		h.SendKeys([]byte(f.keys))
+		h.SendKeys([]byte(keys))
 		sentc <- time.Now()
 	}
 loop:
@@ -409,7 +424,7 @@ loop:
 	return o
 }
 
-// measureAnswers runs claudewrap and the two oracles in turn, runs times
+// measureAnswers runs claudewrap and the three oracles in turn, runs times
 // per form and version, and notes where the time goes.
 func measureAnswers(t *testing.T, versions []string, runs int, notes *[]string) []Answer {
 	var out []Answer
@@ -425,6 +440,7 @@ func measureAnswers(t *testing.T, versions []string, runs int, notes *[]string) 
 				{"claudewrap-hook", &a.Hook, func(t *testing.T) outcome { return wrapOnce(t, v, f, session.AnswerViaHook) }},
 				{"oracle-at-hook", &a.Oracle, func(t *testing.T) outcome { return oracleOnce(t, v, f, false) }},
 				{"oracle-at-form", &a.Gated, func(t *testing.T) outcome { return oracleOnce(t, v, f, true) }},
+				{"oracle-numbers-at-form", &a.Numbers, func(t *testing.T) outcome { return writeOnce(t, v, f, f.numbers, true) }},
 			}
 			lat := make([][]time.Duration, len(sides)) // right answers
 			all := make([][]time.Duration, len(sides)) // all answers

@@ -68,9 +68,11 @@ type Keys struct {
 func (k *Keys) AddedP99() time.Duration { return k.WrappedP99 - k.DirectP99 }
 
 // Answer is one form answered repeatedly on one Claude Code version, by
-// claudewrap and by two open-loop oracles that write the whole precomputed
-// key sequence at once: one the moment PreToolUse arrives (Oracle), one as
-// soon as the form is visible on the emulated screen (Gated).
+// claudewrap and by three open-loop oracles that write the whole
+// precomputed key sequence at once: one the moment PreToolUse arrives
+// (Oracle), one as soon as the form is visible on the emulated screen
+// (Gated), and one at the same moment pressing the options' numbers rather
+// than arrows and Enter (Numbers).
 type Answer struct {
 	Version   string
 	Scenario  string
@@ -78,6 +80,7 @@ type Answer struct {
 	Wrap      Side
 	Oracle    Side
 	Gated     Side
+	Numbers   Side
 	// Hook is claudewrap with --answer-via hook: the answers returned by
 	// the PreToolUse hook, no key pressed.
 	Hook Side
@@ -109,16 +112,16 @@ func (a Answer) PerQuestion(d time.Duration) time.Duration {
 	return d / time.Duration(max(a.Questions, 1))
 }
 
-// Reference is the faster of the oracles' medians over their right answers
-// (0 when neither ever answered right).
+// Reference is the fastest of the oracles' medians over their right
+// answers (0 when none ever answered right).
 func (a Answer) Reference() time.Duration {
-	switch {
-	case a.Oracle.Median == 0:
-		return a.Gated.Median
-	case a.Gated.Median == 0:
-		return a.Oracle.Median
+	var ref time.Duration
+	for _, s := range []Side{a.Oracle, a.Gated, a.Numbers} {
+		if s.Median > 0 && (ref == 0 || s.Median < ref) {
+			ref = s.Median
+		}
 	}
-	return min(a.Oracle.Median, a.Gated.Median)
+	return ref
 }
 
 // Ratio is claudewrap's median over [Answer.Reference].
@@ -339,7 +342,7 @@ func (r *Results) Markdown() string {
 	for _, a := range r.Answers {
 		res := "no oracle ever answered right: nothing to compare"
 		if a.Reference() > 0 {
-			res = fmt.Sprintf("%.2f× the faster oracle's right answers", a.Ratio())
+			res = fmt.Sprintf("%.2f× the fastest oracle's right answers", a.Ratio())
 		}
 		side := func(s Side) string {
 			switch {
@@ -354,14 +357,19 @@ func (r *Results) Markdown() string {
 		if a.Met() && a.Reference() == 0 {
 			met = "n/a"
 		}
-		fmt.Fprintf(&b, "| answer latency, %s (%d q), Claude Code %s: median per question (per form) | %s | oracle at PreToolUse: %s; oracle at form on screen: %s | %s | ≤ 1.2× | %s |\n",
-			a.Scenario, a.Questions, a.Version, side(a.Wrap), side(a.Oracle), side(a.Gated), res, met)
-		fmt.Fprintf(&b, "| wrong answers, %s, Claude Code %s | %d / %d | oracle at PreToolUse: %d / %d; at form on screen: %d / %d | | claudewrap 0 | %s |\n",
-			a.Scenario, a.Version, a.Wrap.Wrong, a.Wrap.Runs, a.Oracle.Wrong, a.Oracle.Runs, a.Gated.Wrong, a.Gated.Runs, mark(a.Wrap.Wrong == 0))
+		numbers, numbersWrong := "", ""
+		if a.Numbers.Runs > 0 {
+			numbers = "; oracle at form by numbers: " + side(a.Numbers)
+			numbersWrong = fmt.Sprintf("; at form by numbers: %d / %d", a.Numbers.Wrong, a.Numbers.Runs)
+		}
+		fmt.Fprintf(&b, "| answer latency, %s (%d q), Claude Code %s: median per question (per form) | %s | oracle at PreToolUse: %s; oracle at form on screen: %s%s | %s | ≤ 1.2× | %s |\n",
+			a.Scenario, a.Questions, a.Version, side(a.Wrap), side(a.Oracle), side(a.Gated), numbers, res, met)
+		fmt.Fprintf(&b, "| wrong answers, %s, Claude Code %s | %d / %d | oracle at PreToolUse: %d / %d; at form on screen: %d / %d%s | | claudewrap 0 | %s |\n",
+			a.Scenario, a.Version, a.Wrap.Wrong, a.Wrap.Runs, a.Oracle.Wrong, a.Oracle.Runs, a.Gated.Wrong, a.Gated.Runs, numbersWrong, mark(a.Wrap.Wrong == 0))
 		if a.Hook.Runs > 0 {
 			hres := "no oracle ever answered right: nothing to compare"
 			if a.Reference() > 0 {
-				hres = fmt.Sprintf("%.2f× the faster oracle's right answers", a.HookRatio())
+				hres = fmt.Sprintf("%.2f× the fastest oracle's right answers", a.HookRatio())
 			}
 			hmet := mark(a.Hook.Wrong == 0 && (a.Reference() == 0 || a.HookRatio() <= 1.2))
 			if a.Hook.Wrong == 0 && a.Reference() == 0 {
