@@ -5,10 +5,13 @@
 // number, with the focus on an option row, is pressed by that number: on
 // every pinned version it commits a single-select question's option and
 // ticks a multi-select one's, one key where a walk takes several
-// (testdata/screens/*/digit-*). A number that leaves no trace is not sent
-// again; the option is walked to instead. Elsewhere (a preview page, the
-// focus on "Type something", a multi-select page not shown whole) and
-// with [Config.Walk] it steers by the focused row alone,
+// (testdata/screens/*/digit-*). A single-select option's number that
+// leaves no trace is not sent again (the option is walked to instead); a
+// tick's is, as a tick by Enter is. Elsewhere (a preview page, the focus
+// on "Type something", a list scrolled or not showing option 1, a
+// multi-select page not shown whole) and with [Config.Walk] (the session
+// sets it when a person is on Claude's screen) it steers by the focused
+// row alone,
 // its place counted from the hook's questions, so a list that scrolls or a
 // form taller than the screen is walked like any other, the shorter way
 // (Up on option 1 wraps to "Type something"). Enter is pressed only

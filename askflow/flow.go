@@ -191,8 +191,7 @@ const (
 	keyKillLine = "\x15"
 )
 
-var keyNames = map[string]string{keyUp: "Up", keyDown: "Down", keyEnter: "Enter", keyEsc: "Esc", keyNotes: "n", keyTab: "Tab", keyKillLine: "Ctrl-U",
-	"1": "1", "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9"}
+var keyNames = map[string]string{keyUp: "Up", keyDown: "Down", keyEnter: "Enter", keyEsc: "Esc", keyNotes: "n", keyTab: "Tab", keyKillLine: "Ctrl-U"}
 
 // Run answers the form. It returns an *Error when the screen did not
 // confirm a step, or ErrInterrupted when ctx ended first.
@@ -239,6 +238,7 @@ type runner struct {
 	// another form showed meanwhile (see Config.Elsewhere).
 	onlyMoves bool
 	elsewhere bool
+	number    bool      // the key being pressed is an option's number (see numberKey)
 	shown     time.Time // when the form was first seen agreeing with the hook
 	guarded   bool      // whether Claude may refuse an early Enter on it (see formAge)
 	redraws   int       // redraws asked for on this question (at most maxRedraws)
@@ -696,7 +696,7 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 		}
 		if r.elsewhere {
 			// A wait before this key saw the other form: no key goes.
-			return last, r.fail(step, r.cfg.Screen.Snapshot(), "%s not sent", keyName(key))
+			return last, r.fail(step, r.cfg.Screen.Snapshot(), "%s not sent", r.keyName(key))
 		}
 		if try > 0 {
 			r.unsettled = true
@@ -705,7 +705,7 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 			r.onlyMoves = false
 		}
 		if err := r.cfg.Keys.SendKeys([]byte(key)); err != nil {
-			return last, r.fail(step, r.cfg.Screen.Snapshot(), "send %s: %v", keyName(key), err)
+			return last, r.fail(step, r.cfg.Screen.Snapshot(), "send %s: %v", r.keyName(key), err)
 		}
 		r.keys++
 		s, ok := r.wait(ctx, r.cfg.StepTimeout, effect)
@@ -715,7 +715,7 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 			if !ok && ctx.Err() != nil {
 				after = "" // cut short (the person took over): the screen says nothing of this key yet
 			}
-			r.cfg.OnKey(KeyEvent{Question: r.q + 1, Key: keyName(key), Before: before, After: after, Seen: ok})
+			r.cfg.OnKey(KeyEvent{Question: r.q + 1, Key: r.keyName(key), Before: before, After: after, Seen: ok})
 		}
 		if ok {
 			return s, nil
@@ -724,7 +724,7 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 			return s, r.fail(step, s, "%v", ctx.Err())
 		}
 		if r.elsewhere {
-			return s, r.fail(step, s, "%s was sent to this form", keyName(key))
+			return s, r.fail(step, s, "%s was sent to this form", r.keyName(key))
 		}
 		if !safe(s) && r.redraw() {
 			// Claude sometimes leaves stale characters that garble the
@@ -752,7 +752,7 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 			}
 		}
 		if !safe(s) {
-			return s, r.fail(step, s, "%s had an unexpected effect", keyName(key))
+			return s, r.fail(step, s, "%s had an unexpected effect", r.keyName(key))
 		}
 		if try+1 < tries && r.cfg.Screen.Snapshot().Seq != s.Seq {
 			// Output came after the last settled frame (Claude mid-paint,
@@ -764,11 +764,11 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 				return ns, nil
 			}
 			if !ok || !safe(ns) {
-				return ns, r.fail(step, ns, "%s had an unexpected effect", keyName(key))
+				return ns, r.fail(step, ns, "%s had an unexpected effect", r.keyName(key))
 			}
 		}
 	}
-	return last, r.fail(step, last, "%s had no visible effect after %d tries", keyName(key), tries)
+	return last, r.fail(step, last, "%s had no visible effect after %d tries", r.keyName(key), tries)
 }
 
 // settle waits, after a retried key, until the screen has not changed for
@@ -794,6 +794,15 @@ func (r *runner) settle(ctx context.Context) error {
 		}
 	}
 	return r.fail("settle", r.cfg.Screen.Snapshot(), "the screen never settled after a retried key")
+}
+
+// keyName is keyName, a number sent by pick or tickNumber named as such
+// (typed text may be a digit too).
+func (r *runner) keyName(k string) string {
+	if r.number {
+		return "number " + k
+	}
+	return keyName(k)
 }
 
 func keyName(k string) string {
@@ -1099,10 +1108,13 @@ func (r *runner) single(ctx context.Context, label, notes string) error {
 // the number is what the key would mean here: the option shows with that
 // number, so its row confirms which option the key names, and the focus is
 // on an option row, so the key goes to the list (with the focus on "Type
-// something", or notes open, it would be typed there). A preview page
-// keeps the walk: notes are typed on the focused option.
+// something", or notes open, it would be typed there). The list must show
+// from option 1, not scrolled: the recordings hold no number pressed on a
+// scrolled list, where a number might count the rows in sight. A preview
+// page keeps the walk: notes are typed on the focused option.
 func numberKey(fm *screen.Form, target int) string {
-	if fm.Preview != nil || fm.Focus.Kind != screen.FocusOption || target < 0 || target > 8 {
+	if fm.Preview != nil || fm.Focus.Kind != screen.FocusOption || target < 0 || target > 8 ||
+		fm.MoreAbove || len(fm.Options) == 0 || fm.Options[0].Number != 1 {
 		return ""
 	}
 	for _, o := range fm.Options {
@@ -1149,7 +1161,9 @@ func (r *runner) pick(ctx context.Context, target int) (bool, error) {
 	if err != nil {
 		return true, err
 	}
+	r.number = true
 	_, err = r.press(ctx, "enter", key, focusOf(s), false, r.movedOn, ready)
+	r.number = false
 	if err == nil || ctx.Err() != nil || r.elsewhere {
 		return true, err
 	}
@@ -1163,7 +1177,7 @@ func (r *runner) pick(ctx context.Context, target int) (bool, error) {
 	if fm, err := screen.Recognize(r.cfg.Screen.Snapshot()); err != nil || r.position(fm) == target {
 		// A stray move put the focus there: an Enter with no move before
 		// it would not show that the number was read.
-		return true, r.fail("enter", r.cfg.Screen.Snapshot(), "%s had no visible effect, and the focus moved", keyName(key))
+		return true, r.fail("enter", r.cfg.Screen.Snapshot(), "number %s had no visible effect, and the focus moved", key)
 	}
 	return false, nil
 }
@@ -1317,7 +1331,9 @@ func (r *runner) tickNumber(ctx context.Context, i int) (bool, error) {
 	if err != nil {
 		return true, err
 	}
+	r.number = true
 	_, err = r.press(ctx, "tick", key, focusOf(s), true, shows(true), shows(false))
+	r.number = false
 	return true, err
 }
 

@@ -2,6 +2,7 @@ package askflow_test
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"slices"
 	"testing"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/askflow"
+	"github.com/claudewrap/claudewrap/internal/fakeclaude"
+	"github.com/claudewrap/claudewrap/screen"
 )
 
 // numbers has askflow answer by options' numbers where it may (the
@@ -44,9 +47,12 @@ func TestNumberKeys(t *testing.T) {
 		f    faults
 		edit func(*fakeForm) // the form before the first key
 		rows int
-		keys []string          // nil: not checked
-		want map[string]string // nil: nothing recorded
-		step string            // the failing step; "" for none
+		keys []string // nil: not checked
+		// numbers, if set, is how many number keys may go (with the focus
+		// on Type something, none).
+		numbers int
+		want    map[string]string // nil: nothing recorded
+		step    string            // the failing step; "" for none
 	}{
 		{name: "single by its number", qs: []fq{database}, ds: []answer.Decision{sel("MongoDB")},
 			keys: []string{"3"}, want: wantAnswers([]fq{database}, "MongoDB")},
@@ -69,9 +75,18 @@ func TestNumberKeys(t *testing.T) {
 			want: wantAnswers([]fq{database, naming}, "SQLite", "kebab-case")},
 		{name: "numbers never take", qs: []fq{database}, ds: []answer.Decision{sel("SQLite")},
 			f: faults{Ignore: true}, step: "move"},
-		{name: "a late number is not followed by a walk", qs: []fq{database, naming}, ds: []answer.Decision{sel("SQLite"), sel("kebab-case")},
+		{name: "a slow number is not followed by a walk", qs: []fq{database, naming}, ds: []answer.Decision{sel("SQLite"), sel("kebab-case")},
 			f: faults{Delay: map[int]time.Duration{1: 700 * time.Millisecond}}, keys: []string{"2", "3", "Enter"},
 			want: wantAnswers([]fq{database, naming}, "SQLite", "kebab-case")},
+		// Taken after its wait ended (Claude reads keys in order): the
+		// moves of the walk land on the next page, go unconfirmed, and
+		// nothing but moves is pressed after the number.
+		{name: "a number taken after its wait", qs: []fq{database, naming}, ds: []answer.Decision{sel("SQLite"), sel("kebab-case")},
+			f: faults{Delay: map[int]time.Duration{1: 2500 * time.Millisecond}}, numbers: 1, step: "move"},
+		// A tick's number is sent again; its first copy, taken late,
+		// unticks the option, and the page is not left.
+		{name: "a tick's number taken after it was sent again", qs: []fq{features, naming}, ds: []answer.Decision{sel("Auth", "API"), sel("camelCase")},
+			f: faults{Delay: map[int]time.Duration{2: 2500 * time.Millisecond}}, step: "tick"},
 		{name: "a swallowed tick by number is sent again", qs: []fq{features, naming}, ds: []answer.Decision{sel("Auth", "API"), sel("camelCase")},
 			f: faults{Swallow: map[int]bool{2: true}}, keys: []string{"Enter", "4", "4", "Tab", "Enter", "Enter"},
 			want: wantAnswers([]fq{features, naming}, "Auth, API", "camelCase")},
@@ -91,8 +106,9 @@ func TestNumberKeys(t *testing.T) {
 			want: wantAnswers([]fq{layout, theme}, "Minimal", "Light")},
 		// A multi-select page not shown whole: the walk sees every tick.
 		{name: "a multi-select page taller than the screen: walked", qs: []fq{naming, hostingMulti()}, rows: 18,
-			ds:   []answer.Decision{sel("snake_case"), sel("Our own racks", "Serverless functions")},
-			want: wantAnswers([]fq{naming, hostingMulti()}, "snake_case", "Our own racks, Serverless functions")},
+			ds:      []answer.Decision{sel("snake_case"), sel("Our own racks", "Serverless functions")},
+			numbers: 1, // snake_case's
+			want:    wantAnswers([]fq{naming, hostingMulti()}, "snake_case", "Our own racks, Serverless functions")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -125,8 +141,11 @@ func TestNumberKeys(t *testing.T) {
 			if tt.keys != nil && !reflect.DeepEqual(got, tt.keys) {
 				t.Errorf("keys %q, want %q", got, tt.keys)
 			}
-			if tt.edit != nil && slices.ContainsFunc(got, func(k string) bool { return k >= "1" && k <= "9" }) {
-				t.Errorf("keys %q: a number went with the focus on Type something", got)
+			if n := countNumbers(got); (tt.edit != nil || tt.numbers > 0) && n > tt.numbers {
+				t.Errorf("keys %q: %d numbers, want at most %d", got, n, tt.numbers)
+			}
+			if tt.step == "move" && slices.Contains(got, "Enter") {
+				t.Errorf("keys %q: Enter after a walk that failed", got)
 			}
 			if tt.want == nil {
 				checkNothingSubmitted(t, fc)
@@ -156,5 +175,102 @@ func TestGuardedFormWaitsForNumber(t *testing.T) {
 	sent, _ := st.keys()
 	if d := sent[1].Sub(drawn); d < 150*time.Millisecond {
 		t.Errorf("the number was sent %v after the form was drawn, want at least 150ms", d)
+	}
+}
+
+// countNumbers counts the number keys among keys.
+func countNumbers(keys []string) int {
+	n := 0
+	for _, k := range keys {
+		if len(k) == 1 && k >= "1" && k <= "9" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestSwapDuringGuardNumbers: TestSwapDuringGuard for a number. Another
+// form swapped in during the guard's wait before it gets no key but moves.
+func TestSwapDuringGuardNumbers(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		qs        []fq
+		ds        []answer.Decision
+		elsewhere bool
+	}{
+		{"single-select", []fq{database}, []answer.Decision{sel("MongoDB")}, true},
+		{"single-select, no Elsewhere", []fq{database}, []answer.Decision{sel("MongoDB")}, false},
+		{"multi-select", []fq{features}, []answer.Decision{sel("API")}, true},
+		{"multi-select, no Elsewhere", []fq{features}, []answer.Decision{sel("API")}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fc := newFake(t, tt.qs, 100, 40, faults{})
+			other := []fq{naming}
+			calls := 0
+			_, err := drive(t, context.Background(), fc, hookOf(tt.qs), tt.ds, numbers, func(c *askflow.Config) {
+				c.LastKey = time.Now // guarded
+				c.LastAsked = func() time.Time {
+					if calls++; calls == 1 {
+						fc.Ask(other)
+					}
+					return time.Now()
+				}
+				if tt.elsewhere {
+					c.Elsewhere = func(s screen.Snapshot) bool { return askflow.Showing(s, hookOf(other)) }
+				}
+			})
+			checkNothingSubmitted(t, fc)
+			if calls == 0 {
+				t.Fatal("LastAsked never called: the swap never came")
+			}
+			if err == nil {
+				t.Fatal("no error: the form was taken for answered")
+			} else if got := errors.Is(err, askflow.ErrElsewhere); got != tt.elsewhere {
+				t.Errorf("errors.Is(%v, ErrElsewhere) = %t, want %t", err, got, tt.elsewhere)
+			}
+			for _, k := range fc.Received() {
+				if k.Keys != "\x1b[B" && k.Keys != "\x1b[A" {
+					t.Errorf("sent %q to the form swapped in", k.Keys)
+				}
+			}
+		})
+	}
+}
+
+// TestStrayMoveDuringGuardNumbers: a stray move landing during the guard's
+// wait before a number leaves the focus on another option row: the number
+// still names its option, and goes as planned.
+func TestStrayMoveDuringGuardNumbers(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		qs   []fq
+		ds   []answer.Decision
+		keys []string
+		want map[string]string
+	}{
+		{"single-select", []fq{database}, []answer.Decision{sel("MongoDB")}, []string{"3"}, wantAnswers([]fq{database}, "MongoDB")},
+		{"multi-select", []fq{features, naming}, []answer.Decision{sel("API"), sel("camelCase")},
+			[]string{"4", "Tab", "Enter", "Enter"}, wantAnswers([]fq{features, naming}, "API", "camelCase")},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fc := newFake(t, tt.qs, 100, 40, faults{})
+			calls := 0
+			res, err := drive(t, context.Background(), fc, hookOf(tt.qs), tt.ds, patient, numbers, func(c *askflow.Config) {
+				c.LastKey = time.Now // guarded
+				c.LastAsked = func() time.Time {
+					if calls++; calls == 1 {
+						fc.Edit(func(f *fakeclaude.Form) { f.Focus[0]++ })
+					}
+					return time.Now()
+				}
+			})
+			if err != nil || res.Outcome != askflow.Submitted {
+				t.Fatalf("Run: %v, %v", res.Outcome, err)
+			}
+			checkSubmitted(t, fc, tt.want)
+			if got := keyNames(fc); !reflect.DeepEqual(got, tt.keys) {
+				t.Errorf("keys %q, want %q", got, tt.keys)
+			}
+		})
 	}
 }

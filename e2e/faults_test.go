@@ -388,7 +388,7 @@ func TestTakeover(t *testing.T) {
 				c.Host.Headless = false
 				c.Host.Stdin, c.Host.Stdout = tty, tty
 				c.Policy = rules.Passthrough
-			}, walk)
+			})
 		if len(r.find(t, "handed_over")) != 1 || len(r.find(t, "verified")) != 0 || len(r.find(t, "mismatch")) != 0 {
 			t.Fatalf("want one handed_over and nothing verified\n%s", r)
 		}

@@ -78,6 +78,12 @@ func (s *session) drive(f *form, ds []answer.Decision, driven chan struct{}) {
 	cfg.Screen, cfg.Keys, cfg.Decisions = redrawable{s.child.Screen(), s.child}, s.keys, ds
 	if s.cfg.Host.Headless {
 		cfg.Screen = growable{redrawable{s.child.Screen(), s.child}}
+	} else {
+		// A person on Claude's screen may take the form over at any key.
+		// An arrow of claudewrap's in flight then is taken back
+		// (undoInflight); an option's number, which commits at once and
+		// would be the first key, cannot be: the form is walked.
+		cfg.Walk = true
 	}
 	cfg.Questions, cfg.Recorded, cfg.LastKey = f.questions, f.posted, s.keyTime
 	cfg.LastAsked = func() time.Time { return s.askedBesides(f) }

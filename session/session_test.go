@@ -82,9 +82,48 @@ func TestFormTakeover(t *testing.T) {
 	if n := len(c.Received()); n != sent+1 {
 		t.Errorf("claudewrap pressed %d keys after the person took over", n-sent-1)
 	}
+	if got := c.Submitted()[database.Question]; got != database.Options[0].Label {
+		t.Errorf("recorded %q, want the person's %q\n%s", got, database.Options[0].Label, r)
+	}
 	rep := r.end()
 	if rep.Mismatch || rep.Navigation || r.has("verified") {
 		t.Errorf("report %+v\n%s", rep, r)
+	}
+}
+
+// TestNumbersHeadlessOnly: headless, an option is pressed by its number,
+// one key; with a person on Claude's screen it is walked to (Down, Down,
+// Enter), so that the person may take the form over at any key and
+// claudewrap's key in flight can be taken back.
+func TestNumbersHeadlessOnly(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		host ptyhost.Config
+		want []string
+	}{
+		{"headless", hostHeadless, []string{"3"}},
+		{"a person on the screen", ptyhost.Config{Cols: 100, Rows: 40}, []string{"\x1b[B", "\x1b[B", "\r"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c := newChild(t, fakeclaude.Faults{})
+			r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("MongoDB")}},
+				Policy: rules.Fail, Host: tc.host})
+			c.ask("t1", database)
+			r.wait(`"submitted"`)
+			var got []string
+			for _, k := range c.Received() {
+				got = append(got, k.Keys)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("keys %q, want %q\n%s", got, tc.want, r)
+			}
+			if rec := c.Submitted()[database.Question]; rec != "MongoDB" {
+				t.Errorf("recorded %q, want MongoDB", rec)
+			}
+			r.end()
+		})
 	}
 }
 
@@ -117,10 +156,10 @@ func TestFormTakeoverInflight(t *testing.T) {
 			}
 		},
 	})
-	// The rule wants MongoDB, the third option: walked, Down, Down (its
-	// number, 3, would commit it at once).
+	// The rule wants MongoDB, the third option: Down, Down (with a person
+	// on the screen the form is walked, never pressed by number).
 	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("MongoDB")}},
-		Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}, Flow: askflow.Config{Walk: true}})
+		Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}})
 	c.ask("t1", database)
 	<-sent
 	// The screen still shows the first option focused; the person's Down.
