@@ -104,6 +104,12 @@ func TestNumberKeys(t *testing.T) {
 		{name: "a preview page: walked", qs: []fq{layout, theme}, ds: []answer.Decision{sel("Minimal"), sel("Light")},
 			keys: []string{"Down", "Down", "Enter", "2", "Enter"},
 			want: wantAnswers([]fq{layout, theme}, "Minimal", "Light")},
+		// A page taller than the screen, option 1 above its top: the list
+		// does not show from option 1, and numbers are not used there.
+		{name: "a single-select page taller than the screen: walked", qs: []fq{naming, hosting}, rows: 18,
+			ds:      []answer.Decision{sel("snake_case"), sel("Our own racks")},
+			numbers: 1, // snake_case's
+			want:    wantAnswers([]fq{naming, hosting}, "snake_case", "Our own racks")},
 		// A multi-select page not shown whole: the walk sees every tick.
 		{name: "a multi-select page taller than the screen: walked", qs: []fq{naming, hostingMulti()}, rows: 18,
 			ds:      []answer.Decision{sel("snake_case"), sel("Our own racks", "Serverless functions")},
@@ -270,6 +276,56 @@ func TestStrayMoveDuringGuardNumbers(t *testing.T) {
 			checkSubmitted(t, fc, tt.want)
 			if got := keyNames(fc); !reflect.DeepEqual(got, tt.keys) {
 				t.Errorf("keys %q, want %q", got, tt.keys)
+			}
+		})
+	}
+}
+
+// TestRefusedNumberOnUnguardedForm: a form taken as unguarded gets its
+// number at once; refused after all (no trace), the form is taken as
+// guarded, and the walk's Enter waits as on a guarded form.
+func TestRefusedNumberOnUnguardedForm(t *testing.T) {
+	t.Parallel()
+	drawn := time.Now()
+	fc, st := timedFake(t, faults{Refuse: map[int]bool{1: true}})
+	quiet := func() time.Time { return time.Now().Add(-time.Minute) }
+	res, err := drive(t, context.Background(), fc, hookOf([]fq{database}), []answer.Decision{sel("MongoDB")}, numbers,
+		func(c *askflow.Config) { c.LastKey, c.StepTimeout = quiet, 100*time.Millisecond })
+	if err != nil || res.Outcome != askflow.Submitted {
+		t.Fatalf("Run: %v, %v", res.Outcome, err)
+	}
+	checkSubmitted(t, fc, wantAnswers([]fq{database}, "MongoDB"))
+	if got, want := keyNames(fc), []string{"3", "Down", "Down", "Enter"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("keys %q, want %q", got, want)
+	}
+	sent, _ := st.keys()
+	if d := sent[4].Sub(drawn); d < 150*time.Millisecond {
+		t.Errorf("Enter sent %v after the form was drawn, want at least 150ms (the form is guarded once its number was refused)", d)
+	}
+}
+
+// TestNumberKeyNames: events name an option's number "number N", and typed
+// text that is a digit as text.
+func TestNumberKeyNames(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		ds   []answer.Decision
+		want []string
+	}{
+		{"a number", []answer.Decision{sel("kebab-case")}, []string{"number 3"}},
+		{"typed digits", []answer.Decision{typed("2")}, []string{"Up", `text "2"`, "Enter"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fc := newFake(t, []fq{naming}, 100, 40, faults{})
+			var got []string
+			_, err := drive(t, context.Background(), fc, hookOf([]fq{naming}), tt.ds, patient, numbers,
+				func(c *askflow.Config) { c.OnKey = func(e askflow.KeyEvent) { got = append(got, e.Key) } })
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("key events %q, want %q", got, tt.want)
 			}
 		})
 	}

@@ -122,6 +122,9 @@ func TestNumbersHeadlessOnly(t *testing.T) {
 			if rec := c.Submitted()[database.Question]; rec != "MongoDB" {
 				t.Errorf("recorded %q, want MongoDB", rec)
 			}
+			if named := strings.Contains(r.log.String(), `"key":"number 3"`); named != (len(tc.want) == 1) {
+				t.Errorf("a key event named \"number 3\": %t\n%s", named, r)
+			}
 			r.end()
 		})
 	}
