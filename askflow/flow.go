@@ -77,8 +77,10 @@ type Config struct {
 	Retries     int
 
 	// Walk, if set, answers by arrows, Enter and Tab alone, never by an
-	// option's number (see numberKey): for a Claude Code whose number keys
-	// mean something else, and for tests of the walk.
+	// option's number (see numberKey). The session sets it while a person
+	// is on Claude's screen: an arrow of claudewrap's in flight when they
+	// type can be taken back, a number (which commits) cannot. Tests of
+	// the walk set it too.
 	Walk bool
 
 	// OnKey, if set, is called after each key's effect was seen (or not).

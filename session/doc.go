@@ -20,7 +20,9 @@
 // verified or mismatch), remote.go (answers from elsewhere: claudewrap
 // answer, the first answer wins; --notify), exec.go (a rule's program
 // decides), hookanswer.go (--answer-via hook), inflight.go (claudewrap's
-// key on its way when the person types: taken back). Claude is
+// key on its way when the person types: taken back; so that it can be,
+// drive.go has askflow walk with arrows, never press an option's number,
+// while a person is on Claude's screen). Claude is
 // seen through the [Child] interface and its hook messages as a channel, so
 // that the tests drive a session against a fake Claude.
 //
