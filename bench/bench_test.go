@@ -113,7 +113,10 @@ func methodNotes() []string {
 			"`claudewrap run --claude benchchild` on that PTY (stdin and stdout a terminal: passthrough) with the child on its own inner PTY. " +
 			"script(1): `script -qfec 'benchchild stream …' /dev/null` on that PTY, the child on script's own PTY: the same relay through a " +
 			"second PTY as claudewrap's, with no emulator, as a user's session recorder would run it. " +
-			"MB/s is the stream size over the time from start to EOF; runs alternate.",
+			"MB/s is the stream size over the time from start to EOF; runs alternate. " +
+			"The same three again with script(1) as the person's terminal (a C program reading the PTY, as a terminal emulator does, " +
+			"rather than this Go process): `script -qfec CMD /dev/null` with its stdin a PTY of 120x40 and its output a pipe the benchmark " +
+			"counts; CMD is the child, `claudewrap run --claude benchchild …`, or the child under a second `script -qfec`.",
 		"- Emulator: `testing.Benchmark` feeding the same stream to `screen.New` (120x40) in 32 KB writes, as ptyhost's read loop does.",
 		"- Keystrokes: bench/benchchild in raw mode echoes every byte; one byte is written to the terminal's master and the echo awaited, " +
 			"100 warm-up round trips then N measured; bare PTY vs through `claudewrap run` in passthrough.",

@@ -12,7 +12,7 @@ import (
 func TestMarkdown(t *testing.T) {
 	r := &Results{
 		Machine:    Machine{CPUs: 2, CPU: "Test CPU", Memory: "1.0 GiB", Go: "go1.x", Date: time.Unix(0, 0), Claude: []string{"2.1.330"}},
-		Throughput: &Throughput{Bytes: 200e6, Direct: 100, Wrapped: 95, Runs: 3},
+		Throughput: &Throughput{Bytes: 200e6, Direct: 100, Wrapped: 95, Runs: 3, TermDirect: 80, TermWrapped: 64, TermScript: 68},
 		Emulator:   &Emulator{MBps: 50, AllocsPerKB: 1.5, BytesPerKB: 300},
 		Keys:       &Keys{N: 2000, DirectP50: 50 * time.Microsecond, DirectP99: 100 * time.Microsecond, WrappedP50: 120 * time.Microsecond, WrappedP99: 2 * time.Millisecond},
 		Answers: []Answer{{Version: "2.1.330", Scenario: "database.yaml", Questions: 1,
@@ -35,6 +35,8 @@ func TestMarkdown(t *testing.T) {
 		"2 CPUs (`nproc`), Test CPU, 1.0 GiB RAM",
 		"| 95.0 MB/s | 100.0 MB/s (bare PTY) | ratio 0.95 | ≥ 0.90 | met |",
 		"+1.900 ms | added < 1 ms | **missed** |",
+		"script(1) as the person's terminal (a C reader; median of 3) | 64.0 MB/s | 80.0 MB/s (the stream child straight under script -qfec) | ratio 0.80 | ≥ 0.90 | **missed** |",
+		"against script(1) inside it (a second PTY, no emulator) | 64.0 MB/s | 68.0 MB/s (script -qfec) | ratio 0.94; script(1) itself 0.85 of the child straight under the terminal | (reported) | |",
 		"| 300.000 ms (300.000 ms) | oracle at PreToolUse: never answered; oracle at form on screen: 250.000 ms (250.000 ms); oracle at form by numbers: 200.000 ms (200.000 ms) | 1.50× the fastest oracle's right answers | ≤ 1.2× | **missed** |",
 		"| 200.000 ms (600.000 ms) | oracle at PreToolUse: never right (its wrong answers: 30.000 ms (90.000 ms)); oracle at form on screen: never answered | no oracle ever answered right: nothing to compare | ≤ 1.2× | n/a |",
 		"| 0 / 10 | oracle at PreToolUse: 10 / 10; at form on screen: 3 / 10; at form by numbers: 0 / 10 |",

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -27,13 +28,15 @@ const (
 // measureThroughput runs the stream child straight on a PTY, under
 // script(1) (a relay through a second PTY, as claudewrap is, with no
 // emulator: what a user's session recorder costs) and through `claudewrap
-// run` in passthrough, in turn, runs times each.
+// run` in passthrough, in turn, runs times each. Then it runs the three
+// again with script(1) as the person's terminal: the PTY read by a C
+// program, as a terminal emulator reads it, rather than by this Go process.
 func measureThroughput(t *testing.T, claudewrap string, total int64, runs int) *Throughput {
 	child := benchchild(t)
 	n := strconv.FormatInt(total, 10)
 	cols := strconv.Itoa(streamCols)
 	script, scriptErr := exec.LookPath("script")
-	var direct, relayed, wrapped []float64
+	var direct, relayed, wrapped, termDirect, termWrapped, termRelayed []float64
 	for i := range runs {
 		dir, env := quietEnv(t)
 		d := streamOnce(t, total, dir, env, child, "stream", n, cols)
@@ -47,11 +50,23 @@ func measureThroughput(t *testing.T, claudewrap string, total int64, runs int) *
 			relayed = append(relayed, float64(total)/r.Seconds()/1e6)
 			line += fmt.Sprintf(", script(1) %.1f MB/s (%s)", relayed[i], r.Round(time.Millisecond))
 		}
+		if scriptErr == nil {
+			inner := child + " stream " + n + " " + cols
+			d := underScript(t, total, dir, env, script, inner)
+			w := underScript(t, total, dir, env, script, claudewrap+" run --claude "+child+" -- stream "+n+" "+cols)
+			r := underScript(t, total, dir, env, script, script+" -qfec '"+inner+"' /dev/null")
+			termDirect = append(termDirect, float64(total)/d.Seconds()/1e6)
+			termWrapped = append(termWrapped, float64(total)/w.Seconds()/1e6)
+			termRelayed = append(termRelayed, float64(total)/r.Seconds()/1e6)
+			line += fmt.Sprintf("; script(1) as the terminal: bare %.1f MB/s (%s), claudewrap %.1f MB/s (%s), script(1) %.1f MB/s (%s)",
+				termDirect[i], d.Round(time.Millisecond), termWrapped[i], w.Round(time.Millisecond), termRelayed[i], r.Round(time.Millisecond))
+		}
 		t.Log(line)
 	}
 	tp := &Throughput{Bytes: total, Direct: MedianFloat(direct), Wrapped: MedianFloat(wrapped), Runs: runs}
 	if scriptErr == nil {
 		tp.Script = MedianFloat(relayed)
+		tp.TermDirect, tp.TermWrapped, tp.TermScript = MedianFloat(termDirect), MedianFloat(termWrapped), MedianFloat(termRelayed)
 	} else {
 		t.Logf("throughput: no script(1) to compare with: %v", scriptErr)
 	}
@@ -77,6 +92,57 @@ func streamOnce(t *testing.T, want int64, dir string, env []string, name string,
 		t.Fatalf("%s: read %d bytes, want at least %d", filepath.Base(name), n, want)
 	}
 	return end.Sub(tm.start)
+}
+
+// underScript runs inner (a shell command) under script(1) standing for
+// the person's terminal: script's stdin is a PTY of the stream's size (it
+// sizes inner's PTY from it and sets it raw), its own output goes to a
+// pipe that this process counts in 64 KB reads. It times inner from start
+// to the pipe's EOF.
+func underScript(t *testing.T, want int64, dir string, env []string, script, inner string) time.Duration {
+	t.Helper()
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptmx.Close()
+	if err := pty.Setsize(tty, &pty.Winsize{Cols: streamCols, Rows: streamRows}); err != nil {
+		t.Fatal(err)
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(script, "-qfec", inner, "/dev/null")
+	cmd.Dir, cmd.Env = dir, env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, pw, pw
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Pdeathsig: syscall.SIGTERM}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tty.Close()
+	pw.Close()
+	timer := time.AfterFunc(streamLimit, func() { _ = cmd.Process.Kill() })
+	defer timer.Stop()
+	var n int64
+	buf := make([]byte, 64<<10)
+	for {
+		k, err := pr.Read(buf)
+		n += int64(k)
+		if err != nil {
+			break
+		}
+	}
+	end := time.Now()
+	pr.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("script -qfec %q: %v (%d bytes read)", inner, err, n)
+	}
+	if n < want {
+		t.Fatalf("script -qfec %q: read %d bytes, want at least %d", inner, n, want)
+	}
+	return end.Sub(start)
 }
 
 // measureEmulator feeds the same stream to screen.New in 32 KB chunks, as
