@@ -54,6 +54,12 @@ type Throughput struct {
 // Ratio is claudewrap's throughput over the bare PTY's.
 func (t *Throughput) Ratio() float64 { return t.Wrapped / t.Direct }
 
+// Met reports whether passthrough met its target (≥ 0.9 of the bare
+// stream) both ways it was measured.
+func (t *Throughput) Met() bool {
+	return t.Ratio() >= 0.9 && (t.TermDirect == 0 || t.TermRatio() >= 0.9)
+}
+
 // TermRatio is the same ratio with script(1) as the person's terminal, 0
 // when not measured.
 func (t *Throughput) TermRatio() float64 {
@@ -308,7 +314,7 @@ func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 func (r *Results) Met() bool {
 	ok := true
 	if t := r.Throughput; t != nil {
-		ok = ok && t.Ratio() >= 0.9 && (t.TermDirect == 0 || t.TermRatio() >= 0.9)
+		ok = ok && t.Met()
 	}
 	if k := r.Keys; k != nil {
 		ok = ok && k.AddedP99() < time.Millisecond

@@ -96,3 +96,25 @@ func TestStream(t *testing.T) {
 		}
 	}
 }
+
+func TestThroughputMet(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		tp   Throughput
+		met  bool
+		rows int // passthrough rows in the table
+	}{
+		{"both met", Throughput{Direct: 100, Wrapped: 95, Script: 96, TermDirect: 80, TermWrapped: 76, TermScript: 78}, true, 4},
+		{"terminal missed", Throughput{Direct: 100, Wrapped: 95, Script: 96, TermDirect: 80, TermWrapped: 64, TermScript: 78}, false, 4},
+		{"bare missed", Throughput{Direct: 100, Wrapped: 85, Script: 96, TermDirect: 80, TermWrapped: 76, TermScript: 78}, false, 4},
+		{"no script(1)", Throughput{Direct: 100, Wrapped: 95}, true, 1},
+	} {
+		r := &Results{Throughput: &c.tp}
+		if got := r.Met(); got != c.met {
+			t.Errorf("%s: Met() = %v, want %v", c.name, got, c.met)
+		}
+		if got := strings.Count(r.Markdown(), "| passthrough throughput"); got != c.rows {
+			t.Errorf("%s: %d passthrough rows, want %d", c.name, got, c.rows)
+		}
+	}
+}

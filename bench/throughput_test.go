@@ -28,8 +28,8 @@ const (
 // measureThroughput runs the stream child straight on a PTY, under
 // script(1) (a relay through a second PTY, as claudewrap is, with no
 // emulator: what a user's session recorder costs) and through `claudewrap
-// run` in passthrough, in turn, runs times each. Then it runs the three
-// again with script(1) as the person's terminal: the PTY read by a C
+// run` in passthrough, in turn, runs times each; in each run, the same
+// three also with script(1) as the person's terminal: the PTY read by a C
 // program, as a terminal emulator reads it, rather than by this Go process.
 func measureThroughput(t *testing.T, claudewrap string, total int64, runs int) *Throughput {
 	child := benchchild(t)
@@ -95,10 +95,10 @@ func streamOnce(t *testing.T, want int64, dir string, env []string, name string,
 }
 
 // underScript runs inner (a shell command) under script(1) standing for
-// the person's terminal: script's stdin is a PTY of the stream's size (it
-// sizes inner's PTY from it and sets it raw), its own output goes to a
-// pipe that this process counts in 64 KB reads. It times inner from start
-// to the pipe's EOF.
+// the person's terminal: script's stdin is a PTY of the stream's size
+// (script sizes inner's PTY from it and puts it in raw mode), its own
+// output goes to a pipe that this process counts in 64 KB reads. It times
+// script, inner in it, from start to the pipe's EOF.
 func underScript(t *testing.T, want int64, dir string, env []string, script, inner string) time.Duration {
 	t.Helper()
 	ptmx, tty, err := pty.Open()
@@ -106,6 +106,7 @@ func underScript(t *testing.T, want int64, dir string, env []string, script, inn
 		t.Fatal(err)
 	}
 	defer ptmx.Close()
+	defer tty.Close()
 	if err := pty.Setsize(tty, &pty.Winsize{Cols: streamCols, Rows: streamRows}); err != nil {
 		t.Fatal(err)
 	}
@@ -113,8 +114,11 @@ func underScript(t *testing.T, want int64, dir string, env []string, script, inn
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer pr.Close()
+	defer pw.Close()
 	cmd := exec.Command(script, "-qfec", inner, "/dev/null")
-	cmd.Dir, cmd.Env = dir, env
+	// script runs inner with $SHELL -c: the same shell whoever runs this.
+	cmd.Dir, cmd.Env = dir, append(env[:len(env):len(env)], "SHELL=/bin/sh")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, pw, pw
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Pdeathsig: syscall.SIGTERM}
 	start := time.Now()
@@ -135,7 +139,6 @@ func underScript(t *testing.T, want int64, dir string, env []string, script, inn
 		}
 	}
 	end := time.Now()
-	pr.Close()
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("script -qfec %q: %v (%d bytes read)", inner, err, n)
 	}
