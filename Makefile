@@ -13,7 +13,7 @@ GOTEST_FLAGS    ?=
 
 SHELL := /bin/bash
 
-.PHONY: lifecycle all build claude browser test unit cross check golden bench demo stress clean
+.PHONY: lifecycle all build claude browser test unit nocgo cross check golden bench demo stress clean
 
 all: build
 
@@ -31,6 +31,7 @@ claude:
 # go test -json stream goes to .cache/e2e.json).
 test: claude browser lifecycle
 	go test -race -count=1 $(GOTEST_FLAGS) ./...
+	$(MAKE) nocgo
 	@echo "e2e: the real Claude Code against the fake API ($(E2E_VERSIONS); dialogs and random forms on every pinned version): one line per check as it passes"
 	@set -o pipefail; CLAUDEWRAP_CLAUDE_VERSIONS="$(CLAUDE_VERSIONS)" CLAUDEWRAP_E2E_VERSIONS="$(E2E_VERSIONS)" \
 		go test -race -count=1 -timeout 70m -tags e2e -json $(GOTEST_FLAGS) ./e2e 2>&1 | \
@@ -45,6 +46,12 @@ browser:
 # The fast unit tests alone: what plain `go test ./...` runs.
 unit: lifecycle
 	go test -race -count=1 ./...
+	$(MAKE) nocgo
+
+# ptyhost without cgo, as cross-built binaries run: the Go relay, not the
+# relay thread (ptyhost/relay_cgo.go).
+nocgo:
+	CGO_ENABLED=0 go test -count=1 ./ptyhost
 
 # A session's form lifecycle against the fake Claude, twenty times over
 # with the race detector: its goroutines must agree however they interleave.

@@ -66,6 +66,7 @@ type Host struct {
 	cfg    Config
 	cmd    *exec.Cmd
 	ptmx   *os.File
+	relay  outRelay // reads ptmx where there is one; else readLoop does
 	screen screen.Emulator
 	term   *terminal // the person's terminal in passthrough, else nil
 	// in reads the person's keys; Cancel stops it once the child is gone,
@@ -149,7 +150,11 @@ func Start(cfg Config) (*Host, error) {
 		h.restore()
 		return nil, fmt.Errorf("%w: start %s: %w", ErrStart, cfg.Path, err)
 	}
-	if ptmx, err = pollable(ptmx); err != nil {
+	var out *os.File
+	if h.term != nil {
+		out = h.term.out
+	}
+	if ptmx, h.relay, err = relayPTY(ptmx, out); err != nil {
 		_ = h.cmd.Process.Kill()
 		_ = h.cmd.Wait()
 		h.restore()
@@ -288,13 +293,26 @@ func (h *Host) writeLoop() {
 // newScreen makes the emulator; tests replace it.
 var newScreen = screen.New
 
+// outRelay is a thread that reads the PTY and writes to the person's
+// terminal itself, outside the Go runtime (see cRelay), and hands Go the
+// bytes for the emulator.
+type outRelay interface {
+	// take fills p, waiting for output; it returns 0 and the read's error
+	// (nil at EOF) once the PTY is drained and closed, or after stop.
+	take(p []byte) (int, error)
+	// stop ends take and drops what is read from then on.
+	stop()
+	close()
+}
+
 // readLoop copies the child's output to the person's terminal, then a
 // queue to the emulator and the Tap, so that the person never waits on
 // them: bursts pass at the PTY's pace unless the queue's budget fills,
 // which in passthrough only a Tap slower than the burst makes it do (the
 // emulator skips, see feeder). (The Tap — a recording, the bug-report recorder — encodes every
 // byte: on the person's path it cost a quarter of passthrough's
-// throughput.)
+// throughput.) Where there is a relay thread, it does the copy to the
+// person and readLoop takes what it read.
 func (h *Host) readLoop() {
 	q := newOutQueue(queueBudget)
 	// Headless, the emulator is all there is: it is never held back.
@@ -312,6 +330,33 @@ func (h *Host) readLoop() {
 		<-emuDone
 		close(h.outDone)
 	}()
+	if h.relay != nil {
+		h.takeLoop(q)
+	} else {
+		h.copyLoop(q)
+	}
+}
+
+// takeLoop queues what the relay thread read. The thread wakes it at a
+// pause in the output (or when a piece is full), so the emulator is
+// signalled then, as copyLoop does.
+func (h *Host) takeLoop(q *outQueue) {
+	defer h.relay.close()
+	buf := make([]byte, relayCap)
+	for {
+		n, err := h.relay.take(buf)
+		if n == 0 || err != nil {
+			return
+		}
+		q.push(buf[:n])
+		if q.wantsSignal() {
+			q.signal()
+		}
+	}
+}
+
+// copyLoop reads the PTY and copies to the person's terminal and the queue.
+func (h *Host) copyLoop(q *outQueue) {
 	buf := make([]byte, 32*1024)
 	rc, rcErr := h.ptmx.SyscallConn()
 	for {
@@ -387,6 +432,9 @@ const (
 	// skipAt is how much output gathers, unread by the emulator, before it
 	// is woken during a burst; in passthrough it then skips (see feeder).
 	skipAt = 4 << 20
+	// relayCap is what a relay thread holds for Go before it waits for
+	// room, and what takeLoop takes at once.
+	relayCap = 1 << 20
 )
 
 var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, queueChunk); return &b }}
@@ -576,13 +624,19 @@ func (h *Host) wait() {
 	case <-h.outDone:
 		timer.Stop()
 	case <-timer.C:
-		// Unblocks the read (the descriptor is pollable, see pollable);
-		// what was read so far has been delivered.
-		_ = h.ptmx.SetReadDeadline(time.Now())
+		// Unblocks the read (the relay's, or ours: the descriptor is then
+		// pollable, see pollable); what was read so far has been delivered.
+		if h.relay != nil {
+			h.relay.stop()
+		} else {
+			_ = h.ptmx.SetReadDeadline(time.Now())
+		}
 		<-h.outDone
 	}
 	// A write the child will never read (a grandchild holds the PTY) must
-	// not keep the write loop.
+	// not keep the write loop. With a relay the descriptor is not pollable
+	// and has no deadline: such a write ends when the process group is
+	// killed below, unless the holder left the group too.
 	_ = h.ptmx.SetWriteDeadline(time.Now())
 	h.sizeMu.Lock()
 	_ = h.ptmx.Close()
