@@ -150,39 +150,39 @@ func Start(cfg Config) (*Host, error) {
 		h.restore()
 		return nil, fmt.Errorf("%w: start %s: %w", ErrStart, cfg.Path, err)
 	}
-	var out *os.File
-	if h.term != nil {
-		out = h.term.out
-	}
-	if ptmx, h.relay, err = relayPTY(ptmx, out); err != nil {
+	// Nothing of the child may outlive a failed start: kill it, reap it and
+	// close its PTY.
+	fail := func(err error) (*Host, error) {
 		_ = h.cmd.Process.Kill()
 		_ = h.cmd.Wait()
+		_ = ptmx.Close()
+		if h.in != nil {
+			_ = h.in.Close()
+		}
 		h.restore()
 		return nil, fmt.Errorf("%w: %w", ErrStart, err)
 	}
-	h.ptmx = ptmx
 	if cfg.Tap != nil {
 		cfg.Tap.Resize(cols, rows)
 	}
 	if h.term != nil {
 		if err := h.term.makeRaw(); err != nil {
-			// Nothing of the child may outlive a failed start: kill it,
-			// reap it and close its PTY.
-			_ = h.cmd.Process.Kill()
-			_ = h.cmd.Wait()
-			_ = ptmx.Close()
-			h.restore()
-			return nil, fmt.Errorf("%w: %w", ErrStart, err)
+			return fail(err)
+		}
+		if h.in, err = cancelreader.NewReader(h.term.in); err != nil {
+			return fail(fmt.Errorf("read the terminal: %w", err))
 		}
 	}
+	// The relay thread, if any, starts writing to the person at once: only
+	// now that the terminal is in raw mode.
+	var out *os.File
 	if h.term != nil {
-		if h.in, err = cancelreader.NewReader(h.term.in); err != nil {
-			_ = h.cmd.Process.Kill()
-			_ = h.cmd.Wait()
-			_ = ptmx.Close()
-			h.restore()
-			return nil, fmt.Errorf("%w: read the terminal: %w", ErrStart, err)
-		}
+		out = h.term.out
+	}
+	if h.ptmx, h.relay, err = relayPTY(ptmx, out); err != nil {
+		return fail(err)
+	}
+	if h.in != nil {
 		h.inDone = make(chan struct{})
 		go h.copyInput()
 	}

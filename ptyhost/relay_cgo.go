@@ -14,8 +14,8 @@ package ptyhost
 #include <unistd.h>
 
 // cw_relay is the state shared by the relay thread and Go. out_mu is held
-// while the thread writes to the person's terminal, so that once cw_stop
-// returns nothing more is written; mu guards what follows it.
+// while the thread writes to the person's terminal, so that cw_stop can
+// wait for a write in progress; mu guards what follows it.
 typedef struct {
 	int in, out, note; // the PTY (blocking), the person's terminal or -1, an eventfd
 	pthread_mutex_t out_mu;
@@ -27,8 +27,7 @@ typedef struct {
 	int waiting; // Go sleeps on note until bytes come
 	int done, err; // the read ended, with errno (0 at EOF)
 	int refs;      // the thread and Go
-	int bursting;  // the last read, at last_read, was in a burst
-	int64_t last_read;
+	int64_t last_read; // when bytes were last read; 0 before any
 	// Burst detection, the thread's alone: bytes read in the current rate
 	// window, from window_at, and in the one before (as outQueue's).
 	int hold_bursts;
@@ -78,9 +77,6 @@ static int cw_readable(int fd) {
 
 static void *cw_run(void *arg) {
 	cw_relay *r = arg;
-	sigset_t all;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL); // signals are Go's to take
 	char *tmp = malloc(65536);
 	for (;;) {
 		ssize_t n = tmp ? read(r->in, tmp, 65536) : -1;
@@ -125,7 +121,7 @@ static void *cw_run(void *arg) {
 		memcpy(r->buf + r->len, tmp, n);
 		r->len += n;
 		r->last_read = cw_now();
-		int burst = r->bursting = cw_burst(r, n, r->last_read);
+		int burst = cw_burst(r, n, r->last_read);
 		int wake = r->waiting, full = r->len >= r->wake_at;
 		pthread_mutex_unlock(&r->mu);
 		// Go is woken when the output pauses, or when enough has gathered:
@@ -168,8 +164,13 @@ static cw_relay *cw_start(int in, int out, int note, size_t cap, size_t wake_at,
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	// The thread starts with every signal blocked: they are Go's to take.
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	pthread_t t;
 	*err = pthread_create(&t, &attr, cw_run, r);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
 	if (*err) {
 		free(r->buf);
@@ -190,17 +191,19 @@ static size_t cw_take(cw_relay *r, char *dst, size_t n, int *done, int *err, int
 	if (n > 0) pthread_cond_signal(&r->room);
 	*done = r->done && r->len == 0;
 	*err = r->err;
-	// Two windows after the last read, the next is no longer in a burst
-	// (see cw_burst): the thread will wake Go at its pause.
-	*burst = r->bursting && cw_now() - r->last_read < 2 * r->window_ns;
-	if (n == 0 && !*done) r->waiting = 1;
+	// While output is recent a burst may start (or be on) without a wake
+	// at its end: Go looks again every window. Two windows after the last
+	// read, the next read starts with no burst (see cw_burst), so the
+	// thread wakes Go at its pause, or at wake_at before a burst begins.
+	*burst = r->hold_bursts && r->last_read && cw_now() - r->last_read < 2 * r->window_ns;
+	r->waiting = n == 0 && !*done;
 	pthread_mutex_unlock(&r->mu);
 	return n;
 }
 
-// cw_stop makes the thread drop whatever it reads from now on; once it
-// returns, nothing more reaches the person's terminal. It waits a second at
-// most for a write in progress (a terminal that does not read).
+// cw_stop makes the thread drop whatever it reads from now on. It waits
+// for a write to the person's terminal in progress, a second at most: one
+// to a terminal that does not read may still land after it returns.
 static void cw_stop(cw_relay *r) {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -214,7 +217,15 @@ static void cw_stop(cw_relay *r) {
 	pthread_mutex_unlock(&r->mu);
 }
 
-static void cw_free(cw_relay *r) { cw_release(r); }
+// cw_free is Go letting go: a thread still running ends at its next read,
+// or at once if it waits for room.
+static void cw_free(cw_relay *r) {
+	pthread_mutex_lock(&r->mu);
+	r->done = 1;
+	pthread_cond_signal(&r->room);
+	pthread_mutex_unlock(&r->mu);
+	cw_release(r);
+}
 */
 import "C"
 
@@ -231,40 +242,46 @@ import (
 )
 
 // cRelay copies the child's output to the person's terminal from a thread
-// of its own, one the Go runtime does not know of. A relay in Go took a
-// quarter of a bare PTY's throughput on two cores: each 4 KB read woke a
-// thread of the runtime's poller and its monitor (sysmon), on top of the
-// kernel's work, and Go has no setting for either. The thread blocks in
+// of its own, one the Go runtime does not know of. In a relay in Go, each
+// 4 KB read woke a thread of the runtime's poller and its monitor
+// (sysmon), on top of the kernel's work, and Go has no setting for either:
+// it moved a stream at 0.75 of a bare PTY on two cores, this thread at
+// 0.84, a relay in C with no emulator (script(1)) at 0.86 (BENCH.md). The thread blocks in
 // read(2) on a descriptor the poller never sees, writes to the person,
 // and hands the bytes to Go in large pieces: it wakes Go when the output
 // pauses or a piece is full, never per read.
 type cRelay struct {
 	note *os.File // the eventfd the thread signals; Go's poller serves it
+	pty  *os.File // Go's descriptor of the PTY, to wake the thread at stop; nil in tests
 
 	mu     sync.Mutex // keeps stop off a relay close has released
 	r      *C.cw_relay
 	closed bool
 }
 
-// relayWakeAt bytes gathered wake Go during a burst: a quarter of
-// relayCap, so that the thread seldom waits for room.
+// relayWakeAt bytes gathered wake Go: a quarter of relayCap, so that the
+// thread seldom waits for room. It must be below burstBytes: a Go asleep
+// with no deadline is then woken before a burst can begin (see cw_take).
 const relayWakeAt = relayCap / 4
+
+var _ [burstBytes - relayWakeAt - 1]struct{} // fails to build unless relayWakeAt < burstBytes
 
 // startRelay starts the thread reading in (which it closes) and writing to
 // out (a dup of it; -1 for none).
 func startRelay(in int, out *os.File, holdBursts bool) (*cRelay, error) {
 	outFd := -1
 	if out != nil {
-		sc, err := out.SyscallConn()
-		if err != nil {
-			return nil, err
-		}
 		var derr error
-		if err := sc.Control(func(fd uintptr) { outFd, derr = unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0) }); err != nil {
-			return nil, err
+		sc, err := out.SyscallConn()
+		if err == nil {
+			err = sc.Control(func(fd uintptr) { outFd, derr = unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0) })
 		}
-		if derr != nil {
-			return nil, fmt.Errorf("dup the terminal: %w", derr)
+		if err == nil && derr != nil {
+			err = fmt.Errorf("dup the terminal: %w", derr)
+		}
+		if err != nil {
+			closeAll(in)
+			return nil, err
 		}
 	}
 	efd, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
@@ -332,7 +349,9 @@ func (c *cRelay) take(p []byte) (int, error) {
 
 // stop ends the relay without waiting for the child's side to close:
 // take returns, and the thread drops whatever it reads from now on and
-// ends at its next read. It may come after close.
+// ends at its next read, which stop brings about by writing a byte on the
+// child's side (the thread's copy of the PTY would otherwise keep it open,
+// so that closing ours would not hang it up). It may come after close.
 func (c *cRelay) stop() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -343,6 +362,26 @@ func (c *cRelay) stop() {
 	var one [8]byte
 	one[0] = 1
 	_, _ = c.note.Write(one[:])
+	if c.pty != nil {
+		poke(c.pty)
+	}
+}
+
+// poke writes a byte to the child's side of the PTY (opened from the
+// master: TIOCGPTPEER, Linux 4.13), so that a read of the master returns.
+func poke(pty *os.File) {
+	sc, err := pty.SyscallConn()
+	if err != nil {
+		return
+	}
+	_ = sc.Control(func(fd uintptr) {
+		peer, _, errno := unix.Syscall(unix.SYS_IOCTL, fd, unix.TIOCGPTPEER, unix.O_WRONLY|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_CLOEXEC)
+		if errno != 0 {
+			return
+		}
+		_, _ = unix.Write(int(peer), []byte{'\r'})
+		_ = unix.Close(int(peer))
+	})
 }
 
 // close releases Go's hold on the relay; the thread frees it once its read
@@ -392,5 +431,6 @@ func startOn(f *os.File, out *os.File) (*os.File, *cRelay, error) {
 		_ = unix.Close(fd)
 		return nil, nil, err
 	}
-	return os.NewFile(uintptr(fd), f.Name()), r, nil
+	r.pty = os.NewFile(uintptr(fd), f.Name())
+	return r.pty, r, nil
 }

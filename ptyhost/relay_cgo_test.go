@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
 )
 
@@ -85,11 +86,19 @@ func takeUntil(t *testing.T, r *cRelay, want []byte) func() []byte {
 // TestRelayTailAfterABurst: bytes written right after a burst, with the
 // output then still and the PTY open, still reach Go. The thread does not
 // wake Go at a pause during a burst (a poll per read cost a tenth of the
-// throughput), so take must look again on its own.
+// throughput), so take must look again on its own: after a long burst, and
+// after one that ends less than relayWakeAt past the burst's start, which
+// no full buffer wakes Go for. The person's side is a pipe Go made
+// non-blocking, as another program may leave a terminal: the thread waits
+// for room rather than drop bytes.
 func TestRelayTailAfterABurst(t *testing.T) {
-	for _, headless := range []bool{false, true} {
+	for _, c := range []struct {
+		size     int
+		headless bool
+	}{{4 << 20, false}, {burstBytes + relayWakeAt/2, false}, {4 << 20, true}} {
+		headless := c.headless
 		r, in, seen := relayOnPipes(t, headless)
-		stream := bytes.Repeat([]byte("0123456789abcdef"), 256<<10) // 4 MiB
+		stream := bytes.Repeat([]byte("0123456789abcdef"), c.size/16)
 		stream = append(stream, "the tail"...)
 		took := takeUntil(t, r, []byte("the tail"))
 		if _, err := in.Write(stream[:len(stream)-8]); err != nil {
@@ -117,6 +126,45 @@ func TestRelayTailAfterABurst(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatal("the person's side never closed")
 		}
+	}
+}
+
+// TestRelayStopOnAPTY: stop makes the thread's read of a PTY return
+// although nothing else writes to it, so that the thread ends and lets go
+// of its copies (of the PTY, whose close hangs up the child's side, and of
+// the person's terminal), and what it read to wake it is not shown.
+func TestRelayStopOnAPTY(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close() // the child's side stays open, as a grandchild may hold it
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer outR.Close()
+	goPTY, r, err := startOn(ptmx, outW)
+	outW.Close()
+	ptmx.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer goPTY.Close()
+	defer r.close()
+	seen := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(outR)
+		seen <- b
+	}()
+	r.stop()
+	select {
+	case b := <-seen:
+		if len(b) != 0 {
+			t.Fatalf("the person saw %q after stop", b)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the thread still reads the PTY after stop")
 	}
 }
 
