@@ -23,7 +23,7 @@ typedef struct {
 	pthread_mutex_t mu;
 	pthread_cond_t room;
 	char *buf;
-	size_t len, cap, wake_at;
+	size_t len, cap, wake_at, read_size;
 	int waiting; // Go sleeps on note until bytes come
 	int done, err; // the read ended, with errno (0 at EOF)
 	int refs;      // the thread and Go
@@ -77,9 +77,9 @@ static int cw_readable(int fd) {
 
 static void *cw_run(void *arg) {
 	cw_relay *r = arg;
-	char *tmp = malloc(65536);
+	char *tmp = malloc(r->read_size);
 	for (;;) {
-		ssize_t n = tmp ? read(r->in, tmp, 65536) : -1;
+		ssize_t n = tmp ? read(r->in, tmp, r->read_size) : -1;
 		if (n < 0 && errno == EINTR) continue;
 		if (n <= 0) {
 			int e = n == 0 ? 0 : tmp ? errno : ENOMEM;
@@ -147,7 +147,7 @@ static void *cw_run(void *arg) {
 	return NULL;
 }
 
-static cw_relay *cw_start(int in, int out, int note, size_t cap, size_t wake_at,
+static cw_relay *cw_start(int in, int out, int note, size_t cap, size_t wake_at, size_t read_size,
                           int hold_bursts, size_t burst_bytes, int64_t window_ns, int *err) {
 	cw_relay *r = calloc(1, sizeof *r);
 	if (r) r->buf = malloc(cap);
@@ -157,6 +157,7 @@ static cw_relay *cw_start(int in, int out, int note, size_t cap, size_t wake_at,
 		return NULL;
 	}
 	r->in = in, r->out = out, r->note = note, r->cap = cap, r->wake_at = wake_at, r->refs = 2;
+	r->read_size = read_size;
 	r->hold_bursts = hold_bursts, r->burst_bytes = burst_bytes, r->window_ns = window_ns;
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_mutex_init(&r->out_mu, NULL);
@@ -259,12 +260,22 @@ type cRelay struct {
 	closed bool
 }
 
-// relayWakeAt bytes gathered wake Go: a quarter of relayCap, so that the
-// thread seldom waits for room. It must be below burstBytes: a Go asleep
-// with no deadline is then woken before a burst can begin (see cw_take).
-const relayWakeAt = relayCap / 4
+const (
+	// relayWakeAt bytes gathered wake Go: a quarter of relayCap, so that
+	// the thread seldom waits for room.
+	relayWakeAt = relayCap / 4
+	// relayRead is the most one read of the thread takes (a PTY gives 4 KB).
+	relayRead = 64 << 10
+)
 
-var _ [burstBytes - relayWakeAt - 1]struct{} // fails to build unless relayWakeAt < burstBytes
+// A Go asleep with no deadline must be woken before a burst can begin
+// (see cw_take): the buffer reaches relayWakeAt before it is full or a
+// burst's bytes have come. These fail to build otherwise.
+var (
+	_ [burstBytes - relayWakeAt - 1]struct{}
+	_ [relayCap - relayWakeAt - relayRead]struct{}
+	_ [burstBytes - relayRead - 1]struct{}
+)
 
 // startRelay starts the thread reading in (which it closes) and writing to
 // out (a dup of it; -1 for none).
@@ -299,7 +310,7 @@ func startRelay(in int, out *os.File, holdBursts bool) (*cRelay, error) {
 	if holdBursts {
 		hold = 1
 	}
-	r := C.cw_start(C.int(in), C.int(outFd), C.int(cfd), relayCap, relayWakeAt,
+	r := C.cw_start(C.int(in), C.int(outFd), C.int(cfd), relayCap, relayWakeAt, relayRead,
 		hold, burstBytes, C.int64_t(rateWindow.Nanoseconds()), &cerr)
 	if r == nil {
 		closeAll(in, outFd, efd, cfd)
