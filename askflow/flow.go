@@ -535,9 +535,25 @@ func (r *runner) redraw() bool {
 
 // page waits for the current question's page with a known focus.
 func (r *runner) page(ctx context.Context, d time.Duration) (*screen.Form, error) {
-	fm, s, ok := r.formWhere(ctx, d, func(fm *screen.Form) bool {
+	want := func(fm *screen.Form) bool {
 		return r.agrees(fm) && (fm.Focus.Kind != screen.FocusUnknown || hiddenFocus(fm))
-	})
+	}
+	fm, s, ok := r.formWhere(ctx, d, want)
+	// A page taller than the screen may show no form at all before any
+	// key, as after one (see lost): Claude Code 2.1.197 at 44x18 left the
+	// preview box above the top, and only notes and options beside nothing
+	// in sight (stress seed 1764045000, s039). Headless, the terminal is
+	// made taller; nothing was pressed for it.
+	for !ok && ctx.Err() == nil && !r.elsewhere && r.lost(s) {
+		grown, err := r.enlarge()
+		if err != nil {
+			return nil, err
+		}
+		if !grown {
+			break
+		}
+		fm, s, ok = r.formWhere(ctx, d, want)
+	}
 	if !ok {
 		return nil, r.fail("agree", s, "the screen never showed this question as the hook describes it%s", describeDisagreement(s, r))
 	}

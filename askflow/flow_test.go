@@ -1649,6 +1649,44 @@ func (s rowsSeen) SetRows(rows int) error {
 	return s.growable.SetRows(rows)
 }
 
+// TestTallFromTheStart: a page taller than the screen may show no form at
+// all before any key: Claude Code 2.1.197 at 44x18 left its preview box
+// above the top (stress seed 1764045000, s039). Headless, askflow makes the
+// terminal taller, answers on the page shown whole and gives the rows
+// back; on a person's terminal it stops, having pressed nothing.
+func TestTallFromTheStart(t *testing.T) {
+	qs := []fq{layout, theme}
+	ds := []answer.Decision{sel("Top bar"), sel("Dark")}
+	f := faults{TallAfter: 1, TallRows: 41} // from the first draw
+	t.Run("headless", func(t *testing.T) {
+		t.Parallel()
+		fc := newFake(t, qs, 100, 40, f)
+		var rows []int
+		res, err := drive(t, context.Background(), fc, hookOf(qs), ds, patient, func(c *askflow.Config) {
+			c.Screen = rowsSeen{growable{c.Screen.(redrawable)}, &rows}
+		})
+		if err != nil || res.Outcome != askflow.Submitted {
+			t.Fatalf("Run: %v, %v", res.Outcome, err)
+		}
+		checkSubmitted(t, fc, wantAnswers(qs, "Top bar", "Dark"))
+		if !reflect.DeepEqual(rows, []int{80, 40}) {
+			t.Errorf("rows set %v, want [80 40]", rows)
+		}
+	})
+	t.Run("on a person's terminal", func(t *testing.T) {
+		t.Parallel()
+		fc := newFake(t, qs, 100, 40, f)
+		res, err := drive(t, context.Background(), fc, hookOf(qs), ds, patient)
+		if ae := asError(t, err); ae.Step != "agree" || ae.Question != 1 {
+			t.Errorf("failed at question %d, step %q, want question 1, agree", ae.Question, ae.Step)
+		}
+		if res.Keys != 0 {
+			t.Errorf("%d keys sent, want none: %v", res.Keys, fc.Received())
+		}
+		checkNothingSubmitted(t, fc)
+	})
+}
+
 // TestLostAfterKey: a key that makes the page taller than the screen can
 // leave no form in sight: typed notes wrapped in a narrow preview column
 // pushed the options off a 16-row screen (stress seed

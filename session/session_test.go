@@ -579,9 +579,9 @@ func TestCancelOnSightGarbled(t *testing.T) {
 // failedOffScreen starts a headless run in which Claude runs form t1's
 // PreToolUse hook but does not draw the form, so that its driver gives up
 // waiting for it: the form is to be cancelled when it shows.
-func failedOffScreen(t *testing.T) (*fakeChild, *run) {
+func failedOffScreen(t *testing.T, f ...fakeclaude.Faults) (*fakeChild, *run) {
 	t.Helper()
-	c := newChild(t, fakeclaude.Faults{})
+	c := newChild(t, append(f, fakeclaude.Faults{})[0])
 	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
 		Policy: rules.Fail, Host: hostHeadless, Flow: askflow.Config{FormTimeout: 500 * time.Millisecond}})
 	c.hook(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
@@ -716,19 +716,18 @@ func TestCancelInNotes(t *testing.T) {
 	r.end()
 }
 
-// TestCancelOnSightTall: headless, a form that shows no recognisable page
-// on the screen, redrawn or not (only its footer is in sight: a page
-// taller than the screen), is looked for on a terminal made taller, then
-// cancelled, and the terminal gets its rows back. Left alone, the run
-// waited until the idle limit (stress seed 12353519114840221176, s034 at
-// 44x16, before askflow made the terminal taller itself).
+// TestCancelOnSightTall: headless, a form whose driver gave up before it
+// showed, and that then shows no recognisable page on the screen, redrawn
+// or not (only its footer is in sight: a page taller than the screen), is
+// looked for on a terminal made taller, then cancelled, and the terminal
+// gets its rows back. Left alone, the run waited until the idle limit
+// (stress seed 12353519114840221176, s034 at 44x16, before askflow made
+// the terminal taller itself; askflow now also does so for a page that
+// shows no form from the start: askflow's TestTallFromTheStart).
 func TestCancelOnSightTall(t *testing.T) {
 	t.Parallel()
-	c := newChild(t, fakeclaude.Faults{TallAfter: 1, TallRows: 100})
-	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
-		Policy: rules.Fail, Host: hostHeadless, Flow: askflow.Config{FormTimeout: 500 * time.Millisecond}})
-	c.ask("t1", database)
-	r.wait(`it is cancelled when it shows"`)
+	c, r := failedOffScreen(t, fakeclaude.Faults{TallAfter: 1, TallRows: 100})
+	c.Ask([]fakeclaude.Question{database})
 	r.wait(`Claude is asked to redraw (2 of 2)`)
 	r.wait(`the terminal is made 80 rows tall`)
 	r.wait(`the terminal is made 160 rows tall`)
