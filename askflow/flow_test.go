@@ -1660,18 +1660,7 @@ func TestTallFromTheStart(t *testing.T) {
 	f := faults{TallAfter: 1, TallRows: 41} // from the first draw
 	t.Run("headless", func(t *testing.T) {
 		t.Parallel()
-		fc := newFake(t, qs, 100, 40, f)
-		var rows []int
-		res, err := drive(t, context.Background(), fc, hookOf(qs), ds, patient, func(c *askflow.Config) {
-			c.Screen = rowsSeen{growable{c.Screen.(redrawable)}, &rows}
-		})
-		if err != nil || res.Outcome != askflow.Submitted {
-			t.Fatalf("Run: %v, %v", res.Outcome, err)
-		}
-		checkSubmitted(t, fc, wantAnswers(qs, "Top bar", "Dark"))
-		if !reflect.DeepEqual(rows, []int{80, 40}) {
-			t.Errorf("rows set %v, want [80 40]", rows)
-		}
+		answeredTaller(t, qs, ds, f)
 	})
 	t.Run("on a person's terminal", func(t *testing.T) {
 		t.Parallel()
@@ -1685,6 +1674,26 @@ func TestTallFromTheStart(t *testing.T) {
 		}
 		checkNothingSubmitted(t, fc)
 	})
+}
+
+// answeredTaller drives layout and theme ("Top bar", "Dark") headless on
+// a 100x40 fake with faults f, and checks that they were answered on a
+// terminal made twice as tall and given its rows back.
+func answeredTaller(t *testing.T, qs []fq, ds []answer.Decision, f faults) *fakeClaude {
+	t.Helper()
+	fc := newFake(t, qs, 100, 40, f)
+	var rows []int
+	res, err := drive(t, context.Background(), fc, hookOf(qs), ds, patient, func(c *askflow.Config) {
+		c.Screen = rowsSeen{growable{c.Screen.(redrawable)}, &rows}
+	})
+	if err != nil || res.Outcome != askflow.Submitted {
+		t.Fatalf("Run: %v, %v", res.Outcome, err)
+	}
+	checkSubmitted(t, fc, wantAnswers(qs, "Top bar", "Dark"))
+	if !reflect.DeepEqual(rows, []int{80, 40}) {
+		t.Errorf("rows set %v, want [80 40]", rows)
+	}
+	return fc
 }
 
 // TestLostAfterKey: a key that makes the page taller than the screen can
@@ -1702,20 +1711,9 @@ func TestLostAfterKey(t *testing.T) {
 	f := faults{TallAfter: 3, TallRows: 41} // Down, n, then the notes
 	t.Run("headless", func(t *testing.T) {
 		t.Parallel()
-		fc := newFake(t, qs, 100, 40, f)
-		var rows []int
-		res, err := drive(t, context.Background(), fc, hookOf(qs), ds, patient, func(c *askflow.Config) {
-			c.Screen = rowsSeen{growable{c.Screen.(redrawable)}, &rows}
-		})
-		if err != nil || res.Outcome != askflow.Submitted {
-			t.Fatalf("Run: %v, %v", res.Outcome, err)
-		}
-		checkSubmitted(t, fc, wantAnswers(qs, "Top bar", "Dark"))
+		fc := answeredTaller(t, qs, ds, f)
 		if got := fc.Notes(); got[layout.Question] != d.Notes {
 			t.Errorf("notes %v, want %q", got, d.Notes)
-		}
-		if !reflect.DeepEqual(rows, []int{80, 40}) {
-			t.Errorf("rows set %v, want [80 40]", rows)
 		}
 	})
 	t.Run("on a person's terminal", func(t *testing.T) {
