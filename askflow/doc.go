@@ -33,9 +33,9 @@
 // the screen never shows what is awaited, askflow asks (at most twice per
 // question) for a full redraw (see [Redrawer]), then stops pressing and
 // reports, with the last screen it saw. An option above the top of a page
-// taller than the screen never shows, and a key can leave no form in sight
-// at all: askflow has the terminal made taller if it may (headless, see
-// [Grower]), and otherwise stops there. Told how to see another form asked
+// taller than the screen never shows, and such a page, at first or after a
+// key, can leave no form in sight at all: askflow has the terminal made
+// taller if it may (headless, see [Grower]), and otherwise stops there. Told how to see another form asked
 // with this one ([Config.Elsewhere]), it also stops, with [ErrElsewhere] and
 // no further key, when that form shows instead while only moves were sent.
 //

@@ -36,7 +36,8 @@ type Redrawer interface {
 // Grower is a [Screen] whose terminal askflow may make taller: headless,
 // where no person's terminal holds the size. A page taller than the screen
 // loses its top, and an option up there never shows, focused or not (see
-// runner.offTop); a key can even leave no form in sight (see runner.lost).
+// runner.offTop); the page, at first or after a key, can even leave no
+// form in sight (see runner.lost).
 // On a screen tall enough they show. SetRows sets the rows, the width
 // kept, and returns once Claude has drawn at that size (or a second has
 // passed); askflow confirms the page again either way, and gives the rows
@@ -253,7 +254,7 @@ type runner struct {
 	aboveTop int
 	// rows is the terminal's height before askflow made it taller (see
 	// [Grower]), 0 while it has not; lostGrows counts the times it did so
-	// on this question for a page lost after a key.
+	// on this question for a page that showed no form (see lost).
 	rows      int
 	lostGrows int
 }
@@ -543,7 +544,8 @@ func (r *runner) page(ctx context.Context, d time.Duration) (*screen.Form, error
 	// key, as after one (see lost): Claude Code 2.1.197 at 44x18 left the
 	// preview box above the top, and only notes and options beside nothing
 	// in sight (stress seed 1764045000, s039). Headless, the terminal is
-	// made taller; nothing was pressed for it.
+	// made taller; nothing was pressed for it. SetRows has waited for the
+	// draw at the new size: a step is enough to look, as in grow.
 	for !ok && ctx.Err() == nil && !r.elsewhere && r.lost(s) {
 		grown, err := r.enlarge()
 		if err != nil {
@@ -552,7 +554,7 @@ func (r *runner) page(ctx context.Context, d time.Duration) (*screen.Form, error
 		if !grown {
 			break
 		}
-		fm, s, ok = r.formWhere(ctx, d, want)
+		fm, s, ok = r.formWhere(ctx, r.cfg.StepTimeout, want)
 	}
 	if !ok {
 		return nil, r.fail("agree", s, "the screen never showed this question as the hook describes it%s", describeDisagreement(s, r))
@@ -632,9 +634,9 @@ func (r *runner) enlarge() (bool, error) {
 	return true, nil
 }
 
-// lost reports whether s shows no form at all, where the page was, after
-// a key: at most twice per question, so that a form that is gone does
-// not grow the terminal to its limit.
+// lost reports whether s shows no form at all, where the page was or was
+// to be, before a key or after one: at most twice per question, so that
+// a form that is gone does not grow the terminal to its limit.
 func (r *runner) lost(s screen.Snapshot) bool {
 	if _, err := screen.Recognize(s); err == nil || r.lostGrows >= 2 {
 		return false

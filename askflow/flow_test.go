@@ -1660,7 +1660,7 @@ func TestTallFromTheStart(t *testing.T) {
 	f := faults{TallAfter: 1, TallRows: 41} // from the first draw
 	t.Run("headless", func(t *testing.T) {
 		t.Parallel()
-		answeredTaller(t, qs, ds, f)
+		answeredTaller(t, ds, f)
 	})
 	t.Run("on a person's terminal", func(t *testing.T) {
 		t.Parallel()
@@ -1676,10 +1676,12 @@ func TestTallFromTheStart(t *testing.T) {
 	})
 }
 
-// answeredTaller drives layout and theme ("Top bar", "Dark") headless on
-// a 100x40 fake with faults f, and checks that they were answered on a
-// terminal made twice as tall and given its rows back.
-func answeredTaller(t *testing.T, qs []fq, ds []answer.Decision, f faults) *fakeClaude {
+// answeredTaller drives layout and theme headless on a 100x40 fake with
+// faults f, and checks that they were answered "Top bar" and "Dark" (ds
+// says how: with notes or not) on a terminal made twice as tall and given
+// its rows back.
+func answeredTaller(t *testing.T, ds []answer.Decision, f faults) *fakeClaude {
+	qs := []fq{layout, theme}
 	t.Helper()
 	fc := newFake(t, qs, 100, 40, f)
 	var rows []int
@@ -1711,7 +1713,7 @@ func TestLostAfterKey(t *testing.T) {
 	f := faults{TallAfter: 3, TallRows: 41} // Down, n, then the notes
 	t.Run("headless", func(t *testing.T) {
 		t.Parallel()
-		fc := answeredTaller(t, qs, ds, f)
+		fc := answeredTaller(t, ds, f)
 		if got := fc.Notes(); got[layout.Question] != d.Notes {
 			t.Errorf("notes %v, want %q", got, d.Notes)
 		}
