@@ -149,7 +149,8 @@ func underScript(t *testing.T, want int64, dir string, env []string, script, inn
 }
 
 // measureEmulator feeds the same stream to screen.New in 32 KB chunks, as
-// ptyhost's read loop does.
+// ptyhost's Go relay reads them (with the relay thread, the emulator gets
+// the queue's 64 KB buffers).
 func measureEmulator(t *testing.T) *Emulator {
 	stream := StreamBytes(streamCols, 1, 8<<20)
 	res := testing.Benchmark(func(b *testing.B) {
