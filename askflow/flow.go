@@ -1177,9 +1177,22 @@ func (r *runner) pick(ctx context.Context, target int) (bool, error) {
 		return err == nil && r.agrees(fm) && numberKey(fm, target) == key
 	}
 	what := fmt.Sprintf("option %d numbered, the focus on an option", target+1)
-	s, err := r.ripened(ctx, "enter", ready, what)
-	if err != nil {
-		return true, err
+	// A move sent for a form asked with this one can land here late, as
+	// the guard waits (2.1.197, stress seed 1764045000 s045: an Up taken
+	// by this form, its focus wrapped to "Type something"). The number
+	// would then be typed, not pressed: the walk brings the focus back.
+	walk := false
+	s, err := r.ripened(ctx, "enter", func(s screen.Snapshot) bool {
+		if ready(s) {
+			walk = false
+			return true
+		}
+		fm, err := screen.Recognize(s)
+		walk = err == nil && r.agrees(fm) && fm.Focus.Kind != screen.FocusUnknown
+		return walk
+	}, what)
+	if err != nil || walk {
+		return err != nil, err
 	}
 	r.number = true
 	_, err = r.press(ctx, "enter", key, focusOf(s), false, r.movedOn, ready)
