@@ -308,7 +308,8 @@ func (s *session) cancelFailed(f *form) {
 // form that does not show even then, on a screen still for sightLast with
 // nothing else open (no other form, no dialog), ends the run
 // (blocked; the navigation failure's exit status 5 comes first): nothing
-// is pressed on a screen that does not show f.
+// is pressed on a screen that does not show f. So does one that keeps
+// changing for the idle limit without showing it (see lookBounded).
 func (s *session) cancelOnSight(f *form, turn int) {
 	over, seen := false, false
 	try := func(snap screen.Snapshot) bool {
@@ -333,6 +334,11 @@ func (s *session) cancelOnSight(f *form, turn int) {
 		return true
 	}
 	grown := false
+	limit := s.cfg.IdleLimit
+	if limit == 0 {
+		limit = idleLimitDefault
+	}
+	deadline := time.Now().Add(limit)
 	for tries := 0; tries < maxSightRedraws+sightGrows; {
 		seq := s.child.Screen().Snapshot().Seq
 		ctx, cancel := context.WithTimeout(s.ctx, sightQuiet)
@@ -342,6 +348,9 @@ func (s *session) cancelOnSight(f *form, turn int) {
 			break
 		}
 		if s.child.Screen().Snapshot().Seq != seq || !s.alone(f) {
+			if limit > 0 && time.Now().After(deadline) {
+				break // see lookBounded
+			}
 			continue // Claude is drawing, or another form has the screen
 		}
 		tries++
@@ -364,9 +373,15 @@ func (s *session) cancelOnSight(f *form, turn int) {
 		_ = s.child.SetRows(min(2*cur, askflow.MaxRows))
 	}
 	gaveUp := false
-	if !over && !seen && s.ctx.Err() == nil {
+	if !over && !seen && s.ctx.Err() == nil && limit > 0 && time.Until(deadline) <= 0 {
+		gaveUp = s.lookBounded(f, try, func() bool { return over || seen }, limit, deadline)
+	} else if !over && !seen && s.ctx.Err() == nil {
 		seq := s.child.Screen().Snapshot().Seq
-		ctx, cancel := context.WithTimeout(s.ctx, sightLast)
+		last := sightLast
+		if limit > 0 {
+			last = min(last, time.Until(deadline))
+		}
+		ctx, cancel := context.WithTimeout(s.ctx, last)
 		s.lookUntil(ctx, try)
 		cancel()
 		snap := s.child.Screen().Snapshot()
@@ -379,7 +394,7 @@ func (s *session) cancelOnSight(f *form, turn int) {
 			s.block(fmt.Sprintf("form %s never showed as the hook describes it, redrawn and looked for on %d rows: "+
 				"nothing was pressed, and Claude is ended (headless)", f.ID(), snap.Rows), &snap)
 		} else if !over && !seen {
-			s.lookUntil(s.ctx, try)
+			gaveUp = s.lookBounded(f, try, func() bool { return over || seen }, limit, deadline)
 		}
 	}
 	switch {
@@ -392,6 +407,36 @@ func (s *session) cancelOnSight(f *form, turn int) {
 	if grown && s.cfg.Host.Rows > 0 {
 		// The height the run was given (--size), whoever made it taller.
 		_ = s.child.SetRows(s.cfg.Host.Rows)
+	}
+}
+
+// lookBounded looks for f with try until done holds, up to deadline (the
+// idle limit, limit, after cancelOnSight began) and then for as long as
+// something else is open (another form, a dialog; each bounded on its
+// own): a screen that keeps changing (a subagent's progress, an
+// animation) without showing f is never still enough for cancelOnSight
+// to give up, and a headless run must end by itself. It ends the run
+// (blocked) and reports true when it gives up; with no limit
+// (--idle-timeout 0) it looks until done or the run ends.
+func (s *session) lookBounded(f *form, try func(screen.Snapshot) bool, done func() bool, limit time.Duration, deadline time.Time) bool {
+	if limit < 0 {
+		s.lookUntil(s.ctx, try)
+		return false
+	}
+	for {
+		ctx, cancel := context.WithDeadline(s.ctx, deadline)
+		s.lookUntil(ctx, try)
+		cancel()
+		if done() || s.ctx.Err() != nil {
+			return false
+		}
+		snap := s.child.Screen().Snapshot()
+		if _, dialog := screen.ParseDialog(snap); s.alone(f) && !dialog {
+			s.block(fmt.Sprintf("form %s never showed as the hook describes it in %v, on a screen that kept "+
+				"changing: nothing was pressed, and Claude is ended (headless)", f.ID(), limit.Round(time.Second)), &snap)
+			return true
+		}
+		deadline = time.Now().Add(sightQuiet) // f may show after what is open
 	}
 }
 

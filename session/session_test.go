@@ -538,6 +538,13 @@ func TestCancelOnSightNever(t *testing.T) {
 	if reason, _ := ev["reason"].(string); !strings.Contains(reason, "form t1 never showed as the hook describes it") {
 		t.Errorf("blocked: %v", ev)
 	}
+	checkGaveUp(t, c, r)
+}
+
+// checkGaveUp checks a run that gave up on form t1, which never showed:
+// exit 5 with a reason, no key sent, nothing cancelled.
+func checkGaveUp(t *testing.T, c *fakeChild, r *run) {
+	t.Helper()
 	rep := r.result()
 	if code, err := rep.Exit(nil); code != ExitNavigation || err == nil {
 		t.Errorf("exit %d, %v; want %d with a reason", code, err, ExitNavigation)
@@ -545,6 +552,45 @@ func TestCancelOnSightNever(t *testing.T) {
 	if got := c.Received(); len(got) != 0 || r.has("cancelled") {
 		t.Errorf("keys %v sent to a form that never showed\n%s", got, r)
 	}
+}
+
+// TestCancelOnSightNeverMoving: TestCancelOnSightNever on a screen that
+// keeps changing (here a spinner in the corner, as a subagent's progress
+// would), which is never still enough for a redraw or for the run to give
+// up on it as still. The run ends all the same after the idle limit
+// (blocked, exit 5), nothing pressed; before, it waited for ever.
+func TestCancelOnSightNeverMoving(t *testing.T) {
+	t.Parallel()
+	const idle = 3 * time.Second
+	c, r := failedOffScreenIdle(t, idle, fakeclaude.Faults{})
+	drawn := database
+	drawn.Options = slices.Clone(database.Options)
+	drawn.Options[0].Label += " (drawn otherwise)"
+	c.Ask([]fakeclaude.Question{drawn})
+	stop := make(chan struct{})
+	spun := make(chan struct{})
+	go func() {
+		defer close(spun)
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				_, _ = c.Screen().Write([]byte("\x1b7\x1b[1;1H" + string(`|/-\`[i%4]) + "\x1b8"))
+			}
+		}
+	}()
+	defer func() { close(stop); <-spun }()
+	ev := r.wait(`"blocked"`)
+	if reason, _ := ev["reason"].(string); !strings.Contains(reason, "form t1 never showed as the hook describes it in 3s, on a screen that kept changing") {
+		t.Errorf("blocked: %v", ev)
+	}
+	if r.has("Claude is asked to redraw") {
+		t.Errorf("redrawn, though the screen never stood still\n%s", r)
+	}
+	checkGaveUp(t, c, r)
 }
 
 // TestCancelOnSightGarbled: the form of TestCancelOnSight shows garbled,
@@ -581,9 +627,15 @@ func TestCancelOnSightGarbled(t *testing.T) {
 // waiting for it: the form is to be cancelled when it shows.
 func failedOffScreen(t *testing.T, f ...fakeclaude.Faults) (*fakeChild, *run) {
 	t.Helper()
-	c := newChild(t, append(f, fakeclaude.Faults{})[0])
+	return failedOffScreenIdle(t, 0, append(f, fakeclaude.Faults{})[0])
+}
+
+// failedOffScreenIdle is failedOffScreen with Config.IdleLimit idle.
+func failedOffScreenIdle(t *testing.T, idle time.Duration, f fakeclaude.Faults) (*fakeChild, *run) {
+	t.Helper()
+	c := newChild(t, f)
 	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
-		Policy: rules.Fail, Host: hostHeadless, Flow: askflow.Config{FormTimeout: 500 * time.Millisecond}})
+		Policy: rules.Fail, Host: hostHeadless, Flow: askflow.Config{FormTimeout: 500 * time.Millisecond}, IdleLimit: idle})
 	c.hook(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
 		ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}})
 	r.wait(`it is cancelled when it shows"`)
