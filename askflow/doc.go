@@ -24,8 +24,9 @@
 // twice. Before Enter, Tab, n and typed text (the keys that change the
 // form) the form is looked at again after any wait: Claude may have
 // swapped in another form meanwhile, or a late move landed (the focus is
-// then brought back); so is it before a number (the focus moved off the
-// options, the form is walked instead). Moves, ticks and Esc with no visible effect are
+// then brought back); so is it before a number (when the number no
+// longer stands for the option, the focus moved off the options or the
+// list scrolled, the form is walked instead). Moves, ticks and Esc with no visible effect are
 // retried a bounded number of times, and the screen must settle before the
 // next commit; typed text is sent again only while nothing of it shows, and
 // must show exactly as typed (white space aside): text holding what the

@@ -1020,16 +1020,7 @@ func (r *runner) ready(ctx context.Context, step string, target int, ok func(*sc
 		if err := r.approach(ctx, step, target); err != nil {
 			return screen.Snapshot{}, err
 		}
-		moved := false
-		s, err := r.ripened(ctx, step, func(s screen.Snapshot) bool {
-			if want(s) {
-				moved = false
-				return true
-			}
-			fm, err := screen.Recognize(s)
-			moved = err == nil && r.agrees(fm) && fm.Focus.Kind != screen.FocusUnknown && r.position(fm) != target
-			return moved
-		}, what)
+		s, moved, err := r.ripenedUnless(ctx, step, want, func(fm *screen.Form) bool { return r.position(fm) != target }, what)
 		if err == nil && !moved {
 			return s, nil
 		}
@@ -1151,7 +1142,8 @@ func numberKey(fm *screen.Form, target int) string {
 // fresh look (see ripened), as for an Enter; it is then left for the next
 // page as an Enter leaves it. It reports false, having pressed nothing
 // that took effect, when the walk is the way: the focus on target already
-// (Enter alone), no number for it (see numberKey), or the number had no
+// (Enter alone), no number for it (see numberKey), before the number or
+// during the guard's wait (see ripenedOrWalk), or the number had no
 // visible effect. Claude refuses a key typed ahead on a guarded form
 // without a trace (see formAge); the form is then taken as guarded and,
 // confirmed again after the guard's wait, walked instead. The walk takes
@@ -1177,20 +1169,7 @@ func (r *runner) pick(ctx context.Context, target int) (bool, error) {
 		return err == nil && r.agrees(fm) && numberKey(fm, target) == key
 	}
 	what := fmt.Sprintf("option %d numbered, the focus on an option", target+1)
-	// A move sent for a form asked with this one can land here late, as
-	// the guard waits (2.1.197, stress seed 1764045000 s045: an Up taken
-	// by this form, its focus wrapped to "Type something"). The number
-	// would then be typed, not pressed: the walk brings the focus back.
-	walk := false
-	s, err := r.ripened(ctx, "enter", func(s screen.Snapshot) bool {
-		if ready(s) {
-			walk = false
-			return true
-		}
-		fm, err := screen.Recognize(s)
-		walk = err == nil && r.agrees(fm) && fm.Focus.Kind != screen.FocusUnknown
-		return walk
-	}, what)
+	s, walk, err := r.ripenedOrWalk(ctx, "enter", ready, what)
 	if err != nil || walk {
 		return err != nil, err
 	}
@@ -1213,6 +1192,33 @@ func (r *runner) pick(ctx context.Context, target int) (bool, error) {
 		return true, r.fail("enter", r.cfg.Screen.Snapshot(), "number %s had no visible effect, and the focus moved", key)
 	}
 	return false, nil
+}
+
+// ripenedUnless is ripened for ready that also ends, reporting true, on
+// a page that agrees with the hook, its focus known, where off holds.
+func (r *runner) ripenedUnless(ctx context.Context, step string, ready func(screen.Snapshot) bool, off func(*screen.Form) bool, what string) (screen.Snapshot, bool, error) {
+	gone := false
+	s, err := r.ripened(ctx, step, func(s screen.Snapshot) bool {
+		if ready(s) {
+			gone = false
+			return true
+		}
+		fm, err := screen.Recognize(s)
+		gone = err == nil && r.agrees(fm) && fm.Focus.Kind != screen.FocusUnknown && off(fm)
+		return gone
+	}, what)
+	return s, gone && err == nil, err
+}
+
+// ripenedOrWalk is ripened for a number key (ready: the page as the
+// number needs it), which also ends, reporting walk, when the page agrees
+// with the hook but no longer suits the number. A move sent for a form
+// asked with this one can land here late, as the guard waits (2.1.197,
+// stress seed 1764045000 s045: an Up taken by this form, its focus
+// wrapped to "Type something"); the number would then be typed, not
+// pressed, and the walk, each move confirmed, brings the focus back.
+func (r *runner) ripenedOrWalk(ctx context.Context, step string, ready func(screen.Snapshot) bool, what string) (screen.Snapshot, bool, error) {
+	return r.ripenedUnless(ctx, step, ready, func(*screen.Form) bool { return true }, what)
 }
 
 // notes types the notes of the focused option: n opens them, the text goes
@@ -1333,7 +1339,8 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 // move a row. The page must show whole, so that every option's tick is
 // seen at each look (the check before leaving the page counts on it). It
 // reports false, having pressed nothing, when the walk is the way: the
-// focus on i already, no number for it, or a page not whole. Like a tick
+// focus on i already, no number for it or a page not whole, before the
+// number or during the guard's wait (see ripenedOrWalk). Like a tick
 // by Enter, a number with no visible effect is sent again: a late first
 // copy would then untick the option, which the check before leaving the
 // page catches.
@@ -1360,9 +1367,9 @@ func (r *runner) tickNumber(ctx context.Context, i int) (bool, error) {
 			return err == nil && r.agrees(fm) && fm.Whole() && numberKey(fm, i) == key && r.ticks[i] == ticked
 		}
 	}
-	s, err := r.ripened(ctx, "tick", shows(false), fmt.Sprintf("option %d numbered and not ticked", i+1))
-	if err != nil {
-		return true, err
+	s, walk, err := r.ripenedOrWalk(ctx, "tick", shows(false), fmt.Sprintf("option %d numbered and not ticked", i+1))
+	if err != nil || walk {
+		return err != nil, err
 	}
 	r.number = true
 	_, err = r.press(ctx, "tick", key, focusOf(s), true, shows(true), shows(false))

@@ -186,35 +186,52 @@ func TestGuardedFormWaitsForNumber(t *testing.T) {
 
 // TestStrayMoveBeforeNumber: a move another form's driver sent just before
 // it gave the screen up lands on this form late, during the guard's wait
-// before the number, and wraps its focus to "Type something" (2.1.197,
+// before a number, and wraps its focus to "Type something" (2.1.197,
 // stress seed 1764045000 s045; testdata/screens/2.1.197/stress-5000-s045-80x16).
 // A number would now be typed there: the form is walked instead, and
-// answered as intended. Without the walk askflow waited for a focus on an
-// option that never came, and fell back.
+// answered as intended, with no number key. Without the walk askflow
+// waited for a focus on an option that never came, and fell back.
 func TestStrayMoveBeforeNumber(t *testing.T) {
-	t.Parallel()
-	fc := newFake(t, []fq{database}, 100, 40, faults{})
-	calls := 0
-	res, err := drive(t, context.Background(), fc, hookOf([]fq{database}), []answer.Decision{sel("MongoDB")}, patient, numbers,
-		func(c *askflow.Config) {
-			c.LastKey = time.Now // guarded
-			c.LastAsked = func() time.Time {
-				if calls++; calls == 1 {
-					fc.Edit(func(f *fakeForm) { f.Focus[0] = otherPos(database) })
-				}
-				return time.Now()
+	for _, tt := range []struct {
+		name string
+		q    fq
+		d    answer.Decision
+		keys []string // nil: not checked
+		want string
+	}{
+		{"a single-select number", database, sel("MongoDB"), []string{"Up", "Enter"}, "MongoDB"},
+		{"a tick's number", features, sel("Search"), nil, "Search"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fc := newFake(t, []fq{tt.q}, 100, 40, faults{})
+			calls := 0
+			res, err := drive(t, context.Background(), fc, hookOf([]fq{tt.q}), []answer.Decision{tt.d}, patient, numbers,
+				func(c *askflow.Config) {
+					c.LastKey = time.Now // guarded
+					c.LastAsked = func() time.Time {
+						if calls++; calls == 1 {
+							fc.Edit(func(f *fakeForm) { f.Focus[0] = otherPos(tt.q) })
+						}
+						return time.Now()
+					}
+				})
+			if err != nil || res.Outcome != askflow.Submitted {
+				t.Fatalf("Run: %v, %v", res.Outcome, err)
 			}
+			if calls == 0 {
+				t.Fatal("the guard's wait never looked at LastAsked: the stray move was not made")
+			}
+			got := keyNames(fc)
+			if tt.keys != nil && !reflect.DeepEqual(got, tt.keys) {
+				t.Errorf("keys %q, want %q: the walk from Type something", got, tt.keys)
+			}
+			if n := countNumbers(got); n != 0 {
+				t.Errorf("keys %q: %d numbers sent with the focus on Type something", got, n)
+			}
+			checkSubmitted(t, fc, wantAnswers([]fq{tt.q}, tt.want))
 		})
-	if err != nil || res.Outcome != askflow.Submitted {
-		t.Fatalf("Run: %v, %v", res.Outcome, err)
 	}
-	if calls == 0 {
-		t.Fatal("the guard's wait never looked at LastAsked: the stray move was not made")
-	}
-	if got := keyNames(fc); !reflect.DeepEqual(got, []string{"Up", "Enter"}) {
-		t.Errorf("keys %q, want the walk from Type something up to MongoDB", got)
-	}
-	checkSubmitted(t, fc, wantAnswers([]fq{database}, "MongoDB"))
 }
 
 // countNumbers counts the number keys among keys.

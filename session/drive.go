@@ -308,8 +308,8 @@ func (s *session) cancelFailed(f *form) {
 // form that does not show even then, on a screen still for sightLast with
 // nothing else open (no other form, no dialog), ends the run
 // (blocked; the navigation failure's exit status 5 comes first): nothing
-// is pressed on a screen that does not show f. So does one that keeps
-// changing for the idle limit without showing it (see lookBounded).
+// is pressed on a screen that does not show f. So does a screen that
+// keeps changing without showing f for the idle limit (see lookBounded).
 func (s *session) cancelOnSight(f *form, turn int) {
 	over, seen := false, false
 	try := func(snap screen.Snapshot) bool {
@@ -338,8 +338,10 @@ func (s *session) cancelOnSight(f *form, turn int) {
 	if limit == 0 {
 		limit = idleLimitDefault
 	}
-	deadline := time.Now().Add(limit)
-	for tries := 0; tries < maxSightRedraws+sightGrows; {
+	start := time.Now()
+	deadline := start.Add(limit)
+	tries := 0
+	for tries < maxSightRedraws+sightGrows {
 		seq := s.child.Screen().Snapshot().Seq
 		ctx, cancel := context.WithTimeout(s.ctx, sightQuiet)
 		s.lookUntil(ctx, try)
@@ -374,7 +376,7 @@ func (s *session) cancelOnSight(f *form, turn int) {
 	}
 	gaveUp := false
 	if !over && !seen && s.ctx.Err() == nil && limit > 0 && time.Until(deadline) <= 0 {
-		gaveUp = s.lookBounded(f, try, func() bool { return over || seen }, limit, deadline)
+		gaveUp = s.lookBounded(f, try, func() bool { return over || seen }, limit, start, tries > 0)
 	} else if !over && !seen && s.ctx.Err() == nil {
 		seq := s.child.Screen().Snapshot().Seq
 		last := sightLast
@@ -394,7 +396,7 @@ func (s *session) cancelOnSight(f *form, turn int) {
 			s.block(fmt.Sprintf("form %s never showed as the hook describes it, redrawn and looked for on %d rows: "+
 				"nothing was pressed, and Claude is ended (headless)", f.ID(), snap.Rows), &snap)
 		} else if !over && !seen {
-			gaveUp = s.lookBounded(f, try, func() bool { return over || seen }, limit, deadline)
+			gaveUp = s.lookBounded(f, try, func() bool { return over || seen }, limit, start, tries > 0)
 		}
 	}
 	switch {
@@ -410,34 +412,58 @@ func (s *session) cancelOnSight(f *form, turn int) {
 	}
 }
 
-// lookBounded looks for f with try until done holds, up to deadline (the
-// idle limit, limit, after cancelOnSight began) and then for as long as
-// something else is open (another form, a dialog; each bounded on its
-// own): a screen that keeps changing (a subagent's progress, an
-// animation) without showing f is never still enough for cancelOnSight
-// to give up, and a headless run must end by itself. It ends the run
+// lookBounded looks for f with try until done holds. From the idle limit
+// (limit) after cancelOnSight began (start) on, it gives up on f after a
+// window of sightQuiet with nothing else open (no other form, no dialog)
+// at its start and at its end: a screen that keeps changing (a subagent's
+// progress, an animation) without showing f is never still enough for
+// cancelOnSight to give up, and a headless run must end by itself; a form
+// just answered gets its window for f to show after it. Before giving
+// up it has Claude redraw once, unless cancelOnSight did (redrawn): a
+// garbled screen (2.1.197) may come with a changing one. It ends the run
 // (blocked) and reports true when it gives up; with no limit
 // (--idle-timeout 0) it looks until done or the run ends.
-func (s *session) lookBounded(f *form, try func(screen.Snapshot) bool, done func() bool, limit time.Duration, deadline time.Time) bool {
+func (s *session) lookBounded(f *form, try func(screen.Snapshot) bool, done func() bool, limit time.Duration, start time.Time, redrawn bool) bool {
 	if limit < 0 {
 		s.lookUntil(s.ctx, try)
 		return false
 	}
+	deadline := start.Add(limit)
+	if soon := time.Now().Add(sightQuiet); deadline.Before(soon) {
+		deadline = soon
+	}
 	for {
+		quiet := s.nothingElseOpen(f)
 		ctx, cancel := context.WithDeadline(s.ctx, deadline)
 		s.lookUntil(ctx, try)
 		cancel()
 		if done() || s.ctx.Err() != nil {
 			return false
 		}
-		snap := s.child.Screen().Snapshot()
-		if _, dialog := screen.ParseDialog(snap); s.alone(f) && !dialog {
-			s.block(fmt.Sprintf("form %s never showed as the hook describes it in %v, on a screen that kept "+
-				"changing: nothing was pressed, and Claude is ended (headless)", f.ID(), limit.Round(time.Second)), &snap)
-			return true
+		deadline = time.Now().Add(sightQuiet)
+		if !quiet || !s.nothingElseOpen(f) {
+			continue // f may show after what is open
 		}
-		deadline = time.Now().Add(sightQuiet) // f may show after what is open
+		if !redrawn {
+			redrawn = true
+			s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": fmt.Sprintf(
+				"the form has not shown for %v on a screen that keeps changing: Claude is asked to redraw",
+				time.Since(start).Round(time.Second))})
+			_ = s.child.Redraw()
+			continue
+		}
+		snap := s.child.Screen().Snapshot()
+		s.block(fmt.Sprintf("form %s never showed as the hook describes it in %v, on a screen that kept "+
+			"changing: nothing was pressed, and Claude is ended (headless)", f.ID(), time.Since(start).Round(time.Second)), &snap)
+		return true
 	}
+}
+
+// nothingElseOpen tells whether f alone is open: no other form (see
+// alone) and no dialog on the screen.
+func (s *session) nothingElseOpen(f *form) bool {
+	_, dialog := screen.ParseDialog(s.child.Screen().Snapshot())
+	return !dialog && s.alone(f)
 }
 
 // sightQuiet is how long cancelOnSight waits on a still screen before it

@@ -74,9 +74,9 @@ type Config struct {
 	Trust bool
 	// DialogGrace is how long a headless run lets a dialog nobody answers
 	// stay before it is reported blocked (default 3s); IdleLimit how long
-	// Claude's screen may stay unchanged with no question open, and how
-	// long a form whose driving failed may go unseen on a screen that
-	// keeps changing (default 10m; negative: no limit).
+	// Claude's screen may stay unchanged with no question open, and about
+	// how long a form given up on before it showed may go unseen on a
+	// screen that keeps changing (default 10m; negative: no limit).
 	DialogGrace time.Duration
 	IdleLimit   time.Duration
 
