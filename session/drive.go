@@ -415,10 +415,11 @@ func (s *session) cancelOnSight(f *form, turn int) {
 // lookBounded looks for f with try until done holds. From the idle limit
 // (limit) after cancelOnSight began (start) on, it gives up on f after a
 // window of sightQuiet with nothing else open (no other form, no dialog)
-// at its start and at its end: a screen that keeps changing (a subagent's
-// progress, an animation) without showing f is never still enough for
-// cancelOnSight to give up, and a headless run must end by itself; a form
-// just answered gets its window for f to show after it. Before giving
+// at its start and at its end, and no form asked within it: a screen
+// that keeps changing (a subagent's progress, an animation) without
+// showing f is never still enough for cancelOnSight to give up, and a
+// headless run must end by itself; a form just answered gets its window
+// for f to show after it. Before giving
 // up it has Claude redraw once, unless cancelOnSight did (redrawn): a
 // garbled screen (2.1.197) may come with a changing one. It ends the run
 // (blocked) and reports true when it gives up; with no limit
@@ -433,7 +434,7 @@ func (s *session) lookBounded(f *form, try func(screen.Snapshot) bool, done func
 		deadline = soon
 	}
 	for {
-		quiet := s.nothingElseOpen(f)
+		quiet, asked := s.nothingElseOpen(f)
 		ctx, cancel := context.WithDeadline(s.ctx, deadline)
 		s.lookUntil(ctx, try)
 		cancel()
@@ -441,8 +442,8 @@ func (s *session) lookBounded(f *form, try func(screen.Snapshot) bool, done func
 			return false
 		}
 		deadline = time.Now().Add(sightQuiet)
-		if !quiet || !s.nothingElseOpen(f) {
-			continue // f may show after what is open
+		if now, n := s.nothingElseOpen(f); !quiet || !now || n != asked {
+			continue // f may show after what is or was open
 		}
 		if !redrawn {
 			redrawn = true
@@ -460,10 +461,15 @@ func (s *session) lookBounded(f *form, try func(screen.Snapshot) bool, done func
 }
 
 // nothingElseOpen tells whether f alone is open: no other form (see
-// alone) and no dialog on the screen.
-func (s *session) nothingElseOpen(f *form) bool {
+// alone) and no dialog on the screen. It also returns how many forms have
+// been asked so far: one asked and answered within a window of
+// lookBounded is open at neither end.
+func (s *session) nothingElseOpen(f *form) (bool, int) {
 	_, dialog := screen.ParseDialog(s.child.Screen().Snapshot())
-	return !dialog && s.alone(f)
+	alone := s.alone(f)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !dialog && alone, s.seq
 }
 
 // sightQuiet is how long cancelOnSight waits on a still screen before it
