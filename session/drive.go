@@ -419,11 +419,11 @@ func (s *session) cancelOnSight(f *form, turn int) {
 // that keeps changing (a subagent's progress, an animation) without
 // showing f is never still enough for cancelOnSight to give up, and a
 // headless run must end by itself; a form just answered gets its window
-// for f to show after it. Before giving
-// up it has Claude redraw once, unless cancelOnSight did (redrawn): a
-// garbled screen (2.1.197) may come with a changing one. It ends the run
-// (blocked) and reports true when it gives up; with no limit
-// (--idle-timeout 0) it looks until done or the run ends.
+// for f to show after it. Before giving up it has Claude redraw once,
+// unless cancelOnSight did (redrawn): a garbled screen (2.1.197) may come
+// with a changing one. It ends the run (blocked) and reports true when it
+// gives up; with no limit (--idle-timeout 0) it looks until done or the
+// run ends.
 func (s *session) lookBounded(f *form, try func(screen.Snapshot) bool, done func() bool, limit time.Duration, start time.Time, redrawn bool) bool {
 	if limit < 0 {
 		s.lookUntil(s.ctx, try)
