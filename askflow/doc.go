@@ -26,9 +26,9 @@
 // swapped in another form meanwhile, or a late move landed (the focus is
 // then brought back); so is it before a number (when the number no
 // longer stands for the option, the focus moved off the options or the
-// list scrolled, the form is walked instead). Moves, ticks and Esc with no visible effect are
-// retried a bounded number of times, and the screen must settle before the
-// next commit; typed text is sent again only while nothing of it shows, and
+// list scrolled, the form is walked instead). Moves, ticks and Esc with
+// no visible effect are retried a bounded number of times, and the
+// screen must settle before the next commit; typed text is sent again only while nothing of it shows, and
 // must show exactly as typed (white space aside): text holding what the
 // screen gives no cell (a skin tone, an emoji joined by ZWJ, a combining
 // accent) could never be confirmed and is refused before any key. When
@@ -37,9 +37,10 @@
 // reports, with the last screen it saw. An option above the top of a page
 // taller than the screen never shows, and such a page, at first or after a
 // key, can leave no form in sight at all: askflow has the terminal made
-// taller if it may (headless, see [Grower]), and otherwise stops there. Told how to see another form asked
-// with this one ([Config.Elsewhere]), it also stops, with [ErrElsewhere] and
-// no further key, when that form shows instead while only moves were sent.
+// taller if it may (headless, see [Grower]), and otherwise stops there.
+// Told how to see another form asked with this one ([Config.Elsewhere]),
+// it also stops, with [ErrElsewhere] and no further key, when that form
+// shows instead while only moves were sent.
 //
 // [Message], the second half of a chat, types into Claude's own prompt once
 // it shows empty on a still screen, and counts the message sent when the

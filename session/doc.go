@@ -11,9 +11,12 @@
 // file each: decide.go, drive.go (which of the forms asked at once goes
 // first; headless, the terminal may be made taller for a form that does
 // not fit, and a failed form is cancelled, once it shows if it is not on
-// the screen: redrawn, then taller, while it does not), verify.go, turn.go (the end of Claude's
-// turn, the chat message, with its bug report if it cannot be sent), watch.go (the person typing, forms with no hook), pin.go
-// (which hook messages are this Claude's session's), dialogs.go (permission
+// the screen: redrawn, then taller, while it does not; one that never
+// shows, on a still screen or for the idle limit on a changing one, ends
+// the run), verify.go, turn.go (the end of Claude's turn, the chat
+// message, with its bug report if it cannot be sent), watch.go (the
+// person typing, forms with no hook), pin.go (which hook messages are
+// this Claude's session's), dialogs.go (permission
 // requests, the trust and other dialogs, the person asked about one, the
 // watchdog that ends a headless run nobody can go on with: blocked, exit
 // 7), permcheck.go (permission answers found in Claude's transcript:
