@@ -70,6 +70,9 @@ func (s *session) permission(m hook.Message) {
 	if p.ToolName == exitPlanMode {
 		kind = screen.PlanDialog
 	}
+	s.mu.Lock()
+	s.dialogs++
+	s.mu.Unlock()
 	s.log.Emit("dialog", events.Fields{"kind": string(kind), "source": "hook", "tool": p.ToolName,
 		"input": p.Input, "permission_mode": p.PermissionMode})
 	var d rules.PermissionDecision
@@ -217,6 +220,9 @@ func (s *session) watchDialogs(ctx context.Context) {
 		}
 		if cur == nil || !cur.Same(d) {
 			cur, shownAt, handled = &d, now, false
+			s.mu.Lock()
+			s.dialogs++
+			s.mu.Unlock()
 			s.log.Emit("dialog", events.Fields{"kind": string(d.Kind), "source": "screen", "title": d.Title,
 				"prompt": d.Prompt, "options": d.Options, "focus": d.Focus})
 		}

@@ -415,11 +415,11 @@ func (s *session) cancelOnSight(f *form, turn int) {
 // lookBounded looks for f with try until done holds. From the idle limit
 // (limit) after cancelOnSight began (start) on, it gives up on f after a
 // window of sightQuiet with nothing else open (no other form, no dialog)
-// at its start and at its end, and no form asked within it: a screen
-// that keeps changing (a subagent's progress, an animation) without
-// showing f is never still enough for cancelOnSight to give up, and a
-// headless run must end by itself; a form just answered gets its window
-// for f to show after it. Before giving up it has Claude redraw once,
+// at its start and at its end, and no form or dialog come within it: a
+// screen that keeps changing (a subagent's progress, an animation)
+// without showing f is never still enough for cancelOnSight to give up,
+// and a headless run must end by itself; a form just answered, or a
+// permission just given, gets its window for f to show after it. Before giving up it has Claude redraw once,
 // unless cancelOnSight did (redrawn): a garbled screen (2.1.197) may come
 // with a changing one. It ends the run (blocked) and reports true when it
 // gives up; with no limit (--idle-timeout 0) it looks until done or the
@@ -461,15 +461,17 @@ func (s *session) lookBounded(f *form, try func(screen.Snapshot) bool, done func
 }
 
 // nothingElseOpen tells whether f alone is open: no other form (see
-// alone) and no dialog on the screen. It also returns how many forms have
-// been asked so far: one asked and answered within a window of
-// lookBounded is open at neither end.
+// alone) and no dialog on the screen. It also returns how many forms and
+// dialogs have come so far: one asked and answered within a window of
+// lookBounded is open at neither end, and neither is a permission that a
+// rule gave by hook (Claude draws no dialog for it) or a dialog answered
+// on the screen within the window.
 func (s *session) nothingElseOpen(f *form) (bool, int) {
 	_, dialog := screen.ParseDialog(s.child.Screen().Snapshot())
 	alone := s.alone(f)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return !dialog && alone, s.seq
+	return !dialog && alone, s.seq + s.dialogs
 }
 
 // sightQuiet is how long cancelOnSight waits on a still screen before it

@@ -374,6 +374,9 @@ var (
 		{Label: "Auth", Desc: "Sign-in and sessions"}, {Label: "Export", Desc: "CSV and JSON downloads"},
 		{Label: "Search", Desc: "Full-text search"}, {Label: "API", Desc: "Public REST API"},
 	}}
+	deploy = fakeclaude.Question{Header: "Deploy", Question: "Where should we deploy?", Options: []fakeclaude.Option{
+		{Label: "Fly.io", Desc: "Containers near users"}, {Label: "A VPS", Desc: "One machine of our own"},
+	}}
 )
 
 func sel(labels ...string) answer.Decision {

@@ -567,6 +567,107 @@ func TestCancelOnSightNeverMoving(t *testing.T) {
 	drawn.Options = slices.Clone(database.Options)
 	drawn.Options[0].Label += " (drawn otherwise)"
 	c.Ask([]fakeclaude.Question{drawn})
+	defer spin(c)()
+	// Two windows of sightQuiet (2s) at least, a redraw between them.
+	r.log.WaitFor(t, `"blocked"`, 20*time.Second)
+	ev := r.wait(`"blocked"`)
+	if reason, _ := ev["reason"].(string); !strings.Contains(reason, "form t1 never showed as the hook describes it in ") ||
+		!strings.Contains(reason, "on a screen that kept changing") {
+		t.Errorf("blocked: %v", ev)
+	}
+	if n := strings.Count(r.log.String(), "Claude is asked to redraw"); n != 1 ||
+		!strings.Contains(r.log.String(), "on a screen that keeps changing: Claude is asked to redraw") {
+		t.Errorf("%d redraws, want one before giving up on a screen never still\n%s", n, r)
+	}
+	checkGaveUp(t, c, r)
+}
+
+// TestCancelOnSightNeverMovingBusy: TestCancelOnSightNeverMoving, with
+// Claude busy past the idle limit: a form asked and answered within one
+// window, or permission requests coming and going (by hook, as a rule's
+// allow or deny comes: Claude draws no dialog), are open at neither end of
+// a window, and the form given up on may show after them. The run ends
+// only after a whole window with nothing come; before, the first window
+// after the redraw gave up, however busy Claude was.
+func TestCancelOnSightNeverMovingBusy(t *testing.T) {
+	t.Parallel()
+	// at is when an event was logged.
+	at := func(t *testing.T, ev map[string]any) time.Time {
+		t.Helper()
+		ts, _ := ev["ts"].(string)
+		when, err := time.Parse(time.RFC3339Nano, ts)
+		if err != nil {
+			t.Fatalf("event %v: %v", ev, err)
+		}
+		return when
+	}
+	// begin starts TestCancelOnSightNeverMoving's run and waits for its
+	// redraw: the next window with nothing else open would give up.
+	begin := func(t *testing.T) (*fakeChild, *run, fakeclaude.Question) {
+		c, r := failedOffScreenIdle(t, time.Second, fakeclaude.Faults{})
+		drawn := database
+		drawn.Options = slices.Clone(database.Options)
+		drawn.Options[0].Label += " (drawn otherwise)"
+		c.Ask([]fakeclaude.Question{drawn})
+		t.Cleanup(spin(c))
+		r.log.WaitFor(t, "on a screen that keeps changing: Claude is asked to redraw", 20*time.Second)
+		return c, r, drawn
+	}
+	// gaveUpAfter checks that the run gave up min after since at the
+	// earliest, with no key sent but keys (those of a form answered).
+	gaveUpAfter := func(t *testing.T, c *fakeChild, r *run, since time.Time, min time.Duration, keys int) {
+		t.Helper()
+		r.log.WaitFor(t, `"blocked"`, 20*time.Second)
+		if gap := at(t, r.wait(`"blocked"`)).Sub(since); gap < min {
+			t.Errorf("gave up %v after Claude was last busy, want %v at least\n%s", gap, min, r)
+		}
+		rep := r.result()
+		if code, err := rep.Exit(nil); code != ExitNavigation || err == nil {
+			t.Errorf("exit %d, %v; want %d with a reason", code, err, ExitNavigation)
+		}
+		if got := c.Received(); len(got) != keys || r.has("cancelled") {
+			t.Errorf("keys %v, want %d, none to the form that never showed\n%s", got, keys, r)
+		}
+	}
+	t.Run("a form asked and answered within a window", func(t *testing.T) {
+		t.Parallel()
+		c, r, drawn := begin(t)
+		// Claude shows the form drawn otherwise again after it, as its
+		// screen was (no Stop: the turn goes on).
+		c.mu.Lock()
+		c.forms = append(c.forms, pendingForm{"t2", []fakeclaude.Question{deploy}}, pendingForm{"t3", []fakeclaude.Question{drawn}})
+		c.mu.Unlock()
+		c.hook(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t2",
+			ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{deploy})}})
+		c.Ask([]fakeclaude.Question{deploy})
+		answered := r.wait(`"verified"`)
+		if answered["tool_use_id"] != "t2" {
+			t.Errorf("verified: %v", answered)
+		}
+		// The form was asked as a window began (the redraw's), and answered
+		// within it: the run looks one window more, about two after it.
+		gaveUpAfter(t, c, r, at(t, answered), sightQuiet*3/2, len(c.Received()))
+	})
+	t.Run("permissions by hook", func(t *testing.T) {
+		t.Parallel()
+		c, r, _ := begin(t)
+		tick := time.NewTicker(400 * time.Millisecond)
+		defer tick.Stop()
+		var last time.Time
+		for range 8 { // 3.2 s: more than a window
+			<-tick.C
+			c.hook(&hook.Payload{HookEventName: hook.PermissionRequest, ToolName: "Bash",
+				Input: []byte(`{"command":"ls"}`)})
+			last = time.Now()
+		}
+		// The window in which the last came is not counted either.
+		gaveUpAfter(t, c, r, last, sightQuiet, 0)
+	})
+}
+
+// spin has a spinner turn in the screen's corner, as a subagent's
+// progress would, until the returned func is called.
+func spin(c *fakeChild) func() {
 	stop := make(chan struct{})
 	spun := make(chan struct{})
 	go func() {
@@ -582,19 +683,7 @@ func TestCancelOnSightNeverMoving(t *testing.T) {
 			}
 		}
 	}()
-	defer func() { close(stop); <-spun }()
-	// Two windows of sightQuiet (2s) at least, a redraw between them.
-	r.log.WaitFor(t, `"blocked"`, 20*time.Second)
-	ev := r.wait(`"blocked"`)
-	if reason, _ := ev["reason"].(string); !strings.Contains(reason, "form t1 never showed as the hook describes it in ") ||
-		!strings.Contains(reason, "on a screen that kept changing") {
-		t.Errorf("blocked: %v", ev)
-	}
-	if n := strings.Count(r.log.String(), "Claude is asked to redraw"); n != 1 ||
-		!strings.Contains(r.log.String(), "on a screen that keeps changing: Claude is asked to redraw") {
-		t.Errorf("%d redraws, want one before giving up on a screen never still\n%s", n, r)
-	}
-	checkGaveUp(t, c, r)
+	return func() { close(stop); <-spun }
 }
 
 // TestCancelOnSightGarbled: the form of TestCancelOnSight shows garbled,
@@ -638,7 +727,9 @@ func failedOffScreen(t *testing.T, f ...fakeclaude.Faults) (*fakeChild, *run) {
 func failedOffScreenIdle(t *testing.T, idle time.Duration, f fakeclaude.Faults) (*fakeChild, *run) {
 	t.Helper()
 	c := newChild(t, f)
-	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+	// deploy is for a form asked later (TestCancelOnSightNeverMovingBusy).
+	answers := map[string]answer.Decision{database.Question: sel("SQLite"), deploy.Question: sel("Fly.io")}
+	r := startRun(t, c, Config{Decider: decider{answers: answers},
 		Policy: rules.Fail, Host: hostHeadless, Flow: askflow.Config{FormTimeout: 500 * time.Millisecond}, IdleLimit: idle})
 	c.hook(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
 		ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}})
