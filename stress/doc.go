@@ -1,13 +1,15 @@
 // Package stress tries claudewrap on forms nobody picked: it generates
 // random AskUserQuestion forms from a seed (1–4 questions of 2–4 options,
 // single- and multi-select, typed answers, chat, cancel, previews with
-// notes, long, CJK and emoji text, labels that look like Claude's own UI,
-// labels holding ", " or quotes, terminals from 40x16 to 200x50, several
-// forms chained in one turn, two asked in one reply), has the claudewrap
-// binary answer them on the real Claude Code against the fake Messages
-// API, and judges every form by what Claude recorded: the tool_result the
-// fake API received, and for "Chat about this" the message that followed.
-// claudewrap's own events are kept for reading, never for judging.
+// notes, long, CJK and emoji text, emoji sequences (ZWJ, VS16, flags,
+// skin tones, a keycap, a combining accent), labels that look like
+// Claude's own UI, labels holding ", " or quotes, terminals from 40x16 to
+// 200x50, several forms chained in one turn, two asked in one reply), has
+// the claudewrap binary answer them on the real Claude Code against the
+// fake Messages API, and judges every form by what Claude recorded: the
+// tool_result the fake API received, and for "Chat about this" the message
+// that followed. claudewrap's own events are kept for reading, never for
+// judging.
 //
 // The same seed always gives the same forms, sizes and intended answers;
 // [Generate] is pure. [Run] drives sessions (one Claude Code process each)

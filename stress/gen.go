@@ -245,14 +245,24 @@ func classes(c Case) []string {
 		if strings.ContainsFunc(text, func(r rune) bool { return r > 0x2e80 }) {
 			out = append(out, "cjk-emoji")
 		}
+		if strings.ContainsFunc(text, sequencePart) {
+			out = append(out, "emoji-sequence")
+		}
 	}
 	return out
+}
+
+// sequencePart tells the characters that join or change the one before
+// them, or pair up (a flag's regional indicators).
+func sequencePart(r rune) bool {
+	return r == 0x200D || r == 0xFE0F || r == 0x20E3 || r == 0x0301 ||
+		(r >= 0x1F3FB && r <= 0x1F3FF) || (r >= 0x1F1E6 && r <= 0x1F1FF)
 }
 
 var headers = []string{
 	"Database", "Auth", "Layout", "Approach", "Naming", "Tests", "Deploy", "Cache", "Format",
 	"API style", "Storage", "Queue", "Logging", "Runtime", "Scope", "Priority",
-	"数据库", "架构", "🚀 Deploy", "テスト", "Next", "Submit", "Review", "Q1", "1. Yes",
+	"数据库", "架构", "🚀 Deploy", "テスト", "Next", "Submit", "Review", "Q1", "1. Yes", "⚠️ Risk",
 }
 
 var nouns = []string{
@@ -301,6 +311,14 @@ var longLabels = []string{
 
 var cjkLabels = []string{"数据库 分离 🚀", "单体 📦", "Mixed 混合 ✅", "テスト駆動", "🙂 Happy path", "关系型", "文档型 📄"}
 
+// sequenceLabels hold what terminals and width tables may measure apart:
+// emoji joined by ZWJ, a variation selector 16 on a character drawn narrow
+// by default, a flag, a skin tone, a keycap and a combining accent.
+var sequenceLabels = []string{
+	"👨\u200d💻 Dev laptop", "⚠️ Risky path", "🇯🇵 Tokyo region", "👍🏽 Fine by me", "❤️ Favourite",
+	"1️⃣ First", "Cafe\u0301 au lait", "✔️ Done", "🧑\u200d🤝\u200d🧑 Pairing",
+}
+
 // lookalikes imitate the rows and marks of Claude's own form.
 var lookalikes = []string{
 	"1. Yes", "2. No", "Submit answers", "Submit", "Next", "Cancel", "[ ] maybe", "[✔] done", "❯ x",
@@ -316,19 +334,22 @@ var descriptions = []string{
 	"", "", "Relational, robust", "Embedded, simple", "Document store", "The default choice",
 	"2. Not an option, just a description", "Fast to start with, slower to change later; most teams pick it when unsure",
 	"数据库说明 🚀", "❯ not a pointer", "[ ] not a box", "Enter to select · not a footer",
+	"⚠️ Read this first", "For the 👩\u200d🚀 on call",
 }
 
 func (g *gen) label(used map[string]bool) string {
 	for {
 		var l string
-		switch p := g.r.IntN(20); {
+		switch p := g.r.IntN(21); {
 		case p < 9:
 			l = g.pick(plainLabels)
 		case p < 11:
 			l = g.pick(longLabels)
 		case p < 13:
 			l = g.pick(cjkLabels)
-		case p < 17:
+		case p < 14:
+			l = g.pick(sequenceLabels)
+		case p < 18:
 			l = g.pick(lookalikes)
 		default:
 			l = g.pick(commaLabels)
