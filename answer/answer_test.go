@@ -55,22 +55,45 @@ func TestCheck(t *testing.T) {
 }
 
 func TestRecordings(t *testing.T) {
+	single := func(labels ...string) Question {
+		q := Question{Question: "Which?"}
+		for _, l := range labels {
+			q.Options = append(q.Options, Option{Label: l})
+		}
+		return q
+	}
+	multi := func(labels ...string) Question {
+		q := single(labels...)
+		q.MultiSelect = true
+		return q
+	}
 	tests := []struct {
-		d     Decision
-		multi bool
-		want  []string
+		d    Decision
+		q    Question
+		want []string
 	}{
-		{Decision{Action: Select, Labels: []string{"SQLite"}}, false, []string{"SQLite"}},
-		{Decision{Action: Select, Labels: []string{"Yes, and always"}}, false, []string{"Yes, and always"}},
-		{Decision{Action: Type, Text: "kebab, case"}, false, []string{"kebab, case"}},
-		{Decision{Action: Select, Labels: []string{"Auth", "API"}}, true, []string{"Auth, API"}},
+		{Decision{Action: Select, Labels: []string{"SQLite"}}, single("SQLite", "MongoDB"), []string{"SQLite"}},
+		{Decision{Action: Select, Labels: []string{"Yes, and always"}}, single("Yes, and always", "No"), []string{"Yes, and always"}},
+		{Decision{Action: Type, Text: "kebab, case"}, single("A", "B"), []string{"kebab, case"}},
+		{Decision{Action: Type, Text: "⚠️ typed"}, single("A", "B"), []string{"⚠️ typed"}},
+		{Decision{Action: Select, Labels: []string{"Auth", "API"}}, multi("Auth", "API"), []string{"Auth, API"}},
 		// Claude 2.1.266 and later quote labels holding ", " or '"'.
-		{Decision{Action: Select, Labels: []string{"Yes, and always", `Say "hi"`, "Auth"}}, true,
+		{Decision{Action: Select, Labels: []string{"Yes, and always", `Say "hi"`, "Auth"}}, multi("Auth", "Yes, and always", `Say "hi"`),
 			[]string{`"Yes, and always", "Say \"hi\"", Auth`, `Yes, and always, Say "hi", Auth`}},
+		// Claude records a label without its variation selectors 16
+		// (stress seed 1764068400: 2.1.266 and later).
+		{Decision{Action: Select, Labels: []string{"⚠️ Risky path"}}, single("Safe", "⚠️ Risky path"),
+			[]string{"⚠️ Risky path", "⚠ Risky path"}},
+		{Decision{Action: Select, Labels: []string{"1️⃣ First"}}, single("1️⃣ First", "No"), []string{"1️⃣ First", "1⃣ First"}},
+		{Decision{Action: Select, Labels: []string{"❤️ Favourite", "Search", "A, b"}}, multi("Search", "❤️ Favourite", "A, b"),
+			[]string{`❤️ Favourite, Search, "A, b"`, "❤️ Favourite, Search, A, b", `❤ Favourite, Search, "A, b"`, "❤ Favourite, Search, A, b"}},
+		// ... unless that makes it another label offered.
+		{Decision{Action: Select, Labels: []string{"❤️ Heart"}}, single("❤ Heart", "❤️ Heart"), []string{"❤️ Heart"}},
+		{Decision{Action: Select, Labels: []string{"❤️ Heart", "B"}}, multi("B", "❤ Heart", "❤️ Heart"), []string{"❤️ Heart, B"}},
 	}
 	for _, tt := range tests {
-		if got := tt.d.Recordings(tt.multi); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("%v (multi %t): %q, want %q", tt.d, tt.multi, got, tt.want)
+		if got := tt.d.Recordings(tt.q); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%v on %q (multi %t): %q, want %q", tt.d, tt.q.Labels(), tt.q.MultiSelect, got, tt.want)
 		}
 	}
 	if got := QuoteLabel("<a & b>, c"); got != `"<a & b>, c"` {

@@ -69,22 +69,61 @@ func (d Decision) Recorded() string {
 }
 
 // Recordings lists every string Claude may record (and show on the review
-// page) for the decision. Since 2.1.266 Claude quotes, as JSON, a label of
-// a multi-select answer that holds ", " or a double quote, so that the
-// labels can be told apart; earlier versions join them as they are.
-func (d Decision) Recordings(multi bool) []string {
-	plain := d.Recorded()
-	if d.Action != Select || !multi {
-		return []string{plain}
+// page) for the decision on q, the first as intended. Since 2.1.266 Claude
+// quotes, as JSON, a label of a multi-select answer that holds ", " or a
+// double quote, so that the labels can be told apart; earlier versions
+// join them as they are. Since 2.1.266 too (not 2.1.227), Claude records
+// a label without its variation selectors 16 (U+FE0F: "⚠️ Risky path" as
+// "⚠ Risky path"; the question keeps its own), so that form counts as
+// well, unless another of q's labels is the same without them: Claude's
+// record could not tell the two apart.
+func (d Decision) Recordings(q Question) []string {
+	if d.Action != Select {
+		return []string{d.Recorded()}
 	}
-	quoted := make([]string, len(d.Labels))
-	for i, l := range d.Labels {
-		quoted[i] = QuoteLabel(l)
+	var out []string
+	add := func(labels []string) {
+		plain := strings.Join(labels, ", ")
+		if q.MultiSelect {
+			quoted := make([]string, len(labels))
+			for i, l := range labels {
+				quoted[i] = QuoteLabel(l)
+			}
+			if j := strings.Join(quoted, ", "); j != plain {
+				out = append(out, j)
+			}
+		}
+		out = append(out, plain)
 	}
-	if q := strings.Join(quoted, ", "); q != plain {
-		return []string{q, plain}
+	add(d.Labels)
+	if bare, ok := withoutVS16(d.Labels, q.Labels()); ok {
+		add(bare)
 	}
-	return []string{plain}
+	return out
+}
+
+// vs16 is the variation selector 16, which asks for an emoji's picture.
+const vs16 = "\uFE0F"
+
+// withoutVS16 is labels without their variation selectors 16, and whether
+// that changed any and each changed one is still told apart from the
+// other labels offered.
+func withoutVS16(labels, offered []string) ([]string, bool) {
+	out := make([]string, len(labels))
+	changed := false
+	for i, l := range labels {
+		out[i] = strings.ReplaceAll(l, vs16, "")
+		if out[i] == l {
+			continue
+		}
+		changed = true
+		for _, o := range offered {
+			if o != l && strings.ReplaceAll(o, vs16, "") == out[i] {
+				return nil, false
+			}
+		}
+	}
+	return out, changed
 }
 
 // QuoteLabel quotes a multi-select label the way Claude Code records it:

@@ -1553,7 +1553,7 @@ func (r *runner) reviewMismatch(fm *screen.Form) string {
 	for k, a := range rv.Answers {
 		i := first + k
 		q := r.cfg.Questions[i]
-		wants := r.cfg.Decisions[i].Recordings(q.MultiSelect)
+		wants := r.cfg.Decisions[i].Recordings(q)
 		if !sameText(a.Question, q.Question) || !slices.ContainsFunc(wants, func(w string) bool { return sameText(a.Answer, w) }) {
 			return fmt.Sprintf("the review page lists %q -> %q, want %q -> %q", a.Question, a.Answer, q.Question, wants[0])
 		}

@@ -64,6 +64,33 @@ func TestAnswerForms(t *testing.T) {
 	}
 }
 
+// TestVS16Label: Claude Code 2.1.266 and later record a label without its
+// variation selector 16 ("❤️ Heart first" as "❤ Heart first"; 2.1.227 and
+// earlier keep it) when it is picked on the screen; through the hook it
+// records the label as given. The option intended is the one recorded, so
+// the answer is verified (exit 0), not reported as a mismatch (stress seed
+// 1764068400: 28 forms, all of them right on the screen).
+func TestVS16Label(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		for _, via := range []string{"screen", "hook"} {
+			want := "\"❤️ Heart first\""
+			if via == "screen" && patchOf(version) >= 266 {
+				want = "\"❤ Heart first\""
+			}
+			r := runClaudewrap(t, version, "testdata/scenarios/emoji.yaml", "pick a setup", "--answer-via", via,
+				"--rules", writeRules(t, "  - answer: {select: \"❤️ Heart first\"}\n"), "--size", "80x40", "--exit-after-turn")
+			res := r.toolResult(t, "toolu_01emoji")
+			if res.IsError || !strings.Contains(res.Content, "\"Which 👨\u200d💻 setup should we use? ⚠️\"="+want) {
+				t.Errorf("via %s: tool_result %q, want the answer %s\n%s", via, res.Content, want, r)
+			}
+			if len(r.find("verified")) != 1 || len(r.find("mismatch")) != 0 || r.code != 0 {
+				t.Errorf("via %s: want one verified event, no mismatch and exit 0\n%s", via, r)
+			}
+			report("Claude Code %s: a label with VS16, answered via %s, recorded as %s: verified", version, via, want)
+		}
+	})
+}
+
 func TestChat(t *testing.T) {
 	forVersions(t, func(t *testing.T, version string) {
 		msg := "We never deploy from this session; skip it."

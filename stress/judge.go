@@ -133,23 +133,49 @@ func judgeAnswers(c Case, content string) (Outcome, string) {
 	return Right, ""
 }
 
-// wants lists the strings Claude may record for an answer.
+// wants lists the strings Claude may record for an answer, the intended
+// first. Claude Code 2.1.266 and later record a label without its
+// variation selectors 16 (U+FE0F: "⚠️ Risky path" as "⚠ Risky path"), so
+// that form is right too, unless another label offered is the same without
+// them.
 func wants(q Question, a Answer) []string {
 	if a.Type != "" {
 		return []string{a.Type}
 	}
-	plain := strings.Join(a.Select, ", ")
-	if !q.MultiSelect {
-		return []string{plain}
+	var out []string
+	add := func(labels []string) {
+		plain := strings.Join(labels, ", ")
+		if q.MultiSelect {
+			quoted := make([]string, len(labels))
+			for i, l := range labels {
+				quoted[i] = l
+				if strings.Contains(l, ", ") || strings.Contains(l, `"`) {
+					quoted[i] = jsonString(l)
+				}
+			}
+			out = append(out, strings.Join(quoted, ", "))
+		}
+		out = append(out, plain)
 	}
-	quoted := make([]string, len(a.Select))
+	add(a.Select)
+	bare := make([]string, len(a.Select))
+	changed := false
 	for i, l := range a.Select {
-		quoted[i] = l
-		if strings.Contains(l, ", ") || strings.Contains(l, `"`) {
-			quoted[i] = jsonString(l)
+		bare[i] = strings.ReplaceAll(l, "\uFE0F", "")
+		if bare[i] == l {
+			continue
+		}
+		changed = true
+		for _, o := range q.Options {
+			if o.Label != l && strings.ReplaceAll(o.Label, "\uFE0F", "") == bare[i] {
+				return out
+			}
 		}
 	}
-	return []string{strings.Join(quoted, ", "), plain}
+	if changed {
+		add(bare)
+	}
+	return out
 }
 
 // jsonString quotes s as JavaScript's JSON.stringify does.

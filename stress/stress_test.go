@@ -163,6 +163,11 @@ func TestJudge(t *testing.T) {
 	submit := Case{Questions: []Question{single, multi}, Answers: []Answer{{Select: []string{"B"}, Notes: "n1"}, {Select: []string{`Say "hi"`, "Yes, and always"}}}}
 	ok := func(content string) *fakeapi.ToolResult { return &fakeapi.ToolResult{Content: content} }
 	errRes := func(content string) *fakeapi.ToolResult { return &fakeapi.ToolResult{Content: content, IsError: true} }
+	emoji := Case{Questions: []Question{
+		{Question: "Which emoji?", Options: []Option{{Label: "⚠️ Risky"}, {Label: "Safe"}}},
+		{Question: "Which ones?", MultiSelect: true, Options: []Option{{Label: "A, b"}, {Label: "❤️ Heart"}}},
+	}, Answers: []Answer{{Select: []string{"⚠️ Risky"}}, {Select: []string{"❤️ Heart", "A, b"}}}}
+	twins := Question{Question: "Which twin?", Options: []Option{{Label: "⚠ Risky"}, {Label: "⚠️ Risky"}}}
 	for _, tc := range []struct {
 		name  string
 		c     Case
@@ -186,6 +191,11 @@ func TestJudge(t *testing.T) {
 		{"chat with its message", Case{Chat: "let us talk"}, errRes("The user wants to clarify these questions"), []string{"x", "let us talk"}, Right},
 		{"chat without its message", Case{Chat: "let us talk"}, errRes("The user wants to clarify these questions"), []string{"x"}, Failed},
 		{"chat intended, answered", Case{Chat: "let us talk"}, ok(`"Which?"="A"`), nil, Wrong},
+		// Claude records a label without its variation selectors 16.
+		{"a label's VS16 dropped", emoji, ok(`"Which emoji?"="⚠ Risky", "Which ones?"="❤ Heart, "A, b"".`), nil, Right},
+		{"a label as offered", emoji, ok(`"Which emoji?"="⚠️ Risky", "Which ones?"="❤️ Heart, A, b".`), nil, Right},
+		{"VS16 dropped where it names another label", Case{Questions: []Question{twins}, Answers: []Answer{{Select: []string{"⚠️ Risky"}}}},
+			ok(`"Which twin?"="⚠ Risky".`), nil, Wrong},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got, why := judge(tc.c, tc.res, tc.later); got != tc.want {
