@@ -181,6 +181,7 @@ func (s *session) watchDialogs(ctx context.Context) {
 		started   = time.Now()
 		changedAt = started
 		cur       *screen.Dialog
+		counted   *screen.Dialog // the last dialog counted in s.dialogs
 		shownAt   time.Time
 		handled   bool
 	)
@@ -220,9 +221,14 @@ func (s *session) watchDialogs(ctx context.Context) {
 		}
 		if cur == nil || !cur.Same(d) {
 			cur, shownAt, handled = &d, now, false
-			s.mu.Lock()
-			s.dialogs++
-			s.mu.Unlock()
+			if counted == nil || !counted.Same(d) {
+				// A dialog whose frames flicker comes back as cur: it is
+				// counted once (its PermissionRequest counts the next alike).
+				counted = &d
+				s.mu.Lock()
+				s.dialogs++
+				s.mu.Unlock()
+			}
 			s.log.Emit("dialog", events.Fields{"kind": string(d.Kind), "source": "screen", "title": d.Title,
 				"prompt": d.Prompt, "options": d.Options, "focus": d.Focus})
 		}

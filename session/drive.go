@@ -433,16 +433,20 @@ func (s *session) lookBounded(f *form, try func(screen.Snapshot) bool, done func
 	if soon := time.Now().Add(sightQuiet); deadline.Before(soon) {
 		deadline = soon
 	}
+	// Each window begins where the last one ended (its state read, then
+	// its deadline set): what comes between two falls in the next.
+	quiet, came := s.nothingElseOpen(f)
 	for {
-		quiet, asked := s.nothingElseOpen(f)
 		ctx, cancel := context.WithDeadline(s.ctx, deadline)
 		s.lookUntil(ctx, try)
 		cancel()
 		if done() || s.ctx.Err() != nil {
 			return false
 		}
+		wasQuiet, before := quiet, came
+		quiet, came = s.nothingElseOpen(f)
 		deadline = time.Now().Add(sightQuiet)
-		if now, n := s.nothingElseOpen(f); !quiet || !now || n != asked {
+		if !wasQuiet || !quiet || came != before {
 			continue // f may show after what is or was open
 		}
 		if !redrawn {

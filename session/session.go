@@ -156,8 +156,9 @@ type session struct {
 	mu    sync.Mutex
 	forms map[string]*form
 	seq   int // forms registered so far
-	// dialogs counts the dialogs Claude has raised so far (a permission
-	// request by hook, a dialog seen on the screen): see nothingElseOpen.
+	// dialogs counts the dialog events so far (a permission request by
+	// hook, a new dialog seen on the screen; one dialog may count twice):
+	// only its changes matter (see nothingElseOpen).
 	dialogs int
 	// changed is closed and replaced whenever a form changes state: a
 	// form waits for its turn to be driven on it.

@@ -584,11 +584,11 @@ func TestCancelOnSightNeverMoving(t *testing.T) {
 
 // TestCancelOnSightNeverMovingBusy: TestCancelOnSightNeverMoving, with
 // Claude busy past the idle limit: a form asked and answered within one
-// window, or permission requests coming and going (by hook, as a rule's
-// allow or deny comes: Claude draws no dialog), are open at neither end of
-// a window, and the form given up on may show after them. The run ends
-// only after a whole window with nothing come; before, the first window
-// after the redraw gave up, however busy Claude was.
+// window, or permission requests that a rule allows by hook (Claude draws
+// no dialog for them), are open at neither end of a window, and the form
+// given up on may show after them. The run ends only after a whole window
+// with nothing come; before, the permissions did not count, and the first
+// window after the redraw gave up while they kept coming.
 func TestCancelOnSightNeverMovingBusy(t *testing.T) {
 	t.Parallel()
 	// at is when an event was logged.
@@ -603,8 +603,8 @@ func TestCancelOnSightNeverMovingBusy(t *testing.T) {
 	}
 	// begin starts TestCancelOnSightNeverMoving's run and waits for its
 	// redraw: the next window with nothing else open would give up.
-	begin := func(t *testing.T) (*fakeChild, *run, fakeclaude.Question) {
-		c, r := failedOffScreenIdle(t, time.Second, fakeclaude.Faults{})
+	begin := func(t *testing.T, mods ...func(*Config)) (*fakeChild, *run, fakeclaude.Question) {
+		c, r := failedOffScreenIdle(t, time.Second, fakeclaude.Faults{}, mods...)
 		drawn := database
 		drawn.Options = slices.Clone(database.Options)
 		drawn.Options[0].Label += " (drawn otherwise)"
@@ -644,13 +644,17 @@ func TestCancelOnSightNeverMovingBusy(t *testing.T) {
 		if answered["tool_use_id"] != "t2" {
 			t.Errorf("verified: %v", answered)
 		}
-		// The form was asked as a window began (the redraw's), and answered
-		// within it: the run looks one window more, about two after it.
-		gaveUpAfter(t, c, r, at(t, answered), sightQuiet*3/2, len(c.Received()))
+		// The form was asked as a window began (the redraw's): that window
+		// does not count, and the next one begins after the answer.
+		gaveUpAfter(t, c, r, at(t, answered), sightQuiet, len(c.Received()))
 	})
 	t.Run("permissions by hook", func(t *testing.T) {
 		t.Parallel()
-		c, r, _ := begin(t)
+		set, err := rules.Parse("r.yaml", []byte("version: 1\npermissions:\n  - name: ls\n    when: {tool: Bash}\n    decide: allow\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, r, _ := begin(t, func(cfg *Config) { cfg.Permits = &rules.Set{Files: []*rules.File{set}} })
 		tick := time.NewTicker(400 * time.Millisecond)
 		defer tick.Stop()
 		var last time.Time
@@ -662,6 +666,9 @@ func TestCancelOnSightNeverMovingBusy(t *testing.T) {
 		}
 		// The window in which the last came is not counted either.
 		gaveUpAfter(t, c, r, last, sightQuiet, 0)
+		if n := strings.Count(r.log.String(), `"via":"hook"`); n != 8 {
+			t.Errorf("%d permissions given by hook, want 8\n%s", n, r)
+		}
 	})
 }
 
@@ -723,14 +730,19 @@ func failedOffScreen(t *testing.T, f ...fakeclaude.Faults) (*fakeChild, *run) {
 	return failedOffScreenIdle(t, 0, append(f, fakeclaude.Faults{})[0])
 }
 
-// failedOffScreenIdle is failedOffScreen with Config.IdleLimit idle.
-func failedOffScreenIdle(t *testing.T, idle time.Duration, f fakeclaude.Faults) (*fakeChild, *run) {
+// failedOffScreenIdle is failedOffScreen with Config.IdleLimit idle, and
+// what mods change in the Config.
+func failedOffScreenIdle(t *testing.T, idle time.Duration, f fakeclaude.Faults, mods ...func(*Config)) (*fakeChild, *run) {
 	t.Helper()
 	c := newChild(t, f)
 	// deploy is for a form asked later (TestCancelOnSightNeverMovingBusy).
 	answers := map[string]answer.Decision{database.Question: sel("SQLite"), deploy.Question: sel("Fly.io")}
-	r := startRun(t, c, Config{Decider: decider{answers: answers},
-		Policy: rules.Fail, Host: hostHeadless, Flow: askflow.Config{FormTimeout: 500 * time.Millisecond}, IdleLimit: idle})
+	cfg := Config{Decider: decider{answers: answers},
+		Policy: rules.Fail, Host: hostHeadless, Flow: askflow.Config{FormTimeout: 500 * time.Millisecond}, IdleLimit: idle}
+	for _, m := range mods {
+		m(&cfg)
+	}
+	r := startRun(t, c, cfg)
 	c.hook(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
 		ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}})
 	r.wait(`it is cancelled when it shows"`)
