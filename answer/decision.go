@@ -3,6 +3,7 @@ package answer
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -68,63 +69,117 @@ func (d Decision) Recorded() string {
 	return strings.Join(d.Labels, ", ")
 }
 
-// Recordings lists every string Claude may record (and show on the review
-// page) for the decision on q, the first as intended. Since 2.1.266 Claude
-// quotes, as JSON, a label of a multi-select answer that holds ", " or a
-// double quote, so that the labels can be told apart; earlier versions
-// join them as they are. Since 2.1.266 too (not 2.1.227), Claude records
-// a label without its variation selectors 16 (U+FE0F: "⚠️ Risky path" as
-// "⚠ Risky path"; the question keeps its own), so that form counts as
-// well, unless another of q's labels is the same without them: Claude's
-// record could not tell the two apart.
+// Recordings lists the strings Claude may record for the decision on q,
+// the intended first, that no other pick of q's labels could have it
+// record: what verifies the answer in Claude's PostToolUse.
+//
+// Since 2.1.266 Claude quotes, as JSON, a label of a multi-select answer
+// that holds ", " or a double quote, so that the labels can be told apart;
+// earlier versions join them as they are. Since 2.1.266 too (not 2.1.227),
+// a label picked on the screen is recorded without its variation selectors
+// 16 (U+FE0F: "⚠️ Risky path" as "⚠ Risky path"; the question keeps its
+// own, and a label given through the hook is recorded as given). A string
+// that another pick would be recorded as, in any of these forms ("A, B"
+// for the label "A, B" and for the labels A and B, "❤ Heart" for "❤️ Heart"
+// and for "❤ Heart"), could not tell the two apart and is left out; the
+// list may then be empty, and nothing Claude records verifies the answer.
 func (d Decision) Recordings(q Question) []string {
 	if d.Action != Select {
 		return []string{d.Recorded()}
 	}
-	var out []string
-	add := func(labels []string) {
-		plain := strings.Join(labels, ", ")
-		if q.MultiSelect {
-			quoted := make([]string, len(labels))
-			for i, l := range labels {
-				quoted[i] = QuoteLabel(l)
-			}
-			if j := strings.Join(quoted, ", "); j != plain {
-				out = append(out, j)
+	offered := slices.Compact(slices.Sorted(slices.Values(q.Labels())))
+	if q.MultiSelect && len(offered) > maxPicked {
+		// Too many picks to try: the quoted and plain joins, as before
+		// the VS16 was known.
+		out := []string{joinQuoted(d.Labels)}
+		if p := strings.Join(d.Labels, ", "); p != out[0] {
+			out = append(out, p)
+		}
+		return out
+	}
+	others := map[string]bool{}
+	picks(offered, q.MultiSelect, nil, func(p []string) {
+		if !slices.Equal(p, d.Labels) {
+			for _, r := range everyForm(p, q.MultiSelect) {
+				others[r] = true
 			}
 		}
-		out = append(out, plain)
+	})
+	return slices.DeleteFunc(d.Renderings(q.MultiSelect), func(r string) bool { return others[r] })
+}
+
+// Renderings lists every string some version records (and shows on the
+// review page) for the decision, the intended first, whether or not
+// another pick could be recorded the same (see [Decision.Recordings]).
+func (d Decision) Renderings(multi bool) []string {
+	if d.Action != Select {
+		return []string{d.Recorded()}
 	}
-	add(d.Labels)
-	if bare, ok := withoutVS16(d.Labels, q.Labels()); ok {
-		add(bare)
+	var out []string
+	for _, r := range recordings(d.Labels, multi) {
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
 	}
 	return out
 }
 
-// vs16 is the variation selector 16, which asks for an emoji's picture.
-const vs16 = "\uFE0F"
+// maxPicked bounds the multi-select options whose every pick is tried
+// (4 options: 64 picks; Claude offers at most 4).
+const maxPicked = 6
 
-// withoutVS16 is labels without their variation selectors 16, and whether
-// that changed any and each changed one is still told apart from the
-// other labels offered.
-func withoutVS16(labels, offered []string) ([]string, bool) {
-	out := make([]string, len(labels))
-	changed := false
+// recordings is what some version records for labels picked in this
+// order: quoted or not, and with or without the VS16 where it quotes.
+func recordings(labels []string, multi bool) []string {
+	bare := make([]string, len(labels))
 	for i, l := range labels {
-		out[i] = strings.ReplaceAll(l, vs16, "")
-		if out[i] == l {
+		bare[i] = strings.ReplaceAll(l, vs16, "")
+	}
+	if !multi {
+		return []string{labels[0], bare[0]}
+	}
+	return []string{joinQuoted(labels), strings.Join(labels, ", "), joinQuoted(bare)}
+}
+
+// everyForm is every form recordings could take for labels, whichever
+// version records them: more than any version records, so that nothing
+// another pick may be recorded as counts for this one.
+func everyForm(labels []string, multi bool) []string {
+	bare := make([]string, len(labels))
+	for i, l := range labels {
+		bare[i] = strings.ReplaceAll(l, vs16, "")
+	}
+	if !multi {
+		return []string{labels[0], bare[0]}
+	}
+	return []string{joinQuoted(labels), strings.Join(labels, ", "), joinQuoted(bare), strings.Join(bare, ", ")}
+}
+
+// picks calls f with every pick of the offered labels: each label alone,
+// or, multi-select, every ordering of every set of them.
+func picks(offered []string, multi bool, prefix []string, f func([]string)) {
+	for _, l := range offered {
+		if slices.Contains(prefix, l) {
 			continue
 		}
-		changed = true
-		for _, o := range offered {
-			if o != l && strings.ReplaceAll(o, vs16, "") == out[i] {
-				return nil, false
-			}
+		p := append(slices.Clone(prefix), l)
+		f(p)
+		if multi {
+			picks(offered, multi, p, f)
 		}
 	}
-	return out, changed
 }
+
+func joinQuoted(labels []string) string {
+	quoted := make([]string, len(labels))
+	for i, l := range labels {
+		quoted[i] = QuoteLabel(l)
+	}
+	return strings.Join(quoted, ", ")
+}
+
+// vs16 is the variation selector 16, which asks for an emoji's picture.
+const vs16 = "\uFE0F"
 
 // QuoteLabel quotes a multi-select label the way Claude Code records it:
 // as a JSON string when it holds ", " or a double quote.

@@ -1553,9 +1553,11 @@ func (r *runner) reviewMismatch(fm *screen.Form) string {
 	for k, a := range rv.Answers {
 		i := first + k
 		q := r.cfg.Questions[i]
-		wants := r.cfg.Decisions[i].Recordings(q)
-		if !sameText(a.Question, q.Question) || !slices.ContainsFunc(wants, func(w string) bool { return sameText(a.Answer, w) }) {
-			return fmt.Sprintf("the review page lists %q -> %q, want %q -> %q", a.Question, a.Answer, q.Question, wants[0])
+		d := r.cfg.Decisions[i]
+		// What Claude records, another pick's look-alike too: the page is
+		// read loosely, and what Claude records is checked (session).
+		if !sameText(a.Question, q.Question) || !slices.ContainsFunc(d.Renderings(q.MultiSelect), func(w string) bool { return sameText(a.Answer, w) }) {
+			return fmt.Sprintf("the review page lists %q -> %q, want %q -> %q", a.Question, a.Answer, q.Question, d.Recorded())
 		}
 	}
 	return ""

@@ -34,6 +34,16 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 		}
 	}
 	s.mu.Lock()
+	if from == deciding && s.lastInput.After(f.asked) {
+		// The person typed while this form was being decided: it is
+		// theirs, as are the forms being answered then (takeOver).
+		moved := s.moveLocked(f, handedOver, deciding)
+		s.mu.Unlock()
+		if moved {
+			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "the person typed"})
+		}
+		return false
+	}
 	if !s.moveLocked(f, queued, from) {
 		s.mu.Unlock()
 		return false // recorded or taken over meanwhile

@@ -85,9 +85,10 @@ func (f *form) ID() string { return *f.id.Load() }
 
 // expect is what Claude must record for one question.
 type expect struct {
-	answers []string // any of these (see answer.Decision.Recordings)
-	notes   string   // the notes, on a question with previews
-	preview bool     // the question has previews: its notes are checked too
+	answers  []string // any of these (see answer.Decision.Recordings; may be none)
+	intended string   // the answer as meant, for messages
+	notes    string   // the notes, on a question with previews
+	preview  bool     // the question has previews: its notes are checked too
 }
 
 // move makes f go from one of the states in from to next, and reports

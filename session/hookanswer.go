@@ -87,7 +87,7 @@ func expectations(f *form, ds []rules.Decision) map[string]expect {
 	for i, d := range ds {
 		q := f.questions[i]
 		if d.Action == answer.Select || d.Action == answer.Type {
-			want[q.Question] = expect{answers: d.Recordings(q), notes: d.Notes, preview: q.PreviewLayout()}
+			want[q.Question] = expect{answers: d.Recordings(q), intended: d.Recorded(), notes: d.Notes, preview: q.PreviewLayout()}
 		}
 	}
 	return want

@@ -348,6 +348,59 @@ func TestChatDroppedWithItsForm(t *testing.T) {
 	}
 }
 
+// TestTypedWhileDeciding: TestChatDroppedWithItsForm with the person's key
+// coming before the second form is decided (its rule is slow): that form
+// is the person's too once decided, and its message is never sent. It
+// was queued, and driven after the person had answered the first; the
+// test before it failed in 1 run of 40 or so when the key came first.
+func TestTypedWhileDeciding(t *testing.T) {
+	t.Parallel()
+	build := fakeclaude.Question{Header: "Build", Question: "Which build tool should we use?", Options: []fakeclaude.Option{
+		{Label: "Make", Desc: "Plain"}, {Label: "Bazel", Desc: "Hermetic"}}}
+	c, typed := lingeringFirstKey(t)
+	gate := make(chan struct{})
+	r := startRun(t, c, Config{Decider: gatedDecider{decider: decider{answers: map[string]answer.Decision{
+		database.Question: sel("SQLite"), build.Question: {Action: answer.Chat, Text: "which one builds fastest?"}}},
+		gated: build.Question, gate: gate},
+		Policy: rules.Passthrough})
+	c.askTogether(pendingForm{"t1", []fakeclaude.Question{database}}, pendingForm{"t2", []fakeclaude.Question{build}})
+	<-typed
+	r.s.input([]byte("x"))
+	r.wait(`"handed_over"`)
+	close(gate)
+	r.log.WaitForN(t, `"handed_over"`, 2, 10*time.Second)
+	if ev := r.wait(`"text":"which one builds fastest?"`); ev["tool_use_id"] != "t2" {
+		t.Errorf("decision %v", ev)
+	}
+	for n := 1; n <= 2; n++ {
+		c.Settle()
+		if err := c.SendKeys([]byte("1")); err != nil {
+			t.Fatal(err)
+		}
+		r.log.WaitForN(t, `"by":"person"`, n, 10*time.Second)
+	}
+	r.wait(`"turn_end"`)
+	r.end()
+	if log := r.log.String(); strings.Contains(log, "chat_message") || len(c.Sent()) != 0 {
+		t.Errorf("a message was sent for a form the person answered: %q\n%s", c.Sent(), r)
+	}
+}
+
+// gatedDecider is a decider whose decision on the question gated waits
+// until gate is closed.
+type gatedDecider struct {
+	decider
+	gated string
+	gate  chan struct{}
+}
+
+func (d gatedDecider) Decide(q answer.Question) rules.Decision {
+	if q.Question == d.gated {
+		<-d.gate
+	}
+	return d.decider.Decide(q)
+}
+
 // TestFormVerificationMismatch: when Claude records something other than what
 // was pressed, the run says so and exits 6.
 func TestFormVerificationMismatch(t *testing.T) {

@@ -140,7 +140,7 @@ func differs(want map[string]expect, got *hook.ToolResponse) string {
 			return fmt.Sprintf("no answer recorded for %q", q)
 		}
 		if !slices.Contains(e.answers, a) {
-			return fmt.Sprintf("%q recorded for %q, %q intended", a, q, e.answers[0])
+			return fmt.Sprintf("%q recorded for %q, %q intended", a, q, e.intended)
 		}
 		if n := got.Annotations[q].Notes; e.preview && n != e.notes {
 			return fmt.Sprintf("notes %q recorded for %q, %q intended", n, q, e.notes)

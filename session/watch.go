@@ -60,7 +60,8 @@ func (s *session) escaped(f *form) {
 	s.turnInterrupted()
 }
 
-// takeOver hands the forms being answered, or waiting to be, to the person.
+// takeOver hands the forms being answered, or waiting to be, to the person;
+// a form still being decided is handed over once decided (see start).
 func (s *session) takeOver() {
 	for _, f := range s.formsIn(queued, driving) {
 		if s.move(f, handedOver, queued, driving) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/claudewrap/claudewrap/fakeapi"
@@ -99,7 +100,7 @@ func judgeAnswers(c Case, content string) (Outcome, string) {
 			}
 		}
 		if got == "" {
-			return Wrong, fmt.Sprintf("question %d: recorded %s, want %q", i+1, shorten(rest, 80), want[0])
+			return Wrong, fmt.Sprintf("question %d: recorded %s, want %q", i+1, shorten(rest, 80), firstOf(a.Type, strings.Join(a.Select, ", ")))
 		}
 		rest = rest[len(got)+2:]
 		// The segment of this question ends where the next one starts.
@@ -134,48 +135,74 @@ func judgeAnswers(c Case, content string) (Outcome, string) {
 }
 
 // wants lists the strings Claude may record for an answer, the intended
-// first. Claude Code 2.1.266 and later record a label without its
-// variation selectors 16 (U+FE0F: "⚠️ Risky path" as "⚠ Risky path"), so
-// that form is right too, unless another label offered is the same without
-// them.
+// first, that it could not record for another pick of the question's
+// labels. Claude Code 2.1.266 and later quote a multi-select label holding
+// ", " or '"', and record a label picked on the screen without its
+// variation selectors 16 (U+FE0F: "⚠️ Risky path" as "⚠ Risky path").
 func wants(q Question, a Answer) []string {
 	if a.Type != "" {
 		return []string{a.Type}
 	}
-	var out []string
-	add := func(labels []string) {
-		plain := strings.Join(labels, ", ")
-		if q.MultiSelect {
-			quoted := make([]string, len(labels))
-			for i, l := range labels {
-				quoted[i] = l
-				if strings.Contains(l, ", ") || strings.Contains(l, `"`) {
-					quoted[i] = jsonString(l)
+	// forms is what Claude may record for a pick; every form, also one no
+	// version records (the VS16 dropped, no quotes), for another pick.
+	forms := func(pick []string, every bool) []string {
+		plain, quoted := strings.Join(pick, ", "), quoteAll(pick)
+		if !q.MultiSelect {
+			return []string{plain, dropVS16(plain)}
+		}
+		out := []string{quoted, plain, quoteAll(strings.Split(dropVS16(strings.Join(pick, "\x00")), "\x00"))}
+		if every {
+			out = append(out, dropVS16(plain))
+		}
+		return out
+	}
+	taken := map[string]bool{}
+	var each func(pick []string)
+	each = func(pick []string) {
+		for _, o := range q.Options {
+			if slices.Contains(pick, o.Label) {
+				continue
+			}
+			p := append(slices.Clone(pick), o.Label)
+			if !slices.Equal(p, a.Select) {
+				for _, f := range forms(p, true) {
+					taken[f] = true
 				}
 			}
-			out = append(out, strings.Join(quoted, ", "))
-		}
-		out = append(out, plain)
-	}
-	add(a.Select)
-	bare := make([]string, len(a.Select))
-	changed := false
-	for i, l := range a.Select {
-		bare[i] = strings.ReplaceAll(l, "\uFE0F", "")
-		if bare[i] == l {
-			continue
-		}
-		changed = true
-		for _, o := range q.Options {
-			if o.Label != l && strings.ReplaceAll(o.Label, "\uFE0F", "") == bare[i] {
-				return out
+			if q.MultiSelect {
+				each(p)
 			}
 		}
 	}
-	if changed {
-		add(bare)
+	each(nil)
+	var out []string
+	for _, f := range forms(a.Select, false) {
+		if !taken[f] && !slices.Contains(out, f) {
+			out = append(out, f)
+		}
 	}
 	return out
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func dropVS16(s string) string { return strings.ReplaceAll(s, "\uFE0F", "") }
+
+// quoteAll joins labels with ", ", each holding ", " or '"' quoted.
+func quoteAll(labels []string) string {
+	quoted := make([]string, len(labels))
+	for i, l := range labels {
+		quoted[i] = l
+		if strings.Contains(l, ", ") || strings.Contains(l, `"`) {
+			quoted[i] = jsonString(l)
+		}
+	}
+	return strings.Join(quoted, ", ")
 }
 
 // jsonString quotes s as JavaScript's JSON.stringify does.

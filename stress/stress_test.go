@@ -168,6 +168,7 @@ func TestJudge(t *testing.T) {
 		{Question: "Which ones?", MultiSelect: true, Options: []Option{{Label: "A, b"}, {Label: "❤️ Heart"}}},
 	}, Answers: []Answer{{Select: []string{"⚠️ Risky"}}, {Select: []string{"❤️ Heart", "A, b"}}}}
 	twins := Question{Question: "Which twin?", Options: []Option{{Label: "⚠ Risky"}, {Label: "⚠️ Risky"}}}
+	joined := Question{Question: "Which ones?", MultiSelect: true, Options: []Option{{Label: "❤️ A"}, {Label: "B"}, {Label: "❤ A, B"}}}
 	for _, tc := range []struct {
 		name  string
 		c     Case
@@ -196,6 +197,12 @@ func TestJudge(t *testing.T) {
 		{"a label as offered", emoji, ok(`"Which emoji?"="⚠️ Risky", "Which ones?"="❤️ Heart, A, b".`), nil, Right},
 		{"VS16 dropped where it names another label", Case{Questions: []Question{twins}, Answers: []Answer{{Select: []string{"⚠️ Risky"}}}},
 			ok(`"Which twin?"="⚠ Risky".`), nil, Wrong},
+		{"VS16 dropped where it names another pick", Case{Questions: []Question{joined}, Answers: []Answer{{Select: []string{"❤️ A", "B"}}}},
+			ok(`"Which ones?"="❤ A, B".`), nil, Wrong},
+		{"the same pick as offered", Case{Questions: []Question{joined}, Answers: []Answer{{Select: []string{"❤️ A", "B"}}}},
+			ok(`"Which ones?"="❤️ A, B".`), nil, Right},
+		{"labels joined that read as another label", Case{Questions: []Question{joined}, Answers: []Answer{{Select: []string{"❤ A, B"}}}},
+			ok(`"Which ones?"="❤ A, B".`), nil, Wrong},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got, why := judge(tc.c, tc.res, tc.later); got != tc.want {
