@@ -142,17 +142,15 @@ func recordings(labels []string, multi bool) []string {
 }
 
 // everyForm is every form recordings could take for labels, whichever
-// version records them: more than any version records, so that nothing
-// another pick may be recorded as counts for this one.
+// version records them, and the plain join without the VS16, which none
+// records: so that nothing another pick may be recorded as counts for
+// this one.
 func everyForm(labels []string, multi bool) []string {
-	bare := make([]string, len(labels))
-	for i, l := range labels {
-		bare[i] = strings.ReplaceAll(l, vs16, "")
+	out := recordings(labels, multi)
+	if multi {
+		out = append(out, strings.ReplaceAll(strings.Join(labels, ", "), vs16, ""))
 	}
-	if !multi {
-		return []string{labels[0], bare[0]}
-	}
-	return []string{joinQuoted(labels), strings.Join(labels, ", "), joinQuoted(bare), strings.Join(bare, ", ")}
+	return out
 }
 
 // picks calls f with every pick of the offered labels: each label alone,

@@ -330,16 +330,7 @@ func TestChatDroppedWithItsForm(t *testing.T) {
 	<-typed
 	r.s.input([]byte("x"))
 	r.log.WaitForN(t, `"handed_over"`, 2, 10*time.Second)
-	// The person answers both forms; Claude's turn ends.
-	for n := 1; n <= 2; n++ {
-		c.Settle()
-		if err := c.SendKeys([]byte("1")); err != nil {
-			t.Fatal(err)
-		}
-		r.log.WaitForN(t, `"by":"person"`, n, 10*time.Second)
-	}
-	r.wait(`"turn_end"`)
-	rep := r.end()
+	rep := answerBoth(t, c, r)
 	if log := r.log.String(); strings.Contains(log, "chat_message") || strings.Contains(log, "chat message") || len(c.Sent()) != 0 {
 		t.Errorf("a message was sent for a form the person answered: %q\n%s", c.Sent(), r)
 	}
@@ -372,6 +363,16 @@ func TestTypedWhileDeciding(t *testing.T) {
 	if ev := r.wait(`"text":"which one builds fastest?"`); ev["tool_use_id"] != "t2" {
 		t.Errorf("decision %v", ev)
 	}
+	answerBoth(t, c, r)
+	if log := r.log.String(); strings.Contains(log, "chat_message") || len(c.Sent()) != 0 {
+		t.Errorf("a message was sent for a form the person answered: %q\n%s", c.Sent(), r)
+	}
+}
+
+// answerBoth has the person answer the two forms handed to them (option 1
+// each), and returns the report once Claude's turn has ended.
+func answerBoth(t *testing.T, c *fakeChild, r *run) Report {
+	t.Helper()
 	for n := 1; n <= 2; n++ {
 		c.Settle()
 		if err := c.SendKeys([]byte("1")); err != nil {
@@ -380,10 +381,7 @@ func TestTypedWhileDeciding(t *testing.T) {
 		r.log.WaitForN(t, `"by":"person"`, n, 10*time.Second)
 	}
 	r.wait(`"turn_end"`)
-	r.end()
-	if log := r.log.String(); strings.Contains(log, "chat_message") || len(c.Sent()) != 0 {
-		t.Errorf("a message was sent for a form the person answered: %q\n%s", c.Sent(), r)
-	}
+	return r.end()
 }
 
 // gatedDecider is a decider whose decision on the question gated waits
