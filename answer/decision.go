@@ -89,13 +89,7 @@ func (d Decision) Recordings(q Question) []string {
 	}
 	offered := slices.Compact(slices.Sorted(slices.Values(q.Labels())))
 	if q.MultiSelect && len(offered) > maxPicked {
-		// Too many picks to try: the quoted and plain joins, as before
-		// the VS16 was known.
-		out := []string{joinQuoted(d.Labels)}
-		if p := strings.Join(d.Labels, ", "); p != out[0] {
-			out = append(out, p)
-		}
-		return out
+		return nil // more than Claude offers: too many picks to try
 	}
 	others := map[string]bool{}
 	picks(offered, q.MultiSelect, nil, func(p []string) {
@@ -125,7 +119,8 @@ func (d Decision) Renderings(multi bool) []string {
 }
 
 // maxPicked bounds the multi-select options whose every pick is tried
-// (4 options: 64 picks; Claude offers at most 4).
+// (4 options: 64 picks; 6: 1,956; Claude offers at most 4). With more,
+// nothing is taken as verified.
 const maxPicked = 6
 
 // recordings is what some version records for labels picked in this
@@ -138,7 +133,7 @@ func recordings(labels []string, multi bool) []string {
 	if !multi {
 		return []string{labels[0], bare[0]}
 	}
-	return []string{joinQuoted(labels), strings.Join(labels, ", "), joinQuoted(bare)}
+	return []string{JoinLabels(labels), strings.Join(labels, ", "), JoinLabels(bare)}
 }
 
 // everyForm is every form recordings could take for labels, whichever
@@ -168,7 +163,9 @@ func picks(offered []string, multi bool, prefix []string, f func([]string)) {
 	}
 }
 
-func joinQuoted(labels []string) string {
+// JoinLabels joins labels as Claude 2.1.266 and later record a
+// multi-select pick: with ", ", each label holding ", " or '"' quoted.
+func JoinLabels(labels []string) string {
 	quoted := make([]string, len(labels))
 	for i, l := range labels {
 		quoted[i] = QuoteLabel(l)

@@ -41,6 +41,11 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 		s.mu.Unlock()
 		if moved {
 			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "the person typed"})
+			if s.cfg.AnswerTimeout > 0 {
+				// Their key may have gone to another form: this one is
+				// answered by the rules once they stop typing.
+				s.goWork(func() { s.passthroughTimeout(f, decisions, nil) })
+			}
 		}
 		return false
 	}

@@ -2,7 +2,6 @@ package session
 
 import (
 	"encoding/json"
-	"strings"
 	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
@@ -43,7 +42,12 @@ func (s *session) answerByHook(f *form, ds []rules.Decision) bool {
 		q := f.questions[i]
 		switch d.Action {
 		case answer.Select:
-			answers[q.Question] = strings.Join(d.Labels, ", ")
+			answers[q.Question] = d.Labels[0]
+			if q.MultiSelect {
+				// Quoted as Claude 2.1.266 and later record a pick on
+				// the screen: a label holding ", " reads as one.
+				answers[q.Question] = answer.JoinLabels(d.Labels)
+			}
 			if d.Notes != "" {
 				notes[q.Question] = map[string]string{"notes": d.Notes}
 			}
@@ -72,7 +76,14 @@ func (s *session) answerByHook(f *form, ds []rules.Decision) bool {
 		s.mu.Unlock()
 		return false
 	}
+	// Nothing is pressed: Claude records what it is given, which no other
+	// pick was.
 	f.want = expectations(f, ds)
+	for q, a := range answers {
+		e := f.want[q]
+		e.answers, e.intended = []string{a}, a
+		f.want[q] = e
+	}
 	s.moveLocked(f, submitted, deciding)
 	f.viaHook = true
 	close(f.driven) // never driven on the screen

@@ -339,6 +339,29 @@ func TestChatDroppedWithItsForm(t *testing.T) {
 	}
 }
 
+// TestFormUnverifiable: a pick that Claude's record cannot tell from
+// another (the labels A and B ticked, beside a label "A, B", which Claude
+// Code 2.1.227 records alike) is never taken as verified: the run says
+// what was recorded and what was meant, and exits 6. It once crashed here
+// (an index into no recordings).
+func TestFormUnverifiable(t *testing.T) {
+	t.Parallel()
+	pick := fakeclaude.Question{Header: "Pick", Question: "Which ones?", Multi: true, Options: []fakeclaude.Option{
+		{Label: "A", Desc: "one"}, {Label: "B", Desc: "two"}, {Label: "A, B", Desc: "both in one"}}}
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{pick.Question: sel("A", "B")}},
+		Policy: rules.Fail})
+	c.ask("t1", pick)
+	ev := r.wait(`"mismatch"`)
+	if want, _ := ev["want"].(map[string]any); want[pick.Question] != "A, B" {
+		t.Errorf("mismatch %v", ev)
+	}
+	rep := r.end()
+	if code, _ := rep.Exit(nil); code != ExitMismatch || r.has("verified") {
+		t.Errorf("exit %d, want %d and nothing verified\n%s", code, ExitMismatch, r)
+	}
+}
+
 // TestTypedWhileDeciding: TestChatDroppedWithItsForm with the person's key
 // coming before the second form is decided (its rule is slow): that form
 // is the person's too once decided, and its message is never sent. It

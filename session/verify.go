@@ -97,7 +97,7 @@ func (s *session) verify(a arrival) {
 	s.because(ExitMismatch, fmt.Sprintf("Claude recorded something other than intended for form %s: %s", p.ToolUseID, why))
 	wantAnswers := map[string]string{}
 	for q, e := range want {
-		wantAnswers[q] = e.answers[0]
+		wantAnswers[q] = e.intended
 	}
 	fields["want"], fields["got"] = wantAnswers, got
 	delete(fields, "answers")

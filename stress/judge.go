@@ -150,7 +150,11 @@ func wants(q Question, a Answer) []string {
 		if !q.MultiSelect {
 			return []string{plain, dropVS16(plain)}
 		}
-		out := []string{quoted, plain, quoteAll(strings.Split(dropVS16(strings.Join(pick, "\x00")), "\x00"))}
+		bare := make([]string, len(pick))
+		for i, l := range pick {
+			bare[i] = dropVS16(l)
+		}
+		out := []string{quoted, plain, quoteAll(bare)}
 		if every {
 			out = append(out, dropVS16(plain))
 		}
