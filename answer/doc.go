@@ -2,8 +2,9 @@
 // questions Claude asks through its AskUserQuestion tool (as the hook
 // receives them), what may be done with one (select labels, type text,
 // chat, cancel; notes on a chosen option), the checks that make an answer
-// valid, and the string Claude records for it, with Claude's quoting of
-// labels that hold ", ".
+// valid, and the strings Claude records for it, with Claude's quoting of
+// labels that hold ", " and its dropping of a label's VS16, kept to those
+// no other pick of the question's labels could leave.
 //
 // hook, rules, ask, askflow, screen and session all speak it. It imports
 // none of them and does no I/O.

@@ -84,11 +84,16 @@ func (p Plan) Forms() int {
 // Generate makes sessions until they hold at least forms cases. The same
 // seed and count give the same plan; a prefix of a longer plan is the
 // shorter one.
-func Generate(seed uint64, forms int) Plan {
+func Generate(seed uint64, forms int) Plan { return GenerateWith(seed, forms, true) }
+
+// GenerateWith is Generate; without sequences, it is the generator as it
+// was before it drew emoji sequences (d67c786), which gives the seeds of
+// earlier runs their forms again.
+func GenerateWith(seed uint64, forms int, sequences bool) Plan {
 	p := Plan{Seed: seed}
 	n := 0
 	for i := 0; n < forms; i++ {
-		g := &gen{r: rand.New(rand.NewPCG(seed, uint64(i))), session: i,
+		g := &gen{r: rand.New(rand.NewPCG(seed, uint64(i))), session: i, sequences: sequences,
 			pairs: rand.New(rand.NewPCG(seed^pairStream, uint64(i)))}
 		s := g.session1(min(forms-n, 1+g.r.IntN(6)))
 		n += len(s.Cases)
@@ -105,6 +110,9 @@ type gen struct {
 	// a seed's forms, sizes and answers stay what they were before the
 	// harness asked forms in pairs.
 	pairs *rand.Rand
+	// sequences: labels, descriptions and headers may hold emoji
+	// sequences (see GenerateWith).
+	sequences bool
 }
 
 // pairStream sets the pairs' random stream apart from the forms'.
@@ -117,6 +125,14 @@ const pairChance = 0.25
 func (g *gen) pick(list []string) string { return list[g.r.IntN(len(list))] }
 
 func (g *gen) chance(p float64) bool { return g.r.Float64() < p }
+
+// list is base, and with it more when the generator draws emoji sequences.
+func (g *gen) list(base, more []string) []string {
+	if !g.sequences {
+		return base
+	}
+	return append(slices.Clone(base), more...)
+}
 
 func (g *gen) session1(forms int) Session {
 	s := Session{Name: fmt.Sprintf("s%03d", g.session)}
@@ -262,7 +278,7 @@ func sequencePart(r rune) bool {
 var headers = []string{
 	"Database", "Auth", "Layout", "Approach", "Naming", "Tests", "Deploy", "Cache", "Format",
 	"API style", "Storage", "Queue", "Logging", "Runtime", "Scope", "Priority",
-	"数据库", "架构", "🚀 Deploy", "テスト", "Next", "Submit", "Review", "Q1", "1. Yes", "⚠️ Risk",
+	"数据库", "架构", "🚀 Deploy", "テスト", "Next", "Submit", "Review", "Q1", "1. Yes",
 }
 
 var nouns = []string{
@@ -334,22 +350,32 @@ var descriptions = []string{
 	"", "", "Relational, robust", "Embedded, simple", "Document store", "The default choice",
 	"2. Not an option, just a description", "Fast to start with, slower to change later; most teams pick it when unsure",
 	"数据库说明 🚀", "❯ not a pointer", "[ ] not a box", "Enter to select · not a footer",
-	"⚠️ Read this first", "For the 👩\u200d🚀 on call",
 }
+
+// sequenceDescriptions and sequenceHeaders are drawn with descriptions
+// and headers when the generator draws emoji sequences.
+var (
+	sequenceDescriptions = []string{"⚠️ Read this first", "For the 👩\u200d🚀 on call"}
+	sequenceHeaders      = []string{"⚠️ Risk"}
+)
 
 func (g *gen) label(used map[string]bool) string {
 	for {
 		var l string
-		switch p := g.r.IntN(21); {
+		n := 20 // the generator before emoji sequences drew no sequenceLabels
+		if g.sequences {
+			n = 21
+		}
+		switch p := g.r.IntN(n); {
 		case p < 9:
 			l = g.pick(plainLabels)
 		case p < 11:
 			l = g.pick(longLabels)
 		case p < 13:
 			l = g.pick(cjkLabels)
-		case p < 14:
+		case g.sequences && p < 14:
 			l = g.pick(sequenceLabels)
-		case p < 18:
+		case g.sequences && p < 18, !g.sequences && p < 17:
 			l = g.pick(lookalikes)
 		default:
 			l = g.pick(commaLabels)
@@ -386,7 +412,7 @@ func (g *gen) preview() string {
 
 func (g *gen) header() string {
 	for {
-		h := g.pick(headers)
+		h := g.pick(g.list(headers, sequenceHeaders))
 		if len(utf16.Encode([]rune(h))) <= 12 {
 			return h
 		}
@@ -398,7 +424,7 @@ func (g *gen) question(preview bool) Question {
 	n := 2 + g.r.IntN(3)
 	used := map[string]bool{}
 	for i := 0; i < n; i++ {
-		o := Option{Label: g.label(used), Description: g.pick(descriptions)}
+		o := Option{Label: g.label(used), Description: g.pick(g.list(descriptions, sequenceDescriptions))}
 		if preview && (i == 0 || g.chance(0.85)) {
 			o.Preview = g.preview()
 		}

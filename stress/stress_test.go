@@ -1,6 +1,9 @@
 package stress
 
 import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -32,6 +35,44 @@ func TestGenerateIsReproducible(t *testing.T) {
 // TestGeneratedFormsAreValid: every form passes Claude Code's input checks
 // (as the fake API applies them), question texts are unique in a session,
 // and the generated rules load and answer every question as intended.
+// TestGenerateWithoutSequences: without emoji sequences a seed gives the
+// forms it gave before they were drawn (e2e TestTallPage replays such
+// seeds); with them, some forms hold one.
+func TestGenerateWithoutSequences(t *testing.T) {
+	count := func(p Plan) int {
+		n := 0
+		for _, s := range p.Sessions {
+			for _, c := range s.Cases {
+				if slices.Contains(c.Classes, "emoji-sequence") {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	if n := count(GenerateWith(1, 400, false)); n != 0 {
+		t.Errorf("%d forms with emoji sequences, want none", n)
+	}
+	if n := count(Generate(1, 400)); n == 0 {
+		t.Error("no form with an emoji sequence in 400")
+	}
+	// The plans of TestTallPage's seeds, as the generator of fd35f45 gave
+	// them (sha256 of their JSON).
+	for seed, want := range map[uint64]string{
+		6070619087335327480:  "8b67fdbef9a3a63506beca5d092c65cb9e5a26affff311aaf711b4bda2ded993",
+		11851546580518840268: "c87c7581f1001c5d1280db6db7b22c33725aed01b9a8406cb4b6e16fa2586f8d",
+		12353519114840221176: "854a58f911a3b6beb30d7846bba505c017fe0853fe5282e2b18ce86ce8c0699e",
+	} {
+		b, err := json.Marshal(GenerateWith(seed, 150, false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf("%x", sha256.Sum256(b)); got != want {
+			t.Errorf("seed %d gives other forms than before emoji sequences: %s", seed, got)
+		}
+	}
+}
+
 func TestGeneratedFormsAreValid(t *testing.T) {
 	classes := map[string]int{}
 	for _, s := range Generate(1, 400).Sessions {

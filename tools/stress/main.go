@@ -45,14 +45,15 @@ func main() {
 	md := flag.String("md", "", "also write the figures as Markdown to this file")
 	via := flag.String("answer-via", "", "answer through the `screen` (default) or the PreToolUse `hook` (an answer path independent of the recogniser)")
 	only := flag.String("only", "*", "run only the sessions whose name matches this `GLOB` (s012, s01*), to repeat a failure")
+	sequences := flag.Bool("sequences", true, "draw emoji sequences too (false: the forms a seed gave before they were drawn, to repeat an earlier run)")
 	flag.Parse()
-	if err := run(*seed, *count, strings.Fields(strings.ReplaceAll(*versions, ",", " ")), *parallel, *out, *keep, *minPct, *md, *only, *via); err != nil {
+	if err := run(*seed, *count, strings.Fields(strings.ReplaceAll(*versions, ",", " ")), *parallel, *out, *keep, *minPct, *md, *only, *via, *sequences); err != nil {
 		fmt.Fprintln(os.Stderr, "stress:", err)
 		os.Exit(1)
 	}
 }
 
-func run(seed uint64, count int, versions []string, parallel int, out string, keep bool, minPct float64, md, only, via string) error {
+func run(seed uint64, count int, versions []string, parallel int, out string, keep bool, minPct float64, md, only, via string, sequences bool) error {
 	if via != "" && via != "screen" && via != "hook" {
 		return fmt.Errorf("-answer-via %q: want screen or hook", via)
 	}
@@ -81,7 +82,7 @@ func run(seed uint64, count int, versions []string, parallel int, out string, ke
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("build claudewrap (run from the repository root): %w", err)
 	}
-	plan := stress.Generate(seed, count)
+	plan := stress.GenerateWith(seed, count, sequences)
 	var keepSessions []stress.Session
 	for _, s := range plan.Sessions {
 		ok, err := path.Match(only, s.Name)
@@ -99,6 +100,9 @@ func run(seed uint64, count int, versions []string, parallel int, out string, ke
 	}
 	if via != "" && via != "screen" {
 		cmdline += " -answer-via " + via
+	}
+	if !sequences {
+		cmdline += " -sequences=false"
 	}
 	fmt.Printf("seed %d: %d forms in %d sessions, on Claude Code %s\n  repeat with: %s\n",
 		seed, plan.Forms(), len(plan.Sessions), strings.Join(versions, ", "), cmdline)
