@@ -91,6 +91,46 @@ func TestVS16Label(t *testing.T) {
 	})
 }
 
+// TestVS16Header: a header whose emoji is a text character and VS16 with
+// text after it ("⚠️ Risk"), in a header chip and on a tab row
+// (testdata/scenarios/vs16head.yaml). 2.1.227 and older leave a blank
+// column after the emoji ("☐ ⚠  Risk"), which the recogniser refused in a
+// chip: such a form was never answered (exit 5; stress seed 1764070800).
+// Each form is answered on the screen and verified; what Claude records
+// drops the labels' VS16 on 2.1.266 and later (TestVS16Label).
+func TestVS16Header(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		vs := func(s string) string {
+			if patchOf(version) >= 266 {
+				return strings.ReplaceAll(s, "\ufe0f", "")
+			}
+			return s
+		}
+		for _, tc := range []struct {
+			name, prompt, id, rules, want string
+		}{
+			{"header chip", "weigh the risk", "toolu_01vs16one",
+				"  - answer: {select: \"⚠️ High\"}\n",
+				`"How risky is the migration?"="` + vs("⚠️ High") + `"`},
+			{"tab row", "weigh both risks", "toolu_01vs16two",
+				"  - {when: {header: \"⚠️ Risk\"}, answer: {select: \"⚠️ High\"}}\n" +
+					"  - {when: {header: \"1️⃣ First\"}, answer: {select: [\"✔️ Tests\", \"1️⃣ Smoke\"]}}\n",
+				`"How risky is the migration?"="` + vs("⚠️ High") + `", "Which checks come first?"="` + vs("✔️ Tests, 1️⃣ Smoke") + `"`},
+		} {
+			r := runClaudewrap(t, version, "testdata/scenarios/vs16head.yaml", tc.prompt,
+				"--rules", writeRules(t, tc.rules), "--size", "80x40", "--exit-after-turn")
+			res := r.toolResult(t, tc.id)
+			if res.IsError || !strings.Contains(res.Content, tc.want) {
+				t.Errorf("%s: tool_result %q, want %s\n%s", tc.name, res.Content, tc.want, r)
+			}
+			if len(r.find("verified")) != 1 || r.code != 0 {
+				t.Errorf("%s: want one verified event and exit 0\n%s", tc.name, r)
+			}
+			report("Claude Code %s: a header \"⚠️ Risk\" in a %s: verified (%d keys)", version, tc.name, len(r.find("key")))
+		}
+	})
+}
+
 func TestChat(t *testing.T) {
 	forVersions(t, func(t *testing.T, version string) {
 		msg := "We never deploy from this session; skip it."

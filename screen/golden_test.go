@@ -430,6 +430,73 @@ func TestEmojiSequences(t *testing.T) {
 	}
 }
 
+// TestVS16Header: a header whose emoji is a text character and VS16, with
+// text after it (testdata/scenarios/vs16head.yaml). 2.1.227 and older give
+// the emoji two columns and leave the second blank ("☐ ⚠  Risk"), 2.1.266 on
+// draw U+FFFD there ("☐ ⚠� Risk"). On every pinned version the chip and the
+// tab row are read, each page shows its own question and no other, and a
+// header asked otherwise disagrees. The stress recordings are where it was
+// found: no header was read, so the form was never answered (exit 5).
+func TestVS16Header(t *testing.T) {
+	one := answer.Question{
+		Question: "How risky is the migration?",
+		Header:   "⚠️ Risk",
+		Options:  []answer.Option{{Label: "Low"}, {Label: "⚠️ High"}, {Label: "Unknown"}},
+	}
+	two := []answer.Question{
+		{Question: one.Question, Header: one.Header, Options: one.Options[:2]},
+		{Question: "Which checks come first?", Header: "1️⃣ First", MultiSelect: true,
+			Options: []answer.Option{{Label: "✔️ Tests"}, {Label: "Lint"}, {Label: "1️⃣ Smoke"}}},
+	}
+	otherHeader := func(qs []answer.Question, i int) []answer.Question {
+		qs = slices.Clone(qs)
+		qs[i].Header = strings.Replace(qs[i].Header, "⚠️", "⛔", 1)
+		qs[i].Header = strings.Replace(qs[i].Header, "1️⃣", "2️⃣", 1)
+		return qs
+	}
+	for _, v := range []string{"2.1.197", "2.1.227", "2.1.266", "2.1.299", "2.1.321", "2.1.330"} {
+		t.Run(v, func(t *testing.T) {
+			dir := "../testdata/screens/" + v + "/vs16head-"
+			for _, tc := range []struct {
+				file string
+				qs   []answer.Question
+				page int
+			}{
+				{"chip-80x40", []answer.Question{one}, 0},
+				{"tabs-80x40", two, 0},
+				{"tabs-first-80x40", two, 1},
+			} {
+				f, err := screen.Recognize(replay(t, dir+tc.file+".cast", 0))
+				if err != nil {
+					t.Fatalf("%s: Recognize: %v", tc.file, err)
+				}
+				if !f.Shows(tc.qs, tc.page) {
+					t.Errorf("%s: the page does not show question %d: %q %q", tc.file, tc.page+1,
+						f.Disagreements(tc.qs[tc.page]), f.TabDisagreements([]string{tc.qs[0].Header, tc.qs[len(tc.qs)-1].Header}))
+				}
+				if want := strings.ReplaceAll(tc.qs[tc.page].Header, "\ufe0f", ""); strings.Contains(f.Header, "  ") ||
+					!strings.HasPrefix(f.Header, string([]rune(want)[0])) {
+					t.Errorf("%s: header %q, want it read as %q, one space apart", tc.file, f.Header, tc.qs[tc.page].Header)
+				}
+				for i := range tc.qs {
+					if f.Shows(otherHeader(tc.qs, i), tc.page) {
+						t.Errorf("%s: the page shows question %d with header %q asked", tc.file, tc.page+1, otherHeader(tc.qs, i)[i].Header)
+					}
+				}
+			}
+		})
+	}
+	for _, tc := range []struct{ file, question string }{
+		{"2.1.227/stress-1764070800-s036-167x20", "Which database should we use for part 2?"},
+		{"2.1.197/stress-1764070800-s026-173x112", "Which queue should we use for part 6?"},
+	} {
+		f, err := screen.Recognize(replay(t, "../testdata/screens/"+tc.file+".cast", 0))
+		if err != nil || f.Question != tc.question || screen.Squash(f.Header) != screen.Squash("⚠️ Risk") {
+			t.Errorf("%s: want the form with header \"⚠️ Risk\" and its question, got %v\n%v", tc.file, err, f)
+		}
+	}
+}
+
 // TestNumberKeysRecorded: what an option's number does, on every pinned
 // version, as askflow counts on (numberKey): on a single-select question it
 // records that option at once and moves on, wherever the focus was; on a

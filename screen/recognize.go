@@ -151,11 +151,14 @@ func trimSpace(r []rune) []rune {
 	return r
 }
 
-// isChipRow matches a single question's header: " ☐ Database".
+// isChipRow matches a single question's header: " ☐ Database". The header
+// may hold two spaces in a row: 2.1.227 and older give an emoji made of a
+// text character and VS16 ("⚠️") two columns and leave the second blank,
+// where the emulator gives it one ("☐ ⚠  Risk"; stress seed 1764070800).
 func isChipRow(l line) bool {
 	r := l.runes
 	return len(r) > 3 && r[0] == ' ' && (r[1] == chipOpen || r[1] == chipAnswered) && r[2] == ' ' &&
-		r[3] != ' ' && !strings.Contains(l.text(), "  ")
+		r[3] != ' '
 }
 
 func isRule(l line, cols int) bool {
@@ -236,7 +239,7 @@ func parseTabs(l line) []Tab {
 			j++
 		}
 		t := Tab{
-			Title:    strings.TrimSpace(string(r[i+1 : j])),
+			Title:    oneSpaced(string(r[i+1 : j])),
 			Answered: r[i] == chipAnswered,
 			Submit:   r[i] == chipSubmit,
 			Active:   l.cells[i].BG != DefaultBG,
@@ -315,11 +318,17 @@ func isTabTail(l line) bool {
 	return false
 }
 
+// oneSpaced is s trimmed, with each run of spaces inside it made one: a
+// header or tab title as it was asked, when the screen left a blank column
+// after an emoji (see isChipRow). Headers are compared without white space
+// (Squash); this is for what people read.
+func oneSpaced(s string) string { return strings.Join(strings.Fields(s), " ") }
+
 // parseHeader reads the tab row or header chip at ls[y] into f.
 func parseHeader(f *Form, l line) error {
 	f.Top = l.y
 	if !isTabRow(l) {
-		f.Header = strings.TrimSpace(string(l.runes[3:]))
+		f.Header = oneSpaced(string(l.runes[3:]))
 		return nil
 	}
 	f.Tabs = parseTabs(l)
