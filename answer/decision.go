@@ -61,7 +61,8 @@ func (d Decision) String() string {
 
 // Recorded is the string Claude records for the decision: the label, the
 // labels joined with ", " in tick order, or the typed text. See
-// [Decision.Recordings] for every form a multi-select answer takes.
+// [Decision.Renderings] for every form a multi-select answer takes, and
+// [Decision.Recordings] for those that verify it.
 func (d Decision) Recorded() string {
 	if d.Action == Type {
 		return d.Text

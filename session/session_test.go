@@ -392,6 +392,34 @@ func TestTypedWhileDeciding(t *testing.T) {
 	}
 }
 
+// TestTypedWhileDecidingTimeout: a form handed over because the person
+// typed while it was being decided is answered by the rules once they have
+// not typed for AnswerTimeout, as a form handed over by policy is.
+func TestTypedWhileDecidingTimeout(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	gate, entered := make(chan struct{}), make(chan struct{}, 1)
+	r := startRun(t, c, Config{Decider: gatedDecider{decider: decider{answers: map[string]answer.Decision{
+		database.Question: sel("SQLite")}}, gated: database.Question, gate: gate, entered: entered},
+		Policy: rules.Passthrough, AnswerTimeout: 200 * time.Millisecond})
+	c.ask("t1", database)
+	select {
+	case <-entered:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the form was never decided\n%s", r)
+	}
+	r.s.input([]byte("x")) // a key the form ignores
+	close(gate)
+	if ev := r.wait(`"handed_over"`); ev["reason"] != "the person typed" {
+		t.Errorf("handed_over %v\n%s", ev, r)
+	}
+	r.wait(`"timeout"`)
+	r.wait(`"verified"`)
+	if got := c.Submitted()[database.Question]; got != "SQLite" {
+		t.Errorf("Claude recorded %q\n%s", got, r)
+	}
+}
+
 // answerBoth has the person answer the two forms handed to them (option 1
 // each), and returns the report once Claude's turn has ended.
 func answerBoth(t *testing.T, c *fakeChild, r *run) Report {
@@ -408,15 +436,23 @@ func answerBoth(t *testing.T, c *fakeChild, r *run) Report {
 }
 
 // gatedDecider is a decider whose decision on the question gated waits
-// until gate is closed.
+// until gate is closed. entered, if not nil, is sent to when that wait
+// begins.
 type gatedDecider struct {
 	decider
-	gated string
-	gate  chan struct{}
+	gated   string
+	gate    chan struct{}
+	entered chan struct{}
 }
 
 func (d gatedDecider) Decide(q answer.Question) rules.Decision {
 	if q.Question == d.gated {
+		if d.entered != nil {
+			select {
+			case d.entered <- struct{}{}:
+			default:
+			}
+		}
 		<-d.gate
 	}
 	return d.decider.Decide(q)

@@ -12,7 +12,9 @@
 // judging.
 //
 // The same seed always gives the same forms, sizes and intended answers;
-// [Generate] is pure. [Run] drives sessions (one Claude Code process each)
+// [Generate] is pure. [GenerateWith] with sequences off is the generator
+// as it was before emoji sequences, which gives an earlier run's seed its
+// forms again. [Run] drives sessions (one Claude Code process each)
 // with bounded parallelism and returns a [Verdict] per form; [Report]
 // tallies them per version and per case class.
 //
