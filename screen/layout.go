@@ -62,6 +62,9 @@ package screen
 //   - 2.1.227 splits a multi-select checkbox when its label wraps
 //     ("[  Long label" over "]  the rest");
 //   - 2.1.227 prints a tab in a preview raw, pushing the box's side out;
+//   - in the header chip and on the tab row, 2.1.227 and older give an
+//     emoji made of a text character and VS16 two columns and leave the
+//     second blank ("☐ ⚠  Risk"), 2.1.266 on draw U+FFFD there ("☐ ⚠� Risk");
 //   - a lone Esc takes about half a second to act on 2.1.197.
 const (
 	pointer      = '❯' // the focused row's marker, in column 0

@@ -151,14 +151,30 @@ func trimSpace(r []rune) []rune {
 	return r
 }
 
-// isChipRow matches a single question's header: " ☐ Database". The header
-// may hold two spaces in a row: 2.1.227 and older give an emoji made of a
-// text character and VS16 ("⚠️") two columns and leave the second blank,
-// where the emulator gives it one ("☐ ⚠  Risk"; stress seed 1764070800).
+// isChipRow matches a single question's header: " ☐ Database". Two spaces
+// in a row end the header, but for the blank column 2.1.227 and older leave
+// after an emoji made of a text character and VS16 ("☐ ⚠  Risk", or a
+// keycap "☐ 1  First"), which they give two columns and the emulator one
+// (stress seed 1764070800).
 func isChipRow(l line) bool {
 	r := l.runes
-	return len(r) > 3 && r[0] == ' ' && (r[1] == chipOpen || r[1] == chipAnswered) && r[2] == ' ' &&
-		r[3] != ' '
+	if len(r) <= 3 || r[0] != ' ' || (r[1] != chipOpen && r[1] != chipAnswered) || r[2] != ' ' || r[3] == ' ' {
+		return false
+	}
+	t := trimSpace(r)
+	for i := 1; i+1 < len(t); i++ {
+		if t[i] == ' ' && t[i+1] == ' ' && !takesVS16(t[i-1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// takesVS16 reports whether r may be the start of an emoji that VS16 makes
+// two columns wide where the emulator gives it one: a character outside
+// ASCII, or a keycap's digit, # or *.
+func takesVS16(r rune) bool {
+	return r >= 0x80 || r >= '0' && r <= '9' || r == '#' || r == '*'
 }
 
 func isRule(l line, cols int) bool {
@@ -319,9 +335,9 @@ func isTabTail(l line) bool {
 }
 
 // oneSpaced is s trimmed, with each run of spaces inside it made one: a
-// header or tab title as it was asked, when the screen left a blank column
-// after an emoji (see isChipRow). Headers are compared without white space
-// (Squash); this is for what people read.
+// header or tab title as people read it, when the screen left a blank
+// column after an emoji (see isChipRow). Headers are compared without white
+// space (Squash); this is for what people see.
 func oneSpaced(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // parseHeader reads the tab row or header chip at ls[y] into f.
@@ -394,7 +410,7 @@ func parseTop(f *Form, ls []line, y int) error {
 			if wrap != nil {
 				for k := range f.Tabs {
 					t := &f.Tabs[k]
-					t.Title = strings.TrimSpace(t.Title + " " + wrap[k])
+					t.Title = oneSpaced(t.Title + " " + wrap[k])
 					if t.Active && !t.Submit {
 						f.Header = t.Title
 					}

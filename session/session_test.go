@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -399,6 +400,8 @@ func TestTypedWhileDecidingTimeout(t *testing.T) {
 	t.Parallel()
 	c := newChild(t, fakeclaude.Faults{})
 	gate, entered := make(chan struct{}), make(chan struct{}, 1)
+	open := sync.OnceFunc(func() { close(gate) })
+	t.Cleanup(open) // a test failed before the gate opened still ends
 	r := startRun(t, c, Config{Decider: gatedDecider{decider: decider{answers: map[string]answer.Decision{
 		database.Question: sel("SQLite")}}, gated: database.Question, gate: gate, entered: entered},
 		Policy: rules.Passthrough, AnswerTimeout: 200 * time.Millisecond})
@@ -408,15 +411,19 @@ func TestTypedWhileDecidingTimeout(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatalf("the form was never decided\n%s", r)
 	}
-	r.s.input([]byte("x")) // a key the form ignores
-	close(gate)
-	if ev := r.wait(`"handed_over"`); ev["reason"] != "the person typed" {
+	r.s.input([]byte("x")) // the person typed (the session is told; Claude is not)
+	open()
+	if ev := r.wait(`"event":"handed_over"`); ev["reason"] != "the person typed" {
 		t.Errorf("handed_over %v\n%s", ev, r)
 	}
-	r.wait(`"timeout"`)
-	r.wait(`"verified"`)
+	r.wait(`"event":"timeout"`)
+	r.wait(`"event":"verified"`)
 	if got := c.Submitted()[database.Question]; got != "SQLite" {
 		t.Errorf("Claude recorded %q\n%s", got, r)
+	}
+	log := r.log.String()
+	if k, to := strings.Index(log, `"event":"key"`), strings.Index(log, `"event":"timeout"`); k >= 0 && k < to {
+		t.Errorf("a key was pressed before the answer timeout\n%s", r)
 	}
 }
 
