@@ -39,6 +39,12 @@ func TestAnswerForms(t *testing.T) {
 			"  - answer: {select: Mixed 混合 ✅}\n", `"我们应该使用哪个数据库？🚀"="Mixed 混合 ✅"`},
 		{"emoji sequences, last option", "emoji.yaml", "pick a setup", "toolu_01emoji", "80x40",
 			"  - answer: {select: \"Cafe\u0301 👍🏽 OK\"}\n", "\"Which 👨\u200d💻 setup should we use? ⚠️\"=\"Cafe\u0301 👍🏽 OK\""},
+		{"headers holding the tab row's marks", "markhead.yaml", "mark the tabs", "toolu_01marktabs", "80x40",
+			"  - {when: {header: \"✔ Done\"}, answer: {select: \"Yes\"}}\n" +
+				"  - {when: {header: \"Next →\"}, answer: {select: \"← Rollback\"}}\n",
+			`"Is the migration finished?"="Yes", "What comes after it?"="← Rollback"`},
+		{"a header chip holding a box", "markhead.yaml", "mark the chip", "toolu_01markchip", "80x40",
+			"  - answer: {select: Tests}\n", `"What is left to do?"="Tests"`},
 		{"typed answer", "database.yaml", "pick a database", "toolu_01database", "120x40",
 			"  - answer: {type: We use SQLite for now}\n", `"Which database should we use?"="We use SQLite for now"`},
 		{"three questions at 60 cols", "three.yaml", "plan the project", "toolu_01three", "60x50",

@@ -97,7 +97,7 @@ func TestTallPage(t *testing.T) {
 		t.Run("claude-"+version, func(t *testing.T) {
 			claude := claudetest.Binary(t, version)
 			for _, p := range picks {
-				plan := stress.GenerateWith(p.seed, 150, false) // these seeds' forms, from before emoji sequences
+				plan := stress.GenerateWith(p.seed, 150, stress.Plain) // these seeds' forms, from before emoji sequences
 				plan.Sessions = slices.DeleteFunc(plan.Sessions, func(s stress.Session) bool { return s.Name != p.session })
 				if len(plan.Sessions) != 1 {
 					t.Fatalf("seed %d has no session %s", p.seed, p.session)

@@ -452,45 +452,12 @@ func TestVS16Header(t *testing.T) {
 		{Question: "Which checks come first?", Header: "1️⃣ First", MultiSelect: true,
 			Options: []answer.Option{{Label: "✔️ Tests"}, {Label: "Lint"}, {Label: "1️⃣ Smoke"}}},
 	}
-	otherHeader := func(qs []answer.Question, i int) []answer.Question {
-		qs = slices.Clone(qs)
-		qs[i].Header = strings.Replace(qs[i].Header, "⚠️", "⛔", 1)
-		qs[i].Header = strings.Replace(qs[i].Header, "1️⃣", "2️⃣", 1)
-		return qs
-	}
-	for _, v := range []string{"2.1.197", "2.1.227", "2.1.266", "2.1.299", "2.1.321", "2.1.330"} {
-		t.Run(v, func(t *testing.T) {
-			dir := "../testdata/screens/" + v + "/vs16head-"
-			for _, tc := range []struct {
-				file string
-				qs   []answer.Question
-				page int
-			}{
-				{"chip-80x40", []answer.Question{one}, 0},
-				{"tabs-80x40", two, 0},
-				{"tabs-first-80x40", two, 1},
-			} {
-				f, err := screen.Recognize(replay(t, dir+tc.file+".cast", 0))
-				if err != nil {
-					t.Errorf("%s: Recognize: %v", tc.file, err)
-					continue
-				}
-				if !f.Shows(tc.qs, tc.page) {
-					t.Errorf("%s: the page does not show question %d: %q %q", tc.file, tc.page+1,
-						f.Disagreements(tc.qs[tc.page]), f.TabDisagreements([]string{tc.qs[0].Header, tc.qs[len(tc.qs)-1].Header}))
-				}
-				// Read one space apart, the emoji without what has no cell.
-				if drawn := noCell.Replace(f.Header); drawn != noCell.Replace(tc.qs[tc.page].Header) {
-					t.Errorf("%s: header %q, want %q read as it was asked, one space apart", tc.file, f.Header, tc.qs[tc.page].Header)
-				}
-				for i := range tc.qs {
-					if f.Shows(otherHeader(tc.qs, i), tc.page) {
-						t.Errorf("%s: the page shows question %d with header %q asked", tc.file, tc.page+1, otherHeader(tc.qs, i)[i].Header)
-					}
-				}
-			}
-		})
-	}
+	other := strings.NewReplacer("⚠️", "⛔", "1️⃣", "2️⃣")
+	showsHeaders(t, "vs16head-", []headerPage{
+		{"chip-80x40", []answer.Question{one}, 0},
+		{"tabs-80x40", two, 0},
+		{"tabs-first-80x40", two, 1},
+	}, other.Replace)
 	// Two spaces after plain text still end a chip: such a row is a
 	// question's, not a header.
 	snap := replay(t, "../testdata/screens/2.1.330/vs16head-chip-80x40.cast", 0)
@@ -518,6 +485,69 @@ func TestVS16Header(t *testing.T) {
 			t.Errorf("%s: want the form with header \"⚠️ Risk\" and its question, got %v\n%v", tc.file, err, f)
 		}
 	}
+}
+
+// headerPage is a recording (its name after the prefix) of the page of
+// question page of the form qs.
+type headerPage struct {
+	file string
+	qs   []answer.Question
+	page int
+}
+
+// showsHeaders checks each page on every pinned version: it is read, shows
+// its question and no other, its header reads exactly as asked (one space
+// apart, less what has no cell), and it does not show its question when
+// any header is asked as other makes it.
+func showsHeaders(t *testing.T, prefix string, pages []headerPage, other func(string) string) {
+	t.Helper()
+	for _, v := range []string{"2.1.197", "2.1.227", "2.1.266", "2.1.299", "2.1.321", "2.1.330"} {
+		t.Run(v, func(t *testing.T) {
+			for _, p := range pages {
+				f, err := screen.Recognize(replay(t, "../testdata/screens/"+v+"/"+prefix+p.file+".cast", 0))
+				if err != nil {
+					t.Errorf("%s: Recognize: %v", p.file, err)
+					continue
+				}
+				headers := make([]string, len(p.qs))
+				for i, q := range p.qs {
+					headers[i] = q.Header
+				}
+				if !f.Shows(p.qs, p.page) {
+					t.Errorf("%s: the page does not show question %d: %q %q", p.file, p.page+1,
+						f.Disagreements(p.qs[p.page]), f.TabDisagreements(headers))
+				}
+				if noCell.Replace(f.Header) != noCell.Replace(p.qs[p.page].Header) {
+					t.Errorf("%s: header %q, want %q read as it was asked, one space apart", p.file, f.Header, p.qs[p.page].Header)
+				}
+				for i := range p.qs {
+					changed := slices.Clone(p.qs)
+					changed[i].Header = other(changed[i].Header)
+					if f.Shows(changed, p.page) {
+						t.Errorf("%s: the page shows question %d with header %q asked", p.file, p.page+1, changed[i].Header)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestMarkHeader: headers holding the marks of Claude's own tab row
+// (testdata/scenarios/markhead.yaml): "✔ Done" and "Next →" on a tab row,
+// "☐ Todo" in a chip. The tab row was split at every chip and cut at the
+// arrow ("[☒ ] [✔ Done] [☐ Next]"), so such a form was never answered.
+func TestMarkHeader(t *testing.T) {
+	yesNo := []answer.Option{{Label: "Yes"}, {Label: "No"}}
+	two := []answer.Question{
+		{Question: "Is the migration finished?", Header: "✔ Done", Options: yesNo},
+		{Question: "What comes after it?", Header: "Next →", Options: []answer.Option{{Label: "Cleanup"}, {Label: "← Rollback"}}},
+	}
+	one := answer.Question{Question: "What is left to do?", Header: "☐ Todo", Options: []answer.Option{{Label: "Docs"}, {Label: "Tests"}}}
+	showsHeaders(t, "markhead-", []headerPage{
+		{"tabs-80x40", two, 0},
+		{"tabs-next-80x40", two, 1},
+		{"chip-80x40", []answer.Question{one}, 0},
+	}, strings.NewReplacer("✔", "✘", "→", "⇒", "☐", "☒").Replace)
 }
 
 // TestNumberKeysRecorded: what an option's number does, on every pinned

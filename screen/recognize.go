@@ -246,24 +246,41 @@ func firstFG(l line) Color {
 func parseTabs(l line) []Tab {
 	var tabs []Tab
 	r := l.runes
-	for i := 0; i < len(r); i++ {
-		if !isChip(r[i]) {
-			continue
+	end := len(r)
+	for end > 0 && unicode.IsSpace(r[end-1]) {
+		end--
+	}
+	if end > 0 && r[end-1] == tabRight {
+		end--
+	}
+	starts := tabStarts(r)
+	for k, i := range starts {
+		j := end
+		if k+1 < len(starts) {
+			j = starts[k+1]
 		}
-		j := i + 1
-		for j < len(r) && !isChip(r[j]) && r[j] != tabRight {
-			j++
-		}
-		t := Tab{
+		tabs = append(tabs, Tab{
 			Title:    oneSpaced(string(r[i+1 : j])),
 			Answered: r[i] == chipAnswered,
 			Submit:   r[i] == chipSubmit,
 			Active:   l.cells[i].BG != DefaultBG,
-		}
-		tabs = append(tabs, t)
-		i = j - 1
+		})
 	}
 	return tabs
+}
+
+// tabStarts lists where the tabs of the tab row r begin: at each chip, but
+// for one right after a tab's own chip and space, which is its title's
+// first character ("☒ ✔ Done"). Tabs on a crowded row may be one space
+// apart ("☐ Q1 ☐ A…"), so a chip later in a title is not told from a tab.
+func tabStarts(r []rune) []int {
+	var starts []int
+	for i, c := range r {
+		if isChip(c) && !(len(starts) > 0 && starts[len(starts)-1] == i-2 && r[i-1] == ' ') {
+			starts = append(starts, i)
+		}
+	}
+	return starts
 }
 
 // wrappedTabs reads the rest of the tabs' titles from next, the row under
@@ -280,10 +297,7 @@ func wrappedTabs(l, next line) ([]string, bool) {
 	var starts []int // each tab's box's first column
 	bg := DefaultBG
 	active := -1
-	for i, r := range l.runes {
-		if !isChip(r) {
-			continue
-		}
+	for _, i := range tabStarts(l.runes) {
 		if l.cells[i].BG != DefaultBG {
 			bg, active = l.cells[i].BG, len(starts)
 		}

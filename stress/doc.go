@@ -3,7 +3,7 @@
 // single- and multi-select, typed answers, chat, cancel, previews with
 // notes, long, CJK and emoji text, emoji sequences (ZWJ, VS16, flags,
 // skin tones, a keycap, a combining accent), labels that look like
-// Claude's own UI, labels holding ", " or quotes, terminals from 40x16 to
+// Claude's own UI, headers holding its tab row's marks, labels holding ", " or quotes, terminals from 40x16 to
 // 200x50, several forms chained in one turn, two asked in one reply), has
 // the claudewrap binary answer them on the real Claude Code against the
 // fake Messages API, and judges every form by what Claude recorded: the
@@ -12,9 +12,9 @@
 // judging.
 //
 // The same seed always gives the same forms, sizes and intended answers;
-// [Generate] is pure. [GenerateWith] with sequences off is the generator
-// as it was before emoji sequences, which gives an earlier run's seed its
-// forms again. [Run] drives sessions (one Claude Code process each)
+// [Generate] is pure. Each [Generation] of the generator drew more than
+// the one before and changed what a seed gives; [GenerateWith] an earlier
+// one gives an earlier run's seed its forms again. [Run] drives sessions (one Claude Code process each)
 // with bounded parallelism and returns a [Verdict] per form; [Report]
 // tallies them per version and per case class.
 //

@@ -84,16 +84,32 @@ func (p Plan) Forms() int {
 // Generate makes sessions until they hold at least forms cases. The same
 // seed and count give the same plan; a prefix of a longer plan is the
 // shorter one.
-func Generate(seed uint64, forms int) Plan { return GenerateWith(seed, forms, true) }
+func Generate(seed uint64, forms int) Plan { return GenerateWith(seed, forms, Latest) }
 
-// GenerateWith is Generate; without sequences, it is the generator as it
-// was before it drew emoji sequences (d67c786), which gives the seeds of
-// earlier runs their forms again.
-func GenerateWith(seed uint64, forms int, sequences bool) Plan {
+// Generation is what the generator draws. Each one added more and changed
+// what a seed gives; an earlier one gives the seeds of the runs made with
+// it their forms again.
+type Generation int
+
+const (
+	// Plain is the generator before it drew emoji sequences (d67c786).
+	Plain Generation = iota
+	// Sequences draws emoji sequences in labels, descriptions and headers
+	// (random forms runs 32 to 36).
+	Sequences
+	// Marks draws headers holding the tab row's own marks too ("✔ Done",
+	// "Next →").
+	Marks
+
+	Latest = Marks
+)
+
+// GenerateWith is Generate with the generator of generation gen.
+func GenerateWith(seed uint64, forms int, gen Generation) Plan {
 	p := Plan{Seed: seed}
 	n := 0
 	for i := 0; n < forms; i++ {
-		g := &gen{r: rand.New(rand.NewPCG(seed, uint64(i))), session: i, sequences: sequences,
+		g := &generator{r: rand.New(rand.NewPCG(seed, uint64(i))), session: i, gen: gen,
 			pairs: rand.New(rand.NewPCG(seed^pairStream, uint64(i)))}
 		s := g.session1(min(forms-n, 1+g.r.IntN(6)))
 		n += len(s.Cases)
@@ -102,7 +118,7 @@ func GenerateWith(seed uint64, forms int, sequences bool) Plan {
 	return p
 }
 
-type gen struct {
+type generator struct {
 	r       *rand.Rand
 	session int
 	serial  int // unique number for question texts within the session
@@ -110,9 +126,7 @@ type gen struct {
 	// a seed's forms, sizes and answers stay what they were before the
 	// harness asked forms in pairs.
 	pairs *rand.Rand
-	// sequences: labels, descriptions and headers may hold emoji
-	// sequences (see GenerateWith).
-	sequences bool
+	gen   Generation
 }
 
 // pairStream sets the pairs' random stream apart from the forms'.
@@ -122,19 +136,19 @@ const pairStream = 0x7061697273
 // it is.
 const pairChance = 0.25
 
-func (g *gen) pick(list []string) string { return list[g.r.IntN(len(list))] }
+func (g *generator) pick(list []string) string { return list[g.r.IntN(len(list))] }
 
-func (g *gen) chance(p float64) bool { return g.r.Float64() < p }
+func (g *generator) chance(p float64) bool { return g.r.Float64() < p }
 
-// list is base, and with it more when the generator draws emoji sequences.
-func (g *gen) list(base, more []string) []string {
-	if !g.sequences {
+// list is base, and with it more from generation since on.
+func (g *generator) list(base []string, since Generation, more []string) []string {
+	if g.gen < since {
 		return base
 	}
 	return append(slices.Clone(base), more...)
 }
 
-func (g *gen) session1(forms int) Session {
+func (g *generator) session1(forms int) Session {
 	s := Session{Name: fmt.Sprintf("s%03d", g.session)}
 	s.Cols, s.Rows = g.size()
 	s.Prompt = fmt.Sprintf("stress session %s: ask me", s.Name)
@@ -159,7 +173,7 @@ func (g *gen) session1(forms int) Session {
 // them, two at a time. A chat or a cancel is never paired: "Chat about
 // this" and Esc end Claude's turn, and what Claude Code does with the
 // other form then is not what the harness judges.
-func (g *gen) pair(cs []Case) {
+func (g *generator) pair(cs []Case) {
 	plain := func(c Case) bool { return c.Chat == "" && !c.Cancel }
 	for k := 1; k < len(cs); k++ {
 		if cs[k-1].Together || !plain(cs[k-1]) || !plain(cs[k]) || g.pairs.Float64() >= pairChance {
@@ -176,7 +190,7 @@ func (g *gen) pair(cs []Case) {
 }
 
 // size favours the edges, where layouts change.
-func (g *gen) size() (int, int) {
+func (g *generator) size() (int, int) {
 	cols := 40 + g.r.IntN(161)
 	if g.chance(0.3) {
 		cols = []int{40, 44, 50, 60, 80, 100, 120, 160, 200}[g.r.IntN(9)]
@@ -190,7 +204,7 @@ func (g *gen) size() (int, int) {
 
 // form makes one case; cancel is allowed only as the last of a session,
 // since Esc ends Claude's turn.
-func (g *gen) form(id string, last bool) Case {
+func (g *generator) form(id string, last bool) Case {
 	c := Case{ID: id}
 	nq := 1 + g.r.IntN(4)
 	if g.chance(0.35) {
@@ -264,6 +278,9 @@ func classes(c Case) []string {
 		if strings.ContainsFunc(text, sequencePart) {
 			out = append(out, "emoji-sequence")
 		}
+		if slices.Contains(markHeaders, q.Header) {
+			out = append(out, "mark-header")
+		}
 	}
 	return out
 }
@@ -292,7 +309,7 @@ var longTails = []string{
 	"knowing that whatever we choose will be hard to change later and that the migration path matters",
 }
 
-func (g *gen) questionText() string {
+func (g *generator) questionText() string {
 	g.serial++
 	n := g.serial
 	noun := g.pick(nouns)
@@ -359,11 +376,16 @@ var (
 	sequenceHeaders      = []string{"⚠️ Risk"}
 )
 
-func (g *gen) label(used map[string]bool) string {
+// markHeaders hold the marks of Claude's tab row and header chip: a tab
+// title starting with a chip, an arrow at either end (generation Marks).
+var markHeaders = []string{"✔ Done", "☐ Todo", "☒ Closed", "Next →", "← Back"}
+
+func (g *generator) label(used map[string]bool) string {
+	seq := g.gen >= Sequences
 	for {
 		var l string
 		n := 20 // the generator before emoji sequences drew no sequenceLabels
-		if g.sequences {
+		if seq {
 			n = 21
 		}
 		switch p := g.r.IntN(n); {
@@ -373,9 +395,9 @@ func (g *gen) label(used map[string]bool) string {
 			l = g.pick(longLabels)
 		case p < 13:
 			l = g.pick(cjkLabels)
-		case g.sequences && p < 14:
+		case seq && p < 14:
 			l = g.pick(sequenceLabels)
-		case g.sequences && p < 18, !g.sequences && p < 17:
+		case seq && p < 18, !seq && p < 17:
 			l = g.pick(lookalikes)
 		default:
 			l = g.pick(commaLabels)
@@ -399,7 +421,7 @@ var previews = []string{
 	"a very long line of preview text that will not fit in the preview box of a narrow terminal and has to wrap or be cut",
 }
 
-func (g *gen) preview() string {
+func (g *generator) preview() string {
 	if g.chance(0.15) {
 		var b strings.Builder
 		for i := 0; i < 10+g.r.IntN(30); i++ {
@@ -410,21 +432,21 @@ func (g *gen) preview() string {
 	return g.pick(previews)
 }
 
-func (g *gen) header() string {
+func (g *generator) header() string {
 	for {
-		h := g.pick(g.list(headers, sequenceHeaders))
+		h := g.pick(g.list(g.list(headers, Sequences, sequenceHeaders), Marks, markHeaders))
 		if len(utf16.Encode([]rune(h))) <= 12 {
 			return h
 		}
 	}
 }
 
-func (g *gen) question(preview bool) Question {
+func (g *generator) question(preview bool) Question {
 	q := Question{Question: g.questionText(), Header: g.header(), MultiSelect: g.chance(0.35)}
 	n := 2 + g.r.IntN(3)
 	used := map[string]bool{}
 	for i := 0; i < n; i++ {
-		o := Option{Label: g.label(used), Description: g.pick(g.list(descriptions, sequenceDescriptions))}
+		o := Option{Label: g.label(used), Description: g.pick(g.list(descriptions, Sequences, sequenceDescriptions))}
 		if preview && (i == 0 || g.chance(0.85)) {
 			o.Preview = g.preview()
 		}
@@ -433,7 +455,7 @@ func (g *gen) question(preview bool) Question {
 	return q
 }
 
-func (g *gen) answer(q Question) Answer {
+func (g *generator) answer(q Question) Answer {
 	labels := make([]string, len(q.Options))
 	for i, o := range q.Options {
 		labels[i] = o.Label
@@ -459,6 +481,6 @@ var typed = []string{
 
 var notes = []string{"keep it collapsible", "smaller, please", "and dark mode, too", "见设计稿 🚀", `"quoted" note`}
 
-func (g *gen) chatText() string {
+func (g *generator) chatText() string {
 	return fmt.Sprintf("chat %d-%d: we should talk about this first", g.session, g.serial)
 }

@@ -35,40 +35,51 @@ func TestGenerateIsReproducible(t *testing.T) {
 // TestGeneratedFormsAreValid: every form passes Claude Code's input checks
 // (as the fake API applies them), question texts are unique in a session,
 // and the generated rules load and answer every question as intended.
-// TestGenerateWithoutSequences: without emoji sequences a seed gives the
-// forms it gave before they were drawn (e2e TestTallPage replays such
-// seeds); with them, some forms hold one.
-func TestGenerateWithoutSequences(t *testing.T) {
-	count := func(p Plan) int {
+// TestGenerations: each generation gives a seed the forms it gave when it
+// was the newest (e2e TestTallPage replays seeds of Plain; random forms
+// runs 32 to 36 were made with Sequences), and draws what it added.
+func TestGenerations(t *testing.T) {
+	count := func(p Plan, class string) int {
 		n := 0
 		for _, s := range p.Sessions {
 			for _, c := range s.Cases {
-				if slices.Contains(c.Classes, "emoji-sequence") {
+				if slices.Contains(c.Classes, class) {
 					n++
 				}
 			}
 		}
 		return n
 	}
-	if n := count(GenerateWith(1, 400, false)); n != 0 {
-		t.Errorf("%d forms with emoji sequences, want none", n)
+	if n := count(GenerateWith(1, 400, Plain), "emoji-sequence"); n != 0 {
+		t.Errorf("%d forms with emoji sequences in generation Plain, want none", n)
 	}
-	if n := count(Generate(1, 400)); n == 0 {
-		t.Error("no form with an emoji sequence in 400")
+	if n := count(GenerateWith(1, 400, Sequences), "mark-header"); n != 0 {
+		t.Errorf("%d forms with a mark header in generation Sequences, want none", n)
 	}
-	// The plans of TestTallPage's seeds, as the generator of fd35f45 gave
-	// them (sha256 of their JSON).
-	for seed, want := range map[uint64]string{
-		6070619087335327480:  "8b67fdbef9a3a63506beca5d092c65cb9e5a26affff311aaf711b4bda2ded993",
-		11851546580518840268: "c87c7581f1001c5d1280db6db7b22c33725aed01b9a8406cb4b6e16fa2586f8d",
-		12353519114840221176: "854a58f911a3b6beb30d7846bba505c017fe0853fe5282e2b18ce86ce8c0699e",
+	for _, class := range []string{"emoji-sequence", "mark-header"} {
+		if n := count(Generate(1, 400), class); n == 0 {
+			t.Errorf("no form of class %s in 400", class)
+		}
+	}
+	// sha256 of the plans' JSON: Plain's as the generator of fd35f45 gave
+	// them, Sequences' as that of 7bc3752.
+	for _, tc := range []struct {
+		gen  Generation
+		seed uint64
+		want string
+	}{
+		{Plain, 6070619087335327480, "8b67fdbef9a3a63506beca5d092c65cb9e5a26affff311aaf711b4bda2ded993"},
+		{Plain, 11851546580518840268, "c87c7581f1001c5d1280db6db7b22c33725aed01b9a8406cb4b6e16fa2586f8d"},
+		{Plain, 12353519114840221176, "854a58f911a3b6beb30d7846bba505c017fe0853fe5282e2b18ce86ce8c0699e"},
+		{Sequences, 1764070800, "df68a27e840be48fc6001de3b15a450fc5dab2a550f8151555e7fe711874e56c"},
+		{Sequences, 1764077000, "be4410c7facfa3c3e0ad98a7e4561a4774af823108f91617b162e575b76fe9b9"},
 	} {
-		b, err := json.Marshal(GenerateWith(seed, 150, false))
+		b, err := json.Marshal(GenerateWith(tc.seed, 150, tc.gen))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := fmt.Sprintf("%x", sha256.Sum256(b)); got != want {
-			t.Errorf("seed %d gives other forms than before emoji sequences: %s", seed, got)
+		if got := fmt.Sprintf("%x", sha256.Sum256(b)); got != tc.want {
+			t.Errorf("generation %d, seed %d: other forms than it gave: %s", tc.gen, tc.seed, got)
 		}
 	}
 }

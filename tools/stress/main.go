@@ -45,15 +45,18 @@ func main() {
 	md := flag.String("md", "", "also write the figures as Markdown to this file")
 	via := flag.String("answer-via", "", "answer through the `screen` (default) or the PreToolUse `hook` (an answer path independent of the recogniser)")
 	only := flag.String("only", "*", "run only the sessions whose name matches this `GLOB` (s012, s01*), to repeat a failure")
-	sequences := flag.Bool("sequences", true, "draw emoji sequences too (false: the forms a seed gave before they were drawn, to repeat an earlier run)")
+	gen := flag.Int("generation", int(stress.Latest), "the generator's `generation`: 0 before emoji sequences, 1 with them (random forms runs 32 to 36), 2 with headers holding the tab row's marks; an earlier one repeats an earlier run")
 	flag.Parse()
-	if err := run(*seed, *count, strings.Fields(strings.ReplaceAll(*versions, ",", " ")), *parallel, *out, *keep, *minPct, *md, *only, *via, *sequences); err != nil {
+	if err := run(*seed, *count, strings.Fields(strings.ReplaceAll(*versions, ",", " ")), *parallel, *out, *keep, *minPct, *md, *only, *via, stress.Generation(*gen)); err != nil {
 		fmt.Fprintln(os.Stderr, "stress:", err)
 		os.Exit(1)
 	}
 }
 
-func run(seed uint64, count int, versions []string, parallel int, out string, keep bool, minPct float64, md, only, via string, sequences bool) error {
+func run(seed uint64, count int, versions []string, parallel int, out string, keep bool, minPct float64, md, only, via string, gen stress.Generation) error {
+	if gen < stress.Plain || gen > stress.Latest {
+		return fmt.Errorf("-generation %d: want %d to %d", gen, stress.Plain, stress.Latest)
+	}
 	if via != "" && via != "screen" && via != "hook" {
 		return fmt.Errorf("-answer-via %q: want screen or hook", via)
 	}
@@ -82,7 +85,7 @@ func run(seed uint64, count int, versions []string, parallel int, out string, ke
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("build claudewrap (run from the repository root): %w", err)
 	}
-	plan := stress.GenerateWith(seed, count, sequences)
+	plan := stress.GenerateWith(seed, count, gen)
 	var keepSessions []stress.Session
 	for _, s := range plan.Sessions {
 		ok, err := path.Match(only, s.Name)
@@ -101,8 +104,8 @@ func run(seed uint64, count int, versions []string, parallel int, out string, ke
 	if via != "" && via != "screen" {
 		cmdline += " -answer-via " + via
 	}
-	if !sequences {
-		cmdline += " -sequences=false"
+	if gen != stress.Latest {
+		cmdline += fmt.Sprintf(" -generation %d", gen)
 	}
 	fmt.Printf("seed %d: %d forms in %d sessions, on Claude Code %s\n  repeat with: %s\n",
 		seed, plan.Forms(), len(plan.Sessions), strings.Join(versions, ", "), cmdline)
