@@ -548,6 +548,40 @@ func TestMarkHeader(t *testing.T) {
 		{"tabs-next-80x40", two, 1},
 		{"chip-80x40", []answer.Question{one}, 0},
 	}, strings.NewReplacer("✔", "✘", "→", "⇒", "☐", "☒").Replace)
+
+	// The other marks the generator draws, written over the titles (same
+	// widths).
+	snap := replay(t, "../testdata/screens/2.1.330/markhead-tabs-80x40.cast", 0)
+	rows := strings.Split(snap.Text(), "\n")
+	y := slices.IndexFunc(rows, func(r string) bool { return strings.HasPrefix(r, "←  ☐ ✔ Done  ☐ Next →") })
+	if y < 0 {
+		t.Fatalf("no tab row on 2.1.330's screen:\n%s", snap.Text())
+	}
+	for _, tc := range []struct {
+		row     string
+		headers [2]string
+	}{
+		{"←  ☐ ☐ Todo  ☐ ← Back  ✔ Submit  →", [2]string{"☐ Todo", "← Back"}},
+		{"←  ☐ ☒ Clos  ☐ Next →  ✔ Submit  →", [2]string{"☒ Clos", "Next →"}},
+	} {
+		cells := slices.Clone(snap.Cells)
+		cells[y] = slices.Clone(cells[y])
+		r := []rune(tc.row)
+		for x := range cells[y] {
+			cells[y][x].Char = ' '
+			if x < len(r) {
+				cells[y][x].Char = r[x]
+			}
+		}
+		edited := snap
+		edited.Cells = cells
+		qs := slices.Clone(two)
+		qs[0].Header, qs[1].Header = tc.headers[0], tc.headers[1]
+		f, err := screen.Recognize(edited)
+		if err != nil || !f.Shows(qs, 0) {
+			t.Errorf("%q: does not show question 1 with headers %q (%v)\n%v", tc.row, tc.headers, err, f)
+		}
+	}
 }
 
 // TestNumberKeysRecorded: what an option's number does, on every pinned

@@ -272,7 +272,8 @@ func parseTabs(l line) []Tab {
 // tabStarts lists where the tabs of the tab row r begin: at each chip, but
 // for one right after a tab's own chip and space, which is its title's
 // first character ("☒ ✔ Done"). Tabs on a crowded row may be one space
-// apart ("☐ Q1 ☐ A…"), so a chip later in a title is not told from a tab.
+// apart ("☐ Q1 ☐ A…"), so a chip later in a title is not told from a tab:
+// such a row has one tab too many and disagrees with the hook (refused).
 func tabStarts(r []rune) []int {
 	var starts []int
 	for i, c := range r {

@@ -104,9 +104,7 @@ func run(seed uint64, count int, versions []string, parallel int, out string, ke
 	if via != "" && via != "screen" {
 		cmdline += " -answer-via " + via
 	}
-	if gen != stress.Latest {
-		cmdline += fmt.Sprintf(" -generation %d", gen)
-	}
+	cmdline += fmt.Sprintf(" -generation %d", gen) // a later generation gives the seed other forms
 	fmt.Printf("seed %d: %d forms in %d sessions, on Claude Code %s\n  repeat with: %s\n",
 		seed, plan.Forms(), len(plan.Sessions), strings.Join(versions, ", "), cmdline)
 
