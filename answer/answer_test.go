@@ -89,7 +89,14 @@ func TestRecordings(t *testing.T) {
 		// (quoted: no version drops the VS16 and leaves the quotes out).
 		{Decision{Action: Select, Labels: []string{"❤️ Favourite", "Search", "A, b"}}, multi("Search", "❤️ Favourite", "A, b"),
 			[]string{`❤️ Favourite, Search, "A, b"`, "❤️ Favourite, Search, A, b", `❤ Favourite, Search, "A, b"`}},
+		// ... and with white space at its ends trimmed, runs of it made
+		// one (2.1.266 and later; testdata/scenarios/spaces.yaml).
+		{Decision{Action: Select, Labels: []string{"Two  spaces"}}, single("  Leading", "Two  spaces"),
+			[]string{"Two  spaces", "Two spaces"}},
+		{Decision{Action: Select, Labels: []string{"C  D", " A"}}, multi(" A", "B ", "C  D"),
+			[]string{"C  D,  A", "C D, A"}},
 		// Nothing another pick could be recorded as: another label...
+		{Decision{Action: Select, Labels: []string{"C  D"}}, single("C D", "C  D"), []string{"C  D"}},
 		{Decision{Action: Select, Labels: []string{"❤️ Heart"}}, single("❤ Heart", "❤️ Heart"), []string{"❤️ Heart"}},
 		{Decision{Action: Select, Labels: []string{"❤️ Heart", "B"}}, multi("B", "❤ Heart", "❤️ Heart"), []string{"❤️ Heart, B"}},
 		// ... other labels joined ...

@@ -77,9 +77,11 @@ func (d Decision) Recorded() string {
 // Since 2.1.266 Claude quotes, as JSON, a label of a multi-select answer
 // that holds ", " or a double quote, so that the labels can be told apart;
 // earlier versions join them as they are. Since 2.1.266 too (not 2.1.227),
-// a label picked on the screen is recorded without its variation selectors
-// 16 (U+FE0F: "⚠️ Risky path" as "⚠ Risky path"; the question keeps its
-// own, and a label given through the hook is recorded as given). A string
+// a label picked on the screen is recorded as the screen shows it: without
+// its variation selectors 16 (U+FE0F: "⚠️ Risky path" as "⚠ Risky path"),
+// white space at its ends trimmed and runs of it made one space ("C  D "
+// as "C D"). The question keeps its own, and a label given through the
+// hook is recorded as given. A string
 // that another pick would be recorded as, in any of these forms ("A, B"
 // for the label "A, B" and for the labels A and B, "❤ Heart" for "❤️ Heart"
 // and for "❤ Heart"), could not tell the two apart and is left out; the
@@ -125,11 +127,11 @@ func (d Decision) Renderings(multi bool) []string {
 const maxPicked = 6
 
 // recordings is what some version records for labels picked in this
-// order: quoted or not, and with or without the VS16 where it quotes.
+// order: quoted or not, and as given or as shown (shown) where it quotes.
 func recordings(labels []string, multi bool) []string {
 	bare := make([]string, len(labels))
 	for i, l := range labels {
-		bare[i] = strings.ReplaceAll(l, vs16, "")
+		bare[i] = shown(l)
 	}
 	if !multi {
 		return []string{labels[0], bare[0]}
@@ -137,14 +139,24 @@ func recordings(labels []string, multi bool) []string {
 	return []string{JoinLabels(labels), strings.Join(labels, ", "), JoinLabels(bare)}
 }
 
+// shown is label as 2.1.266 and later show and record it when it is
+// picked on the screen: without VS16, white space trimmed and made one.
+func shown(label string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(label, vs16, "")), " ")
+}
+
 // everyForm is every form recordings could take for labels, whichever
-// version records them, and the plain join without the VS16, which none
-// records: so that nothing another pick may be recorded as counts for
-// this one.
+// version records them, and the plain join of the labels as shown, which
+// none records: so that nothing another pick may be recorded as counts
+// for this one.
 func everyForm(labels []string, multi bool) []string {
 	out := recordings(labels, multi)
 	if multi {
-		out = append(out, strings.ReplaceAll(strings.Join(labels, ", "), vs16, ""))
+		bare := make([]string, len(labels))
+		for i, l := range labels {
+			bare[i] = shown(l)
+		}
+		out = append(out, strings.Join(bare, ", "))
 	}
 	return out
 }
@@ -183,10 +195,16 @@ func QuoteLabel(l string) string {
 	if !strings.Contains(l, ", ") && !strings.Contains(l, `"`) {
 		return l
 	}
+	return QuoteJSON(l)
+}
+
+// QuoteJSON is s as a JSON string, as JavaScript's JSON.stringify writes it
+// (no HTML escapes).
+func QuoteJSON(s string) string {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(l)
+	_ = enc.Encode(s)
 	return strings.TrimSuffix(b.String(), "\n")
 }
 

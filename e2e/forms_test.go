@@ -137,6 +137,46 @@ func TestVS16Header(t *testing.T) {
 	})
 }
 
+// TestWhiteSpace: headers and labels with white space at their ends or two
+// spaces inside, a header holding ", " or a quote
+// (testdata/scenarios/spaces.yaml). 2.1.266 and later draw such a header
+// JSON-quoted (`" Space "`), and show and record a label picked on the
+// screen trimmed, its spaces made one ("C  D" as "C D"); through the hook
+// the label is recorded as given. 2.1.227 and older keep the header's
+// leading space in the chip (" ☐  Space"). Before, the header was refused
+// on every version (exit 5), and the labels on 2.1.266+ were a mismatch
+// (exit 6).
+func TestWhiteSpace(t *testing.T) {
+	rules := "  - {when: {header: Space}, answer: {select: \"Two  spaces\"}}\n" +
+		"  - {when: {header: \"A, B\"}, answer: {select: [\"C  D\", \" A\"]}}\n" +
+		"  - {when: {header: hi}, answer: {select: Hi}}\n"
+	forVersions(t, func(t *testing.T, version string) {
+		for _, tc := range []struct{ name, prompt, id, via, want string }{
+			{"tab row", "space it", "toolu_01spaces", "screen",
+				`"Which  spacing?"="Two  spaces", "Which ones?"="C  D,  A", "Which greeting?"="Hi"`},
+			{"tab row", "space it", "toolu_01spaces", "hook",
+				`"Which  spacing?"="Two  spaces", "Which ones?"="C  D,  A", "Which greeting?"="Hi"`},
+			{"header chip", "space one", "toolu_01spaceone", "screen", `"Which  spacing?"="Two  spaces"`},
+		} {
+			want := tc.want
+			if tc.via == "screen" && patchOf(version) >= 266 {
+				want = strings.ReplaceAll(want, "  ", " ")
+				want = strings.ReplaceAll(want, "Which spacing?", "Which  spacing?") // the question keeps its own
+			}
+			r := runClaudewrap(t, version, "testdata/scenarios/spaces.yaml", tc.prompt, "--answer-via", tc.via,
+				"--rules", writeRules(t, rules), "--size", "80x40", "--exit-after-turn")
+			res := r.toolResult(t, tc.id)
+			if res.IsError || !strings.Contains(res.Content, want) {
+				t.Errorf("%s via %s: tool_result %q, want %s\n%s", tc.name, tc.via, res.Content, want, r)
+			}
+			if len(r.find("verified")) != 1 || len(r.find("mismatch")) != 0 || r.code != 0 {
+				t.Errorf("%s via %s: want one verified event, no mismatch and exit 0\n%s", tc.name, tc.via, r)
+			}
+			report("Claude Code %s: white space in headers and labels, a %s via %s: verified", version, tc.name, tc.via)
+		}
+	})
+}
+
 func TestChat(t *testing.T) {
 	forVersions(t, func(t *testing.T, version string) {
 		msg := "We never deploy from this session; skip it."

@@ -65,6 +65,9 @@ package screen
 //   - in the header chip and on the tab row, 2.1.227 and older give an
 //     emoji made of a text character and VS16 two columns and leave the
 //     second blank ("☐ ⚠  Risk"), 2.1.266 on draw U+FFFD there ("☐ ⚠� Risk");
+//   - 2.1.266 on draw a header holding a double quote or white space at an
+//     end as a JSON string (`☐ " Space "`), and a label trimmed, its runs
+//     of white space made one; 2.1.227 and older draw both as they are;
 //   - a lone Esc takes about half a second to act on 2.1.197.
 const (
 	pointer      = '❯' // the focused row's marker, in column 0

@@ -158,10 +158,15 @@ func trimSpace(r []rune) []rune {
 // (stress seed 1764070800).
 func isChipRow(l line) bool {
 	r := l.runes
-	if len(r) <= 3 || r[0] != ' ' || (r[1] != chipOpen && r[1] != chipAnswered) || r[2] != ' ' || r[3] == ' ' {
+	if len(r) <= 3 || r[0] != ' ' || (r[1] != chipOpen && r[1] != chipAnswered) || r[2] != ' ' {
 		return false
 	}
-	t := trimSpace(r)
+	// A header with white space in front keeps it on 2.1.227 and older
+	// (" ☐  Space").
+	t := trimSpace(r[3:])
+	if len(t) == 0 {
+		return false
+	}
 	for i := 1; i+1 < len(t); i++ {
 		if t[i] == ' ' && t[i+1] == ' ' && !takesVS16(t[i-1]) {
 			return false

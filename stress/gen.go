@@ -98,10 +98,13 @@ const (
 	// (random forms runs 32 to 36).
 	Sequences
 	// Marks draws headers holding the tab row's own marks too ("✔ Done",
-	// "Next →").
+	// "Next →"; run 37).
 	Marks
+	// Spaces draws headers and labels with white space at their ends or
+	// two spaces inside, and headers holding ", " or a quote, too.
+	Spaces
 
-	Latest = Marks
+	Latest = Spaces
 )
 
 // GenerateWith is Generate with the generator of generation gen.
@@ -281,6 +284,11 @@ func classes(c Case) []string {
 		if slices.Contains(markHeaders, q.Header) {
 			out = append(out, "mark-header")
 		}
+		if slices.Contains(spaceHeaders, q.Header) || slices.ContainsFunc(q.Options, func(o Option) bool {
+			return slices.Contains(spaceLabels, o.Label)
+		}) {
+			out = append(out, "white-space")
+		}
 	}
 	return out
 }
@@ -380,6 +388,15 @@ var (
 // title starting with a chip, an arrow at either end (generation Marks).
 var markHeaders = []string{"✔ Done", "☐ Todo", "☒ Closed", "Next →", "← Back"}
 
+// spaceHeaders and spaceLabels hold white space at an end or two spaces
+// inside, and headers ", " or a quote: 2.1.266 and later draw such a header
+// as a JSON string, and show a label trimmed, its spaces made one
+// (generation Spaces).
+var (
+	spaceHeaders = []string{" Space ", "Two  words", `Say "hi"`, "A, B", "Tail "}
+	spaceLabels  = []string{"  Leading", "Trailing  ", "Two  spaces", " Both ", "A  B,  C"}
+)
+
 func (g *generator) label(used map[string]bool) string {
 	seq := g.gen >= Sequences
 	for {
@@ -387,6 +404,9 @@ func (g *generator) label(used map[string]bool) string {
 		n := 20 // the generator before emoji sequences drew no sequenceLabels
 		if seq {
 			n = 21
+		}
+		if g.gen >= Spaces {
+			n = 22 // p == 21: spaceLabels
 		}
 		switch p := g.r.IntN(n); {
 		case p < 9:
@@ -399,6 +419,8 @@ func (g *generator) label(used map[string]bool) string {
 			l = g.pick(sequenceLabels)
 		case seq && p < 18, !seq && p < 17:
 			l = g.pick(lookalikes)
+		case p == 21:
+			l = g.pick(spaceLabels)
 		default:
 			l = g.pick(commaLabels)
 		}
@@ -434,7 +456,7 @@ func (g *generator) preview() string {
 
 func (g *generator) header() string {
 	for {
-		h := g.pick(g.list(g.list(headers, Sequences, sequenceHeaders), Marks, markHeaders))
+		h := g.pick(g.list(g.list(g.list(headers, Sequences, sequenceHeaders), Marks, markHeaders), Spaces, spaceHeaders))
 		if len(utf16.Encode([]rune(h))) <= 12 {
 			return h
 		}

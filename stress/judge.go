@@ -137,8 +137,9 @@ func judgeAnswers(c Case, content string) (Outcome, string) {
 // wants lists the strings Claude may record for an answer, the intended
 // first, that it could not record for another pick of the question's
 // labels. Claude Code 2.1.266 and later quote a multi-select label holding
-// ", " or '"', and record a label picked on the screen without its
-// variation selectors 16 (U+FE0F: "⚠️ Risky path" as "⚠ Risky path").
+// ", " or '"', and record a label picked on the screen as they show it:
+// without its variation selectors 16 (U+FE0F: "⚠️ Risky path" as "⚠ Risky
+// path"), its white space trimmed and made one ("C  D " as "C D").
 func wants(q Question, a Answer) []string {
 	if a.Type != "" {
 		return []string{a.Type}
@@ -148,15 +149,15 @@ func wants(q Question, a Answer) []string {
 	forms := func(pick []string, every bool) []string {
 		plain, quoted := strings.Join(pick, ", "), quoteAll(pick)
 		if !q.MultiSelect {
-			return []string{plain, dropVS16(plain)}
+			return []string{plain, asShown(plain)}
 		}
 		bare := make([]string, len(pick))
 		for i, l := range pick {
-			bare[i] = dropVS16(l)
+			bare[i] = asShown(l)
 		}
 		out := []string{quoted, plain, quoteAll(bare)}
 		if every {
-			out = append(out, dropVS16(plain))
+			out = append(out, strings.Join(bare, ", "))
 		}
 		return out
 	}
@@ -195,7 +196,12 @@ func firstOf(a, b string) string {
 	return b
 }
 
-func dropVS16(s string) string { return strings.ReplaceAll(s, "\uFE0F", "") }
+// asShown is a label as 2.1.266 and later show it, and record it when it
+// is picked on the screen: without VS16, its white space trimmed and made
+// one.
+func asShown(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\uFE0F", "")), " ")
+}
 
 // quoteAll joins labels with ", ", each holding ", " or '"' quoted.
 func quoteAll(labels []string) string {

@@ -56,13 +56,16 @@ func TestGenerations(t *testing.T) {
 	if n := count(GenerateWith(1, 400, Sequences), "mark-header"); n != 0 {
 		t.Errorf("%d forms with a mark header in generation Sequences, want none", n)
 	}
-	for _, class := range []string{"emoji-sequence", "mark-header"} {
+	if n := count(GenerateWith(1, 400, Marks), "white-space"); n != 0 {
+		t.Errorf("%d forms with white space in generation Marks, want none", n)
+	}
+	for _, class := range []string{"emoji-sequence", "mark-header", "white-space"} {
 		if n := count(Generate(1, 400), class); n == 0 {
 			t.Errorf("no form of class %s in 400", class)
 		}
 	}
 	// sha256 of the plans' JSON: Plain's as the generator of fd35f45 gave
-	// them, Sequences' as that of 7bc3752.
+	// them, Sequences' as that of 7bc3752, Marks' as that of d34d26c.
 	for _, tc := range []struct {
 		gen  Generation
 		seed uint64
@@ -73,6 +76,8 @@ func TestGenerations(t *testing.T) {
 		{Plain, 12353519114840221176, "854a58f911a3b6beb30d7846bba505c017fe0853fe5282e2b18ce86ce8c0699e"},
 		{Sequences, 1764070800, "df68a27e840be48fc6001de3b15a450fc5dab2a550f8151555e7fe711874e56c"},
 		{Sequences, 1764077000, "be4410c7facfa3c3e0ad98a7e4561a4774af823108f91617b162e575b76fe9b9"},
+		{Marks, 1764080100, "1d9d0807ec8fe90635d6c69dfb4282fd4a00730318b391c16a3e036d16d36010"},
+		{Marks, 20261123, "f4564dfb95f4389b6a1ee377a87a80d9d45f40d9abf01b6c1eadd9911e08a1eb"},
 	} {
 		b, err := json.Marshal(GenerateWith(tc.seed, 150, tc.gen))
 		if err != nil {
@@ -219,6 +224,10 @@ func TestJudge(t *testing.T) {
 		{Question: "Which emoji?", Options: []Option{{Label: "⚠️ Risky"}, {Label: "Safe"}}},
 		{Question: "Which ones?", MultiSelect: true, Options: []Option{{Label: "A, b"}, {Label: "❤️ Heart"}}},
 	}, Answers: []Answer{{Select: []string{"⚠️ Risky"}}, {Select: []string{"❤️ Heart", "A, b"}}}}
+	spaced := Case{Questions: []Question{
+		{Question: "Which spacing?", Options: []Option{{Label: "  Leading"}, {Label: "Two  spaces"}}},
+		{Question: "Which ones?", MultiSelect: true, Options: []Option{{Label: " A"}, {Label: "C  D"}}},
+	}, Answers: []Answer{{Select: []string{"Two  spaces"}}, {Select: []string{"C  D", " A"}}}}
 	twins := Question{Question: "Which twin?", Options: []Option{{Label: "⚠ Risky"}, {Label: "⚠️ Risky"}}}
 	joined := Question{Question: "Which ones?", MultiSelect: true, Options: []Option{{Label: "❤️ A"}, {Label: "B"}, {Label: "❤ A, B"}}}
 	for _, tc := range []struct {
@@ -255,6 +264,12 @@ func TestJudge(t *testing.T) {
 			ok(`"Which ones?"="❤️ A, B".`), nil, Right},
 		{"labels joined that read as another label", Case{Questions: []Question{joined}, Answers: []Answer{{Select: []string{"❤ A, B"}}}},
 			ok(`"Which ones?"="❤ A, B".`), nil, Wrong},
+		// ... and with its white space trimmed and made one.
+		{"a label's white space made one", spaced, ok(`"Which spacing?"="Two spaces", "Which ones?"="C D, A".`), nil, Right},
+		{"a label's white space as offered", spaced, ok(`"Which spacing?"="Two  spaces", "Which ones?"="C  D,  A".`), nil, Right},
+		{"white space made one where it names another label", Case{Questions: []Question{{Question: "Which?",
+			Options: []Option{{Label: "C D"}, {Label: "C  D"}}}}, Answers: []Answer{{Select: []string{"C  D"}}}},
+			ok(`"Which?"="C D".`), nil, Wrong},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got, why := judge(tc.c, tc.res, tc.later); got != tc.want {
