@@ -96,7 +96,16 @@ func TestRecordings(t *testing.T) {
 		{Decision{Action: Select, Labels: []string{"C  D", " A"}}, multi(" A", "B ", "C  D"),
 			[]string{"C  D,  A", "C D, A"}},
 		// Nothing another pick could be recorded as: another label...
-		{Decision{Action: Select, Labels: []string{"C  D"}}, single("C D", "C  D"), []string{"C  D"}},
+		// Labels apart only in white space verify nothing (whatever
+		// white space a version trims, or not).
+		{Decision{Action: Select, Labels: []string{"C  D"}}, single("C D", "C  D"), nil},
+		{Decision{Action: Select, Labels: []string{"A"}}, single(" A", "A"), nil},
+		{Decision{Action: Select, Labels: []string{" A"}}, single(" A", "A"), nil},
+		// (whichever white space Claude trims or makes one: a tab, U+FEFF).
+		{Decision{Action: Select, Labels: []string{"AA"}}, single("AA", "AA\uFEFF"), nil},
+		{Decision{Action: Select, Labels: []string{"A\tA"}}, single("A\tA", "A\tA "), nil},
+		{Decision{Action: Select, Labels: []string{"A", "A\tA"}}, multi("A", "A ", "A\tA"), nil},
+		{Decision{Action: Select, Labels: []string{"A\tA"}}, single("A\tA", "AB"), []string{"A\tA", "A A"}},
 		{Decision{Action: Select, Labels: []string{"❤️ Heart"}}, single("❤ Heart", "❤️ Heart"), []string{"❤️ Heart"}},
 		{Decision{Action: Select, Labels: []string{"❤️ Heart", "B"}}, multi("B", "❤ Heart", "❤️ Heart"), []string{"❤️ Heart, B"}},
 		// ... other labels joined ...

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Action is what to do with a question.
@@ -98,11 +99,24 @@ func (d Decision) Recordings(q Question) []string {
 	picks(offered, q.MultiSelect, nil, func(p []string) {
 		if !slices.Equal(p, d.Labels) {
 			for _, r := range everyForm(p, q.MultiSelect) {
-				others[r] = true
+				others[loose(r)] = true
 			}
 		}
 	})
-	return slices.DeleteFunc(d.Renderings(q.MultiSelect), func(r string) bool { return others[r] })
+	return slices.DeleteFunc(d.Renderings(q.MultiSelect), func(r string) bool { return others[loose(r)] })
+}
+
+// loose is s without white space, as JavaScript or Go knows it (U+FEFF
+// too): another pick recorded as a string that differs from one of this
+// pick's only there, whichever white space Claude trims or makes one,
+// could be this one's record.
+func loose(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || r == '\uFEFF' {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // Renderings lists every string some version records (and shows on the

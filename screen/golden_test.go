@@ -458,24 +458,6 @@ func TestVS16Header(t *testing.T) {
 		{"tabs-80x40", two, 0},
 		{"tabs-first-80x40", two, 1},
 	}, other.Replace)
-	// Two spaces after plain text still end a chip: such a row is a
-	// question's, not a header.
-	snap := replay(t, "../testdata/screens/2.1.330/vs16head-chip-80x40.cast", 0)
-	rows := strings.Split(snap.Text(), "\n")
-	y := slices.IndexFunc(rows, func(r string) bool { return strings.HasPrefix(r, " ☐ ") })
-	if y < 0 {
-		t.Fatalf("no header chip on 2.1.330's screen:\n%s", snap.Text())
-	}
-	cells := slices.Clone(snap.Cells)
-	cells[y] = slices.Clone(cells[y])
-	for x, r := range []rune(" ☐ Risk  is low") {
-		cells[y][x].Char = r
-	}
-	edited := snap
-	edited.Cells = cells
-	if f, err := screen.Recognize(edited); err == nil {
-		t.Errorf("a chip row with two spaces after text was read as a header %q:\n%v", f.Header, f)
-	}
 	for _, tc := range []struct{ file, question string }{
 		{"2.1.227/stress-1764070800-s036-167x20", "Which database should we use for part 2?"},
 		{"2.1.197/stress-1764070800-s026-173x112", "Which queue should we use for part 6?"},
@@ -566,20 +548,9 @@ func TestMarkHeader(t *testing.T) {
 		{"←  ☐ ☐ Todo  ☐ ← Back  ✔ Submit  →", [2]string{"☐ Todo", "← Back"}},
 		{"←  ☐ ☒ Clos  ☐ Next →  ✔ Submit  →", [2]string{"☒ Clos", "Next →"}},
 	} {
-		cells := slices.Clone(snap.Cells)
-		cells[y] = slices.Clone(cells[y])
-		r := []rune(tc.row)
-		for x := range cells[y] {
-			cells[y][x].Char = ' '
-			if x < len(r) {
-				cells[y][x].Char = r[x]
-			}
-		}
-		edited := snap
-		edited.Cells = cells
 		qs := slices.Clone(two)
 		qs[0].Header, qs[1].Header = tc.headers[0], tc.headers[1]
-		f, err := screen.Recognize(edited)
+		f, err := screen.Recognize(withRow(snap, y, tc.row))
 		if err != nil || !f.Shows(qs, 0) {
 			t.Errorf("%q: does not show question 1 with headers %q (%v)\n%v", tc.row, tc.headers, err, f)
 		}
@@ -609,6 +580,46 @@ func TestWhiteSpaceHeader(t *testing.T) {
 		{"tabs-80x40", three, 0},
 		{"chip-80x40", []answer.Question{one}, 0},
 	}, strings.NewReplacer("Space", "Spade", "A, B", "A, C", "hi", "ho").Replace)
+}
+
+// withRow is s with row y's characters replaced by text (blank after it),
+// colours and attributes kept.
+func withRow(s screen.Snapshot, y int, text string) screen.Snapshot {
+	cells := slices.Clone(s.Cells)
+	cells[y] = slices.Clone(cells[y])
+	r := []rune(text)
+	for x := range cells[y] {
+		cells[y][x].Char = ' '
+		if x < len(r) {
+			cells[y][x].Char = r[x]
+		}
+	}
+	s.Cells = cells
+	return s
+}
+
+// TestChipRow: a header chip holds any text (two spaces in a row, as
+// 2.1.227 and older draw "Two  words", or as a JSON string, as 2.1.266 on
+// do; random forms run 38), and is the header only under the form's rule
+// (or at the top of the screen): a row like it among the question's is not.
+func TestChipRow(t *testing.T) {
+	snap := replay(t, "../testdata/screens/2.1.330/vs16head-chip-80x40.cast", 0)
+	rows := strings.Split(snap.Text(), "\n")
+	y := slices.IndexFunc(rows, func(r string) bool { return strings.HasPrefix(r, " ☐ ") })
+	if y < 1 || !strings.HasPrefix(rows[y-1], "─") {
+		t.Fatalf("no header chip under a rule on 2.1.330's screen:\n%s", snap.Text())
+	}
+	q := answer.Question{Question: "How risky is the migration?", Header: "Two  words",
+		Options: []answer.Option{{Label: "Low"}, {Label: "⚠️ High"}, {Label: "Unknown"}}}
+	for _, chip := range []string{" ☐ Two  words", ` ☐ "Two  words"`} {
+		if f, err := screen.Recognize(withRow(snap, y, chip)); err != nil || !f.Shows([]answer.Question{q}, 0) {
+			t.Errorf("%q: want the form with header %q, got %v\n%v", chip, q.Header, err, f)
+		}
+	}
+	noRule := withRow(withRow(snap, y, " ☐ Two  words"), y-1, "")
+	if f, err := screen.Recognize(noRule); err == nil && f.Header != "" {
+		t.Errorf("a chip row under no rule was read as the header %q:\n%v", f.Header, f)
+	}
 }
 
 // TestNumberKeysRecorded: what an option's number does, on every pinned

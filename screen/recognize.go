@@ -151,35 +151,17 @@ func trimSpace(r []rune) []rune {
 	return r
 }
 
-// isChipRow matches a single question's header: " ☐ Database". Two spaces
-// in a row end the header, but for the blank column 2.1.227 and older leave
-// after an emoji made of a text character and VS16 ("☐ ⚠  Risk", or a
-// keycap "☐ 1  First"), which they give two columns and the emulator one
-// (stress seed 1764070800).
+// isChipRow matches a single question's header: " ☐ Database". The header
+// is any text: it may keep white space in front (" ☐  Space", 2.1.227 and
+// older), hold two spaces in a row ("Two  words"; and 2.1.227 and older
+// leave a blank column after an emoji of a text character and VS16, which
+// they give two columns and the emulator one: "☐ ⚠  Risk"), or be a JSON
+// string (2.1.266 on). parseTop takes it for the header only under a rule
+// or at the top of the screen.
 func isChipRow(l line) bool {
 	r := l.runes
-	if len(r) <= 3 || r[0] != ' ' || (r[1] != chipOpen && r[1] != chipAnswered) || r[2] != ' ' {
-		return false
-	}
-	// A header with white space in front keeps it on 2.1.227 and older
-	// (" ☐  Space").
-	t := trimSpace(r[3:])
-	if len(t) == 0 {
-		return false
-	}
-	for i := 1; i+1 < len(t); i++ {
-		if t[i] == ' ' && t[i+1] == ' ' && !takesVS16(t[i-1]) {
-			return false
-		}
-	}
-	return true
-}
-
-// takesVS16 reports whether r may be the start of an emoji that VS16 makes
-// two columns wide where the emulator gives it one: a character outside
-// ASCII, or a keycap's digit, # or *.
-func takesVS16(r rune) bool {
-	return r >= 0x80 || r >= '0' && r <= '9' || r == '#' || r == '*'
+	return len(r) > 3 && r[0] == ' ' && (r[1] == chipOpen || r[1] == chipAnswered) && r[2] == ' ' &&
+		len(trimSpace(r[3:])) > 0
 }
 
 func isRule(l line, cols int) bool {
@@ -413,7 +395,7 @@ func parseTop(f *Form, ls []line, y int) error {
 			break
 		}
 		l := ls[z]
-		if isTabRow(l) || isChipRow(l) {
+		if isTabRow(l) || isChipRow(l) && (z == 0 || isRule(ls[z-1], len(ls[z-1].cells))) {
 			var wrap []string
 			if z+1 < len(ls) && !ls[z+1].blank() {
 				// 2.1.197 on a narrow screen wraps tab titles onto a row

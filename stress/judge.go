@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/claudewrap/claudewrap/fakeapi"
 )
@@ -171,7 +172,7 @@ func wants(q Question, a Answer) []string {
 			p := append(slices.Clone(pick), o.Label)
 			if !slices.Equal(p, a.Select) {
 				for _, f := range forms(p, true) {
-					taken[f] = true
+					taken[spaceless(f)] = true
 				}
 			}
 			if q.MultiSelect {
@@ -182,7 +183,7 @@ func wants(q Question, a Answer) []string {
 	each(nil)
 	var out []string
 	for _, f := range forms(a.Select, false) {
-		if !taken[f] && !slices.Contains(out, f) {
+		if !taken[spaceless(f)] && !slices.Contains(out, f) {
 			out = append(out, f)
 		}
 	}
@@ -194,6 +195,18 @@ func firstOf(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// spaceless is s without any white space (Go's or JavaScript's, U+FEFF
+// too): a record of another pick that differs from one of this pick's only
+// in white space may be this one's, whatever a version trims.
+func spaceless(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || r == '\uFEFF' {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // asShown is a label as 2.1.266 and later show it, and record it when it

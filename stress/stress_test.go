@@ -270,6 +270,9 @@ func TestJudge(t *testing.T) {
 		{"white space made one where it names another label", Case{Questions: []Question{{Question: "Which?",
 			Options: []Option{{Label: "C D"}, {Label: "C  D"}}}}, Answers: []Answer{{Select: []string{"C  D"}}}},
 			ok(`"Which?"="C D".`), nil, Wrong},
+		{"labels apart only in white space", Case{Questions: []Question{{Question: "Which?",
+			Options: []Option{{Label: "AA"}, {Label: "AA\uFEFF"}}}}, Answers: []Answer{{Select: []string{"AA"}}}},
+			ok(`"Which?"="AA".`), nil, Wrong},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got, why := judge(tc.c, tc.res, tc.later); got != tc.want {
