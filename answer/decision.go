@@ -141,22 +141,25 @@ func (d Decision) Renderings(multi bool) []string {
 const maxPicked = 6
 
 // recordings is what some version records for labels picked in this
-// order: quoted or not, and as given or as shown (shown) where it quotes.
+// order: quoted or not, and as given or as shown (shownAll) where it
+// quotes.
 func recordings(labels []string, multi bool) []string {
-	bare := make([]string, len(labels))
-	for i, l := range labels {
-		bare[i] = shown(l)
-	}
+	bare := shownAll(labels)
 	if !multi {
 		return []string{labels[0], bare[0]}
 	}
 	return []string{JoinLabels(labels), strings.Join(labels, ", "), JoinLabels(bare)}
 }
 
-// shown is label as 2.1.266 and later show and record it when it is
-// picked on the screen: without VS16, white space trimmed and made one.
-func shown(label string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(label, vs16, "")), " ")
+// shownAll is each label as 2.1.266 and later show it, and record it when
+// it is picked on the screen: without VS16, white space trimmed and made
+// one.
+func shownAll(labels []string) []string {
+	out := make([]string, len(labels))
+	for i, l := range labels {
+		out[i] = strings.Join(strings.Fields(strings.ReplaceAll(l, vs16, "")), " ")
+	}
+	return out
 }
 
 // everyForm is every form recordings could take for labels, whichever
@@ -166,11 +169,7 @@ func shown(label string) string {
 func everyForm(labels []string, multi bool) []string {
 	out := recordings(labels, multi)
 	if multi {
-		bare := make([]string, len(labels))
-		for i, l := range labels {
-			bare[i] = shown(l)
-		}
-		out = append(out, strings.Join(bare, ", "))
+		out = append(out, strings.Join(shownAll(labels), ", "))
 	}
 	return out
 }

@@ -151,8 +151,8 @@ func Squash(s string) string {
 }
 
 // sameHeader is sameText for a header or tab title, which 2.1.266 and later
-// draw as a JSON string when it holds a double quote or white space at an
-// end (`" Space "`, `"Say \"hi\""`).
+// draw as a JSON string when it holds a double quote, white space at an end
+// or two spaces inside (`" Space "`, `"Say \"hi\""`, `"Two  words"`).
 func sameHeader(screen, asked string) bool {
 	return sameText(screen, asked) || sameText(screen, answer.QuoteJSON(asked))
 }

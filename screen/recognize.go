@@ -337,8 +337,8 @@ func isTabTail(l line) bool {
 }
 
 // oneSpaced is s trimmed, with each run of spaces inside it made one: a
-// header or tab title as people read it, when the screen left a blank
-// column after an emoji (see isChipRow). Headers are compared without white
+// header or tab title as people read it, when it was asked with extra
+// spaces or the screen left a blank column after an emoji (see isChipRow). Headers are compared without white
 // space (Squash); this is for what people see.
 func oneSpaced(s string) string { return strings.Join(strings.Fields(s), " ") }
 
