@@ -115,6 +115,13 @@ func TestRecordings(t *testing.T) {
 		// and nothing Claude records verifies the answer.
 		{Decision{Action: Select, Labels: []string{"A", "B"}}, multi("A, B", "A", "B"), nil},
 		{Decision{Action: Select, Labels: []string{"B", "A"}}, multi("A, B", "A", "B"), []string{"B, A"}},
+		// Labels apart only in what Loose leaves out (an invisible
+		// character, which 2.1.266 and later record as U+FFFD or not at
+		// all) verify nothing either.
+		{Decision{Action: Select, Labels: []string{"soft\u00adhyphen"}}, single("soft\u00adhyphen", "softhyphen"), nil},
+		{Decision{Action: Select, Labels: []string{"A\u200bB"}}, single("A\u200bB", "A\ufffdB"), nil},
+		{Decision{Action: Select, Labels: []string{"A", "B\u2060"}}, multi("A", "B", "B\u2060"), nil},
+		{Decision{Action: Select, Labels: []string{"soft\u00adhyphen"}}, single("soft\u00adhyphen", "soft-hyphen"), []string{"soft\u00adhyphen"}},
 	}
 	for _, tt := range tests {
 		if got := tt.d.Recordings(tt.q); !slices.Equal(got, tt.want) {
@@ -132,6 +139,34 @@ func TestRecordings(t *testing.T) {
 	}
 	if got := QuoteLabel("<a & b>, c"); got != `"<a & b>, c"` {
 		t.Errorf("QuoteLabel escapes HTML: %s", got)
+	}
+}
+
+// TestLoose: what 2.1.266 and later record for a label picked on the
+// screen (testdata/scenarios/scripts.yaml, e2e TestInvisibleText) equals
+// the label as Loose leaves them; a visible character apart does not.
+func TestLoose(t *testing.T) {
+	for _, tt := range []struct {
+		label, recorded string
+		same            bool
+	}{
+		{"soft\u00adhyphen", "soft\ufffdhyphen", true},
+		{"zero\u200bwidth", "zero\ufffdwidth", true},
+		{"BOM\ufeff here", "BOM\ufffd here", true},
+		{"word\u2060joiner", "word\ufffdjoiner", true},
+		{"\u200fRTL mark", "RTL mark", true},
+		{"no\u00a0break", "no break", true},
+		{"نیم\u200cفاصله", "نیم\u200cفاصله", true},
+		{"⚠️ Risky path", "⚠ Risky path", false}, // Recordings lists it
+		{"Two  spaces", "Two spaces", true},
+		{"soft\u00adhyphen", "soft-hyphen", false},
+		{"हिन्दी", "हिनदी", false}, // a virama is a mark, not invisible
+		{"été", "ete", false},
+		{"A", "\ufffd", false},
+	} {
+		if got := Loose(tt.label) == Loose(tt.recorded); got != tt.same {
+			t.Errorf("Loose(%q) == Loose(%q): %t, want %t", tt.label, tt.recorded, got, tt.same)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Action is what to do with a question.
@@ -81,8 +82,10 @@ func (d Decision) Recorded() string {
 // a label picked on the screen is recorded as the screen shows it: without
 // its variation selectors 16 (U+FE0F: "⚠️ Risky path" as "⚠ Risky path"),
 // white space at its ends trimmed and runs of it made one space ("C  D "
-// as "C D"). The question keeps its own, and a label given through the
-// hook is recorded as given. A string
+// as "C D"), and most invisible characters as U+FFFD (see [Loose]: a
+// record of a label picked on the screen verifies it when it equals one of
+// these strings as Loose leaves them). The question keeps its own, and a
+// label given through the hook is recorded as given. A string
 // that another pick would be recorded as, in any of these forms ("A, B"
 // for the label "A, B" and for the labels A and B, "❤ Heart" for "❤️ Heart"
 // and for "❤ Heart"), could not tell the two apart and is left out; the
@@ -99,20 +102,28 @@ func (d Decision) Recordings(q Question) []string {
 	picks(offered, q.MultiSelect, nil, func(p []string) {
 		if !slices.Equal(p, d.Labels) {
 			for _, r := range everyForm(p, q.MultiSelect) {
-				others[loose(r)] = true
+				others[Loose(r)] = true
 			}
 		}
 	})
-	return slices.DeleteFunc(d.Renderings(q.MultiSelect), func(r string) bool { return others[loose(r)] })
+	return slices.DeleteFunc(d.Renderings(q.MultiSelect), func(r string) bool { return others[Loose(r)] })
 }
 
-// loose is s without white space, as JavaScript or Go knows it (U+FEFF
-// too): another pick recorded as a string that differs from one of this
-// pick's only there, whichever white space Claude trims or makes one,
-// could be this one's record.
-func loose(s string) string {
+// Loose is s as verification compares a label's record: without white
+// space (as JavaScript or Go knows it), controls, format characters, what
+// Unicode says to ignore where it cannot be shown (a soft hyphen, a
+// zero-width space, U+FEFF, variation selectors but VS16) and U+FFFD.
+// Claude 2.1.266 and later record a label picked on the screen much as
+// they draw it: its white space trimmed and made one, VS16 left out (both
+// known exactly: Recordings lists them), most other such characters as
+// U+FFFD ("soft\u00adhyphen" as "soft�hyphen"), some left out or kept.
+// Which ones, and how, is not known for every character and version; a
+// record of another pick that differs from one of this pick's only there
+// could be this one's, so Recordings leaves such strings out.
+func Loose(s string) string {
 	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) || r == '\uFEFF' {
+		if unicode.IsSpace(r) || r == utf8.RuneError || r != vs16r &&
+			unicode.In(r, unicode.Cc, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector) {
 			return -1
 		}
 		return r
@@ -200,7 +211,10 @@ func JoinLabels(labels []string) string {
 }
 
 // vs16 is the variation selector 16, which asks for an emoji's picture.
-const vs16 = "\uFE0F"
+const (
+	vs16  = "\uFE0F"
+	vs16r = '\uFE0F'
+)
 
 // QuoteLabel quotes a multi-select label the way Claude Code records it:
 // as a JSON string when it holds ", " or a double quote.

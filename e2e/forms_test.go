@@ -155,27 +155,67 @@ func TestWhiteSpace(t *testing.T) {
 		// picked on the screen of 2.1.266 and later.
 		const given = `"Which  spacing?"="Two  spaces", "Which ones?"="C  D,  A", "Which greeting?"="Hi"`
 		const shown = `"Which  spacing?"="Two spaces", "Which ones?"="C D, A", "Which greeting?"="Hi"`
-		for _, tc := range []struct{ name, prompt, id, via, given, shown string }{
+		recorded(t, version, "testdata/scenarios/spaces.yaml", rules, "white space in headers and labels", []recordCase{
 			{"tab row", "space it", "toolu_01spaces", "screen", given, shown},
 			{"tab row", "space it", "toolu_01spaces", "hook", given, given},
 			{"header chip", "space one", "toolu_01spaceone", "screen", `"Which  spacing?"="Two  spaces"`, `"Which  spacing?"="Two spaces"`},
-		} {
-			want := tc.given
-			if patchOf(version) >= 266 {
-				want = tc.shown
-			}
-			r := runClaudewrap(t, version, "testdata/scenarios/spaces.yaml", tc.prompt, "--answer-via", tc.via,
-				"--rules", writeRules(t, rules), "--size", "80x40", "--exit-after-turn")
-			res := r.toolResult(t, tc.id)
-			if res.IsError || !strings.Contains(res.Content, want) {
-				t.Errorf("%s via %s: tool_result %q, want %s\n%s", tc.name, tc.via, res.Content, want, r)
-			}
-			if len(r.find("verified")) != 1 || len(r.find("mismatch")) != 0 || r.code != 0 {
-				t.Errorf("%s via %s: want one verified event, no mismatch and exit 0\n%s", tc.name, tc.via, r)
-			}
-			report("Claude Code %s: white space in headers and labels, a %s via %s: verified", version, tc.name, tc.via)
-		}
+		})
 	})
+}
+
+// TestInvisibleText: forms in Thai, Arabic, Hebrew, Persian (a zero-width
+// non-joiner), Hangul, fullwidth Latin and Devanagari, with labels and a
+// header holding a zero-width space, a soft hyphen, a word joiner, U+FEFF
+// and a no-break space (testdata/scenarios/scripts.yaml). 2.1.266 and later
+// draw most of these as U+FFFD and record a label picked on the screen so
+// ("soft\ufffdhyphen"), a no-break space as a space; through the hook, and
+// on 2.1.227 and older, the label is recorded as given. Before, the soft
+// hyphen's page was refused on every version (exit 5).
+func TestInvisibleText(t *testing.T) {
+	rules := "  - {when: {header: \"ไทย\"}, answer: {select: \"نیم\\u200cفاصله\"}}\n" +
+		"  - {when: {header: \"한국어\"}, answer: {select: [\"soft\\u00adhyphen\", \"zero\\u200bwidth\", \"ＡＢＣ\"]}}\n" +
+		"  - {when: {question: \"Which mark\"}, answer: {select: \"BOM\\ufeff here\"}}\n" +
+		"  - {when: {header: \"हिन्दी\"}, answer: {select: \"हिन्दी में\"}}\n"
+	forVersions(t, func(t *testing.T, version string) {
+		const (
+			given = "\"Which script first?\"=\"نیم\u200cفاصله\", \"Which ones?\"=\"soft\u00adhyphen, zero\u200bwidth, ＡＢＣ\", " +
+				"\"Which mark?\"=\"BOM\ufeff here\""
+			shown = "\"Which script first?\"=\"نیم\u200cفاصله\", \"Which ones?\"=\"soft\ufffdhyphen, zero\ufffdwidth, ＡＢＣ\", " +
+				"\"Which mark?\"=\"BOM\ufffd here\""
+			hindi = "\"कौन सी भाषा?\"=\"हिन्दी में\""
+		)
+		recorded(t, version, "testdata/scenarios/scripts.yaml", rules, "other scripts and invisible characters", []recordCase{
+			{"tab row", "scripts it", "toolu_01scripts", "screen", given, shown},
+			{"tab row", "scripts it", "toolu_01scripts", "hook", given, given},
+			{"Devanagari chip", "devanagari it", "toolu_01devanagari", "screen", hindi, hindi},
+		})
+	})
+}
+
+// recordCase is a form answered, and what Claude records for it: given on
+// 2.1.227 and older or through the hook, shown on 2.1.266 and later.
+type recordCase struct{ name, prompt, id, via, given, shown string }
+
+// recorded answers each case's form from rules at 80x40 and checks what
+// Claude recorded and that claudewrap verified it.
+func recorded(t *testing.T, version, scenario, rules, what string, cases []recordCase) {
+	t.Helper()
+	for _, tc := range cases {
+		want := tc.given
+		if patchOf(version) >= 266 {
+			want = tc.shown
+		}
+		r := runClaudewrap(t, version, scenario, tc.prompt, "--answer-via", tc.via,
+			"--rules", writeRules(t, rules), "--size", "80x40", "--exit-after-turn")
+		res := r.toolResult(t, tc.id)
+		if res.IsError || !strings.Contains(res.Content, want) {
+			t.Errorf("%s via %s: tool_result %q, want %q\n%s", tc.name, tc.via, res.Content, want, r)
+		}
+		if len(r.find("verified")) != 1 || len(r.find("mismatch")) != 0 || r.code != 0 {
+			t.Errorf("%s via %s: want one verified event, no mismatch and exit 0\n%s", tc.name, tc.via, r)
+		}
+		report("Claude Code %s: %s, a %s via %s: verified", version, what, tc.name, tc.via)
+	}
 }
 
 func TestChat(t *testing.T) {

@@ -143,11 +143,22 @@ func Squash(s string) string {
 			continue
 		}
 		w := runeWidth(r)
+		if invisible(r) {
+			w = 0
+		}
 		if !seqs.joins(r, w) && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError {
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
+}
+
+// invisible reports whether r is a control or format character, or one
+// Unicode says to ignore where it cannot be shown (a soft hyphen, the
+// Hangul fillers): Claude Code 2.1.266 and later draw most of these as
+// U+FFFD, older versions leave them out or pass them to the terminal.
+func invisible(r rune) bool {
+	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector)
 }
 
 // sameHeader is sameText for a header or tab title, which 2.1.266 and later

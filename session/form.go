@@ -89,6 +89,7 @@ type expect struct {
 	intended string   // the answer as meant, for messages
 	notes    string   // the notes, on a question with previews
 	preview  bool     // the question has previews: its notes are checked too
+	loose    bool     // a label picked on the screen: compared as answer.Loose leaves it
 }
 
 // move makes f go from one of the states in from to next, and reports

@@ -81,7 +81,7 @@ func (s *session) answerByHook(f *form, ds []rules.Decision) bool {
 	f.want = expectations(f, ds)
 	for q, a := range answers {
 		e := f.want[q]
-		e.answers, e.intended = []string{a}, a
+		e.answers, e.intended, e.loose = []string{a}, a, false // recorded as given
 		f.want[q] = e
 	}
 	s.moveLocked(f, submitted, deciding)
@@ -98,7 +98,8 @@ func expectations(f *form, ds []rules.Decision) map[string]expect {
 	for i, d := range ds {
 		q := f.questions[i]
 		if d.Action == answer.Select || d.Action == answer.Type {
-			want[q.Question] = expect{answers: d.Recordings(q), intended: d.Recorded(), notes: d.Notes, preview: q.PreviewLayout()}
+			want[q.Question] = expect{answers: d.Recordings(q), intended: d.Recorded(), notes: d.Notes, preview: q.PreviewLayout(),
+				loose: d.Action == answer.Select}
 		}
 	}
 	return want

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
 )
@@ -139,7 +140,9 @@ func differs(want map[string]expect, got *hook.ToolResponse) string {
 		if !ok {
 			return fmt.Sprintf("no answer recorded for %q", q)
 		}
-		if !slices.Contains(e.answers, a) {
+		if !slices.Contains(e.answers, a) && !(e.loose && slices.ContainsFunc(e.answers, func(w string) bool {
+			return answer.Loose(w) == answer.Loose(a)
+		})) {
 			return fmt.Sprintf("%q recorded for %q, %q intended", a, q, e.intended)
 		}
 		if n := got.Annotations[q].Notes; e.preview && n != e.notes {
