@@ -101,10 +101,16 @@ const (
 	// "Next →"; run 37).
 	Marks
 	// Spaces draws headers and labels with white space at their ends or
-	// two spaces inside, and headers holding ", " or a quote, too.
+	// two spaces inside, and headers holding ", " or a quote, too (run 38).
 	Spaces
+	// Scripts draws labels, descriptions, headers and questions in other
+	// scripts (Thai, Arabic, Hebrew, Persian, Hangul, Devanagari,
+	// fullwidth Latin) and with invisible characters (a zero-width space,
+	// a soft hyphen, a word joiner, U+FEFF, a direction mark, a no-break
+	// space), too.
+	Scripts
 
-	Latest = Spaces
+	Latest = Scripts
 )
 
 // GenerateWith is Generate with the generator of generation gen.
@@ -289,6 +295,16 @@ func classes(c Case) []string {
 		}) {
 			out = append(out, "white-space")
 		}
+		if strings.ContainsFunc(text, func(r rune) bool {
+			return r >= 0x0590 && r <= 0x0E7F || r >= 0xAC00 && r <= 0xD7AF || r >= 0xFF21 && r <= 0xFF3A
+		}) { // Hebrew to Thai, Hangul, fullwidth capitals
+			out = append(out, "script")
+		}
+		if strings.ContainsFunc(text, func(r rune) bool {
+			return r == 0x200B || r == 0x200C || r == 0x200F || r == 0x00AD || r == 0x2060 || r == 0xFEFF || r == 0x00A0
+		}) {
+			out = append(out, "invisible")
+		}
 	}
 	return out
 }
@@ -321,7 +337,14 @@ func (g *generator) questionText() string {
 	g.serial++
 	n := g.serial
 	noun := g.pick(nouns)
-	switch g.r.IntN(10) {
+	n10 := 10
+	if g.gen >= Scripts {
+		n10 = 11
+	}
+	switch g.r.IntN(n10) {
+	case 10:
+		return fmt.Sprintf(g.pick([]string{"أي %s نستخدم للجزء %d؟", "באיזה %s נשתמש בחלק %d?", "भाग %[2]d के लिए कौन सा %[1]s?",
+			"ส่วนที่ %[2]d ใช้ %[1]s ไหน?"}), noun, n)
 	case 0:
 		return fmt.Sprintf("我们应该为第%d项使用哪个%s？🚀", n, g.pick([]string{"数据库", "框架", "方案"}))
 	case 1, 2:
@@ -397,6 +420,20 @@ var (
 	spaceLabels  = []string{"  Leading", "Trailing  ", "Two  spaces", " Both ", "A  B,  C"}
 )
 
+// scriptLabels, scriptHeaders and scriptDescriptions hold other scripts and
+// invisible characters (generation Scripts). 2.1.266 and later draw a soft
+// hyphen, a zero-width space, a word joiner or U+FEFF as U+FFFD and leave a
+// direction mark out; 2.1.227 and older measure a Devanagari vowel sign as
+// part of its letter.
+var (
+	scriptLabels = []string{
+		"ที่นี่ ที่นั่น", "العربية", "עברית", "نیم\u200cفاصله", "한국어 선택", "ＡＢＣ", "zero\u200bwidth",
+		"soft\u00adhyphen", "word\u2060joiner", "BOM\ufeff here", "\u200fRTL mark", "no\u00a0break", "हिन्दी में", "नमस्ते",
+	}
+	scriptHeaders      = []string{"ไทย", "한국어", "हिन्दी", "עברית", "عربي", "Zero\u200bW", "soft\u00adhy"}
+	scriptDescriptions = []string{"مرحبا بالعالم", "שלום עולם", "ภาษาไทย อ่านง่าย", "a zero\u200bwidth space inside", "हिन्दी विवरण"}
+)
+
 func (g *generator) label(used map[string]bool) string {
 	seq := g.gen >= Sequences
 	for {
@@ -407,6 +444,9 @@ func (g *generator) label(used map[string]bool) string {
 		}
 		if g.gen >= Spaces {
 			n = 22 // p == 21: spaceLabels
+		}
+		if g.gen >= Scripts {
+			n = 24 // p == 22, 23: scriptLabels
 		}
 		switch p := g.r.IntN(n); {
 		case p < 9:
@@ -421,6 +461,8 @@ func (g *generator) label(used map[string]bool) string {
 			l = g.pick(lookalikes)
 		case p == 21:
 			l = g.pick(spaceLabels)
+		case p >= 22:
+			l = g.pick(scriptLabels)
 		default:
 			l = g.pick(commaLabels)
 		}
@@ -456,7 +498,8 @@ func (g *generator) preview() string {
 
 func (g *generator) header() string {
 	for {
-		h := g.pick(g.list(g.list(g.list(headers, Sequences, sequenceHeaders), Marks, markHeaders), Spaces, spaceHeaders))
+		h := g.pick(g.list(g.list(g.list(g.list(headers, Sequences, sequenceHeaders), Marks, markHeaders), Spaces, spaceHeaders),
+			Scripts, scriptHeaders))
 		if len(utf16.Encode([]rune(h))) <= 12 {
 			return h
 		}
@@ -468,7 +511,8 @@ func (g *generator) question(preview bool) Question {
 	n := 2 + g.r.IntN(3)
 	used := map[string]bool{}
 	for i := 0; i < n; i++ {
-		o := Option{Label: g.label(used), Description: g.pick(g.list(descriptions, Sequences, sequenceDescriptions))}
+		o := Option{Label: g.label(used), Description: g.pick(g.list(g.list(descriptions, Sequences, sequenceDescriptions),
+			Scripts, scriptDescriptions))}
 		if preview && (i == 0 || g.chance(0.85)) {
 			o.Preview = g.preview()
 		}

@@ -150,15 +150,18 @@ func wants(q Question, a Answer) []string {
 	forms := func(pick []string, every bool) []string {
 		plain, quoted := strings.Join(pick, ", "), quoteAll(pick)
 		if !q.MultiSelect {
-			return []string{plain, asShown(plain)}
+			return []string{plain, asShown(plain, true), asShown(plain, false)}
 		}
-		bare := make([]string, len(pick))
-		for i, l := range pick {
-			bare[i] = asShown(l)
-		}
-		out := []string{quoted, plain, quoteAll(bare)}
-		if every {
-			out = append(out, strings.Join(bare, ", "))
+		out := []string{quoted, plain}
+		for _, marks := range []bool{true, false} {
+			bare := make([]string, len(pick))
+			for i, l := range pick {
+				bare[i] = asShown(l, marks)
+			}
+			out = append(out, quoteAll(bare))
+			if every {
+				out = append(out, strings.Join(bare, ", "))
+			}
 		}
 		return out
 	}
@@ -210,10 +213,25 @@ func spaceless(s string) string {
 }
 
 // asShown is a label as 2.1.266 and later show it, and record it when it
-// is picked on the screen: without VS16, its white space trimmed and made
-// one.
-func asShown(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\uFE0F", "")), " ")
+// is picked on the screen: without VS16, a soft hyphen, zero-width space,
+// word joiner or U+FEFF as U+FFFD, its white space (a no-break space too)
+// trimmed and made one. They draw it without its direction marks, and were
+// seen to record a right-to-left mark kept: marks says which.
+func asShown(s string, marks bool) string {
+	s = strings.Map(func(r rune) rune {
+		switch r {
+		case '\uFE0F':
+			return -1
+		case '\u00AD', '\u200B', '\u2060', '\uFEFF':
+			return '\uFFFD'
+		case '\u200E', '\u200F':
+			if !marks {
+				return -1
+			}
+		}
+		return r
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // quoteAll joins labels with ", ", each holding ", " or '"' quoted.

@@ -59,13 +59,19 @@ func TestGenerations(t *testing.T) {
 	if n := count(GenerateWith(1, 400, Marks), "white-space"); n != 0 {
 		t.Errorf("%d forms with white space in generation Marks, want none", n)
 	}
-	for _, class := range []string{"emoji-sequence", "mark-header", "white-space"} {
+	for _, class := range []string{"script", "invisible"} {
+		if n := count(GenerateWith(1, 400, Spaces), class); n != 0 {
+			t.Errorf("%d forms of class %s in generation Spaces, want none", n, class)
+		}
+	}
+	for _, class := range []string{"emoji-sequence", "mark-header", "white-space", "script", "invisible"} {
 		if n := count(Generate(1, 400), class); n == 0 {
 			t.Errorf("no form of class %s in 400", class)
 		}
 	}
 	// sha256 of the plans' JSON: Plain's as the generator of fd35f45 gave
-	// them, Sequences' as that of 7bc3752, Marks' as that of d34d26c.
+	// them, Sequences' as that of 7bc3752, Marks' as that of d34d26c,
+	// Spaces' as that of 9a0149b.
 	for _, tc := range []struct {
 		gen  Generation
 		seed uint64
@@ -78,6 +84,8 @@ func TestGenerations(t *testing.T) {
 		{Sequences, 1764077000, "be4410c7facfa3c3e0ad98a7e4561a4774af823108f91617b162e575b76fe9b9"},
 		{Marks, 1764080100, "1d9d0807ec8fe90635d6c69dfb4282fd4a00730318b391c16a3e036d16d36010"},
 		{Marks, 20261123, "f4564dfb95f4389b6a1ee377a87a80d9d45f40d9abf01b6c1eadd9911e08a1eb"},
+		{Spaces, 1764082200, "ff9fff1451528586239d5cbdafbd73e93b4fae0c77887ff4c449c28f79544bff"},
+		{Spaces, 20261123, "bf4ceb83f72acbe074e8863dfe9d9e93172981da07414ac9b5966ffd8838d80e"},
 	} {
 		b, err := json.Marshal(GenerateWith(tc.seed, 150, tc.gen))
 		if err != nil {
@@ -229,6 +237,11 @@ func TestJudge(t *testing.T) {
 		{Question: "Which ones?", MultiSelect: true, Options: []Option{{Label: " A"}, {Label: "C  D"}}},
 	}, Answers: []Answer{{Select: []string{"Two  spaces"}}, {Select: []string{"C  D", " A"}}}}
 	twins := Question{Question: "Which twin?", Options: []Option{{Label: "⚠ Risky"}, {Label: "⚠️ Risky"}}}
+	invisible := Case{Questions: []Question{
+		{Question: "Which mark?", Options: []Option{{Label: "BOM\ufeff here"}, {Label: "no\u00a0break"}}},
+		{Question: "Which ones?", MultiSelect: true, Options: []Option{{Label: "soft\u00adhyphen"}, {Label: "zero\u200bwidth"}, {Label: "한국어"}}},
+	}, Answers: []Answer{{Select: []string{"BOM\ufeff here"}}, {Select: []string{"soft\u00adhyphen", "zero\u200bwidth"}}}}
+	rtl := Question{Question: "Which?", Options: []Option{{Label: "\u200fRTL mark"}, {Label: "RTL mark"}}}
 	joined := Question{Question: "Which ones?", MultiSelect: true, Options: []Option{{Label: "❤️ A"}, {Label: "B"}, {Label: "❤ A, B"}}}
 	for _, tc := range []struct {
 		name  string
@@ -273,6 +286,15 @@ func TestJudge(t *testing.T) {
 		{"labels apart only in white space", Case{Questions: []Question{{Question: "Which?",
 			Options: []Option{{Label: "AA"}, {Label: "AA\uFEFF"}}}}, Answers: []Answer{{Select: []string{"AA"}}}},
 			ok(`"Which?"="AA".`), nil, Wrong},
+		// ... and a soft hyphen, zero-width space or U+FEFF as U+FFFD, a
+		// direction mark left out (2.1.266 on; scripts.yaml).
+		{"invisible characters as U+FFFD", invisible, ok("\"Which mark?\"=\"BOM\ufffd here\", \"Which ones?\"=\"soft\ufffdhyphen, zero\ufffdwidth\"."), nil, Right},
+		{"invisible characters as offered", invisible, ok("\"Which mark?\"=\"BOM\ufeff here\", \"Which ones?\"=\"soft\u00adhyphen, zero\u200bwidth\"."), nil, Right},
+		{"a direction mark left out", Case{Questions: []Question{{Question: "Which?", Options: []Option{{Label: "\u200fRTL mark"}, {Label: "LTR"}}}}, Answers: []Answer{{Select: []string{"\u200fRTL mark"}}}},
+			ok(`"Which?"="RTL mark".`), nil, Right},
+		{"a direction mark left out where it names another label", Case{Questions: []Question{rtl}, Answers: []Answer{{Select: []string{"RTL mark"}}}},
+			ok(`"Which?"="RTL mark".`), nil, Wrong},
+		{"another label with U+FFFD", invisible, ok("\"Which mark?\"=\"BOM\ufffd here\", \"Which ones?\"=\"soft\ufffdhyphen, 한국어\"."), nil, Wrong},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got, why := judge(tc.c, tc.res, tc.later); got != tc.want {
