@@ -110,20 +110,56 @@ func (d Decision) Recordings(q Question) []string {
 }
 
 // Loose is s as verification compares a label's record: without white
-// space (as JavaScript or Go knows it), controls, format characters, what
-// Unicode says to ignore where it cannot be shown (a soft hyphen, a
-// zero-width space, U+FEFF, variation selectors but VS16) and U+FFFD.
-// Claude 2.1.266 and later record a label picked on the screen much as
-// they draw it: its white space trimmed and made one, VS16 left out (both
-// known exactly: Recordings lists them), most other such characters as
-// U+FFFD ("soft\u00adhyphen" as "soft�hyphen"), some left out or kept.
-// Which ones, and how, is not known for every character and version; a
-// record of another pick that differs from one of this pick's only there
-// could be this one's, so Recordings leaves such strings out.
+// space (as JavaScript or Go knows it, U+FEFF too) and without controls,
+// format characters and what Unicode says to ignore where it cannot be
+// shown (a soft hyphen, a zero-width space, a direction mark, variation
+// selectors but VS16). Claude 2.1.266 and later record a label picked on
+// the screen much as they draw it (see [sanitized]; Recordings lists that
+// form); which characters a version trims, leaves out or keeps is not
+// known for every one, so a record that differs from one of this pick's
+// only there verifies it, and Recordings leaves out such strings another
+// pick could leave. U+FFFD is kept: a version that draws a character it
+// does not know as U+FFFD must not verify a label without it.
 func Loose(s string) string {
 	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) || r == utf8.RuneError || r != vs16r &&
-			unicode.In(r, unicode.Cc, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector) {
+		if unicode.IsSpace(r) || r != vs16r && invisible(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// invisible reports whether r is a control, a format character or one
+// Unicode says to ignore where it cannot be shown. A few format characters
+// are drawn (U+0600); left out, they still only match themselves.
+func invisible(r rune) bool {
+	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector)
+}
+
+// sanitized is s as 2.1.266 and later draw it: the direction marks, the
+// Mongolian vowel separator and VS15 left out, the joiners, VS16 and white
+// space kept, and every other invisible character as U+FFFD (seen for a
+// soft hyphen, a zero-width space, a word joiner, U+FEFF, controls, the
+// Hangul fillers, the bidirectional embeddings and isolates).
+func sanitized(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\u200E' || r == '\u200F' || r == '\u180E' || r == '\uFE0E':
+			return -1
+		case r == vs16r || r == '\u200C' || r == '\u200D' || unicode.IsSpace(r):
+			return r
+		case invisible(r):
+			return utf8.RuneError
+		}
+		return r
+	}, s)
+}
+
+// stripped is s without any invisible character: what a version that
+// leaves them all out would record (none seen to), for another pick.
+func stripped(s string) string {
+	return strings.Map(func(r rune) rune {
+		if invisible(r) {
 			return -1
 		}
 		return r
@@ -163,26 +199,30 @@ func recordings(labels []string, multi bool) []string {
 }
 
 // shownAll is each label as 2.1.266 and later show it, and record it when
-// it is picked on the screen: without VS16, white space trimmed and made
-// one.
+// it is picked on the screen: without VS16, as sanitized makes it, white
+// space trimmed and made one.
 func shownAll(labels []string) []string {
 	out := make([]string, len(labels))
 	for i, l := range labels {
-		out[i] = strings.Join(strings.Fields(strings.ReplaceAll(l, vs16, "")), " ")
+		out[i] = strings.Join(strings.Fields(sanitized(strings.ReplaceAll(l, vs16, ""))), " ")
 	}
 	return out
 }
 
 // everyForm is every form recordings could take for labels, whichever
-// version records them, and the plain join of the labels as shown, which
-// none records: so that nothing another pick may be recorded as counts
-// for this one.
+// version records them, the plain join of the labels as shown, which none
+// records, and the labels without invisible characters: so that nothing
+// another pick may be recorded as counts for this one.
 func everyForm(labels []string, multi bool) []string {
 	out := recordings(labels, multi)
 	if multi {
 		out = append(out, strings.Join(shownAll(labels), ", "))
 	}
-	return out
+	bare := make([]string, len(labels))
+	for i, l := range labels {
+		bare[i] = stripped(l)
+	}
+	return append(out, recordings(bare, multi)...)
 }
 
 // picks calls f with every pick of the offered labels: each label alone,

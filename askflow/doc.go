@@ -31,7 +31,8 @@
 // screen must settle before the next commit; typed text is sent again only while nothing of it shows, and
 // must show exactly as typed (white space aside): text holding what the
 // screen gives no cell (a skin tone, an emoji joined by ZWJ, a combining
-// accent) could never be confirmed and is refused before any key. When
+// accent, an invisible character such as a soft hyphen) could never be
+// confirmed and is refused before any key. When
 // the screen never shows what is awaited, askflow asks (at most twice per
 // question) for a full redraw (see [Redrawer]), then stops pressing and
 // reports, with the last screen it saw. An option above the top of a page

@@ -361,7 +361,8 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 		for _, t := range []string{d.Text, d.Notes} {
 			if screen.Squash(t) != squashSpace(t) {
 				return 0, &Error{Question: i + 1, Step: "text", Reason: fmt.Sprintf("%q holds what the screen "+
-					"cannot show (a skin tone, an emoji joined by ZWJ, a combining accent, a variation selector): "+
+					"cannot show (a skin tone, an emoji joined by ZWJ, a combining accent, a variation selector, "+
+					"an invisible character such as a soft hyphen or a control): "+
 					"typed, it could not be confirmed", t)}
 			}
 		}
@@ -1458,7 +1459,8 @@ func sameText(a, b string) bool {
 // sameTyped compares text claudewrap typed (an answer, notes, a message,
 // a dialog's text) with what the screen shows of it, where only white space
 // does not count. What screen.Squash leaves out (a skin tone, an emoji
-// joined by ZWJ, a combining accent, a variation selector) has no cell, so
+// joined by ZWJ, a combining accent, a variation selector, an invisible
+// character such as a soft hyphen) has no cell or is drawn as U+FFFD, so
 // the screen cannot confirm that it reached Claude: text holding any is
 // never confirmed, and nothing that would commit it is pressed.
 func sameTyped(shown, typed string) bool {

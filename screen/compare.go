@@ -16,7 +16,8 @@ import (
 // scrolled list's hidden rows) is not compared; of a cut question, the
 // visible end must end the asked one. Text is compared as Squash leaves it
 // (white space ignored, as the screen wraps it, sometimes inside a word; and
-// what has no cell of its own), and a title the tab row truncated with "…"
+// what has no cell of its own or is drawn as U+FFFD), and a title the tab
+// row truncated with "…"
 // matches its prefix.
 func (f *Form) Disagreements(q answer.Question) []string {
 	if f.Review != nil {
@@ -129,10 +130,12 @@ func (f *Form) Shows(qs []answer.Question, i int) bool {
 // may be broken inside a word), and what the emulator gives no cell of its
 // own as Claude Code lays it out (see clusters): zero-width characters
 // (joiners, variation selectors, combining marks), skin tones, and an emoji
-// joined by a zero-width joiner to a wide character before it. U+FFFD goes
-// too: Claude Code draws it in a header chip in place of a variation
-// selector ("❤️" shows as "❤�"). Options are still told apart by their
-// numbers and places, and questions by Shows.
+// joined by a zero-width joiner to a wide character before it; and what
+// Claude draws as U+FFFD or not at all (invisible: a soft hyphen, a
+// zero-width space, a word joiner, a direction mark, controls). U+FFFD
+// goes too: Claude Code draws it for those, and in a header chip in place
+// of a variation selector ("❤️" shows as "❤�"). Options are still told
+// apart by their numbers and places, and questions by Shows.
 func Squash(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
@@ -142,11 +145,8 @@ func Squash(s string) string {
 			seqs = clusters{}
 			continue
 		}
-		w := runeWidth(r)
-		if invisible(r) {
-			w = 0
-		}
-		if !seqs.joins(r, w) && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError {
+		w := runeWidth(r) // as the emulator measures it, for the sequences
+		if !seqs.joins(r, w) && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError && !invisible(r) {
 			b.WriteRune(r)
 		}
 	}
@@ -156,7 +156,9 @@ func Squash(s string) string {
 // invisible reports whether r is a control or format character, or one
 // Unicode says to ignore where it cannot be shown (a soft hyphen, the
 // Hangul fillers): Claude Code 2.1.266 and later draw most of these as
-// U+FFFD, older versions leave them out or pass them to the terminal.
+// U+FFFD, older versions leave them out or pass them to the terminal. A
+// few format characters are drawn (U+0600); left out of both sides, they
+// are still compared.
 func invisible(r rune) bool {
 	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector)
 }

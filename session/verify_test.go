@@ -17,7 +17,7 @@ func TestDiffersLoose(t *testing.T) {
 		{Label: "한국어"}, {Label: "zero\u200bwidth"}, {Label: "soft\u00adhyphen"}}}
 	d := answer.Decision{Action: answer.Select, Labels: []string{"soft\u00adhyphen", "한국어"}}
 	screen := map[string]expect{q.Question: {answers: d.Recordings(q), intended: d.Recorded(), loose: true}}
-	hooked := map[string]expect{q.Question: {answers: []string{d.Recorded()}, intended: d.Recorded()}}
+	hooked := map[string]expect{q.Question: givenAs(screen[q.Question], d.Recorded())}
 	for _, tt := range []struct {
 		want     map[string]expect
 		recorded string
@@ -26,10 +26,12 @@ func TestDiffersLoose(t *testing.T) {
 		{screen, "soft\u00adhyphen, 한국어", true},
 		{screen, "soft\ufffdhyphen, 한국어", true},
 		{screen, "softhyphen, 한국어", true},
+		{screen, "soft\ufffdhyphen, 한국어 \ufffd", false},
 		{screen, "soft\ufffdhyphen, zero\ufffdwidth", false},
 		{screen, "soft-hyphen, 한국어", false},
 		{hooked, "soft\u00adhyphen, 한국어", true},
 		{hooked, "soft\ufffdhyphen, 한국어", false},
+		{hooked, "softhyphen, 한국어", false},
 	} {
 		got := differs(tt.want, &hook.ToolResponse{Answers: map[string]string{q.Question: tt.recorded}})
 		if (got == "") != tt.ok {
