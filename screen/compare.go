@@ -134,9 +134,26 @@ func (f *Form) Shows(qs []answer.Question, i int) bool {
 // Claude draws as U+FFFD or not at all (invisible: a soft hyphen, a
 // zero-width space, a word joiner, a direction mark, controls). U+FFFD
 // goes too: Claude Code draws it for those, and in a header chip in place
-// of a variation selector ("❤️" shows as "❤�"). Options are still told
-// apart by their numbers and places, and questions by Shows.
-func Squash(s string) string {
+// of a variation selector ("❤️" shows as "❤�"). Spacing marks go too (a
+// Devanagari vowel sign): Claude Code 2.1.321 and older give them no
+// column. Options are still told apart by their numbers and places, and
+// questions by Shows.
+func Squash(s string) string { return squash(s, false) }
+
+// Typable reports whether typed text s can show on the screen as typed,
+// white space aside: it holds nothing Squash leaves out but spacing marks
+// (which 2.1.330 gives a column, and which older versions' drawing the
+// check before Enter catches).
+func Typable(s string) bool {
+	return squash(s, true) == strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func squash(s string, marks bool) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	var seqs clusters
@@ -146,7 +163,8 @@ func Squash(s string) string {
 			continue
 		}
 		w := runeWidth(r) // as the emulator measures it, for the sequences
-		if !seqs.joins(r, w) && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError && !invisible(r) {
+		if !seqs.joins(r, w) && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError && !invisible(r) &&
+			(marks || !isSpacingMark(r)) {
 			b.WriteRune(r)
 		}
 	}
@@ -157,8 +175,8 @@ func Squash(s string) string {
 // Unicode says to ignore where it cannot be shown (a soft hyphen, the
 // Hangul fillers): Claude Code 2.1.266 and later draw most of these as
 // U+FFFD, older versions leave them out or pass them to the terminal. A
-// few format characters are drawn (U+0600); left out of both sides, they
-// are still compared.
+// few format characters are drawn (U+0600): left out of both sides, they
+// are not compared, and options are told apart by their places.
 func invisible(r rune) bool {
 	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector)
 }

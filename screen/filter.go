@@ -1,7 +1,10 @@
 package screen
 
 import (
+	"strconv"
+	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -44,6 +47,12 @@ type filter struct {
 	sgrIn  []int // scratch for SGR parameters
 
 	seqs clusters // the emoji sequence being printed, if any (see print)
+
+	// marksJoin: the child is Claude Code 2.1.321 or older, read from its
+	// banner (see banner), which measures a spacing mark (a Devanagari
+	// vowel sign) as part of the letter before it.
+	marksJoin bool
+	lookedFor int // line feeds seen while looking for the banner
 
 	reply []byte // answers, written after unlocking
 	dirty bool   // something changed since the last Seq
@@ -149,6 +158,9 @@ func (f *filter) startEscape() {
 // control handles a C0 control character, in ground or inside a sequence.
 func (f *filter) control(b byte) {
 	f.seqs = clusters{}
+	if b == '\n' && f.lookedFor < bannerLines {
+		f.banner()
+	}
 	switch b {
 	case '\b', '\t', '\n', '\v', '\f', '\r':
 		f.t.control(b)
@@ -236,6 +248,12 @@ func (f *filter) print(r rune) {
 	case r == placeholder:
 		r = utf8.RuneError
 	}
+	if f.marksJoin && isSpacingMark(r) && unicode.In(f.last, unicode.L, unicode.M) {
+		// Claude Code 2.1.321 and older measure a grapheme as its first
+		// character, and draw what follows right after its letter.
+		f.last = r
+		return
+	}
 	f.last = r
 	w := runeWidth(r)
 	if f.seqs.joins(r, w) {
@@ -284,4 +302,52 @@ func (f *filter) replyString(s string) {
 	if f.answer {
 		f.reply = append(f.reply, s...)
 	}
+}
+
+// bannerLines bounds the line feeds the banner is looked for in: Claude
+// Code draws it first.
+const bannerLines = 64
+
+// banner looks for Claude Code's banner ("Claude Code v2.1.321") on the
+// cursor's row, before a line feed leaves it, and notes whether that
+// version measures a spacing mark as part of its letter. 2.1.330 gives it
+// a column, as terminals do; 2.1.197 to 2.1.321 do not (random forms run
+// 39: "हिन्दी में" drawn as "हिन्दी" three columns wide, "में" over its
+// end). A child that shows no banner is taken as the newest.
+func (f *filter) banner() {
+	f.lookedFor++
+	t := f.t
+	if t.cur.y >= len(t.lines) {
+		return
+	}
+	var b strings.Builder
+	for _, c := range t.lines[t.cur.y] {
+		b.WriteRune(c.Char)
+	}
+	_, ver, ok := strings.Cut(b.String(), "Claude Code v")
+	if !ok {
+		return
+	}
+	f.lookedFor = bannerLines
+	ver, _, _ = strings.Cut(ver, " ")
+	parts := strings.Split(ver, ".")
+	if len(parts) != 3 {
+		return
+	}
+	var n [3]int
+	for i, p := range parts {
+		v, err := strconv.Atoi(p)
+		if err != nil {
+			return
+		}
+		n[i] = v
+	}
+	f.marksJoin = n[0] < 2 || n[0] == 2 && (n[1] < 1 || n[1] == 1 && n[2] <= 321)
+}
+
+// isSpacingMark reports whether r extends the grapheme before it and is
+// drawn one column wide by terminals: a spacing combining mark (Mc: the
+// Devanagari vowel sign ि), or Thai's and Lao's sara am.
+func isSpacingMark(r rune) bool {
+	return r >= 0x0900 && (unicode.Is(unicode.Mc, r) || r == 0x0E33 || r == 0x0EB3)
 }

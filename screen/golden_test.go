@@ -700,3 +700,53 @@ func TestInvisibleText(t *testing.T) {
 		})
 	}
 }
+
+// TestSpacingMarks: Claude Code 2.1.321 and older measure a spacing mark (a
+// Devanagari vowel sign) as part of its letter, and draw a word after one
+// where they measured it to end ("हिन्दी" three columns, then "में" over
+// its end: random forms run 39, on 2.1.197 to 2.1.321); the emulator,
+// told the version by Claude's banner, gives such a mark no cell. Before,
+// the label read "हिनदम" and the form was refused (exit 5).
+func TestSpacingMarks(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		q    answer.Question
+	}{
+		{"2.1.321/stress-1764087800-s006-196x27", answer.Question{Question: "1. Which API style? (1)", Header: "Format", MultiSelect: true,
+			Options: opts(`Say "hi"`, "❤️ Favourite", "हिन्दी में", "Write everything to an append-only log and derive the views from it nightly")}},
+		{"2.1.266/stress-1764087800-s001-104x39", answer.Question{Question: "Review your answers about the deployment target (8)?", Header: "架构",
+			MultiSelect: true, Options: opts("テスト駆動", "हिन्दी में", "Yes, and always", "Rolling")}},
+	} {
+		f, err := screen.Recognize(replay(t, "../testdata/screens/"+tc.file+".cast", 0))
+		if err != nil {
+			t.Errorf("%s: %v", tc.file, err)
+			continue
+		}
+		if d := f.Disagreements(tc.q); len(d) != 0 {
+			t.Errorf("%s: %q\n%v", tc.file, d, f)
+		}
+	}
+	// ... and a tab title (run 39's s019 on 2.1.266 read "हिनद").
+	f, err := screen.Recognize(replay(t, "../testdata/screens/2.1.266/stress-1764087800-s019-50x31.cast", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := f.TabDisagreements([]string{"हिन्दी", "Tail ", "Review"}); len(d) != 0 {
+		t.Errorf("s019: %q\n%v", d, f)
+	}
+	// The banner decides: a version up to 2.1.321 joins the marks, a later
+	// one (and a child with no banner) gives them a column, as terminals do.
+	for _, tc := range []struct{ banner, want string }{
+		{"Claude Code v2.1.197", "हनद|"},
+		{"Claude Code v2.1.321", "हनद|"},
+		{"Claude Code v2.1.330", "हिनदी|"},
+		{"Claude Code v3.0.0", "हिनदी|"},
+		{"", "हिनदी|"},
+	} {
+		em := screen.New(screen.Options{Cols: 40, Rows: 4})
+		em.Write([]byte(" ▐▛███▜▌   " + tc.banner + "\r\n\x1b[3Gहिन्दी|"))
+		if got := strings.TrimSpace(strings.Split(em.Snapshot().Text(), "\n")[1]); got != tc.want {
+			t.Errorf("after %q: %q, want %q", tc.banner, got, tc.want)
+		}
+	}
+}

@@ -68,6 +68,12 @@ package screen
 //   - 2.1.266 on draw a header holding a double quote or white space at an
 //     end as a JSON string (`☐ " Space "`), and a label trimmed, its runs
 //     of white space made one; 2.1.227 and older draw both as they are;
+//   - 2.1.266 on draw a soft hyphen, a zero-width space, a word joiner or
+//     U+FEFF as U+FFFD and leave a direction mark out; 2.1.227 and older
+//     leave them all out;
+//   - 2.1.321 and older measure a spacing mark (a Devanagari vowel sign)
+//     as part of its letter and draw what follows there; 2.1.330 gives it
+//     a column, as terminals do (the emulator follows the banner's version);
 //   - a lone Esc takes about half a second to act on 2.1.197.
 const (
 	pointer      = '❯' // the focused row's marker, in column 0

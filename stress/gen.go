@@ -423,7 +423,7 @@ var (
 // scriptLabels, scriptHeaders and scriptDescriptions hold other scripts and
 // invisible characters (generation Scripts). 2.1.266 and later draw a soft
 // hyphen, a zero-width space, a word joiner or U+FEFF as U+FFFD and leave a
-// direction mark out; 2.1.227 and older measure a Devanagari vowel sign as
+// direction mark out; 2.1.321 and older measure a Devanagari vowel sign as
 // part of its letter.
 var (
 	scriptLabels = []string{
