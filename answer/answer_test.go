@@ -129,6 +129,10 @@ func TestRecordings(t *testing.T) {
 		{Decision{Action: Select, Labels: []string{"A, B"}}, multi("A, B", "A,\u200e B", "C"), nil},
 		{Decision{Action: Select, Labels: []string{"A\ufffd, B"}}, multi("A\ufffd, B", "A\x01, B"), nil},
 		{Decision{Action: Select, Labels: []string{"A, B"}}, multi("A, B", "A\x01, B"), nil},
+		// ... or quoted as JavaScript quotes (U+2028 as it is), or shown
+		// with its direction mark kept (review of 8cd0615).
+		{Decision{Action: Select, Labels: []string{", "}}, multi(", ", ", \u2028", "x"), nil},
+		{Decision{Action: Select, Labels: []string{", "}}, multi(", ", ",\t\u200e", "x"), nil},
 		// A label no invisible character is apart from does not verify a
 		// record with U+FFFD more (a version drawing an emoji it does
 		// not know so).
@@ -150,6 +154,14 @@ func TestRecordings(t *testing.T) {
 	}
 	if got := QuoteLabel("<a & b>, c"); got != `"<a & b>, c"` {
 		t.Errorf("QuoteLabel escapes HTML: %s", got)
+	}
+	// As JavaScript's JSON.stringify: U+2028 and U+2029 as they are.
+	for s, want := range map[string]string{
+		`Say "hi"`: `"Say \"hi\""`, "a\\b": `"a\\b"`, "t\tn\n\x01": `"t\tn\n\u0001"`, "l\u2028p\u2029": "\"l\u2028p\u2029\"",
+	} {
+		if got := QuoteJSON(s); got != want {
+			t.Errorf("QuoteJSON(%q) = %s, want %s", s, got, want)
+		}
 	}
 }
 

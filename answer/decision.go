@@ -1,7 +1,6 @@
 package answer
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -114,7 +113,7 @@ func (d Decision) Recordings(q Question) []string {
 // format characters and what Unicode says to ignore where it cannot be
 // shown (a soft hyphen, a zero-width space, a direction mark, variation
 // selectors but VS16). Claude 2.1.266 and later record a label picked on
-// the screen much as they draw it (see [sanitized]; Recordings lists that
+// the screen much as they draw it (see sanitize; Recordings lists that
 // form); which characters a version trims, leaves out or keeps is not
 // known for every one, so a record that differs from one of this pick's
 // only there verifies it, and Recordings leaves out such strings another
@@ -136,14 +135,18 @@ func invisible(r rune) bool {
 	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector)
 }
 
-// sanitized is s as 2.1.266 and later draw it: the direction marks, the
+// sanitize is s as 2.1.266 and later draw it: the direction marks, the
 // Mongolian vowel separator and VS15 left out, the joiners, VS16 and white
 // space kept, and every other invisible character as U+FFFD (seen for a
 // soft hyphen, a zero-width space, a word joiner, U+FEFF, controls, the
 // Hangul fillers, the bidirectional embeddings and isolates).
-func sanitized(s string) string {
+// With marks set, the direction marks are kept (2.1.330 was seen to record
+// a right-to-left mark it did not draw).
+func sanitize(s string, marks bool) string {
 	return strings.Map(func(r rune) rune {
 		switch {
+		case (r == '\u200E' || r == '\u200F') && marks:
+			return r
 		case r == '\u200E' || r == '\u200F' || r == '\u180E' || r == '\uFE0E':
 			return -1
 		case r == vs16r || r == '\u200C' || r == '\u200D' || unicode.IsSpace(r):
@@ -199,20 +202,24 @@ func recordings(labels []string, multi bool) []string {
 }
 
 // shownAll is each label as 2.1.266 and later show it, and record it when
-// it is picked on the screen: without VS16, as sanitized makes it, white
+// it is picked on the screen: without VS16, as sanitize makes it, white
 // space trimmed and made one.
-func shownAll(labels []string) []string {
+func shownAll(labels []string) []string { return shownMarks(labels, false) }
+
+// shownMarks is shownAll, with the direction marks kept when marks is set.
+func shownMarks(labels []string, marks bool) []string {
 	out := make([]string, len(labels))
 	for i, l := range labels {
-		out[i] = strings.Join(strings.Fields(sanitized(strings.ReplaceAll(l, vs16, ""))), " ")
+		out[i] = strings.Join(strings.Fields(sanitize(strings.ReplaceAll(l, vs16, ""), marks)), " ")
 	}
 	return out
 }
 
 // everyForm is every form recordings could take for labels, whichever
 // version records them, the plain join of the labels as shown, which none
-// records, and the labels without invisible characters: so that nothing
-// another pick may be recorded as counts for this one.
+// records, the labels without invisible characters, and as shown with
+// their direction marks: so that nothing another pick may be recorded as
+// counts for this one.
 func everyForm(labels []string, multi bool) []string {
 	out := recordings(labels, multi)
 	if multi {
@@ -222,7 +229,13 @@ func everyForm(labels []string, multi bool) []string {
 	for i, l := range labels {
 		bare[i] = stripped(l)
 	}
-	return append(out, recordings(bare, multi)...)
+	out = append(out, recordings(bare, multi)...)
+	if marks := shownMarks(labels, true); multi {
+		out = append(out, JoinLabels(marks), strings.Join(marks, ", "))
+	} else {
+		out = append(out, marks[0])
+	}
+	return out
 }
 
 // picks calls f with every pick of the offered labels: each label alone,
@@ -265,14 +278,39 @@ func QuoteLabel(l string) string {
 	return QuoteJSON(l)
 }
 
-// QuoteJSON is s as a JSON string, as JavaScript's JSON.stringify writes it
-// (no HTML escapes).
+// QuoteJSON is s as a JSON string, as JavaScript's JSON.stringify writes
+// it: only '"', '\\' and controls escaped (Go's encoder also escapes
+// U+2028 and U+2029, and HTML).
 func QuoteJSON(s string) string {
 	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if r < 0x20 {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // WholeForm is d for every one of n questions: chat and cancel end the

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/screen"
@@ -1458,7 +1457,8 @@ func sameText(a, b string) bool {
 
 // sameTyped compares text claudewrap typed (an answer, notes, a message,
 // a dialog's text) with what the screen shows of it, where only white space
-// does not count. What screen.Squash leaves out (a skin tone, an emoji
+// and spacing marks (which 2.1.321 and older give no cell) do not count
+// (screen.SquashTyped). What else screen.Squash leaves out (a skin tone, an emoji
 // joined by ZWJ, a combining accent, a variation selector, an invisible
 // character such as a soft hyphen) has no cell or is drawn as U+FFFD, so
 // the screen cannot confirm that it reached Claude: text holding any is
@@ -1467,14 +1467,7 @@ func sameTyped(shown, typed string) bool {
 	return squashSpace(shown) == squashSpace(typed)
 }
 
-func squashSpace(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
-		}
-		return r
-	}, s)
-}
+func squashSpace(s string) string { return screen.SquashTyped(s) }
 
 func (r *runner) review(ctx context.Context) error {
 	// A frame drawn while the terminal was being resized may show the page

@@ -138,22 +138,7 @@ func (f *Form) Shows(qs []answer.Question, i int) bool {
 // Devanagari vowel sign): Claude Code 2.1.321 and older give them no
 // column. Options are still told apart by their numbers and places, and
 // questions by Shows.
-func Squash(s string) string { return squash(s, false) }
-
-// Typable reports whether typed text s can show on the screen as typed,
-// white space aside: it holds nothing Squash leaves out but spacing marks
-// (which 2.1.330 gives a column, and which older versions' drawing the
-// check before Enter catches).
-func Typable(s string) bool {
-	return squash(s, true) == strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
-		}
-		return r
-	}, s)
-}
-
-func squash(s string, marks bool) string {
+func Squash(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	var seqs clusters
@@ -163,12 +148,27 @@ func squash(s string, marks bool) string {
 			continue
 		}
 		w := runeWidth(r) // as the emulator measures it, for the sequences
-		if !seqs.joins(r, w) && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError && !invisible(r) &&
-			(marks || !isSpacingMark(r)) {
+		if !seqs.joins(r, w) && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError && !invisible(r) && !isSpacingMark(r) {
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
+}
+
+// Typable reports whether typed text s can show on the screen as typed,
+// as SquashTyped compares it: it holds nothing else Squash leaves out.
+func Typable(s string) bool { return Squash(s) == SquashTyped(s) }
+
+// SquashTyped is typed text as every version's screen shows it: without
+// white space, and without spacing marks, which 2.1.321 and older give no
+// cell (see filter.banner). Everything else must show as typed.
+func SquashTyped(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || isSpacingMark(r) {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // invisible reports whether r is a control or format character, or one

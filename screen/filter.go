@@ -1,8 +1,6 @@
 package screen
 
 import (
-	"strconv"
-	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -305,44 +303,81 @@ func (f *filter) replyString(s string) {
 }
 
 // bannerLines bounds the line feeds the banner is looked for in: Claude
-// Code draws it first.
-const bannerLines = 64
+// Code draws it first (after the trust dialog, if that shows).
+const bannerLines = 256
 
-// banner looks for Claude Code's banner ("Claude Code v2.1.321") on the
-// cursor's row, before a line feed leaves it, and notes whether that
-// version measures a spacing mark as part of its letter. 2.1.330 gives it
-// a column, as terminals do; 2.1.197 to 2.1.321 do not (random forms run
-// 39: "हिन्दी में" drawn as "हिन्दी" three columns wide, "में" over its
-// end). A child that shows no banner is taken as the newest.
+// banner looks for Claude Code's banner ("Claude Code v2.1.321" beside or
+// above its logo, " ▐▛███▜▌") on the cursor's row and the one above it,
+// before a line feed leaves the row, and notes whether that version
+// measures a spacing mark as part of its letter. 2.1.330 gives it a
+// column, as terminals do; 2.1.197 to 2.1.321 do not (random forms run 39:
+// "हिन्दी में" drawn as "हिन्दी" three columns wide, "में" over its end).
+// The logo must be there, so that text someone typed is not taken for
+// it. A child that shows no such banner (narrow terminals get a "Welcome
+// back!" box with no version on 2.1.227 and older) is taken as the newest.
+// It reads the rows in place: nothing is allocated.
 func (f *filter) banner() {
 	f.lookedFor++
 	t := f.t
-	if t.cur.y >= len(t.lines) {
+	y := t.cur.y
+	if y >= len(t.lines) {
 		return
 	}
-	var b strings.Builder
-	for _, c := range t.lines[t.cur.y] {
-		b.WriteRune(c.Char)
-	}
-	_, ver, ok := strings.Cut(b.String(), "Claude Code v")
-	if !ok {
-		return
-	}
-	f.lookedFor = bannerLines
-	ver, _, _ = strings.Cut(ver, " ")
-	parts := strings.Split(ver, ".")
-	if len(parts) != 3 {
-		return
-	}
-	var n [3]int
-	for i, p := range parts {
-		v, err := strconv.Atoi(p)
-		if err != nil {
+	for vy := max(y-1, 0); vy <= y; vy++ {
+		n, ok := versionIn(t.lines[vy])
+		if ok && (hasLogo(t.lines[vy]) || vy < y && hasLogo(t.lines[y])) {
+			f.lookedFor = bannerLines
+			f.marksJoin = n[0] < 2 || n[0] == 2 && (n[1] < 1 || n[1] == 1 && n[2] <= 321)
 			return
 		}
-		n[i] = v
 	}
-	f.marksJoin = n[0] < 2 || n[0] == 2 && (n[1] < 1 || n[1] == 1 && n[2] <= 321)
+}
+
+func hasLogo(row []Cell) bool {
+	for _, c := range row {
+		if c.Char == '▛' || c.Char == '▜' {
+			return true
+		}
+	}
+	return false
+}
+
+// versionIn reads the version after "Claude Code v" on row.
+func versionIn(row []Cell) (n [3]int, ok bool) {
+	const mark = "Claude Code v"
+	for x := range row {
+		if row[x].Char != 'C' || !rowHas(row[x:], mark) {
+			continue
+		}
+		k, digits := 0, 0
+	version:
+		for _, c := range row[x+len(mark):] {
+			switch {
+			case c.Char >= '0' && c.Char <= '9' && n[k] < 1e6:
+				n[k] = n[k]*10 + int(c.Char-'0')
+				digits++
+			case c.Char == '.' && k < 2 && digits > 0:
+				k, digits = k+1, 0
+			default:
+				break version
+			}
+		}
+		return n, k == 2 && digits > 0
+	}
+	return n, false
+}
+
+// rowHas reports whether row starts with the ASCII text s.
+func rowHas(row []Cell, s string) bool {
+	if len(row) < len(s) {
+		return false
+	}
+	for i := range len(s) {
+		if row[i].Char != rune(s[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // isSpacingMark reports whether r extends the grapheme before it and is

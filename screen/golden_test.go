@@ -736,17 +736,30 @@ func TestSpacingMarks(t *testing.T) {
 	}
 	// The banner decides: a version up to 2.1.321 joins the marks, a later
 	// one (and a child with no banner) gives them a column, as terminals do.
+	// The logo must be beside the version or under it (narrow terminals),
+	// so that a line someone typed does not count.
 	for _, tc := range []struct{ banner, want string }{
-		{"Claude Code v2.1.197", "हनद|"},
-		{"Claude Code v2.1.321", "हनद|"},
-		{"Claude Code v2.1.330", "हिनदी|"},
-		{"Claude Code v3.0.0", "हिनदी|"},
+		{" ▐▛███▜▌   Claude Code v2.1.197", "हनद|"},
+		{" ▐▛███▜▌   Claude Code v2.1.321", "हनद|"},
+		{"           Claude Code v2.1.266\r\n ▐▛███▛█   Opus 5", "हनद|"},
+		{" ▐▛███▜▌   Claude Code v2.1.330", "हिनदी|"},
+		{" ▐▛███▜▌   Claude Code v3.0.0", "हिनदी|"},
+		{"❯ Claude Code v2.1.197", "हिनदी|"},
 		{"", "हिनदी|"},
 	} {
-		em := screen.New(screen.Options{Cols: 40, Rows: 4})
-		em.Write([]byte(" ▐▛███▜▌   " + tc.banner + "\r\n\x1b[3Gहिन्दी|"))
-		if got := strings.TrimSpace(strings.Split(em.Snapshot().Text(), "\n")[1]); got != tc.want {
+		em := screen.New(screen.Options{Cols: 40, Rows: 6})
+		em.Write([]byte(tc.banner + "\r\n\x1b[3Gहिन्दी|"))
+		rows := strings.Split(em.Snapshot().Text(), "\n")
+		if got := strings.TrimSpace(rows[strings.Count(tc.banner, "\n")+1]); got != tc.want {
 			t.Errorf("after %q: %q, want %q", tc.banner, got, tc.want)
 		}
+	}
+	// A word drawn where 2.1.321 measured the one before it to end covers
+	// a letter of it unless the marks are joined ("किताब" is three columns
+	// to it, five to a terminal).
+	em := screen.New(screen.Options{Cols: 40, Rows: 4})
+	em.Write([]byte(" ▐▛███▜▌   Claude Code v2.1.321\r\n\x1b[3Gकिताब\x1b[7Gहै"))
+	if got := strings.Split(em.Snapshot().Text(), "\n")[1]; screen.Squash(got) != screen.Squash("किताब है") {
+		t.Errorf("%q, want किताब है as the screen shows it", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -246,14 +247,23 @@ func quoteAll(labels []string) string {
 	return strings.Join(quoted, ", ")
 }
 
-// jsonString quotes s as JavaScript's JSON.stringify does.
+// jsonString quotes s as JavaScript's JSON.stringify does: as Go's
+// encoder without its HTML escapes, and with U+2028 and U+2029 as they are
+// (an escape is a backslash after an even run of them).
 func jsonString(s string) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
+	return lineSeparators.ReplaceAllStringFunc(strings.TrimSuffix(b.String(), "\n"), func(m string) string {
+		if strings.HasSuffix(m, "8") {
+			return m[:len(m)-6] + "\u2028"
+		}
+		return m[:len(m)-6] + "\u2029"
+	})
 }
+
+var lineSeparators = regexp.MustCompile(`(?:^|[^\\])(?:\\\\)*\\u202[89]`)
 
 func shorten(s string, n int) string {
 	r := []rune(s)

@@ -323,3 +323,16 @@ func TestSummary(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONString: labels quoted as JavaScript's JSON.stringify does, with
+// U+2028 and U+2029 as they are (Go's encoder escapes them).
+func TestJSONString(t *testing.T) {
+	for s, want := range map[string]string{
+		"l\u2028p\u2029": "\"l\u2028p\u2029\"", `a\u2028`: `"a\\u2028"`, "\\\u2028": "\"\\\\\u2028\"",
+		`Say "hi"`: `"Say \"hi\""`, "<&>": `"<&>"`,
+	} {
+		if got := jsonString(s); got != want {
+			t.Errorf("jsonString(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
