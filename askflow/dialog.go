@@ -25,7 +25,8 @@ func Choose(ctx context.Context, cfg Config, d screen.Dialog, label string) (key
 // ChooseText is Choose for an option that takes text in place of its label
 // (plan approval's "Tell Claude what to change"): with the pointer on it,
 // text goes in one write, and Enter comes only once that row shows exactly
-// text (white space aside) and the rest of the dialog is unchanged. An
+// text (white space and spacing marks aside) and the rest of the dialog is
+// unchanged. An
 // empty text is Choose.
 func ChooseText(ctx context.Context, cfg Config, d screen.Dialog, label, text string) (keys int, err error) {
 	cfg = withDefaults(cfg)

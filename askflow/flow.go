@@ -358,10 +358,10 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 		// confirmed (sameTyped), and "Type something", n or "Chat about
 		// this" would be pressed for nothing.
 		for _, t := range []string{d.Text, d.Notes} {
-			if !screen.Typable(t) {
+			if t != "" && !screen.Typable(t) {
 				return 0, &Error{Question: i + 1, Step: "text", Reason: fmt.Sprintf("%q holds what the screen "+
 					"cannot show (a skin tone, an emoji joined by ZWJ, a combining accent, a variation selector, "+
-					"an invisible character such as a soft hyphen or a control): "+
+					"an invisible character such as a soft hyphen or a control), or spacing marks alone: "+
 					"typed, it could not be confirmed", t)}
 			}
 		}

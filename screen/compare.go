@@ -156,8 +156,13 @@ func Squash(s string) string {
 }
 
 // Typable reports whether typed text s can show on the screen as typed,
-// as SquashTyped compares it: it holds nothing else Squash leaves out.
-func Typable(s string) bool { return Squash(s) == SquashTyped(s) }
+// as SquashTyped compares it: it holds nothing else Squash leaves out, and
+// something SquashTyped keeps (text of spacing marks alone, or white space,
+// would confirm a doubled copy of itself, or none).
+func Typable(s string) bool {
+	t := SquashTyped(s)
+	return t != "" && Squash(s) == t
+}
 
 // SquashTyped is typed text as every version's screen shows it: without
 // white space, and without spacing marks, which 2.1.321 and older give no

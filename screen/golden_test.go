@@ -763,3 +763,21 @@ func TestSpacingMarks(t *testing.T) {
 		t.Errorf("%q, want किताब है as the screen shows it", got)
 	}
 }
+
+// TestTypable: typed text is confirmed as SquashTyped leaves it, so it may
+// hold spacing marks, but not only them (a doubled copy would confirm), nor
+// anything else Squash leaves out (review of 260b462).
+func TestTypable(t *testing.T) {
+	for s, want := range map[string]bool{
+		"hello": true, "किताब, ทำงาน": true, "数据库 🚀": true,
+		"ा": false, "ाा ि": false, "": false, "  ": false,
+		"👍🏽 fine": false, "soft\u00adhyphen": false, "e\u0301te\u0301": false,
+	} {
+		if got := screen.Typable(s); got != want {
+			t.Errorf("Typable(%q) = %t, want %t", s, got, want)
+		}
+	}
+	if screen.SquashTyped("ाा") != screen.SquashTyped("ा") || screen.SquashTyped("कि ता") != "कत" {
+		t.Errorf("SquashTyped: %q %q", screen.SquashTyped("ाा"), screen.SquashTyped("कि ता"))
+	}
+}

@@ -248,22 +248,26 @@ func quoteAll(labels []string) string {
 }
 
 // jsonString quotes s as JavaScript's JSON.stringify does: as Go's
-// encoder without its HTML escapes, and with U+2028 and U+2029 as they are
-// (an escape is a backslash after an even run of them).
+// encoder without its HTML escapes, and with U+2028 and U+2029 as they are.
+// Read left to right, an escaped backslash is passed over whole, so an
+// escape of U+2028 is told from the text "\\u2028".
 func jsonString(s string) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
 	return lineSeparators.ReplaceAllStringFunc(strings.TrimSuffix(b.String(), "\n"), func(m string) string {
-		if strings.HasSuffix(m, "8") {
-			return m[:len(m)-6] + "\u2028"
+		switch m {
+		case `\u2028`:
+			return "\u2028"
+		case `\u2029`:
+			return "\u2029"
 		}
-		return m[:len(m)-6] + "\u2029"
+		return m
 	})
 }
 
-var lineSeparators = regexp.MustCompile(`(?:^|[^\\])(?:\\\\)*\\u202[89]`)
+var lineSeparators = regexp.MustCompile(`\\\\|\\u202[89]`)
 
 func shorten(s string, n int) string {
 	r := []rune(s)

@@ -329,7 +329,7 @@ func TestSummary(t *testing.T) {
 func TestJSONString(t *testing.T) {
 	for s, want := range map[string]string{
 		"l\u2028p\u2029": "\"l\u2028p\u2029\"", `a\u2028`: `"a\\u2028"`, "\\\u2028": "\"\\\\\u2028\"",
-		`Say "hi"`: `"Say \"hi\""`, "<&>": `"<&>"`,
+		`Say "hi"`: `"Say \"hi\""`, "<&>": `"<&>"`, "\u2028\u2029": "\"\u2028\u2029\"", "\\\u2028\\\u2028": "\"\\\\\u2028\\\\\u2028\"",
 	} {
 		if got := jsonString(s); got != want {
 			t.Errorf("jsonString(%q) = %q, want %q", s, got, want)
