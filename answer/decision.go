@@ -130,7 +130,8 @@ func Loose(s string) string {
 
 // invisible reports whether r is a control, a format character or one
 // Unicode says to ignore where it cannot be shown. A few format characters
-// are drawn (U+0600); left out, they still only match themselves.
+// are drawn (U+0600): labels apart only there verify nothing, as
+// Recordings leaves out what another pick could be recorded as.
 func invisible(r rune) bool {
 	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector)
 }
