@@ -121,18 +121,20 @@ func (d Decision) Recordings(q Question) []string {
 // does not know as U+FFFD must not verify a label without it.
 func Loose(s string) string {
 	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) || r != vs16r && invisible(r) {
+		if unicode.IsSpace(r) || r != vs16r && Invisible(r) {
 			return -1
 		}
 		return r
 	}, s)
 }
 
-// invisible reports whether r is a control, a format character or one
-// Unicode says to ignore where it cannot be shown. A few format characters
-// are drawn (U+0600): labels apart only there verify nothing, as
-// Recordings leaves out what another pick could be recorded as.
-func invisible(r rune) bool {
+// Invisible reports whether r is a control, a format character or one
+// Unicode says to ignore where it cannot be shown (a soft hyphen, a
+// zero-width space, the Hangul fillers). A few format characters are drawn
+// (U+0600): labels apart only there verify nothing, as Recordings leaves
+// out what another pick could be recorded as; the screen compares without
+// them too (screen.Squash).
+func Invisible(r rune) bool {
 	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector)
 }
 
@@ -152,7 +154,7 @@ func sanitize(s string, marks bool) string {
 			return -1
 		case r == vs16r || r == '\u200C' || r == '\u200D' || unicode.IsSpace(r):
 			return r
-		case invisible(r):
+		case Invisible(r):
 			return utf8.RuneError
 		}
 		return r
@@ -163,7 +165,7 @@ func sanitize(s string, marks bool) string {
 // leaves them all out would record (none seen to), for another pick.
 func stripped(s string) string {
 	return strings.Map(func(r rune) rune {
-		if invisible(r) {
+		if Invisible(r) {
 			return -1
 		}
 		return r

@@ -131,11 +131,11 @@ func (f *Form) Shows(qs []answer.Question, i int) bool {
 // own as Claude Code lays it out (see clusters): zero-width characters
 // (joiners, variation selectors, combining marks), skin tones, and an emoji
 // joined by a zero-width joiner to a wide character before it; and what
-// Claude draws as U+FFFD or not at all (invisible: a soft hyphen, a
-// zero-width space, a word joiner, a direction mark, controls). U+FFFD
-// goes too: Claude Code draws it for those, and in a header chip in place
-// of a variation selector ("❤️" shows as "❤�"). Spacing marks go too (a
-// Devanagari vowel sign): Claude Code 2.1.321 and older give them no
+// Claude draws as U+FFFD or not at all (invisible: a soft hyphen, a zero-
+// width space, a word joiner, a direction mark, controls: answer.Invisible).
+// U+FFFD goes too: Claude Code draws it for those, and in a header chip in
+// place of a variation selector ("❤️" shows as "❤�"). Spacing marks go too
+// (a Devanagari vowel sign): Claude Code 2.1.321 and older give them no
 // column. Options are still told apart by their numbers and places, and
 // questions by Shows.
 func Squash(s string) string {
@@ -148,7 +148,7 @@ func Squash(s string) string {
 			continue
 		}
 		w := runeWidth(r) // as the emulator measures it, for the sequences
-		if !seqs.joins(r, w) && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError && !invisible(r) && !isSpacingMark(r) {
+		if !seqs.joins(r, w) && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError && !answer.Invisible(r) && !isSpacingMark(r) {
 			b.WriteRune(r)
 		}
 	}
@@ -174,16 +174,6 @@ func SquashTyped(s string) string {
 		}
 		return r
 	}, s)
-}
-
-// invisible reports whether r is a control or format character, or one
-// Unicode says to ignore where it cannot be shown (a soft hyphen, the
-// Hangul fillers): Claude Code 2.1.266 and later draw most of these as
-// U+FFFD, older versions leave them out or pass them to the terminal. A
-// few format characters are drawn (U+0600): left out of both sides, they
-// are not compared, and options are told apart by their places.
-func invisible(r rune) bool {
-	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector)
 }
 
 // sameHeader is sameText for a header or tab title, which 2.1.266 and later
