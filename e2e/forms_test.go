@@ -3,11 +3,14 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/claudewrap/claudewrap/internal/claudetest"
 )
 
 // writeRules writes a rules file for one test and returns its path.
@@ -195,6 +198,61 @@ func TestInvisibleText(t *testing.T) {
 		recorded(t, version, "testdata/scenarios/scripts.yaml", typed, "typed Devanagari and Thai", []recordCase{
 			{"Devanagari chip", "devanagari it", "toolu_01devanagari", "screen", "\"कौन सी भाषा?\"=\"किताब, ทำงาน\"", "\"कौन सी भाषा?\"=\"किताब, ทำงาน\""},
 		})
+	})
+}
+
+// TestWelcomeBox: in a project Claude was never onboarded in, 2.1.227 and
+// older open with a "Welcome back!" box that names the version in its top
+// border, away from the logo, so the screen does not tell the emulator
+// the version: the install does (session's installedVersion). A form
+// with a tab titled in Devanagari, whose vowel signs those versions
+// measure as part of their letter, is answered and verified there, on
+// every pinned version, with no redraw asked for.
+func TestWelcomeBox(t *testing.T) {
+	rules := "  - {when: {header: \"हिन्दी\"}, answer: {select: \"हिन्दी में\"}}\n" +
+		"  - {when: {header: Next}, answer: {select: Docs}}\n"
+	forEach(t, claudetest.PinnedVersions(), func(t *testing.T, version string) {
+		sb := claudetest.New(t, version, "testdata/scenarios/scripts.yaml")
+		path := filepath.Join(sb.Home, ".claude.json")
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cfg map[string]any
+		if err := json.Unmarshal(b, &cfg); err != nil {
+			t.Fatal(err)
+		}
+		delete(cfg["projects"].(map[string]any)[sb.Dir].(map[string]any), "hasCompletedProjectOnboarding")
+		if b, err = json.Marshal(cfg); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := runIn(t, sb, "devanagari tabs", "", "--rules", writeRules(t, rules), "--size", "80x40", "--exit-after-turn")
+		res := r.toolResult(t, "toolu_01devtabs")
+		if want := "\"कौन सी भाषा?\"=\"हिन्दी में\", \"Which next?\"=\"Docs\""; res.IsError || !strings.Contains(res.Content, want) {
+			t.Errorf("tool_result %q, want %q\n%s", res.Content, want, r)
+		}
+		if len(r.find("verified")) != 1 || r.code != 0 {
+			t.Errorf("want one verified event and exit 0\n%s", r)
+		}
+		rec, err := os.ReadFile(r.cast)
+		if err != nil {
+			t.Fatal(err)
+		}
+		box := strings.Contains(string(rec), "Welcome")
+		if patchOf(version) <= 227 && !box {
+			t.Errorf("no \"Welcome back!\" box in the recording: the case is not the one tested")
+		}
+		// Read without the version, the second page showed what the first
+		// left ("❯ 1. Tests म", "Which next??"), and claudewrap could only
+		// go on after making Claude redraw by a resize (a size event in the
+		// recording besides the first).
+		if n := strings.Count(string(rec), `, "r", "`); n != 1 {
+			t.Errorf("the recording holds %d size events, want 1 (no redraw asked for)\n%s", n, r)
+		}
+		report("Claude Code %s: a project never onboarded in (\"Welcome back!\" box: %t): a Devanagari tab title and label answered and verified", version, box)
 	})
 }
 

@@ -304,7 +304,7 @@ func TestHardHookNeverBlocks(t *testing.T) {
 
 	// A listener that never accepts, its backlog filled by the test.
 	unaccepted := filepath.Join(dir, "full.sock")
-	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0) // kept out of the processes tests start
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,8 +74,13 @@ func runClaudewrap(t *testing.T, version, scenario, prompt string, args ...strin
 // with SIGTERM once an event of that name was logged.
 func runUntil(t *testing.T, version, scenario, prompt, until string, args ...string) *run {
 	t.Helper()
+	return runIn(t, claudetest.New(t, version, scenario), prompt, until, args...)
+}
+
+// runIn is runUntil in a sandbox the test prepared.
+func runIn(t *testing.T, sb *claudetest.Sandbox, prompt, until string, args ...string) *run {
+	t.Helper()
 	bin := claudetest.Claudewrap(t)
-	sb := claudetest.New(t, version, scenario)
 	dir := t.TempDir()
 	r := &run{sb: sb, cast: filepath.Join(dir, "run.cast")}
 	evPath := filepath.Join(dir, "events.jsonl")

@@ -31,6 +31,9 @@ type Config struct {
 	// Cols and Rows size the PTY when headless (or when Stdout is not a
 	// terminal). Zero means 120x40.
 	Cols, Rows int
+	// Version is the child's Claude Code version, when known, for the
+	// emulator (screen.Options.Version).
+	Version string
 
 	// Stdin and Stdout are the person's terminal in passthrough. Nil means
 	// os.Stdin and os.Stdout.
@@ -139,7 +142,7 @@ func Start(cfg Config) (*Host, error) {
 	if cfg.Headless {
 		replies = writerFunc(h.reply)
 	}
-	h.screen = newScreen(screen.Options{Cols: cols, Rows: rows, Replies: replies})
+	h.screen = newScreen(screen.Options{Cols: cols, Rows: rows, Replies: replies, Version: cfg.Version})
 
 	h.cmd = exec.Command(cfg.Path, cfg.Args...)
 	h.cmd.Env = cfg.Env

@@ -30,9 +30,10 @@
 // zero-width joiner, or a skin tone, gets no cells (Claude Code lays the
 // sequence out as its first emoji), and compare.go's Squash leaves such
 // characters out of both sides of a comparison. Another follows Claude's
-// version, read from its banner ("Claude Code v2.1.321"): up to 2.1.321, a
-// spacing mark (a Devanagari vowel sign) gets no cell of its own, as those
-// versions measure it.
+// version, given (Options.Version, from the install) or read from its
+// banner ("Claude Code v2.1.321"): up to 2.1.321, a spacing mark (a
+// Devanagari vowel sign) gets no cell of its own, as those versions
+// measure it.
 //
 // The emulator does not allocate while it reads ordinary output. A snapshot
 // copies only the rows that changed since the last one and shares the others,

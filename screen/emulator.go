@@ -49,7 +49,7 @@ func New(o Options) Emulator {
 	if o.Quiet <= 0 {
 		o.Quiet = defaultQuiet
 	}
-	return &vtEmulator{
+	e := &vtEmulator{
 		replies: o.Replies,
 		quiet:   o.Quiet,
 		filter: filter{
@@ -58,6 +58,11 @@ func New(o Options) Emulator {
 			modes:  map[int]bool{},
 		},
 	}
+	if n, ok := parseVersion(o.Version); ok {
+		e.filter.lookedFor = bannerLines
+		e.filter.marksJoin = marksJoin(n)
+	}
+	return e
 }
 
 // Write feeds the child's output through the filter onto the grid, then writes

@@ -1,6 +1,8 @@
 package screen
 
 import (
+	"strconv"
+	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -314,8 +316,9 @@ const bannerLines = 256
 // "हिन्दी में" drawn as "हिन्दी" three columns wide, "में" over its end).
 // The logo must be there, so that text someone typed is not taken for
 // it. A child that shows no such banner (narrow terminals get a "Welcome
-// back!" box with no version on 2.1.227 and older) is taken as the newest.
-// It reads the rows in place: nothing is allocated.
+// back!" box with no version on 2.1.227 and older) is taken as the newest,
+// unless Options.Version (the install's) said otherwise: then the banner
+// is not looked for. It reads the rows in place: nothing is allocated.
 func (f *filter) banner() {
 	f.lookedFor++
 	t := f.t
@@ -327,10 +330,33 @@ func (f *filter) banner() {
 		n, ok := versionIn(t.lines[vy])
 		if ok && (hasLogo(t.lines[vy]) || vy < y && hasLogo(t.lines[y])) {
 			f.lookedFor = bannerLines
-			f.marksJoin = n[0] < 2 || n[0] == 2 && (n[1] < 1 || n[1] == 1 && n[2] <= 321)
+			f.marksJoin = marksJoin(n)
 			return
 		}
 	}
+}
+
+// marksJoin reports whether Claude Code version n measures a spacing mark
+// as part of its letter (2.1.321 and older; see banner).
+func marksJoin(n [3]int) bool {
+	return n[0] < 2 || n[0] == 2 && (n[1] < 1 || n[1] == 1 && n[2] <= 321)
+}
+
+// parseVersion reads "2.1.321" (what follows it, " (Claude Code)", is
+// ignored).
+func parseVersion(s string) (n [3]int, ok bool) {
+	s, _, _ = strings.Cut(s, " ")
+	parts := strings.Split(s, ".")
+	if len(parts) != 3 {
+		return n, false
+	}
+	for i, p := range parts {
+		if p == "" || len(p) > 6 || strings.Trim(p, "0123456789") != "" {
+			return n, false
+		}
+		n[i], _ = strconv.Atoi(p)
+	}
+	return n, true
 }
 
 func hasLogo(row []Cell) bool {

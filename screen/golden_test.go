@@ -10,10 +10,16 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/cast"
+	"github.com/claudewrap/claudewrap/internal/claudetest"
 	"github.com/claudewrap/claudewrap/screen"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
+
+// byHand are the versions the recordings made by hand, outside
+// manifest.yaml (a random form's session, a run with --record), were made
+// on; the others are on every pinned version (claudetest.Pinned).
+var byHand = []string{"2.1.197", "2.1.227", "2.1.266", "2.1.299", "2.1.321", "2.1.330"}
 
 // recordings are the real Claude Code screens recorded by tools/recordscreens.
 func recordings(t testing.TB) []string {
@@ -331,7 +337,7 @@ func TestWrappedTabTitleCut(t *testing.T) {
 	const question = "Which test runner should we use for part 4?"
 	plain := screen.Cell{Char: 'x', FG: screen.DefaultFG, BG: screen.DefaultBG}
 	blank := screen.Cell{Char: ' ', FG: screen.DefaultFG, BG: screen.DefaultBG}
-	for _, v := range []string{"2.1.197", "2.1.227", "2.1.266", "2.1.299", "2.1.321", "2.1.330"} {
+	for _, v := range byHand {
 		t.Run(v, func(t *testing.T) {
 			snap := replay(t, "../testdata/screens/"+v+"/stress-4034-s020-40x20.cast", 0)
 			f, err := screen.Recognize(snap)
@@ -409,7 +415,7 @@ func TestEmojiSequences(t *testing.T) {
 			{Label: "Cafe\u0301 👍🏽 OK"},
 		},
 	}
-	for _, v := range []string{"2.1.197", "2.1.227", "2.1.266", "2.1.299", "2.1.321", "2.1.330"} {
+	for _, v := range byHand {
 		t.Run(v, func(t *testing.T) {
 			f, err := screen.Recognize(replay(t, "../testdata/screens/"+v+"/emoji-sequences-80x40.cast", 0))
 			if err != nil {
@@ -482,7 +488,7 @@ type headerPage struct {
 // does not show its question when any header is asked as other makes it.
 func showsHeaders(t *testing.T, prefix string, pages []headerPage, other func(string) string) {
 	t.Helper()
-	for _, v := range []string{"2.1.197", "2.1.227", "2.1.266", "2.1.299", "2.1.321", "2.1.330"} {
+	for _, v := range claudetest.Pinned {
 		t.Run(v, func(t *testing.T) {
 			for _, p := range pages {
 				f, err := screen.Recognize(replay(t, "../testdata/screens/"+v+"/"+prefix+p.file+".cast", 0))
@@ -629,7 +635,7 @@ func TestChipRow(t *testing.T) {
 // records that option at once and moves on, wherever the focus was; on a
 // multi-select one it ticks that option and leaves the focus where it was.
 func TestNumberKeysRecorded(t *testing.T) {
-	for _, v := range []string{"2.1.197", "2.1.227", "2.1.266", "2.1.299", "2.1.321", "2.1.330"} {
+	for _, v := range claudetest.Pinned {
 		t.Run(v, func(t *testing.T) {
 			dir := "../testdata/screens/" + v + "/"
 			for _, name := range []string{"digit-single-3", "digit-focus-2-3"} {
@@ -676,7 +682,7 @@ func TestInvisibleText(t *testing.T) {
 		{"devanagari-80x40", hindi, 0},
 		{"devanagari-100x30", hindi, 0},
 	}
-	for _, v := range []string{"2.1.197", "2.1.227", "2.1.266", "2.1.299", "2.1.321", "2.1.330"} {
+	for _, v := range claudetest.Pinned {
 		t.Run(v, func(t *testing.T) {
 			for _, p := range pages {
 				f, err := screen.Recognize(replay(t, "../testdata/screens/"+v+"/scripts-"+p.file+".cast", 0))
@@ -738,20 +744,28 @@ func TestSpacingMarks(t *testing.T) {
 	// one (and a child with no banner) gives them a column, as terminals do.
 	// The logo must be beside the version or under it (narrow terminals),
 	// so that a line someone typed does not count.
-	for _, tc := range []struct{ banner, want string }{
-		{" ▐▛███▜▌   Claude Code v2.1.197", "हनद|"},
-		{" ▐▛███▜▌   Claude Code v2.1.321", "हनद|"},
-		{"           Claude Code v2.1.266\r\n ▐▛███▛█   Opus 5", "हनद|"},
-		{" ▐▛███▜▌   Claude Code v2.1.330", "हिनदी|"},
-		{" ▐▛███▜▌   Claude Code v3.0.0", "हिनदी|"},
-		{"❯ Claude Code v2.1.197", "हिनदी|"},
-		{"", "हिनदी|"},
+	// A version known from the install (Options.Version) decides instead,
+	// banner or none.
+	for _, tc := range []struct{ version, banner, want string }{
+		{"", " ▐▛███▜▌   Claude Code v2.1.197", "हनद|"},
+		{"", " ▐▛███▜▌   Claude Code v2.1.321", "हनद|"},
+		{"", "           Claude Code v2.1.266\r\n ▐▛███▛█   Opus 5", "हनद|"},
+		{"", " ▐▛███▜▌   Claude Code v2.1.330", "हिनदी|"},
+		{"", " ▐▛███▜▌   Claude Code v3.0.0", "हिनदी|"},
+		{"", "❯ Claude Code v2.1.197", "हिनदी|"},
+		{"", "", "हिनदी|"},
+		{"2.1.227", "", "हनद|"},
+		{"2.1.227 (Claude Code)", "  Welcome back!", "हनद|"},
+		{"2.1.321", " ▐▛███▜▌   Claude Code v2.1.330", "हनद|"},
+		{"2.1.332", " ▐▛███▜▌   Claude Code v2.1.197", "हिनदी|"},
+		{"2.1", " ▐▛███▜▌   Claude Code v2.1.197", "हनद|"},
+		{"v2.1.197", "", "हिनदी|"},
 	} {
-		em := screen.New(screen.Options{Cols: 40, Rows: 6})
+		em := screen.New(screen.Options{Cols: 40, Rows: 6, Version: tc.version})
 		em.Write([]byte(tc.banner + "\r\n\x1b[3Gहिन्दी|"))
 		rows := strings.Split(em.Snapshot().Text(), "\n")
 		if got := strings.TrimSpace(rows[strings.Count(tc.banner, "\n")+1]); got != tc.want {
-			t.Errorf("after %q: %q, want %q", tc.banner, got, tc.want)
+			t.Errorf("version %q, after %q: %q, want %q", tc.version, tc.banner, got, tc.want)
 		}
 	}
 	// A word drawn where 2.1.321 measured the one before it to end covers

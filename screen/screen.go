@@ -38,4 +38,8 @@ type Options struct {
 	// Quiet is how long output must pause before a screen counts as settled
 	// outside a synchronized update. Zero means a default of 30ms.
 	Quiet time.Duration
+	// Version is the child's Claude Code version ("2.1.321") when known
+	// from its install; it decides how a spacing mark is measured (see
+	// filter.banner). Empty, or not a version: read from Claude's banner.
+	Version string
 }

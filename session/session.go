@@ -224,6 +224,9 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	s := newSession(cfg)
 
 	hc := cfg.Host
+	if hc.Version == "" {
+		hc.Version = installedVersion(hc.Path)
+	}
 	settings := hook.Settings(cfg.Exe, srv.Path())
 	if cfg.AnswerVia == AnswerViaHook {
 		srv.ReplyToQuestions(hookWait)

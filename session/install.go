@@ -1,0 +1,41 @@
+package session
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+)
+
+// versionRE is a Claude Code release number.
+var versionRE = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
+
+// installedVersion is the Claude Code version the install at path says it
+// is, or "" when it says nothing: the npm package's package.json beside
+// bin/claude.exe or cli.js, or the native installer's file name
+// (~/.local/share/claude/versions/2.1.332). The emulator needs it before
+// Claude draws (how a spacing mark is measured, screen.Options.Version),
+// and not every screen shows it: a narrow terminal's "Welcome back!" box
+// on 2.1.227 and older names no version. No process is run for it.
+func installedVersion(path string) string {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return ""
+	}
+	if filepath.Base(filepath.Dir(real)) == "versions" && versionRE.MatchString(filepath.Base(real)) {
+		return filepath.Base(real)
+	}
+	dir := filepath.Dir(real)
+	if filepath.Base(dir) == "bin" {
+		dir = filepath.Dir(dir)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return ""
+	}
+	var pkg struct{ Name, Version string }
+	if json.Unmarshal(b, &pkg) != nil || pkg.Name != "@anthropic-ai/claude-code" || !versionRE.MatchString(pkg.Version) {
+		return ""
+	}
+	return pkg.Version
+}

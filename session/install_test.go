@@ -1,0 +1,58 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestInstalledVersion: the version of an npm install (native or cli.js)
+// and of the native installer, reached through symlinks as `claude` on
+// PATH is; "" for anything else.
+func TestInstalledVersion(t *testing.T) {
+	dir := t.TempDir()
+	write := func(p, s string) string {
+		t.Helper()
+		p = filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	link := func(target, p string) string {
+		t.Helper()
+		p = filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("npm/node_modules/@anthropic-ai/claude-code/package.json", `{"name": "@anthropic-ai/claude-code", "version": "2.1.332"}`)
+	write("npm/node_modules/@anthropic-ai/claude-code/bin/claude.exe", "")
+	npm := link("../@anthropic-ai/claude-code/bin/claude.exe", "npm/node_modules/.bin/claude")
+	write("js/node_modules/@anthropic-ai/claude-code/package.json", `{"name": "@anthropic-ai/claude-code", "version": "1.0.128"}`)
+	js := link("../@anthropic-ai/claude-code/cli.js", "js/node_modules/.bin/claude")
+	write("js/node_modules/@anthropic-ai/claude-code/cli.js", "")
+	native := link(write("home/.local/share/claude/versions/2.1.227", ""), "home/.local/bin/claude")
+	write("other/node_modules/other/package.json", `{"name": "other", "version": "2.1.197"}`)
+	other := link("../other/bin/claude.exe", "other/node_modules/.bin/claude")
+	write("other/node_modules/other/bin/claude.exe", "")
+	write("odd/node_modules/@anthropic-ai/claude-code/package.json", `{"name": "@anthropic-ai/claude-code", "version": "2.1.197-beta"}`)
+	odd := write("odd/node_modules/@anthropic-ai/claude-code/bin/claude.exe", "")
+	script := write("wrapper/claude", "#!/bin/sh\n")
+	notVersion := write("home2/.local/share/claude/versions/latest", "")
+	for path, want := range map[string]string{
+		npm: "2.1.332", js: "1.0.128", native: "2.1.227",
+		other: "", odd: "", script: "", notVersion: "", filepath.Join(dir, "missing"): "",
+	} {
+		if got := installedVersion(path); got != want {
+			t.Errorf("installedVersion(%s) = %q, want %q", path, got, want)
+		}
+	}
+}
