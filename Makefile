@@ -2,8 +2,8 @@
 
 # Every pinned Claude Code version (a spread from 2.1.197 to the newest);
 # the whole end-to-end suite runs on E2E_VERSIONS, a random-form sample on all.
-CLAUDE_VERSIONS ?= 2.1.330 2.1.321 2.1.299 2.1.266 2.1.227 2.1.197
-E2E_VERSIONS    ?= 2.1.330 2.1.197
+CLAUDE_VERSIONS ?= 2.1.332 2.1.330 2.1.321 2.1.299 2.1.266 2.1.227 2.1.197
+E2E_VERSIONS    ?= 2.1.332 2.1.197
 STATICCHECK     := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 VERSION         ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT          ?= $(shell git rev-parse HEAD 2>/dev/null)
@@ -83,7 +83,7 @@ bench:
 		go test -tags bench -run '^TestBench$$' -count=1 -timeout 4h -v ./bench
 
 # Random forms on the real Claude Code, judged by what Claude recorded:
-# make stress [SEED=n] [COUNT=300] [VERSIONS="2.1.330 2.1.197"] [PARALLEL=2] [GENERATION=n]
+# make stress [SEED=n] [COUNT=300] [VERSIONS="2.1.332 2.1.197"] [PARALLEL=2] [GENERATION=n]
 SEED     ?= 0
 COUNT    ?= 300
 VERSIONS ?= $(CLAUDE_VERSIONS)

@@ -5,7 +5,7 @@
 # when Claude's turn ends. Needs `make build claude` first (make demo does it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-version=${CLAUDE_VERSION:-2.1.330}
+version=${CLAUDE_VERSION:-2.1.332}
 claude=".cache/claude-code/$version/node_modules/.bin/claude"
 [ -x "$claude" ] || { echo "demo: $claude is missing: run make claude" >&2; exit 1; }
 

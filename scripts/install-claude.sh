@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs pinned Claude Code versions from the npm registry into
 # .cache/claude-code/<version>/, skipping those already there.
-# Usage: scripts/install-claude.sh 2.1.330 [2.1.197 ...]
+# Usage: scripts/install-claude.sh 2.1.332 [2.1.197 ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for v in "$@"; do

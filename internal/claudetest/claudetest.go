@@ -15,12 +15,12 @@ import (
 // Pinned are the Claude Code versions claudewrap is proven on: a spread from
 // 2.1.197 to the newest on the registry. The Makefile's CLAUDE_VERSIONS must
 // list the same; it reaches the tests as $CLAUDEWRAP_CLAUDE_VERSIONS.
-var Pinned = []string{"2.1.330", "2.1.321", "2.1.299", "2.1.266", "2.1.227", "2.1.197"}
+var Pinned = []string{"2.1.332", "2.1.330", "2.1.321", "2.1.299", "2.1.266", "2.1.227", "2.1.197"}
 
 // DefaultVersions are the versions the whole end-to-end suite runs on: the
 // newest and the oldest pinned. The random-form sample runs on all of them
 // (see [PinnedVersions]). $CLAUDEWRAP_E2E_VERSIONS overrides it.
-var DefaultVersions = []string{"2.1.330", "2.1.197"}
+var DefaultVersions = []string{"2.1.332", "2.1.197"}
 
 // APIKey is the fake key every run uses. Claude Code approves a custom key
 // by its last 20 characters.
