@@ -65,6 +65,7 @@ func startOnTTY(t *testing.T, version, scenario, prompt string, prep func(tty *o
 	if err := tr.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	checkCtty(t, tr.cmd.Process.Pid, tty)
 	go func() {
 		buf := make([]byte, 32*1024)
 		for {
@@ -81,6 +82,29 @@ func startOnTTY(t *testing.T, version, scenario, prompt string, prep func(tty *o
 	go func() { tr.cmd.Wait(); close(tr.done) }()
 	t.Cleanup(func() { tr.cmd.Process.Kill(); <-tr.done })
 	return tr, tty
+}
+
+// checkCtty fails the test unless pid's controlling terminal is tty. Once
+// (CI at 0886d45) two TestAskPromptKeys runs started together failed as if
+// one claudewrap had been given the other's terminal: one could not open
+// /dev/tty (ENXIO: a root process's TIOCSCTTY takes a terminal from the
+// session holding it), the other's terminal showed nothing. This says so
+// at the start if it happens again.
+func checkCtty(t *testing.T, pid int, tty *os.File) {
+	t.Helper()
+	var st unix.Stat_t
+	if err := unix.Fstat(int(tty.Fd()), &st); err != nil {
+		t.Fatal(err)
+	}
+	maj, mnr := uint64(unix.Major(st.Rdev)), uint64(unix.Minor(st.Rdev))
+	want := mnr&0xff | maj<<8 | (mnr&^0xff)<<12 // as /proc/PID/stat encodes tty_nr
+	f, ok := procStat(pid)
+	if !ok || len(f) < 5 {
+		t.Fatalf("no /proc/%d/stat for the claudewrap just started", pid)
+	}
+	if got, _ := strconv.ParseUint(f[4], 10, 64); got != want && f[0] != "Z" { // exited already: no terminal
+		t.Fatalf("claudewrap (pid %d) has terminal %#x, not the test's %s (%#x)", pid, got, tty.Name(), want)
+	}
 }
 
 // waitFile waits until the file contains want.
