@@ -222,7 +222,12 @@ func TestWelcomeBox(t *testing.T) {
 		if err := json.Unmarshal(b, &cfg); err != nil {
 			t.Fatal(err)
 		}
-		delete(cfg["projects"].(map[string]any)[sb.Dir].(map[string]any), "hasCompletedProjectOnboarding")
+		projects, _ := cfg["projects"].(map[string]any)
+		project, ok := projects[sb.Dir].(map[string]any)
+		if !ok {
+			t.Fatalf("%s has no project %s: %s", path, sb.Dir, b)
+		}
+		delete(project, "hasCompletedProjectOnboarding")
 		if b, err = json.Marshal(cfg); err != nil {
 			t.Fatal(err)
 		}

@@ -59,8 +59,7 @@ func New(o Options) Emulator {
 		},
 	}
 	if n, ok := parseVersion(o.Version); ok {
-		e.filter.lookedFor = bannerLines
-		e.filter.marksJoin = marksJoin(n)
+		e.filter.marksJoin = marksJoin(n) // until a banner says otherwise
 	}
 	return e
 }

@@ -48,9 +48,9 @@ type filter struct {
 
 	seqs clusters // the emoji sequence being printed, if any (see print)
 
-	// marksJoin: the child is Claude Code 2.1.321 or older, read from its
-	// banner (see banner), which measures a spacing mark (a Devanagari
-	// vowel sign) as part of the letter before it.
+	// marksJoin: the child is Claude Code 2.1.321 or older, as its install
+	// says (Options.Version) or its banner (see banner), which measures a
+	// spacing mark (a Devanagari vowel sign) as part of the letter before it.
 	marksJoin bool
 	lookedFor int // line feeds seen while looking for the banner
 
@@ -316,9 +316,9 @@ const bannerLines = 256
 // "हिन्दी में" drawn as "हिन्दी" three columns wide, "में" over its end).
 // The logo must be there, so that text someone typed is not taken for
 // it. A child that shows no such banner (narrow terminals get a "Welcome
-// back!" box with no version on 2.1.227 and older) is taken as the newest,
-// unless Options.Version (the install's) said otherwise: then the banner
-// is not looked for. It reads the rows in place: nothing is allocated.
+// back!" box with the version in its border, away from the logo, on
+// 2.1.227 and older) is taken as Options.Version says, the newest if
+// nothing does. It reads the rows in place: nothing is allocated.
 func (f *filter) banner() {
 	f.lookedFor++
 	t := f.t

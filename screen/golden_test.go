@@ -53,7 +53,8 @@ func replayAt(t testing.TB, path string, chunk int, at float64) screen.Snapshot 
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height})
+	// The folder names the version, as an install would (Options.Version).
+	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height, Version: filepath.Base(filepath.Dir(path))})
 	if err := cast.Play(evs, at, chunked{em, chunk}); err != nil {
 		t.Fatal(err)
 	}
@@ -744,8 +745,8 @@ func TestSpacingMarks(t *testing.T) {
 	// one (and a child with no banner) gives them a column, as terminals do.
 	// The logo must be beside the version or under it (narrow terminals),
 	// so that a line someone typed does not count.
-	// A version known from the install (Options.Version) decides instead,
-	// banner or none.
+	// A version known from the install (Options.Version) decides until a
+	// banner beside the logo, the running binary's own word, says otherwise.
 	for _, tc := range []struct{ version, banner, want string }{
 		{"", " ▐▛███▜▌   Claude Code v2.1.197", "हनद|"},
 		{"", " ▐▛███▜▌   Claude Code v2.1.321", "हनद|"},
@@ -756,8 +757,10 @@ func TestSpacingMarks(t *testing.T) {
 		{"", "", "हिनदी|"},
 		{"2.1.227", "", "हनद|"},
 		{"2.1.227 (Claude Code)", "  Welcome back!", "हनद|"},
-		{"2.1.321", " ▐▛███▜▌   Claude Code v2.1.330", "हनद|"},
-		{"2.1.332", " ▐▛███▜▌   Claude Code v2.1.197", "हिनदी|"},
+		{"2.1.321", " ▐▛███▜▌   Claude Code v2.1.330", "हिनदी|"},
+		{"2.1.332", " ▐▛███▜▌   Claude Code v2.1.197", "हनद|"},
+		{"2.1.321", "╭─── Claude Code v2.1.321 ───╮\r\n│  Welcome back!  │\r\n│     ▐▛███▜▌     │", "हनद|"},
+		{"2.1.332", "╭─── Claude Code v2.1.197 ───╮\r\n│  Welcome back!  │\r\n│     ▐▛███▜▌     │", "हिनदी|"},
 		{"2.1", " ▐▛███▜▌   Claude Code v2.1.197", "हनद|"},
 		{"v2.1.197", "", "हिनदी|"},
 	} {

@@ -40,6 +40,7 @@ type Options struct {
 	Quiet time.Duration
 	// Version is the child's Claude Code version ("2.1.321") when known
 	// from its install; it decides how a spacing mark is measured (see
-	// filter.banner). Empty, or not a version: read from Claude's banner.
+	// filter.banner) until Claude's banner names a version, which wins.
+	// Empty, or not a version: the newest, until the banner.
 	Version string
 }

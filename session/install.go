@@ -16,8 +16,13 @@ var versionRE = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
 // (~/.local/share/claude/versions/2.1.332). The emulator needs it before
 // Claude draws (how a spacing mark is measured, screen.Options.Version),
 // and not every screen shows it: a narrow terminal's "Welcome back!" box
-// on 2.1.227 and older names no version. No process is run for it.
+// on 2.1.227 and older names no version. No process is run for it. A
+// banner beside the logo, the running binary's own word, still overrides
+// it (screen.Options.Version). The CLI gives an absolute path.
 func installedVersion(path string) string {
+	if !filepath.IsAbs(path) {
+		return "" // relative to what the child runs in: not looked into
+	}
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return ""

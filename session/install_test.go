@@ -47,9 +47,11 @@ func TestInstalledVersion(t *testing.T) {
 	odd := write("odd/node_modules/@anthropic-ai/claude-code/bin/claude.exe", "")
 	script := write("wrapper/claude", "#!/bin/sh\n")
 	notVersion := write("home2/.local/share/claude/versions/latest", "")
+	t.Chdir(dir) // a relative path that would resolve is still not looked into
 	for path, want := range map[string]string{
 		npm: "2.1.332", js: "1.0.128", native: "2.1.227",
-		other: "", odd: "", script: "", notVersion: "", filepath.Join(dir, "missing"): "",
+		other: "", odd: "", script: "", notVersion: "", filepath.Join(dir, "missing"): "", "": "", "claude": "",
+		"npm/node_modules/.bin/claude": "",
 	} {
 		if got := installedVersion(path); got != want {
 			t.Errorf("installedVersion(%s) = %q, want %q", path, got, want)
