@@ -28,12 +28,14 @@
 // decides), hookanswer.go (--answer-via hook), inflight.go (claudewrap's
 // key on its way when the person types: taken back; so that it can be,
 // drive.go has askflow walk with arrows, never press an option's number,
-// while a person is on Claude's screen). Claude is
+// while a person is on Claude's screen), install.go (Claude Code's
+// version, from its install, for the emulator). Claude is
 // seen through the [Child] interface and its hook messages as a channel, so
 // that the tests drive a session against a fake Claude.
 //
 // It is the only package that sees all the others; each of them stays
 // ignorant of the rest. It does not read screens itself: askflow and screen
-// say what the screen shows. The one file it reads is Claude's transcript,
-// named by Claude's SessionStart hook.
+// say what the screen shows. The files it reads are Claude's transcript,
+// named by Claude's SessionStart hook, and the package.json of the install
+// it starts (install.go).
 package session

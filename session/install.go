@@ -15,8 +15,9 @@ var versionRE = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
 // bin/claude.exe or cli.js, or the native installer's file name
 // (~/.local/share/claude/versions/2.1.332). The emulator needs it before
 // Claude draws (how a spacing mark is measured, screen.Options.Version),
-// and not every screen shows it: a narrow terminal's "Welcome back!" box
-// on 2.1.227 and older names no version. No process is run for it. A
+// and not every screen shows it where the emulator looks: 2.1.227 and
+// older put it in a "Welcome back!" box's border, away from the logo, in a
+// project not yet onboarded. No process is run for it. A
 // banner beside the logo, the running binary's own word, still overrides
 // it (screen.Options.Version). The CLI gives an absolute path.
 func installedVersion(path string) string {
