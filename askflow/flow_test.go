@@ -369,7 +369,7 @@ func replayRecording(t *testing.T, path string) (screen.Snapshot, cast.Header) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height})
+	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height, Version: h.Claude()})
 	if err := cast.Play(evs, -1, em); err != nil {
 		t.Fatal(err)
 	}

@@ -34,12 +34,13 @@ const (
 // screen, so at least half the limit of the latest output is always there
 // and memory stays flat in a long session.
 type Recorder struct {
-	mu    sync.Mutex
-	start time.Time
-	old   generation // the one before cur; empty until cur first fills
-	cur   generation
-	limit int
-	snap  func() screen.Snapshot
+	mu     sync.Mutex
+	start  time.Time
+	old    generation // the one before cur; empty until cur first fills
+	cur    generation
+	limit  int
+	snap   func() screen.Snapshot
+	claude string // Claude Code's version, for the recording's header
 }
 
 // generation is a stretch of the recording: a drawing of the screen it
@@ -61,9 +62,11 @@ type event struct {
 
 // NewRecorder starts a recording of a cols x rows terminal, keeping about
 // limit bytes of it (see [Recorder]), restarting from the screen given by
-// [Recorder.SetScreen].
-func NewRecorder(cols, rows, limit int) *Recorder {
-	return &Recorder{limit: limit, start: time.Now(), cur: generation{cols: cols, rows: rows}}
+// [Recorder.SetScreen]. claude is Claude Code's version ("" when unknown):
+// a recording that starts from a drawing of the screen shows no banner, so
+// its header says how the emulator measured the page (cast.Header.Claude).
+func NewRecorder(cols, rows, limit int, claude string) *Recorder {
+	return &Recorder{limit: limit, start: time.Now(), cur: generation{cols: cols, rows: rows}, claude: claude}
 }
 
 // SetScreen gives the recorder the emulated screen to start over from.
@@ -116,7 +119,7 @@ func (r *Recorder) Cast() []byte {
 		first, gens = r.old, []generation{r.old, r.cur}
 	}
 	var buf bytes.Buffer
-	w, _ := cast.NewWriter(&buf, first.cols, first.rows) // writes to memory cannot fail
+	w, _ := cast.NewWriter(&buf, first.cols, first.rows, r.claude) // writes to memory cannot fail
 	if len(first.frame) > 0 {
 		w.EventAt(0, "o", first.frame)
 	}

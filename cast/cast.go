@@ -22,6 +22,16 @@ type Header struct {
 	Env       map[string]string `json:"env,omitempty"`
 }
 
+// ClaudeVersionEnv is the header's env key for the Claude Code version the
+// recorded Claude said it was (its install; see Header.Claude).
+const ClaudeVersionEnv = "CLAUDEWRAP_CLAUDE_VERSION"
+
+// Claude is the Claude Code version the recording was made with, or "" when
+// it does not say. A replay hands it to the emulator (screen.Options.Version)
+// so that a page is measured as it was live: not every recording shows a
+// banner the emulator can read (a bug report starts mid-session).
+func (h Header) Claude() string { return h.Env[ClaudeVersionEnv] }
+
 // Event is one line after the header.
 type Event struct {
 	Time float64 // seconds since the start
@@ -40,11 +50,15 @@ type Writer struct {
 }
 
 // NewWriter writes the header and returns a writer whose event times count
-// from now.
-func NewWriter(w io.Writer, cols, rows int) (*Writer, error) {
+// from now. claude is the recorded Claude Code's version ("" when unknown),
+// kept in the header's env (Header.Claude).
+func NewWriter(w io.Writer, cols, rows int, claude string) (*Writer, error) {
 	cw := &Writer{w: bufio.NewWriter(w), start: time.Now(), now: time.Now, tail: map[string][]byte{}}
 	h := Header{Version: 2, Width: cols, Height: rows, Timestamp: cw.start.Unix(),
 		Env: map[string]string{"TERM": "xterm-256color"}}
+	if claude != "" {
+		h.Env[ClaudeVersionEnv] = claude
+	}
 	b, err := json.Marshal(h)
 	if err != nil {
 		return nil, err

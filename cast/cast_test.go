@@ -8,7 +8,7 @@ import (
 
 func TestRoundTrip(t *testing.T) {
 	var buf bytes.Buffer
-	w, err := NewWriter(&buf, 100, 30)
+	w, err := NewWriter(&buf, 100, 30, "2.1.227")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.Width != 100 || h.Height != 30 || h.Version != 2 {
+	if h.Width != 100 || h.Height != 30 || h.Version != 2 || h.Claude() != "2.1.227" || h.Env["TERM"] != "xterm-256color" {
 		t.Fatalf("header %+v", h)
 	}
 	want := []Event{
@@ -46,6 +46,24 @@ func TestRoundTrip(t *testing.T) {
 	c, r, err := ParseSize(evs[3].Data)
 	if err != nil || c != 80 || r != 24 {
 		t.Errorf("ParseSize = %d, %d, %v", c, r, err)
+	}
+}
+
+// A writer not told the version leaves it out, and a reader of a recording
+// from elsewhere (asciinema's own) gets "".
+func TestNoClaudeVersion(t *testing.T) {
+	var buf bytes.Buffer
+	if _, err := NewWriter(&buf, 80, 24, ""); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(buf.Bytes(), []byte(ClaudeVersionEnv)) {
+		t.Errorf("header %s names a version", buf.Bytes())
+	}
+	for _, in := range []string{buf.String(), `{"version": 2, "width": 80, "height": 24, "env": {"SHELL": "/bin/bash"}}` + "\n"} {
+		h, _, err := Read(bytes.NewBufferString(in))
+		if err != nil || h.Claude() != "" {
+			t.Errorf("Read(%q): Claude() = %q, %v", in, h.Claude(), err)
+		}
 	}
 }
 

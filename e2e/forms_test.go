@@ -204,7 +204,7 @@ func TestInvisibleText(t *testing.T) {
 // TestWelcomeBox: in a project Claude was never onboarded in, 2.1.227 and
 // older open with a "Welcome back!" box that names the version in its top
 // border, away from the logo, so the screen does not tell the emulator
-// the version: the install does (session's installedVersion). A form
+// the version: the install does (session's InstalledVersion). A form
 // with a tab titled in Devanagari, whose vowel signs those versions
 // measure as part of their letter, is answered and verified there, on
 // every pinned version, with no redraw asked for.

@@ -120,16 +120,19 @@ func TestRunHeadlessRecord(t *testing.T) {
 		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 
 		// Claude drew its reply once the API has answered and the recording
-		// shows it; the recording is read back while claudewrap runs.
+		// shows it; the recording is read back while claudewrap runs. Its
+		// turn is over once claudewrap has told so (turn_end, from the Stop
+		// hook, which can come after the reply is drawn).
 		deadline := time.Now().Add(60 * time.Second)
 		for {
 			f, _ := os.ReadFile(rec)
-			if snap, err := replayBytes(f); err == nil && strings.Contains(snap.Text(), "Hello from the fake API") {
+			e, _ := os.ReadFile(evs)
+			snap, err := replayBytes(f)
+			if err == nil && strings.Contains(snap.Text(), "Hello from the fake API") && bytes.Contains(e, []byte(`"event":"turn_end"`)) {
 				break
 			}
 			if time.Now().After(deadline) {
-				snap, _ := replayBytes(f)
-				t.Fatalf("the recording never showed the reply; last screen:\n%s\nstderr: %s", snap.Text(), stderr.String())
+				t.Fatalf("the recording never showed the reply, or no turn_end; last screen:\n%s\nevents: %s\nstderr: %s", snap.Text(), e, stderr.String())
 			}
 			time.Sleep(100 * time.Millisecond) // polling a file under a deadline
 		}
@@ -145,6 +148,12 @@ func TestRunHeadlessRecord(t *testing.T) {
 			t.Errorf("headless run wrote to stdout: %q", stdout.String())
 		}
 
+		// The header names the version the install says (replay measures
+		// by it, cast.Header.Claude).
+		f, _ := os.ReadFile(rec)
+		if h, _, err := cast.Read(bytes.NewReader(f)); err != nil || h.Claude() != version {
+			t.Errorf("recording's header %+v (%v): want Claude Code %s", h, err, version)
+		}
 		// `claudewrap replay` prints Claude's screen.
 		out, err := exec.Command(bin, "replay", rec).CombinedOutput()
 		if err != nil || !strings.Contains(string(out), "Hello from the fake API") || !strings.Contains(string(out), "say hello") {
@@ -171,7 +180,7 @@ func replayBytes(b []byte) (screen.Snapshot, error) {
 	if err != nil {
 		return screen.Snapshot{}, err
 	}
-	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height})
+	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height, Version: h.Claude()})
 	if err := cast.Play(evs, -1, em); err != nil {
 		return screen.Snapshot{}, err
 	}

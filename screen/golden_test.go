@@ -53,8 +53,14 @@ func replayAt(t testing.TB, path string, chunk int, at float64) screen.Snapshot 
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	// The folder names the version, as an install would (Options.Version).
-	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height, Version: filepath.Base(filepath.Dir(path))})
+	// The folder names the version, as an install would (Options.Version);
+	// a header that names one (recordings made since cast.ClaudeVersionEnv)
+	// must agree.
+	version := filepath.Base(filepath.Dir(path))
+	if v := h.Claude(); v != "" && v != version {
+		t.Fatalf("%s: recorded on Claude Code %s, filed under %s", path, v, version)
+	}
+	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height, Version: version})
 	if err := cast.Play(evs, at, chunked{em, chunk}); err != nil {
 		t.Fatal(err)
 	}

@@ -273,7 +273,7 @@ func startRun(t *testing.T, c *fakeChild, cfg Config) *run {
 	}
 	r.s = newSession(cfg)
 	if cfg.Bundles != "" {
-		r.s.rec = bundle.NewRecorder(100, 40, recordLimit) // Run's, which serve leaves out
+		r.s.rec = bundle.NewRecorder(100, 40, recordLimit, "") // Run's, which serve leaves out
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	r.stop = cancel

@@ -53,8 +53,8 @@ func TestInstalledVersion(t *testing.T) {
 		other: "", odd: "", script: "", notVersion: "", filepath.Join(dir, "missing"): "", "": "", "claude": "",
 		"npm/node_modules/.bin/claude": "",
 	} {
-		if got := installedVersion(path); got != want {
-			t.Errorf("installedVersion(%s) = %q, want %q", path, got, want)
+		if got := InstalledVersion(path); got != want {
+			t.Errorf("InstalledVersion(%s) = %q, want %q", path, got, want)
 		}
 	}
 }

@@ -225,7 +225,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 
 	hc := cfg.Host
 	if hc.Version == "" {
-		hc.Version = installedVersion(hc.Path)
+		hc.Version = InstalledVersion(hc.Path)
 	}
 	settings := hook.Settings(cfg.Exe, srv.Path())
 	if cfg.AnswerVia == AnswerViaHook {
@@ -236,7 +236,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	s.rec = bundle.NewRecorder(hc.Cols, hc.Rows, recordLimit)
+	s.rec = bundle.NewRecorder(hc.Cols, hc.Rows, recordLimit, hc.Version)
 	hc.Tap = tee{hc.Tap, s.rec}
 	userInput := hc.OnInput
 	hc.OnInput = func(p []byte) {

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/bundle"
+	"github.com/claudewrap/claudewrap/cast"
+	"github.com/claudewrap/claudewrap/screen"
 )
 
 // execute runs the root command with args and returns its error and stdout.
@@ -206,6 +209,41 @@ func TestReplayPrintsScreenAndForm(t *testing.T) {
 	}
 	if _, err := executeCmd(t, devNull(t), "replay", "missing.cast"); err == nil {
 		t.Error("replay of a missing file succeeded")
+	}
+}
+
+// TestReplayTakesTheVersion: replay measures spacing marks by the Claude Code
+// version the recording's header names (a bug report's recording starts from
+// a drawing of the screen, with no banner to read it from).
+func TestReplayTakesTheVersion(t *testing.T) {
+	const page = "\x1b[H❯ 1. हिन्दी में │ end"
+	line := func(version string) string {
+		em := screen.New(screen.Options{Cols: 40, Rows: 4, Version: version})
+		em.Write([]byte(page))
+		return strings.SplitN(em.Snapshot().Text(), "\n", 2)[0]
+	}
+	old, newest := line("2.1.227"), line("")
+	if old == newest {
+		t.Fatalf("the page reads %q on both versions: the test proves nothing", old)
+	}
+	for version, want := range map[string]string{"2.1.227": old, "": newest} {
+		path := filepath.Join(t.TempDir(), "x.cast")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := cast.NewWriter(f, 40, 4, version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Output([]byte(page))
+		if err := errors.Join(w.Err(), f.Close()); err != nil {
+			t.Fatal(err)
+		}
+		out, err := executeCmd(t, devNull(t), "replay", path)
+		if err != nil || !strings.HasPrefix(out, want+"\n") {
+			t.Errorf("replay of a recording of version %q: %v\n%s\nwant it to open with %q", version, err, out, want)
+		}
 	}
 }
 

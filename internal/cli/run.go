@@ -287,6 +287,7 @@ func runRun(opts *RunOptions) (err error) {
 		Cols:     opts.Cols,
 		Rows:     opts.Rows,
 		Stdin:    opts.Stdin,
+		Version:  session.InstalledVersion(path),
 	}
 	if f, ok := opts.Stdout.(*os.File); ok {
 		cfg.Stdout = f
@@ -300,7 +301,7 @@ func runRun(opts *RunOptions) (err error) {
 		files = append(files, f)
 		// The header's size is the starting size; the host records it as an
 		// "r" event too, which covers passthrough terminals of another size.
-		rec, err = cast.NewWriter(f, opts.Cols, opts.Rows)
+		rec, err = cast.NewWriter(f, opts.Cols, opts.Rows, cfg.Version)
 		if err != nil {
 			return startFailed(ExitError, fmt.Errorf("--record: %w", err))
 		}

@@ -271,7 +271,7 @@ func record(j job) error {
 	}
 
 	var buf bytes.Buffer
-	w, err := cast.NewWriter(&buf, j.cols, j.rows)
+	w, err := cast.NewWriter(&buf, j.cols, j.rows, j.version)
 	if err != nil {
 		return err
 	}
