@@ -25,7 +25,8 @@ func Choose(ctx context.Context, cfg Config, d screen.Dialog, label string) (key
 // ChooseText is Choose for an option that takes text in place of its label
 // (plan approval's "Tell Claude what to change"): with the pointer on it,
 // text goes in one write, and Enter comes only once that row shows exactly
-// text (white space and spacing marks aside) and the rest of the dialog is
+// text (white space aside, and spacing marks where they get no cell; see
+// sameTyped) and the rest of the dialog is
 // unchanged. An
 // empty text is Choose.
 func ChooseText(ctx context.Context, cfg Config, d screen.Dialog, label, text string) (keys int, err error) {
@@ -69,10 +70,10 @@ func ChooseText(ctx context.Context, cfg Config, d screen.Dialog, label, text st
 		// The row shows the text in place of its label, and the hint that
 		// followed the label, if any ("shift+tab to approve with this
 		// feedback"): exactly that.
-		want := squashSpace(text + strings.TrimPrefix(d.Options[target], label))
+		want := text + strings.TrimPrefix(d.Options[target], label)
 		shows := func(sn screen.Snapshot) (screen.Dialog, bool) {
 			nd, ok := screen.ParseDialog(sn)
-			return nd, ok && nd.Focus == target && sameBut(nd, d, target) && squashSpace(nd.Options[target]) == want
+			return nd, ok && nd.Focus == target && sameBut(nd, d, target) && sameTyped(nd.Options[target], want, sn.MarksJoin)
 		}
 		if _, err := pressText(ctx, cfg, &keys, text, cur, shows); err != nil {
 			return keys, err

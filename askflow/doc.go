@@ -29,8 +29,9 @@
 // list scrolled, the form is walked instead). Moves, ticks and Esc with
 // no visible effect are retried a bounded number of times, and the
 // screen must settle before the next commit; typed text is sent again only while nothing of it shows, and
-// must show exactly as typed (white space and spacing marks aside, see
-// screen.SquashTyped): text holding what the
+// must show exactly as typed (white space aside, and spacing marks where
+// the screen gives them no cell, on 2.1.321 and older: see
+// screen.SquashTypedOn): text holding what the
 // screen gives no cell (a skin tone, an emoji joined by ZWJ, a combining
 // accent, an invisible character such as a soft hyphen) could never be
 // confirmed and is refused before any key. When

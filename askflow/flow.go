@@ -1108,7 +1108,7 @@ func (r *runner) single(ctx context.Context, label, notes string) error {
 	// Enter while the notes are being typed would record the notes alone
 	// on some versions: the notes must show, done with.
 	return r.enter(ctx, target, func(fm *screen.Form) bool {
-		return !fm.Preview.Editing && sameTyped(fm.Preview.Notes, notes)
+		return !fm.Preview.Editing && sameTyped(fm.Preview.Notes, notes, fm.MarksJoin)
 	})
 }
 
@@ -1249,7 +1249,9 @@ func (r *runner) notes(ctx context.Context, target int, text string) error {
 	open := editing(func(p *screen.Preview) bool { return p.Editing && p.Notes == "" })
 	closed := shows(func(p *screen.Preview) bool { return !p.Editing && p.Notes == "" })
 	typed := editing(func(p *screen.Preview) bool { return p.Editing && p.Notes != "" })
-	done := shows(func(p *screen.Preview) bool { return !p.Editing && sameTyped(p.Notes, text) })
+	done := r.focusedOn(target, func(fm *screen.Form) bool {
+		return fm.Preview != nil && !fm.Preview.Editing && sameTyped(fm.Preview.Notes, text, fm.MarksJoin)
+	})
 	// n changes the form like Enter does: not before the guard's wait,
 	// and on the form still there after it (see ripened).
 	empty := func(fm *screen.Form) bool { return fm.Preview != nil && !fm.Preview.Editing && fm.Preview.Notes == "" }
@@ -1434,7 +1436,7 @@ func (r *runner) typed(ctx context.Context, text string) error {
 		return err
 	}
 	shows := r.focusedOn(other, func(fm *screen.Form) bool {
-		return fm.Other != nil && !fm.Other.Placeholder && sameTyped(fm.Other.Text, text)
+		return fm.Other != nil && !fm.Other.Placeholder && sameTyped(fm.Other.Text, text, fm.MarksJoin)
 	})
 	// The text goes in one write. It is sent again only while the row
 	// still shows empty: a late first copy then doubles the text, which the
@@ -1444,7 +1446,7 @@ func (r *runner) typed(ctx context.Context, text string) error {
 		return err
 	}
 	return r.enter(ctx, other, func(fm *screen.Form) bool {
-		return fm.Other != nil && !fm.Other.Placeholder && sameTyped(fm.Other.Text, text)
+		return fm.Other != nil && !fm.Other.Placeholder && sameTyped(fm.Other.Text, text, fm.MarksJoin)
 	})
 }
 
@@ -1457,17 +1459,18 @@ func sameText(a, b string) bool {
 
 // sameTyped compares text claudewrap typed (an answer, notes, a message,
 // a dialog's text) with what the screen shows of it, where only white space
-// and spacing marks (which 2.1.321 and older give no cell) do not count
-// (screen.SquashTyped). What else screen.Squash leaves out (a skin tone, an emoji
-// joined by ZWJ, a combining accent, a variation selector, an invisible
-// character such as a soft hyphen) has no cell or is drawn as U+FFFD, so
-// the screen cannot confirm that it reached Claude: text holding any is
-// never confirmed, and nothing that would commit it is pressed.
-func sameTyped(shown, typed string) bool {
-	return squashSpace(shown) == squashSpace(typed)
+// does not count, nor spacing marks on a screen that gives them no cell
+// (marksJoin: 2.1.321 and older; screen.SquashTypedOn). What else
+// screen.Squash leaves out (a skin tone, an emoji joined by ZWJ, a
+// combining accent, a variation selector, an invisible character such as a
+// soft hyphen) has no cell or is drawn as U+FFFD, so the screen cannot
+// confirm that it reached Claude: text holding any is never confirmed, and
+// nothing that would commit it is pressed.
+func sameTyped(shown, typed string, marksJoin bool) bool {
+	return squashSpace(shown, marksJoin) == squashSpace(typed, marksJoin)
 }
 
-func squashSpace(s string) string { return screen.SquashTyped(s) }
+func squashSpace(s string, marksJoin bool) string { return screen.SquashTypedOn(s, marksJoin) }
 
 func (r *runner) review(ctx context.Context) error {
 	// A frame drawn while the terminal was being resized may show the page
@@ -1615,12 +1618,12 @@ func Message(ctx context.Context, cfg Config, text, left string) error {
 	cfg = withDefaults(cfg)
 	r := &runner{cfg: cfg, q: -1}
 	// ofLeft: the prompt holds what is left of left after some Ctrl-Us.
-	ofLeft := func(t string) bool {
-		return left != "" && t != "" && strings.HasPrefix(squashSpace(left), squashSpace(t))
+	ofLeft := func(t string, join bool) bool {
+		return left != "" && t != "" && strings.HasPrefix(squashSpace(left, join), squashSpace(t, join))
 	}
 	ready := func(s screen.Snapshot) bool {
 		t, ok := screen.Prompt(s)
-		return ok && (t == "" || sameTyped(t, left))
+		return ok && (t == "" || sameTyped(t, left, s.MarksJoin))
 	}
 	wctx, cancel := context.WithTimeout(ctx, r.cfg.FormTimeout)
 	s, err := awaitStill(wctx, r.cfg.Screen, messageQuiet, ready)
@@ -1632,10 +1635,10 @@ func Message(ctx context.Context, cfg Config, text, left string) error {
 		return r.fail("message", s, "Claude's prompt never showed empty on a still screen")
 	}
 	for t, _ := screen.Prompt(s); t != ""; t, _ = screen.Prompt(s) {
-		was := len(squashSpace(t))
+		was := len(squashSpace(t, s.MarksJoin))
 		shorter := func(s screen.Snapshot) bool {
 			u, ok := screen.Prompt(s)
-			return ok && len(squashSpace(u)) < was && (u == "" || ofLeft(u))
+			return ok && len(squashSpace(u, s.MarksJoin)) < was && (u == "" || ofLeft(u, s.MarksJoin))
 		}
 		unchanged := func(s screen.Snapshot) bool {
 			u, ok := screen.Prompt(s)
@@ -1659,7 +1662,7 @@ func Message(ctx context.Context, cfg Config, text, left string) error {
 	}
 	typed := func(s screen.Snapshot) bool {
 		t, ok := screen.Prompt(s)
-		return ok && sameTyped(t, text)
+		return ok && sameTyped(t, text, s.MarksJoin)
 	}
 	s, err = r.press(ctx, "message", text, "prompt", false, typed, func(screen.Snapshot) bool { return false })
 	if err != nil {
@@ -1668,7 +1671,7 @@ func Message(ctx context.Context, cfg Config, text, left string) error {
 	echoes := screen.Echoes(s, text)
 	sent := func(s screen.Snapshot) bool {
 		t, ok := screen.Prompt(s)
-		return !ok || !sameTyped(t, text) || screen.Echoes(s, text) > echoes
+		return !ok || !sameTyped(t, text, s.MarksJoin) || screen.Echoes(s, text) > echoes
 	}
 	_, err = r.press(ctx, "message", keyEnter, "prompt", false, sent, typed)
 	return err

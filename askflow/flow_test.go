@@ -892,8 +892,48 @@ func TestUnshowableText(t *testing.T) {
 			checkNothingSubmitted(t, fc)
 		})
 	}
-	if !askflow.SameTypedForTest("Ship it 👍, cafe", "Ship it 👍, cafe") || askflow.SameTypedForTest("Ship it 👍, cafe", text) {
-		t.Error("sameTyped takes the screen's text for text with a skin tone and an accent, or refuses the same text")
+	for _, join := range []bool{false, true} {
+		if !askflow.SameTypedForTest("Ship it 👍, cafe", "Ship it 👍, cafe", join) || askflow.SameTypedForTest("Ship it 👍, cafe", text, join) {
+			t.Errorf("marks join %v: sameTyped takes the screen's text for text with a skin tone and an accent, or refuses the same text", join)
+		}
+	}
+}
+
+// TestTypedSpacingMarks: where Claude gives a spacing mark a cell (2.1.330
+// and later), typed text must show with its marks as typed. A Type
+// something answer that reaches Claude with another vowel sign ("कि" shown
+// as "की") is not confirmed, and no Enter is pressed; the same text as
+// typed is answered, on a screen whose marks get a cell and on one whose
+// marks join their letter (2.1.321 and older), where they cannot show.
+func TestTypedSpacingMarks(t *testing.T) {
+	const text = "किताब पढो"
+	if !askflow.SameTypedForTest("किताब", "कि ताब", false) || askflow.SameTypedForTest("कीताब", "किताब", false) ||
+		!askflow.SameTypedForTest("कताब", "किताब", true) {
+		t.Error("sameTyped: marks must count where they get a cell, and only there")
+	}
+	t.Run("mangled", func(t *testing.T) {
+		t.Parallel()
+		fc := newFake(t, []fq{naming}, 100, 40, faults{Mangle: func(k string) string { return strings.ReplaceAll(k, "ि", "ी") }})
+		_, err := drive(t, context.Background(), fc, hookOf([]fq{naming}), []answer.Decision{typed(text)})
+		if ae := asError(t, err); ae.Step != "type" {
+			t.Errorf("failed at step %q, want type", ae.Step)
+		}
+		if e := fc.Enters(); len(e) != 0 {
+			t.Errorf("Enter pressed on a screen showing other text than typed: %+v", e)
+		}
+		checkNothingSubmitted(t, fc)
+	})
+	for _, version := range []string{"", "2.1.321"} {
+		t.Run("as typed "+version, func(t *testing.T) {
+			t.Parallel()
+			fc := newFake(t, []fq{naming}, 100, 40, faults{Version: version})
+			if _, err := drive(t, context.Background(), fc, hookOf([]fq{naming}), []answer.Decision{typed(text)}); err != nil {
+				t.Fatal(err)
+			}
+			if got := fc.Submitted(); got[naming.Question] != text {
+				t.Errorf("submitted %q, want %q", got, text)
+			}
+		})
 	}
 }
 

@@ -193,7 +193,8 @@ func TestInvisibleText(t *testing.T) {
 			{"Devanagari chip", "devanagari it", "toolu_01devanagari", "screen", hindi, hindi},
 		})
 		// Typed text with spacing marks, which 2.1.321 and older give no
-		// cell: confirmed without them.
+		// cell: confirmed without them there; 2.1.330 and later give them
+		// a cell, and there they must show as typed.
 		typed := "  - {when: {header: \"हिन्दी\"}, answer: {type: \"किताब, ทำงาน\"}}\n"
 		recorded(t, version, "testdata/scenarios/scripts.yaml", typed, "typed Devanagari and Thai", []recordCase{
 			{"Devanagari chip", "devanagari it", "toolu_01devanagari", "screen", "\"कौन सी भाषा?\"=\"किताब, ทำงาน\"", "\"कौन सी भाषा?\"=\"किताब, ทำงาน\""},

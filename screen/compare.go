@@ -167,9 +167,16 @@ func Typable(s string) bool {
 // SquashTyped is typed text as every version's screen shows it: without
 // white space, and without spacing marks, which 2.1.321 and older give no
 // cell (see filter.banner). Everything else must show as typed.
-func SquashTyped(s string) string {
+func SquashTyped(s string) string { return SquashTypedOn(s, true) }
+
+// SquashTypedOn is typed text as a screen shows it whose spacing marks join
+// their letter or not (Snapshot.MarksJoin): without white space and, where
+// they join, without spacing marks. Where they get a cell (2.1.330 and
+// later) they must show as typed, so "कि" typed does not confirm against a
+// screen showing "की".
+func SquashTypedOn(s string, marksJoin bool) string {
 	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) || isSpacingMark(r) {
+		if unicode.IsSpace(r) || marksJoin && isSpacingMark(r) {
 			return -1
 		}
 		return r

@@ -201,6 +201,7 @@ func (e *vtEmulator) snapshotLocked() Snapshot {
 		AltScreen:     e.alt,
 		Title:         e.title,
 		Seq:           e.seq,
+		MarksJoin:     e.filter.marksJoin,
 	}
 	e.snapOK = true
 	return e.snap

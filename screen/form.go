@@ -44,6 +44,10 @@ type Form struct {
 
 	// Focus is the one focused element, or FocusUnknown.
 	Focus Focus
+
+	// MarksJoin is the snapshot's: spacing marks get no cell on this page
+	// (see SquashTypedOn).
+	MarksJoin bool
 }
 
 // Preview is the right-hand side of the preview layout: the focused

@@ -120,9 +120,11 @@ func Recognize(s Snapshot) (*Form, error) {
 	}
 	f, err := parseQuestionPage(ls, bottom, s.Cols)
 	if err == nil {
+		f.MarksJoin = s.MarksJoin
 		return f, nil
 	}
 	if r, rerr := parseReviewPage(ls, bottom, s.Cols); rerr == nil {
+		r.MarksJoin = s.MarksJoin
 		return r, nil
 	} else if !strings.Contains(err.Error(), "no footer") {
 		return nil, err

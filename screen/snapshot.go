@@ -68,6 +68,11 @@ type Snapshot struct {
 	// Seq increases with every Write or Resize that changed the state: two
 	// snapshots of one emulator with equal Seq have identical content.
 	Seq uint64
+	// MarksJoin is set when the child measures a spacing mark (a Devanagari
+	// vowel sign) as part of its letter, so the mark gets no cell and text
+	// on the screen cannot show it: Claude Code 2.1.321 and older, by its
+	// banner or Options.Version (see SquashTypedOn).
+	MarksJoin bool
 }
 
 // Line returns the text of row y with trailing spaces trimmed. A wide

@@ -109,8 +109,12 @@ const (
 	// a soft hyphen, a word joiner, U+FEFF, a direction mark, a no-break
 	// space), too.
 	Scripts
+	// Typed types answers and notes in other scripts too: Devanagari with
+	// spacing marks, which 2.1.330 and later give a cell and must show as
+	// typed, Thai, Arabic, Hebrew, Hangul, fullwidth Latin.
+	Typed
 
-	Latest = Scripts
+	Latest = Typed
 )
 
 // GenerateWith is Generate with the generator of generation gen.
@@ -264,6 +268,9 @@ func classes(c Case) []string {
 		}
 		if a.Notes != "" && c.Chat == "" && !c.Cancel {
 			out = append(out, "notes")
+		}
+		if (slices.Contains(scriptTyped, a.Type) || slices.Contains(scriptNotes, a.Notes)) && c.Chat == "" && !c.Cancel {
+			out = append(out, "typed-script")
 		}
 		text := q.Question + q.Header
 		for _, o := range q.Options {
@@ -531,11 +538,11 @@ func (g *generator) answer(q Question) Answer {
 		g.r.Shuffle(len(labels), func(i, j int) { labels[i], labels[j] = labels[j], labels[i] })
 		return Answer{Select: labels[:1+g.r.IntN(len(labels))]}
 	case !q.HasPreview() && g.chance(0.2):
-		return Answer{Type: g.pick(typed)}
+		return Answer{Type: g.pick(g.list(typed, Typed, scriptTyped))}
 	}
 	a := Answer{Select: []string{labels[g.r.IntN(len(labels))]}}
 	if q.HasPreview() && g.chance(0.5) {
-		a.Notes = g.pick(notes)
+		a.Notes = g.pick(g.list(notes, Typed, scriptNotes))
 	}
 	return a
 }
@@ -546,6 +553,14 @@ var typed = []string{
 }
 
 var notes = []string{"keep it collapsible", "smaller, please", "and dark mode, too", "见设计稿 🚀", `"quoted" note`}
+
+// scriptTyped and scriptNotes are typed text in other scripts (generation
+// Typed), each something the screen can show: no virama, nukta or Thai
+// vowel above, which get no cell, and no invisible character.
+var (
+	scriptTyped = []string{"किताब पढो", "कौन सा? यह वाला", "ทำงาน", "العربية أولا", "עברית קודם", "한국어로 해주세요", "ＳＱＬｉｔｅ"}
+	scriptNotes = []string{"किताब पढो", "ทำงาน", "العربية", "한국어로"}
+)
 
 func (g *generator) chatText() string {
 	return fmt.Sprintf("chat %d-%d: we should talk about this first", g.session, g.serial)

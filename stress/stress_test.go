@@ -64,14 +64,18 @@ func TestGenerations(t *testing.T) {
 			t.Errorf("%d forms of class %s in generation Spaces, want none", n, class)
 		}
 	}
-	for _, class := range []string{"emoji-sequence", "mark-header", "white-space", "script", "invisible"} {
+	if n := count(GenerateWith(1, 400, Scripts), "typed-script"); n != 0 {
+		t.Errorf("%d forms with text typed in other scripts in generation Scripts, want none", n)
+	}
+	for _, class := range []string{"emoji-sequence", "mark-header", "white-space", "script", "invisible", "typed-script"} {
 		if n := count(Generate(1, 400), class); n == 0 {
 			t.Errorf("no form of class %s in 400", class)
 		}
 	}
 	// sha256 of the plans' JSON: Plain's as the generator of fd35f45 gave
 	// them, Sequences' as that of 7bc3752, Marks' as that of d34d26c,
-	// Spaces' as that of 9a0149b.
+	// Spaces' as that of 9a0149b, Scripts' as that of b8961b1 (random forms
+	// run 43).
 	for _, tc := range []struct {
 		gen  Generation
 		seed uint64
@@ -86,6 +90,7 @@ func TestGenerations(t *testing.T) {
 		{Marks, 20261123, "f4564dfb95f4389b6a1ee377a87a80d9d45f40d9abf01b6c1eadd9911e08a1eb"},
 		{Spaces, 1764082200, "ff9fff1451528586239d5cbdafbd73e93b4fae0c77887ff4c449c28f79544bff"},
 		{Spaces, 20261123, "bf4ceb83f72acbe074e8863dfe9d9e93172981da07414ac9b5966ffd8838d80e"},
+		{Scripts, 1764101300, "7ca201da2652b34dff2551d0c55161799190bcc0dfc7ef639be27590bc9654d8"},
 	} {
 		b, err := json.Marshal(GenerateWith(tc.seed, 150, tc.gen))
 		if err != nil {

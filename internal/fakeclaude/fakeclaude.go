@@ -124,6 +124,12 @@ type Faults struct {
 	// loses its last character, as Claude Code 2.1.197's renderer drops
 	// one) until the next Redraw.
 	Garble map[int]bool
+	// Mangle, when set, is what becomes of text typed into Type something
+	// on its way to Claude: drawn and recorded as Mangle(key).
+	Mangle func(string) string
+	// Version is the Claude Code version the fake's emulator measures by
+	// (screen.Options.Version): "" for the newest.
+	Version string
 }
 
 // State is where the fake is: before, on or after its form.
@@ -208,7 +214,7 @@ func New(t testing.TB, qs []Question, cols, rows int, f Faults) *Claude {
 	t.Helper()
 	fc := &Claude{
 		t:        t,
-		em:       screen.New(screen.Options{Cols: cols, Rows: rows}),
+		em:       screen.New(screen.Options{Cols: cols, Rows: rows, Version: f.Version}),
 		f:        f,
 		qs:       cloneQuestions(qs),
 		cols:     cols,
@@ -547,6 +553,9 @@ func (fc *Claude) questionKey(k string) {
 		r, _ := utf8.DecodeRuneInString(k)
 		switch {
 		case fc.st.Focus[p] == OtherPos(q) && !previewLayout(q) && unicode.IsPrint(r):
+			if fc.f.Mangle != nil {
+				k = fc.f.Mangle(k)
+			}
 			fc.st.Text[p] += k
 		case r >= '1' && int(r-'0') <= len(q.Options) && q.Multi:
 			// A digit ticks or unticks its option, the focus left where
