@@ -89,7 +89,7 @@ COUNT    ?= 300
 VERSIONS ?= $(CLAUDE_VERSIONS)
 PARALLEL ?= 2
 ANSWER_VIA ?= screen
-GENERATION ?= 4
+GENERATION ?= 5
 stress:
 	./scripts/install-claude.sh $(VERSIONS)
 	go run ./tools/stress -seed $(SEED) -count $(COUNT) -versions "$(VERSIONS)" -parallel $(PARALLEL) -answer-via $(ANSWER_VIA) -generation $(GENERATION)

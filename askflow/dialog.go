@@ -26,9 +26,8 @@ func Choose(ctx context.Context, cfg Config, d screen.Dialog, label string) (key
 // (plan approval's "Tell Claude what to change"): with the pointer on it,
 // text goes in one write, and Enter comes only once that row shows exactly
 // text (white space aside, and spacing marks where they get no cell; see
-// sameTyped) and the rest of the dialog is
-// unchanged. An
-// empty text is Choose.
+// sameTyped) and the rest of the dialog is unchanged. An empty text is
+// Choose.
 func ChooseText(ctx context.Context, cfg Config, d screen.Dialog, label, text string) (keys int, err error) {
 	cfg = withDefaults(cfg)
 	text = OneLine(text)

@@ -1097,7 +1097,9 @@ func (r *runner) single(ctx context.Context, label, notes string) error {
 	if !r.cfg.Questions[r.q].PreviewLayout() {
 		return r.enter(ctx, target, nil)
 	}
-	if fm.Preview.Notes != notes && fm.Preview.Notes != "" {
+	// Notes already there are compared as typed notes are (a vowel sign
+	// 2.1.321 and older give no cell does not tell them apart).
+	if fm.Preview.Notes != "" && !sameTyped(fm.Preview.Notes, notes, fm.MarksJoin) {
 		return r.fail("notes", r.cfg.Screen.Snapshot(), "the notes already hold %q", fm.Preview.Notes)
 	}
 	if notes != "" && fm.Preview.Notes == "" {
@@ -1467,10 +1469,10 @@ func sameText(a, b string) bool {
 // confirm that it reached Claude: text holding any is never confirmed, and
 // nothing that would commit it is pressed.
 func sameTyped(shown, typed string, marksJoin bool) bool {
-	return squashSpace(shown, marksJoin) == squashSpace(typed, marksJoin)
+	return squashTyped(shown, marksJoin) == squashTyped(typed, marksJoin)
 }
 
-func squashSpace(s string, marksJoin bool) string { return screen.SquashTypedOn(s, marksJoin) }
+func squashTyped(s string, marksJoin bool) string { return screen.SquashTypedOn(s, marksJoin) }
 
 func (r *runner) review(ctx context.Context) error {
 	// A frame drawn while the terminal was being resized may show the page
@@ -1619,7 +1621,7 @@ func Message(ctx context.Context, cfg Config, text, left string) error {
 	r := &runner{cfg: cfg, q: -1}
 	// ofLeft: the prompt holds what is left of left after some Ctrl-Us.
 	ofLeft := func(t string, join bool) bool {
-		return left != "" && t != "" && strings.HasPrefix(squashSpace(left, join), squashSpace(t, join))
+		return left != "" && t != "" && strings.HasPrefix(squashTyped(left, join), squashTyped(t, join))
 	}
 	ready := func(s screen.Snapshot) bool {
 		t, ok := screen.Prompt(s)
@@ -1635,10 +1637,10 @@ func Message(ctx context.Context, cfg Config, text, left string) error {
 		return r.fail("message", s, "Claude's prompt never showed empty on a still screen")
 	}
 	for t, _ := screen.Prompt(s); t != ""; t, _ = screen.Prompt(s) {
-		was := len(squashSpace(t, s.MarksJoin))
+		was := len(squashTyped(t, s.MarksJoin))
 		shorter := func(s screen.Snapshot) bool {
 			u, ok := screen.Prompt(s)
-			return ok && len(squashSpace(u, s.MarksJoin)) < was && (u == "" || ofLeft(u, s.MarksJoin))
+			return ok && len(squashTyped(u, s.MarksJoin)) < was && (u == "" || ofLeft(u, s.MarksJoin))
 		}
 		unchanged := func(s screen.Snapshot) bool {
 			u, ok := screen.Prompt(s)

@@ -46,12 +46,13 @@ type Recorder struct {
 // generation is a stretch of the recording: a drawing of the screen it
 // starts from (none for the first), then what came.
 type generation struct {
-	from   time.Duration // since Recorder.start
-	frame  []byte
-	events []event
-	size   int
-	cols   int
-	rows   int
+	from    time.Duration // since Recorder.start
+	frame   []byte
+	version string // the version frame was measured by (screen.Snapshot.Version)
+	events  []event
+	size    int
+	cols    int
+	rows    int
 }
 
 type event struct {
@@ -62,9 +63,10 @@ type event struct {
 
 // NewRecorder starts a recording of a cols x rows terminal, keeping about
 // limit bytes of it (see [Recorder]), restarting from the screen given by
-// [Recorder.SetScreen]. claude is Claude Code's version ("" when unknown):
-// a recording that starts from a drawing of the screen shows no banner, so
-// its header says how the emulator measured the page (cast.Header.Claude).
+// [Recorder.SetScreen]. claude is Claude Code's version as its install says
+// ("" when unknown): a recording that starts from a drawing of the screen
+// shows no banner, so its header names the version the screen was measured
+// by ([cast.Header.ClaudeVersion]), this one unless the banner said another.
 func NewRecorder(cols, rows, limit int, claude string) *Recorder {
 	return &Recorder{limit: limit, start: time.Now(), cur: generation{cols: cols, rows: rows}, claude: claude}
 }
@@ -91,7 +93,7 @@ func (r *Recorder) Output(p []byte) {
 		// bug report's recording starts roughly, never wrongly, there.
 		s := r.snap()
 		r.old = r.cur
-		r.cur = generation{from: time.Since(r.start), frame: s.ANSI(), cols: s.Cols, rows: s.Rows}
+		r.cur = generation{from: time.Since(r.start), frame: s.ANSI(), version: s.Version, cols: s.Cols, rows: s.Rows}
 	}
 }
 
@@ -118,8 +120,14 @@ func (r *Recorder) Cast() []byte {
 	if r.old.events != nil || r.old.frame != nil {
 		first, gens = r.old, []generation{r.old, r.cur}
 	}
+	// A drawing shows no banner: the header names the version the screen
+	// was measured by, the banner's where the install said nothing.
+	version := r.claude
+	if first.version != "" {
+		version = first.version
+	}
 	var buf bytes.Buffer
-	w, _ := cast.NewWriter(&buf, first.cols, first.rows, r.claude) // writes to memory cannot fail
+	w, _ := cast.NewWriter(&buf, first.cols, first.rows, version) // writes to memory cannot fail
 	if len(first.frame) > 0 {
 		w.EventAt(0, "o", first.frame)
 	}

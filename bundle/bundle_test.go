@@ -21,24 +21,31 @@ func play(t *testing.T, rec []byte) screen.Snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height, Version: h.Claude()})
+	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height, Version: h.ClaudeVersion()})
 	if err := cast.Play(evs, -1, em); err != nil {
 		t.Fatal(err)
 	}
 	return em.Snapshot()
 }
 
+// recorded returns a 40x6 emulator of Claude Code version (its
+// screen.Options.Version) and a recorder of it, told the install's version
+// claude, which write feeds alike.
+func recorded(version, claude string) (screen.Emulator, *Recorder, func(string)) {
+	em := screen.New(screen.Options{Cols: 40, Rows: 6, Version: version})
+	r := NewRecorder(40, 6, 2048, claude)
+	r.SetScreen(em.Snapshot)
+	return em, r, func(s string) {
+		em.Write([]byte(s))
+		r.Output([]byte(s))
+	}
+}
+
 // TestRecorderStartsOverFromTheScreen: past its limit the recorder drops
 // what it kept and starts from a drawing of the screen, so the recording
 // still replays to the screen as it is.
 func TestRecorderStartsOverFromTheScreen(t *testing.T) {
-	em := screen.New(screen.Options{Cols: 40, Rows: 6})
-	r := NewRecorder(40, 6, 2048, "")
-	r.SetScreen(em.Snapshot)
-	write := func(s string) {
-		em.Write([]byte(s))
-		r.Output([]byte(s))
-	}
+	em, r, write := recorded("", "")
 	for i := 0; i < 200; i++ {
 		write("\x1b[2J\x1b[H\x1b[1;32mline " + strings.Repeat("x", i%30) + "\x1b[0m\r\n")
 	}
@@ -58,20 +65,16 @@ func TestRecorderStartsOverFromTheScreen(t *testing.T) {
 // measured spacing marks by; replayed without it, a Devanagari page on
 // 2.1.227 (marks share their letter's cell) would read shifted.
 func TestRecorderKeepsTheVersion(t *testing.T) {
-	em := screen.New(screen.Options{Cols: 40, Rows: 6, Version: "2.1.227"})
-	r := NewRecorder(40, 6, 2048, "2.1.227")
-	r.SetScreen(em.Snapshot)
+	em, r, write := recorded("2.1.227", "2.1.227")
 	for i := 0; i < 200; i++ {
-		l := fmt.Sprintf("\x1b[2J\x1b[H❯ %d. हिन्दी में │ end\r\n", i)
-		em.Write([]byte(l))
-		r.Output([]byte(l))
+		write(fmt.Sprintf("\x1b[2J\x1b[H❯ %d. हिन्दी में │ end\r\n", i))
 	}
 	rec := r.Cast()
 	h, evs, err := cast.Read(bytes.NewReader(rec))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.Claude() != "2.1.227" {
+	if h.ClaudeVersion() != "2.1.227" {
 		t.Fatalf("header %+v: want Claude 2.1.227", h)
 	}
 	want := em.Snapshot().Text()
@@ -88,18 +91,37 @@ func TestRecorderKeepsTheVersion(t *testing.T) {
 	}
 }
 
+// TestRecorderTakesTheBannersVersion: where the install said nothing, the
+// header of a recording that starts from a drawing names the version the
+// banner gave the screen (review of 02d49cb: a Homebrew or wrapper install).
+func TestRecorderTakesTheBannersVersion(t *testing.T) {
+	em, r, write := recorded("", "")
+	write(" ▐▛███▜▌   Claude Code v2.1.227\r\n")
+	if h, _, err := cast.Read(bytes.NewReader(r.Cast())); err != nil || h.ClaudeVersion() != "" {
+		t.Fatalf("from the start, the header %+v (%v) names a version: want none (the banner is in it)", h, err)
+	}
+	for i := 0; i < 200; i++ {
+		write(fmt.Sprintf("\x1b[2J\x1b[H❯ %d. हिन्दी में │ end\r\n", i))
+	}
+	rec := r.Cast()
+	h, _, err := cast.Read(bytes.NewReader(rec))
+	if err != nil || h.ClaudeVersion() != "2.1.227" {
+		t.Fatalf("header %+v (%v): want Claude 2.1.227, the banner's", h, err)
+	}
+	if got, want := play(t, rec).Text(), em.Snapshot().Text(); got != want {
+		t.Errorf("replayed:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 // TestRecorderKeepsTheLatest: past the limit, at least half of it of the
 // latest output is still in the recording, in order, after the drawing the
 // older generation starts from.
 func TestRecorderKeepsTheLatest(t *testing.T) {
-	em := screen.New(screen.Options{Cols: 40, Rows: 6})
-	r := NewRecorder(40, 6, 2048, "")
-	r.SetScreen(em.Snapshot)
+	_, r, write := recorded("", "")
 	var lines []string
 	for i := range 300 {
 		l := fmt.Sprintf("line %03d\r\n", i)
-		em.Write([]byte(l))
-		r.Output([]byte(l))
+		write(l)
 		lines = append(lines, l)
 	}
 	_, evs, err := cast.Read(bytes.NewReader(r.Cast()))

@@ -23,14 +23,16 @@ type Header struct {
 }
 
 // ClaudeVersionEnv is the header's env key for the Claude Code version the
-// recorded Claude said it was (its install; see Header.Claude).
+// recording was made with ([Header.ClaudeVersion]). It is only ever written
+// into recordings: claudewrap never reads it from its own environment.
 const ClaudeVersionEnv = "CLAUDEWRAP_CLAUDE_VERSION"
 
-// Claude is the Claude Code version the recording was made with, or "" when
-// it does not say. A replay hands it to the emulator (screen.Options.Version)
-// so that a page is measured as it was live: not every recording shows a
-// banner the emulator can read (a bug report starts mid-session).
-func (h Header) Claude() string { return h.Env[ClaudeVersionEnv] }
+// ClaudeVersion is the Claude Code version the recording was made with (the
+// install's, or the banner's where a recording starts from a drawing of the
+// screen), or "" when it does not say. A replay hands it to the emulator
+// (screen.Options.Version) so that a page is measured as it was live: not
+// every recording shows a banner the emulator can read.
+func (h Header) ClaudeVersion() string { return h.Env[ClaudeVersionEnv] }
 
 // Event is one line after the header.
 type Event struct {
@@ -51,7 +53,7 @@ type Writer struct {
 
 // NewWriter writes the header and returns a writer whose event times count
 // from now. claude is the recorded Claude Code's version ("" when unknown),
-// kept in the header's env (Header.Claude).
+// kept in the header's env ([Header.ClaudeVersion]).
 func NewWriter(w io.Writer, cols, rows int, claude string) (*Writer, error) {
 	cw := &Writer{w: bufio.NewWriter(w), start: time.Now(), now: time.Now, tail: map[string][]byte{}}
 	h := Header{Version: 2, Width: cols, Height: rows, Timestamp: cw.start.Unix(),

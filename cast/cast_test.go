@@ -26,7 +26,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.Width != 100 || h.Height != 30 || h.Version != 2 || h.Claude() != "2.1.227" || h.Env["TERM"] != "xterm-256color" {
+	if h.Width != 100 || h.Height != 30 || h.Version != 2 || h.ClaudeVersion() != "2.1.227" || h.Env["TERM"] != "xterm-256color" {
 		t.Fatalf("header %+v", h)
 	}
 	want := []Event{
@@ -61,8 +61,8 @@ func TestNoClaudeVersion(t *testing.T) {
 	}
 	for _, in := range []string{buf.String(), `{"version": 2, "width": 80, "height": 24, "env": {"SHELL": "/bin/bash"}}` + "\n"} {
 		h, _, err := Read(bytes.NewBufferString(in))
-		if err != nil || h.Claude() != "" {
-			t.Errorf("Read(%q): Claude() = %q, %v", in, h.Claude(), err)
+		if err != nil || h.ClaudeVersion() != "" {
+			t.Errorf("Read(%q): ClaudeVersion() = %q, %v", in, h.ClaudeVersion(), err)
 		}
 	}
 }

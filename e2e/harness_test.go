@@ -149,9 +149,9 @@ func TestRunHeadlessRecord(t *testing.T) {
 		}
 
 		// The header names the version the install says (replay measures
-		// by it, cast.Header.Claude).
+		// by it, cast.Header.ClaudeVersion).
 		f, _ := os.ReadFile(rec)
-		if h, _, err := cast.Read(bytes.NewReader(f)); err != nil || h.Claude() != version {
+		if h, _, err := cast.Read(bytes.NewReader(f)); err != nil || h.ClaudeVersion() != version {
 			t.Errorf("recording's header %+v (%v): want Claude Code %s", h, err, version)
 		}
 		// `claudewrap replay` prints Claude's screen.
@@ -180,7 +180,7 @@ func replayBytes(b []byte) (screen.Snapshot, error) {
 	if err != nil {
 		return screen.Snapshot{}, err
 	}
-	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height, Version: h.Claude()})
+	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height, Version: h.ClaudeVersion()})
 	if err := cast.Play(evs, -1, em); err != nil {
 		return screen.Snapshot{}, err
 	}

@@ -25,7 +25,7 @@ func (r *run) sawForm(t *testing.T, ok func(screen.Snapshot, *screen.Form) bool)
 	if err != nil {
 		t.Fatal(err)
 	}
-	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height, Version: h.Claude()})
+	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height, Version: h.ClaudeVersion()})
 	for _, ev := range evs {
 		if err := cast.Play([]cast.Event{ev}, -1, em); err != nil {
 			t.Fatal(err)

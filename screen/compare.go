@@ -164,13 +164,14 @@ func Typable(s string) bool {
 	return t != "" && Squash(s) == t
 }
 
-// SquashTyped is typed text as every version's screen shows it: without
-// white space, and without spacing marks, which 2.1.321 and older give no
-// cell (see filter.banner). Everything else must show as typed.
+// SquashTyped is the loosest comparison of typed text, the one every
+// version's screen can be held to: without white space, and without
+// spacing marks, which 2.1.321 and older give no cell (see filter.banner).
+// Everything else must show as typed. [Typable] uses it.
 func SquashTyped(s string) string { return SquashTypedOn(s, true) }
 
 // SquashTypedOn is typed text as a screen shows it whose spacing marks join
-// their letter or not (Snapshot.MarksJoin): without white space and, where
+// their letter or not ([Snapshot.MarksJoin]): without white space and, where
 // they join, without spacing marks. Where they get a cell (2.1.330 and
 // later) they must show as typed, so "कि" typed does not confirm against a
 // screen showing "की".

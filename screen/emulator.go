@@ -59,7 +59,8 @@ func New(o Options) Emulator {
 		},
 	}
 	if n, ok := parseVersion(o.Version); ok {
-		e.filter.marksJoin = marksJoin(n) // until a banner says otherwise
+		// Until a banner says otherwise.
+		e.filter.marksJoin, e.filter.version = marksJoin(n), formatVersion(n)
 	}
 	return e
 }
@@ -202,6 +203,7 @@ func (e *vtEmulator) snapshotLocked() Snapshot {
 		Title:         e.title,
 		Seq:           e.seq,
 		MarksJoin:     e.filter.marksJoin,
+		Version:       e.filter.version,
 	}
 	e.snapOK = true
 	return e.snap

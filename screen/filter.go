@@ -52,7 +52,8 @@ type filter struct {
 	// says (Options.Version) or its banner (see banner), which measures a
 	// spacing mark (a Devanagari vowel sign) as part of the letter before it.
 	marksJoin bool
-	lookedFor int // line feeds seen while looking for the banner
+	version   string // what marksJoin was decided by, "2.1.321"; "" if nothing
+	lookedFor int    // line feeds seen while looking for the banner
 
 	reply []byte // answers, written after unlocking
 	dirty bool   // something changed since the last Seq
@@ -318,7 +319,8 @@ const bannerLines = 256
 // it. A child that shows no such banner (narrow terminals get a "Welcome
 // back!" box with the version in its border, away from the logo, on
 // 2.1.227 and older) is taken as Options.Version says, the newest if
-// nothing does. It reads the rows in place: nothing is allocated.
+// nothing does. It reads the rows in place: nothing is allocated but the
+// version's text, once found.
 func (f *filter) banner() {
 	f.lookedFor++
 	t := f.t
@@ -331,6 +333,7 @@ func (f *filter) banner() {
 		if ok && (hasLogo(t.lines[vy]) || vy < y && hasLogo(t.lines[y])) {
 			f.lookedFor = bannerLines
 			f.marksJoin = marksJoin(n)
+			f.version = formatVersion(n) // once a session
 			return
 		}
 	}
@@ -340,6 +343,10 @@ func (f *filter) banner() {
 // as part of its letter (2.1.321 and older; see banner).
 func marksJoin(n [3]int) bool {
 	return n[0] < 2 || n[0] == 2 && (n[1] < 1 || n[1] == 1 && n[2] <= 321)
+}
+
+func formatVersion(n [3]int) string {
+	return strconv.Itoa(n[0]) + "." + strconv.Itoa(n[1]) + "." + strconv.Itoa(n[2])
 }
 
 // parseVersion reads "2.1.321" (what follows it, " (Claude Code)", is

@@ -45,8 +45,8 @@ type Form struct {
 	// Focus is the one focused element, or FocusUnknown.
 	Focus Focus
 
-	// MarksJoin is the snapshot's: spacing marks get no cell on this page
-	// (see SquashTypedOn).
+	// MarksJoin is the snapshot's ([Snapshot.MarksJoin]): spacing marks get
+	// no cell on this page (see [SquashTypedOn]).
 	MarksJoin bool
 }
 

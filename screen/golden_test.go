@@ -57,7 +57,7 @@ func replayAt(t testing.TB, path string, chunk int, at float64) screen.Snapshot 
 	// a header that names one (recordings made since cast.ClaudeVersionEnv)
 	// must agree.
 	version := filepath.Base(filepath.Dir(path))
-	if v := h.Claude(); v != "" && v != version {
+	if v := h.ClaudeVersion(); v != "" && v != version {
 		t.Fatalf("%s: recorded on Claude Code %s, filed under %s", path, v, version)
 	}
 	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height, Version: version})
@@ -753,34 +753,51 @@ func TestSpacingMarks(t *testing.T) {
 	// so that a line someone typed does not count.
 	// A version known from the install (Options.Version) decides until a
 	// banner beside the logo, the running binary's own word, says otherwise.
-	for _, tc := range []struct{ version, banner, want string }{
-		{"", " ▐▛███▜▌   Claude Code v2.1.197", "हनद|"},
-		{"", " ▐▛███▜▌   Claude Code v2.1.321", "हनद|"},
-		{"", "           Claude Code v2.1.266\r\n ▐▛███▛█   Opus 5", "हनद|"},
-		{"", " ▐▛███▜▌   Claude Code v2.1.330", "हिनदी|"},
-		{"", " ▐▛███▜▌   Claude Code v3.0.0", "हिनदी|"},
-		{"", "❯ Claude Code v2.1.197", "हिनदी|"},
-		{"", "", "हिनदी|"},
-		{"2.1.227", "", "हनद|"},
-		{"2.1.227 (Claude Code)", "  Welcome back!", "हनद|"},
-		{"2.1.321", " ▐▛███▜▌   Claude Code v2.1.330", "हिनदी|"},
-		{"2.1.332", " ▐▛███▜▌   Claude Code v2.1.197", "हनद|"},
-		{"2.1.321", "╭─── Claude Code v2.1.321 ───╮\r\n│  Welcome back!  │\r\n│     ▐▛███▜▌     │", "हनद|"},
-		{"2.1.332", "╭─── Claude Code v2.1.197 ───╮\r\n│  Welcome back!  │\r\n│     ▐▛███▜▌     │", "हिनदी|"},
-		{"2.1", " ▐▛███▜▌   Claude Code v2.1.197", "हनद|"},
-		{"v2.1.197", "", "हिनदी|"},
+	// The snapshot says which version it measures by, and whether the
+	// marks join (Snapshot.Version, Snapshot.MarksJoin).
+	for _, tc := range []struct{ version, banner, want, measured string }{
+		{"", " ▐▛███▜▌   Claude Code v2.1.197", "हनद|", "2.1.197"},
+		{"", " ▐▛███▜▌   Claude Code v2.1.321", "हनद|", "2.1.321"},
+		{"", "           Claude Code v2.1.266\r\n ▐▛███▛█   Opus 5", "हनद|", "2.1.266"},
+		{"", " ▐▛███▜▌   Claude Code v2.1.330", "हिनदी|", "2.1.330"},
+		{"", " ▐▛███▜▌   Claude Code v3.0.0", "हिनदी|", "3.0.0"},
+		{"", "❯ Claude Code v2.1.197", "हिनदी|", ""},
+		{"", "", "हिनदी|", ""},
+		{"2.1.227", "", "हनद|", "2.1.227"},
+		{"2.1.227 (Claude Code)", "  Welcome back!", "हनद|", "2.1.227"},
+		{"2.1.321", " ▐▛███▜▌   Claude Code v2.1.330", "हिनदी|", "2.1.330"},
+		{"2.1.332", " ▐▛███▜▌   Claude Code v2.1.197", "हनद|", "2.1.197"},
+		{"2.1.321", "╭─── Claude Code v2.1.321 ───╮\r\n│  Welcome back!  │\r\n│     ▐▛███▜▌     │", "हनद|", "2.1.321"},
+		{"2.1.332", "╭─── Claude Code v2.1.197 ───╮\r\n│  Welcome back!  │\r\n│     ▐▛███▜▌     │", "हिनदी|", "2.1.332"},
+		{"2.1", " ▐▛███▜▌   Claude Code v2.1.197", "हनद|", "2.1.197"},
+		{"v2.1.197", "", "हिनदी|", ""},
 	} {
 		em := screen.New(screen.Options{Cols: 40, Rows: 6, Version: tc.version})
 		em.Write([]byte(tc.banner + "\r\n\x1b[3Gहिन्दी|"))
-		rows := strings.Split(em.Snapshot().Text(), "\n")
+		snap := em.Snapshot()
+		rows := strings.Split(snap.Text(), "\n")
 		if got := strings.TrimSpace(rows[strings.Count(tc.banner, "\n")+1]); got != tc.want {
 			t.Errorf("version %q, after %q: %q, want %q", tc.version, tc.banner, got, tc.want)
 		}
+		if snap.Version != tc.measured || snap.MarksJoin != (tc.want == "हनद|") {
+			t.Errorf("version %q, after %q: snapshot measures by %q, marks join %t; want %q, %t",
+				tc.version, tc.banner, snap.Version, snap.MarksJoin, tc.measured, tc.want == "हनद|")
+		}
+	}
+	// The banner is read as its row is left: a snapshot taken before then
+	// is not returned again after it.
+	em := screen.New(screen.Options{Cols: 40, Rows: 4})
+	em.Write([]byte(" ▐▛███▜▌   Claude Code v2.1.197"))
+	before := em.Snapshot()
+	em.Write([]byte("\r\n"))
+	if after := em.Snapshot(); before.MarksJoin || before.Version != "" || !after.MarksJoin || after.Version != "2.1.197" || after.Seq == before.Seq {
+		t.Errorf("before the line feed: %t %q (seq %d); after: %t %q (seq %d); want false \"\", then true \"2.1.197\" with a new seq",
+			before.MarksJoin, before.Version, before.Seq, after.MarksJoin, after.Version, after.Seq)
 	}
 	// A word drawn where 2.1.321 measured the one before it to end covers
 	// a letter of it unless the marks are joined ("किताब" is three columns
 	// to it, five to a terminal).
-	em := screen.New(screen.Options{Cols: 40, Rows: 4})
+	em = screen.New(screen.Options{Cols: 40, Rows: 4})
 	em.Write([]byte(" ▐▛███▜▌   Claude Code v2.1.321\r\n\x1b[3Gकिताब\x1b[7Gहै"))
 	if got := strings.Split(em.Snapshot().Text(), "\n")[1]; screen.Squash(got) != screen.Squash("किताब है") {
 		t.Errorf("%q, want किताब है as the screen shows it", got)

@@ -37,8 +37,10 @@ func echoLine(l line) bool {
 
 // Echoes counts the places above Claude's input box where Claude shows text
 // as a message sent to it: a "❯ " line, wrapped onto lines indented by two
-// spaces, every version alike. Spacing is not compared (see [Squash]). With
-// no input box on the screen there is nothing to count above: 0.
+// spaces, every version alike. Spacing is not compared, nor what Squash
+// leaves out, spacing marks too on every version (see [Squash]): a count,
+// never a confirmation of what was typed. With no input box on the screen
+// there is nothing to count above: 0.
 func Echoes(s Snapshot, text string) int {
 	want := Squash(text)
 	ls := lines(s)

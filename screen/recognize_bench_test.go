@@ -35,7 +35,7 @@ func BenchmarkSettledChange(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height, Version: h.Claude()})
+	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height, Version: h.ClaudeVersion()})
 	if err := cast.Play(evs, -1, em); err != nil {
 		b.Fatal(err)
 	}

@@ -71,8 +71,13 @@ type Snapshot struct {
 	// MarksJoin is set when the child measures a spacing mark (a Devanagari
 	// vowel sign) as part of its letter, so the mark gets no cell and text
 	// on the screen cannot show it: Claude Code 2.1.321 and older, by its
-	// banner or Options.Version (see SquashTypedOn).
+	// banner or [Options.Version] (see [SquashTypedOn]).
 	MarksJoin bool
+	// Version is the Claude Code version the screen is measured by: its
+	// banner's, else [Options.Version]'s; "" when neither said (measured as
+	// the newest). A recording that starts from a drawing of this screen
+	// names it, so that a replay measures alike.
+	Version string
 }
 
 // Line returns the text of row y with trailing spaces trimmed. A wide

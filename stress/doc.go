@@ -3,8 +3,10 @@
 // single- and multi-select, typed answers, chat, cancel, previews with
 // notes, long, CJK and emoji text, emoji sequences (ZWJ, VS16, flags,
 // skin tones, a keycap, a combining accent), labels that look like
-// Claude's own UI, headers holding its tab row's marks, labels holding ", " or quotes, terminals from 40x16 to
-// 200x50, several forms chained in one turn, two asked in one reply), has
+// Claude's own UI, headers holding its tab row's marks, labels holding ", "
+// or quotes, other scripts and invisible characters, answers and notes
+// typed in other scripts, terminals from 40x16 to 200x50, several forms
+// chained in one turn, two asked in one reply), has
 // the claudewrap binary answer them on the real Claude Code against the
 // fake Messages API, and judges every form by what Claude recorded: the
 // tool_result the fake API received, and for "Chat about this" the message

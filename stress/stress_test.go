@@ -12,6 +12,7 @@ import (
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/fakeapi"
 	"github.com/claudewrap/claudewrap/rules"
+	"github.com/claudewrap/claudewrap/screen"
 )
 
 func TestGenerateIsReproducible(t *testing.T) {
@@ -62,6 +63,11 @@ func TestGenerations(t *testing.T) {
 	for _, class := range []string{"script", "invisible"} {
 		if n := count(GenerateWith(1, 400, Spaces), class); n != 0 {
 			t.Errorf("%d forms of class %s in generation Spaces, want none", n, class)
+		}
+	}
+	for _, s := range append(slices.Clone(scriptTyped), scriptNotes...) {
+		if !screen.Typable(s) {
+			t.Errorf("%q is typed, but the screen cannot show it as typed (screen.Typable): every such form would be refused", s)
 		}
 	}
 	if n := count(GenerateWith(1, 400, Scripts), "typed-script"); n != 0 {

@@ -163,7 +163,7 @@ func replay(r io.Reader, at float64) (screen.Snapshot, error) {
 	}
 	// The recording's Claude Code version measures spacing marks as they
 	// were measured live; its banner, where it shows one, still overrides.
-	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height, Version: h.Claude()})
+	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height, Version: h.ClaudeVersion()})
 	if err := cast.Play(evs, at, em); err != nil {
 		return screen.Snapshot{}, err
 	}
