@@ -83,16 +83,16 @@ bench:
 		go test -tags bench -run '^TestBench$$' -count=1 -timeout 4h -v ./bench
 
 # Random forms on the real Claude Code, judged by what Claude recorded:
-# make stress [SEED=n] [COUNT=300] [VERSIONS="2.1.332 2.1.197"] [PARALLEL=2] [GENERATION=n]
+# make stress [SEED=n] [COUNT=300] [VERSIONS="2.1.332 2.1.197"] [PARALLEL=2] [GENERATION=n: default the newest]
 SEED     ?= 0
 COUNT    ?= 300
 VERSIONS ?= $(CLAUDE_VERSIONS)
 PARALLEL ?= 2
 ANSWER_VIA ?= screen
-GENERATION ?= 5
+GENERATION ?=
 stress:
 	./scripts/install-claude.sh $(VERSIONS)
-	go run ./tools/stress -seed $(SEED) -count $(COUNT) -versions "$(VERSIONS)" -parallel $(PARALLEL) -answer-via $(ANSWER_VIA) -generation $(GENERATION)
+	go run ./tools/stress -seed $(SEED) -count $(COUNT) -versions "$(VERSIONS)" -parallel $(PARALLEL) -answer-via $(ANSWER_VIA) $(if $(GENERATION),-generation $(GENERATION))
 
 demo: build
 	./scripts/install-claude.sh $(firstword $(CLAUDE_VERSIONS))

@@ -1097,9 +1097,10 @@ func (r *runner) single(ctx context.Context, label, notes string) error {
 	if !r.cfg.Questions[r.q].PreviewLayout() {
 		return r.enter(ctx, target, nil)
 	}
-	// Notes already there are compared as typed notes are (a vowel sign
-	// 2.1.321 and older give no cell does not tell them apart).
-	if fm.Preview.Notes != "" && !sameTyped(fm.Preview.Notes, notes, fm.MarksJoin) {
+	// Notes already there are compared as typed notes are: on 2.1.321 and
+	// older, notes that differ only in a vowel sign cannot be told apart,
+	// as with typed notes, and PostToolUse's exact check reports them.
+	if fm.Preview.Notes != "" && (notes == "" || !sameTyped(fm.Preview.Notes, notes, fm.MarksJoin)) {
 		return r.fail("notes", r.cfg.Screen.Snapshot(), "the notes already hold %q", fm.Preview.Notes)
 	}
 	if notes != "" && fm.Preview.Notes == "" {

@@ -864,7 +864,10 @@ func TestInvalidDecisions(t *testing.T) {
 // TestNotesAlreadyThere: notes already on a preview page are compared as
 // typed notes are. The intended notes, showing, are not typed again, also
 // where the screen cannot show their vowel signs (2.1.321 and older);
-// other notes are refused before any key that commits.
+// other notes, or notes where none are intended, are refused before any
+// key that commits. (On 2.1.321 and older, notes that differ only in a
+// vowel sign cannot be told apart on the screen: PostToolUse's exact check
+// reports them, as for typed notes.)
 func TestNotesAlreadyThere(t *testing.T) {
 	const notes = "किताब पढो"
 	q := fq{Header: "Layout", Question: "Which layout?", Options: []fakeclaude.Option{
@@ -879,11 +882,16 @@ func TestNotesAlreadyThere(t *testing.T) {
 		{"same on 2.1.321", "2.1.321", notes, true},
 		{"other vowel sign on the newest", "", "कीताब पढो", false},
 		{"other notes on 2.1.321", "2.1.321", "कताब", false},
+		{"vowel signs alone where none are intended, on 2.1.321", "2.1.321", "ि", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			fc := newFake(t, []fq{q}, 100, 40, faults{Version: tc.version})
 			fc.Edit(func(st *fakeForm) { st.Notes[0] = tc.shown })
+			d := d
+			if tc.shown == "ि" {
+				d.Notes = ""
+			}
 			_, err := drive(t, context.Background(), fc, hookOf([]fq{q}), []answer.Decision{d})
 			if !tc.ok {
 				if ae := asError(t, err); ae.Step != "notes" {

@@ -34,13 +34,13 @@ const (
 // screen, so at least half the limit of the latest output is always there
 // and memory stays flat in a long session.
 type Recorder struct {
-	mu     sync.Mutex
-	start  time.Time
-	old    generation // the one before cur; empty until cur first fills
-	cur    generation
-	limit  int
-	snap   func() screen.Snapshot
-	claude string // Claude Code's version, for the recording's header
+	mu        sync.Mutex
+	start     time.Time
+	old       generation // the one before cur; empty until cur first fills
+	cur       generation
+	limit     int
+	snap      func() screen.Snapshot
+	installed string // Claude Code's version as its install says, for the header
 }
 
 // generation is a stretch of the recording: a drawing of the screen it
@@ -63,12 +63,12 @@ type event struct {
 
 // NewRecorder starts a recording of a cols x rows terminal, keeping about
 // limit bytes of it (see [Recorder]), restarting from the screen given by
-// [Recorder.SetScreen]. claude is Claude Code's version as its install says
+// [Recorder.SetScreen]. installed is Claude Code's version as its install says
 // ("" when unknown): a recording that starts from a drawing of the screen
 // shows no banner, so its header names the version the screen was measured
 // by ([cast.Header.ClaudeVersion]), this one unless the banner said another.
-func NewRecorder(cols, rows, limit int, claude string) *Recorder {
-	return &Recorder{limit: limit, start: time.Now(), cur: generation{cols: cols, rows: rows}, claude: claude}
+func NewRecorder(cols, rows, limit int, installed string) *Recorder {
+	return &Recorder{limit: limit, start: time.Now(), cur: generation{cols: cols, rows: rows}, installed: installed}
 }
 
 // SetScreen gives the recorder the emulated screen to start over from.
@@ -122,7 +122,7 @@ func (r *Recorder) Cast() []byte {
 	}
 	// A drawing shows no banner: the header names the version the screen
 	// was measured by, the banner's where the install said nothing.
-	version := r.claude
+	version := r.installed
 	if first.version != "" {
 		version = first.version
 	}

@@ -30,10 +30,10 @@ func play(t *testing.T, rec []byte) screen.Snapshot {
 
 // recorded returns a 40x6 emulator of Claude Code version (its
 // screen.Options.Version) and a recorder of it, told the install's version
-// claude, which write feeds alike.
-func recorded(version, claude string) (screen.Emulator, *Recorder, func(string)) {
+// installed, which write feeds alike.
+func recorded(version, installed string) (screen.Emulator, *Recorder, func(string)) {
 	em := screen.New(screen.Options{Cols: 40, Rows: 6, Version: version})
-	r := NewRecorder(40, 6, 2048, claude)
+	r := NewRecorder(40, 6, 2048, installed)
 	r.SetScreen(em.Snapshot)
 	return em, r, func(s string) {
 		em.Write([]byte(s))
@@ -66,6 +66,11 @@ func TestRecorderStartsOverFromTheScreen(t *testing.T) {
 // 2.1.227 (marks share their letter's cell) would read shifted.
 func TestRecorderKeepsTheVersion(t *testing.T) {
 	em, r, write := recorded("2.1.227", "2.1.227")
+	// Before the limit there is no drawing: the install's version.
+	write("\x1b[H❯ 1. हिन्दी में\r\n")
+	if h, _, err := cast.Read(bytes.NewReader(r.Cast())); err != nil || h.ClaudeVersion() != "2.1.227" {
+		t.Fatalf("before the limit, header %+v (%v): want Claude 2.1.227, the install's", h, err)
+	}
 	for i := 0; i < 200; i++ {
 		write(fmt.Sprintf("\x1b[2J\x1b[H❯ %d. हिन्दी में │ end\r\n", i))
 	}

@@ -52,14 +52,14 @@ type Writer struct {
 }
 
 // NewWriter writes the header and returns a writer whose event times count
-// from now. claude is the recorded Claude Code's version ("" when unknown),
-// kept in the header's env ([Header.ClaudeVersion]).
-func NewWriter(w io.Writer, cols, rows int, claude string) (*Writer, error) {
+// from now. version is the recorded Claude Code's ("" when unknown), kept
+// in the header's env ([Header.ClaudeVersion]).
+func NewWriter(w io.Writer, cols, rows int, version string) (*Writer, error) {
 	cw := &Writer{w: bufio.NewWriter(w), start: time.Now(), now: time.Now, tail: map[string][]byte{}}
 	h := Header{Version: 2, Width: cols, Height: rows, Timestamp: cw.start.Unix(),
 		Env: map[string]string{"TERM": "xterm-256color"}}
-	if claude != "" {
-		h.Env[ClaudeVersionEnv] = claude
+	if version != "" {
+		h.Env[ClaudeVersionEnv] = version
 	}
 	b, err := json.Marshal(h)
 	if err != nil {

@@ -33,7 +33,8 @@
 // version, given (Options.Version, from the install) or read from its
 // banner ("Claude Code v2.1.321"): up to 2.1.321, a spacing mark (a
 // Devanagari vowel sign) gets no cell of its own, as those versions
-// measure it; a snapshot says which (Snapshot.MarksJoin), and typed text
+// measure it; a snapshot says which (Snapshot.MarksJoin, Snapshot.Version),
+// and typed text
 // is compared with its marks where they get a cell (SquashTypedOn).
 //
 // The emulator does not allocate while it reads ordinary output. A snapshot

@@ -386,7 +386,7 @@ func versionIn(row []Cell) (n [3]int, ok bool) {
 	version:
 		for _, c := range row[x+len(mark):] {
 			switch {
-			case c.Char >= '0' && c.Char <= '9' && n[k] < 1e6:
+			case c.Char >= '0' && c.Char <= '9' && n[k] < 1e5: // six digits at most, as parseVersion reads
 				n[k] = n[k]*10 + int(c.Char-'0')
 				digits++
 			case c.Char == '.' && k < 2 && digits > 0:

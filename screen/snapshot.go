@@ -74,8 +74,8 @@ type Snapshot struct {
 	// banner or [Options.Version] (see [SquashTypedOn]).
 	MarksJoin bool
 	// Version is the Claude Code version the screen is measured by: its
-	// banner's, else [Options.Version]'s; "" when neither said (measured as
-	// the newest). A recording that starts from a drawing of this screen
+	// banner's, else [Options.Version]'s; "" when neither said one it could
+	// read (measured as the newest). A recording that starts from a drawing of this screen
 	// names it, so that a replay measures alike.
 	Version string
 }

@@ -107,11 +107,11 @@ const (
 	// scripts (Thai, Arabic, Hebrew, Persian, Hangul, Devanagari,
 	// fullwidth Latin) and with invisible characters (a zero-width space,
 	// a soft hyphen, a word joiner, U+FEFF, a direction mark, a no-break
-	// space), too.
+	// space), too (runs 39 to 43).
 	Scripts
 	// Typed types answers and notes in other scripts too: Devanagari with
 	// spacing marks, which 2.1.330 and later give a cell and must show as
-	// typed, Thai, Arabic, Hebrew, Hangul, fullwidth Latin.
+	// typed, Thai, Arabic, Hebrew, Hangul, fullwidth Latin (run 44).
 	Typed
 
 	Latest = Typed

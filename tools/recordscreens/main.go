@@ -285,6 +285,7 @@ func record(j job) error {
 		Cols:     j.cols,
 		Rows:     j.rows,
 		Tap:      g,
+		Version:  j.version,
 	})
 	if err != nil {
 		return fmt.Errorf("%w (is Claude Code %s installed? `make claude`)", err, j.version)
