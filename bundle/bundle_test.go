@@ -61,60 +61,46 @@ func TestRecorderStartsOverFromTheScreen(t *testing.T) {
 }
 
 // TestRecorderKeepsTheVersion: a recording that starts from a drawing of the
-// screen shows no banner, so its header carries the version the emulator
-// measured spacing marks by; replayed without it, a Devanagari page on
+// screen shows no banner, so its header names the version the emulator
+// measured spacing marks by: the install's, or the banner's where the
+// install said nothing (a Homebrew or wrapper install). Before the limit
+// the recording starts at the start: the install's version, or none, with
+// the banner in it. Replayed without the version, a Devanagari page on
 // 2.1.227 (marks share their letter's cell) would read shifted.
 func TestRecorderKeepsTheVersion(t *testing.T) {
-	em, r, write := recorded("2.1.227", "2.1.227")
-	// Before the limit there is no drawing: the install's version.
-	write("\x1b[H❯ 1. हिन्दी में\r\n")
-	if h, _, err := cast.Read(bytes.NewReader(r.Cast())); err != nil || h.ClaudeVersion() != "2.1.227" {
-		t.Fatalf("before the limit, header %+v (%v): want Claude 2.1.227, the install's", h, err)
-	}
-	for i := 0; i < 200; i++ {
-		write(fmt.Sprintf("\x1b[2J\x1b[H❯ %d. हिन्दी में │ end\r\n", i))
-	}
-	rec := r.Cast()
-	h, evs, err := cast.Read(bytes.NewReader(rec))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if h.ClaudeVersion() != "2.1.227" {
-		t.Fatalf("header %+v: want Claude 2.1.227", h)
-	}
-	want := em.Snapshot().Text()
-	if got := play(t, rec).Text(); got != want {
-		t.Errorf("replayed:\n%s\nwant:\n%s", got, want)
-	}
-	// The test can fail: the same events measured as the newest draws them.
-	newest := screen.New(screen.Options{Cols: h.Width, Rows: h.Height})
-	if err := cast.Play(evs, -1, newest); err != nil {
-		t.Fatal(err)
-	}
-	if newest.Snapshot().Text() == want {
-		t.Errorf("the page reads the same measured as the newest version: the test proves nothing")
-	}
-}
-
-// TestRecorderTakesTheBannersVersion: where the install said nothing, the
-// header of a recording that starts from a drawing names the version the
-// banner gave the screen (review of 02d49cb: a Homebrew or wrapper install).
-func TestRecorderTakesTheBannersVersion(t *testing.T) {
-	em, r, write := recorded("", "")
-	write(" ▐▛███▜▌   Claude Code v2.1.227\r\n")
-	if h, _, err := cast.Read(bytes.NewReader(r.Cast())); err != nil || h.ClaudeVersion() != "" {
-		t.Fatalf("from the start, the header %+v (%v) names a version: want none (the banner is in it)", h, err)
-	}
-	for i := 0; i < 200; i++ {
-		write(fmt.Sprintf("\x1b[2J\x1b[H❯ %d. हिन्दी में │ end\r\n", i))
-	}
-	rec := r.Cast()
-	h, _, err := cast.Read(bytes.NewReader(rec))
-	if err != nil || h.ClaudeVersion() != "2.1.227" {
-		t.Fatalf("header %+v (%v): want Claude 2.1.227, the banner's", h, err)
-	}
-	if got, want := play(t, rec).Text(), em.Snapshot().Text(); got != want {
-		t.Errorf("replayed:\n%s\nwant:\n%s", got, want)
+	for _, tc := range []struct {
+		name, installed, opening, first string
+	}{
+		{"the install's", "2.1.227", "\x1b[H❯ 1. हिन्दी में\r\n", "2.1.227"},
+		{"the banner's", "", " ▐▛███▜▌   Claude Code v2.1.227\r\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			em, r, write := recorded(tc.installed, tc.installed)
+			write(tc.opening)
+			if h, _, err := cast.Read(bytes.NewReader(r.Cast())); err != nil || h.ClaudeVersion() != tc.first {
+				t.Fatalf("before the limit, header %+v (%v): want version %q", h, err, tc.first)
+			}
+			for i := 0; i < 200; i++ {
+				write(fmt.Sprintf("\x1b[2J\x1b[H❯ %d. हिन्दी में │ end\r\n", i))
+			}
+			rec := r.Cast()
+			h, evs, err := cast.Read(bytes.NewReader(rec))
+			if err != nil || h.ClaudeVersion() != "2.1.227" {
+				t.Fatalf("past the limit, header %+v (%v): want Claude 2.1.227", h, err)
+			}
+			want := em.Snapshot().Text()
+			if got := play(t, rec).Text(); got != want {
+				t.Errorf("replayed:\n%s\nwant:\n%s", got, want)
+			}
+			// The test can fail: the same events measured as the newest draws them.
+			newest := screen.New(screen.Options{Cols: h.Width, Rows: h.Height})
+			if err := cast.Play(evs, -1, newest); err != nil {
+				t.Fatal(err)
+			}
+			if newest.Snapshot().Text() == want {
+				t.Errorf("the page reads the same measured as the newest version: the test proves nothing")
+			}
+		})
 	}
 }
 
