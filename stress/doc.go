@@ -8,13 +8,16 @@
 // typed in other scripts, terminals from 40x16 to 200x50, several forms
 // chained in one turn, two asked in one reply), has
 // the claudewrap binary answer them on the real Claude Code against the
-// fake Messages API, and judges every form by what Claude recorded: the
+// fake Messages API (headless, or now and then on a pseudo-terminal as a
+// person's would be, resized while the forms are answered), and judges every form by what Claude recorded: the
 // tool_result the fake API received, and for "Chat about this" the message
 // that followed. claudewrap's own events are kept for reading, never for
 // judging.
 //
-// The same seed always gives the same forms, sizes and intended answers;
-// [Generate] is pure. Each [Generation] of the generator drew more than
+// The same seed always gives the same forms, sizes, resizes and intended
+// answers; [Generate] is pure. When a resize lands is timed from the
+// form's question event, so what it meets on the screen varies from run to
+// run. Each [Generation] of the generator drew more than
 // the one before and changed what a seed gives; [GenerateWith] an earlier
 // one gives an earlier run's seed its forms again. [Run] drives sessions (one Claude Code process each)
 // with bounded parallelism and returns a [Verdict] per form; [Report]

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf16"
 )
 
@@ -54,6 +55,16 @@ type Case struct {
 	// AskUserQuestion calls at once); neither is a chat or a cancel.
 	Together bool
 	Classes  []string
+	// Resizes change the terminal's size while the form is answered, each
+	// After the form's question reached claudewrap (its question event);
+	// only in a session run on a terminal.
+	Resizes []Resize `json:",omitempty"`
+}
+
+// Resize is one change of the terminal's size.
+type Resize struct {
+	Cols, Rows int
+	After      time.Duration
 }
 
 // Session is one Claude Code run at one terminal size: a prompt, then its
@@ -64,6 +75,10 @@ type Session struct {
 	Cols, Rows int
 	Prompt     string
 	Cases      []Case
+	// Terminal runs the session on a pseudo-terminal, as a person's would
+	// be: claudewrap not headless, Claude drawn on it (and resized now and
+	// then, see Case.Resizes). Otherwise it runs headless at Cols x Rows.
+	Terminal bool `json:",omitempty"`
 }
 
 // Plan is everything one seed generates.
@@ -113,8 +128,14 @@ const (
 	// spacing marks, which 2.1.330 and later give a cell and must show as
 	// typed, Thai, Arabic, Hebrew, Hangul, fullwidth Latin (run 44).
 	Typed
+	// Terminals runs some sessions on a pseudo-terminal, as a person's
+	// would be, instead of headless, and resizes it while forms are
+	// answered (Session.Terminal, Case.Resizes). A seed's forms, answers
+	// and headless sessions are Typed's; a session on a terminal gets
+	// another size.
+	Terminals
 
-	Latest = Typed
+	Latest = Terminals
 )
 
 // GenerateWith is Generate with the generator of generation gen.
@@ -123,7 +144,8 @@ func GenerateWith(seed uint64, forms int, gen Generation) Plan {
 	n := 0
 	for i := 0; n < forms; i++ {
 		g := &generator{r: rand.New(rand.NewPCG(seed, uint64(i))), session: i, gen: gen,
-			pairs: rand.New(rand.NewPCG(seed^pairStream, uint64(i)))}
+			pairs: rand.New(rand.NewPCG(seed^pairStream, uint64(i))),
+			term:  rand.New(rand.NewPCG(seed^termStream, uint64(i)))}
 		s := g.session1(min(forms-n, 1+g.r.IntN(6)))
 		n += len(s.Cases)
 		p.Sessions = append(p.Sessions, s)
@@ -139,11 +161,25 @@ type generator struct {
 	// a seed's forms, sizes and answers stay what they were before the
 	// harness asked forms in pairs.
 	pairs *rand.Rand
-	gen   Generation
+	// term draws which sessions run on a terminal and its resizes, apart
+	// from r, so that the forms stay Typed's.
+	term *rand.Rand
+	gen  Generation
 }
 
-// pairStream sets the pairs' random stream apart from the forms'.
-const pairStream = 0x7061697273
+// pairStream and termStream set the pairs' and the terminals' random
+// streams apart from the forms'.
+const (
+	pairStream = 0x7061697273
+	termStream = 0x7465726d
+)
+
+// terminalChance is how likely a session is to run on a terminal;
+// resizeChance how likely each of its forms is to be resized.
+const (
+	terminalChance = 0.3
+	resizeChance   = 0.75
+)
 
 // pairChance is how likely a case that may be paired with the one before
 // it is.
@@ -179,7 +215,53 @@ func (g *generator) session1(forms int) Session {
 		s.Cases = append(s.Cases, c)
 	}
 	g.pair(s.Cases)
+	if g.gen >= Terminals {
+		g.terminal(&s)
+	}
 	return s
+}
+
+// terminal puts a session on a terminal now and then, and resizes it
+// while its forms are answered: 1 to 3 times each, within 0.6 s of the
+// form's question, when the form is being drawn or answered. The sizes keep
+// at least 60x24: a page taller than a short terminal is handed to the
+// person by design (headless, claudewrap makes the terminal taller), and
+// the harness has no person.
+func (g *generator) terminal(s *Session) {
+	if g.term.Float64() >= terminalChance {
+		return
+	}
+	s.Terminal = true
+	s.Cols, s.Rows = g.termSize()
+	for k := range s.Cases {
+		c := &s.Cases[k]
+		// Sized again: neither short nor narrow.
+		c.Classes = slices.DeleteFunc(c.Classes, func(cl string) bool { return cl == "short" || cl == "narrow" })
+		c.Classes = append(c.Classes, "terminal")
+		if g.term.Float64() < resizeChance {
+			for range 1 + g.term.IntN(3) {
+				cols, rows := g.termSize()
+				c.Resizes = append(c.Resizes, Resize{Cols: cols, Rows: rows,
+					After: time.Duration(g.term.IntN(600)) * time.Millisecond})
+			}
+			slices.SortFunc(c.Resizes, func(a, b Resize) int { return int(a.After - b.After) })
+			c.Classes = append(c.Classes, "resized")
+		}
+		slices.Sort(c.Classes)
+	}
+}
+
+// termSize is a terminal's size, 60x24 to 200x50, favouring the edges.
+func (g *generator) termSize() (int, int) {
+	cols := 60 + g.term.IntN(141)
+	if g.term.Float64() < 0.3 {
+		cols = []int{60, 80, 100, 120, 160, 200}[g.term.IntN(6)]
+	}
+	rows := 24 + g.term.IntN(27)
+	if g.term.Float64() < 0.3 {
+		rows = []int{24, 30, 40, 50}[g.term.IntN(4)]
+	}
+	return cols, rows
 }
 
 // pair marks cases to be asked in the same reply as the case before

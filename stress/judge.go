@@ -35,6 +35,9 @@ type Verdict struct {
 	Detail     string   `json:"detail,omitempty"`
 	ToolResult string   `json:"tool_result,omitempty"`
 	Dir        string   `json:"dir,omitempty"` // the session's files, kept when not right
+	// Resized counts the resizes that landed while the form was open (a
+	// session on a terminal; see Case.Resizes).
+	Resized int `json:"resized,omitempty"`
 }
 
 // What Claude Code writes in an is_error tool_result.

@@ -10,6 +10,9 @@ import (
 // Tally counts verdicts of one kind.
 type Tally struct {
 	Asked, Right, Wrong, Failed int
+	// Resized is how many of the forms asked had a resize land while they
+	// were open, Resizes how many resizes did.
+	Resized, Resizes int
 }
 
 func (t *Tally) add(v Verdict) {
@@ -17,6 +20,10 @@ func (t *Tally) add(v Verdict) {
 		return
 	}
 	t.Asked++
+	if v.Resized > 0 {
+		t.Resized++
+		t.Resizes += v.Resized
+	}
 	switch v.Outcome {
 	case Right:
 		t.Right++
@@ -84,6 +91,14 @@ func (s Summary) Markdown(w io.Writer) {
 	}
 	t := s.Total
 	fmt.Fprintf(w, "| all | %d | %d | %d | %d | %.1f %% |\n\n", t.Asked, t.Right, t.Wrong, t.Failed, t.Answered())
+	if t.Resizes > 0 {
+		var per []string
+		for _, v := range s.Versions {
+			per = append(per, fmt.Sprintf("%s %d on %d", v, s.ByVersion[v].Resizes, s.ByVersion[v].Resized))
+		}
+		fmt.Fprintf(w, "Resizes that landed while a form was open (between its question and its submit, as the events were read): %d on %d forms (%s).\n\n",
+			t.Resizes, t.Resized, strings.Join(per, ", "))
+	}
 	fmt.Fprintf(w, "| case class | %s |\n|---|%s\n", strings.Join(s.Versions, " | "), strings.Repeat("---|", len(s.Versions)))
 	for _, c := range s.Classes {
 		var cells []string

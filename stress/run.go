@@ -103,7 +103,11 @@ func Run(ctx context.Context, cfg Config, plan Plan) ([]Verdict, error) {
 
 func sessionLine(version string, s Session, vs []Verdict) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s %dx%d:", version, s.Name, s.Cols, s.Rows)
+	fmt.Fprintf(&b, "%s %s %dx%d", version, s.Name, s.Cols, s.Rows)
+	if s.Terminal {
+		b.WriteString(" on a terminal")
+	}
+	b.WriteString(":")
 	for _, v := range vs {
 		fmt.Fprintf(&b, " %s", v.Outcome)
 		if v.Outcome != Right && v.Outcome != NotAsked {
@@ -161,10 +165,12 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 
 	rctx, cancel := context.WithTimeout(ctx, sessionTimeout(s))
 	defer cancel()
-	args := []string{"run", "--claude", claude, "--headless",
-		"--size", fmt.Sprintf("%dx%d", s.Cols, s.Rows), "--rules", rulesPath,
-		"--events", filepath.Join(dir, "events.jsonl"), "--record", filepath.Join(dir, "run.cast"),
-		"--exit-after-turn"}
+	eventsPath := filepath.Join(dir, "events.jsonl")
+	args := []string{"run", "--claude", claude, "--rules", rulesPath, "--events", eventsPath,
+		"--record", filepath.Join(dir, "run.cast"), "--exit-after-turn"}
+	if !s.Terminal {
+		args = append(args, "--headless", "--size", fmt.Sprintf("%dx%d", s.Cols, s.Rows))
+	}
 	if cfg.AnswerVia != "" {
 		args = append(args, "--answer-via", cfg.AnswerVia)
 	}
@@ -175,7 +181,29 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	cmd.Stderr = &stderr
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	cmd.WaitDelay = 10 * time.Second
-	runErr := cmd.Run()
+	var term *terminal
+	if s.Terminal {
+		if term, err = openTerminal(s.Cols, s.Rows, filepath.Join(dir, "terminal.out")); err != nil {
+			return nil, err
+		}
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = term.tty, term.tty, term.tty
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	}
+	runErr := cmd.Start()
+	if runErr == nil {
+		done := make(chan struct{})
+		if term != nil {
+			term.started()
+			resizes := map[string][]Resize{}
+			for _, c := range s.Cases {
+				resizes[c.ID] = c.Resizes
+			}
+			// A form handed to the person waits for someone who never comes.
+			go term.watch(eventsPath, resizes, func() { cmd.Process.Signal(syscall.SIGTERM) }, done)
+		}
+		runErr = cmd.Wait()
+		close(done)
+	}
 	exit := cmd.ProcessState.ExitCode()
 	timedOut := rctx.Err() != nil && ctx.Err() == nil
 	note := fmt.Sprintf("claudewrap exit %d", exit)
@@ -186,6 +214,17 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	}
 	if st := strings.TrimSpace(stderr.String()); st != "" {
 		note += "; stderr: " + lastLine(st)
+	}
+	var landed map[string]int
+	if term != nil {
+		var handedTo, last string
+		handedTo, last, landed = term.close(filepath.Join(dir, "resizes.txt"))
+		if last != "" {
+			note += "; on the terminal: " + last
+		}
+		if handedTo != "" {
+			note += "; " + handedTo
+		}
 	}
 	_ = os.WriteFile(filepath.Join(dir, "stderr.txt"), stderr.Bytes(), 0o644)
 
@@ -199,7 +238,8 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	var vs []Verdict
 	allRight := true
 	for k, c := range s.Cases {
-		v := Verdict{Version: version, Session: s.Name, Case: c.ID, Cols: s.Cols, Rows: s.Rows, Classes: c.Classes}
+		v := Verdict{Version: version, Session: s.Name, Case: c.ID, Cols: s.Cols, Rows: s.Rows, Classes: c.Classes,
+			Resized: landed[c.ID]}
 		asked, seq := false, 0
 		for _, r := range reqs {
 			if askedBy(r.Reply, c.ID) {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/fakeapi"
@@ -73,7 +74,33 @@ func TestGenerations(t *testing.T) {
 	if n := count(GenerateWith(1, 400, Scripts), "typed-script"); n != 0 {
 		t.Errorf("%d forms with text typed in other scripts in generation Scripts, want none", n)
 	}
-	for _, class := range []string{"emoji-sequence", "mark-header", "white-space", "script", "invisible", "typed-script"} {
+	for _, class := range []string{"terminal", "resized"} {
+		if n := count(GenerateWith(1, 400, Typed), class); n != 0 {
+			t.Errorf("%d forms of class %s in generation Typed, want none", n, class)
+		}
+	}
+	// Terminals draws its terminals apart: a seed's forms and answers, and
+	// its headless sessions whole, are Typed's.
+	typed, terms := GenerateWith(1, 400, Typed), GenerateWith(1, 400, Terminals)
+	if len(typed.Sessions) != len(terms.Sessions) {
+		t.Fatalf("%d sessions in generation Typed, %d in Terminals", len(typed.Sessions), len(terms.Sessions))
+	}
+	for i, s := range terms.Sessions {
+		was := typed.Sessions[i]
+		if !s.Terminal {
+			if !reflect.DeepEqual(s, was) {
+				t.Errorf("%s: a headless session differs from generation Typed's", s.Name)
+			}
+			continue
+		}
+		for k, c := range s.Cases {
+			if !reflect.DeepEqual(c.Questions, was.Cases[k].Questions) || !reflect.DeepEqual(c.Answers, was.Cases[k].Answers) ||
+				c.Chat != was.Cases[k].Chat || c.Cancel != was.Cases[k].Cancel || c.Together != was.Cases[k].Together {
+				t.Errorf("%s: the form differs from generation Typed's", c.ID)
+			}
+		}
+	}
+	for _, class := range []string{"emoji-sequence", "mark-header", "white-space", "script", "invisible", "typed-script", "terminal", "resized"} {
 		if n := count(Generate(1, 400), class); n == 0 {
 			t.Errorf("no form of class %s in 400", class)
 		}
@@ -81,7 +108,7 @@ func TestGenerations(t *testing.T) {
 	// sha256 of the plans' JSON: Plain's as the generator of fd35f45 gave
 	// them, Sequences' as that of 7bc3752, Marks' as that of d34d26c,
 	// Spaces' as that of 9a0149b, Scripts' as that of b8961b1 (random forms
-	// run 43).
+	// run 43), Typed's as that of 6d63f84 (run 44, and the CI sample then).
 	for _, tc := range []struct {
 		gen  Generation
 		seed uint64
@@ -97,6 +124,8 @@ func TestGenerations(t *testing.T) {
 		{Spaces, 1764082200, "ff9fff1451528586239d5cbdafbd73e93b4fae0c77887ff4c449c28f79544bff"},
 		{Spaces, 20261123, "bf4ceb83f72acbe074e8863dfe9d9e93172981da07414ac9b5966ffd8838d80e"},
 		{Scripts, 1764101300, "7ca201da2652b34dff2551d0c55161799190bcc0dfc7ef639be27590bc9654d8"},
+		{Typed, 1764108900, "71a32f3ad3717516dbf9ac52e1bebcdf006bfe1bcf782a05474f677722937815"},
+		{Typed, 20261123, "2d02e9b7fe912ba1ff48f604cc10baad277b3a2648de558df5732df2b22f4561"},
 	} {
 		b, err := json.Marshal(GenerateWith(tc.seed, 150, tc.gen))
 		if err != nil {
@@ -113,6 +142,22 @@ func TestGeneratedFormsAreValid(t *testing.T) {
 	for _, s := range Generate(1, 400).Sessions {
 		if s.Cols < 40 || s.Cols > 200 || s.Rows < 16 || s.Rows > 50 {
 			t.Errorf("%s: size %dx%d out of range", s.Name, s.Cols, s.Rows)
+		}
+		// On a terminal no size is shorter than 24 rows: a page taller than
+		// the terminal is handed to the person, and the harness has none.
+		if s.Terminal && (s.Cols < 60 || s.Rows < 24) {
+			t.Errorf("%s: a terminal of %dx%d", s.Name, s.Cols, s.Rows)
+		}
+		for _, c := range s.Cases {
+			if len(c.Resizes) > 0 && !s.Terminal {
+				t.Errorf("%s: resized headless", c.ID)
+			}
+			for i, r := range c.Resizes {
+				if r.Cols < 60 || r.Cols > 200 || r.Rows < 24 || r.Rows > 50 || r.After < 0 || r.After >= 600*time.Millisecond ||
+					i > 0 && r.After < c.Resizes[i-1].After {
+					t.Errorf("%s: resizes %v", c.ID, c.Resizes)
+				}
+			}
 		}
 		if _, err := s.Scenario(); err != nil {
 			t.Fatalf("%s: %v", s.Name, err)
@@ -160,7 +205,7 @@ func TestGeneratedFormsAreValid(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"multi", "preview", "notes", "typed", "chat", "cancel", "tabs", "lookalike",
-		"comma-or-quote", "cjk-emoji", "long", "short", "narrow", "chained", "parallel"} {
+		"comma-or-quote", "cjk-emoji", "long", "short", "narrow", "chained", "parallel", "terminal", "resized"} {
 		if classes[want] == 0 {
 			t.Errorf("no case of class %s in 400 forms", want)
 		}
@@ -317,18 +362,19 @@ func TestJudge(t *testing.T) {
 
 func TestSummary(t *testing.T) {
 	vs := []Verdict{
-		{Version: "1", Classes: []string{"multi"}, Outcome: Right},
+		{Version: "1", Classes: []string{"multi"}, Outcome: Right, Resized: 2},
 		{Version: "1", Classes: []string{"multi", "preview"}, Outcome: Failed},
-		{Version: "2", Classes: []string{"preview"}, Outcome: Wrong},
+		{Version: "2", Classes: []string{"preview"}, Outcome: Wrong, Resized: 1},
 		{Version: "2", Outcome: NotAsked},
 	}
 	s := Summarize(vs)
-	if s.Total != (Tally{Asked: 3, Right: 1, Wrong: 1, Failed: 1}) || s.NotAsked != 1 {
+	if s.Total != (Tally{Asked: 3, Right: 1, Wrong: 1, Failed: 1, Resized: 2, Resizes: 3}) || s.NotAsked != 1 {
 		t.Errorf("total %+v, not asked %d", s.Total, s.NotAsked)
 	}
 	var b strings.Builder
 	s.Markdown(&b)
-	for _, want := range []string{"| 1 | 2 | 1 | 0 | 1 | 50.0 % |", "| preview | 0/1 | 0/1 (**1 wrong**) |"} {
+	for _, want := range []string{"| 1 | 2 | 1 | 0 | 1 | 50.0 % |", "| preview | 0/1 | 0/1 (**1 wrong**) |",
+		"open (between its question and its submit, as the events were read): 3 on 2 forms (1 2 on 1, 2 1 on 1)."} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, b.String())
 		}
