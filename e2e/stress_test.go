@@ -102,20 +102,7 @@ func TestTallPage(t *testing.T) {
 				if len(plan.Sessions) != 1 {
 					t.Fatalf("seed %d has no session %s", p.seed, p.session)
 				}
-				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-				vs, err := stress.Run(ctx, stress.Config{
-					Claudewrap: bin,
-					Claude:     func(string) (string, error) { return claude, nil },
-					Versions:   []string{version},
-					Parallel:   1,
-					Dir:        t.TempDir(),
-					Keep:       true,
-					Logf:       func(f string, a ...any) { t.Logf(f, a...) },
-				}, plan)
-				cancel()
-				if err != nil {
-					t.Fatal(err)
-				}
+				vs := runOne(t, bin, claude, version, plan, true)
 				if len(vs) != len(plan.Sessions[0].Cases) {
 					t.Fatalf("seed %d %s: %d verdicts for %d forms", p.seed, p.session, len(vs), len(plan.Sessions[0].Cases))
 				}
@@ -137,6 +124,66 @@ func TestTallPage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTerminalReplies answers random forms on a person's terminal that
+// answers Claude's queries as an xterm does and is resized while the forms
+// are answered (seed 1764123500, session s022: five forms; and s026, whose
+// terminal answers as a kitty does), on every pinned version. 2.1.299 and
+// later ask the terminal for its cell's size (CSI 16 t) again after a
+// resize; claudewrap took the reply for the person typing and handed the
+// form over (random forms run 46: 40 forms on those four versions). Judged
+// by what Claude recorded, like every random form.
+func TestTerminalReplies(t *testing.T) {
+	bin := claudetest.Claudewrap(t)
+	const seed = 1764123500
+	plan := stress.GenerateWith(seed, 150, stress.Replies)
+	plan.Sessions = slices.DeleteFunc(plan.Sessions, func(s stress.Session) bool { return s.Name != "s022" && s.Name != "s026" })
+	if len(plan.Sessions) != 2 || !plan.Sessions[0].Terminal || plan.Sessions[0].Replies != "xterm" || plan.Sessions[1].Replies != "kitty" {
+		t.Fatalf("seed %d no longer gives s022 and s026 on an xterm and a kitty: %+v", seed, plan.Sessions)
+	}
+	for _, version := range claudetest.PinnedVersions() {
+		t.Run("claude-"+version, func(t *testing.T) {
+			vs := runOne(t, bin, claudetest.Binary(t, version), version, plan, false)
+			resized := 0
+			for _, v := range vs {
+				if v.Outcome != stress.Right {
+					t.Errorf("seed %d %s: %s %s: %s", seed, v.Session, v.Outcome, v.Case, v.Detail)
+				}
+				resized += v.Resized
+			}
+			if len(vs) != plan.Forms() {
+				t.Errorf("%d verdicts for %d forms", len(vs), plan.Forms())
+			}
+			if t.Failed() {
+				return
+			}
+			report("Claude Code %s: %d random forms on an xterm's and a kitty's terminal, resized mid-form (%d resizes landed): all right",
+				version, len(vs), resized)
+		})
+	}
+}
+
+// runOne runs a few picked sessions of random forms on one version, one at
+// a time, within 5 minutes; keep keeps their files (the recording) for the
+// test to read.
+func runOne(t *testing.T, bin, claude, version string, plan stress.Plan, keep bool) []stress.Verdict {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	vs, err := stress.Run(ctx, stress.Config{
+		Claudewrap: bin,
+		Claude:     func(string) (string, error) { return claude, nil },
+		Versions:   []string{version},
+		Parallel:   1,
+		Dir:        t.TempDir(),
+		Keep:       keep,
+		Logf:       func(f string, a ...any) { t.Logf(f, a...) },
+	}, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vs
 }
 
 // patchOf is the last number of a Claude Code version ("2.1.299": 299);

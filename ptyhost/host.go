@@ -15,6 +15,7 @@ import (
 	"github.com/creack/pty"
 	"github.com/muesli/cancelreader"
 
+	"github.com/claudewrap/claudewrap/internal/ptyfile"
 	"github.com/claudewrap/claudewrap/screen"
 )
 
@@ -240,7 +241,7 @@ func (h *Host) resize(cols, rows int) (uint64, error) {
 	if h.cfg.Tap != nil {
 		h.cfg.Tap.Resize(cols, rows)
 	}
-	if err := setSize(h.ptmx, cols, rows); err != nil {
+	if err := ptyfile.SetSize(h.ptmx, cols, rows); err != nil {
 		return seq, fmt.Errorf("resize pty: %w", err)
 	}
 	return seq, nil
@@ -628,7 +629,7 @@ func (h *Host) wait() {
 		timer.Stop()
 	case <-timer.C:
 		// Unblocks the read (the relay's, or ours: the descriptor is then
-		// pollable, see pollable); what was read so far has been delivered.
+		// pollable, see ptyfile.Pollable); what was read so far has been delivered.
 		if h.relay != nil {
 			h.relay.stop()
 		} else {

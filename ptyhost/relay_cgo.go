@@ -240,6 +240,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/claudewrap/claudewrap/internal/ptyfile"
 )
 
 // cRelay copies the child's output to the person's terminal from a thread
@@ -416,7 +418,7 @@ func (c *cRelay) close() {
 func relayPTY(f *os.File, out *os.File) (*os.File, outRelay, error) {
 	p, r, err := startOn(f, out)
 	if err != nil {
-		p, err := pollable(f)
+		p, err := ptyfile.Pollable(f)
 		return p, nil, err
 	}
 	_ = f.Close()

@@ -1,5 +1,7 @@
 package screen
 
+import "strings"
+
 // Typed reports whether input from the person's terminal holds
 // anything but the terminal's own reports (replies to Claude's queries,
 // focus events), which arrive on the same stdin and must not count as the
@@ -28,7 +30,9 @@ func reportLen(p []byte) int {
 			return 3
 		}
 		// CSI ? ... c (DA1), CSI > ... c (DA2), CSI ... R (cursor position),
-		// CSI ? ... $ y (mode report), CSI ? ... u (kitty flags), CSI ... n.
+		// CSI ? ... $ y (mode report), CSI ? ... u (kitty flags), CSI ... n,
+		// CSI digits t (a window report: the cell's or the text area's size,
+		// which Claude asks for again after a resize; no key is sent so).
 		for i := 2; i < len(p); i++ {
 			c := p[i]
 			if c >= 0x40 && c <= 0x7e {
@@ -37,6 +41,10 @@ func reportLen(p []byte) int {
 					return i + 1
 				case 'u':
 					if p[2] == '?' {
+						return i + 1
+					}
+				case 't':
+					if i > 2 && strings.Trim(string(p[2:i]), "0123456789;") == "" {
 						return i + 1
 					}
 				}

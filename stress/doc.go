@@ -6,17 +6,18 @@
 // Claude's own UI, headers holding its tab row's marks, labels holding ", "
 // or quotes, other scripts and invisible characters, answers and notes
 // typed in other scripts, terminals from 40x16 to 200x50, several forms
-// chained in one turn, two asked in one reply), has
-// the claudewrap binary answer them on the real Claude Code against the
-// fake Messages API (headless, or now and then on a pseudo-terminal as a
-// person's would be, resized while the forms are answered), and judges every form by what Claude recorded: the
-// tool_result the fake API received, and for "Chat about this" the message
-// that followed. claudewrap's own events are kept for reading, never for
-// judging.
+// chained in one turn, two asked in one reply), has the claudewrap binary
+// answer them on the real Claude Code against the fake Messages API
+// (headless, or now and then on a pseudo-terminal as a person's would be,
+// resized while the forms are answered, answering Claude's terminal
+// queries as no terminal, an xterm or a kitty would), and judges every
+// form by what Claude recorded: the tool_result the fake API received, and
+// for "Chat about this" the message that followed. claudewrap's own events
+// are kept for reading, never for judging.
 //
 // The same seed always gives the same forms, sizes, resizes and intended
 // answers; [Generate] is pure. When a resize lands is timed from the
-// form's question event, so what it meets on the screen varies from run to
+// form's first key event, so what it meets on the screen varies from run to
 // run. Each [Generation] of the generator drew more than
 // the one before and changed what a seed gives; [GenerateWith] an earlier
 // one gives an earlier run's seed its forms again. [Run] drives sessions (one Claude Code process each)

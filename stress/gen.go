@@ -1,6 +1,7 @@
 package stress
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -56,8 +57,9 @@ type Case struct {
 	Together bool
 	Classes  []string
 	// Resizes change the terminal's size while the form is answered, each
-	// After the form's question reached claudewrap (its question event);
-	// only in a session run on a terminal.
+	// After its first key (as the harness reads claudewrap's key event,
+	// polled every 20 ms); only in a session run on a terminal, and never
+	// with --answer-via hook, which presses no key.
 	Resizes []Resize `json:",omitempty"`
 }
 
@@ -79,6 +81,12 @@ type Session struct {
 	// be: claudewrap not headless, Claude drawn on it (and resized now and
 	// then, see Case.Resizes). Otherwise it runs headless at Cols x Rows.
 	Terminal bool `json:",omitempty"`
+	// Replies names the terminal that answers Claude's queries, as a
+	// person's would: "" none; "xterm" or "kitty" the device attributes
+	// (DA1), the version (XTVERSION), the modes (DECRQM), the cell's size
+	// (CSI 16 t), and for "kitty" the keyboard flags (CSI ? u) and a
+	// graphics query too (see answerer).
+	Replies string `json:",omitempty"`
 }
 
 // Plan is everything one seed generates.
@@ -132,10 +140,16 @@ const (
 	// would be, instead of headless, and resizes it while forms are
 	// answered (Session.Terminal, Case.Resizes). A seed's forms, answers
 	// and headless sessions are Typed's; a session on a terminal gets
-	// another size.
+	// another size, and its cases the classes "terminal" and "resized"
+	// (run 45).
 	Terminals
+	// Replies has the terminal answer Claude's queries as nothing, an
+	// xterm or a kitty would (Session.Replies; class "kitty-keyboard"), and
+	// gives a session on a 24-row terminal the class "short" (run 46). The
+	// sizes and resizes are Terminals'.
+	Replies
 
-	Latest = Terminals
+	Latest = Replies
 )
 
 // GenerateWith is Generate with the generator of generation gen.
@@ -222,11 +236,11 @@ func (g *generator) session1(forms int) Session {
 }
 
 // terminal puts a session on a terminal now and then, and resizes it
-// while its forms are answered: 1 to 3 times each, within 0.6 s of the
-// form's question, when the form is being drawn or answered. The sizes keep
-// at least 60x24: a page taller than a short terminal is handed to the
-// person by design (headless, claudewrap makes the terminal taller), and
-// the harness has no person.
+// while its forms are answered: three forms in four, 1 to 3 times each,
+// within 0.6 s of the form's first key. The sizes keep at least 60x24: a
+// page taller than a short terminal is handed to the person by design
+// (headless, claudewrap makes the terminal taller), and the harness has no
+// person.
 func (g *generator) terminal(s *Session) {
 	if g.term.Float64() >= terminalChance {
 		return
@@ -235,19 +249,33 @@ func (g *generator) terminal(s *Session) {
 	s.Cols, s.Rows = g.termSize()
 	for k := range s.Cases {
 		c := &s.Cases[k]
-		// Sized again: neither short nor narrow.
+		// Sized again: never narrow, short at 24 rows (Terminals left it out).
 		c.Classes = slices.DeleteFunc(c.Classes, func(cl string) bool { return cl == "short" || cl == "narrow" })
 		c.Classes = append(c.Classes, "terminal")
+		if s.Rows < 25 && g.gen >= Replies {
+			c.Classes = append(c.Classes, "short")
+		}
 		if g.term.Float64() < resizeChance {
 			for range 1 + g.term.IntN(3) {
 				cols, rows := g.termSize()
 				c.Resizes = append(c.Resizes, Resize{Cols: cols, Rows: rows,
 					After: time.Duration(g.term.IntN(600)) * time.Millisecond})
 			}
-			slices.SortFunc(c.Resizes, func(a, b Resize) int { return int(a.After - b.After) })
+			slices.SortFunc(c.Resizes, func(a, b Resize) int { return cmp.Compare(a.After, b.After) })
 			c.Classes = append(c.Classes, "resized")
 		}
 		slices.Sort(c.Classes)
+	}
+	if g.gen < Replies {
+		return
+	}
+	// Drawn last, so that the sizes and resizes stay Terminals'.
+	s.Replies = []string{"", "xterm", "kitty"}[g.term.IntN(3)]
+	if s.Replies == "kitty" {
+		for k := range s.Cases {
+			s.Cases[k].Classes = append(s.Cases[k].Classes, "kitty-keyboard")
+			slices.Sort(s.Cases[k].Classes)
+		}
 	}
 }
 

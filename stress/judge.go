@@ -19,7 +19,7 @@ type Outcome string
 const (
 	Right    Outcome = "right"     // Claude recorded exactly the intended answer (or chat, or cancel)
 	Wrong    Outcome = "wrong"     // Claude recorded an answer other than the intended one
-	Failed   Outcome = "failed"    // no answer: claudewrap cancelled, or nothing was recorded
+	Failed   Outcome = "failed"    // no answer: claudewrap cancelled or handed the form to the person, or nothing was recorded
 	NotAsked Outcome = "not-asked" // an earlier form of the session ended it first
 )
 
@@ -28,15 +28,16 @@ type Verdict struct {
 	Version    string   `json:"version"`
 	Session    string   `json:"session"`
 	Case       string   `json:"case"`
-	Cols       int      `json:"cols"`
+	Cols       int      `json:"cols"` // the session's size; on a terminal, the size it started at
 	Rows       int      `json:"rows"`
 	Classes    []string `json:"classes"`
 	Outcome    Outcome  `json:"outcome"`
 	Detail     string   `json:"detail,omitempty"`
 	ToolResult string   `json:"tool_result,omitempty"`
 	Dir        string   `json:"dir,omitempty"` // the session's files, kept when not right
-	// Resized counts the resizes that landed while the form was open (a
-	// session on a terminal; see Case.Resizes).
+	// Resized counts the resizes that landed while the form was open,
+	// between its first key and its end (a session on a terminal; see
+	// Case.Resizes).
 	Resized int `json:"resized,omitempty"`
 }
 

@@ -82,7 +82,8 @@ func Summarize(vs []Verdict) Summary {
 }
 
 // Markdown writes the summary as two tables: per version, and per class
-// and version (right/asked).
+// and version (right/asked); between them, when there were any, a line
+// counting the resizes that landed while a form was open.
 func (s Summary) Markdown(w io.Writer) {
 	fmt.Fprintf(w, "| Claude Code | forms asked | right | wrong | not answered | answered |\n|---|---|---|---|---|---|\n")
 	for _, v := range s.Versions {
@@ -96,7 +97,7 @@ func (s Summary) Markdown(w io.Writer) {
 		for _, v := range s.Versions {
 			per = append(per, fmt.Sprintf("%s %d on %d", v, s.ByVersion[v].Resizes, s.ByVersion[v].Resized))
 		}
-		fmt.Fprintf(w, "Resizes that landed while a form was open (between its question and its submit, as the events were read): %d on %d forms (%s).\n\n",
+		fmt.Fprintf(w, "Resizes that landed while a form was open (between its first key and its end, as the events were read; one counted for each form open then): %d on %d forms (%s).\n\n",
 			t.Resizes, t.Resized, strings.Join(per, ", "))
 	}
 	fmt.Fprintf(w, "| case class | %s |\n|---|%s\n", strings.Join(s.Versions, " | "), strings.Repeat("---|", len(s.Versions)))

@@ -183,26 +183,26 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	cmd.WaitDelay = 10 * time.Second
 	var term *terminal
 	if s.Terminal {
-		if term, err = openTerminal(s.Cols, s.Rows, filepath.Join(dir, "terminal.out")); err != nil {
+		if term, err = openTerminal(s.Cols, s.Rows, filepath.Join(dir, "terminal.out"), s.Replies); err != nil {
 			return nil, err
 		}
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = term.tty, term.tty, term.tty
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
 	}
 	runErr := cmd.Start()
+	if term != nil {
+		term.started()
+	}
 	if runErr == nil {
-		done := make(chan struct{})
 		if term != nil {
-			term.started()
 			resizes := map[string][]Resize{}
 			for _, c := range s.Cases {
 				resizes[c.ID] = c.Resizes
 			}
 			// A form handed to the person waits for someone who never comes.
-			go term.watch(eventsPath, resizes, func() { cmd.Process.Signal(syscall.SIGTERM) }, done)
+			term.follow(eventsPath, resizes, func() { cmd.Process.Signal(syscall.SIGTERM) })
 		}
 		runErr = cmd.Wait()
-		close(done)
 	}
 	exit := cmd.ProcessState.ExitCode()
 	timedOut := rctx.Err() != nil && ctx.Err() == nil
@@ -212,21 +212,21 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	} else if runErr != nil && exit < 0 {
 		note = "claudewrap: " + runErr.Error()
 	}
-	if st := strings.TrimSpace(stderr.String()); st != "" {
-		note += "; stderr: " + lastLine(st)
-	}
-	var landed map[string]int
+	var end terminalEnd
 	if term != nil {
-		var handedTo, last string
-		handedTo, last, landed = term.close(filepath.Join(dir, "resizes.txt"))
-		if last != "" {
-			note += "; on the terminal: " + last
+		end = term.close(filepath.Join(dir, "resizes.txt"))
+		if end.last != "" {
+			note += "; on the terminal: " + end.last
 		}
-		if handedTo != "" {
-			note += "; " + handedTo
+		if reason, ok := end.handed[""]; ok {
+			note += "; handed to the person: " + reason
 		}
+	} else {
+		if st := strings.TrimSpace(stderr.String()); st != "" {
+			note += "; stderr: " + lastLine(st)
+		}
+		_ = os.WriteFile(filepath.Join(dir, "stderr.txt"), stderr.Bytes(), 0o644)
 	}
-	_ = os.WriteFile(filepath.Join(dir, "stderr.txt"), stderr.Bytes(), 0o644)
 
 	// What reached the API, else what Claude wrote in its transcript: after
 	// Esc the turn stops, and the tool_result is only in the transcript.
@@ -239,7 +239,7 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	allRight := true
 	for k, c := range s.Cases {
 		v := Verdict{Version: version, Session: s.Name, Case: c.ID, Cols: s.Cols, Rows: s.Rows, Classes: c.Classes,
-			Resized: landed[c.ID]}
+			Resized: end.landed[c.ID]}
 		asked, seq := false, 0
 		for _, r := range reqs {
 			if askedBy(r.Reply, c.ID) {
@@ -270,6 +270,9 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 			if v.Outcome != Right {
 				v.Detail += "; " + note
 			}
+		}
+		if reason, ok := end.handed[c.ID]; ok {
+			v.handedOver(reason, note)
 		}
 		if v.Outcome != Right && v.Outcome != NotAsked {
 			allRight = false
@@ -304,4 +307,17 @@ func transcriptResults(home string) map[string]fakeapi.ToolResult {
 		}
 	}
 	return out
+}
+
+// handedOver judges a form claudewrap handed to the person: not answered
+// by claudewrap, whatever Claude recorded after the harness ended the run
+// (a wrong answer stays wrong).
+func (v *Verdict) handedOver(reason, note string) {
+	if v.Outcome == NotAsked {
+		return
+	}
+	if v.Outcome == Right {
+		v.Outcome, v.Detail = Failed, note
+	}
+	v.Detail = "handed to the person (" + reason + "); " + v.Detail
 }

@@ -74,10 +74,13 @@ func TestGenerations(t *testing.T) {
 	if n := count(GenerateWith(1, 400, Scripts), "typed-script"); n != 0 {
 		t.Errorf("%d forms with text typed in other scripts in generation Scripts, want none", n)
 	}
-	for _, class := range []string{"terminal", "resized"} {
+	for _, class := range []string{"terminal", "resized", "kitty-keyboard"} {
 		if n := count(GenerateWith(1, 400, Typed), class); n != 0 {
 			t.Errorf("%d forms of class %s in generation Typed, want none", n, class)
 		}
+	}
+	if n := count(GenerateWith(1, 400, Terminals), "kitty-keyboard"); n != 0 {
+		t.Errorf("%d forms of class kitty-keyboard in generation Terminals, want none", n)
 	}
 	// Terminals draws its terminals apart: a seed's forms and answers, and
 	// its headless sessions whole, are Typed's.
@@ -100,7 +103,7 @@ func TestGenerations(t *testing.T) {
 			}
 		}
 	}
-	for _, class := range []string{"emoji-sequence", "mark-header", "white-space", "script", "invisible", "typed-script", "terminal", "resized"} {
+	for _, class := range []string{"emoji-sequence", "mark-header", "white-space", "script", "invisible", "typed-script", "terminal", "resized", "kitty-keyboard"} {
 		if n := count(Generate(1, 400), class); n == 0 {
 			t.Errorf("no form of class %s in 400", class)
 		}
@@ -108,7 +111,8 @@ func TestGenerations(t *testing.T) {
 	// sha256 of the plans' JSON: Plain's as the generator of fd35f45 gave
 	// them, Sequences' as that of 7bc3752, Marks' as that of d34d26c,
 	// Spaces' as that of 9a0149b, Scripts' as that of b8961b1 (random forms
-	// run 43), Typed's as that of 6d63f84 (run 44, and the CI sample then).
+	// run 43), Typed's as that of 6d63f84 (run 44, and the CI sample then),
+	// Terminals' as that of a524bee (run 45), Replies' as run 46's.
 	for _, tc := range []struct {
 		gen  Generation
 		seed uint64
@@ -126,6 +130,8 @@ func TestGenerations(t *testing.T) {
 		{Scripts, 1764101300, "7ca201da2652b34dff2551d0c55161799190bcc0dfc7ef639be27590bc9654d8"},
 		{Typed, 1764108900, "71a32f3ad3717516dbf9ac52e1bebcdf006bfe1bcf782a05474f677722937815"},
 		{Typed, 20261123, "2d02e9b7fe912ba1ff48f604cc10baad277b3a2648de558df5732df2b22f4561"},
+		{Terminals, 1764119000, "1bd477b77a06b1d04c6b1da16f4d066fef5ad3b1f91d005e0416d95528b282c4"},
+		{Replies, 1764123500, "c2371a56a7327d9e621feb4e6626888ba8d639a4aa2aa91dbdf94ff46a47e91b"},
 	} {
 		b, err := json.Marshal(GenerateWith(tc.seed, 150, tc.gen))
 		if err != nil {
@@ -360,6 +366,35 @@ func TestJudge(t *testing.T) {
 	}
 }
 
+// TestHandedOver: a form handed to the person is not answered by
+// claudewrap, whatever Claude recorded after the harness ended the run; a
+// wrong answer stays wrong, and a form never asked stays so.
+func TestHandedOver(t *testing.T) {
+	for _, tc := range []struct {
+		was, want Outcome
+		detail    string
+	}{
+		{Right, Failed, "handed to the person (the person typed); claudewrap exit 143"},
+		{Failed, Failed, "handed to the person (the person typed); no tool_result reached the API"},
+		{Wrong, Wrong, "handed to the person (the person typed); answers were recorded, the rules said cancel"},
+		{NotAsked, NotAsked, "an earlier form ended the session"},
+	} {
+		v := Verdict{Outcome: tc.was}
+		switch tc.was {
+		case Failed:
+			v.Detail = "no tool_result reached the API"
+		case Wrong:
+			v.Detail = "answers were recorded, the rules said cancel"
+		case NotAsked:
+			v.Detail = "an earlier form ended the session"
+		}
+		v.handedOver("the person typed", "claudewrap exit 143")
+		if v.Outcome != tc.want || v.Detail != tc.detail {
+			t.Errorf("%s: %s %q, want %s %q", tc.was, v.Outcome, v.Detail, tc.want, tc.detail)
+		}
+	}
+}
+
 func TestSummary(t *testing.T) {
 	vs := []Verdict{
 		{Version: "1", Classes: []string{"multi"}, Outcome: Right, Resized: 2},
@@ -374,7 +409,7 @@ func TestSummary(t *testing.T) {
 	var b strings.Builder
 	s.Markdown(&b)
 	for _, want := range []string{"| 1 | 2 | 1 | 0 | 1 | 50.0 % |", "| preview | 0/1 | 0/1 (**1 wrong**) |",
-		"open (between its question and its submit, as the events were read): 3 on 2 forms (1 2 on 1, 2 1 on 1)."} {
+		"open (between its first key and its end, as the events were read; one counted for each form open then): 3 on 2 forms (1 2 on 1, 2 1 on 1)."} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, b.String())
 		}

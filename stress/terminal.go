@@ -12,60 +12,96 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/claudewrap/claudewrap/internal/ptyfile"
 )
 
 // terminal is the pseudo-terminal a session on a terminal runs on: the
 // person's side, with nobody at it. It keeps everything claudewrap shows in
-// a file, and resizes itself as the session's cases ask.
+// a file, answers Claude's queries as the session's terminal would, and
+// resizes itself as the session's cases ask.
 type terminal struct {
 	ptmx, tty *os.File
 	out       *os.File
-	drained   chan struct{}
+	drained   chan struct{} // the drain has ended
+	// done is closed once claudewrap has exited: follow reads the events a
+	// last time, and resizes not made yet are dropped.
+	done chan struct{}
+	wg   sync.WaitGroup
+	// drainLimit bounds the wait for the drain once claudewrap has exited
+	// (something it started may still hold the person's side).
+	drainLimit time.Duration
+	// answers plays the terminal that answers Claude's queries (see
+	// Session.Replies); only the drain uses it.
+	answers *answerer
 
-	mu        sync.Mutex
-	log       []string // what was done to the terminal, for reading
-	handedTo  string   // why claudewrap handed a form to the person, if it did
-	timers    []*time.Timer
-	closed    bool
-	shownTail []byte // the end of what was shown, for claudewrap's last line
-	// open holds the forms between their question and their end
-	// (submitted, cancelled, handed over) as the events were read; landed
-	// counts the resizes made while a form was open.
-	open   map[string]bool
-	landed map[string]int
+	mu     sync.Mutex
+	closed bool
+	log    []string // what was done to the terminal, for reading
+	// handed holds the forms handed to the person, by tool_use_id ("" for
+	// a dialog), with the reason.
+	handed map[string]string
+	// resizing holds the forms whose resizes have begun; open those between
+	// their first key and their end (submitted, cancelled, handed over) as
+	// the events were read; landed counts, per form, the resizes made while
+	// it was open, its own or another's.
+	resizing, open map[string]bool
+	landed         map[string]int
+	shownTail      []byte // the end of what was shown, for claudewrap's last line
 }
 
-// openTerminal opens a terminal of cols x rows whose output goes to path.
-func openTerminal(cols, rows int, path string) (*terminal, error) {
+// openTerminal opens a terminal of cols x rows whose output goes to path,
+// answering queries as replies says (see Session.Replies).
+func openTerminal(cols, rows int, path, replies string) (*terminal, error) {
 	ptmx, tty, err := pty.Open()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("open a terminal: %w", err)
 	}
-	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
+	// Served by the runtime's poller, so that Close ends a Read in
+	// progress (a master made blocking by Fd() would keep it).
+	p, err := ptyfile.Pollable(ptmx)
+	if err != nil {
 		ptmx.Close()
 		tty.Close()
-		return nil, err
+		return nil, fmt.Errorf("open a terminal: %w", err)
 	}
+	ptmx = p
 	out, err := os.Create(path)
 	if err != nil {
 		ptmx.Close()
 		tty.Close()
-		return nil, err
+		return nil, fmt.Errorf("open a terminal: %w", err)
 	}
-	t := &terminal{ptmx: ptmx, tty: tty, out: out, drained: make(chan struct{}), open: map[string]bool{}, landed: map[string]int{}}
+	t := &terminal{ptmx: ptmx, tty: tty, out: out, drained: make(chan struct{}), done: make(chan struct{}),
+		drainLimit: 10 * time.Second, answers: newAnswerer(replies), handed: map[string]string{},
+		resizing: map[string]bool{}, open: map[string]bool{}, landed: map[string]int{}}
+	if err := t.setSize(cols, rows); err != nil {
+		t.ptmx.Close()
+		tty.Close()
+		out.Close()
+		return nil, fmt.Errorf("size a terminal: %w", err)
+	}
 	go t.drain()
 	return t, nil
 }
 
+// setSize sets the window size; the kernel tells the terminal's foreground
+// (claudewrap).
+func (t *terminal) setSize(cols, rows int) error { return ptyfile.SetSize(t.ptmx, cols, rows) }
+
 // drain reads everything shown until the last holder of the person's side
-// has gone (EIO), as a terminal would, so that claudewrap never blocks.
+// has gone (EIO) or the ptmx is closed, as a terminal would, so that
+// claudewrap never blocks.
 func (t *terminal) drain() {
 	defer close(t.drained)
 	buf := make([]byte, 32*1024)
 	for {
 		n, err := t.ptmx.Read(buf)
 		if n > 0 {
-			t.out.Write(buf[:n])
+			t.out.Write(buf[:n]) // for reading only: a full disk loses the copy, not the run
+			if r := t.answers.answer(buf[:n]); len(r) > 0 {
+				t.ptmx.Write(r) // as the person's terminal types its reports
+			}
 			t.mu.Lock()
 			t.shownTail = append(t.shownTail, buf[:n]...)
 			if len(t.shownTail) > 8192 {
@@ -80,54 +116,74 @@ func (t *terminal) drain() {
 }
 
 // started closes the harness's copy of the person's side once claudewrap
-// holds its own, so that the drain ends when claudewrap and Claude have.
-func (t *terminal) started() { t.tty.Close() }
+// holds its own (or could not start), so that the drain ends when claudewrap
+// and what it started have.
+func (t *terminal) started() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.tty != nil {
+		t.tty.Close()
+		t.tty = nil
+	}
+}
 
-// resize makes the terminal cols x rows; the kernel tells claudewrap.
+// resize makes the terminal r's size.
 func (t *terminal) resize(r Resize, id string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
 		return
 	}
-	err := pty.Setsize(t.ptmx, &pty.Winsize{Cols: uint16(r.Cols), Rows: uint16(r.Rows)})
+	err := t.setSize(r.Cols, r.Rows)
 	line := fmt.Sprintf("%s: %s +%v: %dx%d", time.Now().Format("15:04:05.000"), id, r.After, r.Cols, r.Rows)
 	switch {
 	case err != nil:
 		line += ": " + err.Error()
-	case t.open[id]:
-		t.landed[id]++
-	default:
-		line += " (after the form)"
+	case len(t.open) == 0:
+		line += " (no form open)"
+	}
+	if err == nil {
+		// It lands on every form open then: a chained form's resizes
+		// may meet the next form.
+		for o := range t.open {
+			t.landed[o]++
+		}
 	}
 	t.log = append(t.log, line)
 }
 
-// watch follows claudewrap's events until done: as each case's question
-// comes it schedules the case's resizes, and when a form is handed to the
-// person, who never comes, it calls handedOver once. It polls the events
-// file (claudewrap appends a line per event) every 20 ms.
-func (t *terminal) watch(events string, cases map[string][]Resize, handedOver func(), done <-chan struct{}) {
-	var off int64
-	var partial []byte
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case <-done:
-			return
-		case <-tick.C:
+// follow follows claudewrap's events until close: as each case's form gets
+// its first key it makes the case's resizes, in order, and when a form is
+// handed to the person, who never comes, it calls handedOver once. It polls
+// the events file (claudewrap appends a line per event) every 20 ms, and
+// reads it a last time once claudewrap has exited.
+func (t *terminal) follow(events string, cases map[string][]Resize, handedOver func()) {
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		var off int64
+		var partial []byte
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for last := false; !last; {
+			select {
+			case <-t.done:
+				last = true
+			case <-tick.C:
+			}
+			f, err := os.Open(events)
+			if err != nil {
+				continue // not written yet
+			}
+			b, err := io.ReadAll(io.NewSectionReader(f, off, 1<<40))
+			f.Close()
+			if err != nil {
+				continue
+			}
+			off += int64(len(b))
+			partial = t.feed(append(partial, b...), cases, handedOver)
 		}
-		f, err := os.Open(events)
-		if err != nil {
-			continue // not written yet
-		}
-		f.Seek(off, io.SeekStart)
-		b, _ := io.ReadAll(f)
-		f.Close()
-		off += int64(len(b))
-		partial = t.feed(append(partial, b...), cases, handedOver)
-	}
+	}()
 }
 
 // feed acts on the whole event lines in b and returns the rest, a line
@@ -143,69 +199,107 @@ func (t *terminal) feed(b []byte, cases map[string][]Resize, handedOver func()) 
 		var e struct {
 			Event     string `json:"event"`
 			ToolUseID string `json:"tool_use_id"`
+			Dialog    string `json:"dialog"`
 			Reason    string `json:"reason"`
 		}
 		if json.Unmarshal(line, &e) != nil {
 			continue
 		}
+		id := e.ToolUseID
+		t.mu.Lock()
 		switch e.Event {
-		case "question":
-			t.mu.Lock()
-			t.open[e.ToolUseID] = true
-			for _, r := range cases[e.ToolUseID] {
-				if !t.closed {
-					t.timers = append(t.timers, time.AfterFunc(r.After, func() { t.resize(r, e.ToolUseID) }))
+		case "key":
+			// The first key, not the question: forms asked together come
+			// with their questions at once, and Claude shows one at a time.
+			if id != "" && !t.resizing[id] && !t.closed {
+				t.resizing[id], t.open[id] = true, true
+				t.resizeLater(id, cases[id])
+			}
+		case "submitted", "cancelled":
+			delete(t.open, id)
+		case "handed_over":
+			delete(t.open, id)
+			first := len(t.handed) == 0
+			if _, seen := t.handed[id]; !seen {
+				t.handed[id] = e.Reason
+				if id == "" && e.Dialog != "" {
+					t.handed[id] = e.Dialog + " dialog: " + e.Reason
 				}
 			}
-			t.mu.Unlock()
-		case "submitted", "cancelled":
-			t.mu.Lock()
-			delete(t.open, e.ToolUseID)
-			t.mu.Unlock()
-		case "handed_over":
-			t.mu.Lock()
-			delete(t.open, e.ToolUseID)
-			first := t.handedTo == ""
 			if first {
-				t.handedTo = fmt.Sprintf("%s handed to the person (%s)", e.ToolUseID, e.Reason)
-			}
-			t.mu.Unlock()
-			if first {
+				t.mu.Unlock()
 				handedOver()
+				continue
 			}
 		}
+		t.mu.Unlock()
 	}
 }
 
-// lastWords is claudewrap's own last line on the terminal ("claudewrap:
-// …", the reason for a non-zero exit), if it wrote one.
+// resizeLater makes a form's resizes in order, each After its first key,
+// unless the terminal is closed first. t.mu is held.
+func (t *terminal) resizeLater(id string, rs []Resize) {
+	if len(rs) == 0 {
+		return
+	}
+	start := time.Now()
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		for _, r := range rs {
+			timer := time.NewTimer(time.Until(start.Add(r.After)))
+			select {
+			case <-t.done:
+				timer.Stop()
+				return
+			case <-timer.C:
+			}
+			t.resize(r, id)
+		}
+	}()
+}
+
+// lastWords is claudewrap's last line of its own on the terminal: its
+// summary of the run, or the reason for a non-zero exit.
 var lastWords = regexp.MustCompile(`claudewrap: [^\r\n\x1b]*`)
 
-// close stops what is still scheduled, waits for the drain (claudewrap has
-// exited) and writes what was done to the terminal beside its output. It
-// returns the reason a form was handed over, claudewrap's last line, and
-// how many resizes landed while each form was open: after its question
-// event, before its end's, as read every 20 ms.
-func (t *terminal) close(logPath string) (handedTo, last string, landed map[string]int) {
+// terminalEnd is what a terminal saw of a session.
+type terminalEnd struct {
+	// handed holds the forms handed to the person, by tool_use_id ("" for
+	// a dialog), with the reason.
+	handed map[string]string
+	// last is claudewrap's last line of its own on the terminal.
+	last string
+	// landed counts, per form, the resizes made while it was open: after
+	// its first key event, before its end's, as read every 20 ms.
+	landed map[string]int
+}
+
+// close ends the terminal once claudewrap has exited: the events are read a
+// last time, resizes not made yet are dropped, the drain is waited for
+// (at most drainLimit), and what was done to the terminal is written to
+// logPath beside its output.
+func (t *terminal) close(logPath string) terminalEnd {
+	t.started() // if claudewrap never started, the harness's copy is the last
 	t.mu.Lock()
 	t.closed = true
-	for _, tm := range t.timers {
-		tm.Stop()
-	}
 	t.mu.Unlock()
+	close(t.done)
 	select {
 	case <-t.drained:
-	case <-time.After(10 * time.Second): // a child of Claude holding the terminal open
 		t.ptmx.Close()
+	case <-time.After(t.drainLimit):
+		t.ptmx.Close() // non-blocking: this ends the drain's Read
 		<-t.drained
 	}
-	t.ptmx.Close()
+	t.wg.Wait()
 	t.out.Close()
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	os.WriteFile(logPath, []byte(strings.Join(t.log, "\n")+"\n"), 0o644)
+	os.WriteFile(logPath, []byte(strings.Join(t.log, "\n")+"\n"), 0o644) // for reading only
+	end := terminalEnd{handed: t.handed, landed: t.landed}
 	if m := lastWords.FindAll(t.shownTail, -1); len(m) > 0 {
-		last = string(m[len(m)-1])
+		end.last = string(m[len(m)-1])
 	}
-	return t.handedTo, last, t.landed
+	return end
 }

@@ -3,91 +3,256 @@ package stress
 import (
 	"fmt"
 	"os"
+	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/creack/pty"
+	"golang.org/x/term"
 )
 
-// TestTerminalWatch: the terminal is resized as a case's question comes,
-// the resizes of another case wait for theirs, a line still being written
-// waits for the next poll, and a form handed to the person ends the run
-// once however often it is reported.
-func TestTerminalWatch(t *testing.T) {
+// childEnv makes the test binary the process on a test's terminal (see
+// terminalChild); its value is the size the child waits for.
+const childEnv = "STRESS_TERMINAL_CHILD"
+
+func TestMain(m *testing.M) {
+	if want := os.Getenv(childEnv); want != "" {
+		terminalChild(want)
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// terminalChild stands in for claudewrap on the terminal: it asks the
+// terminal for its device attributes (DA1) and prints the reply, prints
+// the terminal's size on every SIGWINCH, and exits once the size is want
+// (status 3 if it never is within 10 s).
+func terminalChild(want string) {
+	winch := make(chan os.Signal, 8)
+	signal.Notify(winch, syscall.SIGWINCH)
+	if _, err := term.MakeRaw(0); err != nil {
+		fmt.Printf("raw: %v\r\n", err)
+		os.Exit(2)
+	}
+	fmt.Print("\x1b[c")
+	reply := make([]byte, 64)
+	n, _ := os.Stdin.Read(reply)
+	fmt.Printf("reply %q\r\nready\r\n", reply[:n])
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case <-winch:
+			rows, cols, err := pty.Getsize(os.Stdin)
+			if err != nil {
+				fmt.Printf("getsize: %v\r\n", err)
+				os.Exit(2)
+			}
+			got := fmt.Sprintf("%dx%d", cols, rows)
+			fmt.Printf("size %s\r\n", got)
+			if got == want {
+				os.Exit(0)
+			}
+		case <-deadline:
+			os.Exit(3)
+		}
+	}
+}
+
+// waitFor polls cond under a deadline, and says what it last saw.
+func waitFor(t *testing.T, what string, cond func() bool, seen func() string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("never: %s; last seen:\n%s", what, seen())
+		}
+		time.Sleep(5 * time.Millisecond) // polling under a deadline
+	}
+}
+
+// TestTerminal: a process on the terminal (its session leader, as
+// claudewrap is) gets the terminal's replies to its queries and is told of
+// each resize; a form's resizes begin at its first key, not at its
+// question, and go in order, two due at once too; another form's wait for
+// its own first key; the drain ends when the process exits; the events
+// are read a last time on close; the resizes made while a form was open
+// are counted.
+func TestTerminal(t *testing.T) {
 	dir := t.TempDir()
-	term, err := openTerminal(80, 24, filepath.Join(dir, "terminal.out"))
+	tm, err := openTerminal(80, 24, filepath.Join(dir, "terminal.out"), "kitty")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tty := term.tty
-	size := func() string {
-		rows, cols, err := pty.Getsize(tty)
+	closed := false
+	t.Cleanup(func() {
+		if !closed {
+			tm.close(filepath.Join(dir, "resizes.txt"))
+		}
+	})
+	child := exec.Command(os.Args[0])
+	child.Env = append(os.Environ(), childEnv+"=61x25")
+	child.Stdin, child.Stdout, child.Stderr = tm.tty, tm.tty, tm.tty
+	child.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tm.started()
+	exited := make(chan error, 1)
+	go func() { exited <- child.Wait() }()
+	t.Cleanup(func() {
+		child.Process.Kill()
+		<-exited
+	})
+	shown := func() string {
+		b, _ := os.ReadFile(filepath.Join(dir, "terminal.out"))
+		return string(b)
+	}
+	waitFor(t, "the child ready", func() bool { return strings.Contains(shown(), "ready") }, shown)
+	if want := `reply "\x1b[?62;c"`; !strings.Contains(shown(), want) {
+		t.Fatalf("the child's query not answered as a kitty would (%s):\n%q", want, shown())
+	}
+
+	events := filepath.Join(dir, "events.jsonl")
+	write := func(lines ...string) {
+		f, err := os.OpenFile(events, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return fmt.Sprintf("%dx%d", cols, rows)
+		defer f.Close()
+		f.WriteString(strings.Join(lines, "\n") + "\n")
 	}
-	waitSize := func(want string) {
-		t.Helper()
-		for deadline := time.Now().Add(5 * time.Second); size() != want; {
-			if time.Now().After(deadline) {
-				t.Fatalf("the terminal is %s, want %s", size(), want)
-			}
-			time.Sleep(5 * time.Millisecond) // polling the kernel's size under a deadline
-		}
-	}
-	events := filepath.Join(dir, "events.jsonl")
-	f, err := os.Create(events)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var handed atomic.Int32
-	done := make(chan struct{})
-	defer close(done)
-	go term.watch(events, map[string][]Resize{
-		"toolu_a": {{Cols: 100, Rows: 30}, {Cols: 120, Rows: 40, After: 50 * time.Millisecond}},
+	handed := 0
+	tm.follow(events, map[string][]Resize{
+		"toolu_a": {{Cols: 100, Rows: 30}, {Cols: 120, Rows: 40, After: 50 * time.Millisecond}, {Cols: 90, Rows: 35, After: 50 * time.Millisecond}},
 		"toolu_b": {{Cols: 61, Rows: 25}},
-	}, func() { handed.Add(1) }, done)
-
-	// A line half written is left for the next poll.
-	half := `{"event":"question","tool_use`
-	if rest := term.feed([]byte(`{"event":"start"}`+"\n"+half), nil, nil); string(rest) != half {
-		t.Fatalf("fed a line and a half, %q left", rest)
+	}, func() { handed++ })
+	write(`{"event":"question","tool_use_id":"toolu_a"}`, `{"event":"question","tool_use_id":"toolu_b"}`)
+	write(`{"event":"key","tool_use_id":"toolu_a"}`)
+	waitFor(t, "resized to 90x35", func() bool { return strings.Contains(shown(), "size 90x35") }, shown)
+	if strings.Contains(shown(), "61x25") {
+		t.Fatal("toolu_b resized before its first key")
 	}
-	f.WriteString(`{"event":"start"}` + "\n" + `{"event":"question","tool_use_id":"toolu_a"}` + "\n")
-	waitSize("120x40")
-	f.WriteString(`{"event":"question","tool_use_id":"toolu_b"}` + "\n")
-	waitSize("61x25")
-	f.WriteString(`{"event":"handed_over","tool_use_id":"toolu_b","reason":"navigation failed"}` + "\n" +
-		`{"event":"handed_over","tool_use_id":"toolu_b","reason":"the person typed"}` + "\n")
-	for deadline := time.Now().Add(5 * time.Second); handed.Load() == 0; {
-		if time.Now().After(deadline) {
-			t.Fatal("a form handed over, and the run not ended")
+	write(`{"event":"key","tool_use_id":"toolu_a"}`, `{"event":"submitted","tool_use_id":"toolu_a"}`,
+		`{"event":"key","tool_use_id":"toolu_b"}`)
+	select {
+	case err := <-exited:
+		exited <- err // for the cleanup
+		if err != nil {
+			t.Fatalf("the child: %v\n%s", err, shown())
 		}
-		time.Sleep(5 * time.Millisecond) // polling a counter under a deadline
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the child never saw 61x25:\n%s", shown())
 	}
-	term.started() // nobody else holds the person's side: the drain ends
-	handedTo, _, landed := term.close(filepath.Join(dir, "resizes.txt"))
-	if n := handed.Load(); n != 1 {
-		t.Errorf("ended %d times", n)
+	select {
+	case <-tm.drained:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the drain did not end when the process on the terminal exited")
 	}
-	// toolu_a was never ended: its two landed while it was open; so did
-	// toolu_b's, made before it was handed over.
-	if landed["toolu_a"] != 2 || landed["toolu_b"] != 1 {
-		t.Errorf("landed while open: %v", landed)
+	// Written as claudewrap exits: the last read on close sees it.
+	write(`{"event":"handed_over","tool_use_id":"toolu_b","reason":"the person typed"}`)
+	end := tm.close(filepath.Join(dir, "resizes.txt"))
+	closed = true
+	if end.handed["toolu_b"] != "the person typed" || handed != 1 {
+		t.Errorf("handed over %v, the run ended %d times", end.handed, handed)
 	}
-	if want := "toolu_b handed to the person (navigation failed)"; handedTo != want {
-		t.Errorf("handed over: %q, want %q", handedTo, want)
+	if end.landed["toolu_a"] != 3 || end.landed["toolu_b"] != 1 {
+		t.Errorf("landed while open %v", end.landed)
 	}
 	log, err := os.ReadFile(filepath.Join(dir, "resizes.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(log), "\n"); n != 3 || !strings.Contains(string(log), "toolu_b +0s: 61x25") {
-		t.Errorf("the resizes written:\n%s", log)
+	lines := strings.Split(strings.TrimSpace(string(log)), "\n")
+	if len(lines) != 4 || !strings.HasSuffix(lines[0], "toolu_a +0s: 100x30") || !strings.HasSuffix(lines[1], "toolu_a +50ms: 120x40") ||
+		!strings.HasSuffix(lines[2], "toolu_a +50ms: 90x35") || !strings.HasSuffix(lines[3], "toolu_b +0s: 61x25") {
+		t.Errorf("the resizes written, in order:\n%s", log)
+	}
+}
+
+// TestTerminalFeed: a line still being written waits for the next read, and
+// a form handed to the person ends the run once, however often it and
+// others are reported; a dialog is named.
+func TestTerminalFeed(t *testing.T) {
+	tm, err := openTerminal(80, 24, filepath.Join(t.TempDir(), "terminal.out"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tm.close(filepath.Join(t.TempDir(), "resizes.txt"))
+	half := `{"event":"question","tool_use`
+	if rest := tm.feed([]byte(`{"event":"start"}`+"\n"+half), nil, nil); string(rest) != half {
+		t.Fatalf("fed a line and a half, %q left", rest)
+	}
+	ended := 0
+	rest := tm.feed([]byte(`{"event":"handed_over","tool_use_id":"toolu_b","reason":"navigation failed"}`+"\n"+
+		`{"event":"handed_over","tool_use_id":"toolu_b","reason":"the person typed"}`+"\n"+
+		`{"event":"handed_over","dialog":"trust","reason":"the person typed"}`+"\n"), nil, func() { ended++ })
+	if len(rest) != 0 || ended != 1 {
+		t.Errorf("%q left, the run ended %d times", rest, ended)
+	}
+	want := map[string]string{"toolu_b": "navigation failed", "": "trust dialog: the person typed"}
+	if fmt.Sprint(tm.handed) != fmt.Sprint(want) {
+		t.Errorf("handed over: %v, want %v", tm.handed, want)
+	}
+}
+
+// TestTerminalCloseBounded: close returns when claudewrap never started
+// (the harness's copy of the person's side is the last), and within its
+// drain limit when something else still holds that side.
+func TestTerminalCloseBounded(t *testing.T) {
+	for _, held := range []bool{false, true} {
+		tm, err := openTerminal(80, 24, filepath.Join(t.TempDir(), "terminal.out"), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Held, the drain cannot end, and close gives up after its limit;
+		// not held, it must end at once (an hour's limit would show).
+		tm.drainLimit = time.Hour
+		if held {
+			tm.drainLimit = 100 * time.Millisecond
+			other, err := os.OpenFile(tm.tty.Name(), os.O_RDWR|syscall.O_NOCTTY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer other.Close()
+		}
+		closed := make(chan struct{})
+		go func() {
+			tm.close(filepath.Join(t.TempDir(), "resizes.txt"))
+			close(closed)
+		}()
+		select {
+		case <-closed:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("held %t: close did not return", held)
+		}
+	}
+}
+
+// TestTerminalAnswers: the queries Claude sends get an xterm's or a kitty's
+// replies, in their order, also when a read cuts a query in two, and each
+// once; the replies follow the modes set and the kitty keyboard flags
+// pushed, popped and set before them; a terminal that answers nothing
+// answers nothing. (The reads are modelled on what Claude Code 2.1.332 sent
+// a kitty.)
+func TestTerminalAnswers(t *testing.T) {
+	reads := []string{"\x1b[?1049h\x1b[>0q\x1b[?u\x1b]7501;?\x07\x1b", "[c\x1b[<u\x1b[>5u\x1b[>4;2m\x1b[?2026$p\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AA",
+		"AA\x1b\\\x1b[16t\x1b[?1016$p\x1b[c hello \x1b[", "?u", " \x1b[?2004;25h\x1b[?2004$p\x1b[?25l\x1b[?25$p\x1b[?9999$p",
+		"\x1b[=3;2u\x1b[?u\x1b[<u\x1b[?u done"}
+	xterm := "\x1bP>|XTerm(390)\x1b\\\x1b[?64;1;2;6;9;15;16;17;18;21;22;28c\x1b[?2026;0$y\x1b[6;20;10t\x1b[?1016;2$y\x1b[?64;1;2;6;9;15;16;17;18;21;22;28c" +
+		"\x1b[?2004;1$y\x1b[?25;2$y\x1b[?9999;0$y"
+	kitty := "\x1bP>|kitty(0.39.1)\x1b\\\x1b[?0u\x1b[?62;c\x1b[?2026;2$y\x1b_Gi=31;OK\x1b\\\x1b[6;20;10t\x1b[?1016;2$y\x1b[?62;c\x1b[?5u" +
+		"\x1b[?2004;1$y\x1b[?25;2$y\x1b[?9999;0$y\x1b[?7u\x1b[?0u"
+	for _, tc := range []struct{ replies, want string }{{"", ""}, {"xterm", xterm}, {"kitty", kitty}} {
+		a := newAnswerer(tc.replies)
+		var got []byte
+		for _, r := range reads {
+			got = append(got, a.answer([]byte(r))...)
+		}
+		if string(got) != tc.want {
+			t.Errorf("%q: replied\n%q, want\n%q", tc.replies, got, tc.want)
+		}
 	}
 }
