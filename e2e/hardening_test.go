@@ -34,6 +34,7 @@ import (
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/screen"
 	"github.com/claudewrap/claudewrap/session"
+	"github.com/claudewrap/claudewrap/stress"
 
 	"github.com/claudewrap/claudewrap/internal/testkit"
 )
@@ -43,6 +44,14 @@ import (
 // claudewrap starts.
 func startOnTTY(t *testing.T, version, scenario, prompt string, prep func(tty *os.File), args ...string) (*terminalRun, *os.File) {
 	t.Helper()
+	return startOnTTYAs(t, stress.Mute, version, scenario, prompt, prep, args...)
+}
+
+// startOnTTYAs is startOnTTY on a terminal that answers Claude's queries
+// as term would (see stress.Answerer).
+func startOnTTYAs(t *testing.T, term stress.Term, version, scenario, prompt string, prep func(tty *os.File), args ...string) (*terminalRun, *os.File) {
+	t.Helper()
+	answers := stress.NewAnswerer(term)
 	bin := claudetest.Claudewrap(t)
 	sb := claudetest.New(t, version, scenario)
 	ptmx, tty, err := pty.Open()
@@ -73,6 +82,9 @@ func startOnTTY(t *testing.T, version, scenario, prompt string, prep func(tty *o
 			tr.shown.Write(buf[:n])
 			tr.mu.Unlock()
 			tr.screen.Write(buf[:n])
+			if r := answers.Answer(buf[:n]); len(r) > 0 {
+				ptmx.Write(r) // as the terminal types its reports
+			}
 			if err != nil {
 				return
 			}

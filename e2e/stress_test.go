@@ -36,7 +36,7 @@ func TestStressSample(t *testing.T) {
 			claude := claudetest.Binary(t, version)
 			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 			defer cancel()
-			dir := t.TempDir()
+			dir := keepDir(t)
 			vs, err := stress.Run(ctx, stress.Config{
 				Claudewrap: bin,
 				Claude:     func(string) (string, error) { return claude, nil },
@@ -132,34 +132,55 @@ func TestTallPage(t *testing.T) {
 // terminal answers as a kitty does), on every pinned version. 2.1.299 and
 // later ask the terminal for its cell's size (CSI 16 t) again after a
 // resize; claudewrap took the reply for the person typing and handed the
-// form over (random forms run 46: 40 forms on those four versions). Judged
-// by what Claude recorded, like every random form.
+// form over (random forms run 46: 40 forms on those four versions); the
+// test fails there unless such a reply came while a form was open. On older
+// versions it is a check that nothing else moved. Judged by what Claude
+// recorded, like every random form: none handed over as typed by the
+// person, none wrong, at most one not answered for another reason (as in
+// TestStressSample).
 func TestTerminalReplies(t *testing.T) {
 	bin := claudetest.Claudewrap(t)
 	const seed = 1764123500
 	plan := stress.GenerateWith(seed, 150, stress.Replies)
 	plan.Sessions = slices.DeleteFunc(plan.Sessions, func(s stress.Session) bool { return s.Name != "s022" && s.Name != "s026" })
-	if len(plan.Sessions) != 2 || !plan.Sessions[0].Terminal || plan.Sessions[0].Replies != "xterm" || plan.Sessions[1].Replies != "kitty" {
+	if len(plan.Sessions) != 2 || !plan.Sessions[0].Terminal || plan.Sessions[0].Replies != stress.Xterm || plan.Sessions[1].Replies != stress.Kitty {
 		t.Fatalf("seed %d no longer gives s022 and s026 on an xterm and a kitty: %+v", seed, plan.Sessions)
 	}
 	for _, version := range claudetest.PinnedVersions() {
 		t.Run("claude-"+version, func(t *testing.T) {
 			vs := runOne(t, bin, claudetest.Binary(t, version), version, plan, false)
-			resized := 0
+			resized, replied, failed := 0, 0, 0
 			for _, v := range vs {
-				if v.Outcome != stress.Right {
+				switch {
+				case v.Outcome == stress.Right, v.Outcome == stress.NotAsked:
+				case v.Outcome == stress.Failed && !strings.Contains(v.Detail, "the person typed"):
+					// Like the random-form sample, one form a version may go
+					// unanswered for another reason, reported: CI once saw
+					// 2.1.321 record nothing after a submit met a resize.
+					failed++
+					t.Logf("seed %d %s: %s %s: %s", seed, v.Session, v.Outcome, v.Case, v.Detail)
+				default:
 					t.Errorf("seed %d %s: %s %s: %s", seed, v.Session, v.Outcome, v.Case, v.Detail)
 				}
 				resized += v.Resized
+				replied += v.Replied
+			}
+			if failed > 1 {
+				t.Errorf("%d forms not answered", failed)
 			}
 			if len(vs) != plan.Forms() {
 				t.Errorf("%d verdicts for %d forms", len(vs), plan.Forms())
 			}
+			// Else the run proves nothing: no reply came while a form was
+			// being answered (2.1.266 and older never ask after a resize).
+			if patchOf(version) >= 299 && replied == 0 {
+				t.Errorf("no reply to Claude's queries while a form was open (%d resizes landed)", resized)
+			}
 			if t.Failed() {
 				return
 			}
-			report("Claude Code %s: %d random forms on an xterm's and a kitty's terminal, resized mid-form (%d resizes landed): all right",
-				version, len(vs), resized)
+			report("Claude Code %s: %d random forms on an xterm's and a kitty's terminal, resized mid-form (%d resizes landed, %d replies to Claude's queries while a form was open): none handed over for a reply, %d not answered",
+				version, len(vs), resized, replied, failed)
 		})
 	}
 }
@@ -176,7 +197,7 @@ func runOne(t *testing.T, bin, claude, version string, plan stress.Plan, keep bo
 		Claude:     func(string) (string, error) { return claude, nil },
 		Versions:   []string{version},
 		Parallel:   1,
-		Dir:        t.TempDir(),
+		Dir:        keepDir(t),
 		Keep:       keep,
 		Logf:       func(f string, a ...any) { t.Logf(f, a...) },
 	}, plan)
@@ -184,6 +205,32 @@ func runOne(t *testing.T, bin, claude, version string, plan stress.Plan, keep bo
 		t.Fatal(err)
 	}
 	return vs
+}
+
+// keepDir is a new folder for random-form sessions that outlives a failed
+// test: under .cache/e2e-keep/TEST/ (git-ignored; CI's clean clone keeps
+// it too), so that a failure's recording, events and bug report can be read
+// afterwards. It is removed when the test passes; stress removes the
+// folders of sessions that went right.
+func keepDir(t *testing.T) string {
+	t.Helper()
+	base := filepath.Join(claudetest.Root(t), ".cache", "e2e-keep", strings.NewReplacer("/", "_", " ", "_").Replace(t.Name()))
+	if err := os.MkdirAll(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp(base, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if !t.Failed() {
+			os.RemoveAll(dir)
+			os.Remove(base) // if empty
+		} else {
+			t.Logf("the sessions' files are kept in %s", dir)
+		}
+	})
+	return dir
 }
 
 // patchOf is the last number of a Claude Code version ("2.1.299": 299);

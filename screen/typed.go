@@ -1,20 +1,43 @@
 package screen
 
-import "strings"
+import (
+	"bytes"
+	"strconv"
+)
 
 // Typed reports whether input from the person's terminal holds
 // anything but the terminal's own reports (replies to Claude's queries,
 // focus events), which arrive on the same stdin and must not count as the
-// person taking a form over.
-func Typed(p []byte) bool {
-	for i := 0; i < len(p); {
-		n := reportLen(p[i:])
-		if n == 0 {
-			return true
-		}
-		i += n
+// person taking a form over. A report is read strictly, so that no key
+// passes for one: a key missed would leave claudewrap pressing keys while
+// the person types, worse than a form handed over for nothing. A report cut
+// in two by the read counts as typed (a handover, never a missed key).
+func Typed(p []byte) bool { return len(keys(p)) > 0 }
+
+// EscPressed reports whether the person pressed Esc alone: what is left of
+// p once the terminal's reports are taken out is one Esc key, as a legacy
+// terminal sends it or as the kitty keyboard protocol does (Claude turns
+// the protocol on where the terminal answers its query), or modifyOtherKeys.
+func EscPressed(p []byte) bool {
+	switch string(keys(p)) {
+	case "\x1b", "\x1b[27u", "\x1b[27;1u", "\x1b[27;1:1u", "\x1b[27;1;27~":
+		return true
 	}
 	return false
+}
+
+// keys returns p without the terminal's reports in it.
+func keys(p []byte) []byte {
+	var out []byte
+	for i := 0; i < len(p); {
+		if n := reportLen(p[i:]); n > 0 {
+			i += n
+			continue
+		}
+		out = append(out, p[i])
+		i++
+	}
+	return out
 }
 
 // reportLen returns the length of the terminal report at the start of p, or
@@ -29,27 +52,15 @@ func reportLen(p []byte) int {
 		if p[2] == 'I' || p[2] == 'O' {
 			return 3
 		}
-		// CSI ? ... c (DA1), CSI > ... c (DA2), CSI ... R (cursor position),
-		// CSI ? ... $ y (mode report), CSI ? ... u (kitty flags), CSI ... n,
-		// CSI digits t (a window report: the cell's or the text area's size,
-		// which Claude asks for again after a resize; no key is sent so).
-		for i := 2; i < len(p); i++ {
-			c := p[i]
-			if c >= 0x40 && c <= 0x7e {
-				switch c {
-				case 'c', 'R', 'y', 'n':
-					return i + 1
-				case 'u':
-					if p[2] == '?' {
-						return i + 1
-					}
-				case 't':
-					if i > 2 && strings.Trim(string(p[2:i]), "0123456789;") == "" {
-						return i + 1
-					}
-				}
-				return 0
-			}
+		end := 2
+		for end < len(p) && (p[end] < 0x40 || p[end] > 0x7e) {
+			end++
+		}
+		if end == len(p) {
+			return 0 // no final byte: cut by the read, or not a CSI
+		}
+		if csiReport(p[2:end], p[end]) {
+			return end + 1
 		}
 	case ']', 'P', '_':
 		// OSC, DCS, APC replies up to BEL or ST.
@@ -63,4 +74,56 @@ func reportLen(p []byte) int {
 		}
 	}
 	return 0
+}
+
+// csiReport tells the reports among CSI sequences by their parameters and
+// final byte; each grammar leaves out the keys that end alike.
+func csiReport(params []byte, final byte) bool {
+	switch final {
+	case 'c':
+		// DA1 "? 62 ; 22", DA2 "> 0 ; 276 ; 0"; urxvt's Shift+Right is
+		// CSI c with no parameters.
+		return len(params) > 1 && (params[0] == '?' || params[0] == '>') && numbers(params[1:])
+	case 'R':
+		// A cursor position, "row ; col", or DECXCPR's "? row ; col ; page".
+		// "1 ; m" is F3 with modifiers m (xterm's Shift+F3 is CSI 1;2R):
+		// a key, unless DECXCPR's question mark says otherwise.
+		if len(params) > 1 && params[0] == '?' {
+			return numbers(params[1:]) && bytes.Count(params, []byte(";")) >= 1
+		}
+		if !numbers(params) || bytes.Count(params, []byte(";")) != 1 {
+			return false
+		}
+		row, col, _ := bytes.Cut(params, []byte(";"))
+		m, err := strconv.Atoi(string(col))
+		return string(row) != "1" || err != nil || m < 2 || m > 16
+	case 'y':
+		// A mode report, DECRPM: "? mode ; value $" or "mode ; value $".
+		q := bytes.TrimPrefix(params, []byte("?"))
+		return len(q) > 1 && q[len(q)-1] == '$' && numbers(q[:len(q)-1]) && bytes.Count(q, []byte(";")) == 1
+	case 'n':
+		// A status report: "0", "? 997 ; 1".
+		q := bytes.TrimPrefix(params, []byte("?"))
+		return len(q) > 0 && numbers(q)
+	case 'u':
+		// The kitty keyboard flags, "? flags"; a key is "code ; mods u".
+		return len(params) > 1 && params[0] == '?' && numbers(params[1:])
+	case 't':
+		// A window report: the cell's or the text area's size ("6 ; 20 ;
+		// 10", "4 ; h ; w", "8 ; rows ; cols", in-band resize "48 ; …"),
+		// which 2.1.299 and later ask for again after every resize; no key
+		// is sent so.
+		return len(params) > 0 && numbers(params)
+	}
+	return false
+}
+
+// numbers reports whether b is only digits and semicolons.
+func numbers(b []byte) bool {
+	for _, c := range b {
+		if (c < '0' || c > '9') && c != ';' {
+			return false
+		}
+	}
+	return true
 }

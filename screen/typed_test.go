@@ -29,9 +29,56 @@ func TestTyped(t *testing.T) {
 		{"\x1b[6;20;10tq", true},
 		{"\x1b[t", true},
 		{"\x1b[>1t", true},
+		{"\x1b[48;40;100;800;1000t", false}, // in-band resize
+		{"\x1b[?997;1n", false},             // colour scheme
+		{"\x1b[0n", false},
+		{"\x1b[?12;40;1R", false}, // DECXCPR
+		{"\x1b[1;40R", false},     // the cursor on the first row
+		{"\x1b[1;1R", false},
+		{"\x1b_Gi=31;OK\x1b\\", false},
+		// Keys that end as reports do, which must stay keys: urxvt's
+		// Shift+Right, xterm's Shift+F3 and Ctrl+F3, rxvt's Shift+F11 then
+		// y, the kitty keyboard protocol's Esc and Ctrl+t, modifyOtherKeys'
+		// Ctrl+t.
+		{"\x1b[c", true},
+		{"\x1b[1;2R", true},
+		{"\x1b[1;5R", true},
+		{"\x1b[23$y", true},
+		{"\x1b[27u", true},
+		{"\x1b[116;5u", true},
+		{"\x1b[27;5;116~", true},
+		// A report cut by the read counts as typed: a handover, never a
+		// key missed.
+		{"\x1b[6;2", true},
+		{"0;10t", true},
 	} {
 		if got := Typed([]byte(tc.in)); got != tc.want {
 			t.Errorf("Typed(%q) = %t, want %t", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestEscPressed: Esc alone, in every encoding a terminal sends it, also
+// beside the terminal's reports; nothing else.
+func TestEscPressed(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"\x1b", true},
+		{"\x1b[27u", true},         // kitty keyboard protocol
+		{"\x1b[27;1:1u", true},     // ... with event types
+		{"\x1b[27;1;27~", true},    // modifyOtherKeys
+		{"\x1b[I\x1b", true},       // after a focus report
+		{"\x1b[27u\x1b[?0u", true}, // before a flags report
+		{"\x1b[B", false},
+		{"\x1b\x1b", false},
+		{"\x1b[27;5u", false}, // Ctrl+Esc
+		{"\x1b[?62;c", false},
+		{"q", false},
+	} {
+		if got := EscPressed([]byte(tc.in)); got != tc.want {
+			t.Errorf("EscPressed(%q) = %t, want %t", tc.in, got, tc.want)
 		}
 	}
 }

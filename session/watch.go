@@ -26,7 +26,7 @@ func (s *session) input(p []byte) {
 	if !s.cfg.Host.Headless {
 		s.undoInflight()
 	}
-	if string(p) == "\x1b" { // Esc alone, not the start of an arrow
+	if screen.EscPressed(p) { // Esc alone, not the start of an arrow
 		for _, f := range s.formsIn(handedOver) {
 			s.goWork(func() { s.escaped(f) })
 		}

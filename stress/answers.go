@@ -9,20 +9,33 @@ import (
 	"strings"
 )
 
-// answerer answers the terminal queries in what Claude shows, as the
-// terminal a session's Replies names would: "" none, "xterm", "kitty". It
-// follows the state a reply reports: the DEC private modes set and reset,
-// and the kitty keyboard flags pushed, popped and set (one stack: a real
-// kitty keeps another for the alternate screen, which Claude does not use).
-type answerer struct {
-	term  string
+// Term names the terminal a person's would be, as far as Claude's queries
+// go (Session.Replies).
+type Term string
+
+// The terminals the harness plays.
+const (
+	Mute  Term = ""      // answers nothing
+	Xterm Term = "xterm" // DA1, XTVERSION, DECRQM, CSI 16 t
+	Kitty Term = "kitty" // those, the keyboard flags and a graphics query
+)
+
+// Answerer answers the terminal queries in what Claude shows, as its Term
+// would. It follows the state a reply reports: the DEC private modes set
+// and reset, and the kitty keyboard flags pushed, popped and set (one
+// stack: a real kitty keeps another for the alternate screen, which no
+// recording shows Claude using). Its cell is always 10x20 pixels, and each
+// reply goes in one write.
+type Answerer struct {
+	term  Term
 	modes map[int]bool // DEC private modes set (true) or reset
 	flags []int        // the kitty keyboard flags' stack, top last
 	carry []byte       // the end of the last read, where a sequence may begin
 }
 
-func newAnswerer(term string) *answerer {
-	return &answerer{term: term, modes: map[int]bool{}}
+// NewAnswerer answers as term would.
+func NewAnswerer(term Term) *Answerer {
+	return &Answerer{term: term, modes: map[int]bool{}}
 }
 
 // carryLen is how much of a read is kept for a sequence the next read ends:
@@ -31,10 +44,10 @@ const carryLen = 1024
 
 // knownModes are the DEC private modes each terminal reports on (DECRQM):
 // others get "not recognised".
-var knownModes = map[string]map[int]bool{
-	"xterm": {1: true, 7: true, 25: true, 47: true, 1000: true, 1002: true, 1003: true, 1004: true, 1006: true, 1016: true,
+var knownModes = map[Term]map[int]bool{
+	Xterm: {1: true, 7: true, 25: true, 47: true, 1000: true, 1002: true, 1003: true, 1004: true, 1006: true, 1016: true,
 		1047: true, 1049: true, 2004: true},
-	"kitty": {1: true, 7: true, 25: true, 47: true, 1000: true, 1002: true, 1003: true, 1004: true, 1006: true, 1016: true,
+	Kitty: {1: true, 7: true, 25: true, 47: true, 1000: true, 1002: true, 1003: true, 1004: true, 1006: true, 1016: true,
 		1047: true, 1049: true, 2004: true, 2026: true},
 }
 
@@ -42,22 +55,22 @@ var knownModes = map[string]map[int]bool{
 // a query returns its reply, a mode or flags change updates the state.
 var sequences = []struct {
 	re *regexp.Regexp
-	do func(a *answerer, m []string) string
+	do func(a *Answerer, m []string) string
 }{
-	{regexp.MustCompile(`\x1b\[0?c`), func(a *answerer, _ []string) string { // DA1
-		if a.term == "kitty" {
+	{regexp.MustCompile(`\x1b\[0?c`), func(a *Answerer, _ []string) string { // DA1
+		if a.term == Kitty {
 			return "\x1b[?62;c"
 		}
 		return "\x1b[?64;1;2;6;9;15;16;17;18;21;22;28c" // xterm's default, a VT420
 	}},
-	{regexp.MustCompile(`\x1b\[>0?q`), func(a *answerer, _ []string) string { // XTVERSION
-		if a.term == "kitty" {
+	{regexp.MustCompile(`\x1b\[>0?q`), func(a *Answerer, _ []string) string { // XTVERSION
+		if a.term == Kitty {
 			return "\x1bP>|kitty(0.39.1)\x1b\\"
 		}
 		return "\x1bP>|XTerm(390)\x1b\\"
 	}},
-	{regexp.MustCompile(`\x1b\[\?u`), func(a *answerer, _ []string) string { // kitty keyboard flags
-		if a.term != "kitty" {
+	{regexp.MustCompile(`\x1b\[\?u`), func(a *Answerer, _ []string) string { // kitty keyboard flags
+		if a.term != Kitty {
 			return ""
 		}
 		top := 0
@@ -66,15 +79,15 @@ var sequences = []struct {
 		}
 		return fmt.Sprintf("\x1b[?%du", top)
 	}},
-	{regexp.MustCompile(`\x1b\[>(\d*)u`), func(a *answerer, m []string) string { // push flags
+	{regexp.MustCompile(`\x1b\[>(\d*)u`), func(a *Answerer, m []string) string { // push flags
 		a.flags = append(a.flags, atoi(m[1], 0))
 		return ""
 	}},
-	{regexp.MustCompile(`\x1b\[<(\d*)u`), func(a *answerer, m []string) string { // pop flags
+	{regexp.MustCompile(`\x1b\[<(\d*)u`), func(a *Answerer, m []string) string { // pop flags
 		a.flags = a.flags[:max(0, len(a.flags)-atoi(m[1], 1))]
 		return ""
 	}},
-	{regexp.MustCompile(`\x1b\[=(\d*)(?:;(\d*))?u`), func(a *answerer, m []string) string { // set flags
+	{regexp.MustCompile(`\x1b\[=(\d*)(?:;(\d*))?u`), func(a *Answerer, m []string) string { // set flags
 		if len(a.flags) == 0 {
 			a.flags = []int{0}
 		}
@@ -89,13 +102,13 @@ var sequences = []struct {
 		}
 		return ""
 	}},
-	{regexp.MustCompile(`\x1b\[\?([\d;]+)([hl])`), func(a *answerer, m []string) string { // DECSET, DECRST
+	{regexp.MustCompile(`\x1b\[\?([\d;]+)([hl])`), func(a *Answerer, m []string) string { // DECSET, DECRST
 		for _, n := range strings.Split(m[1], ";") {
 			a.modes[atoi(n, 0)] = m[2] == "h"
 		}
 		return ""
 	}},
-	{regexp.MustCompile(`\x1b\[\?(\d+)\$p`), func(a *answerer, m []string) string { // DECRQM
+	{regexp.MustCompile(`\x1b\[\?(\d+)\$p`), func(a *Answerer, m []string) string { // DECRQM
 		n, v := atoi(m[1], 0), 0
 		if knownModes[a.term][n] {
 			v = 2
@@ -105,13 +118,13 @@ var sequences = []struct {
 		}
 		return fmt.Sprintf("\x1b[?%d;%d$y", n, v)
 	}},
-	{regexp.MustCompile(`\x1b_G(i=\d+),[^\x1b]*a=q[^\x1b]*\x1b\\`), func(a *answerer, m []string) string { // kitty graphics
-		if a.term != "kitty" {
+	{regexp.MustCompile(`\x1b_G(i=\d+),[^\x1b]*a=q[^\x1b]*\x1b\\`), func(a *Answerer, m []string) string { // kitty graphics
+		if a.term != Kitty {
 			return ""
 		}
 		return "\x1b_G" + m[1] + ";OK\x1b\\"
 	}},
-	{regexp.MustCompile(`\x1b\[16t`), func(*answerer, []string) string { return "\x1b[6;20;10t" }}, // the cell in pixels
+	{regexp.MustCompile(`\x1b\[16t`), func(*Answerer, []string) string { return "\x1b[6;20;10t" }}, // the cell in pixels
 }
 
 func atoi(s string, def int) int {
@@ -121,10 +134,10 @@ func atoi(s string, def int) int {
 	return def
 }
 
-// answer acts on the sequences in what was just shown, in their order, and
+// Answer acts on the sequences in what was just shown, in their order, and
 // returns the replies the terminal would send.
-func (a *answerer) answer(shown []byte) []byte {
-	if a.term == "" {
+func (a *Answerer) Answer(shown []byte) []byte {
+	if a.term == Mute {
 		return nil
 	}
 	b := append(a.carry, shown...)

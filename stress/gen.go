@@ -85,8 +85,8 @@ type Session struct {
 	// person's would: "" none; "xterm" or "kitty" the device attributes
 	// (DA1), the version (XTVERSION), the modes (DECRQM), the cell's size
 	// (CSI 16 t), and for "kitty" the keyboard flags (CSI ? u) and a
-	// graphics query too (see answerer).
-	Replies string `json:",omitempty"`
+	// graphics query too (see Answerer).
+	Replies Term `json:",omitempty"`
 }
 
 // Plan is everything one seed generates.
@@ -270,8 +270,8 @@ func (g *generator) terminal(s *Session) {
 		return
 	}
 	// Drawn last, so that the sizes and resizes stay Terminals'.
-	s.Replies = []string{"", "xterm", "kitty"}[g.term.IntN(3)]
-	if s.Replies == "kitty" {
+	s.Replies = []Term{Mute, Xterm, Kitty}[g.term.IntN(3)]
+	if s.Replies == Kitty {
 		for k := range s.Cases {
 			s.Cases[k].Classes = append(s.Cases[k].Classes, "kitty-keyboard")
 			slices.Sort(s.Cases[k].Classes)

@@ -39,6 +39,9 @@ type Verdict struct {
 	// between its first key and its end (a session on a terminal; see
 	// Case.Resizes).
 	Resized int `json:"resized,omitempty"`
+	// Replied counts the replies to Claude's terminal queries the terminal
+	// wrote while the form was open (see Session.Replies).
+	Replied int `json:"replied,omitempty"`
 }
 
 // What Claude Code writes in an is_error tool_result.

@@ -239,7 +239,7 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	allRight := true
 	for k, c := range s.Cases {
 		v := Verdict{Version: version, Session: s.Name, Case: c.ID, Cols: s.Cols, Rows: s.Rows, Classes: c.Classes,
-			Resized: end.landed[c.ID]}
+			Resized: end.landed[c.ID], Replied: end.replied[c.ID]}
 		asked, seq := false, 0
 		for _, r := range reqs {
 			if askedBy(r.Reply, c.ID) {

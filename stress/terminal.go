@@ -33,7 +33,7 @@ type terminal struct {
 	drainLimit time.Duration
 	// answers plays the terminal that answers Claude's queries (see
 	// Session.Replies); only the drain uses it.
-	answers *answerer
+	answers *Answerer
 
 	mu     sync.Mutex
 	closed bool
@@ -47,12 +47,15 @@ type terminal struct {
 	// it was open, its own or another's.
 	resizing, open map[string]bool
 	landed         map[string]int
-	shownTail      []byte // the end of what was shown, for claudewrap's last line
+	// replied counts, per form, the replies to Claude's queries written
+	// while it was open.
+	replied   map[string]int
+	shownTail []byte // the end of what was shown, for claudewrap's last line
 }
 
 // openTerminal opens a terminal of cols x rows whose output goes to path,
 // answering queries as replies says (see Session.Replies).
-func openTerminal(cols, rows int, path, replies string) (*terminal, error) {
+func openTerminal(cols, rows int, path string, replies Term) (*terminal, error) {
 	ptmx, tty, err := pty.Open()
 	if err != nil {
 		return nil, fmt.Errorf("open a terminal: %w", err)
@@ -73,8 +76,9 @@ func openTerminal(cols, rows int, path, replies string) (*terminal, error) {
 		return nil, fmt.Errorf("open a terminal: %w", err)
 	}
 	t := &terminal{ptmx: ptmx, tty: tty, out: out, drained: make(chan struct{}), done: make(chan struct{}),
-		drainLimit: 10 * time.Second, answers: newAnswerer(replies), handed: map[string]string{},
-		resizing: map[string]bool{}, open: map[string]bool{}, landed: map[string]int{}}
+		drainLimit: 10 * time.Second, answers: NewAnswerer(replies), handed: map[string]string{},
+		resizing: map[string]bool{}, open: map[string]bool{}, landed: map[string]int{},
+		replied: map[string]int{}}
 	if err := t.setSize(cols, rows); err != nil {
 		t.ptmx.Close()
 		tty.Close()
@@ -99,8 +103,13 @@ func (t *terminal) drain() {
 		n, err := t.ptmx.Read(buf)
 		if n > 0 {
 			t.out.Write(buf[:n]) // for reading only: a full disk loses the copy, not the run
-			if r := t.answers.answer(buf[:n]); len(r) > 0 {
+			if r := t.answers.Answer(buf[:n]); len(r) > 0 {
 				t.ptmx.Write(r) // as the person's terminal types its reports
+				t.mu.Lock()
+				for o := range t.open {
+					t.replied[o]++
+				}
+				t.mu.Unlock()
 			}
 			t.mu.Lock()
 			t.shownTail = append(t.shownTail, buf[:n]...)
@@ -154,7 +163,8 @@ func (t *terminal) resize(r Resize, id string) {
 
 // follow follows claudewrap's events until close: as each case's form gets
 // its first key it makes the case's resizes, in order, and when a form is
-// handed to the person, who never comes, it calls handedOver once. It polls
+// handed to the person, or given up (which leaves it to them too), it calls
+// handedOver once: nobody will come. It polls
 // the events file (claudewrap appends a line per event) every 20 ms, and
 // reads it a last time once claudewrap has exited.
 func (t *terminal) follow(events string, cases map[string][]Resize, handedOver func()) {
@@ -201,6 +211,8 @@ func (t *terminal) feed(b []byte, cases map[string][]Resize, handedOver func()) 
 			ToolUseID string `json:"tool_use_id"`
 			Dialog    string `json:"dialog"`
 			Reason    string `json:"reason"`
+			Step      string `json:"step"`
+			Message   string `json:"message"`
 		}
 		if json.Unmarshal(line, &e) != nil {
 			continue
@@ -215,8 +227,19 @@ func (t *terminal) feed(b []byte, cases map[string][]Resize, handedOver func()) 
 				t.resizing[id], t.open[id] = true, true
 				t.resizeLater(id, cases[id])
 			}
-		case "submitted", "cancelled":
+		case "submitted", "cancelled", "verified", "mismatch":
+			// verified or mismatch alone when Claude recorded the answers
+			// before claudewrap's drive had ended.
 			delete(t.open, id)
+		case "error":
+			// A form claudewrap gave up on (its step names where) is left
+			// to the person, on a terminal, without a handed_over event:
+			// nobody will come either.
+			if id == "" || e.Step == "" {
+				break
+			}
+			e.Reason = "claudewrap gave up at " + e.Step + ": " + e.Message
+			fallthrough
 		case "handed_over":
 			delete(t.open, id)
 			first := len(t.handed) == 0
@@ -271,8 +294,9 @@ type terminalEnd struct {
 	// last is claudewrap's last line of its own on the terminal.
 	last string
 	// landed counts, per form, the resizes made while it was open: after
-	// its first key event, before its end's, as read every 20 ms.
-	landed map[string]int
+	// its first key event, before its end's, as read every 20 ms; replied
+	// the replies to Claude's queries written then.
+	landed, replied map[string]int
 }
 
 // close ends the terminal once claudewrap has exited: the events are read a
@@ -297,7 +321,7 @@ func (t *terminal) close(logPath string) terminalEnd {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	os.WriteFile(logPath, []byte(strings.Join(t.log, "\n")+"\n"), 0o644) // for reading only
-	end := terminalEnd{handed: t.handed, landed: t.landed}
+	end := terminalEnd{handed: t.handed, landed: t.landed, replied: t.replied}
 	if m := lastWords.FindAll(t.shownTail, -1); len(m) > 0 {
 		end.last = string(m[len(m)-1])
 	}

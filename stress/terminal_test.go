@@ -82,7 +82,7 @@ func waitFor(t *testing.T, what string, cond func() bool, seen func() string) {
 // are counted.
 func TestTerminal(t *testing.T) {
 	dir := t.TempDir()
-	tm, err := openTerminal(80, 24, filepath.Join(dir, "terminal.out"), "kitty")
+	tm, err := openTerminal(80, 24, filepath.Join(dir, "terminal.out"), Kitty)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,8 @@ func TestTerminal(t *testing.T) {
 
 // TestTerminalFeed: a line still being written waits for the next read, and
 // a form handed to the person ends the run once, however often it and
-// others are reported; a dialog is named.
+// others are reported; a dialog is named; a form claudewrap gave up on
+// counts as handed over, another error does not.
 func TestTerminalFeed(t *testing.T) {
 	tm, err := openTerminal(80, 24, filepath.Join(t.TempDir(), "terminal.out"), "")
 	if err != nil {
@@ -188,11 +189,15 @@ func TestTerminalFeed(t *testing.T) {
 	ended := 0
 	rest := tm.feed([]byte(`{"event":"handed_over","tool_use_id":"toolu_b","reason":"navigation failed"}`+"\n"+
 		`{"event":"handed_over","tool_use_id":"toolu_b","reason":"the person typed"}`+"\n"+
-		`{"event":"handed_over","dialog":"trust","reason":"the person typed"}`+"\n"), nil, func() { ended++ })
+		`{"event":"handed_over","dialog":"trust","reason":"the person typed"}`+"\n"+
+		`{"event":"error","tool_use_id":"toolu_c","message":"unknown tool_use_id"}`+"\n"+
+		`{"event":"error","tool_use_id":"toolu_d","step":"record","message":"submitted, but Claude recorded no answer within 30s"}`+"\n"),
+		nil, func() { ended++ })
 	if len(rest) != 0 || ended != 1 {
 		t.Errorf("%q left, the run ended %d times", rest, ended)
 	}
-	want := map[string]string{"toolu_b": "navigation failed", "": "trust dialog: the person typed"}
+	want := map[string]string{"toolu_b": "navigation failed", "": "trust dialog: the person typed",
+		"toolu_d": "claudewrap gave up at record: submitted, but Claude recorded no answer within 30s"}
 	if fmt.Sprint(tm.handed) != fmt.Sprint(want) {
 		t.Errorf("handed over: %v, want %v", tm.handed, want)
 	}
@@ -236,7 +241,7 @@ func TestTerminalCloseBounded(t *testing.T) {
 // once; the replies follow the modes set and the kitty keyboard flags
 // pushed, popped and set before them; a terminal that answers nothing
 // answers nothing. (The reads are modelled on what Claude Code 2.1.332 sent
-// a kitty.)
+// a kitty, with modes set, flags set and popped, and keys between.)
 func TestTerminalAnswers(t *testing.T) {
 	reads := []string{"\x1b[?1049h\x1b[>0q\x1b[?u\x1b]7501;?\x07\x1b", "[c\x1b[<u\x1b[>5u\x1b[>4;2m\x1b[?2026$p\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AA",
 		"AA\x1b\\\x1b[16t\x1b[?1016$p\x1b[c hello \x1b[", "?u", " \x1b[?2004;25h\x1b[?2004$p\x1b[?25l\x1b[?25$p\x1b[?9999$p",
@@ -245,11 +250,14 @@ func TestTerminalAnswers(t *testing.T) {
 		"\x1b[?2004;1$y\x1b[?25;2$y\x1b[?9999;0$y"
 	kitty := "\x1bP>|kitty(0.39.1)\x1b\\\x1b[?0u\x1b[?62;c\x1b[?2026;2$y\x1b_Gi=31;OK\x1b\\\x1b[6;20;10t\x1b[?1016;2$y\x1b[?62;c\x1b[?5u" +
 		"\x1b[?2004;1$y\x1b[?25;2$y\x1b[?9999;0$y\x1b[?7u\x1b[?0u"
-	for _, tc := range []struct{ replies, want string }{{"", ""}, {"xterm", xterm}, {"kitty", kitty}} {
-		a := newAnswerer(tc.replies)
+	for _, tc := range []struct {
+		replies Term
+		want    string
+	}{{Mute, ""}, {Xterm, xterm}, {Kitty, kitty}} {
+		a := NewAnswerer(tc.replies)
 		var got []byte
 		for _, r := range reads {
-			got = append(got, a.answer([]byte(r))...)
+			got = append(got, a.Answer([]byte(r))...)
 		}
 		if string(got) != tc.want {
 			t.Errorf("%q: replied\n%q, want\n%q", tc.replies, got, tc.want)

@@ -45,7 +45,7 @@ func main() {
 	md := flag.String("md", "", "also write the figures as Markdown to this file")
 	via := flag.String("answer-via", "", "answer through the `screen` (default) or the PreToolUse `hook` (an answer path independent of the recogniser)")
 	only := flag.String("only", "*", "run only the sessions whose name matches this `GLOB` (s012, s01*), to repeat a failure")
-	gen := flag.Int("generation", int(stress.Latest), "the generator's `generation`: 0 before emoji sequences, 1 with them (random forms runs 32 to 36), 2 with headers holding the tab row's marks (run 37), 3 with white space at the ends of headers and labels (run 38), 4 with other scripts and invisible characters (runs 39 to 43), 5 with answers and notes typed in other scripts (run 44), 6 with sessions on a resized terminal (run 45), 7 with that terminal answering Claude's queries as an xterm or a kitty would (run 46); an earlier one repeats an earlier run")
+	gen := flag.Int("generation", int(stress.Latest), "the generator's `generation`: 0 before emoji sequences, 1 with them (random forms runs 32 to 36), 2 with headers holding the tab row's marks (run 37), 3 with white space at the ends of headers and labels (run 38), 4 with other scripts and invisible characters (runs 39 to 43), 5 with answers and notes typed in other scripts (run 44), 6 with sessions on a resized terminal (run 45), 7 with that terminal answering Claude's queries as an xterm or a kitty would (runs 46 and 47); an earlier one repeats an earlier run")
 	flag.Parse()
 	if err := run(*seed, *count, strings.Fields(strings.ReplaceAll(*versions, ",", " ")), *parallel, *out, *keep, *minPct, *md, *only, *via, stress.Generation(*gen)); err != nil {
 		fmt.Fprintln(os.Stderr, "stress:", err)

@@ -14,7 +14,8 @@ import (
 // called Fd() (creack/pty's ioctls fall back to it where SyscallConn is
 // missing, and Pollable itself must), the descriptor is in blocking mode,
 // and a read then blocks in the kernel for as long as any process holds
-// the PTY open. f is closed. Nothing may call Fd() on the result.
+// the PTY open. f is closed when Pollable succeeds, and left to the caller
+// when it fails. Nothing may call Fd() on the result.
 func Pollable(f *os.File) (*os.File, error) {
 	fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
 	if err != nil {
