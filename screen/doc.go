@@ -16,7 +16,8 @@
 // permission prompts, plan approval) as a [Dialog]. position.go says where each element of a page is in the order Up and Down
 // walk, prompt.go reads Claude's own input box and its echoes of messages
 // sent, and typed.go tells keys the person typed from the terminal's own
-// reports that arrive on the same input.
+// reports that arrive on the same input (strictly, so that no key passes for
+// a report), and the person's Esc in every encoding (EscPressed).
 //
 // A tokenizer (filter.go) keeps its state across writes, gives wide characters
 // two cells, drops what has no place on the screen (kitty keyboard and other
