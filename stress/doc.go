@@ -24,9 +24,10 @@
 // with bounded parallelism and returns a [Verdict] per form; [Report]
 // tallies them per version and per case class.
 //
-// The package owns the harness only: it starts processes and writes
-// scratch files under the directory it is given, and it never changes what
-// claudewrap does. It keeps its own Question and Option types and its own
+// The package owns the harness only: it starts processes, plays the
+// person's terminal for a session on one (terminal.go: resizes, and
+// replies to Claude's queries, answers.go), and writes scratch files under
+// the directory it is given; it never changes what claudewrap does. It keeps its own Question and Option types and its own
 // reading of Claude's recorded answers rather than package answer's: a judge
 // that shared claudewrap's vocabulary (its label quoting, say) would share
 // its mistakes.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -240,6 +241,10 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	for k, c := range s.Cases {
 		v := Verdict{Version: version, Session: s.Name, Case: c.ID, Cols: s.Cols, Rows: s.Rows, Classes: c.Classes,
 			Resized: end.landed[c.ID], Replied: end.replied[c.ID]}
+		if cfg.AnswerVia == "hook" {
+			// No key is pressed, and resizes wait for a form's first key.
+			v.Classes = slices.DeleteFunc(slices.Clone(c.Classes), func(cl string) bool { return cl == "resized" })
+		}
 		asked, seq := false, 0
 		for _, r := range reqs {
 			if askedBy(r.Reply, c.ID) {
