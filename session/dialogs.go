@@ -384,7 +384,7 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text
 	s.dialogCancel = cancel
 	s.mu.Unlock()
 	cfg := s.cfg.Flow
-	cfg.Screen, cfg.Keys = s.child.Screen(), s.keys
+	cfg.Screen, cfg.Keys = s.child.Screen(), gatedKeys{s, ctx, s.keys}
 	cfg.OnKey = func(k askflow.KeyEvent) {
 		s.log.Emit("key", events.Fields{"dialog": string(d.Kind), "key": k.Key, "before": k.Before, "after": k.After})
 	}

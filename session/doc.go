@@ -28,7 +28,8 @@
 // decides), hookanswer.go (--answer-via hook), inflight.go (claudewrap's
 // key on its way when the person types: taken back; so that it can be,
 // drive.go has askflow walk with arrows, never press an option's number,
-// while a person is on Claude's screen), install.go (Claude Code's
+// while a person is on Claude's screen; and a key checked before they
+// typed reaches Claude before their keys, never after), install.go (Claude Code's
 // version, from its install, for the emulator). Claude is
 // seen through the [Child] interface and its hook messages as a channel, so
 // that the tests drive a session against a fake Claude.

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -56,6 +57,28 @@ func (s *session) keyTime() time.Time {
 		return s.lastInput
 	}
 	return s.lastSent
+}
+
+// gatedKeys sends a drive's or a dialog's keys while its context lasts.
+// The check and the write are one step under s.gate, which input holds
+// while it hands forms over, before the person's keys are passed on: a key
+// whose check passed reaches Claude before theirs, acting on the screen
+// askflow confirmed, and a key checked after is not sent. Without the gate,
+// a person's Down could pass between askflow's last look at ctx and its
+// Enter, and the Enter would take the option below the one confirmed.
+type gatedKeys struct {
+	s   *session
+	ctx context.Context
+	k   askflow.Keys
+}
+
+func (g gatedKeys) SendKeys(p []byte) error {
+	g.s.gate.Lock()
+	defer g.s.gate.Unlock()
+	if err := g.ctx.Err(); err != nil {
+		return fmt.Errorf("not sent: %w", err)
+	}
+	return g.k.SendKeys(p)
 }
 
 // trackedKeys sends claudewrap's keys, noting each as in flight.

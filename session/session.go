@@ -142,7 +142,8 @@ type session struct {
 	cfg   Config
 	child Child
 	// keys sends claudewrap's keys, noted as in flight (inflight.go);
-	// rawKeys sends without noting.
+	// rawKeys sends without noting. A drive or a dialog sends through
+	// gatedKeys, which hold gate.
 	keys    askflow.Keys
 	rawKeys askflow.Keys
 	log     *events.Log
@@ -152,6 +153,10 @@ type session struct {
 	// killGrace is how long Claude has to end after SIGTERM when the
 	// caller's context ended, before it is killed.
 	killGrace time.Duration
+
+	// gate makes a key of claudewrap's and the person taking a form over
+	// one at a time (see gatedKeys, input).
+	gate sync.Mutex
 
 	mu    sync.Mutex
 	forms map[string]*form

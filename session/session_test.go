@@ -191,6 +191,62 @@ func TestFormTakeoverInflight(t *testing.T) {
 	r.end()
 }
 
+// TestKeyGate: the person types while claudewrap's Enter, checked against
+// the screen, is on its way to Claude. Their key must reach Claude after
+// that Enter (which takes the option confirmed), never between the check
+// and the Enter: their Down first would have the Enter take the option
+// below. Claude's side of the Enter is held (OnSend) to hold that moment
+// open; without the gate the person's Down went first and Claude recorded
+// MongoDB.
+func TestKeyGate(t *testing.T) {
+	t.Parallel()
+	entered, release := make(chan struct{}), make(chan struct{})
+	open := sync.OnceFunc(func() { close(release) })
+	t.Cleanup(open)
+	c := newChild(t, fakeclaude.Faults{OnSend: func(n int) {
+		if n == 2 { // Down, then the Enter on SQLite
+			close(entered)
+			<-release
+		}
+	}})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+		Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}})
+	c.ask("t1", database)
+	select {
+	case <-entered:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no second key\n%s", r)
+	}
+	down := []byte("\x1b[B")
+	passed := make(chan struct{})
+	go func() {
+		defer close(passed)
+		// As ptyhost does: the session sees the person's key, then it
+		// goes to Claude.
+		r.s.input(down)
+		_ = c.SendKeys(down)
+	}()
+	select {
+	case <-passed:
+		t.Errorf("the person's key went on while claudewrap's Enter was being sent")
+	case <-time.After(200 * time.Millisecond):
+	}
+	open()
+	select {
+	case <-passed:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the person's key never went on\n%s", r)
+	}
+	r.wait(`"event":"submitted"`)
+	if got := c.Submitted()[database.Question]; got != "SQLite" {
+		t.Errorf("Claude recorded %q, want SQLite: the person's Down came before claudewrap's Enter\n%s", got, r)
+	}
+	if keys := c.Received(); len(keys) < 3 || keys[1].Keys != "\r" || keys[2].Keys != string(down) {
+		t.Errorf("keys Claude received: %+v, want Down, Enter, then the person's Down", keys)
+	}
+	r.end()
+}
+
 // TestFormPersonEsc: a form handed to the person that they cancel with
 // Esc in Claude's own menu is logged as cancelled, by them.
 func TestFormPersonEsc(t *testing.T) {

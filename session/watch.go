@@ -15,6 +15,9 @@ func (s *session) input(p []byte) {
 	if !screen.Typed(p) {
 		return
 	}
+	// Under the gate, so that no key of claudewrap's checked before the
+	// hand-over goes after the person's (see gatedKeys).
+	s.gate.Lock()
 	s.mu.Lock()
 	s.lastInput = time.Now()
 	if s.dialogCancel != nil {
@@ -23,6 +26,7 @@ func (s *session) input(p []byte) {
 	}
 	s.mu.Unlock()
 	s.takeOver()
+	s.gate.Unlock()
 	if !s.cfg.Host.Headless {
 		s.undoInflight()
 	}
