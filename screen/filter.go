@@ -47,6 +47,9 @@ type filter struct {
 	sgrIn  []int // scratch for SGR parameters
 
 	seqs clusters // the emoji sequence being printed, if any (see print)
+	// keycap: the last character put is a keycap's base (0-9, #, *), with
+	// nothing after it but a VS16 (see print).
+	keycap bool
 
 	// marksJoin: the child is Claude Code 2.1.321 or older, as its install
 	// says (Options.Version) or its banner (see banner), which measures a
@@ -85,6 +88,7 @@ func (f *filter) feed(p []byte) {
 				f.t.putASCII(p[i:j])
 				f.last = rune(p[j-1])
 				f.seqs = clusters{}
+				f.keycap = isKeycapBase(f.last)
 				f.touch()
 				i = j
 				continue
@@ -152,6 +156,7 @@ func (f *filter) completeCarry(p []byte) []byte {
 
 func (f *filter) startEscape() {
 	f.seqs = clusters{}
+	f.keycap = false
 	f.state = escape
 	f.seq = append(f.seq[:0], 0x1b)
 }
@@ -159,6 +164,7 @@ func (f *filter) startEscape() {
 // control handles a C0 control character, in ground or inside a sequence.
 func (f *filter) control(b byte) {
 	f.seqs = clusters{}
+	f.keycap = false
 	if b == '\n' && f.lookedFor < bannerLines {
 		f.banner()
 	}
@@ -256,6 +262,18 @@ func (f *filter) print(r rune) {
 		return
 	}
 	f.last = r
+	if r == keycapMark && f.keycap && f.t.cur.state&wrapNext == 0 && f.t.cur.x < f.t.cols {
+		// Claude Code measures a keycap (1⃣, 1️⃣) as an emoji, two
+		// columns, where a terminal gives the digit one and the mark none;
+		// it draws what follows two columns on, at times without moving
+		// the cursor there (2.1.266 to 2.1.321: " 1⃣ First"), which would
+		// leave a stale column. The keycap gets the second column.
+		f.keycap = false
+		f.t.put(placeholder)
+		f.touch()
+		return
+	}
+	f.keycap = f.keycap && r == vs16
 	w := runeWidth(r)
 	if f.seqs.joins(r, w) {
 		// An emoji joined to the one before it (👨 ZWJ 💻) or its skin
@@ -274,6 +292,14 @@ func (f *filter) print(r rune) {
 	f.t.put(r)
 	f.touch()
 }
+
+const (
+	keycapMark = '\u20e3' // COMBINING ENCLOSING KEYCAP
+	vs16       = '\ufe0f' // VARIATION SELECTOR-16, emoji presentation
+)
+
+// isKeycapBase reports whether r begins a keycap sequence (r, VS16, U+20E3).
+func isKeycapBase(r rune) bool { return r >= '0' && r <= '9' || r == '#' || r == '*' }
 
 // wide puts r and a placeholder, first wrapping if only one column is left.
 func (f *filter) wide(r rune) {

@@ -2,6 +2,7 @@ package screen_test
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -711,6 +712,62 @@ func TestInvisibleText(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestKeycap: Claude Code measures a keycap ("1️⃣", drawn "1⃣" from 2.1.266
+// on) as two columns, a terminal as one; 2.1.266 to 2.1.321 draw an option
+// row of the preview layout as one run (" 1⃣ First      "), so the rest of
+// the row came a column short of where Claude meant it and a stale letter
+// was left at its end ("1 First      e", then "1 Firstt" once focused).
+// Random forms run 48 (seed 1764130000, s005 at 60x27 on 2.1.266): the
+// page never agreed with the form; after 20 s and a redraw the move to
+// option 3 was refused (exit 5). The emulator gives a keycap two columns.
+func TestKeycap(t *testing.T) {
+	box := "+---------------+\n| nav           |\n+---------------+\n| main          |"
+	long := func(n int) string {
+		var b []string
+		for i := 1; i <= n; i++ {
+			b = append(b, fmt.Sprintf("line %d of a long preview", i))
+		}
+		return strings.Join(b, "\n")
+	}
+	q := answer.Question{Question: "भाग 2 के लिए कौन सा log format?", Header: "soft\u00adhy", Options: []answer.Option{
+		{Label: `"Quoted"`, Description: "⚠️ Read this first", Preview: box},
+		{Label: "1️⃣ First", Description: "⚠️ Read this first", Preview: long(13)},
+		{Label: "Light", Description: "Embedded, simple", Preview: long(12)},
+		{Label: "☐ box", Preview: "just content"}}}
+	file := "../testdata/screens/2.1.266/stress-1764130000-s005-60x27.cast"
+	for _, tc := range []struct {
+		at    float64
+		focus int
+	}{{0.75, 0}, {-1, 1}} { // the page drawn, then Down
+		f, err := screen.Recognize(replayAt(t, file, 0, tc.at))
+		if err != nil {
+			t.Fatalf("at %v: %v", tc.at, err)
+		}
+		if d := f.Disagreements(q); len(d) != 0 {
+			t.Errorf("at %v: %q\n%v", tc.at, d, f)
+		}
+		if f.Focus.Kind != screen.FocusOption || f.Focus.Index != tc.focus {
+			t.Errorf("at %v: focus %v, want option %d", tc.at, f.Focus, tc.focus+1)
+		}
+	}
+	// The keycap's second column, in a run and alone; with VS16 too; a
+	// digit and a keycap mark apart are not one.
+	for _, tc := range []struct{ in, want string }{
+		{"xxxxxxxxxx\r1⃣ First", "1  Firstxx"},
+		{"xxxxxxxxxx\r1️⃣ First", "1  Firstxx"},
+		{"xxxxxxxxxx\r#⃣|", "# |xxxxxxx"},
+		{"xxxxxxxxxx\r12⃣|", "12 |xxxxxx"},
+		{"xxxxxxxxxx\rA⃣|", "A|xxxxxxxx"},
+		{"xxxxxxxxxx\r1\x1b[m⃣|", "1|xxxxxxxx"},
+	} {
+		em := screen.New(screen.Options{Cols: 20, Rows: 2})
+		em.Write([]byte(tc.in))
+		if got := strings.TrimRight(strings.Split(em.Snapshot().Text(), "\n")[0], " "); got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }
 
