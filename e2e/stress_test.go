@@ -58,14 +58,14 @@ func TestStressSample(t *testing.T) {
 				}
 			}
 			if tally.Wrong > 0 || tally.Failed > 1 || tally.Asked < sampleForms/2 {
-				t.Errorf("%d forms asked, %d right, %d wrong, %d not answered:\n%s",
-					tally.Asked, tally.Right, tally.Wrong, tally.Failed, strings.Join(bad, "\n"))
+				t.Errorf("%d forms asked, %d right, %d wrong, %d not answered, %d left to the person, who typed:\n%s",
+					tally.Asked, tally.Right, tally.Wrong, tally.Failed, tally.Theirs, strings.Join(bad, "\n"))
 			}
 			for _, b := range bad {
 				t.Log(b)
 			}
-			report("Claude Code %s: %d random forms (seed %d): %d right, %d wrong, %d not answered",
-				version, tally.Asked, sampleSeed, tally.Right, tally.Wrong, tally.Failed)
+			report("Claude Code %s: %d random forms (seed %d): %d right, %d wrong, %d not answered, %d left to the person, who typed",
+				version, tally.Asked, sampleSeed, tally.Right, tally.Wrong, tally.Failed, tally.Theirs)
 		})
 	}
 }

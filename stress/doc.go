@@ -10,7 +10,8 @@
 // answer them on the real Claude Code against the fake Messages API
 // (headless, or now and then on a pseudo-terminal as a person's would be,
 // resized while the forms are answered, answering Claude's terminal
-// queries as no terminal, an xterm or a kitty would), and judges every
+// queries as no terminal, an xterm or a kitty would, the person at it
+// pressing Down now and then), and judges every
 // form by what Claude recorded: the tool_result the fake API received, and
 // for "Chat about this" the message that followed. claudewrap's own events
 // are kept for reading, never for judging.
@@ -25,8 +26,8 @@
 // tallies them per version and per case class.
 //
 // The package owns the harness only: it starts processes, plays the
-// person's terminal for a session on one (terminal.go: resizes, and
-// replies to Claude's queries, answers.go), and writes scratch files under
+// person's terminal for a session on one (terminal.go: resizes, the
+// person's key, and replies to Claude's queries, answers.go), and writes scratch files under
 // the directory it is given; it never changes what claudewrap does. It keeps its own Question and Option types and its own
 // reading of Claude's recorded answers rather than package answer's: a judge
 // that shared claudewrap's vocabulary (its label quoting, say) would share

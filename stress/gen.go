@@ -61,6 +61,19 @@ type Case struct {
 	// polled every 20 ms); only in a session run on a terminal, and never
 	// with --answer-via hook, which presses no key.
 	Resizes []Resize `json:",omitempty"`
+	// Person, when set, is the person at the terminal pressing a key while
+	// the form is answered (generation Person): claudewrap must hand the
+	// form over, and what Claude records must be claudewrap's answer or
+	// nothing. Only in a session on a terminal; never with --answer-via
+	// hook, which presses no key and so starts no clock.
+	Person *Keypress `json:",omitempty"`
+}
+
+// Keypress is the person pressing Keys, After the form's first key (as the
+// harness reads claudewrap's key event, polled every 20 ms).
+type Keypress struct {
+	Keys  string
+	After time.Duration
 }
 
 // Resize is one change of the terminal's size.
@@ -148,8 +161,12 @@ const (
 	// gives a session on a 24-row terminal the class "short" (run 46). The
 	// sizes and resizes are Terminals'.
 	Replies
+	// Person has the person at a session's terminal press Down once, now
+	// and then, while a form is answered (Case.Person; class "person"). The
+	// forms, sizes, resizes and replies are Replies'.
+	Person
 
-	Latest = Replies
+	Latest = Person
 )
 
 // GenerateWith is Generate with the generator of generation gen.
@@ -158,8 +175,9 @@ func GenerateWith(seed uint64, forms int, gen Generation) Plan {
 	n := 0
 	for i := 0; n < forms; i++ {
 		g := &generator{r: rand.New(rand.NewPCG(seed, uint64(i))), session: i, gen: gen,
-			pairs: rand.New(rand.NewPCG(seed^pairStream, uint64(i))),
-			term:  rand.New(rand.NewPCG(seed^termStream, uint64(i)))}
+			pairs:  rand.New(rand.NewPCG(seed^pairStream, uint64(i))),
+			term:   rand.New(rand.NewPCG(seed^termStream, uint64(i))),
+			person: rand.New(rand.NewPCG(seed^personStream, uint64(i)))}
 		s := g.session1(min(forms-n, 1+g.r.IntN(6)))
 		n += len(s.Cases)
 		p.Sessions = append(p.Sessions, s)
@@ -178,14 +196,18 @@ type generator struct {
 	// term draws which sessions run on a terminal and its resizes, apart
 	// from r, so that the forms stay Typed's.
 	term *rand.Rand
-	gen  Generation
+	// person draws the person's keys, apart from the rest, so that all
+	// else stays Replies'.
+	person *rand.Rand
+	gen    Generation
 }
 
 // pairStream and termStream set the pairs' and the terminals' random
 // streams apart from the forms'.
 const (
-	pairStream = 0x7061697273
-	termStream = 0x7465726d
+	pairStream   = 0x7061697273
+	termStream   = 0x7465726d
+	personStream = 0x706572736f6e
 )
 
 // terminalChance is how likely a session is to run on a terminal;
@@ -193,6 +215,9 @@ const (
 const (
 	terminalChance = 0.3
 	resizeChance   = 0.75
+	// personChance is how likely the person at a session's terminal is to
+	// press a key during one of its forms.
+	personChance = 0.4
 )
 
 // pairChance is how likely a case that may be paired with the one before
@@ -276,6 +301,18 @@ func (g *generator) terminal(s *Session) {
 			s.Cases[k].Classes = append(s.Cases[k].Classes, "kitty-keyboard")
 			slices.Sort(s.Cases[k].Classes)
 		}
+	}
+	if g.gen < Person {
+		return
+	}
+	// The person presses Down within 0.3 s of a form's first key: while
+	// claudewrap answers it, as its last key goes, while Claude records
+	// it or while the next form is decided, as it falls.
+	if g.person.Float64() < personChance {
+		c := &s.Cases[g.person.IntN(len(s.Cases))]
+		c.Person = &Keypress{Keys: "\x1b[B", After: time.Duration(g.person.IntN(300)) * time.Millisecond}
+		c.Classes = append(c.Classes, "person")
+		slices.Sort(c.Classes)
 	}
 }
 

@@ -21,6 +21,9 @@ const (
 	Wrong    Outcome = "wrong"     // Claude recorded an answer other than the intended one
 	Failed   Outcome = "failed"    // no answer: claudewrap cancelled or handed the form to the person, or nothing was recorded
 	NotAsked Outcome = "not-asked" // an earlier form of the session ended it first
+	// Theirs: the person at the terminal typed (Case.Person), claudewrap
+	// handed the form to them, as it must, and Claude recorded nothing.
+	Theirs Outcome = "theirs"
 )
 
 // Verdict is the judgement on one case.

@@ -10,6 +10,8 @@ import (
 // Tally counts verdicts of one kind.
 type Tally struct {
 	Asked, Right, Wrong, Failed int
+	// Theirs counts the forms left to the person, who typed (Case.Person).
+	Theirs int
 	// Resized is how many of the forms asked had a resize land while they
 	// were open, Resizes how many resizes did.
 	Resized, Resizes int
@@ -31,15 +33,18 @@ func (t *Tally) add(v Verdict) {
 		t.Wrong++
 	case Failed:
 		t.Failed++
+	case Theirs:
+		t.Theirs++
 	}
 }
 
-// Answered is the share of asked forms answered as intended, in percent.
+// Answered is the share of asked forms answered as intended, in percent;
+// forms left to the person, who typed, are not counted.
 func (t Tally) Answered() float64 {
-	if t.Asked == 0 {
+	if t.Asked-t.Theirs == 0 {
 		return 0
 	}
-	return 100 * float64(t.Right) / float64(t.Asked)
+	return 100 * float64(t.Right) / float64(t.Asked-t.Theirs)
 }
 
 // Summary is the verdicts tallied per version and per case class.
@@ -85,13 +90,26 @@ func Summarize(vs []Verdict) Summary {
 // and version (right/asked); between them, when there were any, a line
 // counting the resizes that landed while a form was open.
 func (s Summary) Markdown(w io.Writer) {
-	fmt.Fprintf(w, "| Claude Code | forms asked | right | wrong | not answered | answered |\n|---|---|---|---|---|---|\n")
+	// The column of forms left to the person shows only when there are some.
+	theirs := s.Total.Theirs > 0
+	row := func(name string, t *Tally) {
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d |", name, t.Asked, t.Right, t.Wrong, t.Failed)
+		if theirs {
+			fmt.Fprintf(w, " %d |", t.Theirs)
+		}
+		fmt.Fprintf(w, " %.1f %% |\n", t.Answered())
+	}
+	if theirs {
+		fmt.Fprintf(w, "| Claude Code | forms asked | right | wrong | not answered | left to the person, who typed | answered |\n|---|---|---|---|---|---|---|\n")
+	} else {
+		fmt.Fprintf(w, "| Claude Code | forms asked | right | wrong | not answered | answered |\n|---|---|---|---|---|---|\n")
+	}
 	for _, v := range s.Versions {
-		t := s.ByVersion[v]
-		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %.1f %% |\n", v, t.Asked, t.Right, t.Wrong, t.Failed, t.Answered())
+		row(v, s.ByVersion[v])
 	}
 	t := s.Total
-	fmt.Fprintf(w, "| all | %d | %d | %d | %d | %.1f %% |\n\n", t.Asked, t.Right, t.Wrong, t.Failed, t.Answered())
+	row("all", &t)
+	fmt.Fprintln(w)
 	if t.Resizes > 0 {
 		var per []string
 		for _, v := range s.Versions {
@@ -112,6 +130,9 @@ func (s Summary) Markdown(w io.Writer) {
 			cell := fmt.Sprintf("%d/%d", t.Right, t.Asked)
 			if t.Wrong > 0 {
 				cell += fmt.Sprintf(" (**%d wrong**)", t.Wrong)
+			}
+			if t.Theirs > 0 {
+				cell += fmt.Sprintf(" (%d theirs)", t.Theirs)
 			}
 			cells = append(cells, cell)
 		}

@@ -196,12 +196,12 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	}
 	if runErr == nil {
 		if term != nil {
-			resizes := map[string][]Resize{}
+			cases := map[string]Case{}
 			for _, c := range s.Cases {
-				resizes[c.ID] = c.Resizes
+				cases[c.ID] = c
 			}
 			// A form handed to the person waits for someone who never comes.
-			term.follow(eventsPath, resizes, func() { cmd.Process.Signal(syscall.SIGTERM) })
+			term.follow(eventsPath, cases, func() { cmd.Process.Signal(syscall.SIGTERM) })
 		}
 		runErr = cmd.Wait()
 	}
@@ -242,8 +242,9 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 		v := Verdict{Version: version, Session: s.Name, Case: c.ID, Cols: s.Cols, Rows: s.Rows, Classes: c.Classes,
 			Resized: end.landed[c.ID], Replied: end.replied[c.ID]}
 		if cfg.AnswerVia == "hook" {
-			// No key is pressed, and resizes wait for a form's first key.
-			v.Classes = slices.DeleteFunc(slices.Clone(c.Classes), func(cl string) bool { return cl == "resized" })
+			// No key is pressed, and resizes and the person's key wait
+			// for a form's first key.
+			v.Classes = slices.DeleteFunc(slices.Clone(c.Classes), func(cl string) bool { return cl == "resized" || cl == "person" })
 		}
 		asked, seq := false, 0
 		for _, r := range reqs {
@@ -277,7 +278,7 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 			}
 		}
 		if reason, ok := end.handed[c.ID]; ok {
-			v.handedOver(reason, note)
+			v.handedOver(reason, note, end.afterKey[c.ID])
 		}
 		if v.Outcome != Right && v.Outcome != NotAsked {
 			allRight = false
@@ -316,9 +317,24 @@ func transcriptResults(home string) map[string]fakeapi.ToolResult {
 
 // handedOver judges a form claudewrap handed to the person: not answered
 // by claudewrap, whatever Claude recorded after the harness ended the run
-// (a wrong answer stays wrong).
-func (v *Verdict) handedOver(reason, note string) {
+// (a wrong answer stays wrong). A form handed over because the person
+// typed, after the harness pressed their key (typed; Case.Person), is
+// theirs, as it should be: right if Claude recorded claudewrap's answer
+// (its key went before theirs), else left to them; a wrong answer stays
+// wrong.
+func (v *Verdict) handedOver(reason, note string, typed bool) {
 	if v.Outcome == NotAsked {
+		return
+	}
+	if typed && reason == personTyped {
+		switch v.Outcome {
+		case Right:
+			v.Detail = "handed to the person, who typed, after claudewrap's answer went"
+		case Failed:
+			v.Outcome, v.Detail = Theirs, "handed to the person, who typed; "+v.Detail
+		default:
+			v.Detail = "handed to the person, who typed; " + v.Detail
+		}
 		return
 	}
 	if v.Outcome == Right {
@@ -326,3 +342,7 @@ func (v *Verdict) handedOver(reason, note string) {
 	}
 	v.Detail = "handed to the person (" + reason + "); " + v.Detail
 }
+
+// personTyped is claudewrap's reason for a form it handed over as the
+// person typed.
+const personTyped = "the person typed"

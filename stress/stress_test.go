@@ -82,6 +82,28 @@ func TestGenerations(t *testing.T) {
 	if n := count(GenerateWith(1, 400, Terminals), "kitty-keyboard"); n != 0 {
 		t.Errorf("%d forms of class kitty-keyboard in generation Terminals, want none", n)
 	}
+	if n := count(GenerateWith(1, 400, Replies), "person"); n != 0 {
+		t.Errorf("%d forms of class person in generation Replies, want none", n)
+	}
+	// Person draws the person's keys apart: without them, a seed's plan is
+	// Replies'; only a form on a terminal gets one.
+	replies, person := GenerateWith(1, 400, Replies), GenerateWith(1, 400, Person)
+	for i := range person.Sessions {
+		s := person.Sessions[i]
+		for k := range s.Cases {
+			c := &s.Cases[k]
+			if c.Person != nil {
+				if !s.Terminal || c.Person.Keys != "\x1b[B" || c.Person.After < 0 || c.Person.After >= 300*time.Millisecond {
+					t.Errorf("%s: the person's key %+v (on a terminal: %t)", c.ID, *c.Person, s.Terminal)
+				}
+				c.Person = nil
+				c.Classes = slices.DeleteFunc(slices.Clone(c.Classes), func(cl string) bool { return cl == "person" })
+			}
+		}
+		if !reflect.DeepEqual(s, replies.Sessions[i]) {
+			t.Errorf("%s: the session, without the person's key, differs from generation Replies'", s.Name)
+		}
+	}
 	// Terminals draws its terminals apart: a seed's forms and answers, and
 	// its headless sessions whole, are Typed's.
 	typed, terms := GenerateWith(1, 400, Typed), GenerateWith(1, 400, Terminals)
@@ -103,7 +125,7 @@ func TestGenerations(t *testing.T) {
 			}
 		}
 	}
-	for _, class := range []string{"emoji-sequence", "mark-header", "white-space", "script", "invisible", "typed-script", "terminal", "resized", "kitty-keyboard"} {
+	for _, class := range []string{"emoji-sequence", "mark-header", "white-space", "script", "invisible", "typed-script", "terminal", "resized", "kitty-keyboard", "person"} {
 		if n := count(Generate(1, 400), class); n == 0 {
 			t.Errorf("no form of class %s in 400", class)
 		}
@@ -112,7 +134,8 @@ func TestGenerations(t *testing.T) {
 	// them, Sequences' as that of 7bc3752, Marks' as that of d34d26c,
 	// Spaces' as that of 9a0149b, Scripts' as that of b8961b1 (random forms
 	// run 43), Typed's as that of 6d63f84 (run 44, and the CI sample then),
-	// Terminals' as that of a524bee (run 45), Replies' as run 46's.
+	// Terminals' as that of a524bee (run 45), Replies' as runs 46 and 48's,
+	// Person's as run 50's.
 	for _, tc := range []struct {
 		gen  Generation
 		seed uint64
@@ -132,6 +155,8 @@ func TestGenerations(t *testing.T) {
 		{Typed, 20261123, "2d02e9b7fe912ba1ff48f604cc10baad277b3a2648de558df5732df2b22f4561"},
 		{Terminals, 1764119000, "1bd477b77a06b1d04c6b1da16f4d066fef5ad3b1f91d005e0416d95528b282c4"},
 		{Replies, 1764123500, "c2371a56a7327d9e621feb4e6626888ba8d639a4aa2aa91dbdf94ff46a47e91b"},
+		{Replies, 1764130000, "efafbef9dfd1a4e167c34d1e76cdf456b441e4bac01472ea1a4133b31c10f3eb"},
+		{Person, 1764130000, "c707c565c2be884bd9ac8bbbe67baf87c3de765b137466bd1270df57967d6981"},
 	} {
 		b, err := json.Marshal(GenerateWith(tc.seed, 150, tc.gen))
 		if err != nil {
@@ -368,16 +393,27 @@ func TestJudge(t *testing.T) {
 
 // TestHandedOver: a form handed to the person is not answered by
 // claudewrap, whatever Claude recorded after the harness ended the run; a
-// wrong answer stays wrong, and a form never asked stays so.
+// wrong answer stays wrong, and a form never asked stays so. Once the
+// person at the terminal has typed (Case.Person), a form handed over as
+// they typed is theirs: right if Claude recorded claudewrap's answer, left
+// to them if nothing; a wrong answer stays wrong, and another reason for
+// the hand-over stays a failure.
 func TestHandedOver(t *testing.T) {
 	for _, tc := range []struct {
 		was, want Outcome
+		reason    string
+		typed     bool
 		detail    string
 	}{
-		{Right, Failed, "handed to the person (the person typed); claudewrap exit 143"},
-		{Failed, Failed, "handed to the person (the person typed); no tool_result reached the API"},
-		{Wrong, Wrong, "handed to the person (the person typed); answers were recorded, the rules said cancel"},
-		{NotAsked, NotAsked, "an earlier form ended the session"},
+		{Right, Failed, "the person typed", false, "handed to the person (the person typed); claudewrap exit 143"},
+		{Failed, Failed, "the person typed", false, "handed to the person (the person typed); no tool_result reached the API"},
+		{Wrong, Wrong, "the person typed", false, "handed to the person (the person typed); answers were recorded, the rules said cancel"},
+		{NotAsked, NotAsked, "the person typed", false, "an earlier form ended the session"},
+		{Right, Right, "the person typed", true, "handed to the person, who typed, after claudewrap's answer went"},
+		{Failed, Theirs, "the person typed", true, "handed to the person, who typed; no tool_result reached the API"},
+		{Wrong, Wrong, "the person typed", true, "handed to the person, who typed; answers were recorded, the rules said cancel"},
+		{NotAsked, NotAsked, "the person typed", true, "an earlier form ended the session"},
+		{Right, Failed, "navigation failed", true, "handed to the person (navigation failed); claudewrap exit 143"},
 	} {
 		v := Verdict{Outcome: tc.was}
 		switch tc.was {
@@ -388,9 +424,9 @@ func TestHandedOver(t *testing.T) {
 		case NotAsked:
 			v.Detail = "an earlier form ended the session"
 		}
-		v.handedOver("the person typed", "claudewrap exit 143")
+		v.handedOver(tc.reason, "claudewrap exit 143", tc.typed)
 		if v.Outcome != tc.want || v.Detail != tc.detail {
-			t.Errorf("%s: %s %q, want %s %q", tc.was, v.Outcome, v.Detail, tc.want, tc.detail)
+			t.Errorf("%s, %s, typed %t: %s %q, want %s %q", tc.was, tc.reason, tc.typed, v.Outcome, v.Detail, tc.want, tc.detail)
 		}
 	}
 }
@@ -410,6 +446,23 @@ func TestSummary(t *testing.T) {
 	s.Markdown(&b)
 	for _, want := range []string{"| 1 | 2 | 1 | 0 | 1 | 50.0 % |", "| preview | 0/1 | 0/1 (**1 wrong**) |",
 		"open (between its first key and its end, as the events were read; one counted for each form open then): 3 on 2 forms (1 2 on 1, 2 1 on 1)."} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "left to the person") {
+		t.Errorf("a column for forms left to the person, with none:\n%s", b.String())
+	}
+	// Forms left to the person, who typed, get a column and do not count
+	// against the share answered.
+	s = Summarize(append(vs, Verdict{Version: "1", Classes: []string{"person"}, Outcome: Theirs}))
+	if s.Total.Theirs != 1 || s.ByVersion["1"].Answered() != 50 {
+		t.Errorf("total %+v, version 1 answered %.1f %%", s.Total, s.ByVersion["1"].Answered())
+	}
+	b.Reset()
+	s.Markdown(&b)
+	for _, want := range []string{"| not answered | left to the person, who typed | answered |", "| 1 | 3 | 1 | 0 | 1 | 1 | 50.0 % |",
+		"| all | 4 | 1 | 1 | 1 | 1 | 33.3 % |", "| person | 0/1 (1 theirs) | – |"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, b.String())
 		}

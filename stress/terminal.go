@@ -19,7 +19,7 @@ import (
 // terminal is the pseudo-terminal a session on a terminal runs on: the
 // person's side, with nobody at it. It keeps everything claudewrap shows in
 // a file, answers Claude's queries as the session's terminal would, and
-// resizes itself as the session's cases ask.
+// resizes itself and types the person's keys as the session's cases ask.
 type terminal struct {
 	ptmx, tty *os.File
 	out       *os.File
@@ -49,7 +49,12 @@ type terminal struct {
 	landed         map[string]int
 	// replied counts, per form, the replies to Claude's queries written
 	// while it was open.
-	replied   map[string]int
+	replied map[string]int
+	// typed is set once the person's key (Case.Person) was written;
+	// afterKey holds the forms handed over, as the events were read, after
+	// that.
+	typed     bool
+	afterKey  map[string]bool
 	shownTail []byte // the end of what was shown, for claudewrap's last line
 }
 
@@ -78,7 +83,7 @@ func openTerminal(cols, rows int, path string, replies Term) (*terminal, error) 
 	t := &terminal{ptmx: ptmx, tty: tty, out: out, drained: make(chan struct{}), done: make(chan struct{}),
 		drainLimit: 10 * time.Second, answers: NewAnswerer(replies), handed: map[string]string{},
 		resizing: map[string]bool{}, open: map[string]bool{}, landed: map[string]int{},
-		replied: map[string]int{}}
+		replied: map[string]int{}, afterKey: map[string]bool{}}
 	if err := t.setSize(cols, rows); err != nil {
 		t.ptmx.Close()
 		tty.Close()
@@ -162,12 +167,13 @@ func (t *terminal) resize(r Resize, id string) {
 }
 
 // follow follows claudewrap's events until close: as each case's form gets
-// its first key it makes the case's resizes, in order, and when a form is
+// its first key it makes the case's resizes, in order, and presses the
+// person's key if the case has one (see Case.Person); when a form is
 // handed to the person, or given up (which leaves it to them too), it calls
 // handedOver once: nobody will come. It polls
 // the events file (claudewrap appends a line per event) every 20 ms, and
 // reads it a last time once claudewrap has exited.
-func (t *terminal) follow(events string, cases map[string][]Resize, handedOver func()) {
+func (t *terminal) follow(events string, cases map[string]Case, handedOver func()) {
 	t.wg.Add(1)
 	go func() {
 		defer t.wg.Done()
@@ -198,7 +204,7 @@ func (t *terminal) follow(events string, cases map[string][]Resize, handedOver f
 
 // feed acts on the whole event lines in b and returns the rest, a line
 // still being written.
-func (t *terminal) feed(b []byte, cases map[string][]Resize, handedOver func()) []byte {
+func (t *terminal) feed(b []byte, cases map[string]Case, handedOver func()) []byte {
 	for {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
@@ -225,7 +231,8 @@ func (t *terminal) feed(b []byte, cases map[string][]Resize, handedOver func()) 
 			// with their questions at once, and Claude shows one at a time.
 			if id != "" && !t.resizing[id] && !t.closed {
 				t.resizing[id], t.open[id] = true, true
-				t.resizeLater(id, cases[id])
+				t.resizeLater(id, cases[id].Resizes)
+				t.pressLater(id, cases[id].Person)
 			}
 		case "submitted", "cancelled", "verified", "mismatch":
 			// verified or mismatch alone when Claude recorded the answers
@@ -245,6 +252,7 @@ func (t *terminal) feed(b []byte, cases map[string][]Resize, handedOver func()) 
 			first := len(t.handed) == 0
 			if _, seen := t.handed[id]; !seen {
 				t.handed[id] = e.Reason
+				t.afterKey[id] = t.typed
 				if id == "" && e.Dialog != "" {
 					t.handed[id] = e.Dialog + " dialog: " + e.Reason
 				}
@@ -270,16 +278,63 @@ func (t *terminal) resizeLater(id string, rs []Resize) {
 	go func() {
 		defer t.wg.Done()
 		for _, r := range rs {
-			timer := time.NewTimer(time.Until(start.Add(r.After)))
-			select {
-			case <-t.done:
-				timer.Stop()
+			if !t.waitUntil(start.Add(r.After)) {
 				return
-			case <-timer.C:
 			}
 			t.resize(r, id)
 		}
 	}()
+}
+
+// waitUntil waits until at or the terminal's close, and reports whether at
+// came first.
+func (t *terminal) waitUntil(at time.Time) bool {
+	timer := time.NewTimer(time.Until(at))
+	defer timer.Stop()
+	select {
+	case <-t.done:
+		return false
+	case <-timer.C:
+		return true
+	}
+}
+
+// pressLater presses the person's key k, After the form's first key,
+// unless the terminal is closed first. t.mu is held.
+func (t *terminal) pressLater(id string, k *Keypress) {
+	if k == nil {
+		return
+	}
+	start := time.Now()
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		if t.waitUntil(start.Add(k.After)) {
+			t.press(k, id)
+		}
+	}()
+}
+
+// press writes the person's key k, pressed during form id, to claudewrap's
+// input, as the person's terminal sends a key.
+func (t *terminal) press(k *Keypress, id string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return
+	}
+	_, err := t.ptmx.Write([]byte(k.Keys))
+	line := fmt.Sprintf("%s: %s +%v: the person pressed %q", time.Now().Format("15:04:05.000"), id, k.After, k.Keys)
+	switch {
+	case err != nil:
+		line += ": " + err.Error()
+	case !t.open[id]:
+		line += " (the form was no longer open)"
+	}
+	if err == nil {
+		t.typed = true
+	}
+	t.log = append(t.log, line)
 }
 
 // lastWords is claudewrap's last line of its own on the terminal: its
@@ -297,6 +352,9 @@ type terminalEnd struct {
 	// its first key event, before its end's, as read every 20 ms; replied
 	// the replies to Claude's queries written then.
 	landed, replied map[string]int
+	// afterKey holds the forms handed over after the person pressed a key
+	// (Case.Person), as the events were read.
+	afterKey map[string]bool
 }
 
 // close ends the terminal once claudewrap has exited: the events are read a
@@ -321,7 +379,7 @@ func (t *terminal) close(logPath string) terminalEnd {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	os.WriteFile(logPath, []byte(strings.Join(t.log, "\n")+"\n"), 0o644) // for reading only
-	end := terminalEnd{handed: t.handed, landed: t.landed, replied: t.replied}
+	end := terminalEnd{handed: t.handed, landed: t.landed, replied: t.replied, afterKey: t.afterKey}
 	if m := lastWords.FindAll(t.shownTail, -1); len(m) > 0 {
 		end.last = string(m[len(m)-1])
 	}

@@ -29,8 +29,9 @@ func TestMain(m *testing.M) {
 
 // terminalChild stands in for claudewrap on the terminal: it asks the
 // terminal for its device attributes (DA1) and prints the reply, prints
-// the terminal's size on every SIGWINCH, and exits once the size is want
-// (status 3 if it never is within 10 s).
+// the terminal's size on every SIGWINCH and what it reads after the reply
+// (the person's keys), and exits once the size is want (status 3 if it
+// never is within 10 s).
 func terminalChild(want string) {
 	winch := make(chan os.Signal, 8)
 	signal.Notify(winch, syscall.SIGWINCH)
@@ -42,9 +43,22 @@ func terminalChild(want string) {
 	reply := make([]byte, 64)
 	n, _ := os.Stdin.Read(reply)
 	fmt.Printf("reply %q\r\nready\r\n", reply[:n])
+	keys := make(chan string)
+	go func() {
+		for {
+			b := make([]byte, 64)
+			n, err := os.Stdin.Read(b)
+			if err != nil {
+				return
+			}
+			keys <- string(b[:n])
+		}
+	}()
 	deadline := time.After(10 * time.Second)
 	for {
 		select {
+		case k := <-keys:
+			fmt.Printf("key %q\r\n", k)
 		case <-winch:
 			rows, cols, err := pty.Getsize(os.Stdin)
 			if err != nil {
@@ -77,9 +91,9 @@ func waitFor(t *testing.T, what string, cond func() bool, seen func() string) {
 // claudewrap is) gets the terminal's replies to its queries and is told of
 // each resize; a form's resizes begin at its first key, not at its
 // question, and go in order, two due at once too; another form's wait for
-// its own first key; the drain ends when the process exits; the events
-// are read a last time on close; the resizes made while a form was open
-// are counted.
+// its own first key, and so does the person's key (Case.Person); the
+// drain ends when the process exits; the events are read a last time on
+// close; the resizes made while a form was open are counted.
 func TestTerminal(t *testing.T) {
 	dir := t.TempDir()
 	tm, err := openTerminal(80, 24, filepath.Join(dir, "terminal.out"), Kitty)
@@ -125,15 +139,16 @@ func TestTerminal(t *testing.T) {
 		f.WriteString(strings.Join(lines, "\n") + "\n")
 	}
 	handed := 0
-	tm.follow(events, map[string][]Resize{
-		"toolu_a": {{Cols: 100, Rows: 30}, {Cols: 120, Rows: 40, After: 50 * time.Millisecond}, {Cols: 90, Rows: 35, After: 50 * time.Millisecond}},
-		"toolu_b": {{Cols: 61, Rows: 25}},
+	tm.follow(events, map[string]Case{
+		"toolu_a": {Resizes: []Resize{{Cols: 100, Rows: 30}, {Cols: 120, Rows: 40, After: 50 * time.Millisecond},
+			{Cols: 90, Rows: 35, After: 50 * time.Millisecond}}},
+		"toolu_b": {Resizes: []Resize{{Cols: 61, Rows: 25, After: 200 * time.Millisecond}}, Person: &Keypress{Keys: "\x1b[B"}},
 	}, func() { handed++ })
 	write(`{"event":"question","tool_use_id":"toolu_a"}`, `{"event":"question","tool_use_id":"toolu_b"}`)
 	write(`{"event":"key","tool_use_id":"toolu_a"}`)
 	waitFor(t, "resized to 90x35", func() bool { return strings.Contains(shown(), "size 90x35") }, shown)
-	if strings.Contains(shown(), "61x25") {
-		t.Fatal("toolu_b resized before its first key")
+	if strings.Contains(shown(), "61x25") || strings.Contains(shown(), "key") {
+		t.Fatal("toolu_b resized, or the person typed, before its first key")
 	}
 	write(`{"event":"key","tool_use_id":"toolu_a"}`, `{"event":"submitted","tool_use_id":"toolu_a"}`,
 		`{"event":"key","tool_use_id":"toolu_b"}`)
@@ -161,21 +176,26 @@ func TestTerminal(t *testing.T) {
 	if end.landed["toolu_a"] != 3 || end.landed["toolu_b"] != 1 {
 		t.Errorf("landed while open %v", end.landed)
 	}
+	if k, size := strings.Index(shown(), `key "\x1b[B"`), strings.Index(shown(), "size 61x25"); !end.afterKey["toolu_b"] || k < 0 || k > size {
+		t.Errorf("the person's Down: handed over after it %v, shown at %d, the resize after it at %d:\n%s", end.afterKey, k, size, shown())
+	}
 	log, err := os.ReadFile(filepath.Join(dir, "resizes.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(log)), "\n")
-	if len(lines) != 4 || !strings.HasSuffix(lines[0], "toolu_a +0s: 100x30") || !strings.HasSuffix(lines[1], "toolu_a +50ms: 120x40") ||
-		!strings.HasSuffix(lines[2], "toolu_a +50ms: 90x35") || !strings.HasSuffix(lines[3], "toolu_b +0s: 61x25") {
-		t.Errorf("the resizes written, in order:\n%s", log)
+	if len(lines) != 5 || !strings.HasSuffix(lines[0], "toolu_a +0s: 100x30") || !strings.HasSuffix(lines[1], "toolu_a +50ms: 120x40") ||
+		!strings.HasSuffix(lines[2], "toolu_a +50ms: 90x35") || !strings.HasSuffix(lines[3], `toolu_b +0s: the person pressed "\x1b[B"`) ||
+		!strings.HasSuffix(lines[4], "toolu_b +200ms: 61x25") {
+		t.Errorf("the resizes and keys written, in order:\n%s", log)
 	}
 }
 
 // TestTerminalFeed: a line still being written waits for the next read, and
 // a form handed to the person ends the run once, however often it and
 // others are reported; a dialog is named; a form claudewrap gave up on
-// counts as handed over, another error does not.
+// counts as handed over, another error does not; a hand-over read after
+// the person's key is noted so.
 func TestTerminalFeed(t *testing.T) {
 	tm, err := openTerminal(80, 24, filepath.Join(t.TempDir(), "terminal.out"), "")
 	if err != nil {
@@ -200,6 +220,12 @@ func TestTerminalFeed(t *testing.T) {
 		"toolu_d": "claudewrap gave up at record: submitted, but Claude recorded no answer within 30s"}
 	if fmt.Sprint(tm.handed) != fmt.Sprint(want) {
 		t.Errorf("handed over: %v, want %v", tm.handed, want)
+	}
+	// Only a hand-over read after the person's key is theirs.
+	tm.typed = true
+	tm.feed([]byte(`{"event":"handed_over","tool_use_id":"toolu_e","reason":"the person typed"}`+"\n"), nil, func() {})
+	if fmt.Sprint(tm.afterKey) != "map[:false toolu_b:false toolu_d:false toolu_e:true]" {
+		t.Errorf("handed over after the person's key: %v", tm.afterKey)
 	}
 }
 
