@@ -251,7 +251,7 @@ func (s *session) watchDialogs(ctx context.Context) {
 		}
 		if label != "" {
 			handled = true
-			if err := s.answerDialog(ctx, d, label, text, why); err != nil && s.cfg.Host.Headless {
+			if err := s.answerDialog(ctx, d, label, text, why, shownAt); err != nil && s.cfg.Host.Headless {
 				snap := em.Snapshot()
 				s.block(fmt.Sprintf("Claude's %s dialog could not be answered: %v", d.Kind, err), &snap)
 				return
@@ -356,10 +356,11 @@ func (s *session) askDialog(ctx context.Context, d screen.Dialog) (label, text s
 	return "", ""
 }
 
-// answerDialog picks label in d on the screen. A failure presses nothing
-// more, is reported, and returned: the dialog stays for the person, or ends
-// a headless run.
-func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text, why string) error {
+// answerDialog picks label in d, seen on the screen at shown, on the
+// screen. A failure presses nothing more, is reported, and returned: the
+// dialog stays for the person, or ends a headless run. A person who typed
+// since shown has it: nothing is pressed.
+func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text, why string, shown time.Time) error {
 	s.mu.Lock()
 	c := s.choice
 	if d.Kind != screen.TrustDialog {
@@ -380,9 +381,23 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Under the lock input takes: a key of theirs from now on cancels
+	// this answer (see gatedKeys), and one before now is seen here.
 	s.mu.Lock()
-	s.dialogCancel = cancel
+	typed := s.lastInput.After(shown)
+	if !typed {
+		s.dialogCancel = cancel
+	}
 	s.mu.Unlock()
+	if typed {
+		s.log.Emit("handed_over", events.Fields{"dialog": string(d.Kind), "reason": "the person typed", "keys": 0})
+		return nil
+	}
+	defer func() {
+		s.mu.Lock()
+		s.dialogCancel = nil
+		s.mu.Unlock()
+	}()
 	cfg := s.cfg.Flow
 	cfg.Screen, cfg.Keys = s.child.Screen(), gatedKeys{s, ctx, s.keys}
 	cfg.OnKey = func(k askflow.KeyEvent) {

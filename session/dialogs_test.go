@@ -173,3 +173,35 @@ func TestDialogRuleOnScreen(t *testing.T) {
 		t.Fatalf("ask, no terminal: want blocked and nothing pressed, got %q, report %+v\n%s", c.Picked(), rep, log)
 	}
 }
+
+// TestDialogTypedBeforeAnswer: a person at Claude's screen who types after
+// a dialog shows and before claudewrap presses its first key has the
+// dialog: nothing is pressed, and it is handed over. Before, only a key
+// typed once the answer had begun stopped it.
+func TestDialogTypedBeforeAnswer(t *testing.T) {
+	c := newDialogChild(bashOptions...)
+	log := &testkit.SyncBuffer{}
+	s := newSession(Config{Log: events.New(log), Host: ptyhost.Config{Cols: 80, Rows: 20}})
+	s.ctx, s.child, s.rawKeys = context.Background(), c, stampedKeys{s, c}
+	s.keys = trackedKeys{s, s.rawKeys}
+	d, ok := screen.ParseDialog(c.em.Snapshot())
+	if !ok {
+		t.Fatal("no dialog on the screen")
+	}
+	shown := time.Now()
+	s.input([]byte("x"))
+	if err := s.answerDialog(context.Background(), d, "No", "", "test", shown); err != nil {
+		t.Fatal(err)
+	}
+	if c.Picked() != "" || strings.Contains(log.String(), `"event":"key"`) ||
+		!strings.Contains(log.String(), `"event":"handed_over"`) {
+		t.Errorf("picked %q; want nothing pressed and the dialog handed over\n%s", c.Picked(), log)
+	}
+	// A key typed before the dialog showed is not at it.
+	if err := s.answerDialog(context.Background(), d, "No", "", "test", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if c.Picked() != "No" {
+		t.Errorf("picked %q, want No\n%s", c.Picked(), log)
+	}
+}
