@@ -318,19 +318,20 @@ func transcriptResults(home string) map[string]fakeapi.ToolResult {
 // handedOver judges a form claudewrap handed to the person: not answered
 // by claudewrap, whatever Claude recorded after the harness ended the run
 // (a wrong answer stays wrong). A form handed over because the person
-// typed, after the harness pressed their key (typed; Case.Person), is
-// theirs, as it should be: right if Claude recorded claudewrap's answer
-// (its key went before theirs), else left to them; a wrong answer stays
-// wrong.
+// typed, after the harness pressed their key while it was asked (typed;
+// Case.Person), is theirs, as it should be: right if Claude recorded
+// claudewrap's answer (its key went before theirs), left to them if Claude
+// recorded nothing; a wrong answer stays wrong, and anything else recorded
+// (a cancel: nobody pressed Esc) a failure.
 func (v *Verdict) handedOver(reason, note string, typed bool) {
 	if v.Outcome == NotAsked {
 		return
 	}
 	if typed && reason == personTyped {
-		switch v.Outcome {
-		case Right:
+		switch {
+		case v.Outcome == Right:
 			v.Detail = "handed to the person, who typed, after claudewrap's answer went"
-		case Failed:
+		case v.Outcome == Failed && v.ToolResult == "":
 			v.Outcome, v.Detail = Theirs, "handed to the person, who typed; "+v.Detail
 		default:
 			v.Detail = "handed to the person, who typed; " + v.Detail

@@ -391,13 +391,17 @@ func TestJudge(t *testing.T) {
 	}
 }
 
+// cancelledRecord stands, in TestHandedOver, for a form not submitted with
+// something recorded (Failed, with a tool_result).
+const cancelledRecord Outcome = "cancelled (test)"
+
 // TestHandedOver: a form handed to the person is not answered by
 // claudewrap, whatever Claude recorded after the harness ended the run; a
 // wrong answer stays wrong, and a form never asked stays so. Once the
 // person at the terminal has typed (Case.Person), a form handed over as
 // they typed is theirs: right if Claude recorded claudewrap's answer, left
 // to them if nothing; a wrong answer stays wrong, and another reason for
-// the hand-over stays a failure.
+// the hand-over, or a record that is not the answer (a cancel), a failure.
 func TestHandedOver(t *testing.T) {
 	for _, tc := range []struct {
 		was, want Outcome
@@ -414,9 +418,12 @@ func TestHandedOver(t *testing.T) {
 		{Wrong, Wrong, "the person typed", true, "handed to the person, who typed; answers were recorded, the rules said cancel"},
 		{NotAsked, NotAsked, "the person typed", true, "an earlier form ended the session"},
 		{Right, Failed, "navigation failed", true, "handed to the person (navigation failed); claudewrap exit 143"},
+		{cancelledRecord, Failed, "the person typed", true, "handed to the person, who typed; the form was not submitted: it was cancelled"},
 	} {
 		v := Verdict{Outcome: tc.was}
 		switch tc.was {
+		case cancelledRecord: // a Failed verdict with something recorded
+			v.Outcome, v.ToolResult, v.Detail = Failed, "cancelled", "the form was not submitted: it was cancelled"
 		case Failed:
 			v.Detail = "no tool_result reached the API"
 		case Wrong:

@@ -50,12 +50,13 @@ type terminal struct {
 	// replied counts, per form, the replies to Claude's queries written
 	// while it was open.
 	replied map[string]int
-	// typed is set once the person's key (Case.Person) was written;
-	// afterKey holds the forms handed over, as the events were read, after
-	// that.
-	typed     bool
-	afterKey  map[string]bool
-	shownTail []byte // the end of what was shown, for claudewrap's last line
+	// asked holds the forms asked and not ended, as the events were read;
+	// atKey those asked or open when the person's key (Case.Person) was
+	// written, and afterKey those of them handed over after it: a form
+	// asked later was not typed on.
+	asked, atKey map[string]bool
+	afterKey     map[string]bool
+	shownTail    []byte // the end of what was shown, for claudewrap's last line
 }
 
 // openTerminal opens a terminal of cols x rows whose output goes to path,
@@ -83,7 +84,7 @@ func openTerminal(cols, rows int, path string, replies Term) (*terminal, error) 
 	t := &terminal{ptmx: ptmx, tty: tty, out: out, drained: make(chan struct{}), done: make(chan struct{}),
 		drainLimit: 10 * time.Second, answers: NewAnswerer(replies), handed: map[string]string{},
 		resizing: map[string]bool{}, open: map[string]bool{}, landed: map[string]int{},
-		replied: map[string]int{}, afterKey: map[string]bool{}}
+		replied: map[string]int{}, asked: map[string]bool{}, afterKey: map[string]bool{}}
 	if err := t.setSize(cols, rows); err != nil {
 		t.ptmx.Close()
 		tty.Close()
@@ -226,6 +227,8 @@ func (t *terminal) feed(b []byte, cases map[string]Case, handedOver func()) []by
 		id := e.ToolUseID
 		t.mu.Lock()
 		switch e.Event {
+		case "question":
+			t.asked[id] = true
 		case "key":
 			// The first key, not the question: forms asked together come
 			// with their questions at once, and Claude shows one at a time.
@@ -238,6 +241,7 @@ func (t *terminal) feed(b []byte, cases map[string]Case, handedOver func()) []by
 			// verified or mismatch alone when Claude recorded the answers
 			// before claudewrap's drive had ended.
 			delete(t.open, id)
+			delete(t.asked, id)
 		case "error":
 			// A form claudewrap gave up on (its step names where) is left
 			// to the person, on a terminal, without a handed_over event:
@@ -252,7 +256,7 @@ func (t *terminal) feed(b []byte, cases map[string]Case, handedOver func()) []by
 			first := len(t.handed) == 0
 			if _, seen := t.handed[id]; !seen {
 				t.handed[id] = e.Reason
-				t.afterKey[id] = t.typed
+				t.afterKey[id] = t.atKey[id]
 				if id == "" && e.Dialog != "" {
 					t.handed[id] = e.Dialog + " dialog: " + e.Reason
 				}
@@ -331,8 +335,14 @@ func (t *terminal) press(k *Keypress, id string) {
 	case !t.open[id]:
 		line += " (the form was no longer open)"
 	}
-	if err == nil {
-		t.typed = true
+	if err == nil && t.atKey == nil {
+		t.atKey = map[string]bool{}
+		for o := range t.asked {
+			t.atKey[o] = true
+		}
+		for o := range t.open {
+			t.atKey[o] = true
+		}
 	}
 	t.log = append(t.log, line)
 }

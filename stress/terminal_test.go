@@ -221,10 +221,15 @@ func TestTerminalFeed(t *testing.T) {
 	if fmt.Sprint(tm.handed) != fmt.Sprint(want) {
 		t.Errorf("handed over: %v, want %v", tm.handed, want)
 	}
-	// Only a hand-over read after the person's key is theirs.
-	tm.typed = true
-	tm.feed([]byte(`{"event":"handed_over","tool_use_id":"toolu_e","reason":"the person typed"}`+"\n"), nil, func() {})
-	if fmt.Sprint(tm.afterKey) != "map[:false toolu_b:false toolu_d:false toolu_e:true]" {
+	// Only a hand-over read after the person's key, of a form asked or
+	// open when it was pressed, is theirs: toolu_g was asked after it.
+	tm.feed([]byte(`{"event":"question","tool_use_id":"toolu_e"}`+"\n"+`{"event":"question","tool_use_id":"toolu_f"}`+"\n"+
+		`{"event":"verified","tool_use_id":"toolu_f"}`+"\n"), nil, func() {})
+	tm.press(&Keypress{Keys: "x"}, "toolu_e")
+	tm.feed([]byte(`{"event":"question","tool_use_id":"toolu_g"}`+"\n"+
+		`{"event":"handed_over","tool_use_id":"toolu_e","reason":"the person typed"}`+"\n"+
+		`{"event":"handed_over","tool_use_id":"toolu_g","reason":"the person typed"}`+"\n"), nil, func() {})
+	if fmt.Sprint(tm.afterKey) != "map[:false toolu_b:false toolu_d:false toolu_e:true toolu_g:false]" {
 		t.Errorf("handed over after the person's key: %v", tm.afterKey)
 	}
 }
