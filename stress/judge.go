@@ -47,6 +47,9 @@ type Verdict struct {
 	Replied int `json:"replied,omitempty"`
 }
 
+// chatNotSent is the judgement on a form chatted whose message never came.
+const chatNotSent = "chatted, but the chat message never reached Claude"
+
 // What Claude Code writes in an is_error tool_result.
 const (
 	cancelledText = "doesn't want to proceed"
@@ -81,7 +84,7 @@ func judge(c Case, res *fakeapi.ToolResult, later []string) (Outcome, string) {
 				return Right, ""
 			}
 		}
-		return Failed, "chatted, but the chat message never reached Claude"
+		return Failed, chatNotSent
 	}
 	if res.IsError {
 		return Failed, "the form was not submitted: " + res.Content

@@ -280,10 +280,13 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 		if reason, ok := end.handed[c.ID]; ok {
 			v.handedOver(reason, note, end.afterKey[c.ID])
 		}
+		vs = append(vs, v)
+	}
+	endedForThem(s.Cases, vs, end)
+	for _, v := range vs {
 		if v.Outcome != Right && v.Outcome != NotAsked {
 			allRight = false
 		}
-		vs = append(vs, v)
 	}
 	if allRight && !cfg.Keep {
 		return vs, os.RemoveAll(dir)
@@ -321,8 +324,9 @@ func transcriptResults(home string) map[string]fakeapi.ToolResult {
 // typed, after the harness pressed their key while it was asked (typed;
 // Case.Person), is theirs, as it should be: right if Claude recorded
 // claudewrap's answer (its key went before theirs), left to them if Claude
-// recorded nothing; a wrong answer stays wrong, and anything else recorded
-// (a cancel: nobody pressed Esc) a failure.
+// recorded nothing (or the chat claudewrap chose, without the message); a
+// wrong answer stays wrong, and anything else recorded (a cancel: nobody
+// pressed Esc) a failure.
 func (v *Verdict) handedOver(reason, note string, typed bool) {
 	if v.Outcome == NotAsked {
 		return
@@ -331,7 +335,9 @@ func (v *Verdict) handedOver(reason, note string, typed bool) {
 		switch {
 		case v.Outcome == Right:
 			v.Detail = "handed to the person, who typed, after claudewrap's answer went"
-		case v.Outcome == Failed && v.ToolResult == "":
+		case v.Outcome == Failed && (v.ToolResult == "" || strings.HasPrefix(v.Detail, chatNotSent)):
+			// A chat claudewrap chose before they typed is recorded;
+			// its message, which would go on their prompt, is not sent.
 			v.Outcome, v.Detail = Theirs, "handed to the person, who typed; "+v.Detail
 		default:
 			v.Detail = "handed to the person, who typed; " + v.Detail
@@ -342,6 +348,48 @@ func (v *Verdict) handedOver(reason, note string, typed bool) {
 		v.Outcome, v.Detail = Failed, note
 	}
 	v.Detail = "handed to the person (" + reason + "); " + v.Detail
+}
+
+// endedForThem judges the forms the run's end for the person, who typed,
+// left without a record; vs holds cases' verdicts. The harness ends the
+// run once a form is handed to them (nobody comes), and:
+//   - Claude sends the records of two forms asked together in one request,
+//     once both are done: a form asked with one left to them cannot reach
+//     the API. Not handed over, nothing recorded, and asked when they typed
+//     (end.atKey), it is theirs too;
+//   - a form asked after they typed (not in end.atKey), not handed over,
+//     with nothing recorded, was cut short by that end (Claude killed
+//     before it showed, or while it was answered): not judged (NotAsked).
+//
+// A form handed over for another reason, or with a record, is left as
+// judged.
+func endedForThem(cases []Case, vs []Verdict, end terminalEnd) {
+	ended := false
+	for _, after := range end.afterKey {
+		ended = ended || after
+	}
+	if !ended {
+		return
+	}
+	for k := range vs {
+		if v := &vs[k]; v.Outcome == Failed && v.ToolResult == "" && !end.atKey[v.Case] && end.handed[v.Case] == "" {
+			v.Outcome = NotAsked
+			v.Detail = "asked after the person typed: the run ended for them first; " + v.Detail
+		}
+	}
+	for k := range vs {
+		var partner *Verdict
+		if cases[k].Together {
+			partner = &vs[k-1]
+		} else if k+1 < len(vs) && cases[k+1].Together {
+			partner = &vs[k+1]
+		}
+		if v := &vs[k]; partner != nil && partner.Outcome == Theirs && v.Outcome == Failed && v.ToolResult == "" &&
+			end.atKey[v.Case] && end.handed[v.Case] == "" {
+			v.Outcome = Theirs
+			v.Detail = "asked with a form left to the person, who typed: its record waits for that form's; " + v.Detail
+		}
+	}
 }
 
 // personTyped is claudewrap's reason for a form it handed over as the

@@ -391,9 +391,50 @@ func TestJudge(t *testing.T) {
 	}
 }
 
-// cancelledRecord stands, in TestHandedOver, for a form not submitted with
-// something recorded (Failed, with a tool_result).
-const cancelledRecord Outcome = "cancelled (test)"
+// cancelledRecord and chattedRecord stand, in TestHandedOver, for a form
+// not submitted with something recorded (Failed, with a tool_result): a
+// cancel, and the chat the rules chose without its message.
+const (
+	cancelledRecord Outcome = "cancelled (test)"
+	chattedRecord   Outcome = "chatted (test)"
+)
+
+// TestEndedForThem: once the run ended for the person, who typed, a form
+// asked together with one left to them is theirs too when nothing of it
+// was recorded and it was asked when they typed; a form asked after they
+// typed with nothing recorded is not judged; a form with a record, or
+// handed over for another reason, stays as judged; and nothing changes in
+// a run that did not end for them.
+func TestEndedForThem(t *testing.T) {
+	cases := []Case{{ID: "a"}, {ID: "b", Together: true}, {ID: "c"}, {ID: "d", Together: true}, {ID: "e"}, {ID: "f", Together: true},
+		{ID: "g"}, {ID: "h"}, {ID: "i"}}
+	verdicts := func() []Verdict {
+		return []Verdict{{Case: "a", Outcome: Failed}, {Case: "b", Outcome: Theirs}, {Case: "c", Outcome: Theirs},
+			{Case: "d", Outcome: Failed, ToolResult: "cancelled"}, {Case: "e", Outcome: Failed}, {Case: "f", Outcome: Theirs},
+			{Case: "g", Outcome: Failed}, {Case: "h", Outcome: Failed, ToolResult: "cancelled"}, {Case: "i", Outcome: Failed}}
+	}
+	end := terminalEnd{atKey: map[string]bool{"a": true, "b": true, "c": true, "d": true, "e": true, "f": true},
+		handed:   map[string]string{"b": "the person typed", "c": "the person typed", "e": "navigation failed", "f": "the person typed", "i": "navigation failed"},
+		afterKey: map[string]bool{"b": true, "c": true, "e": false, "f": true}}
+	outcomes := func(vs []Verdict) string {
+		var got []string
+		for _, v := range vs {
+			got = append(got, v.Case+":"+string(v.Outcome))
+		}
+		return strings.Join(got, " ")
+	}
+	vs := verdicts()
+	endedForThem(cases, vs, end)
+	if want := "a:theirs b:theirs c:theirs d:failed e:failed f:theirs g:not-asked h:failed i:failed"; outcomes(vs) != want {
+		t.Errorf("%s, want %s", outcomes(vs), want)
+	}
+	vs = verdicts()
+	end.afterKey = map[string]bool{"e": false}
+	endedForThem(cases, vs, end)
+	if want := outcomes(verdicts()); outcomes(vs) != want {
+		t.Errorf("a run that did not end for the person: %s, want %s", outcomes(vs), want)
+	}
+}
 
 // TestHandedOver: a form handed to the person is not answered by
 // claudewrap, whatever Claude recorded after the harness ended the run; a
@@ -419,11 +460,14 @@ func TestHandedOver(t *testing.T) {
 		{NotAsked, NotAsked, "the person typed", true, "an earlier form ended the session"},
 		{Right, Failed, "navigation failed", true, "handed to the person (navigation failed); claudewrap exit 143"},
 		{cancelledRecord, Failed, "the person typed", true, "handed to the person, who typed; the form was not submitted: it was cancelled"},
+		{chattedRecord, Theirs, "the person typed", true, "handed to the person, who typed; " + chatNotSent},
 	} {
 		v := Verdict{Outcome: tc.was}
 		switch tc.was {
 		case cancelledRecord: // a Failed verdict with something recorded
 			v.Outcome, v.ToolResult, v.Detail = Failed, "cancelled", "the form was not submitted: it was cancelled"
+		case chattedRecord:
+			v.Outcome, v.ToolResult, v.Detail = Failed, "clarify", chatNotSent
 		case Failed:
 			v.Detail = "no tool_result reached the API"
 		case Wrong:

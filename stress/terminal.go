@@ -363,8 +363,9 @@ type terminalEnd struct {
 	// the replies to Claude's queries written then.
 	landed, replied map[string]int
 	// afterKey holds the forms handed over after the person pressed a key
-	// (Case.Person), as the events were read.
-	afterKey map[string]bool
+	// (Case.Person), as the events were read; atKey those asked or open
+	// then.
+	afterKey, atKey map[string]bool
 }
 
 // close ends the terminal once claudewrap has exited: the events are read a
@@ -389,7 +390,7 @@ func (t *terminal) close(logPath string) terminalEnd {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	os.WriteFile(logPath, []byte(strings.Join(t.log, "\n")+"\n"), 0o644) // for reading only
-	end := terminalEnd{handed: t.handed, landed: t.landed, replied: t.replied, afterKey: t.afterKey}
+	end := terminalEnd{handed: t.handed, landed: t.landed, replied: t.replied, afterKey: t.afterKey, atKey: t.atKey}
 	if m := lastWords.FindAll(t.shownTail, -1); len(m) > 0 {
 		end.last = string(m[len(m)-1])
 	}
