@@ -190,7 +190,10 @@ type session struct {
 	// person types.
 	choice       *screenChoice
 	dialogCancel context.CancelFunc
-	hooked       bool // a hook message of Claude's came: its session started
+	// messageCancel stops the chat message being typed when the person
+	// types (see message).
+	messageCancel context.CancelFunc
+	hooked        bool // a hook message of Claude's came: its session started
 	// transcript is Claude's transcript file (SessionStart); perms are the
 	// permission answers not yet found in it, claimed the tool_use ids
 	// already matched to one (see permcheck.go).

@@ -371,6 +371,44 @@ func TestChatMessageBundle(t *testing.T) {
 	}
 }
 
+// TestChatTypedDuringMessage: the person types while claudewrap types the
+// chat message into Claude's prompt: the prompt is theirs, as a form is;
+// the message is not sent (no Enter after their key), and it is handed
+// over. Before, claudewrap went on: their letter in the prompt failed the
+// message's check (a navigation failure, with a bug report), or, typed
+// between the check and the Enter, went out with the message.
+func TestChatTypedDuringMessage(t *testing.T) {
+	t.Parallel()
+	const text = "which one is cheapest to run?"
+	typed := make(chan struct{})
+	var r *run
+	c := newChild(t, fakeclaude.Faults{
+		// Keys 1 to 5 walk to "Chat about this" and press it; key 6 is the
+		// message, drawn late so that the person's key comes first.
+		Delay: map[int]time.Duration{6: 300 * time.Millisecond},
+		OnSend: func(n int) {
+			if n == 6 {
+				go func() { // the person, at their terminal, apart from claudewrap
+					defer close(typed)
+					r.s.input([]byte("x"))
+				}()
+			}
+		}})
+	r = startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{
+		database.Question: {Action: answer.Chat, Text: text}}}, Policy: rules.Passthrough,
+		Host: ptyhost.Config{Cols: 100, Rows: 40}})
+	c.ask("t1", database)
+	if ev := r.wait(`"chat_message"`); ev["event"] != "handed_over" || ev["reason"] != "the person typed" {
+		t.Errorf("chat message: %v, want handed over\n%s", ev, r)
+	}
+	<-typed
+	c.Settle()
+	if keys := c.Received(); len(keys) != 6 || len(c.Sent()) != 0 {
+		t.Errorf("keys %+v, sent %q: want nothing after the message's text\n%s", keys, c.Sent(), r)
+	}
+	r.end()
+}
+
 // TestChatDroppedWithItsForm: a form whose rule chats, handed to the person
 // before its drive began, takes its pending message with it. It was once
 // kept, and typed into Claude's prompt at the next Stop: a message nobody

@@ -118,12 +118,37 @@ func (s *session) interrupted() bool {
 // message sends the chat message as the next turn; from is the form whose
 // chat it follows.
 func (s *session) message(text string, from *form) {
-	cfg := s.cfg.Flow
-	cfg.Screen, cfg.Keys = s.child.Screen(), s.keys
+	// The prompt is the person's once they type, as a form is: their key
+	// since the form was asked, or while the message is typed, stops it
+	// (see gatedKeys).
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
 	s.mu.Lock()
 	left := s.said
+	typed := from != nil && s.lastInput.After(from.asked)
+	if !typed {
+		s.messageCancel = cancel
+	}
 	s.mu.Unlock()
-	err := askflow.Message(s.ctx, cfg, text, left)
+	theirs := func() {
+		fields := events.Fields{"chat_message": text, "reason": "the person typed"}
+		if from != nil {
+			fields["tool_use_id"] = from.ID()
+		}
+		s.log.Emit("handed_over", fields)
+	}
+	if typed {
+		theirs()
+		return
+	}
+	defer func() {
+		s.mu.Lock()
+		s.messageCancel = nil
+		s.mu.Unlock()
+	}()
+	cfg := s.cfg.Flow
+	cfg.Screen, cfg.Keys = s.child.Screen(), gatedKeys{s, ctx, s.keys}
+	err := askflow.Message(ctx, cfg, text, left)
 	if err == nil {
 		s.mu.Lock()
 		s.said = text
@@ -142,6 +167,10 @@ func (s *session) message(text string, from *form) {
 			return
 		}
 		s.log.Emit("error", events.Fields{"message": "chat message: Claude exited before the message was confirmed"})
+		return
+	}
+	if err != nil && ctx.Err() != nil {
+		theirs()
 		return
 	}
 	if err != nil {

@@ -24,6 +24,10 @@ func (s *session) input(p []byte) {
 		s.dialogCancel() // a dialog being answered is theirs now
 		s.dialogCancel = nil
 	}
+	if s.messageCancel != nil {
+		s.messageCancel() // and so is Claude's prompt
+		s.messageCancel = nil
+	}
 	s.mu.Unlock()
 	s.takeOver()
 	s.gate.Unlock()
