@@ -395,3 +395,22 @@ func TestAnswerDecisions(t *testing.T) {
 		})
 	}
 }
+
+// TestHumanHandedOver: a form handed to the person counts in the summary;
+// a dialog and a chat message handed over are said as what they are, and
+// are not counted as forms.
+func TestHumanHandedOver(t *testing.T) {
+	var b bytes.Buffer
+	h := newHuman(&b, false)
+	h.event("handed_over", map[string]any{"tool_use_id": "t1", "reason": "the person typed"})
+	h.event("handed_over", map[string]any{"dialog": "permission", "reason": "the person typed"})
+	h.event("handed_over", map[string]any{"tool_use_id": "t2", "chat_message": "why?", "reason": "the person typed"})
+	h.summary(0, "exited with status 0")
+	want := "claudewrap: the form is yours: the person typed\n" +
+		"claudewrap: the permission dialog is yours: the person typed\n" +
+		"claudewrap: the chat message \"why?\" is not sent: Claude's prompt is yours (the person typed)\n" +
+		"claudewrap: 1 handed to you; Claude exited with status 0; exit 0\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}

@@ -96,8 +96,15 @@ func (h *human) event(name string, f events.Fields) {
 	case "unmatched":
 		h.say("no rule answers %q (%s)", str("question"), firstOf(str("reason"), "policy "+str("policy")))
 	case "handed_over":
-		h.yours++
-		h.say("the form is yours: %s", str("reason"))
+		switch {
+		case f["chat_message"] != nil:
+			h.say("the chat message %q is not sent: Claude's prompt is yours (%s)", str("chat_message"), str("reason"))
+		case str("dialog") != "":
+			h.say("the %s dialog is yours: %s", str("dialog"), str("reason"))
+		default:
+			h.yours++
+			h.say("the form is yours: %s", str("reason"))
+		}
 	case "submitted":
 		switch {
 		case str("by") == "person":
