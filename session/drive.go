@@ -62,7 +62,7 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 	// Claude's turn goes on after "Chat about this" and may end before
 	// askflow returns: the message must be pending by then.
 	if chat != "" {
-		s.chat, s.chatFrom = chat, f
+		s.chat, s.chatFrom, s.chatAt = chat, f, time.Now()
 	}
 	s.mu.Unlock()
 	s.goWork(func() { s.drive(f, flow, driven) })
@@ -157,7 +157,11 @@ func (s *session) drive(f *form, ds []answer.Decision, driven chan struct{}) {
 		// Esc ends Claude's turn without a Stop hook.
 		s.turnInterrupted()
 	case askflow.Chatted:
-		s.move(f, done, driving)
+		if !s.move(f, done, driving) {
+			// Handed over as "Chat about this" went: Claude's prompt,
+			// where the message would go, is the person's.
+			s.dropChat(f)
+		}
 		s.forget(f) // no PostToolUse follows
 		s.log.Emit("submitted", events.Fields{"tool_use_id": f.ID(), "keys": res.Keys, "chat": true})
 	}

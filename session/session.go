@@ -172,8 +172,10 @@ type session struct {
 	chat    string // a message to send when the turn ends ("Chat about this")
 	said    string // the last chat message sent (askflow.Message's left)
 	// chatFrom is the form whose "Chat about this" s.chat follows, for a
-	// bug report if the message cannot be sent.
+	// bug report if the message cannot be sent; chatAt is when its drive
+	// was queued: a key of the person's since makes the prompt theirs.
 	chatFrom *form
+	chatAt   time.Time
 	lastKey  *inflight // the last key claudewrap sent (inflight.go)
 	// lastInput is when the person last typed, for the passthrough timeout.
 	lastInput time.Time

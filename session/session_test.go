@@ -409,6 +409,48 @@ func TestChatTypedDuringMessage(t *testing.T) {
 	r.end()
 }
 
+// TestChatSentBeforeTheirKey: the person types while claudewrap's Enter,
+// which sends the chat message, is on its way: it reaches Claude first
+// (the gate), the message goes, and it is said to have gone, not to be
+// theirs.
+func TestChatSentBeforeTheirKey(t *testing.T) {
+	t.Parallel()
+	const text = "which one is cheapest to run?"
+	entered, release := make(chan struct{}), make(chan struct{})
+	open := sync.OnceFunc(func() { close(release) })
+	t.Cleanup(open)
+	c := newChild(t, fakeclaude.Faults{OnSend: func(n int) {
+		if n == 7 { // the message's Enter (see TestChatTypedDuringMessage)
+			close(entered)
+			<-release
+		}
+	}})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{
+		database.Question: {Action: answer.Chat, Text: text}}}, Policy: rules.Passthrough,
+		Host: ptyhost.Config{Cols: 100, Rows: 40}})
+	c.ask("t1", database)
+	select {
+	case <-entered:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the message's Enter never came\n%s", r)
+	}
+	typed := make(chan struct{})
+	go func() {
+		defer close(typed)
+		r.s.input([]byte("x"))
+	}()
+	open()
+	<-typed
+	if ev := r.wait(`"chat_message"`); ev["event"] != "submitted" {
+		t.Errorf("chat message: %v, want sent\n%s", ev, r)
+	}
+	c.Settle()
+	if got := c.Sent(); !slices.Equal(got, []string{text}) {
+		t.Errorf("Claude was sent %q\n%s", got, r)
+	}
+	r.end()
+}
+
 // TestChatDroppedWithItsForm: a form whose rule chats, handed to the person
 // before its drive began, takes its pending message with it. It was once
 // kept, and typed into Claude's prompt at the next Stop: a message nobody
@@ -519,6 +561,39 @@ func TestTypedWhileDecidingTimeout(t *testing.T) {
 	if k, to := strings.Index(log, `"event":"key"`), strings.Index(log, `"event":"timeout"`); k >= 0 && k < to {
 		t.Errorf("a key was pressed before the answer timeout\n%s", r)
 	}
+}
+
+// TestChatAfterAnswerTimeout: TestTypedWhileDecidingTimeout with a rule
+// that chats. The person's key, typed before the rules answered, is not at
+// the message: it is sent once the answer timeout has the rules answer.
+// It was once taken for a key at Claude's prompt (the form asked before
+// it), and the message handed over to nobody.
+func TestChatAfterAnswerTimeout(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	gate, entered := make(chan struct{}), make(chan struct{}, 1)
+	open := sync.OnceFunc(func() { close(gate) })
+	t.Cleanup(open)
+	r := startRun(t, c, Config{Decider: gatedDecider{decider: decider{answers: map[string]answer.Decision{
+		database.Question: {Action: answer.Chat, Text: "which one is cheapest to run?"}}}, gated: database.Question, gate: gate, entered: entered},
+		Policy: rules.Passthrough, AnswerTimeout: 200 * time.Millisecond, Host: ptyhost.Config{Cols: 100, Rows: 40}})
+	c.ask("t1", database)
+	select {
+	case <-entered:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the form was never decided\n%s", r)
+	}
+	r.s.input([]byte("x"))
+	open()
+	r.wait(`"event":"timeout"`)
+	if ev := r.wait(`"chat_message"`); ev["event"] != "submitted" {
+		t.Errorf("chat message: %v, want sent\n%s", ev, r)
+	}
+	c.Settle()
+	if got := c.Sent(); !slices.Equal(got, []string{"which one is cheapest to run?"}) {
+		t.Errorf("Claude was sent %q\n%s", got, r)
+	}
+	r.end()
 }
 
 // answerBoth has the person answer the two forms handed to them (option 1

@@ -27,7 +27,7 @@ func (s *session) stop() {
 		s.mu.Unlock()
 		return
 	}
-	msg, from := s.chat, s.chatFrom
+	msg, from, at := s.chat, s.chatFrom, s.chatAt
 	s.chat, s.chatFrom = "", nil
 	id := s.sessionID
 	s.turns++
@@ -36,7 +36,7 @@ func (s *session) stop() {
 	if msg != "" {
 		s.goWork(func() {
 			s.checkPermissions(s.ctx, false)
-			s.message(msg, from)
+			s.message(msg, from, at)
 		})
 		return
 	}
@@ -116,16 +116,17 @@ func (s *session) interrupted() bool {
 }
 
 // message sends the chat message as the next turn; from is the form whose
-// chat it follows.
-func (s *session) message(text string, from *form) {
+// chat it follows, chosen at (its drive queued).
+func (s *session) message(text string, from *form, at time.Time) {
 	// The prompt is the person's once they type, as a form is: their key
-	// since the form was asked, or while the message is typed, stops it
-	// (see gatedKeys).
+	// since the chat was chosen, or while the message is typed, stops it
+	// (see gatedKeys). An Enter of claudewrap's that went before their key
+	// sent it.
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	s.mu.Lock()
 	left := s.said
-	typed := from != nil && s.lastInput.After(from.asked)
+	typed := s.lastInput.After(at)
 	if !typed {
 		s.messageCancel = cancel
 	}
@@ -147,8 +148,12 @@ func (s *session) message(text string, from *form) {
 		s.mu.Unlock()
 	}()
 	cfg := s.cfg.Flow
-	cfg.Screen, cfg.Keys = s.child.Screen(), gatedKeys{s, ctx, s.keys}
+	keys := &lastSent{k: gatedKeys{s, ctx, s.keys}}
+	cfg.Screen, cfg.Keys = s.child.Screen(), keys
 	err := askflow.Message(ctx, cfg, text, left)
+	if err != nil && ctx.Err() != nil && s.ctx.Err() == nil && keys.last == "\r" {
+		err = nil // their key came after the Enter: the message went
+	}
 	if err == nil {
 		s.mu.Lock()
 		s.said = text
@@ -197,4 +202,18 @@ func (s *session) message(text string, from *form) {
 		return
 	}
 	s.log.Emit("submitted", events.Fields{"chat_message": text})
+}
+
+// lastSent notes the last keys that went to Claude through it.
+type lastSent struct {
+	k    askflow.Keys
+	last string
+}
+
+func (l *lastSent) SendKeys(p []byte) error {
+	err := l.k.SendKeys(p)
+	if err == nil {
+		l.last = string(p)
+	}
+	return err
 }

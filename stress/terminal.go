@@ -220,6 +220,7 @@ func (t *terminal) feed(b []byte, cases map[string]Case, handedOver func()) []by
 			Reason    string `json:"reason"`
 			Step      string `json:"step"`
 			Message   string `json:"message"`
+			Chat      string `json:"chat_message"`
 		}
 		if json.Unmarshal(line, &e) != nil {
 			continue
@@ -256,7 +257,9 @@ func (t *terminal) feed(b []byte, cases map[string]Case, handedOver func()) []by
 			first := len(t.handed) == 0
 			if _, seen := t.handed[id]; !seen {
 				t.handed[id] = e.Reason
-				t.afterKey[id] = t.atKey[id]
+				// A chat message is handed over at the turn's end, its
+				// form long done: any key of the person's before counts.
+				t.afterKey[id] = t.atKey[id] || e.Chat != "" && t.atKey != nil
 				if id == "" && e.Dialog != "" {
 					t.handed[id] = e.Dialog + " dialog: " + e.Reason
 				}

@@ -229,7 +229,9 @@ func TestTerminalFeed(t *testing.T) {
 	tm.feed([]byte(`{"event":"question","tool_use_id":"toolu_g"}`+"\n"+
 		`{"event":"handed_over","tool_use_id":"toolu_e","reason":"the person typed"}`+"\n"+
 		`{"event":"handed_over","tool_use_id":"toolu_g","reason":"the person typed"}`+"\n"), nil, func() {})
-	if fmt.Sprint(tm.afterKey) != "map[:false toolu_b:false toolu_d:false toolu_e:true toolu_g:false]" {
+	// A chat message handed over after the key, its form done before it.
+	tm.feed([]byte(`{"event":"handed_over","tool_use_id":"toolu_h","chat_message":"why?","reason":"the person typed"}`+"\n"), nil, func() {})
+	if fmt.Sprint(tm.afterKey) != "map[:false toolu_b:false toolu_d:false toolu_e:true toolu_g:false toolu_h:true]" {
 		t.Errorf("handed over after the person's key: %v", tm.afterKey)
 	}
 }
