@@ -59,7 +59,8 @@ func (s *session) keyTime() time.Time {
 	return s.lastSent
 }
 
-// gatedKeys sends a drive's or a dialog's keys while its context lasts.
+// gatedKeys sends a drive's, a dialog's or the chat message's keys while
+// its context lasts.
 // The check and the write are one step under s.gate, which input holds
 // while it hands forms over, before the person's keys are passed on: a key
 // whose check passed reaches Claude before theirs, acting on the screen
@@ -121,8 +122,12 @@ func (s *session) undoInflight() {
 	}
 	undo, name, undoName, ok := askflow.Undo(lk.key)
 	if !ok {
-		s.log.Emit("error", events.Fields{"message": "you typed while claudewrap's " + name +
-			" was in flight; it cannot be taken back, so your keys act on the screen after it"})
+		msg := "you typed while claudewrap's " + name + " was in flight; it cannot be taken back, so your keys act on the screen after it"
+		if string(lk.key) == "\x1b" {
+			// Run 50, 2.1.321: the form stayed, nothing recorded.
+			msg += " (or, right after an Esc, Claude may read the two as one key, Alt and yours, and the Esc does nothing)"
+		}
+		s.log.Emit("error", events.Fields{"message": msg})
 		return
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, undoWait)

@@ -142,8 +142,8 @@ type session struct {
 	cfg   Config
 	child Child
 	// keys sends claudewrap's keys, noted as in flight (inflight.go);
-	// rawKeys sends without noting. A drive or a dialog sends through
-	// gatedKeys, which hold gate.
+	// rawKeys sends without noting. A drive, a dialog and the chat
+	// message send through gatedKeys, which hold gate.
 	keys    askflow.Keys
 	rawKeys askflow.Keys
 	log     *events.Log
