@@ -14,6 +14,11 @@
 // scheduler, woken for every 4 KB a PTY read gives, cost a relay in Go a
 // tenth of its throughput. Elsewhere readLoop reads the PTY itself.
 //
+// The person's input goes on in chunks that do not end inside a terminal's
+// report when its rest follows within 50 ms (input.go): a report a read cut
+// in two is seen whole, not as typing, and no key of the wrapper's lands
+// between its halves.
+//
 // It knows nothing about forms, rules or hooks: it moves bytes and reports how
 // the child ended.
 package ptyhost

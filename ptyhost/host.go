@@ -45,7 +45,8 @@ type Config struct {
 	// wrapper sends (see [Tap]).
 	Tap Tap
 	// OnInput, if set, is called with each chunk the person types, before it
-	// is forwarded to the child.
+	// is forwarded to the child. A chunk does not end inside a terminal's
+	// report if the rest follows within seqWait (see joiner).
 	OnInput func(p []byte)
 }
 
@@ -77,6 +78,7 @@ type Host struct {
 	// so that no key typed after is taken from the shell or a prompt.
 	in     cancelreader.CancelReader
 	inDone chan struct{} // closed when copyInput has returned
+	inRead atomic.Int64  // reads of the person's terminal, for tests
 
 	input   chan []byte   // everything written to the PTY, in order
 	outDone chan struct{} // closed when the output copy has drained
@@ -681,14 +683,23 @@ func (h *Host) restore() {
 
 func (h *Host) copyInput() {
 	defer close(h.inDone)
+	j := &joiner{wait: seqWait, pass: func(p []byte) {
+		select {
+		case <-h.done: // a held sequence's timer, after the end
+			return
+		default:
+		}
+		if h.cfg.OnInput != nil {
+			h.cfg.OnInput(p)
+		}
+		h.enqueue(p)
+	}}
 	buf := make([]byte, 4096)
 	for {
 		n, err := h.in.Read(buf)
+		h.inRead.Add(1)
 		if n > 0 {
-			if h.cfg.OnInput != nil {
-				h.cfg.OnInput(buf[:n])
-			}
-			h.enqueue(buf[:n])
+			j.add(buf[:n])
 		}
 		if err != nil {
 			return

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -506,4 +507,40 @@ func TestQueryFloodDoesNotDeadlock(t *testing.T) {
 	if st, err := h.Wait(); err != nil || st.Code != 0 {
 		t.Errorf("status %+v, %v", st, err)
 	}
+}
+
+// TestPassthroughReportCut: a terminal's report that the read cuts in two
+// (its first half read alone) reaches OnInput, and the child, whole.
+func TestPassthroughReportCut(t *testing.T) {
+	ptmx, tty := personTerminal(t, 100, 30)
+	cfg := helperConfig(t, "echo")
+	cfg.Headless = false
+	cfg.Stdin, cfg.Stdout = tty, tty
+	var (
+		mu     sync.Mutex
+		chunks []string
+	)
+	cfg.OnInput = func(p []byte) { mu.Lock(); chunks = append(chunks, string(p)); mu.Unlock() }
+	h := startHost(t, cfg)
+	go io.Copy(io.Discard, ptmx)
+	waitScreen(t, h.Screen(), "ready")
+
+	reads := h.inRead.Load()
+	ptmx.Write([]byte("\x1b[?62"))
+	deadline := time.Now().Add(5 * time.Second)
+	for h.inRead.Load() == reads { // the host has read the first half alone
+		if time.Now().After(deadline) {
+			t.Fatal("the host never read the first half")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	ptmx.Write([]byte(";22c\r"))
+	waitScreen(t, h.Screen(), `got "\x1b[?62;22c"`)
+	mu.Lock()
+	if !slices.Contains(chunks, "\x1b[?62;22c\r") {
+		t.Errorf("OnInput saw %q, want the report whole", chunks)
+	}
+	mu.Unlock()
+	ptmx.Write([]byte("quit\r"))
+	waitDone(t, h)
 }

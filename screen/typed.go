@@ -11,7 +11,8 @@ import (
 // person taking a form over. A report is read strictly, so that no key
 // passes for one: a key missed would leave claudewrap pressing keys while
 // the person types, worse than a form handed over for nothing. A report cut
-// in two by the read counts as typed (a handover, never a missed key).
+// in two counts as typed (a handover, never a missed key); ptyhost passes
+// one on whole when its rest follows within 50 ms (see its joiner).
 func Typed(p []byte) bool { return len(keys(p)) > 0 }
 
 // EscPressed reports whether the person pressed Esc alone: what is left of
