@@ -512,6 +512,8 @@ func TestQueryFloodDoesNotDeadlock(t *testing.T) {
 // TestPassthroughReportCut: a terminal's report that the read cuts in two
 // (its first half read alone) reaches OnInput, and the child, whole.
 func TestPassthroughReportCut(t *testing.T) {
+	defer func(w time.Duration) { seqWait = w }(seqWait)
+	seqWait = time.Minute // the second half is read in time however slow the machine
 	ptmx, tty := personTerminal(t, 100, 30)
 	cfg := helperConfig(t, "echo")
 	cfg.Headless = false

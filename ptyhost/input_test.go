@@ -30,6 +30,11 @@ func TestUnfinished(t *testing.T) {
 		{"\x1bOA", -1},                              // SS3 Up
 		{"\x1bO", -1},                               // Alt+O, or SS3's first half: a key, not held
 		{"\x1b[\r", -1},                             // broken by a control
+		{"\x1b[\x1b[?62", 2},                        // broken by the Esc of a report cut
+		{"\x1b\x1b[?62", 1},                         // Esc, then a report cut
+		{"\x1b]yes\r", -1},                          // Alt+], "yes", Enter: no report holds a control
+		{"\x1bPab\x03", -1},                         // Alt+P, "ab", Ctrl-C
+		{"\x1b_x\x7f", -1},                          // Alt+_, "x", Backspace
 		{"\x1b]" + strings.Repeat("x", seqMax), -1}, // too long to be a report
 	} {
 		want := tc.want
@@ -119,5 +124,19 @@ func TestJoinerRestNeverCame(t *testing.T) {
 	got := ps.waitN(t, 2)
 	if got[0] != "\x1b[?1u" || got[1] != "\x1b]11;rgb" {
 		t.Fatalf("passed %q, want the joined report, then the new hold at its own time", got)
+	}
+}
+
+// TestJoinerDeadlineKept: typing that goes on inside a held sequence (a key
+// held down after Alt+[) does not keep it held past its first deadline.
+func TestJoinerDeadlineKept(t *testing.T) {
+	j, ps := newJoiner(time.Hour)
+	j.add([]byte("\x1b[1"))
+	j.mu.Lock()
+	j.heldAt = j.heldAt.Add(-2 * time.Hour) // held long ago
+	j.mu.Unlock()
+	j.add([]byte("1;1"))
+	if got := ps.get(); len(got) != 1 || got[0] != "\x1b[11;1" {
+		t.Fatalf("passed %q, want everything at once: the deadline passed", got)
 	}
 }
