@@ -100,6 +100,10 @@ type Session struct {
 	// (CSI 16 t), and for "kitty" the keyboard flags (CSI ? u) and a
 	// graphics query too (see Answerer).
 	Replies Term `json:",omitempty"`
+	// Cut has the terminal send each batch of replies cut in two, inside
+	// its first reply, the rest cutGap after, as a terminal across a
+	// network can (generation Pieces): a reply in pieces is no key typed.
+	Cut bool `json:",omitempty"`
 }
 
 // Plan is everything one seed generates.
@@ -165,8 +169,11 @@ const (
 	// and then, while a form is answered (Case.Person; class "person"). The
 	// forms, sizes, resizes and replies are Replies'.
 	Person
+	// Pieces has a terminal that replies send its replies cut in two, now
+	// and then (Session.Cut; class "replies-cut"). All else is Person's.
+	Pieces
 
-	Latest = Person
+	Latest = Pieces
 )
 
 // GenerateWith is Generate with the generator of generation gen.
@@ -177,7 +184,8 @@ func GenerateWith(seed uint64, forms int, gen Generation) Plan {
 		g := &generator{r: rand.New(rand.NewPCG(seed, uint64(i))), session: i, gen: gen,
 			pairs:  rand.New(rand.NewPCG(seed^pairStream, uint64(i))),
 			term:   rand.New(rand.NewPCG(seed^termStream, uint64(i))),
-			person: rand.New(rand.NewPCG(seed^personStream, uint64(i)))}
+			person: rand.New(rand.NewPCG(seed^personStream, uint64(i))),
+			pieces: rand.New(rand.NewPCG(seed^piecesStream, uint64(i)))}
 		s := g.session1(min(forms-n, 1+g.r.IntN(6)))
 		n += len(s.Cases)
 		p.Sessions = append(p.Sessions, s)
@@ -199,6 +207,9 @@ type generator struct {
 	// person draws the person's keys, apart from the rest, so that all
 	// else stays Replies'.
 	person *rand.Rand
+	// pieces draws which terminals cut their replies, apart from the rest,
+	// so that all else stays Person's.
+	pieces *rand.Rand
 	gen    Generation
 }
 
@@ -208,6 +219,7 @@ const (
 	pairStream   = 0x7061697273
 	termStream   = 0x7465726d
 	personStream = 0x706572736f6e
+	piecesStream = 0x706965636573
 )
 
 // terminalChance is how likely a session is to run on a terminal;
@@ -218,6 +230,8 @@ const (
 	// personChance is how likely the person at a session's terminal is to
 	// press a key during one of its forms.
 	personChance = 0.4
+	// cutChance is how likely a terminal that replies is to cut them.
+	cutChance = 0.5
 )
 
 // pairChance is how likely a case that may be paired with the one before
@@ -313,6 +327,16 @@ func (g *generator) terminal(s *Session) {
 		c.Person = &Keypress{Keys: "\x1b[B", After: time.Duration(g.person.IntN(300)) * time.Millisecond}
 		c.Classes = append(c.Classes, "person")
 		slices.Sort(c.Classes)
+	}
+	if g.gen < Pieces || s.Replies == Mute {
+		return
+	}
+	if g.pieces.Float64() < cutChance {
+		s.Cut = true
+		for k := range s.Cases {
+			s.Cases[k].Classes = append(s.Cases[k].Classes, "replies-cut")
+			slices.Sort(s.Cases[k].Classes)
+		}
 	}
 }
 

@@ -184,7 +184,7 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	cmd.WaitDelay = 10 * time.Second
 	var term *terminal
 	if s.Terminal {
-		if term, err = openTerminal(s.Cols, s.Rows, filepath.Join(dir, "terminal.out"), s.Replies); err != nil {
+		if term, err = openTerminal(s.Cols, s.Rows, filepath.Join(dir, "terminal.out"), s.Replies, s.Cut); err != nil {
 			return nil, err
 		}
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = term.tty, term.tty, term.tty

@@ -104,6 +104,28 @@ func TestGenerations(t *testing.T) {
 			t.Errorf("%s: the session, without the person's key, differs from generation Replies'", s.Name)
 		}
 	}
+	// Pieces draws its cut replies apart: without them, a seed's plan is
+	// Person's; only a terminal that replies cuts them.
+	pieces, person := GenerateWith(1, 400, Pieces), GenerateWith(1, 400, Person) // the loop above took the keys out
+	for i := range pieces.Sessions {
+		s := pieces.Sessions[i]
+		if s.Cut {
+			if !s.Terminal || s.Replies == Mute {
+				t.Errorf("%s: cut replies on a terminal (%t) that replies %q", s.Name, s.Terminal, s.Replies)
+			}
+			s.Cut = false
+			s.Cases = slices.Clone(s.Cases)
+			for k := range s.Cases {
+				s.Cases[k].Classes = slices.DeleteFunc(slices.Clone(s.Cases[k].Classes), func(cl string) bool { return cl == "replies-cut" })
+			}
+		}
+		if !reflect.DeepEqual(s, person.Sessions[i]) {
+			t.Errorf("%s: the session, with its replies whole, differs from generation Person's", s.Name)
+		}
+	}
+	if n := count(GenerateWith(1, 400, Person), "replies-cut"); n != 0 {
+		t.Errorf("%d forms of class replies-cut in generation Person, want none", n)
+	}
 	// Terminals draws its terminals apart: a seed's forms and answers, and
 	// its headless sessions whole, are Typed's.
 	typed, terms := GenerateWith(1, 400, Typed), GenerateWith(1, 400, Terminals)
@@ -125,7 +147,7 @@ func TestGenerations(t *testing.T) {
 			}
 		}
 	}
-	for _, class := range []string{"emoji-sequence", "mark-header", "white-space", "script", "invisible", "typed-script", "terminal", "resized", "kitty-keyboard", "person"} {
+	for _, class := range []string{"emoji-sequence", "mark-header", "white-space", "script", "invisible", "typed-script", "terminal", "resized", "kitty-keyboard", "person", "replies-cut"} {
 		if n := count(Generate(1, 400), class); n == 0 {
 			t.Errorf("no form of class %s in 400", class)
 		}
@@ -135,7 +157,7 @@ func TestGenerations(t *testing.T) {
 	// Spaces' as that of 9a0149b, Scripts' as that of b8961b1 (random forms
 	// run 43), Typed's as that of 6d63f84 (run 44, and the CI sample then),
 	// Terminals' as that of a524bee (run 45), Replies' as runs 46 and 48's,
-	// Person's as run 50's.
+	// Person's as run 50's, Pieces' as run 54's.
 	for _, tc := range []struct {
 		gen  Generation
 		seed uint64
@@ -157,6 +179,7 @@ func TestGenerations(t *testing.T) {
 		{Replies, 1764123500, "c2371a56a7327d9e621feb4e6626888ba8d639a4aa2aa91dbdf94ff46a47e91b"},
 		{Replies, 1764130000, "efafbef9dfd1a4e167c34d1e76cdf456b441e4bac01472ea1a4133b31c10f3eb"},
 		{Person, 1764130000, "c707c565c2be884bd9ac8bbbe67baf87c3de765b137466bd1270df57967d6981"},
+		{Pieces, 1764150000, "c6bb043e8208e95912817dae6ebe28fffa61f711d8e8a576fffbb0f59dbc7dc8"},
 	} {
 		b, err := json.Marshal(GenerateWith(tc.seed, 150, tc.gen))
 		if err != nil {

@@ -34,6 +34,8 @@ type terminal struct {
 	// answers plays the terminal that answers Claude's queries (see
 	// Session.Replies); only the drain uses it.
 	answers *Answerer
+	// cut has the replies sent in two pieces (see Session.Cut).
+	cut bool
 
 	mu     sync.Mutex
 	closed bool
@@ -60,8 +62,9 @@ type terminal struct {
 }
 
 // openTerminal opens a terminal of cols x rows whose output goes to path,
-// answering queries as replies says (see Session.Replies).
-func openTerminal(cols, rows int, path string, replies Term) (*terminal, error) {
+// answering queries as replies says (see Session.Replies), its replies cut
+// in two if cut (see Session.Cut).
+func openTerminal(cols, rows int, path string, replies Term, cut bool) (*terminal, error) {
 	ptmx, tty, err := pty.Open()
 	if err != nil {
 		return nil, fmt.Errorf("open a terminal: %w", err)
@@ -82,7 +85,7 @@ func openTerminal(cols, rows int, path string, replies Term) (*terminal, error) 
 		return nil, fmt.Errorf("open a terminal: %w", err)
 	}
 	t := &terminal{ptmx: ptmx, tty: tty, out: out, drained: make(chan struct{}), done: make(chan struct{}),
-		drainLimit: 10 * time.Second, answers: NewAnswerer(replies), handed: map[string]string{},
+		drainLimit: 10 * time.Second, answers: NewAnswerer(replies), cut: cut, handed: map[string]string{},
 		resizing: map[string]bool{}, open: map[string]bool{}, landed: map[string]int{},
 		replied: map[string]int{}, asked: map[string]bool{}, afterKey: map[string]bool{}}
 	if err := t.setSize(cols, rows); err != nil {
@@ -110,7 +113,7 @@ func (t *terminal) drain() {
 		if n > 0 {
 			t.out.Write(buf[:n]) // for reading only: a full disk loses the copy, not the run
 			if r := t.answers.Answer(buf[:n]); len(r) > 0 {
-				t.ptmx.Write(r) // as the person's terminal types its reports
+				t.reply(r) // as the person's terminal types its reports
 				t.mu.Lock()
 				for o := range t.open {
 					t.replied[o]++
@@ -128,6 +131,35 @@ func (t *terminal) drain() {
 			return
 		}
 	}
+}
+
+// cutGap is the time between a cut reply's two pieces: well within the
+// 50 ms claudewrap waits for a reply's rest.
+const cutGap = 2 * time.Millisecond
+
+// reply writes the replies r to Claude's queries; cut, in two pieces
+// (cutReply), the second cutGap after the first, as a terminal across a
+// network can send them.
+func (t *terminal) reply(r []byte) {
+	if !t.cut {
+		t.ptmx.Write(r)
+		return
+	}
+	k := cutReply(r)
+	t.ptmx.Write(r[:k])
+	time.Sleep(cutGap) // the network's gap, not a wait for anything
+	t.ptmx.Write(r[k:])
+}
+
+// cutReply returns where to cut replies r: halfway through the first, and
+// never after its Esc alone: a lone Esc is the Esc key, to claudewrap as to
+// Claude.
+func cutReply(r []byte) int {
+	end := len(r)
+	if i := bytes.IndexByte(r[1:], 0x1b); i >= 0 {
+		end = i + 1
+	}
+	return min(len(r)-1, max(2, end/2))
 }
 
 // started closes the harness's copy of the person's side once claudewrap

@@ -96,7 +96,7 @@ func waitFor(t *testing.T, what string, cond func() bool, seen func() string) {
 // close; the resizes made while a form was open are counted.
 func TestTerminal(t *testing.T) {
 	dir := t.TempDir()
-	tm, err := openTerminal(80, 24, filepath.Join(dir, "terminal.out"), Kitty)
+	tm, err := openTerminal(80, 24, filepath.Join(dir, "terminal.out"), Kitty, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestTerminal(t *testing.T) {
 // counts as handed over, another error does not; a hand-over read after
 // the person's key is noted so.
 func TestTerminalFeed(t *testing.T) {
-	tm, err := openTerminal(80, 24, filepath.Join(t.TempDir(), "terminal.out"), "")
+	tm, err := openTerminal(80, 24, filepath.Join(t.TempDir(), "terminal.out"), "", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func TestTerminalFeed(t *testing.T) {
 // drain limit when something else still holds that side.
 func TestTerminalCloseBounded(t *testing.T) {
 	for _, held := range []bool{false, true} {
-		tm, err := openTerminal(80, 24, filepath.Join(t.TempDir(), "terminal.out"), "")
+		tm, err := openTerminal(80, 24, filepath.Join(t.TempDir(), "terminal.out"), "", false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -294,6 +294,24 @@ func TestTerminalAnswers(t *testing.T) {
 		}
 		if string(got) != tc.want {
 			t.Errorf("%q: replied\n%q, want\n%q", tc.replies, got, tc.want)
+		}
+	}
+}
+
+// TestCutReply: a batch of replies is cut inside its first reply, never
+// between two, so that what reaches claudewrap first is no whole reply.
+func TestCutReply(t *testing.T) {
+	for _, tc := range []struct {
+		r    string
+		want string // the first piece
+	}{
+		{"\x1b[?62;22c", "\x1b[?6"},
+		{"\x1b[6;20;10t\x1b[?62;22c", "\x1b[6;2"},
+		{"\x1bP>|kitty(0.39.1)\x1b\\", "\x1bP>|kitt"},
+		{"\x1b[I", "\x1b["}, // never the Esc alone, which is the Esc key
+	} {
+		if got := tc.r[:cutReply([]byte(tc.r))]; got != tc.want {
+			t.Errorf("cutReply(%q): first piece %q, want %q", tc.r, got, tc.want)
 		}
 	}
 }
