@@ -36,6 +36,9 @@ type terminal struct {
 	answers *Answerer
 	// cut has the replies sent in two pieces (see Session.Cut).
 	cut bool
+	// writeMu keeps the person's key out of a reply sent in pieces: a
+	// terminal never types a key inside its own report.
+	writeMu sync.Mutex
 
 	mu     sync.Mutex
 	closed bool
@@ -141,6 +144,8 @@ const cutGap = 2 * time.Millisecond
 // (cutReply), the second cutGap after the first, as a terminal across a
 // network can send them.
 func (t *terminal) reply(r []byte) {
+	t.writeMu.Lock()
+	defer t.writeMu.Unlock()
 	if !t.cut {
 		t.ptmx.Write(r)
 		return
@@ -153,13 +158,16 @@ func (t *terminal) reply(r []byte) {
 
 // cutReply returns where to cut replies r: halfway through the first, and
 // never after its Esc alone: a lone Esc is the Esc key, to claudewrap as to
-// Claude.
+// Claude. Replies too short for that go whole (len(r)).
 func cutReply(r []byte) int {
+	if len(r) < 3 {
+		return len(r)
+	}
 	end := len(r)
 	if i := bytes.IndexByte(r[1:], 0x1b); i >= 0 {
 		end = i + 1
 	}
-	return min(len(r)-1, max(2, end/2))
+	return max(2, min(len(r)-1, end/2))
 }
 
 // started closes the harness's copy of the person's side once claudewrap
@@ -362,7 +370,9 @@ func (t *terminal) press(k *Keypress, id string) {
 	if t.closed {
 		return
 	}
+	t.writeMu.Lock()
 	_, err := t.ptmx.Write([]byte(k.Keys))
+	t.writeMu.Unlock()
 	line := fmt.Sprintf("%s: %s +%v: the person pressed %q", time.Now().Format("15:04:05.000"), id, k.After, k.Keys)
 	switch {
 	case err != nil:

@@ -1,6 +1,7 @@
 package stress
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -313,5 +314,26 @@ func TestCutReply(t *testing.T) {
 		if got := tc.r[:cutReply([]byte(tc.r))]; got != tc.want {
 			t.Errorf("cutReply(%q): first piece %q, want %q", tc.r, got, tc.want)
 		}
+	}
+	// Every reply the terminals give is cut inside itself, after its
+	// Esc and introducer.
+	for _, term := range []Term{Xterm, Kitty} {
+		a, n := NewAnswerer(term), 0
+		for _, q := range []string{"\x1b[c", "\x1b[>0q", "\x1b[?u", "\x1b[?2026$p", "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AA\x1b\\", "\x1b[16t"} {
+			r := a.Answer([]byte(q))
+			if len(r) == 0 {
+				continue
+			}
+			n++
+			if k := cutReply(r); k < 2 || k >= len(r) || bytes.IndexByte(r[1:k], 0x1b) >= 0 {
+				t.Errorf("%s: cutReply(%q) = %d", term, r, k)
+			}
+		}
+		if n < 4 {
+			t.Errorf("%s: %d queries answered, want 4 at least", term, n)
+		}
+	}
+	if k := cutReply([]byte("\x1bc")); k != 2 {
+		t.Errorf("cutReply of 2 bytes = %d, want 2: whole", k)
 	}
 }
