@@ -61,7 +61,12 @@ type terminal struct {
 	// asked later was not typed on.
 	asked, atKey map[string]bool
 	afterKey     map[string]bool
-	shownTail    []byte // the end of what was shown, for claudewrap's last line
+	// keyAt is when the person's key was written: a form asked by then,
+	// by its question event's time, is in atKey however late the event was
+	// read (the events are polled every 20 ms; run 54's s035 on 2.1.266
+	// was asked 4 ms before the key).
+	keyAt     time.Time
+	shownTail []byte // the end of what was shown, for claudewrap's last line
 }
 
 // openTerminal opens a terminal of cols x rows whose output goes to path,
@@ -254,13 +259,14 @@ func (t *terminal) feed(b []byte, cases map[string]Case, handedOver func()) []by
 		line := b[:i]
 		b = b[i+1:]
 		var e struct {
-			Event     string `json:"event"`
-			ToolUseID string `json:"tool_use_id"`
-			Dialog    string `json:"dialog"`
-			Reason    string `json:"reason"`
-			Step      string `json:"step"`
-			Message   string `json:"message"`
-			Chat      string `json:"chat_message"`
+			Event     string    `json:"event"`
+			ToolUseID string    `json:"tool_use_id"`
+			Dialog    string    `json:"dialog"`
+			Reason    string    `json:"reason"`
+			Step      string    `json:"step"`
+			Message   string    `json:"message"`
+			Chat      string    `json:"chat_message"`
+			TS        time.Time `json:"ts"`
 		}
 		if json.Unmarshal(line, &e) != nil {
 			continue
@@ -270,6 +276,9 @@ func (t *terminal) feed(b []byte, cases map[string]Case, handedOver func()) []by
 		switch e.Event {
 		case "question":
 			t.asked[id] = true
+			if t.atKey != nil && !e.TS.IsZero() && !e.TS.After(t.keyAt) {
+				t.atKey[id] = true // asked before the key, read after it
+			}
 		case "key":
 			// The first key, not the question: forms asked together come
 			// with their questions at once, and Claude shows one at a time.
@@ -371,6 +380,7 @@ func (t *terminal) press(k *Keypress, id string) {
 		return
 	}
 	t.writeMu.Lock()
+	written := time.Now()
 	_, err := t.ptmx.Write([]byte(k.Keys))
 	t.writeMu.Unlock()
 	line := fmt.Sprintf("%s: %s +%v: the person pressed %q", time.Now().Format("15:04:05.000"), id, k.After, k.Keys)
@@ -381,6 +391,7 @@ func (t *terminal) press(k *Keypress, id string) {
 		line += " (the form was no longer open)"
 	}
 	if err == nil && t.atKey == nil {
+		t.keyAt = written
 		t.atKey = map[string]bool{}
 		for o := range t.asked {
 			t.atKey[o] = true

@@ -230,9 +230,14 @@ func TestTerminalFeed(t *testing.T) {
 	tm.feed([]byte(`{"event":"question","tool_use_id":"toolu_g"}`+"\n"+
 		`{"event":"handed_over","tool_use_id":"toolu_e","reason":"the person typed"}`+"\n"+
 		`{"event":"handed_over","tool_use_id":"toolu_g","reason":"the person typed"}`+"\n"), nil, func() {})
+	// A form asked before the key, by its event's time, but read after
+	// it: theirs too.
+	asked := tm.keyAt.Add(-4 * time.Millisecond).Format(time.RFC3339Nano)
+	tm.feed([]byte(`{"event":"question","tool_use_id":"toolu_i","ts":"`+asked+`"}`+"\n"+
+		`{"event":"handed_over","tool_use_id":"toolu_i","reason":"the person typed"}`+"\n"), nil, func() {})
 	// A chat message handed over after the key, its form done before it.
 	tm.feed([]byte(`{"event":"handed_over","tool_use_id":"toolu_h","chat_message":"why?","reason":"the person typed"}`+"\n"), nil, func() {})
-	if fmt.Sprint(tm.afterKey) != "map[:false toolu_b:false toolu_d:false toolu_e:true toolu_g:false toolu_h:true]" {
+	if fmt.Sprint(tm.afterKey) != "map[:false toolu_b:false toolu_d:false toolu_e:true toolu_g:false toolu_h:true toolu_i:true]" {
 		t.Errorf("handed over after the person's key: %v", tm.afterKey)
 	}
 }
