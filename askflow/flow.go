@@ -404,10 +404,13 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 	review := len(r.cfg.Questions) > 1
 	if !review {
 		// Gone means Claude's prompt (or another form) shows: a review
-		// page Claude left garbled is not gone, and a redraw shows it.
+		// page Claude left garbled is not gone, and a redraw shows it; nor
+		// is this page with its question cut, as a resize leaves it until
+		// Claude draws at the new width.
 		settled := func(s screen.Snapshot) bool {
 			if fm, err := screen.Recognize(s); err == nil {
-				return fm.Review != nil || !fm.Asks(r.cfg.Questions[0])
+				q := r.cfg.Questions[0]
+				return fm.Review != nil || !fm.Asks(q) && !fm.Resembles(q)
 			}
 			_, ok := screen.Prompt(s)
 			return ok

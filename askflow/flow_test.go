@@ -583,6 +583,10 @@ func TestPreviewNotes(t *testing.T) {
 	}
 }
 
+// cadence is one multi-select question whose text wraps at 100 columns.
+var cadence = fq{Header: "Scope", Multi: true, Options: features.Options,
+	Question: "Which release cadence should we adopt for item 5, knowing that whatever we choose will be hard to change later and that the migration path matters?"}
+
 func hostingMulti() fq {
 	q := hosting
 	q.Header = "Hosts"
@@ -643,6 +647,13 @@ func TestFaultsRecovered(t *testing.T) {
 			f: faults{ResizeAfter: 1, ResizeCols: 60}, want: wantAnswers([]fq{hosting}, "Our own racks")},
 		{name: "resize to 140 columns mid-form", qs: three, ds: threeDs,
 			f: faults{ResizeAfter: 3, ResizeCols: 140}, want: threeWant},
+		// The Tab to the Submit tab of one multi-select question, and a
+		// resize to 80 columns as it went: the frame before it, cut to the
+		// new width, showed the page with its question cut, which passed for
+		// the form gone (random forms run 54, 2.1.266 s035). The review page
+		// followed, and its Enter was never pressed.
+		{name: "resize as Tab leaves one multi-select question", qs: []fq{cadence}, ds: []answer.Decision{sel("Auth", "API")},
+			f: faults{ResizeAfter: 5, ResizeCols: 80, ResizeLate: 50 * time.Millisecond}, want: wantAnswers([]fq{cadence}, "Auth, API")},
 		// Claude Code 2.1.197 garbled a preview page after two keys of one
 		// question (stress seed 860685890089453643, s043): a redraw each.
 		{name: "garbled after two keys of one question", qs: []fq{database}, ds: []answer.Decision{sel("MongoDB")},

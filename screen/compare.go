@@ -23,7 +23,22 @@ func (f *Form) Disagreements(q answer.Question) []string {
 	if f.Review != nil {
 		return []string{"the review page is showing, not a question"}
 	}
-	d := f.textDisagreements(q)
+	return append(f.textDisagreements(q), f.layoutDisagreements(q)...)
+}
+
+// Resembles reports whether f may be question q's page with its question's
+// text garbled: the header and every visible option agree, whatever the
+// question shows. A frame cut to a new width before Claude draws at it
+// keeps the options whole and may cut a wrapped question's first line
+// (random forms run 54, 2.1.266 s035 at 80 columns): f then does not Ask q,
+// and is not another form either.
+func (f *Form) Resembles(q answer.Question) bool {
+	return f.Review == nil && ((f.Header == "" && f.Cut) || sameHeader(f.Header, q.Header)) && len(f.layoutDisagreements(q)) == 0
+}
+
+// layoutDisagreements is Disagreements without the header and question.
+func (f *Form) layoutDisagreements(q answer.Question) []string {
+	var d []string
 	if f.MultiSelect != q.MultiSelect {
 		d = append(d, fmt.Sprintf("multi-select %t on screen, %t asked", f.MultiSelect, q.MultiSelect))
 	}

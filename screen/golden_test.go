@@ -878,3 +878,35 @@ func TestTypable(t *testing.T) {
 		t.Errorf("SquashTyped: %q %q", screen.SquashTyped("ाा"), screen.SquashTyped("कि ता"))
 	}
 }
+
+// TestResizeCutQuestion: random forms run 54 (2.1.266 s035): a resize to 80
+// columns met the Tab that left a one-question multi-select page. Until
+// Claude drew at the new width, the page showed cut to it, its question's
+// first line with it: recognised, not asking the question, but resembling
+// it (the same header and options), so not gone. Then the review page.
+func TestResizeCutQuestion(t *testing.T) {
+	q := answer.Question{Header: "Scope", MultiSelect: true,
+		Question: "Which release cadence should we adopt for item 5, knowing that whatever we choose will be hard to change later and that the migration path matters?",
+		Options:  []answer.Option{{Label: "数据库 分离 🚀"}, {Label: "zero\u200bwidth"}}}
+	file := "../testdata/screens/2.1.266/stress-1764150000-s035-100x45.cast"
+	f, err := screen.Recognize(replayAt(t, file, 0, 2.8210))
+	if err != nil {
+		t.Fatalf("cut to 80 columns: %v", err)
+	}
+	if f.Asks(q) || !f.Resembles(q) {
+		t.Errorf("cut to 80 columns: asks %t, resembles %t; want false, true\n%v", f.Asks(q), f.Resembles(q), f)
+	}
+	if f, err := screen.Recognize(replayAt(t, file, 0, 2.83)); err != nil || f.Review == nil {
+		t.Errorf("drawn at 80 columns: %v, want the review page\n%v", err, f)
+	}
+	other := q
+	other.Header = "Scale"
+	if f.Resembles(other) {
+		t.Errorf("resembles a question with another header")
+	}
+	other = q
+	other.Options = []answer.Option{{Label: "数据库 分离 🚀"}, {Label: "one width"}}
+	if f.Resembles(other) {
+		t.Errorf("resembles a question with other options")
+	}
+}

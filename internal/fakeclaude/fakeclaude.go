@@ -97,6 +97,11 @@ type Faults struct {
 	// After key ResizeAfter, the terminal becomes ResizeCols wide.
 	ResizeAfter int
 	ResizeCols  int
+	// ResizeLate has the fake draw key ResizeAfter's effect, at the new
+	// width, only this much after the resize, as Claude draws after
+	// SIGWINCH: meanwhile the screen holds the frame before the key, cut to
+	// the new width (a wrapped question loses the end of its first line).
+	ResizeLate time.Duration
 	// From key TallAfter on, while the terminal is shorter than TallRows,
 	// only the page's footer shows: the key made the page taller than the
 	// screen and no form is left to see (notes wrapped in a narrow
@@ -359,12 +364,22 @@ func (fc *Claude) apply(k pending) (before, after State, on func(State)) {
 	if fc.f.Garble[k.n] {
 		fc.garbled = true
 	}
+	late := false
 	if k.n == fc.f.ResizeAfter {
 		_, rows := fc.em.Size()
 		fc.em.Resize(fc.f.ResizeCols, rows)
 		fc.cols = fc.f.ResizeCols
+		if late = fc.f.ResizeLate > 0; late {
+			time.AfterFunc(fc.f.ResizeLate, func() {
+				fc.mu.Lock()
+				defer fc.mu.Unlock()
+				fc.redrawLocked()
+			})
+		}
 	}
-	fc.redrawLocked()
+	if !late {
+		fc.redrawLocked()
+	}
 	fc.handled++
 	close(fc.progress)
 	fc.progress = make(chan struct{})
