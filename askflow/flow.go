@@ -417,11 +417,16 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 		}
 		r.redraws = 0 // this step may redraw too
 		s, ok := r.wait(ctx, r.cfg.StepTimeout, settled)
-		if !ok && ctx.Err() == nil && r.redraw() {
-			s, _ = r.wait(ctx, r.cfg.StepTimeout, settled)
+		if !ok && ctx.Err() == nil && !r.recorded() && r.redraw() {
+			s, ok = r.wait(ctx, r.cfg.StepTimeout, settled)
 		}
 		fm, err := screen.Recognize(s)
 		review = err == nil && fm.Review != nil
+		if !ok && !review && !r.recorded() && err == nil && (fm.Asks(r.cfg.Questions[0]) || fm.Resembles(r.cfg.Questions[0])) {
+			// The last key's effect was seen on a frame that misled: the
+			// page is still there. Nothing was submitted.
+			return 0, r.fail("submit", s, "the page still shows after its last key")
+		}
 	}
 	if review {
 		r.q = -1
@@ -960,7 +965,9 @@ func (r *runner) movedOn(s screen.Snapshot) bool {
 	}
 	fm, err := screen.Recognize(s)
 	if len(r.headers) == 1 {
-		return err != nil || !fm.Asks(r.cfg.Questions[r.q])
+		// A page with its question cut (see Form.Resembles) is this one.
+		q := r.cfg.Questions[r.q]
+		return err != nil || !fm.Asks(q) && !fm.Resembles(q)
 	}
 	if err != nil {
 		return false

@@ -654,6 +654,10 @@ func TestFaultsRecovered(t *testing.T) {
 		// followed, and its Enter was never pressed.
 		{name: "resize as Tab leaves one multi-select question", qs: []fq{cadence}, ds: []answer.Decision{sel("Auth", "API")},
 			f: faults{ResizeAfter: 5, ResizeCols: 80, ResizeLate: 50 * time.Millisecond}, want: wantAnswers([]fq{cadence}, "Auth, API")},
+		// The same Tab lost: the page stays, nothing is submitted, and
+		// askflow says so rather than Submitted.
+		{name: "resize as a lost Tab leaves one multi-select question", qs: []fq{cadence}, ds: []answer.Decision{sel("Auth", "API")},
+			f: faults{ResizeAfter: 5, ResizeCols: 80, ResizeLate: 50 * time.Millisecond, Swallow: map[int]bool{5: true}}},
 		// Claude Code 2.1.197 garbled a preview page after two keys of one
 		// question (stress seed 860685890089453643, s043): a redraw each.
 		{name: "garbled after two keys of one question", qs: []fq{database}, ds: []answer.Decision{sel("MongoDB")},

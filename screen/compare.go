@@ -28,10 +28,11 @@ func (f *Form) Disagreements(q answer.Question) []string {
 
 // Resembles reports whether f may be question q's page with its question's
 // text garbled: the header and every visible option agree, whatever the
-// question shows. A frame cut to a new width before Claude draws at it
-// keeps the options whole and may cut a wrapped question's first line
-// (random forms run 54, 2.1.266 s035 at 80 columns): f then does not Ask q,
-// and is not another form either.
+// question shows. A frame cut to a new width before Claude draws at it can
+// cut a wrapped question's first line and keep labels that fit (random
+// forms run 54, 2.1.266 s035 at 80 columns): f then does not Ask q, and is
+// not told from q's page. (A next form with the same header and options
+// resembles q too; Claude's record of q tells them apart.)
 func (f *Form) Resembles(q answer.Question) bool {
 	return f.Review == nil && ((f.Header == "" && f.Cut) || sameHeader(f.Header, q.Header)) && len(f.layoutDisagreements(q)) == 0
 }

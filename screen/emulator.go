@@ -123,6 +123,12 @@ func (e *vtEmulator) Resize(cols, rows int) {
 	e.t.resize(cols, rows)
 	e.snapOK = false
 	e.seq++
+	// The old frame cut to the new size is nothing the child drew: it
+	// settles once the child's redraw ends, or after the quiet period if
+	// none comes. Judged at once, a page cut to a narrower screen passed
+	// for the form gone (random forms run 54, 2.1.266 s035).
+	e.syncEnded = false
+	e.lastOutput = time.Now()
 	e.notifyLocked()
 }
 

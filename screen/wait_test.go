@@ -72,6 +72,27 @@ func TestWaitForEndOfSyncUpdate(t *testing.T) {
 	}
 }
 
+// TestWaitAfterResize: the frame a resize cuts to the new size is nothing
+// the child drew, and is not judged until the child's next drawing ends
+// (or the quiet period passes): a page cut narrower once passed for the
+// form gone (random forms run 54).
+func TestWaitAfterResize(t *testing.T) {
+	e := New(Options{Cols: 20, Rows: 3, Quiet: time.Hour})
+	e.Write([]byte("\x1b[?2026h" + "a page, drawn" + "\x1b[?2026l"))
+	if _, err := e.Wait(waitCtx(t, 5*time.Second), hasLine("a page, drawn")); err != nil {
+		t.Fatalf("the drawn page: %v", err)
+	}
+	e.Resize(8, 3)
+	_, err := e.Wait(waitCtx(t, 50*time.Millisecond), func(Snapshot) bool { return true })
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Wait on the frame cut by a resize = %v, want the deadline", err)
+	}
+	e.Write([]byte("\x1b[?2026h\x1b[H\x1b[2Ka page" + "\x1b[?2026l"))
+	if _, err := e.Wait(waitCtx(t, 5*time.Second), hasLine("a page")); err != nil {
+		t.Fatalf("the page drawn at the new size: %v", err)
+	}
+}
+
 func TestWaitTimeoutCarriesLastScreen(t *testing.T) {
 	e := New(Options{Cols: 20, Rows: 3, Quiet: time.Millisecond})
 	e.Write([]byte("Do you trust\r\nthis folder?"))

@@ -60,6 +60,11 @@ func (s *session) escaped(f *form) {
 	case <-ctx.Done():
 		return
 	}
+	// Still gone: a frame that showed no form for a moment (drawn at the
+	// old width after a resize) is no cancel.
+	if _, err := em.Wait(ctx, func(sn screen.Snapshot) bool { return !askflow.FormShown(sn) }); err != nil {
+		return
+	}
 	if !s.move(f, done, handedOver) {
 		return
 	}

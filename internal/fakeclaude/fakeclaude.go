@@ -276,11 +276,17 @@ func (fc *Claude) SetRows(rows int) error {
 		fc.redrawLocked()
 		return nil
 	}
+	fc.drawLate(fc.f.LateDraw)
+	return nil
+}
+
+// drawLate redraws d from now, unless the fake is closed first.
+func (fc *Claude) drawLate(d time.Duration) {
 	fc.wg.Add(1)
 	go func() {
 		defer fc.wg.Done()
 		select {
-		case <-time.After(fc.f.LateDraw):
+		case <-time.After(d):
 		case <-fc.done:
 			return
 		}
@@ -288,7 +294,6 @@ func (fc *Claude) SetRows(rows int) error {
 		defer fc.mu.Unlock()
 		fc.redrawLocked()
 	}()
-	return nil
 }
 
 // SendKeys queues p; it takes effect a little later, on the fake's goroutine.
@@ -370,11 +375,7 @@ func (fc *Claude) apply(k pending) (before, after State, on func(State)) {
 		fc.em.Resize(fc.f.ResizeCols, rows)
 		fc.cols = fc.f.ResizeCols
 		if late = fc.f.ResizeLate > 0; late {
-			time.AfterFunc(fc.f.ResizeLate, func() {
-				fc.mu.Lock()
-				defer fc.mu.Unlock()
-				fc.redrawLocked()
-			})
+			fc.drawLate(fc.f.ResizeLate)
 		}
 	}
 	if !late {
