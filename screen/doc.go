@@ -45,5 +45,7 @@
 //
 // A screen is settled when it is not inside a synchronized update and either
 // one just ended or output has paused for [Options.Quiet]; [Emulator.Wait] looks
-// only at settled screens, so it never judges a half-drawn frame.
+// only at settled screens, so it never judges a half-drawn frame. A resize
+// unsettles the screen the same way: the old frame cut to the new size waits
+// for the child's redraw, or the quiet period.
 package screen
