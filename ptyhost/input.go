@@ -17,10 +17,11 @@ const seqMax = 512
 // joiner passes on the person's input in chunks that do not end inside an
 // escape sequence a terminal reports with (CSI, OSC, DCS, APC). A read can
 // cut such a report in two (over ssh, say): the start is held until the
-// rest comes, or seqWait passes since it was first held, so that OnInput sees the report whole (a
-// report, not a key typed) and no key of the wrapper's is written between
-// its halves, where Claude would read both wrong. A lone Esc is not held:
-// it is the person's Esc key, and passes at once.
+// rest comes, or seqWait passes since it was first held, so that OnInput
+// sees the report whole (a report, not a key typed) and no key of the
+// wrapper's is written between its halves, where Claude would read both
+// wrong. A lone Esc is not held: it is the person's Esc key, and passes at
+// once.
 type joiner struct {
 	pass func(p []byte) // OnInput, then forwarding; called with mu held
 	wait time.Duration
