@@ -1191,3 +1191,31 @@ func TestCancelOnSightTall(t *testing.T) {
 	}
 	r.end()
 }
+
+// TestFormPersonEscBlink: after the person's Esc, a frame with no form in
+// it (Claude drawing at the old width as a resize lands) is no cancel when
+// the form is back at claudewrap's second look.
+func TestFormPersonEscBlink(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{}, Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}})
+	c.ask("t1", database)
+	r.wait(`"handed_over"`)
+	// The Esc closes nothing in Claude (the fake is not sent it); the
+	// screen shows no form for 50 ms.
+	if _, err := c.Screen().Write([]byte("\x1b[?2026h\x1b[H\x1b[2Jredrawing\x1b[?2026l")); err != nil {
+		t.Fatal(err)
+	}
+	r.s.input([]byte("\x1b"))
+	time.AfterFunc(50*time.Millisecond, func() { c.Redraw() })
+	// escaped has decided within escWait: no cancel may be reported by then.
+	for deadline := time.Now().Add(escWait + time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if r.has("cancelled") {
+			t.Fatalf("a form still on the screen was reported cancelled\n%s", r)
+		}
+	}
+	if !askflow.FormShown(c.Screen().Snapshot()) {
+		t.Errorf("the form is not on the screen at the end:\n%s", c.Screen().Snapshot().Text())
+	}
+	r.end()
+}

@@ -41,8 +41,12 @@ func (s *session) input(p []byte) {
 	}
 }
 
-// escWait bounds the wait for a form the person pressed Esc on to go.
-const escWait = 3 * time.Second
+// escWait bounds the wait for a form the person pressed Esc on to go;
+// escLook the second look that it is still gone.
+const (
+	escWait = 3 * time.Second
+	escLook = 100 * time.Millisecond
+)
 
 // escaped notes a form the person cancelled with Esc in Claude's own menu:
 // it leaves the screen and Claude records nothing (no PostToolUse).
@@ -60,10 +64,18 @@ func (s *session) escaped(f *form) {
 	case <-ctx.Done():
 		return
 	}
-	// Still gone: a frame that showed no form for a moment (drawn at the
-	// old width after a resize) is no cancel.
-	if _, err := em.Wait(ctx, func(sn screen.Snapshot) bool { return !askflow.FormShown(sn) }); err != nil {
+	// Still gone, at a second look: a frame that showed no form for a
+	// moment (drawn at the old width as a resize landed) is no cancel.
+	look, lookCancel := context.WithTimeout(ctx, escLook)
+	_, err := em.Wait(look, func(sn screen.Snapshot) bool { return !askflow.FormShown(sn) })
+	lookCancel()
+	if err != nil {
+		return // the form is back
+	}
+	select {
+	case <-f.posted:
 		return
+	default:
 	}
 	if !s.move(f, done, handedOver) {
 		return
