@@ -10,8 +10,8 @@
 // answer them on the real Claude Code against the fake Messages API
 // (headless, or now and then on a pseudo-terminal as a person's would be,
 // resized while the forms are answered, answering Claude's terminal
-// queries as no terminal, an xterm or a kitty would, the person at it
-// pressing Down now and then), and judges every
+// queries as no terminal, an xterm or a kitty would, now and then in two
+// pieces, the person at it pressing Down now and then), and judges every
 // form by what Claude recorded: the tool_result the fake API received, and
 // for "Chat about this" the message that followed. claudewrap's own events
 // are kept for reading, never for judging.
