@@ -1,6 +1,10 @@
 package answer
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // Question is one question of a form, as AskUserQuestion receives it.
 type Question struct {
@@ -30,6 +34,33 @@ func (q Question) Labels() []string {
 // Index is the 0-based place of the option labelled l, or -1.
 func (q Question) Index(l string) int {
 	return slices.IndexFunc(q.Options, func(o Option) bool { return o.Label == l })
+}
+
+// Label finds the option a person means by s: the one labelled s exactly,
+// else the one labelled s in another case. ok is false when none is; err
+// says so when s, in another case, is the label of several options ("api"
+// and "API"), which only the exact label tells apart.
+func (q Question) Label(s string) (label string, ok bool, err error) {
+	if q.Index(s) >= 0 {
+		return s, true, nil
+	}
+	var folded []string
+	for _, o := range q.Options {
+		if strings.EqualFold(o.Label, s) {
+			folded = append(folded, o.Label)
+		}
+	}
+	switch len(folded) {
+	case 0:
+		return "", false, nil
+	case 1:
+		return folded[0], true, nil
+	}
+	quoted := make([]string, len(folded))
+	for i, l := range folded {
+		quoted[i] = fmt.Sprintf("%q", l)
+	}
+	return "", false, fmt.Errorf("%q is the label of %s in other cases: give the label exactly", s, strings.Join(quoted, " and "))
 }
 
 // HasPreview reports whether an option of q has a preview.

@@ -21,6 +21,9 @@ var layout = answer.Question{Question: "Which layout?", Header: "Layout", Option
 var multi = answer.Question{Question: "Which features?", Header: "Features", MultiSelect: true, Options: []answer.Option{
 	{Label: "Auth"}, {Label: "Export"}, {Label: "API"}}}
 
+var cased = answer.Question{Question: "Which ones?", Header: "Which", MultiSelect: true, Options: []answer.Option{
+	{Label: "Api"}, {Label: "API"}, {Label: "Export"}}}
+
 func TestParse(t *testing.T) {
 	for _, tc := range []struct {
 		q    answer.Question
@@ -37,6 +40,13 @@ func TestParse(t *testing.T) {
 		{single, "sqlite", answer.Decision{Action: answer.Select, Labels: []string{"SQLite"}}, ""},
 		{single, " MongoDB ", answer.Decision{Action: answer.Select, Labels: []string{"MongoDB"}}, ""},
 		{multi, "api, Auth", answer.Decision{Action: answer.Select, Labels: []string{"API", "Auth"}}, ""},
+		// Labels alike but for case: the exact one, else none ("api" was
+		// taken for the first, "Api", whatever the person typed).
+		{cased, "API", answer.Decision{Action: answer.Select, Labels: []string{"API"}}, ""},
+		{cased, "Api", answer.Decision{Action: answer.Select, Labels: []string{"Api"}}, ""},
+		{cased, "api", answer.Decision{}, `the label of "Api" and "API"`},
+		{cased, "export", answer.Decision{Action: answer.Select, Labels: []string{"Export"}}, ""},
+		{cased, "export, API", answer.Decision{Action: answer.Select, Labels: []string{"Export", "API"}}, ""},
 		{multi, "api, api", answer.Decision{}, "takes numbers"},
 		{layout, "top bar", answer.Decision{Action: answer.Select, Labels: []string{"Top bar"}}, ""},
 		{single, "/type 42", answer.Decision{Action: answer.Type, Text: "42"}, ""},

@@ -64,7 +64,9 @@ func parse(q answer.Question, line string) (answer.Decision, error) {
 	if nums, ok := numbers(line); ok {
 		return pick(q, nums)
 	}
-	if labels, ok := byLabel(q, line); ok {
+	if labels, ok, err := byLabel(q, line); err != nil {
+		return answer.Decision{}, err
+	} else if ok {
 		return answer.Decision{Action: answer.Select, Labels: labels}, nil
 	}
 	if _, err := typed(q, line); err != nil {
@@ -81,9 +83,10 @@ func (c *ConfirmText) Error() string {
 	return fmt.Sprintf("%q is not one of the options: press Enter to send it as your own answer, or give a number or a label", c.Text)
 }
 
-// byLabel reads labels (any case): one, or on a multi-select question
-// several separated by commas, each offered once.
-func byLabel(q answer.Question, line string) ([]string, bool) {
+// byLabel reads labels (any case, the exact one first): one, or on a
+// multi-select question several separated by commas, each offered once. An
+// error is a label that in another case names several options.
+func byLabel(q answer.Question, line string) ([]string, bool, error) {
 	parts := []string{line}
 	if q.MultiSelect {
 		parts = strings.Split(line, ",")
@@ -91,24 +94,17 @@ func byLabel(q answer.Question, line string) ([]string, bool) {
 	var labels []string
 	seen := map[string]bool{}
 	for _, p := range parts {
-		l, ok := label(q, strings.TrimSpace(p))
+		l, ok, err := q.Label(strings.TrimSpace(p))
+		if err != nil {
+			return nil, false, err
+		}
 		if !ok || seen[l] {
-			return nil, false
+			return nil, false, nil
 		}
 		seen[l] = true
 		labels = append(labels, l)
 	}
-	return labels, len(labels) > 0
-}
-
-// label is the option labelled s, in any case.
-func label(q answer.Question, s string) (string, bool) {
-	for _, o := range q.Options {
-		if strings.EqualFold(o.Label, s) {
-			return o.Label, true
-		}
-	}
-	return "", false
+	return labels, len(labels) > 0, nil
 }
 
 // Complete completes the label being typed at the end of line (after the

@@ -355,6 +355,8 @@ func TestWaitTimeout(t *testing.T) {
 func TestAnswerDecisions(t *testing.T) {
 	db := answer.Question{Question: "Which database?", Options: []answer.Option{{Label: "SQLite"}, {Label: "MongoDB"}}}
 	feats := answer.Question{Question: "Which features?", MultiSelect: true, Options: []answer.Option{{Label: "Auth"}, {Label: "API"}}}
+	// Two labels alike but for case: "api" was taken for the last, "API".
+	cased := answer.Question{Question: "Which one?", Options: []answer.Option{{Label: "api"}, {Label: "API"}, {Label: "Auth"}}}
 	for _, tc := range []struct {
 		name  string
 		qs    []answer.Question
@@ -364,6 +366,12 @@ func TestAnswerDecisions(t *testing.T) {
 		err   bool
 	}{
 		{"label any case", []answer.Question{db}, AnswerOptions{Select: []string{"sqlite"}}, false, `select "SQLite"`, false},
+		{"labels alike but for case: the exact one", []answer.Question{cased}, AnswerOptions{Select: []string{"api"}}, false, `select "api"`, false},
+		{"labels alike but for case: the other", []answer.Question{cased}, AnswerOptions{Select: []string{"API"}}, false, `select "API"`, false},
+		{"labels alike but for case: another case", []answer.Question{cased}, AnswerOptions{Select: []string{"Api"}}, false, `the label of "api" and "API"`, true},
+		{"one label in another case", []answer.Question{cased}, AnswerOptions{Select: []string{"AUTH"}}, false, `select "Auth"`, false},
+		{"notes with a chat", []answer.Question{db}, AnswerOptions{Chat: "hm", Notes: "n"}, false, "--notes", true},
+		{"notes with a cancel", []answer.Question{db}, AnswerOptions{Cancel: true, Notes: "n"}, false, "--notes", true},
 		{"index", []answer.Question{db}, AnswerOptions{Index: 2}, true, `select "MongoDB"`, false},
 		{"index out of range", []answer.Question{db}, AnswerOptions{Index: 3}, true, "offers options 1 to 2", true},
 		{"typed", []answer.Question{db}, AnswerOptions{Type: "Postgres"}, false, `type "Postgres"`, false},

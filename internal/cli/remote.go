@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -270,6 +269,9 @@ func decisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answ
 		return nil, usageErrorf("say the answer with one of --select, --index, --type, --chat, --cancel (or --answers for every question)")
 	}
 	if opts.Chat != "" || opts.Cancel {
+		if opts.Notes != "" {
+			return nil, usageErrorf("--notes go with an option picked (--select or --index), not with --chat or --cancel")
+		}
 		// Both end the whole form, whatever it asks.
 		d := answer.Decision{Action: answer.Cancel}
 		if opts.Chat != "" {
@@ -286,11 +288,12 @@ func decisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answ
 	case len(opts.Select) > 0:
 		labels := make([]string, len(opts.Select))
 		for i, l := range opts.Select {
-			labels[i] = l
-			for _, o := range q.Options { // a label in any case, as the prompt takes it
-				if strings.EqualFold(o.Label, l) {
-					labels[i] = o.Label
-				}
+			labels[i] = l // not offered: Check says so
+			// In any case, as the prompt takes it; the exact label first.
+			if m, ok, err := q.Label(l); err != nil {
+				return nil, usageErrorf("--select: %v", err)
+			} else if ok {
+				labels[i] = m
 			}
 		}
 		d = answer.Decision{Action: answer.Select, Labels: labels}
