@@ -37,19 +37,30 @@ type Mode struct {
 // Policy picks the unmatched policy: flag (--on-unmatched) if set, else
 // the rules' default, else passthrough when Claude is on the person's
 // screen, ask when headless with a terminal at hand, fail with no terminal
-// at all. The combinations that cannot work are refused.
-func (m Mode) Policy(flag, fromRules rules.Policy) (rules.Policy, error) {
+// at all. timed says the run has an answer timeout. The combinations that
+// cannot work are refused.
+func (m Mode) Policy(flag, fromRules rules.Policy, timed bool) (rules.Policy, error) {
 	p := flag
 	if p == "" {
 		p = fromRules
 		// A rules file written for a terminal still serves headless runs,
 		// and one written for claudewrap's prompt serves a run with Claude
-		// on the person's screen (they answer in Claude's own menu).
+		// on the person's screen (they answer in Claude's own menu), and
+		// one with no terminal at all (a night job run by cron): there the
+		// question waits for an answer from anywhere (claudewrap answer,
+		// serve) until the timeout's fallback, or without a timeout,
+		// which would wait for ever, fails.
 		if p == rules.Passthrough && m.Headless {
 			p = ""
 		}
 		if p == rules.Ask && !m.Headless {
 			p = rules.Passthrough
+		}
+		if p == rules.Ask && !m.Terminal {
+			p = ""
+			if timed {
+				p = rules.Wait
+			}
 		}
 	}
 	if p == "" {

@@ -20,6 +20,7 @@ func TestModePolicy(t *testing.T) {
 		mode      Mode
 		flag      rules.Policy
 		fromRules rules.Policy
+		timed     bool
 		want      rules.Policy
 		refused   bool
 	}{
@@ -29,12 +30,19 @@ func TestModePolicy(t *testing.T) {
 		{name: "the flag wins", mode: Mode{Headless: true}, flag: rules.CancelForm, fromRules: rules.Fallback, want: rules.CancelForm},
 		{name: "the rules' default", mode: Mode{Headless: true}, fromRules: rules.Fallback, want: rules.Fallback},
 		{name: "a terminal's passthrough default serves headless runs", mode: Mode{Headless: true}, fromRules: rules.Passthrough, want: rules.Fail},
+		{name: "the rules' ask on the person's screen", mode: Mode{Terminal: true}, fromRules: rules.Ask, want: rules.Passthrough},
+		// A night job's rules run by cron: nobody at a terminal; anyone
+		// may answer until the timeout's fallback, and with no timeout
+		// the question fails rather than waiting for ever.
+		{name: "the rules' ask with no terminal, timed", mode: Mode{Headless: true}, fromRules: rules.Ask, timed: true, want: rules.Wait},
+		{name: "the rules' ask with no terminal", mode: Mode{Headless: true}, fromRules: rules.Ask, want: rules.Fail},
+		{name: "the rules' ask headless with a terminal", mode: Mode{Headless: true, Terminal: true}, fromRules: rules.Ask, timed: true, want: rules.Ask},
 		{name: "ask on the person's screen", mode: Mode{Terminal: true}, flag: rules.Ask, refused: true},
-		{name: "ask with no terminal", mode: Mode{Headless: true}, flag: rules.Ask, refused: true},
+		{name: "ask with no terminal", mode: Mode{Headless: true}, flag: rules.Ask, timed: true, refused: true},
 		{name: "passthrough headless", mode: Mode{Headless: true, Terminal: true}, flag: rules.Passthrough, refused: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := tc.mode.Policy(tc.flag, tc.fromRules)
+			got, err := tc.mode.Policy(tc.flag, tc.fromRules, tc.timed)
 			if tc.refused {
 				if err == nil {
 					t.Errorf("policy %q accepted, want refused", got)

@@ -199,6 +199,10 @@ func TestExitReasons(t *testing.T) {
 	if err := os.WriteFile(rules, []byte("version: 1\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("version: 1\nrules:\n  - when: {header: x}\n    answer: {selekt: A}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -206,6 +210,9 @@ func TestExitReasons(t *testing.T) {
 		line string
 	}{
 		{"no claude", []string{"run", "--claude", filepath.Join(dir, "nowhere"), "--rules", rules}, 3, "does not exist"},
+		// The rules are read first: their mistake is told, whatever else
+		// is missing.
+		{"bad rules and no claude", []string{"run", "--claude", filepath.Join(dir, "nowhere"), "--rules", bad}, 2, "bad.yaml:4:"},
 		{"ask timeout without fallback", []string{"run", "--claude", self, "--rules", rules, "--answer-timeout", "1s"}, 2,
 			"needs a fallback answer"},
 		{"claude flag before --", []string{"run", "--model", "opus"}, 2, "claude's own flags go after --"},

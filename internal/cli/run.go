@@ -63,13 +63,16 @@ screen. Everything after -- goes to claude unchanged.
 Each question is answered by the first rule that matches it (--rules); one no
 rule answers follows --on-unmatched. Keys are sent one at a time, each only
 after the screen shows the previous one's effect, and what Claude recorded is
-checked against the intent. Exit status: Claude's own, or 2 usage/rules,
-3 Claude could not start, 4 unmatched under fail, 5 the screen never confirmed
-a step, 6 Claude recorded something else, 7 a dialog nobody could answer
-(headless), 130 Ctrl-C. Each of these prints its reason on stderr.`,
+checked against the intent. Exit status: Claude's own (128+N if a signal N
+ended it), or 1 another error of claudewrap's (its events or recording could
+not be written), 2 usage/rules, 3 Claude could not start, 4 unmatched under
+fail, 5 the screen never confirmed a step, 6 Claude recorded something else,
+7 a dialog nobody could answer (headless), a screen waiting for ever, or a
+permission rule that fails the run, 130 Ctrl-C. Each of claudewrap's own
+prints its reason on stderr.`,
 		Example: `  claudewrap run -- "fix the flaky test"
   claudewrap run --rules examples/demo.yaml -- "plan the project"
-  claudewrap run --headless --exit-after-turn --rules ci.yaml --on-unmatched fail -- "..."
+  claudewrap run --headless --exit-after-turn --rules examples/ci.yaml --on-unmatched fail -- "..."
   claudewrap run --headless --record session.cast -- "hello"
   claudewrap run --headless --on-unmatched wait -- "..."     # then: claudewrap pending / answer / serve
   claudewrap run --answer-via hook --rules examples/demo.yaml -- "plan the project"`,
@@ -110,10 +113,10 @@ a step, 6 Claude recorded something else, 7 a dialog nobody could answer
 	f.StringArrayVar(&opts.Rules, "rules", nil, "rule `file`, repeatable (default ./.claudewrap.yaml, then $XDG_CONFIG_HOME/claudewrap/rules.yaml)")
 	f.BoolVar(&opts.Headless, "headless", false, "draw Claude only on the virtual screen (automatic when stdin is not a terminal)")
 	f.StringVar(&size, "size", "120x40", "virtual terminal size `COLSxROWS` when headless (made taller, then given back, for a form that does not fit)")
-	f.StringVar(&opts.OnUnmatched, "on-unmatched", "", "policy for questions no rule answers: passthrough, ask, fallback, wait (claudewrap answer, serve, the person at the screen), cancel, fail")
-	f.DurationVar(&opts.AnswerTimeout, "answer-timeout", 0, "how long passthrough/ask wait for a person before the fallback answer (default: the rules' answer_timeout, else none)")
+	f.StringVar(&opts.OnUnmatched, "on-unmatched", "", "policy for questions no rule answers: passthrough, ask, fallback, wait (claudewrap answer, serve, the person at the screen), cancel, fail (default: the rules' defaults.on_unmatched, else passthrough with Claude on your screen, ask when headless with a terminal, fail with none)")
+	f.DurationVar(&opts.AnswerTimeout, "answer-timeout", 0, "how long passthrough, ask and wait wait for a person before the fallback answer (default: the rules' answer_timeout, else none)")
 	f.BoolVar(&opts.ExitAfterTurn, "exit-after-turn", false, "end Claude and exit when it finishes its turn")
-	f.StringVar(&opts.Events, "events", "", "JSON-lines event log `file` (- for stdout; headless default is stdout)")
+	f.StringVar(&opts.Events, "events", "", "JSON-lines event log `file` (- for stdout; default: stdout when headless and stdout is not a terminal)")
 	f.StringVar(&opts.Record, "record", "", "write an asciicast v2 recording to `FILE.cast`")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "decide and log, press nothing")
 	f.BoolVar(&opts.Trust, "trust", false, "answer Claude's trust-folder dialog \"Yes\" (otherwise it is left to you, or reported as blocked when headless)")
@@ -236,10 +239,6 @@ func runRun(opts *RunOptions) (err error) {
 		return withCode(code, err)
 	}
 
-	path, err := findClaude(opts.Claude)
-	if err != nil {
-		return startFailed(ExitStart, err)
-	}
 	ruleFiles := opts.Rules
 	if len(ruleFiles) == 0 {
 		ruleFiles = append([]string{}, rules.DefaultPaths()...)
@@ -251,10 +250,20 @@ func runRun(opts *RunOptions) (err error) {
 	if err != nil {
 		return startFailed(ExitUsage, err)
 	}
+	timeout := opts.AnswerTimeout
+	if timeout == 0 {
+		timeout = set.Timeout()
+	}
 	mode := session.Mode{Headless: opts.Headless, Terminal: opts.Stdin != nil && term.IsTerminal(int(opts.Stdin.Fd()))}
-	policy, err := mode.Policy(rules.Policy(opts.OnUnmatched), set.Defaults().OnUnmatched)
+	policy, err := mode.Policy(rules.Policy(opts.OnUnmatched), set.Defaults().OnUnmatched, timeout > 0)
 	if err != nil {
 		return startFailed(ExitUsage, err)
+	}
+	// Found after the rules are read, so that a mistake in them is told
+	// first, whatever else is missing.
+	path, err := findClaude(opts.Claude)
+	if err != nil {
+		return startFailed(ExitStart, err)
 	}
 	exe, err := session.SelfPath()
 	if err != nil {
@@ -268,10 +277,6 @@ func runRun(opts *RunOptions) (err error) {
 		}
 		defer p.Close()
 		asker = p
-	}
-	timeout := opts.AnswerTimeout
-	if timeout == 0 {
-		timeout = set.Timeout()
 	}
 	if timeout > 0 && set.Defaults().Fallback == nil && (policy == rules.Ask || policy == rules.Passthrough || policy == rules.Wait) {
 		// Without a fallback, the time running out could only cancel the
