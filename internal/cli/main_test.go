@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -183,6 +184,35 @@ func TestTerminalRestored(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestExitReasonLines: a reason of several lines (a rules file's errors,
+// one a line) says on each whose it is.
+func TestExitReasonLines(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("version: 1\nrules:\n  - when: {header: \"(\"}\n    answer: {selekt: A}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, "run", "--headless", "--claude", filepath.Join(dir, "nowhere"), "--rules", bad)
+	cmd.Env = append(os.Environ(), "CLI_TEST_AS=claudewrap")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || len(lines) < 2 {
+		t.Fatalf("%v; stderr %q: want exit 2 and a line for each error", err, stderr.String())
+	}
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "claudewrap: ") {
+			t.Errorf("stderr line %q does not say whose it is", l)
+		}
 	}
 }
 

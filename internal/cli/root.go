@@ -29,7 +29,11 @@ func Main() (code ExitCode) {
 	}
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.err != nil {
-		fmt.Fprintln(os.Stderr, "claudewrap: "+err.Error())
+		// Each line its own (a rules file's errors, one a line), so that
+		// every line says whose it is.
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintln(os.Stderr, "claudewrap: "+line)
+		}
 	}
 	return codeOf(err)
 }

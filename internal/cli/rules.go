@@ -151,7 +151,7 @@ func runPermissionTest(opts *RulesTestOptions, set *rules.Set) error {
 	d := set.Permit(opts.Tool, in)
 	if !d.Matched() {
 		fmt.Fprintf(w, "   unmatched: no permission rule matches (at a terminal the dialog is yours; headless the run is blocked, exit 7)\n")
-		return withCode(ExitError, nil)
+		return withCode(ExitError, fmt.Errorf("no permission rule matches %s: a headless run would be blocked (exit 7)", opts.Tool))
 	}
 	via := "on the screen"
 	if opts.Tool != "ExitPlanMode" && (d.Action == rules.Allow || d.Action == rules.Deny || d.Action == rules.FailRun) {
@@ -175,6 +175,10 @@ func runRulesTest(opts *RulesTestOptions) error {
 	}
 	b, err := os.ReadFile(opts.Form)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = fmt.Errorf("%s: %w", opts.Form, pe.Err) // as the rules' files are named
+		}
 		return withCode(ExitError, err)
 	}
 	qs, err := rules.ParseForm(b)

@@ -238,7 +238,7 @@ func TestRulesTestErrors(t *testing.T) {
 	}{
 		{"bad rules", []string{bad, "--form", threeForm}, bad + ":2:8: rules must be a list, not a mapping\n", ""},
 		{"no rules file", []string{filepath.Join(dir, "none.yaml"), "--form", threeForm}, filepath.Join(dir, "none.yaml") + ": no such file or directory\n", ""},
-		{"no form file", []string{demoRules, "--form", filepath.Join(dir, "none.json")}, "", "no such file or directory"},
+		{"no form file", []string{demoRules, "--form", filepath.Join(dir, "none.json")}, "", filepath.Join(dir, "none.json") + ": no such file or directory"},
 		{"not a form", []string{demoRules, "--form", notForm}, "", notForm + ": no questions"},
 		{"not JSON", []string{demoRules, "--form", demoRules}, "", demoRules + ": not a form"},
 	} {
@@ -288,7 +288,8 @@ func TestRulesCheckProcess(t *testing.T) {
 			"Bash {\"command\":\"git push\"}\n   permission \"never-push\" (" + permRules +
 				":19): deny \"Do not push from this job; leave the commit for review.\", through the PermissionRequest hook\n", ""},
 		{[]string{"rules", "test", demoRules, "--tool", "Bash"}, 1, "Bash {}\n   unmatched: no permission rule matches " +
-			"(at a terminal the dialog is yours; headless the run is blocked, exit 7)\n", ""},
+			"(at a terminal the dialog is yours; headless the run is blocked, exit 7)\n",
+			"claudewrap: no permission rule matches Bash: a headless run would be blocked (exit 7)\n"},
 		{[]string{"rules", "test", permRules, "--tool", "Bash", "--input", "[1]"}, 2, "",
 			"claudewrap: --input: want a JSON object: json: cannot unmarshal array into Go value of type map[string]interface {}\n"},
 		{[]string{"rules", "check", permRules}, 0, permRules + ": ok (0 rules, 7 permissions, trusts the folder)\n", ""},
