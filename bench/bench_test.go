@@ -22,7 +22,7 @@ import (
 //	BENCH_KEYS         keystroke round trips (default 2000)
 //	BENCH_ANSWER_RUNS  runs per form, version and side (default 10)
 //	BENCH_SOAK         soak duration (default 30m; 0 skips it)
-//	BENCH_SOAK_VERSIONS Claude Code versions to soak, one after the other (default the pinned ones)
+//	BENCH_SOAK_VERSIONS Claude Code versions to soak, one after the other (default the e2e suite's, claudetest.Versions: $CLAUDEWRAP_E2E_VERSIONS, else its two defaults)
 //	BENCH_PROFILE      1: profile passthrough and the soak's heap even when their targets are met
 //	BENCH_SOAK_PROFILE how long the in-process heap profile of a growing soak runs (default 5m)
 func TestBench(t *testing.T) {

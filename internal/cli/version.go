@@ -31,7 +31,10 @@ func NewCmdVersion(stdout io.Writer) *cobra.Command {
 // versionString is what `claudewrap version` and `claudewrap --version`
 // print.
 func versionString() string {
-	c := commit
+	v, c := version, commit
+	if bi, ok := debug.ReadBuildInfo(); ok && v == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version // go install …@v1.2.3 sets no -X, but the module's version
+	}
 	if c == "" {
 		c = "unknown"
 		if bi, ok := debug.ReadBuildInfo(); ok {
@@ -42,5 +45,5 @@ func versionString() string {
 			}
 		}
 	}
-	return fmt.Sprintf("claudewrap %s\ncommit %s\n%s %s/%s\n", version, c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return fmt.Sprintf("claudewrap %s\ncommit %s\n%s %s/%s\n", v, c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
