@@ -341,6 +341,9 @@ func TestWaitTimeout(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("wait took %v", d)
 	}
+	if _, err := executeCmd(t, devNull(t), "wait", "--timeout", "-1s"); codeOf(err) != ExitUsage {
+		t.Errorf("wait --timeout -1s: %v, want a usage error (it waited for ever)", err)
+	}
 	if out, err := executeCmd(t, devNull(t), "pending"); err != nil || out != "no question waits\n" {
 		t.Errorf("pending: %q %v", out, err)
 	}

@@ -91,6 +91,9 @@ runs out first.`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
+			if timeout < 0 {
+				return usageErrorf("--timeout must not be negative")
+			}
 			if timeout > 0 {
 				var cancel context.CancelFunc
 				ctx, cancel = context.WithTimeout(ctx, timeout)
