@@ -233,6 +233,10 @@ func TestExitReasons(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("version: 1\nrules:\n  - when: {header: x}\n    answer: {selekt: A}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	timed := filepath.Join(dir, "timed.yaml")
+	if err := os.WriteFile(timed, []byte("version: 1\ndefaults: {answer_timeout: 1m}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -245,6 +249,11 @@ func TestExitReasons(t *testing.T) {
 		{"bad rules and no claude", []string{"run", "--claude", filepath.Join(dir, "nowhere"), "--rules", bad}, 2, "bad.yaml:4:"},
 		{"ask timeout without fallback", []string{"run", "--claude", self, "--rules", rules, "--answer-timeout", "1s"}, 2,
 			"needs a fallback answer"},
+		{"the rules' timeout without fallback", []string{"run", "--claude", self, "--rules", timed}, 2, "needs a fallback answer"},
+		// --answer-timeout 0 turns the rules' timeout off: the run goes on
+		// to look for Claude.
+		{"the rules' timeout turned off", []string{"run", "--claude", filepath.Join(dir, "nowhere"), "--rules", timed, "--answer-timeout", "0"}, 3,
+			"does not exist"},
 		{"claude flag before --", []string{"run", "--model", "opus"}, 2, "claude's own flags go after --"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

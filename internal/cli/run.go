@@ -36,14 +36,17 @@ type RunOptions struct {
 	Cols, Rows    int
 	OnUnmatched   string
 	AnswerTimeout time.Duration
-	ExitAfterTurn bool
-	Events        string
-	Record        string
-	DryRun        bool
-	Trust         bool
-	IdleTimeout   time.Duration
-	Notify        string
-	AnswerVia     string
+	// NoAnswerTimeout: --answer-timeout 0 was given, which turns the rules'
+	// answer_timeout off.
+	NoAnswerTimeout bool
+	ExitAfterTurn   bool
+	Events          string
+	Record          string
+	DryRun          bool
+	Trust           bool
+	IdleTimeout     time.Duration
+	Notify          string
+	AnswerVia       string
 }
 
 // NewCmdRun builds `claudewrap run`. runF replaces the run function in tests.
@@ -81,6 +84,7 @@ prints its reason on stderr.`,
 			if opts.AnswerTimeout < 0 {
 				return usageErrorf("--answer-timeout must not be negative")
 			}
+			opts.NoAnswerTimeout = cmd.Flags().Changed("answer-timeout") && opts.AnswerTimeout == 0
 			switch opts.AnswerVia {
 			case "", session.AnswerViaScreen, session.AnswerViaHook:
 			default:
@@ -114,7 +118,7 @@ prints its reason on stderr.`,
 	f.BoolVar(&opts.Headless, "headless", false, "draw Claude only on the virtual screen (automatic when stdin is not a terminal)")
 	f.StringVar(&size, "size", "120x40", "virtual terminal size `COLSxROWS` when headless (made taller, then given back, for a form that does not fit)")
 	f.StringVar(&opts.OnUnmatched, "on-unmatched", "", "policy for questions no rule answers: passthrough, ask, fallback, wait (claudewrap answer, serve, the person at the screen), cancel, fail (default: the rules' defaults.on_unmatched, else passthrough with Claude on your screen, ask when headless with a terminal, fail with none)")
-	f.DurationVar(&opts.AnswerTimeout, "answer-timeout", 0, "how long passthrough, ask and wait wait for a person before the fallback answer (default: the rules' answer_timeout, else none)")
+	f.DurationVar(&opts.AnswerTimeout, "answer-timeout", 0, "how long passthrough, ask and wait wait for a person before the fallback answer (default: the rules' answer_timeout, else none; 0: none)")
 	f.BoolVar(&opts.ExitAfterTurn, "exit-after-turn", false, "end Claude and exit when it finishes its turn")
 	f.StringVar(&opts.Events, "events", "", "JSON-lines event log `file` (- for stdout; default: stdout when headless and stdout is not a terminal)")
 	f.StringVar(&opts.Record, "record", "", "write an asciicast v2 recording to `FILE.cast`")
@@ -251,7 +255,7 @@ func runRun(opts *RunOptions) (err error) {
 		return startFailed(ExitUsage, err)
 	}
 	timeout := opts.AnswerTimeout
-	if timeout == 0 {
+	if timeout == 0 && !opts.NoAnswerTimeout {
 		timeout = set.Timeout()
 	}
 	mode := session.Mode{Headless: opts.Headless, Terminal: opts.Stdin != nil && term.IsTerminal(int(opts.Stdin.Fd()))}
