@@ -92,7 +92,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{[]string{"run", "--on-unmatched", "sometimes"}, `unknown policy "sometimes"`},
 		{[]string{"run", "--answer-timeout", "-3m"}, "--answer-timeout must not be negative"},
 		{[]string{"run", "--no-such-flag"}, "unknown flag"},
-		{[]string{"replay"}, "accepts 1 arg"},
+		{[]string{"replay"}, "replay needs one recording"},
 		{[]string{"nosuch"}, `unknown command "nosuch"`},
 		{[]string{"version", "extra"}, "unknown command"},
 		{[]string{"replay", "--at", "-1", "x.cast"}, "--at"},

@@ -18,7 +18,7 @@ import (
 func NewCmdPending(stdout io.Writer) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "pending [--json]",
+		Use:   "pending",
 		Short: "List the questions waiting for a person in your running sessions",
 		Long: `List the forms that wait for a person in every claudewrap run of yours: the
 session, its folder, how long the form has waited, and the whole form
@@ -82,7 +82,7 @@ func NewCmdWait(stdout io.Writer) *cobra.Command {
 	var asJSON bool
 	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "wait [--json] [--timeout D]",
+		Use:   "wait",
 		Short: "Wait until a question waits for a person in one of your sessions",
 		Long: `Block until a form waits for a person in one of your running sessions, then
 print the waiting forms (as pending does) and exit 0; exit 1 when --timeout

@@ -39,7 +39,7 @@ message, what Claude's prompt holds and how often the message shows as sent.`,
 		Example: `  claudewrap replay session.cast
   claudewrap replay --at 2.5 session.cast
   claudewrap replay ~/.local/state/claudewrap/bundles/20261123T101500.000Z-toolu_01abc`,
-		Args: cobra.ExactArgs(1),
+		Args: needArgs(cobra.ExactArgs(1), "one recording: FILE.cast, or a bug report's folder"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.File = args[0]
 			if !cmd.Flags().Changed("at") {

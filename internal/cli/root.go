@@ -89,3 +89,15 @@ checking each key's effect on the screen and what Claude recorded.`,
 	)
 	return root
 }
+
+// needArgs checks a command's arguments as check does, and says what is
+// missing in the command's words, with where to read more, rather than
+// cobra's count of them.
+func needArgs(check cobra.PositionalArgs, what string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if check(c, args) != nil {
+			return usageErrorf("%s needs %s (see '%s --help')", c.CommandPath(), what, c.CommandPath())
+		}
+		return nil
+	}
+}

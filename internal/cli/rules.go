@@ -65,7 +65,7 @@ func NewCmdRulesCheck(stdout, stderr io.Writer, runF func(*RulesCheckOptions) er
 		Long: `Validate rule files. Every problem in every file is printed on stderr as
 file:line:col: message, and the exit status is 1; with none, it is 0.`,
 		Example: `  claudewrap rules check .claudewrap.yaml examples/*.yaml`,
-		Args:    cobra.MinimumNArgs(1),
+		Args:    needArgs(cobra.MinimumNArgs(1), "one or more rules FILEs"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
 			if runF != nil {
@@ -119,7 +119,7 @@ exit 4), so that CI can use it as a gate. Nothing is started and nothing is
 pressed.`,
 		Example: `  claudewrap rules test examples/demo.yaml --form testdata/forms/three.json
   claudewrap rules test examples/permissions.yaml --tool Bash --input '{"command":"git push"}'`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needArgs(cobra.MinimumNArgs(1), "one or more rules FILEs"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
 			if (opts.Form == "") == (opts.Tool == "") {

@@ -66,8 +66,8 @@ func TestRulesUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"rules", "check"}, "requires at least 1 arg"},
-		{[]string{"rules", "test", "--form", threeForm}, "requires at least 1 arg"},
+		{[]string{"rules", "check"}, "needs one or more rules FILEs"},
+		{[]string{"rules", "test", "--form", threeForm}, "needs one or more rules FILEs"},
 		{[]string{"rules", "test", demoRules}, "give --form FORM.json, or --tool NAME for a permission request"},
 		{[]string{"rules", "test", demoRules, "--form"}, "flag needs an argument"},
 		{[]string{"rules", "check", "--strict", demoRules}, "unknown flag: --strict"},
@@ -280,7 +280,7 @@ func TestRulesCheckProcess(t *testing.T) {
 	}{
 		{[]string{"rules", "check", demoRules}, 0, demoRules + ": ok (3 rules)\n", ""},
 		{[]string{"rules", "check", bad}, 1, "", bad + ":3:30: index must be a whole number from 1 to 4\n"},
-		{[]string{"rules", "check"}, 2, "", "claudewrap: requires at least 1 arg(s), only received 0\n"},
+		{[]string{"rules", "check"}, 2, "", "claudewrap: claudewrap rules check needs one or more rules FILEs (see 'claudewrap rules check --help')\n"},
 		{[]string{"rules", "test", demoRules, "--form", threeForm}, 0, "", ""},
 		{[]string{"rules", "test", bad, "--form", threeForm}, 1, "", bad + ":3:30: index must be a whole number from 1 to 4\n"},
 		{[]string{"rules", "test", demoRules}, 2, "", "claudewrap: give --form FORM.json, or --tool NAME for a permission request\n"},

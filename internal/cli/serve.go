@@ -19,7 +19,7 @@ import (
 func NewCmdServe(stdout, stderr io.Writer) *cobra.Command {
 	var listen string
 	cmd := &cobra.Command{
-		Use:   "serve [--listen ADDR]",
+		Use:   "serve",
 		Short: "A web page to answer the forms waiting in your sessions",
 		Long: `Serve a small web page that shows every form waiting for a person in your
 running sessions, with its real widgets, live, and answers them: driven on
