@@ -166,13 +166,13 @@ for a form of one question the other flags say it.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Form, "form", "", "the form's tool_use_id, when the session has several waiting")
-	f.StringVar(&opts.Answers, "answers", "", "one answer per question, as YAML: '[{select: A}, {select: [B, C]}, {type: text}]'")
-	f.StringArrayVar(&opts.Select, "select", nil, "an option's label (repeat for a multi-select question)")
-	f.IntVar(&opts.Index, "index", 0, "an option by its number, from 1")
-	f.StringVar(&opts.Type, "type", "", "your own answer (\"Type something\")")
-	f.StringVar(&opts.Notes, "notes", "", "notes on the option chosen (questions with previews)")
-	f.StringVar(&opts.Chat, "chat", "", "\"Chat about this\", with this message")
+	f.StringVar(&opts.Form, "form", "", "the form's `TOOL_USE_ID`, when the session has several waiting")
+	f.StringVar(&opts.Answers, "answers", "", "one answer per question, as `YAML`: '[{select: A}, {select: [B, C]}, {type: text}]'")
+	f.StringArrayVar(&opts.Select, "select", nil, "an option's `LABEL` (repeat for a multi-select question)")
+	f.IntVar(&opts.Index, "index", 0, "an option by its number `N`, from 1")
+	f.StringVar(&opts.Type, "type", "", "your own answer `TEXT` (\"Type something\")")
+	f.StringVar(&opts.Notes, "notes", "", "`TEXT` of notes on the option chosen (questions with previews)")
+	f.StringVar(&opts.Chat, "chat", "", "\"Chat about this\", with this `MESSAGE`")
 	f.BoolVar(&opts.Cancel, "cancel", false, "decline the form (Esc)")
 	f.BoolVar(&opts.JSON, "json", false, "print the outcome as JSON")
 	return cmd
