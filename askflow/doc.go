@@ -43,7 +43,9 @@
 // taller if it may (headless, see [Grower]), and otherwise stops there.
 // Told how to see another form asked with this one ([Config.Elsewhere]),
 // it also stops, with [ErrElsewhere] and no further key, when that form
-// shows instead while only moves were sent.
+// shows instead while only moves were sent. Claude's sessions view instead
+// of the form (the person's ← moved the conversation to the background)
+// stops it at once, with [ErrAway] and no further key.
 //
 // [Message], the second half of a chat, types into Claude's own prompt once
 // it shows empty on a still screen, and counts the message sent when the

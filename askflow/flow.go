@@ -154,12 +154,19 @@ type Error struct {
 	// Elsewhere is set when another form showed instead of this one
 	// before anything but a move was pressed (see [Config.Elsewhere]).
 	Elsewhere bool
+	// Away is set when Claude's sessions view showed instead of the form
+	// (see [ErrAway]).
+	Away bool
 }
 
-// Unwrap gives ErrElsewhere for an error that has Elsewhere set.
+// Unwrap gives ErrElsewhere for an error that has Elsewhere set, ErrAway
+// for one that has Away.
 func (e *Error) Unwrap() error {
-	if e.Elsewhere {
+	switch {
+	case e.Elsewhere:
 		return ErrElsewhere
+	case e.Away:
+		return ErrAway
 	}
 	return nil
 }
@@ -180,6 +187,13 @@ var ErrInterrupted = errors.New("answering interrupted")
 // showed instead of this one while only moves had been pressed (see
 // [Config.Elsewhere]).
 var ErrElsewhere = errors.New("another form asked with this one is on the screen")
+
+// ErrAway is wrapped by the error Run returns when Claude's sessions view
+// showed instead of the form (screen.SessionsView): the person moved the
+// conversation to the background (← at Claude's prompt), and the form
+// waits in the view's list, off the screen. Run stops at once, with no
+// further key: any key would act on the view.
+var ErrAway = errors.New("Claude's conversation is in the background (its sessions view): the form waits there, off the screen")
 
 // Keys as a terminal sends them.
 const (
@@ -240,10 +254,13 @@ type runner struct {
 	// another form showed meanwhile (see Config.Elsewhere).
 	onlyMoves bool
 	elsewhere bool
-	number    bool      // the key being pressed is an option's number (see numberKey)
-	shown     time.Time // when the form was first seen agreeing with the hook
-	guarded   bool      // whether Claude may refuse an early Enter on it (see formAge)
-	redraws   int       // redraws asked for on this question (at most maxRedraws)
+	// away is set when a wait saw Claude's sessions view (see
+	// screen.SessionsView): the form is off the screen, and no key goes.
+	away    bool
+	number  bool      // the key being pressed is an option's number (see numberKey)
+	shown   time.Time // when the form was first seen agreeing with the hook
+	guarded bool      // whether Claude may refuse an early Enter on it (see formAge)
+	redraws int       // redraws asked for on this question (at most maxRedraws)
 	// ticks holds, for the multi-select question being answered, each
 	// option's tick as last seen on the screen.
 	ticks map[int]bool
@@ -332,7 +349,7 @@ func (r *runner) ripened(ctx context.Context, step string, ready func(screen.Sna
 		return screen.Snapshot{}, r.fail(step, r.cfg.Screen.Snapshot(), "%v", err)
 	}
 	s, ok := r.wait(ctx, r.cfg.StepTimeout, ready)
-	if !ok && ctx.Err() == nil && !r.elsewhere && r.redraw() {
+	if !ok && ctx.Err() == nil && !r.halted() && r.redraw() {
 		// Claude Code 2.1.197 was seen to leave a short screen garbled
 		// as a form asked with another took its place (stress seed
 		// 314368126999156480, s013): a redraw shows what is there.
@@ -440,11 +457,18 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 // fail builds an *Error for the current question.
 func (r *runner) fail(step string, last screen.Snapshot, format string, args ...any) error {
 	reason := fmt.Sprintf(format, args...)
-	if r.elsewhere {
+	switch {
+	case r.elsewhere:
 		reason = fmt.Sprintf("%v (%s)", ErrElsewhere, reason)
+	case r.away:
+		reason = fmt.Sprintf("%v (%s)", ErrAway, reason)
 	}
-	return &Error{Question: r.q + 1, Step: step, Reason: reason, Keys: r.keys, Last: last, Elsewhere: r.elsewhere}
+	return &Error{Question: r.q + 1, Step: step, Reason: reason, Keys: r.keys, Last: last, Elsewhere: r.elsewhere, Away: r.away}
 }
+
+// halted reports whether a wait saw another form or the sessions view, so
+// that no key goes (see Config.Elsewhere, ErrAway).
+func (r *runner) halted() bool { return r.elsewhere || r.away }
 
 // agrees reports whether fm is the page of the current question, as the
 // hook described it, and of no other question of the form. Every option
@@ -476,18 +500,22 @@ func (r *runner) wait(ctx context.Context, d time.Duration, ok func(screen.Snaps
 			}
 		}()
 	}
-	check := ok
-	if r.cfg.Elsewhere != nil && r.onlyMoves {
-		check = func(s screen.Snapshot) bool {
-			if ok(s) {
-				return true
-			}
+	check := func(s screen.Snapshot) bool {
+		if ok(s) {
+			return true
+		}
+		if screen.SessionsView(s) {
+			r.away = true
+			return true
+		}
+		if r.cfg.Elsewhere != nil && r.onlyMoves {
 			r.elsewhere = r.cfg.Elsewhere(s)
 			return r.elsewhere
 		}
+		return false
 	}
 	s, err := r.cfg.Screen.Wait(wctx, check)
-	if r.elsewhere {
+	if r.halted() {
 		return s, false
 	}
 	if err != nil && r.recorded() && ctx.Err() == nil {
@@ -519,7 +547,7 @@ func (r *runner) formWhere(ctx context.Context, d time.Duration, ok func(*screen
 		return true
 	}
 	s, found := r.wait(ctx, d, check)
-	if found || ctx.Err() != nil || r.elsewhere || !r.redraw() {
+	if found || ctx.Err() != nil || r.halted() || !r.redraw() {
 		return got, s, found
 	}
 	s, found = r.wait(ctx, d, check)
@@ -554,7 +582,7 @@ func (r *runner) page(ctx context.Context, d time.Duration) (*screen.Form, error
 	// in sight (stress seed 1764045000, s039). Headless, the terminal is
 	// made taller; nothing was pressed for it. SetRows has waited for the
 	// draw at the new size: a step is enough to look, as in grow.
-	for !ok && ctx.Err() == nil && !r.elsewhere && r.lost(s) {
+	for !ok && ctx.Err() == nil && !r.halted() && r.lost(s) {
 		grown, err := r.enlarge()
 		if err != nil {
 			return nil, err
@@ -722,8 +750,9 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 		if err := ctx.Err(); err != nil {
 			return last, r.fail(step, r.cfg.Screen.Snapshot(), "%v", err)
 		}
-		if r.elsewhere {
-			// A wait before this key saw the other form: no key goes.
+		if r.halted() {
+			// A wait before this key saw the other form, or the sessions
+			// view: no key goes.
 			return last, r.fail(step, r.cfg.Screen.Snapshot(), "%s not sent", r.keyName(key))
 		}
 		if try > 0 {
@@ -751,7 +780,7 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 		if ctx.Err() != nil {
 			return s, r.fail(step, s, "%v", ctx.Err())
 		}
-		if r.elsewhere {
+		if r.halted() {
 			return s, r.fail(step, s, "%s was sent to this form", r.keyName(key))
 		}
 		if !safe(s) && r.redraw() {
@@ -813,8 +842,8 @@ func (r *runner) settle(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return r.fail("settle", s, "%v", ctx.Err())
 		}
-		if r.elsewhere {
-			return r.fail("settle", s, "the screen changed to another form")
+		if r.halted() {
+			return r.fail("settle", s, "the screen changed to another form, or to Claude's sessions view")
 		}
 		if !changed {
 			r.unsettled = false
@@ -1037,7 +1066,7 @@ func (r *runner) ready(ctx context.Context, step string, target int, ok func(*sc
 		if err == nil {
 			err = r.fail(step, s, "the screen no longer shows %s (the focus moved)", what)
 		}
-		if !moved || round == approachRounds || r.elsewhere || ctx.Err() != nil {
+		if !moved || round == approachRounds || r.halted() || ctx.Err() != nil {
 			return s, err
 		}
 	}
@@ -1189,7 +1218,7 @@ func (r *runner) pick(ctx context.Context, target int) (bool, error) {
 	r.number = true
 	_, err = r.press(ctx, "enter", key, focusOf(s), false, r.movedOn, ready)
 	r.number = false
-	if err == nil || ctx.Err() != nil || r.elsewhere {
+	if err == nil || ctx.Err() != nil || r.halted() {
 		return true, err
 	}
 	if !ready(r.cfg.Screen.Snapshot()) {

@@ -1836,3 +1836,27 @@ func TestLostAfterKey(t *testing.T) {
 		checkNothingSubmitted(t, fc)
 	})
 }
+
+// TestAway: Claude's sessions view instead of the form (the person pressed
+// ← at Claude's prompt while it worked, and the form was asked in the
+// background: random forms run 59, seed 1764200000 s008, on 2.1.227 and
+// later) stops Run at once with ErrAway, no key pressed: any key would act
+// on the view. It waited for the form until FormTimeout before, and failed
+// as the screen not confirming a step.
+func TestAway(t *testing.T) {
+	for _, rec := range []string{"2.1.330", "2.1.227"} {
+		t.Run(rec, func(t *testing.T) {
+			view, _ := replayRecording(t, "../testdata/screens/"+rec+"/stress-1764200000-s008-100x43.cast")
+			fc := newFake(t, []fq{database}, 100, 40, faults{})
+			// The view is drawn over the form, as Claude draws it.
+			fc.Screen().Write([]byte("\x1b[2J\x1b[H" + strings.ReplaceAll(view.Text(), "\n", "\r\n")))
+			_, err := drive(t, context.Background(), fc, hookOf([]fq{database}), []answer.Decision{sel("MongoDB")},
+				func(c *askflow.Config) { c.FormTimeout = time.Minute })
+			checkNothingSubmitted(t, fc)
+			var ae *askflow.Error
+			if !errors.Is(err, askflow.ErrAway) || !errors.As(err, &ae) || !ae.Away || len(fc.Received()) != 0 {
+				t.Fatalf("got %v, %d keys; want ErrAway and no key", err, len(fc.Received()))
+			}
+		})
+	}
+}

@@ -15,7 +15,8 @@
 // dialog.go reads the other menus Claude draws (the folder trust dialog,
 // permission prompts, plan approval) as a [Dialog]. position.go says where each element of a page is in the order Up and Down
 // walk, prompt.go reads Claude's own input box and its echoes of messages
-// sent, and typed.go tells keys the person typed from the terminal's own
+// sent, away.go Claude's sessions view (the conversation moved to the
+// background, [SessionsView]), and typed.go tells keys the person typed from the terminal's own
 // reports that arrive on the same input (strictly, so that no key passes for
 // a report), and the person's Esc in every encoding (EscPressed).
 //

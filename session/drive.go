@@ -246,6 +246,16 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 	if errors.Is(err, askflow.ErrInterrupted) {
 		return
 	}
+	if errors.Is(err, askflow.ErrAway) && !s.cfg.Host.Headless {
+		// The person moved Claude's conversation to the background (← at
+		// its prompt): the form waits in Claude's sessions view, theirs
+		// to open or reply to. Nothing failed, and nothing was pressed on
+		// the view.
+		if s.move(f, handedOver, driving) {
+			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": AwayReason})
+		}
+		return
+	}
 	fields := events.Fields{"tool_use_id": f.ID(), "message": err.Error()}
 	var ae *askflow.Error
 	if errors.As(err, &ae) {
@@ -285,6 +295,11 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 		s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "navigation failed"})
 	}
 }
+
+// AwayReason is the reason a form is handed over when Claude's
+// conversation is in the background: the form is in Claude's sessions
+// view, not on the screen.
+const AwayReason = "Claude's conversation is in the background (its sessions view): the form waits there for you (enter opens it)"
 
 // cancelFailed presses Esc on f, on the screen, whose drive failed
 // headless: nobody can take it, and cancelling is the one safe key. Esc

@@ -15,12 +15,23 @@ func (s *session) ours(p *hook.Payload) bool {
 	defer s.mu.Unlock()
 	if p.HookEventName == hook.SessionStart {
 		// Claude says which session it is in: at start, and again after
-		// /clear, a resume or a compaction.
+		// /clear, a resume, a compaction, or a fork (← at its prompt moves
+		// the conversation to the background, 2.1.227 and later: it goes
+		// on in a fork). A second start beside a known session is a new
+		// one of Claude's sessions view, not this conversation: it came
+		// before the fork and took the fork's forms for another session's
+		// (e2e TestAwayInSessionsView, 2.1.332).
+		fields := events.Fields{"session_id": p.SessionID, "transcript_path": p.TranscriptPath, "source": p.Source}
+		if p.Source == "startup" && s.sessionID != "" && p.SessionID != s.sessionID {
+			fields["followed"] = false
+			s.log.Emit("session", fields)
+			return false
+		}
 		s.sessionID = p.SessionID
 		if p.TranscriptPath != "" {
 			s.transcript = p.TranscriptPath
 		}
-		s.log.Emit("session", events.Fields{"session_id": p.SessionID, "transcript_path": p.TranscriptPath, "source": p.Source})
+		s.log.Emit("session", fields)
 		return false
 	}
 	switch {

@@ -102,3 +102,32 @@ func TestFormOtherSession(t *testing.T) {
 		t.Errorf("Claude's own form not verified, or the run not ended at its Stop (report %+v)\n%s", rep, r)
 	}
 }
+
+// TestFormForkedSession: ← at Claude's prompt moves the conversation to the
+// background (2.1.227 and later): it goes on in a fork, and Claude starts a
+// new session for its sessions view beside it, in either order (2.1.332
+// sent the new one last). The fork is followed, the new one is not: the
+// conversation's form, asked from the fork, is answered; a Stop of the new
+// session does not end the run.
+func TestFormForkedSession(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+		Policy: rules.Fail, ExitAfterTurn: true, Host: hostHeadless})
+	c.session = "real"
+	c.hook(&hook.Payload{HookEventName: hook.SessionStart, TranscriptPath: "/t/real.jsonl", Source: "startup"})
+	r.wait(`"session"`)
+	c.session = "fork"
+	c.hook(&hook.Payload{HookEventName: hook.SessionStart, TranscriptPath: "/t/fork.jsonl", Source: "fork"})
+	c.session = "view"
+	c.hook(&hook.Payload{HookEventName: hook.SessionStart, TranscriptPath: "/t/view.jsonl", Source: "startup"})
+	r.log.WaitForN(t, `"session"`, 3, 10*time.Second)
+	c.forge(&hook.Payload{SessionID: "view", HookEventName: hook.Stop})
+	r.wait("refused: this run's Claude is in session fork")
+	c.session = "fork"
+	c.ask("t1", database)
+	rep := r.result()
+	if !r.has("verified") || !rep.Ended || strings.Contains(r.log.String(), `refused: this run's Claude is in session view`) {
+		t.Errorf("the fork's form not verified, or the new session followed (report %+v)\n%s", rep, r)
+	}
+}

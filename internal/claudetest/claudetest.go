@@ -110,6 +110,13 @@ func New(t testing.TB, version, scenario string) *Sandbox {
 			t.Fatal(err)
 		}
 	}
+	// Before the home is removed: Claude's background daemon may still
+	// write there.
+	t.Cleanup(func() {
+		if n := KillStrays(s.Home); n > 0 {
+			t.Logf("killed %d processes Claude Code left running in its home (its background daemon)", n)
+		}
+	})
 	if err := Seed(s.Home, s.Dir); err != nil {
 		t.Fatal(err)
 	}

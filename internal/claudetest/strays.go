@@ -1,0 +1,37 @@
+package claudetest
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+)
+
+// KillStrays kills every process whose environment has HOME=home: what a
+// Claude Code run in that home left behind. ← at Claude's prompt while it
+// works moves the conversation to the background, and Claude starts a
+// daemon for it (claude daemon run, bg-pty-host, the forked session) that
+// outlives Claude and claudewrap both, by design; left, each held a few
+// hundred MB and wrote into the home as the test removed it. It returns
+// how many it killed; without /proc (macOS) it finds none.
+func KillStrays(home string) int {
+	want := []byte("HOME=" + home + "\x00")
+	self := os.Getpid()
+	procs, _ := filepath.Glob("/proc/[0-9]*/environ")
+	n := 0
+	for _, p := range procs {
+		pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+		if err != nil || pid == self {
+			continue
+		}
+		env, err := os.ReadFile(p)
+		if err != nil || !bytes.Contains(append([]byte{0}, env...), append([]byte{0}, want...)) {
+			continue
+		}
+		if syscall.Kill(pid, syscall.SIGKILL) == nil {
+			n++
+		}
+	}
+	return n
+}
