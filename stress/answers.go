@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Term names the terminal a person's would be, as far as Claude's queries
@@ -28,6 +29,7 @@ const (
 // reply goes in one write.
 type Answerer struct {
 	term  Term
+	mu    sync.Mutex   // the drain answers; the person's key reads the flags
 	modes map[int]bool // DEC private modes set (true) or reset
 	flags []int        // the kitty keyboard flags' stack, top last
 	carry []byte       // the end of the last read, where a sequence may begin
@@ -140,6 +142,8 @@ func (a *Answerer) Answer(shown []byte) []byte {
 	if a.term == Mute {
 		return nil
 	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	b := append(a.carry, shown...)
 	type hit struct {
 		at, seq int
@@ -170,4 +174,13 @@ func (a *Answerer) Answer(shown []byte) []byte {
 	}
 	a.carry = append(a.carry[:0], b[max(0, len(b)-carryLen):]...)
 	return out
+}
+
+// Disambiguate reports whether the keyboard flags on top of the stack ask
+// for keys disambiguated (flag 1, as Claude pushes): a kitty then sends Esc
+// as CSI 27 u.
+func (a *Answerer) Disambiguate() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.term == Kitty && len(a.flags) > 0 && a.flags[len(a.flags)-1]&1 != 0
 }

@@ -11,10 +11,11 @@
 // (headless, or now and then on a pseudo-terminal as a person's would be,
 // resized while the forms are answered, answering Claude's terminal
 // queries as no terminal, an xterm or a kitty would, now and then in two
-// pieces, the person at it pressing Down now and then), and judges every
-// form by what Claude recorded: the tool_result the fake API received, and
-// for "Chat about this" the message that followed. claudewrap's own events
-// are kept for reading, never for judging.
+// pieces, the person at it pressing an arrow or Esc now and then), and
+// judges every form by what Claude recorded: the tool_result the fake API
+// received, and for "Chat about this" the message that followed.
+// claudewrap's own events are kept for reading, and judged only against
+// that record: its report of the person's Esc must match Claude's cancel.
 //
 // The same seed always gives the same forms, sizes, resizes and intended
 // answers; [Generate] is pure. When a resize lands is timed from the

@@ -70,7 +70,9 @@ type Case struct {
 }
 
 // Keypress is the person pressing Keys, After the form's first key (as the
-// harness reads claudewrap's key event, polled every 20 ms).
+// harness reads claudewrap's key event, polled every 20 ms). Keys are what
+// a terminal sends with no keyboard protocol on; a kitty's terminal with
+// the flags Claude pushes sends Esc as CSI 27 u (see terminal.press).
 type Keypress struct {
 	Keys  string
 	After time.Duration
@@ -172,8 +174,12 @@ const (
 	// Pieces has a terminal that replies send its replies cut in two, now
 	// and then (Session.Cut; class "replies-cut"). All else is Person's.
 	Pieces
+	// Keys has the person press Up, Left, Right or Esc as well as Down
+	// (personKeys; class "person-esc" for Esc, which cancels the form in
+	// Claude's menu and must be reported so). All else is Pieces'.
+	Keys
 
-	Latest = Pieces
+	Latest = Keys
 )
 
 // GenerateWith is Generate with the generator of generation gen.
@@ -326,6 +332,12 @@ func (g *generator) terminal(s *Session) {
 		c := &s.Cases[g.person.IntN(len(s.Cases))]
 		c.Person = &Keypress{Keys: "\x1b[B", After: time.Duration(g.person.IntN(300)) * time.Millisecond}
 		c.Classes = append(c.Classes, "person")
+		if g.gen >= Keys { // drawn last, so that the rest stays Person's
+			c.Person.Keys = personKeys[g.person.IntN(len(personKeys))]
+			if c.Person.Keys == escKey {
+				c.Classes = append(c.Classes, "person-esc")
+			}
+		}
 		slices.Sort(c.Classes)
 	}
 	if g.gen < Pieces || s.Replies == Mute {
@@ -339,6 +351,15 @@ func (g *generator) terminal(s *Session) {
 		}
 	}
 }
+
+// escKey is the Esc key as a terminal sends it with no keyboard protocol.
+const escKey = "\x1b"
+
+// personKeys are the keys the person presses from generation Keys: Down,
+// Up, Right, Left (none of which commits anything in Claude's menu, so
+// that what Claude records is claudewrap's answer or nothing), and Esc,
+// twice as likely, which cancels the form or leaves a text row.
+var personKeys = []string{"\x1b[B", "\x1b[A", "\x1b[C", "\x1b[D", escKey, escKey}
 
 // termSize is a terminal's size, 60x24 to 200x50, favouring the edges.
 func (g *generator) termSize() (int, int) {

@@ -37,7 +37,8 @@ type Verdict struct {
 	Outcome    Outcome  `json:"outcome"`
 	Detail     string   `json:"detail,omitempty"`
 	ToolResult string   `json:"tool_result,omitempty"`
-	Dir        string   `json:"dir,omitempty"` // the session's files, kept when not right
+	IsError    bool     `json:"is_error,omitempty"` // the tool_result is an error (a cancel, a chat, an interrupt)
+	Dir        string   `json:"dir,omitempty"`      // the session's files, kept when not right
 	// Resized counts the resizes that landed while the form was open,
 	// between its first key and its end (a session on a terminal; see
 	// Case.Resizes).

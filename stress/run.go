@@ -206,12 +206,18 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 		runErr = cmd.Wait()
 	}
 	exit := cmd.ProcessState.ExitCode()
+	// The person's ← may have moved Claude's conversation to the
+	// background: its daemon outlives the run (see claudetest.KillStrays).
+	strays := claudetest.KillStrays(home)
 	timedOut := rctx.Err() != nil && ctx.Err() == nil
 	note := fmt.Sprintf("claudewrap exit %d", exit)
 	if timedOut {
 		note = fmt.Sprintf("the session did not end within %v", sessionTimeout(s))
 	} else if runErr != nil && exit < 0 {
 		note = "claudewrap: " + runErr.Error()
+	}
+	if strays > 0 {
+		note += fmt.Sprintf("; %d processes Claude left running killed (its background daemon)", strays)
 	}
 	var end terminalEnd
 	if term != nil {
@@ -244,7 +250,9 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 		if cfg.AnswerVia == "hook" {
 			// No key is pressed, and resizes and the person's key wait
 			// for a form's first key.
-			v.Classes = slices.DeleteFunc(slices.Clone(c.Classes), func(cl string) bool { return cl == "resized" || cl == "person" })
+			v.Classes = slices.DeleteFunc(slices.Clone(c.Classes), func(cl string) bool {
+				return cl == "resized" || cl == "person" || cl == "person-esc"
+			})
 		}
 		asked, seq := false, 0
 		for _, r := range reqs {
@@ -272,7 +280,7 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 			v.Detail += "; " + note
 		default:
 			v.Outcome, v.Detail = judge(c, &res, later)
-			v.ToolResult = res.Content
+			v.ToolResult, v.IsError = res.Content, res.IsError
 			if v.Outcome != Right {
 				v.Detail += "; " + note
 			}
@@ -280,6 +288,7 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 		if reason, ok := end.handed[c.ID]; ok {
 			v.handedOver(reason, note, end.afterKey[c.ID])
 		}
+		v.personEsc(end)
 		vs = append(vs, v)
 	}
 	endedForThem(s.Cases, vs, end)
@@ -327,11 +336,13 @@ func transcriptResults(home string) map[string]fakeapi.ToolResult {
 // recorded nothing (or the chat claudewrap chose, without the message); a
 // wrong answer stays wrong, and anything else recorded (a cancel: nobody
 // pressed Esc) a failure.
+// When their key was Esc, Claude may have recorded the cancel: personEsc
+// judges that.
 func (v *Verdict) handedOver(reason, note string, typed bool) {
 	if v.Outcome == NotAsked {
 		return
 	}
-	if typed && reason == personTyped {
+	if typed && (reason == personTyped || strings.HasPrefix(reason, movedAway)) {
 		switch {
 		case v.Outcome == Right:
 			v.Detail = "handed to the person, who typed, after claudewrap's answer went"
@@ -392,6 +403,48 @@ func endedForThem(cases []Case, vs []Verdict, end terminalEnd) {
 	}
 }
 
+// personEsc judges a form against claudewrap's report of the person's Esc
+// (Case.Person's key, when it is Esc), which cancels a form in Claude's
+// menu: claudewrap must report "cancelled" by the person exactly for a
+// form it handed to them as they typed whose record is Claude's cancel.
+//   - Reported, but Claude recorded no cancel (answers, a chat, nothing):
+//     failed, a false report (a wrong answer stays wrong).
+//   - A cancel recorded for a form handed over as they typed, that
+//     claudewrap did not end itself (its own Esc, or a chat): theirs if
+//     reported, else failed.
+//   - A form claudewrap never saw asked (no question event, not asked when
+//     they pressed it, not handed over), with Claude's error or nothing
+//     recorded: the Esc stopped the turn first; not judged (NotAsked).
+//
+// Anything else stays as judged: another error recorded (a partner asked
+// with the form) is a failure until it is known what Claude records.
+func (v *Verdict) personEsc(end terminalEnd) {
+	id := v.Case
+	reported := end.personCancelled[id]
+	cancel := v.IsError && strings.Contains(v.ToolResult, cancelledText)
+	typed := end.handed[id] == personTyped && end.afterKey[id]
+	switch {
+	case reported && !cancel && v.Outcome != Wrong:
+		v.Outcome, v.Detail = Failed, "claudewrap reported the person's cancel, but Claude recorded "+
+			firstOf(v.ToolResult, "nothing")+"; "+v.Detail
+	case !end.esc || v.Outcome != Failed:
+	case end.handed[id] == "" && !end.atKey[id] && !end.questioned[id]:
+		v.Outcome, v.Detail = NotAsked, "claudewrap never saw it asked: the person's Esc stopped the turn first; "+v.Detail
+	case !cancel || !typed:
+	case end.own[id]:
+		v.Detail = "claudewrap ended the form itself (Esc or a chat) as the person pressed Esc; " + v.Detail
+	case reported:
+		v.Outcome, v.Detail = Theirs, "cancelled by the person's Esc, and reported so; "+v.Detail
+	default:
+		v.Detail = "the person's Esc cancelled the form, and claudewrap did not report it; " + v.Detail
+	}
+}
+
 // personTyped is claudewrap's reason for a form it handed over as the
-// person typed.
-const personTyped = "the person typed"
+// person typed; movedAway begins its reason for one it handed over as
+// Claude's sessions view showed instead (their ← at Claude's prompt moved
+// the conversation to the background).
+const (
+	personTyped = "the person typed"
+	movedAway   = "Claude's conversation is in the background"
+)

@@ -126,6 +126,37 @@ func TestGenerations(t *testing.T) {
 	if n := count(GenerateWith(1, 400, Person), "replies-cut"); n != 0 {
 		t.Errorf("%d forms of class replies-cut in generation Person, want none", n)
 	}
+	// Keys draws the person's key last: with each key Down again, a seed's
+	// plan is Pieces'; every key is one of personKeys, all of them drawn.
+	keys, pieces := GenerateWith(1, 400, Keys), GenerateWith(1, 400, Pieces)
+	drawn := map[string]int{}
+	for i := range keys.Sessions {
+		s := keys.Sessions[i]
+		s.Cases = slices.Clone(s.Cases)
+		for k := range s.Cases {
+			c := &s.Cases[k]
+			if c.Person == nil {
+				continue
+			}
+			drawn[c.Person.Keys]++
+			if !slices.Contains(personKeys, c.Person.Keys) || slices.Contains(c.Classes, "person-esc") != (c.Person.Keys == escKey) {
+				t.Errorf("%s: the person's key %q, classes %v", c.ID, c.Person.Keys, c.Classes)
+			}
+			p := *c.Person
+			p.Keys = "\x1b[B"
+			c.Person = &p
+			c.Classes = slices.DeleteFunc(slices.Clone(c.Classes), func(cl string) bool { return cl == "person-esc" })
+		}
+		if !reflect.DeepEqual(s, pieces.Sessions[i]) {
+			t.Errorf("%s: the session, with Down for the person's key, differs from generation Pieces'", s.Name)
+		}
+	}
+	if len(drawn) != 5 {
+		t.Errorf("the person's keys drawn in 400 forms: %v, want all of %q", drawn, personKeys)
+	}
+	if n := count(GenerateWith(1, 400, Pieces), "person-esc"); n != 0 {
+		t.Errorf("%d forms of class person-esc in generation Pieces, want none", n)
+	}
 	// Terminals draws its terminals apart: a seed's forms and answers, and
 	// its headless sessions whole, are Typed's.
 	typed, terms := GenerateWith(1, 400, Typed), GenerateWith(1, 400, Terminals)
@@ -147,7 +178,7 @@ func TestGenerations(t *testing.T) {
 			}
 		}
 	}
-	for _, class := range []string{"emoji-sequence", "mark-header", "white-space", "script", "invisible", "typed-script", "terminal", "resized", "kitty-keyboard", "person", "replies-cut"} {
+	for _, class := range []string{"emoji-sequence", "mark-header", "white-space", "script", "invisible", "typed-script", "terminal", "resized", "kitty-keyboard", "person", "replies-cut", "person-esc"} {
 		if n := count(Generate(1, 400), class); n == 0 {
 			t.Errorf("no form of class %s in 400", class)
 		}
@@ -157,7 +188,7 @@ func TestGenerations(t *testing.T) {
 	// Spaces' as that of 9a0149b, Scripts' as that of b8961b1 (random forms
 	// run 43), Typed's as that of 6d63f84 (run 44, and the CI sample then),
 	// Terminals' as that of a524bee (run 45), Replies' as runs 46 and 48's,
-	// Person's as run 50's, Pieces' as run 54's.
+	// Person's as run 50's, Pieces' as run 54's, Keys' as run 59's.
 	for _, tc := range []struct {
 		gen  Generation
 		seed uint64
@@ -180,6 +211,7 @@ func TestGenerations(t *testing.T) {
 		{Replies, 1764130000, "efafbef9dfd1a4e167c34d1e76cdf456b441e4bac01472ea1a4133b31c10f3eb"},
 		{Person, 1764130000, "c707c565c2be884bd9ac8bbbe67baf87c3de765b137466bd1270df57967d6981"},
 		{Pieces, 1764150000, "c6bb043e8208e95912817dae6ebe28fffa61f711d8e8a576fffbb0f59dbc7dc8"},
+		{Keys, 1764200000, "296a156a3c2e6b40c3820909098be69c030a09bfb8418e1c22314fa7fd9c6e32"},
 	} {
 		b, err := json.Marshal(GenerateWith(tc.seed, 150, tc.gen))
 		if err != nil {
@@ -484,6 +516,9 @@ func TestHandedOver(t *testing.T) {
 		{Right, Failed, "navigation failed", true, "handed to the person (navigation failed); claudewrap exit 143"},
 		{cancelledRecord, Failed, "the person typed", true, "handed to the person, who typed; the form was not submitted: it was cancelled"},
 		{chattedRecord, Theirs, "the person typed", true, "handed to the person, who typed; " + chatNotSent},
+		{Failed, Theirs, movedAway + " (its sessions view): the form waits there for you", true, "handed to the person, who typed; no tool_result reached the API"},
+		{Failed, Failed, movedAway + " (its sessions view): the form waits there for you", false,
+			"handed to the person (" + movedAway + " (its sessions view): the form waits there for you); no tool_result reached the API"},
 	} {
 		v := Verdict{Outcome: tc.was}
 		switch tc.was {
@@ -501,6 +536,58 @@ func TestHandedOver(t *testing.T) {
 		v.handedOver(tc.reason, "claudewrap exit 143", tc.typed)
 		if v.Outcome != tc.want || v.Detail != tc.detail {
 			t.Errorf("%s, %s, typed %t: %s %q, want %s %q", tc.was, tc.reason, tc.typed, v.Outcome, v.Detail, tc.want, tc.detail)
+		}
+	}
+}
+
+// TestPersonEsc: after the person's Esc, a form claudewrap handed over as
+// they typed whose record is Claude's cancel is theirs only if claudewrap
+// reported it, and did not end the form itself (its own Esc, or a chat);
+// a report with anything else recorded (answers, a chat, nothing) is a
+// failure, and a wrong answer stays wrong; a form given up on, or a
+// partner's other error, stays failed; a form claudewrap never saw asked
+// met the Esc's stop of the turn; without the Esc, nothing changes.
+func TestPersonEsc(t *testing.T) {
+	const cancel = "The user doesn't want to proceed with this tool use."
+	const chat = "The user wants to clarify these questions."
+	const gaveUp = "claudewrap gave up at navigate: the screen never showed the focus on row 2"
+	for _, tc := range []struct {
+		name              string
+		esc               bool
+		handed            string // the hand-over's reason, "" for none
+		reported, own     bool
+		atKey, questioned bool
+		was               Outcome
+		isError           bool
+		record            string
+		want              Outcome
+	}{
+		{"cancelled, reported", true, personTyped, true, false, true, true, Failed, true, cancel, Theirs},
+		{"cancelled, not reported", true, personTyped, false, false, true, true, Failed, true, cancel, Failed},
+		{"cancelled, reported, claudewrap's own Esc first", true, personTyped, true, true, true, true, Failed, true, cancel, Failed},
+		{"cancelled, reported, claudewrap had given up", true, gaveUp, true, false, true, true, Failed, true, cancel, Failed},
+		{"reported, a chat recorded", true, personTyped, true, true, true, true, Failed, true, chat, Failed},
+		{"reported, answers recorded", true, personTyped, true, false, true, true, Right, false, `"Q"="A"`, Failed},
+		{"reported, nothing recorded", true, personTyped, true, false, true, true, Theirs, false, "", Failed},
+		{"reported, a wrong answer", true, personTyped, true, false, true, true, Wrong, false, `"Q"="B"`, Wrong},
+		{"right before the Esc", true, personTyped, false, false, true, true, Right, false, `"Q"="A"`, Right},
+		{"a partner's other error", true, personTyped, false, false, true, true, Failed, true, "interrupted", Failed},
+		{"never seen asked, an error recorded", true, "", false, false, false, false, Failed, true, "interrupted", NotAsked},
+		{"never seen asked, nothing recorded", true, "", false, false, false, false, Failed, false, "", NotAsked},
+		{"asked, claudewrap failed it", true, "", false, false, false, true, Failed, true, cancel, Failed},
+		{"no Esc: a cancel stays failed", false, personTyped, false, false, true, true, Failed, true, cancel, Failed},
+		{"no Esc, never seen asked", false, "", false, false, false, false, Failed, false, "", Failed},
+	} {
+		v := Verdict{Case: "toolu_a", Outcome: tc.was, IsError: tc.isError, ToolResult: tc.record}
+		end := terminalEnd{esc: tc.esc, handed: map[string]string{}, atKey: map[string]bool{"toolu_a": tc.atKey},
+			afterKey: map[string]bool{"toolu_a": tc.handed != ""}, questioned: map[string]bool{"toolu_a": tc.questioned},
+			personCancelled: map[string]bool{"toolu_a": tc.reported}, own: map[string]bool{"toolu_a": tc.own}}
+		if tc.handed != "" {
+			end.handed["toolu_a"] = tc.handed
+		}
+		v.personEsc(end)
+		if v.Outcome != tc.want {
+			t.Errorf("%s: %s (%s), want %s", tc.name, v.Outcome, v.Detail, tc.want)
 		}
 	}
 }

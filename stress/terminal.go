@@ -65,7 +65,16 @@ type terminal struct {
 	// by its question event's time, is in atKey however late the event was
 	// read (the events are polled every 20 ms; run 54's s035 on 2.1.266
 	// was asked 4 ms before the key).
-	keyAt     time.Time
+	keyAt time.Time
+	// esc: the person's key was Esc (Case.Person); questioned holds every
+	// form whose question event came, personCancelled those claudewrap
+	// reported cancelled by the person, and own those it ended itself with
+	// Esc or "Chat about this" (a cancelled event not the person's, a
+	// submitted one with chat).
+	esc                              bool
+	questioned, personCancelled, own map[string]bool
+	// ending: handedOver has been called.
+	ending    bool
 	shownTail []byte // the end of what was shown, for claudewrap's last line
 }
 
@@ -95,7 +104,8 @@ func openTerminal(cols, rows int, path string, replies Term, cut bool) (*termina
 	t := &terminal{ptmx: ptmx, tty: tty, out: out, drained: make(chan struct{}), done: make(chan struct{}),
 		drainLimit: 10 * time.Second, answers: NewAnswerer(replies), cut: cut, handed: map[string]string{},
 		resizing: map[string]bool{}, open: map[string]bool{}, landed: map[string]int{},
-		replied: map[string]int{}, asked: map[string]bool{}, afterKey: map[string]bool{}}
+		replied: map[string]int{}, asked: map[string]bool{}, afterKey: map[string]bool{},
+		questioned: map[string]bool{}, personCancelled: map[string]bool{}, own: map[string]bool{}}
 	if err := t.setSize(cols, rows); err != nil {
 		t.ptmx.Close()
 		tty.Close()
@@ -216,7 +226,10 @@ func (t *terminal) resize(r Resize, id string) {
 // its first key it makes the case's resizes, in order, and presses the
 // person's key if the case has one (see Case.Person); when a form is
 // handed to the person, or given up (which leaves it to them too), it calls
-// handedOver once: nobody will come. It polls
+// handedOver once: nobody will come. After the person's Esc it leaves the
+// end to claudewrap, which reports their cancel and ends the run as the
+// turn stops, or calls handedOver escGrace after the key (see escEnds),
+// handed over or not. It polls
 // the events file (claudewrap appends a line per event) every 20 ms, and
 // reads it a last time once claudewrap has exited.
 func (t *terminal) follow(events string, cases map[string]Case, handedOver func()) {
@@ -244,6 +257,9 @@ func (t *terminal) follow(events string, cases map[string]Case, handedOver func(
 			}
 			off += int64(len(b))
 			partial = t.feed(append(partial, b...), cases, handedOver)
+			if t.escEnds(time.Now()) {
+				handedOver()
+			}
 		}
 	}()
 }
@@ -266,6 +282,8 @@ func (t *terminal) feed(b []byte, cases map[string]Case, handedOver func()) []by
 			Step      string    `json:"step"`
 			Message   string    `json:"message"`
 			Chat      string    `json:"chat_message"`
+			By        string    `json:"by"`
+			ChatSent  bool      `json:"chat"`
 			TS        time.Time `json:"ts"`
 		}
 		if json.Unmarshal(line, &e) != nil {
@@ -275,7 +293,7 @@ func (t *terminal) feed(b []byte, cases map[string]Case, handedOver func()) []by
 		t.mu.Lock()
 		switch e.Event {
 		case "question":
-			t.asked[id] = true
+			t.asked[id], t.questioned[id] = true, true
 			if t.atKey != nil && !e.TS.IsZero() && !e.TS.After(t.keyAt) {
 				t.atKey[id] = true // asked before the key, read after it
 			}
@@ -290,6 +308,12 @@ func (t *terminal) feed(b []byte, cases map[string]Case, handedOver func()) []by
 		case "submitted", "cancelled", "verified", "mismatch":
 			// verified or mismatch alone when Claude recorded the answers
 			// before claudewrap's drive had ended.
+			switch {
+			case e.Event == "cancelled" && e.By == "person":
+				t.personCancelled[id] = true
+			case e.Event == "cancelled" || e.Event == "submitted" && e.ChatSent:
+				t.own[id] = true
+			}
 			delete(t.open, id)
 			delete(t.asked, id)
 		case "error":
@@ -308,12 +332,15 @@ func (t *terminal) feed(b []byte, cases map[string]Case, handedOver func()) []by
 				t.handed[id] = e.Reason
 				// A chat message is handed over at the turn's end, its
 				// form long done: any key of the person's before counts.
-				t.afterKey[id] = t.atKey[id] || e.Chat != "" && t.atKey != nil
+				// So is a form asked after a key of theirs that moved
+				// Claude's conversation to the background (←).
+				t.afterKey[id] = t.atKey[id] || (e.Chat != "" || strings.HasPrefix(e.Reason, movedAway)) && t.atKey != nil
 				if id == "" && e.Dialog != "" {
 					t.handed[id] = e.Dialog + " dialog: " + e.Reason
 				}
 			}
-			if first {
+			if first && !t.esc && !t.ending { // after an Esc, follow ends the run
+				t.ending = true
 				t.mu.Unlock()
 				handedOver()
 				continue
@@ -321,6 +348,32 @@ func (t *terminal) feed(b []byte, cases map[string]Case, handedOver func()) []by
 		}
 		t.mu.Unlock()
 	}
+}
+
+// escGrace is how long a run goes on after the person's Esc when
+// claudewrap reports no cancel of theirs: an Esc between forms stops
+// Claude's turn, and nothing ends an interrupted turn but the person.
+// claudewrap waits up to 3.3 s for the form to go before it reports one,
+// then for Claude's prompt (up to 5 s) before it ends the run itself.
+const escGrace = 10 * time.Second
+
+// escEnds reports, once, that the run is to end, at now, after the
+// person's Esc (see follow): escGrace after it, unless claudewrap reported their cancel
+// (it ends the run itself: sessionTimeout is the backstop), or a form
+// asked after the key is still being answered.
+func (t *terminal) escEnds(now time.Time) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.esc || t.ending || len(t.personCancelled) > 0 || now.Sub(t.keyAt) < escGrace {
+		return false
+	}
+	for id := range t.asked {
+		if _, handed := t.handed[id]; !handed && !t.atKey[id] {
+			return false
+		}
+	}
+	t.ending = true
+	return true
 }
 
 // resizeLater makes a form's resizes in order, each After its first key,
@@ -379,11 +432,15 @@ func (t *terminal) press(k *Keypress, id string) {
 	if t.closed {
 		return
 	}
+	keys := k.Keys
+	if keys == escKey && t.answers.Disambiguate() {
+		keys = "\x1b[27u" // as a kitty sends Esc with the flags Claude pushed
+	}
 	t.writeMu.Lock()
 	written := time.Now()
-	_, err := t.ptmx.Write([]byte(k.Keys))
+	_, err := t.ptmx.Write([]byte(keys))
 	t.writeMu.Unlock()
-	line := fmt.Sprintf("%s: %s +%v: the person pressed %q", time.Now().Format("15:04:05.000"), id, k.After, k.Keys)
+	line := fmt.Sprintf("%s: %s +%v: the person pressed %q", time.Now().Format("15:04:05.000"), id, k.After, keys)
 	switch {
 	case err != nil:
 		line += ": " + err.Error()
@@ -391,7 +448,7 @@ func (t *terminal) press(k *Keypress, id string) {
 		line += " (the form was no longer open)"
 	}
 	if err == nil && t.atKey == nil {
-		t.keyAt = written
+		t.keyAt, t.esc = written, k.Keys == escKey
 		t.atKey = map[string]bool{}
 		for o := range t.asked {
 			t.atKey[o] = true
@@ -422,6 +479,12 @@ type terminalEnd struct {
 	// (Case.Person), as the events were read; atKey those asked or open
 	// then.
 	afterKey, atKey map[string]bool
+	// esc: the person's key was Esc; questioned holds the forms whose
+	// question event came, personCancelled those claudewrap reported
+	// cancelled by the person, own those it ended itself with Esc or a
+	// chat.
+	esc                              bool
+	questioned, personCancelled, own map[string]bool
 }
 
 // close ends the terminal once claudewrap has exited: the events are read a
@@ -446,7 +509,8 @@ func (t *terminal) close(logPath string) terminalEnd {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	os.WriteFile(logPath, []byte(strings.Join(t.log, "\n")+"\n"), 0o644) // for reading only
-	end := terminalEnd{handed: t.handed, landed: t.landed, replied: t.replied, afterKey: t.afterKey, atKey: t.atKey}
+	end := terminalEnd{handed: t.handed, landed: t.landed, replied: t.replied, afterKey: t.afterKey, atKey: t.atKey,
+		esc: t.esc, questioned: t.questioned, personCancelled: t.personCancelled, own: t.own}
 	if m := lastWords.FindAll(t.shownTail, -1); len(m) > 0 {
 		end.last = string(m[len(m)-1])
 	}

@@ -2,6 +2,7 @@ package stress
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 )
 
@@ -237,8 +239,125 @@ func TestTerminalFeed(t *testing.T) {
 		`{"event":"handed_over","tool_use_id":"toolu_i","reason":"the person typed"}`+"\n"), nil, func() {})
 	// A chat message handed over after the key, its form done before it.
 	tm.feed([]byte(`{"event":"handed_over","tool_use_id":"toolu_h","chat_message":"why?","reason":"the person typed"}`+"\n"), nil, func() {})
-	if fmt.Sprint(tm.afterKey) != "map[:false toolu_b:false toolu_d:false toolu_e:true toolu_g:false toolu_h:true toolu_i:true]" {
+	// A form asked after the key, handed over as Claude's sessions view
+	// showed instead (their ← moved the conversation to the background).
+	tm.feed([]byte(`{"event":"question","tool_use_id":"toolu_j"}`+"\n"+
+		`{"event":"handed_over","tool_use_id":"toolu_j","reason":"Claude's conversation is in the background (its sessions view): the form waits there for you (enter opens it)"}`+"\n"), nil, func() {})
+	if fmt.Sprint(tm.afterKey) != "map[:false toolu_b:false toolu_d:false toolu_e:true toolu_g:false toolu_h:true toolu_i:true toolu_j:true]" {
 		t.Errorf("handed over after the person's key: %v", tm.afterKey)
+	}
+}
+
+// TestTerminalPersonEsc: the person's Esc goes as the terminal sends it, a
+// bare Esc, or CSI 27 u from a kitty once Claude pushed its flags (popped,
+// bare again). After it the harness leaves the run's end to claudewrap
+// when it reported the cancel, else ends it once, escGrace after the key
+// and once no form asked after the key is being answered, or at once when a
+// form was handed over before it. The person's cancel is told from
+// claudewrap's own.
+func TestTerminalPersonEsc(t *testing.T) {
+	for _, tc := range []struct {
+		replies Term
+		shown   string
+		want    string
+	}{
+		{Mute, "\x1b[>1u", "\x1b"},
+		{Xterm, "\x1b[>1u", "\x1b"},
+		{Kitty, "", "\x1b"},
+		{Kitty, "\x1b[>1u", "\x1b[27u"},
+		{Kitty, "\x1b[>1u\x1b[<u", "\x1b"},
+	} {
+		tm, err := openTerminal(80, 24, filepath.Join(t.TempDir(), "terminal.out"), tc.replies, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Raw, as claudewrap keeps the person's side: a lone Esc is read.
+		if err := rawTTY(tm.tty); err != nil {
+			t.Fatal(err)
+		}
+		tm.answers.Answer([]byte(tc.shown)) // as the drain does with what claudewrap shows
+		tm.press(&Keypress{Keys: escKey}, "toolu_a")
+		got := make([]byte, 16)
+		tm.tty.SetReadDeadline(time.Now().Add(5 * time.Second))
+		n, err := tm.tty.Read(got)
+		if err != nil || string(got[:n]) != tc.want || !tm.esc {
+			t.Errorf("%q after %q: the person's Esc went as %q (%v), want %q; esc noted: %t", tc.replies, tc.shown, got[:n], err, tc.want, tm.esc)
+		}
+		tm.close(filepath.Join(t.TempDir(), "resizes.txt"))
+	}
+
+	for _, tc := range []struct {
+		name   string
+		before string // events before the Esc
+		after  string // events after it
+		later  string // events once its escGrace has passed
+		ends   int    // how often the harness ends the run: at most once
+	}{
+		{"reported: claudewrap ends the run", `{"event":"question","tool_use_id":"toolu_a"}`,
+			`{"event":"handed_over","tool_use_id":"toolu_a","reason":"the person typed"}` + "\n" +
+				`{"event":"cancelled","tool_use_id":"toolu_a","by":"person","reason":"the person pressed Esc"}`, "", 0},
+		{"not reported", `{"event":"question","tool_use_id":"toolu_a"}`,
+			`{"event":"handed_over","tool_use_id":"toolu_a","reason":"the person typed"}`, "", 1},
+		{"between forms", `{"event":"question","tool_use_id":"toolu_a"}` + "\n" + `{"event":"verified","tool_use_id":"toolu_a"}`, "", "", 1},
+		// A form asked after the Esc is answered before the run ends.
+		{"a form asked after it", `{"event":"question","tool_use_id":"toolu_a"}` + "\n" + `{"event":"verified","tool_use_id":"toolu_a"}`,
+			`{"event":"question","tool_use_id":"toolu_b"}`, `{"event":"verified","tool_use_id":"toolu_b"}`, 1},
+		// Given up on before the Esc: the run is ended at once, once.
+		{"handed over before it", `{"event":"question","tool_use_id":"toolu_a"}` + "\n" +
+			`{"event":"error","tool_use_id":"toolu_a","step":"navigate","message":"no focus"}`, "", "", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tm, err := openTerminal(80, 24, filepath.Join(t.TempDir(), "terminal.out"), "", false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tm.close(filepath.Join(t.TempDir(), "resizes.txt"))
+			ends := 0
+			feed := func(lines string) {
+				if lines != "" {
+					tm.feed([]byte(lines+"\n"), nil, func() { ends++ })
+				}
+			}
+			feed(tc.before)
+			tm.press(&Keypress{Keys: escKey}, "toolu_a")
+			feed(tc.after)
+			if tm.escEnds(tm.keyAt.Add(escGrace - time.Millisecond)) {
+				ends++
+				t.Errorf("ended before escGrace")
+			}
+			if tc.later != "" {
+				if tm.escEnds(tm.keyAt.Add(escGrace)) {
+					t.Errorf("ended while a form asked after the Esc was answered")
+				}
+				feed(tc.later)
+			}
+			if tm.escEnds(tm.keyAt.Add(escGrace)) {
+				ends++
+			}
+			if tm.escEnds(tm.keyAt.Add(time.Hour)) {
+				ends++
+			}
+			if ends != tc.ends || !tm.esc {
+				t.Errorf("the run was ended %d times, want %d (esc noted: %t)", ends, tc.ends, tm.esc)
+			}
+		})
+	}
+
+	// Only the person's cancel is theirs: claudewrap's own Esc and chat
+	// are its own.
+	tm, err := openTerminal(80, 24, filepath.Join(t.TempDir(), "terminal.out"), "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.feed([]byte(`{"event":"cancelled","tool_use_id":"toolu_a","by":"person","reason":"the person pressed Esc"}`+"\n"+
+		`{"event":"cancelled","tool_use_id":"toolu_b","keys":1}`+"\n"+
+		`{"event":"submitted","tool_use_id":"toolu_c","keys":3,"chat":true}`+"\n"+
+		`{"event":"submitted","tool_use_id":"toolu_d","keys":3}`+"\n"+
+		`{"event":"question","tool_use_id":"toolu_e"}`+"\n"), nil, func() {})
+	end := tm.close(filepath.Join(t.TempDir(), "resizes.txt"))
+	if fmt.Sprint(end.personCancelled) != "map[toolu_a:true]" || fmt.Sprint(end.own) != "map[toolu_b:true toolu_c:true]" ||
+		fmt.Sprint(end.questioned) != "map[toolu_e:true]" {
+		t.Errorf("cancelled by the person %v, ended by claudewrap %v, questioned %v", end.personCancelled, end.own, end.questioned)
 	}
 }
 
@@ -341,4 +460,25 @@ func TestCutReply(t *testing.T) {
 	if k := cutReply([]byte("\x1bc")); k != 2 {
 		t.Errorf("cutReply of 2 bytes = %d, want 2: whole", k)
 	}
+}
+
+// rawTTY puts the terminal's side f in raw mode, keeping f pollable.
+func rawTTY(f *os.File) error {
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var opErr error
+	err = sc.Control(func(fd uintptr) {
+		st, err := unix.IoctlGetTermios(int(fd), unix.TCGETS)
+		if err != nil {
+			opErr = err
+			return
+		}
+		st.Lflag &^= unix.ICANON | unix.ECHO | unix.ISIG | unix.IEXTEN
+		st.Iflag &^= unix.ICRNL | unix.IXON
+		st.Cc[unix.VMIN], st.Cc[unix.VTIME] = 1, 0
+		opErr = unix.IoctlSetTermios(int(fd), unix.TCSETS, st)
+	})
+	return errors.Join(err, opErr)
 }
