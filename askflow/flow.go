@@ -193,7 +193,7 @@ var ErrElsewhere = errors.New("another form asked with this one is on the screen
 // conversation to the background (← at Claude's prompt), and the form
 // waits in the view's list, off the screen. Run stops at once, with no
 // further key: any key would act on the view.
-var ErrAway = errors.New("Claude's conversation is in the background (its sessions view): the form waits there, off the screen")
+var ErrAway = errors.New("the conversation is in the background (Claude's sessions view): the form waits there, off the screen")
 
 // Keys as a terminal sends them.
 const (

@@ -2,7 +2,6 @@ package stress
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,8 +13,9 @@ import (
 	"time"
 
 	"github.com/creack/pty"
-	"golang.org/x/sys/unix"
 	"golang.org/x/term"
+
+	"github.com/claudewrap/claudewrap/internal/testkit"
 )
 
 // childEnv makes the test binary the process on a test's terminal (see
@@ -272,7 +272,7 @@ func TestTerminalPersonEsc(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Raw, as claudewrap keeps the person's side: a lone Esc is read.
-		if err := rawTTY(tm.tty); err != nil {
+		if err := testkit.Raw(tm.tty); err != nil {
 			t.Fatal(err)
 		}
 		tm.answers.Answer([]byte(tc.shown)) // as the drain does with what claudewrap shows
@@ -460,25 +460,4 @@ func TestCutReply(t *testing.T) {
 	if k := cutReply([]byte("\x1bc")); k != 2 {
 		t.Errorf("cutReply of 2 bytes = %d, want 2: whole", k)
 	}
-}
-
-// rawTTY puts the terminal's side f in raw mode, keeping f pollable.
-func rawTTY(f *os.File) error {
-	sc, err := f.SyscallConn()
-	if err != nil {
-		return err
-	}
-	var opErr error
-	err = sc.Control(func(fd uintptr) {
-		st, err := unix.IoctlGetTermios(int(fd), unix.TCGETS)
-		if err != nil {
-			opErr = err
-			return
-		}
-		st.Lflag &^= unix.ICANON | unix.ECHO | unix.ISIG | unix.IEXTEN
-		st.Iflag &^= unix.ICRNL | unix.IXON
-		st.Cc[unix.VMIN], st.Cc[unix.VTIME] = 1, 0
-		opErr = unix.IoctlSetTermios(int(fd), unix.TCSETS, st)
-	})
-	return errors.Join(err, opErr)
 }
