@@ -505,8 +505,12 @@ func (r *runner) wait(ctx context.Context, d time.Duration, ok func(screen.Snaps
 			return true
 		}
 		if screen.SessionsView(s) {
-			r.away = true
-			return true
+			// The view's own rows, and no form: text of a form's cannot
+			// pass for it.
+			if _, err := screen.Recognize(s); err != nil {
+				r.away = true
+				return true
+			}
 		}
 		if r.cfg.Elsewhere != nil && r.onlyMoves {
 			r.elsewhere = r.cfg.Elsewhere(s)

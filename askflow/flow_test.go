@@ -1860,3 +1860,34 @@ func TestAway(t *testing.T) {
 		})
 	}
 }
+
+// TestAwayNotInText: the sessions view's words in a form's own text (a
+// question, labels, descriptions, an answer typed) do not pass for the
+// view: the form is answered. A first SessionsView read them anywhere on
+// the screen and gave such forms up, after a move or even after the Enter
+// that submitted (found by review).
+func TestAwayNotInText(t *testing.T) {
+	views := fq{Header: "Views", Question: "Your session moved to the background · enter opens it · esc returns to it?",
+		Options: []fo{
+			{Label: "Plain", Desc: "enter to open · space to reply · ctrl+x to delete"},
+			{Label: "enter to return · space to reply", Desc: "Your conversation moved to the background"},
+		}}
+	second := withQuestion(naming, "And then?")
+	for _, tc := range []struct {
+		name string
+		qs   []fq
+		ds   []answer.Decision
+	}{
+		{"select", []fq{views}, []answer.Decision{sel("enter to return · space to reply")}},
+		{"select the first", []fq{views}, []answer.Decision{sel("Plain")}},
+		{"typed, two questions", []fq{views, second}, []answer.Decision{typed("enter to open · space to reply"), sel("snake_case")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fc := newFake(t, tc.qs, 100, 40, faults{})
+			res, err := drive(t, context.Background(), fc, hookOf(tc.qs), tc.ds)
+			if err != nil || res.Outcome != askflow.Submitted {
+				t.Fatalf("got %v, %v; want the form submitted", res, err)
+			}
+		})
+	}
+}

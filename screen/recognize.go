@@ -123,12 +123,11 @@ func Recognize(s Snapshot) (*Form, error) {
 		f.MarksJoin = s.MarksJoin
 		return f, nil
 	}
-	if SessionsView(s) {
-		return nil, noForm("Claude's sessions view: its conversation moved to the background, where a form waits in the list")
-	}
 	if r, rerr := parseReviewPage(ls, bottom, s.Cols); rerr == nil {
 		r.MarksJoin = s.MarksJoin
 		return r, nil
+	} else if SessionsView(s) {
+		return nil, noForm("Claude's sessions view: its conversation moved to the background, where a form waits in the list")
 	} else if !strings.Contains(err.Error(), "no footer") {
 		return nil, err
 	} else {

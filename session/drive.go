@@ -252,7 +252,12 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 		// to open or reply to. Nothing failed, and nothing was pressed on
 		// the view.
 		if s.move(f, handedOver, driving) {
-			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": AwayReason})
+			fields := events.Fields{"tool_use_id": f.ID(), "reason": AwayReason}
+			var ae *askflow.Error
+			if errors.As(err, &ae) {
+				fields["step"], fields["keys"] = ae.Step, ae.Keys // where the view met the drive
+			}
+			s.log.Emit("handed_over", fields)
 		}
 		return
 	}

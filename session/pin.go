@@ -21,8 +21,14 @@ func (s *session) ours(p *hook.Payload) bool {
 		// one of Claude's sessions view, not this conversation: it came
 		// before the fork and took the fork's forms for another session's
 		// (e2e TestAwayInSessionsView, 2.1.332).
+		// Nor is a later start of that session's (its /clear, a
+		// compaction).
 		fields := events.Fields{"session_id": p.SessionID, "transcript_path": p.TranscriptPath, "source": p.Source}
-		if p.Source == "startup" && s.sessionID != "" && p.SessionID != s.sessionID {
+		if p.Source == "startup" && s.sessionID != "" && p.SessionID != s.sessionID || s.besides[p.SessionID] {
+			if s.besides == nil {
+				s.besides = map[string]bool{}
+			}
+			s.besides[p.SessionID] = true
 			fields["followed"] = false
 			s.log.Emit("session", fields)
 			return false

@@ -106,9 +106,9 @@ func TestFormOtherSession(t *testing.T) {
 // TestFormForkedSession: ← at Claude's prompt moves the conversation to the
 // background (2.1.227 and later): it goes on in a fork, and Claude starts a
 // new session for its sessions view beside it, in either order (2.1.332
-// sent the new one last). The fork is followed, the new one is not: the
-// conversation's form, asked from the fork, is answered; a Stop of the new
-// session does not end the run.
+// sent the new one last). The fork is followed, the new one is not, nor a
+// later start of it: the conversation's form, asked from the fork, is
+// answered; a Stop of the new session does not end the run.
 func TestFormForkedSession(t *testing.T) {
 	t.Parallel()
 	c := newChild(t, fakeclaude.Faults{})
@@ -121,7 +121,9 @@ func TestFormForkedSession(t *testing.T) {
 	c.hook(&hook.Payload{HookEventName: hook.SessionStart, TranscriptPath: "/t/fork.jsonl", Source: "fork"})
 	c.session = "view"
 	c.hook(&hook.Payload{HookEventName: hook.SessionStart, TranscriptPath: "/t/view.jsonl", Source: "startup"})
-	r.log.WaitForN(t, `"session"`, 3, 10*time.Second)
+	// A task of the view's own, compacted: still not followed.
+	c.hook(&hook.Payload{HookEventName: hook.SessionStart, TranscriptPath: "/t/view.jsonl", Source: "compact"})
+	r.log.WaitForN(t, `"session"`, 4, 10*time.Second)
 	c.forge(&hook.Payload{SessionID: "view", HookEventName: hook.Stop})
 	r.wait("refused: this run's Claude is in session fork")
 	c.session = "fork"

@@ -182,8 +182,11 @@ type session struct {
 	// lastSent is when claudewrap last sent a key (see keyTime).
 	lastSent time.Time
 	lastPre  time.Time // when the last PreToolUse arrived
-	// sessionID is the session Claude said it is in (see ours).
+	// sessionID is the session Claude said it is in (see ours); besides
+	// are sessions Claude started beside it (its sessions view's), never
+	// followed.
 	sessionID string
+	besides   map[string]bool
 	// heldStop is a Stop that came while a form was open (see stop).
 	heldStop bool
 	turns    int // Stop hooks applied (turn_end): a turn over ends cancelOnSight

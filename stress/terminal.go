@@ -73,9 +73,10 @@ type terminal struct {
 	// submitted one with chat).
 	esc                              bool
 	questioned, personCancelled, own map[string]bool
-	// ending: handedOver has been called.
-	ending    bool
-	shownTail []byte // the end of what was shown, for claudewrap's last line
+	// ending: handedOver has been called; left: the person's key was ←,
+	// which moves Claude's conversation to the background.
+	ending, left bool
+	shownTail    []byte // the end of what was shown, for claudewrap's last line
 }
 
 // openTerminal opens a terminal of cols x rows whose output goes to path,
@@ -332,9 +333,10 @@ func (t *terminal) feed(b []byte, cases map[string]Case, handedOver func()) []by
 				t.handed[id] = e.Reason
 				// A chat message is handed over at the turn's end, its
 				// form long done: any key of the person's before counts.
-				// So is a form asked after a key of theirs that moved
-				// Claude's conversation to the background (←).
-				t.afterKey[id] = t.atKey[id] || (e.Chat != "" || strings.HasPrefix(e.Reason, movedAway)) && t.atKey != nil
+				// So is a form asked after their ←, which moved
+				// Claude's conversation to the background.
+				t.afterKey[id] = t.atKey[id] || e.Chat != "" && t.atKey != nil ||
+					strings.HasPrefix(e.Reason, movedAway) && t.left
 				if id == "" && e.Dialog != "" {
 					t.handed[id] = e.Dialog + " dialog: " + e.Reason
 				}
@@ -448,7 +450,7 @@ func (t *terminal) press(k *Keypress, id string) {
 		line += " (the form was no longer open)"
 	}
 	if err == nil && t.atKey == nil {
-		t.keyAt, t.esc = written, k.Keys == escKey
+		t.keyAt, t.esc, t.left = written, k.Keys == escKey, k.Keys == "\x1b[D"
 		t.atKey = map[string]bool{}
 		for o := range t.asked {
 			t.atKey[o] = true

@@ -240,11 +240,22 @@ func TestTerminalFeed(t *testing.T) {
 	// A chat message handed over after the key, its form done before it.
 	tm.feed([]byte(`{"event":"handed_over","tool_use_id":"toolu_h","chat_message":"why?","reason":"the person typed"}`+"\n"), nil, func() {})
 	// A form asked after the key, handed over as Claude's sessions view
-	// showed instead (their ← moved the conversation to the background).
-	tm.feed([]byte(`{"event":"question","tool_use_id":"toolu_j"}`+"\n"+
-		`{"event":"handed_over","tool_use_id":"toolu_j","reason":"Claude's conversation is in the background (its sessions view): the form waits there for you (enter opens it)"}`+"\n"), nil, func() {})
-	if fmt.Sprint(tm.afterKey) != "map[:false toolu_b:false toolu_d:false toolu_e:true toolu_g:false toolu_h:true toolu_i:true toolu_j:true]" {
+	// showed instead: theirs only after their ←, which moves the
+	// conversation to the background (this key was x).
+	away := `{"event":"handed_over","tool_use_id":"toolu_j","reason":"Claude's conversation is in the background (its sessions view): the form waits there for you (enter opens it)"}` + "\n"
+	tm.feed([]byte(`{"event":"question","tool_use_id":"toolu_j"}`+"\n"+away), nil, func() {})
+	if fmt.Sprint(tm.afterKey) != "map[:false toolu_b:false toolu_d:false toolu_e:true toolu_g:false toolu_h:true toolu_i:true toolu_j:false]" {
 		t.Errorf("handed over after the person's key: %v", tm.afterKey)
+	}
+	left, err := openTerminal(80, 24, filepath.Join(t.TempDir(), "terminal.out"), "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer left.close(filepath.Join(t.TempDir(), "resizes.txt"))
+	left.press(&Keypress{Keys: "\x1b[D"}, "toolu_a")
+	left.feed([]byte(`{"event":"question","tool_use_id":"toolu_j"}`+"\n"+away), nil, func() {})
+	if !left.afterKey["toolu_j"] {
+		t.Errorf("a form handed over for the sessions view after the person's ← is not theirs: %v", left.afterKey)
 	}
 }
 
