@@ -17,12 +17,12 @@ func (s *session) ours(p *hook.Payload) bool {
 		// Claude says which session it is in: at start, and again after
 		// /clear, a resume, a compaction, or a fork (← at its prompt moves
 		// the conversation to the background, 2.1.227 and later: it goes
-		// on in a fork). A second start beside a known session is a new
-		// one of Claude's sessions view, not this conversation: it came
-		// before the fork and took the fork's forms for another session's
-		// (e2e TestAwayInSessionsView, 2.1.332).
-		// Nor is a later start of that session's (its /clear, a
-		// compaction).
+		// on in a fork). A second "startup" beside a known session is a
+		// new session of Claude's sessions view, not this conversation,
+		// and so is any later start of that one (its /clear, a
+		// compaction): followed, it came after the fork on 2.1.332 and
+		// had the fork's forms refused as another session's (e2e
+		// TestAwayInSessionsView).
 		fields := events.Fields{"session_id": p.SessionID, "transcript_path": p.TranscriptPath, "source": p.Source}
 		if p.Source == "startup" && s.sessionID != "" && p.SessionID != s.sessionID || s.besides[p.SessionID] {
 			if s.besides == nil {
