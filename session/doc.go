@@ -13,9 +13,11 @@
 // not fit, and a failed form is cancelled, once it shows if it is not on
 // the screen: redrawn, then taller, while it does not; one that never
 // shows, on a still screen or for the idle limit on a changing one, ends
-// the run; a form the person typed on while it was being decided is
-// theirs, handed over as watch.go hands over one being answered, and the
-// rules answer it once they stop typing for AnswerTimeout), verify.go,
+// the run; a form the person typed on while it was being decided, or
+// asked just after their Esc, is theirs, handed over as watch.go hands
+// over one being answered, and the rules answer it once they stop typing
+// for AnswerTimeout; after an Esc, watch.go reports the cancel Claude
+// records in its transcript as theirs), verify.go,
 // turn.go (the end of Claude's turn, the chat message, with its bug
 // report if it cannot be sent), watch.go (the
 // person typing, forms with no hook), pin.go (which hook messages are

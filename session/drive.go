@@ -34,13 +34,27 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 		}
 	}
 	s.mu.Lock()
-	if from == deciding && s.lastInput.After(f.asked) {
-		// The person typed while this form was being decided: it is
-		// theirs, as are the forms being answered then (takeOver).
+	// The person typed while this form was being decided: it is theirs, as
+	// are the forms being answered then (takeOver). So is a form asked
+	// just after their Esc, which is still on its way through Claude: it
+	// cancels the form as it shows, or stopped Claude's turn before the
+	// form showed; a key of claudewrap's would then act on whatever is on
+	// the screen instead.
+	typed := from == deciding && s.lastInput.After(f.asked)
+	escNear := from == deciding && s.lastEsc && s.lastInput.After(f.asked.Add(-escRace))
+	if typed || escNear {
 		moved := s.moveLocked(f, handedOver, deciding)
+		esc := s.lastEsc
 		s.mu.Unlock()
 		if moved {
-			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "the person typed"})
+			reason := "the person typed"
+			if !typed {
+				reason = EscAskedReason
+			}
+			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": reason})
+			if esc {
+				s.goWork(func() { s.escAsked(f) })
+			}
 			if s.cfg.AnswerTimeout > 0 {
 				// Their key may have gone to another form: this one is
 				// answered by the rules once they stop typing.

@@ -177,8 +177,10 @@ type session struct {
 	chatFrom *form
 	chatAt   time.Time
 	lastKey  *inflight // the last key claudewrap sent (inflight.go)
-	// lastInput is when the person last typed, for the passthrough timeout.
+	// lastInput is when the person last typed, for the passthrough timeout;
+	// lastEsc whether that key was Esc alone (see start).
 	lastInput time.Time
+	lastEsc   bool
 	// lastSent is when claudewrap last sent a key (see keyTime).
 	lastSent time.Time
 	lastPre  time.Time // when the last PreToolUse arrived

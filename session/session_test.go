@@ -17,6 +17,7 @@ import (
 	"github.com/claudewrap/claudewrap/bundle"
 	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/internal/fakeclaude"
+	"github.com/claudewrap/claudewrap/internal/transcript"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/screen"
@@ -1190,6 +1191,87 @@ func TestCancelOnSightTall(t *testing.T) {
 		t.Errorf("the terminal stayed %d rows tall, want its 40 back", s.Rows)
 	}
 	r.end()
+}
+
+// TestFormEscAsked: a form asked just after the person's Esc, which is
+// still on its way through Claude, is theirs: claudewrap presses nothing
+// on it. Their Esc stopped Claude's turn before the form showed: the
+// cancel Claude records in its transcript is reported as theirs (run 61,
+// seed 1764220000, s020). When nothing is recorded and the form shows, it
+// stays theirs. An Esc before escRace is no reason: the form is answered.
+func TestFormEscAsked(t *testing.T) {
+	t.Parallel()
+	answers := decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}}
+	term := ptyhost.Config{Cols: 100, Rows: 40}
+	escBefore := func(r *run, ago time.Duration, path string) {
+		r.s.mu.Lock()
+		r.s.lastInput, r.s.lastEsc, r.s.transcript = time.Now().Add(-ago), true, path
+		r.s.mu.Unlock()
+	}
+	t.Run("never shown", func(t *testing.T) {
+		t.Parallel()
+		c := newChild(t, fakeclaude.Faults{})
+		r := startRun(t, c, Config{Decider: answers, Policy: rules.Passthrough, Host: term})
+		path := writeTranscript(t, call{"t0", "Bash", ls, nil})
+		r.s.input([]byte("\x1b"))
+		escBefore(r, 20*time.Millisecond, path)
+		// The PreToolUse comes after the key; Claude draws nothing.
+		c.hook(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
+			ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}})
+		ev := r.wait(`"handed_over"`)
+		if ev["reason"] != EscAskedReason {
+			t.Errorf("handed_over: %v, want the reason %q\n%s", ev, EscAskedReason, r)
+		}
+		// Claude records the cancel its turn's interruption made.
+		rejected := &transcript.Result{IsError: true, Content: "The user doesn't want to proceed with this tool use."}
+		if err := os.Rename(writeTranscript(t, call{"t1", hook.ToolName, "{}", rejected}), path); err != nil {
+			t.Fatal(err)
+		}
+		ev = r.wait(`"cancelled"`)
+		if ev["by"] != "person" || ev["tool_use_id"] != "t1" || ev["reason"] != EscAskedReason {
+			t.Errorf("cancelled: %v\n%s", ev, r)
+		}
+		if got := c.Received(); len(got) != 0 {
+			t.Errorf("claudewrap pressed %+v on a form asked after the person's Esc", got)
+		}
+		r.end()
+	})
+	t.Run("shown, nothing recorded", func(t *testing.T) {
+		t.Parallel()
+		c := newChild(t, fakeclaude.Faults{})
+		r := startRun(t, c, Config{Decider: answers, Policy: rules.Passthrough, Host: term})
+		escBefore(r, 20*time.Millisecond, writeTranscript(t))
+		c.ask("t1", database)
+		ev := r.wait(`"handed_over"`)
+		if ev["reason"] != EscAskedReason {
+			t.Errorf("handed_over: %v, want the reason %q\n%s", ev, EscAskedReason, r)
+		}
+		// escAsked has given up within escWait: nothing may be reported.
+		for deadline := time.Now().Add(escWait + time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if r.has("cancelled") {
+				t.Fatalf("a form with no cancel recorded was reported cancelled\n%s", r)
+			}
+		}
+		if got := c.Received(); len(got) != 0 {
+			t.Errorf("claudewrap pressed %+v on a form asked after the person's Esc", got)
+		}
+		if !askflow.FormShown(c.Screen().Snapshot()) {
+			t.Errorf("the form is not on the screen at the end:\n%s", c.Screen().Snapshot().Text())
+		}
+		r.end()
+	})
+	t.Run("long before", func(t *testing.T) {
+		t.Parallel()
+		c := newChild(t, fakeclaude.Faults{})
+		r := startRun(t, c, Config{Decider: answers, Policy: rules.Passthrough, Host: term})
+		escBefore(r, 2*escRace, "")
+		c.ask("t1", database)
+		r.wait(`"verified"`)
+		if got := c.Submitted()[database.Question]; got != "SQLite" {
+			t.Errorf("Claude recorded %q, want SQLite\n%s", got, r)
+		}
+		r.end()
+	})
 }
 
 // TestFormPersonEscBlink: after the person's Esc, a frame with no form in

@@ -6,6 +6,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/internal/transcript"
 	"github.com/claudewrap/claudewrap/screen"
 )
 
@@ -15,11 +16,12 @@ func (s *session) input(p []byte) {
 	if !screen.Typed(p) {
 		return
 	}
+	esc := screen.EscPressed(p) // Esc alone, not the start of an arrow
 	// Under the gate, so that no key of claudewrap's checked before the
 	// hand-over goes after the person's (see gatedKeys).
 	s.gate.Lock()
 	s.mu.Lock()
-	s.lastInput = time.Now()
+	s.lastInput, s.lastEsc = time.Now(), esc
 	if s.dialogCancel != nil {
 		s.dialogCancel() // a dialog being answered is theirs now
 		s.dialogCancel = nil
@@ -34,7 +36,7 @@ func (s *session) input(p []byte) {
 	if !s.cfg.Host.Headless {
 		s.undoInflight()
 	}
-	if screen.EscPressed(p) { // Esc alone, not the start of an arrow
+	if esc {
 		for _, f := range s.formsIn(handedOver) {
 			s.goWork(func() { s.escaped(f) })
 		}
@@ -83,6 +85,61 @@ func (s *session) escaped(f *form) {
 	s.forget(f)
 	s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "by": "person", "reason": "the person pressed Esc"})
 	s.turnInterrupted()
+}
+
+// escRace is how long before a form was asked the person's Esc makes it
+// theirs (see start): Claude reads the key at once, but the PreToolUse of
+// a tool it had begun comes after it.
+const escRace = time.Second
+
+// EscAskedReason is the reason a form is handed over when the person
+// pressed Esc just before Claude asked it.
+const EscAskedReason = "the person pressed Esc as Claude asked it"
+
+// escPoll is how often escAsked reads Claude's transcript.
+const escPoll = 100 * time.Millisecond
+
+// escAsked follows a form handed to the person whose last key, an Esc,
+// came as the form was asked or decided (see start). Their Esc cancels it
+// as it shows, or stopped Claude's turn before it showed, when it may
+// never show at all: the cancel is the one Claude records in its
+// transcript, read for up to escWait. Anything else recorded, or nothing,
+// leaves the form to the person.
+func (s *session) escAsked(f *form) {
+	ctx, cancel := context.WithTimeout(s.ctx, escWait)
+	defer cancel()
+	tick := time.NewTicker(escPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-f.posted:
+			return // answered after all
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if s.stateOf(f) != handedOver {
+			return // reported by escaped, or answered by the timeout's fallback
+		}
+		s.mu.Lock()
+		path := s.transcript
+		s.mu.Unlock()
+		if path == "" {
+			continue
+		}
+		_, results := transcript.Read(path)
+		r, ok := results[f.ID()]
+		if !ok {
+			continue
+		}
+		if !transcript.Cancelled(r) || !s.move(f, done, handedOver) {
+			return
+		}
+		s.forget(f)
+		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "by": "person", "reason": EscAskedReason})
+		s.turnInterrupted()
+		return
+	}
 }
 
 // takeOver hands the forms being answered, or waiting to be, to the person;

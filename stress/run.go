@@ -342,7 +342,7 @@ func (v *Verdict) handedOver(reason, note string, typed bool) {
 	if v.Outcome == NotAsked {
 		return
 	}
-	if typed && (reason == personTyped || strings.HasPrefix(reason, movedAway)) {
+	if typed && (reason == personTyped || reason == escAsked || strings.HasPrefix(reason, movedAway)) {
 		switch {
 		case v.Outcome == Right:
 			v.Detail = "handed to the person, who typed, after claudewrap's answer went"
@@ -406,7 +406,8 @@ func endedForThem(cases []Case, vs []Verdict, end terminalEnd) {
 // personEsc judges a form against claudewrap's report of the person's Esc
 // (Case.Person's key, when it is Esc), which cancels a form in Claude's
 // menu: claudewrap must report "cancelled" by the person exactly for a
-// form it handed to them as they typed whose record is Claude's cancel.
+// form it handed to them as they typed (or asked just after their Esc)
+// whose record is Claude's cancel.
 //   - Reported, but Claude recorded no cancel (answers, a chat, nothing):
 //     failed, a false report (a wrong answer stays wrong).
 //   - A cancel recorded for a form handed over as they typed, that
@@ -422,7 +423,7 @@ func (v *Verdict) personEsc(end terminalEnd) {
 	id := v.Case
 	reported := end.personCancelled[id]
 	cancel := v.IsError && strings.Contains(v.ToolResult, cancelledText)
-	typed := end.handed[id] == personTyped && end.afterKey[id]
+	typed := (end.handed[id] == personTyped || end.handed[id] == escAsked) && end.afterKey[id]
 	switch {
 	case reported && !cancel && v.Outcome != Wrong:
 		v.Outcome, v.Detail = Failed, "claudewrap reported the person's cancel, but Claude recorded "+
@@ -441,10 +442,12 @@ func (v *Verdict) personEsc(end terminalEnd) {
 }
 
 // personTyped is claudewrap's reason for a form it handed over as the
-// person typed; movedAway begins its reason for one it handed over as
-// Claude's sessions view showed instead (their ← at Claude's prompt moved
-// the conversation to the background).
+// person typed, escAsked for one asked just after their Esc; movedAway
+// begins its reason for one it handed over as Claude's sessions view
+// showed instead (their ← at Claude's prompt moved the conversation to
+// the background).
 const (
 	personTyped = "the person typed"
+	escAsked    = "the person pressed Esc as Claude asked it"
 	movedAway   = "Claude's conversation is in the background"
 )

@@ -575,6 +575,9 @@ func TestPersonEsc(t *testing.T) {
 		{"never seen asked, an error recorded", true, "", false, false, false, false, Failed, true, "interrupted", NotAsked},
 		{"never seen asked, nothing recorded", true, "", false, false, false, false, Failed, false, "", NotAsked},
 		{"asked, claudewrap failed it", true, "", false, false, false, true, Failed, true, cancel, Failed},
+		{"asked just after the Esc, cancelled, reported", true, escAsked, true, false, false, true, Failed, true, cancel, Theirs},
+		{"asked just after the Esc, cancelled, not reported", true, escAsked, false, false, false, true, Failed, true, cancel, Failed},
+		{"asked just after the Esc, reported, nothing recorded", true, escAsked, true, false, false, true, Theirs, false, "", Failed},
 		{"no Esc: a cancel stays failed", false, personTyped, false, false, true, true, Failed, true, cancel, Failed},
 		{"no Esc, never seen asked", false, "", false, false, false, false, Failed, false, "", Failed},
 	} {

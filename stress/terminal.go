@@ -335,8 +335,10 @@ func (t *terminal) feed(b []byte, cases map[string]Case, handedOver func()) []by
 				// form long done: any key of the person's before counts.
 				// So is a form asked after their ←, which moved
 				// Claude's conversation to the background.
+				// So is one asked just after their Esc.
 				t.afterKey[id] = t.atKey[id] || e.Chat != "" && t.atKey != nil ||
-					strings.HasPrefix(e.Reason, movedAway) && t.left
+					strings.HasPrefix(e.Reason, movedAway) && t.left ||
+					e.Reason == escAsked && t.esc
 				if id == "" && e.Dialog != "" {
 					t.handed[id] = e.Dialog + " dialog: " + e.Reason
 				}

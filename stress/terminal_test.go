@@ -313,6 +313,14 @@ func TestTerminalPersonEsc(t *testing.T) {
 		// A form asked after the Esc is answered before the run ends.
 		{"a form asked after it", `{"event":"question","tool_use_id":"toolu_a"}` + "\n" + `{"event":"verified","tool_use_id":"toolu_a"}`,
 			`{"event":"question","tool_use_id":"toolu_b"}`, `{"event":"verified","tool_use_id":"toolu_b"}`, 1},
+		// Asked just after the Esc: claudewrap hands it over unpressed.
+		{"a form asked just after it", `{"event":"question","tool_use_id":"toolu_a"}` + "\n" + `{"event":"verified","tool_use_id":"toolu_a"}`,
+			`{"event":"question","tool_use_id":"toolu_b"}` + "\n" +
+				`{"event":"handed_over","tool_use_id":"toolu_b","reason":"` + escAsked + `"}`, "", 1},
+		{"a form asked just after it, reported", `{"event":"question","tool_use_id":"toolu_a"}` + "\n" + `{"event":"verified","tool_use_id":"toolu_a"}`,
+			`{"event":"question","tool_use_id":"toolu_b"}` + "\n" +
+				`{"event":"handed_over","tool_use_id":"toolu_b","reason":"` + escAsked + `"}` + "\n" +
+				`{"event":"cancelled","tool_use_id":"toolu_b","by":"person","reason":"` + escAsked + `"}`, "", 0},
 		// Given up on before the Esc: the run is ended at once, once.
 		{"handed over before it", `{"event":"question","tool_use_id":"toolu_a"}` + "\n" +
 			`{"event":"error","tool_use_id":"toolu_a","step":"navigate","message":"no focus"}`, "", "", 1},
@@ -351,6 +359,13 @@ func TestTerminalPersonEsc(t *testing.T) {
 			if ends != tc.ends || !tm.esc {
 				t.Errorf("the run was ended %d times, want %d (esc noted: %t)", ends, tc.ends, tm.esc)
 			}
+			// A form asked just after the Esc, handed over, is the
+			// person's as one asked before it is.
+			tm.mu.Lock()
+			if _, handed := tm.handed["toolu_b"]; handed && !tm.afterKey["toolu_b"] {
+				t.Errorf("a form handed over as asked just after the Esc is not counted after the key: %v", tm.afterKey)
+			}
+			tm.mu.Unlock()
 		})
 	}
 

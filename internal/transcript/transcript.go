@@ -74,6 +74,13 @@ func Read(path string) ([]Use, map[string]Result) {
 	return uses, results
 }
 
+// cancelText is in Claude's tool_result for a tool use the person
+// rejected: Esc on a form, or a turn interrupted as the form was asked.
+const cancelText = "doesn't want to proceed"
+
+// Cancelled reports whether r is Claude's record of a cancelled tool use.
+func Cancelled(r Result) bool { return r.IsError && strings.Contains(r.Content, cancelText) }
+
 // Text is a tool_result's content: a string, or text blocks.
 func Text(raw json.RawMessage) string {
 	var s string
