@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -37,7 +38,9 @@ rules:
 permissions:
   - {when: {tool: Bash, command: "^sleep "}, decide: allow}
 `)
-		tr := startInTerminal(t, version, "testdata/scenarios/away.yaml", "ask, pause, ask", "--rules", rules, "--exit-after-turn")
+		notified := filepath.Join(t.TempDir(), "notified.json")
+		tr := startInTerminal(t, version, "testdata/scenarios/away.yaml", "ask, pause, ask", "--rules", rules, "--exit-after-turn",
+			"--notify", "cat > "+notified)
 		waitFile(t, tr.events, `"event":"verified","tool_use_id":"toolu_01away1"`, 60*time.Second)
 		// Claude runs the pause (sleep 4) now: its prompt is empty.
 		waitText(t, tr.screen, 30*time.Second, "sleep 4")
@@ -75,6 +78,10 @@ permissions:
 		}
 		if handed != asked {
 			t.Errorf("the second form handed over for the sessions view: %t, want %t\n%s", handed, asked, r)
+		}
+		// The form waits for the person: --notify tells them, and only of it.
+		if b, err := os.ReadFile(notified); asked != (err == nil) || asked && !strings.Contains(string(b), `"tool_use_id":"toolu_01away2"`) {
+			t.Errorf("--notify got %q (%v), want the second form's JSON: %t", b, err, asked)
 		}
 		if r.code != 128+int(syscall.SIGTERM) {
 			t.Errorf("exit %d, want %d (SIGTERM; no navigation failure)\n%s", r.code, 128+int(syscall.SIGTERM), r)

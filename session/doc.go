@@ -15,9 +15,9 @@
 // shows, on a still screen or for the idle limit on a changing one, ends
 // the run; a form the person typed on while it was being decided, or
 // asked just after their Esc, is theirs, handed over as watch.go hands
-// over one being answered, and the rules answer it once they stop typing
-// for AnswerTimeout; after an Esc, watch.go reports the cancel Claude
-// records in its transcript as theirs), verify.go,
+// over one being answered, and with an AnswerTimeout the rules answer it
+// once they stop typing for that long; after an Esc, watch.go reports the
+// cancel Claude records in its transcript as theirs), verify.go,
 // turn.go (the end of Claude's turn, the chat message, with its bug
 // report if it cannot be sent), watch.go (the
 // person typing, forms with no hook), pin.go (which hook messages are

@@ -44,16 +44,16 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 	escNear := from == deciding && s.lastEsc && s.lastInput.After(f.asked.Add(-escRace))
 	if typed || escNear {
 		moved := s.moveLocked(f, handedOver, deciding)
-		esc := s.lastEsc
+		esc, reason, cancelled := s.lastEsc, "the person typed", "the person pressed Esc"
+		if !typed {
+			reason, cancelled, f.escAt = EscAskedReason, EscAskedReason, time.Now()
+		}
+		drive := f.driven
 		s.mu.Unlock()
 		if moved {
-			reason := "the person typed"
-			if !typed {
-				reason = EscAskedReason
-			}
 			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": reason})
 			if esc {
-				s.goWork(func() { s.escAsked(f) })
+				s.goWork(func() { s.escAsked(f, drive, cancelled) })
 			}
 			if s.cfg.AnswerTimeout > 0 {
 				// Their key may have gone to another form: this one is
@@ -272,6 +272,7 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 				fields["step"], fields["keys"] = ae.Step, ae.Keys // where the view met the drive
 			}
 			s.log.Emit("handed_over", fields)
+			s.notify(f) // it waits for the person, as a form passed through does
 		}
 		return
 	}

@@ -68,6 +68,7 @@ type form struct {
 	driven  chan struct{}      // closed when askflow is done with the form, or never drives it; a new one per drive (see start)
 	posted  chan struct{}      // closed when its PostToolUse arrives
 	viaHook bool               // answered through its PreToolUse hook: never drawn
+	escAt   time.Time          // handed over as asked just after the person's Esc (see start)
 	// asking: the person is asked on claudewrap's prompt; an answer from
 	// elsewhere (claudewrap answer) goes to remote instead, and the first
 	// of the two wins (see remote.go).

@@ -62,8 +62,9 @@ func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decisi
 	f := s.forms[id]
 	var st state
 	var asking bool
+	var escAt time.Time
 	if f != nil {
-		st, asking = f.state, f.asking
+		st, asking, escAt = f.state, f.asking, f.escAt
 	}
 	s.mu.Unlock()
 	if f == nil {
@@ -84,7 +85,12 @@ func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decisi
 	switch {
 	case st == handedOver:
 		// A form not drawn yet is driven once it shows; one on the screen
-		// must be as Claude asked it, nobody's keys in it.
+		// must be as Claude asked it, nobody's keys in it. One asked just
+		// after the person's Esc is theirs until Claude has recorded what
+		// the Esc did (see escAsked): it may never show.
+		if !escAt.IsZero() && time.Since(escAt) < escWait {
+			return remote.Outcome{Result: "taken", Message: EscAskedReason}
+		}
 		if snap := s.child.Screen().Snapshot(); askflow.Showing(snap, f.questions) && !askflow.Untouched(snap, f.questions) {
 			return remote.Outcome{Result: "taken", Message: "the person at Claude's screen has started answering it"}
 		}

@@ -1196,9 +1196,11 @@ func TestCancelOnSightTall(t *testing.T) {
 // TestFormEscAsked: a form asked just after the person's Esc, which is
 // still on its way through Claude, is theirs: claudewrap presses nothing
 // on it. Their Esc stopped Claude's turn before the form showed: the
-// cancel Claude records in its transcript is reported as theirs (run 61,
-// seed 1764220000, s020). When nothing is recorded and the form shows, it
-// stays theirs. An Esc before escRace is no reason: the form is answered.
+// cancel Claude records in its transcript is reported as theirs, and the
+// interrupted turn ends the run under --exit-after-turn (run 61, seed
+// 1764220000, s020). When nothing is recorded and the form shows, it
+// stays theirs, and an answer from elsewhere is refused meanwhile. An Esc
+// before escRace is no reason: the form is answered.
 func TestFormEscAsked(t *testing.T) {
 	t.Parallel()
 	answers := decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}}
@@ -1211,7 +1213,7 @@ func TestFormEscAsked(t *testing.T) {
 	t.Run("never shown", func(t *testing.T) {
 		t.Parallel()
 		c := newChild(t, fakeclaude.Faults{})
-		r := startRun(t, c, Config{Decider: answers, Policy: rules.Passthrough, Host: term})
+		r := startRun(t, c, Config{Decider: answers, Policy: rules.Passthrough, Host: term, ExitAfterTurn: true})
 		path := writeTranscript(t, call{"t0", "Bash", ls, nil})
 		r.s.input([]byte("\x1b"))
 		escBefore(r, 20*time.Millisecond, path)
@@ -1234,7 +1236,9 @@ func TestFormEscAsked(t *testing.T) {
 		if got := c.Received(); len(got) != 0 {
 			t.Errorf("claudewrap pressed %+v on a form asked after the person's Esc", got)
 		}
-		r.end()
+		if rep := r.result(); !rep.Ended {
+			t.Errorf("the run was not ended with the interrupted turn: %+v\n%s", rep, r)
+		}
 	})
 	t.Run("shown, nothing recorded", func(t *testing.T) {
 		t.Parallel()
@@ -1245,6 +1249,11 @@ func TestFormEscAsked(t *testing.T) {
 		ev := r.wait(`"handed_over"`)
 		if ev["reason"] != EscAskedReason {
 			t.Errorf("handed_over: %v, want the reason %q\n%s", ev, EscAskedReason, r)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if o := (remoteHandler{r.s}).Answer(ctx, "t1", []answer.Decision{sel("SQLite")}); o.Result != "taken" {
+			t.Errorf("an answer from elsewhere within escWait of the hand-over: %+v, want taken", o)
 		}
 		// escAsked has given up within escWait: nothing may be reported.
 		for deadline := time.Now().Add(escWait + time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {

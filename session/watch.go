@@ -103,9 +103,12 @@ const escPoll = 100 * time.Millisecond
 // came as the form was asked or decided (see start). Their Esc cancels it
 // as it shows, or stopped Claude's turn before it showed, when it may
 // never show at all: the cancel is the one Claude records in its
-// transcript, read for up to escWait. Anything else recorded, or nothing,
-// leaves the form to the person.
-func (s *session) escAsked(f *form) {
+// transcript, read for up to escWait, and reported with reason. Anything
+// else recorded, or nothing, leaves the form to the person. A drive of
+// the form begun since (a remote answer, the answer timeout's fallback:
+// f.driven is no longer drive) ends the watch: a cancel then may be
+// claudewrap's own Esc.
+func (s *session) escAsked(f *form, drive chan struct{}, reason string) {
 	ctx, cancel := context.WithTimeout(s.ctx, escWait)
 	defer cancel()
 	tick := time.NewTicker(escPoll)
@@ -118,25 +121,30 @@ func (s *session) escAsked(f *form) {
 			return
 		case <-tick.C:
 		}
-		if s.stateOf(f) != handedOver {
-			return // reported by escaped, or answered by the timeout's fallback
-		}
 		s.mu.Lock()
-		path := s.transcript
+		path, mine := s.transcript, f.state == handedOver && f.driven == drive
 		s.mu.Unlock()
+		if !mine {
+			return // reported by escaped, or driven since
+		}
 		if path == "" {
 			continue
 		}
-		_, results := transcript.Read(path)
-		r, ok := results[f.ID()]
+		r, ok := transcript.ResultOf(path, f.ID())
 		if !ok {
 			continue
 		}
-		if !transcript.Cancelled(r) || !s.move(f, done, handedOver) {
+		if !transcript.Cancelled(r) {
+			return
+		}
+		s.mu.Lock()
+		mine = f.driven == drive && s.moveLocked(f, done, handedOver)
+		s.mu.Unlock()
+		if !mine {
 			return
 		}
 		s.forget(f)
-		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "by": "person", "reason": EscAskedReason})
+		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "by": "person", "reason": reason})
 		s.turnInterrupted()
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/claudewrap/claudewrap/fakeapi"
+	"github.com/claudewrap/claudewrap/internal/transcript"
 )
 
 // Outcome is how one form ended, as Claude recorded it.
@@ -53,7 +54,7 @@ const chatNotSent = "chatted, but the chat message never reached Claude"
 
 // What Claude Code writes in an is_error tool_result.
 const (
-	cancelledText = "doesn't want to proceed"
+	cancelledText = transcript.CancelText
 	clarifyText   = "clarify"
 )
 

@@ -335,7 +335,8 @@ func transcriptResults(home string) map[string]fakeapi.ToolResult {
 // claudewrap's answer (its key went before theirs), left to them if Claude
 // recorded nothing (or the chat claudewrap chose, without the message); a
 // wrong answer stays wrong, and anything else recorded (a cancel: nobody
-// pressed Esc) a failure.
+// pressed Esc) a failure. So is a form asked just after their Esc and
+// handed over for it (escAsked; typed when asked within escWindow).
 // When their key was Esc, Claude may have recorded the cancel: personEsc
 // judges that.
 func (v *Verdict) handedOver(reason, note string, typed bool) {

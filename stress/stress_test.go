@@ -14,6 +14,7 @@ import (
 	"github.com/claudewrap/claudewrap/fakeapi"
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/session"
 )
 
 func TestGenerateIsReproducible(t *testing.T) {
@@ -643,5 +644,12 @@ func TestJSONString(t *testing.T) {
 		if got := jsonString(s); got != want {
 			t.Errorf("jsonString(%q) = %q, want %q", s, got, want)
 		}
+	}
+}
+
+// TestReasons: the hand-over reasons the judge knows are claudewrap's own.
+func TestReasons(t *testing.T) {
+	if escAsked != session.EscAskedReason || !strings.HasPrefix(session.AwayReason, movedAway) {
+		t.Errorf("the judge's reasons %q and %q are not claudewrap's %q and %q", escAsked, movedAway, session.EscAskedReason, session.AwayReason)
 	}
 }

@@ -73,6 +73,8 @@ type terminal struct {
 	// submitted one with chat).
 	esc                              bool
 	questioned, personCancelled, own map[string]bool
+	// askedAt is each form's question event's time.
+	askedAt map[string]time.Time
 	// ending: handedOver has been called; left: the person's key was ←,
 	// which moves Claude's conversation to the background.
 	ending, left bool
@@ -106,7 +108,8 @@ func openTerminal(cols, rows int, path string, replies Term, cut bool) (*termina
 		drainLimit: 10 * time.Second, answers: NewAnswerer(replies), cut: cut, handed: map[string]string{},
 		resizing: map[string]bool{}, open: map[string]bool{}, landed: map[string]int{},
 		replied: map[string]int{}, asked: map[string]bool{}, afterKey: map[string]bool{},
-		questioned: map[string]bool{}, personCancelled: map[string]bool{}, own: map[string]bool{}}
+		questioned: map[string]bool{}, personCancelled: map[string]bool{}, own: map[string]bool{},
+		askedAt: map[string]time.Time{}}
 	if err := t.setSize(cols, rows); err != nil {
 		t.ptmx.Close()
 		tty.Close()
@@ -294,7 +297,7 @@ func (t *terminal) feed(b []byte, cases map[string]Case, handedOver func()) []by
 		t.mu.Lock()
 		switch e.Event {
 		case "question":
-			t.asked[id], t.questioned[id] = true, true
+			t.asked[id], t.questioned[id], t.askedAt[id] = true, true, e.TS
 			if t.atKey != nil && !e.TS.IsZero() && !e.TS.After(t.keyAt) {
 				t.atKey[id] = true // asked before the key, read after it
 			}
@@ -338,7 +341,7 @@ func (t *terminal) feed(b []byte, cases map[string]Case, handedOver func()) []by
 				// So is one asked just after their Esc.
 				t.afterKey[id] = t.atKey[id] || e.Chat != "" && t.atKey != nil ||
 					strings.HasPrefix(e.Reason, movedAway) && t.left ||
-					e.Reason == escAsked && t.esc
+					e.Reason == escAsked && t.esc && t.justAfterKey(id)
 				if id == "" && e.Dialog != "" {
 					t.handed[id] = e.Dialog + " dialog: " + e.Reason
 				}
@@ -352,6 +355,19 @@ func (t *terminal) feed(b []byte, cases map[string]Case, handedOver func()) []by
 		}
 		t.mu.Unlock()
 	}
+}
+
+// escWindow is how long after the person's Esc claudewrap may take a form
+// asked for theirs (its escRace, 1 s, from when it read the key) by the
+// form's question event: a form asked later, handed over for their Esc,
+// is no hand-over of theirs.
+const escWindow = 1250 * time.Millisecond
+
+// justAfterKey reports whether form id was asked within escWindow after
+// the person's key was written. t.mu is held.
+func (t *terminal) justAfterKey(id string) bool {
+	at, ok := t.askedAt[id]
+	return ok && !at.Before(t.keyAt) && at.Before(t.keyAt.Add(escWindow))
 }
 
 // escGrace is how long a run goes on after the person's Esc when

@@ -314,11 +314,12 @@ func TestTerminalPersonEsc(t *testing.T) {
 		{"a form asked after it", `{"event":"question","tool_use_id":"toolu_a"}` + "\n" + `{"event":"verified","tool_use_id":"toolu_a"}`,
 			`{"event":"question","tool_use_id":"toolu_b"}`, `{"event":"verified","tool_use_id":"toolu_b"}`, 1},
 		// Asked just after the Esc: claudewrap hands it over unpressed.
+		// ("NOW" is the time the events are fed, after the key.)
 		{"a form asked just after it", `{"event":"question","tool_use_id":"toolu_a"}` + "\n" + `{"event":"verified","tool_use_id":"toolu_a"}`,
-			`{"event":"question","tool_use_id":"toolu_b"}` + "\n" +
+			`{"event":"question","tool_use_id":"toolu_b","ts":"NOW"}` + "\n" +
 				`{"event":"handed_over","tool_use_id":"toolu_b","reason":"` + escAsked + `"}`, "", 1},
 		{"a form asked just after it, reported", `{"event":"question","tool_use_id":"toolu_a"}` + "\n" + `{"event":"verified","tool_use_id":"toolu_a"}`,
-			`{"event":"question","tool_use_id":"toolu_b"}` + "\n" +
+			`{"event":"question","tool_use_id":"toolu_b","ts":"NOW"}` + "\n" +
 				`{"event":"handed_over","tool_use_id":"toolu_b","reason":"` + escAsked + `"}` + "\n" +
 				`{"event":"cancelled","tool_use_id":"toolu_b","by":"person","reason":"` + escAsked + `"}`, "", 0},
 		// Given up on before the Esc: the run is ended at once, once.
@@ -334,6 +335,7 @@ func TestTerminalPersonEsc(t *testing.T) {
 			ends := 0
 			feed := func(lines string) {
 				if lines != "" {
+					lines = strings.ReplaceAll(lines, "NOW", time.Now().Format(time.RFC3339Nano))
 					tm.feed([]byte(lines+"\n"), nil, func() { ends++ })
 				}
 			}
@@ -362,11 +364,30 @@ func TestTerminalPersonEsc(t *testing.T) {
 			// A form asked just after the Esc, handed over, is the
 			// person's as one asked before it is.
 			tm.mu.Lock()
-			if _, handed := tm.handed["toolu_b"]; handed && !tm.afterKey["toolu_b"] {
+			if tm.handed["toolu_b"] == escAsked && !tm.afterKey["toolu_b"] {
 				t.Errorf("a form handed over as asked just after the Esc is not counted after the key: %v", tm.afterKey)
 			}
 			tm.mu.Unlock()
 		})
+	}
+
+	// A form handed over for the person's Esc is theirs only if asked
+	// within escWindow after it, by its question event.
+	for _, tc := range []struct {
+		asked time.Duration // after the key
+		want  bool
+	}{{10 * time.Millisecond, true}, {escWindow - 50*time.Millisecond, true}, {escWindow + 50*time.Millisecond, false}, {3 * time.Second, false}} {
+		tm, err := openTerminal(80, 24, filepath.Join(t.TempDir(), "terminal.out"), "", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tm.press(&Keypress{Keys: escKey}, "toolu_a")
+		ts := tm.keyAt.Add(tc.asked).Format(time.RFC3339Nano)
+		tm.feed([]byte(`{"event":"question","tool_use_id":"toolu_b","ts":"`+ts+`"}`+"\n"+
+			`{"event":"handed_over","tool_use_id":"toolu_b","reason":"`+escAsked+`"}`+"\n"), nil, func() {})
+		if end := tm.close(filepath.Join(t.TempDir(), "resizes.txt")); end.afterKey["toolu_b"] != tc.want {
+			t.Errorf("asked %v after the Esc, handed over for it: counted after the key %t, want %t", tc.asked, end.afterKey["toolu_b"], tc.want)
+		}
 	}
 
 	// Only the person's cancel is theirs: claudewrap's own Esc and chat

@@ -39,47 +39,90 @@ func Read(path string) ([]Use, map[string]Result) {
 		if !bytes.Contains(line, []byte(`"tool_`)) {
 			continue
 		}
-		var entry struct {
-			Type    string `json:"type"`
-			Message struct {
-				Content json.RawMessage `json:"content"`
-			} `json:"message"`
-		}
-		if json.Unmarshal(line, &entry) != nil {
-			continue
-		}
-		var blocks []struct {
-			Type      string          `json:"type"`
-			ID        string          `json:"id"`
-			Name      string          `json:"name"`
-			Input     json.RawMessage `json:"input"`
-			ToolUseID string          `json:"tool_use_id"`
-			Content   json.RawMessage `json:"content"`
-			IsError   bool            `json:"is_error"`
-		}
-		if json.Unmarshal(entry.Message.Content, &blocks) != nil {
-			continue
-		}
-		for _, b := range blocks {
-			switch {
-			case entry.Type == "assistant" && b.Type == "tool_use":
-				uses = append(uses, Use{ID: b.ID, Name: b.Name, Input: b.Input})
-			case entry.Type == "user" && b.Type == "tool_result":
-				if _, seen := results[b.ToolUseID]; !seen {
-					results[b.ToolUseID] = Result{Content: Text(b.Content), IsError: b.IsError}
-				}
+		us, rs := parse(line)
+		uses = append(uses, us...)
+		for _, r := range rs {
+			if _, seen := results[r.id]; !seen {
+				results[r.id] = r.Result
 			}
 		}
 	}
 	return uses, results
 }
 
-// cancelText is in Claude's tool_result for a tool use the person
+// idResult is a tool_result with the id of its tool use.
+type idResult struct {
+	id string
+	Result
+}
+
+// parse reads one transcript line: an assistant's tool_uses, or a user's
+// tool_results (a line Claude is still writing reads as neither).
+func parse(line []byte) ([]Use, []idResult) {
+	var entry struct {
+		Type    string `json:"type"`
+		Message struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(line, &entry) != nil {
+		return nil, nil
+	}
+	var blocks []struct {
+		Type      string          `json:"type"`
+		ID        string          `json:"id"`
+		Name      string          `json:"name"`
+		Input     json.RawMessage `json:"input"`
+		ToolUseID string          `json:"tool_use_id"`
+		Content   json.RawMessage `json:"content"`
+		IsError   bool            `json:"is_error"`
+	}
+	if json.Unmarshal(entry.Message.Content, &blocks) != nil {
+		return nil, nil
+	}
+	var uses []Use
+	var results []idResult
+	for _, b := range blocks {
+		switch {
+		case entry.Type == "assistant" && b.Type == "tool_use":
+			uses = append(uses, Use{ID: b.ID, Name: b.Name, Input: b.Input})
+		case entry.Type == "user" && b.Type == "tool_result":
+			results = append(results, idResult{b.ToolUseID, Result{Content: Text(b.Content), IsError: b.IsError}})
+		}
+	}
+	return uses, results
+}
+
+// CancelText is in Claude's tool_result for a tool use the person
 // rejected: Esc on a form, or a turn interrupted as the form was asked.
-const cancelText = "doesn't want to proceed"
+const CancelText = "doesn't want to proceed"
 
 // Cancelled reports whether r is Claude's record of a cancelled tool use.
-func Cancelled(r Result) bool { return r.IsError && strings.Contains(r.Content, cancelText) }
+func Cancelled(r Result) bool { return r.IsError && strings.Contains(r.Content, CancelText) }
+
+// ResultOf reads the tool_result Claude recorded for the tool use id in
+// the transcript at path, if any. Only the lines naming id are decoded.
+func ResultOf(path, id string) (Result, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Result{}, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
+	name := []byte(`"` + id + `"`)
+	for sc.Scan() {
+		if line := sc.Bytes(); bytes.Contains(line, name) {
+			_, rs := parse(line)
+			for _, r := range rs {
+				if r.id == id {
+					return r.Result, true
+				}
+			}
+		}
+	}
+	return Result{}, false
+}
 
 // Text is a tool_result's content: a string, or text blocks.
 func Text(raw json.RawMessage) string {
