@@ -1283,6 +1283,49 @@ func TestFormEscAsked(t *testing.T) {
 	})
 }
 
+// TestFormEscRecorded: the person's Esc just before Claude's PostToolUse
+// for a form claudewrap submitted may undo it: Claude records the cancel
+// (random forms run 62, seed 1764230000, s009 on 2.1.330). claudewrap
+// reports that, as the person's, not the answers the hook carried. When
+// Claude records the answers, they are verified as ever.
+func TestFormEscRecorded(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		record *transcript.Result
+		want   string
+	}{
+		{"cancel", &transcript.Result{IsError: true, Content: "The user doesn't want to proceed with this tool use."}, "cancelled"},
+		{"answers", &transcript.Result{Content: `Your questions have been answered: "Which database should we use?"="SQLite".`}, "verified"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var r *run
+			c := newChild(t, fakeclaude.Faults{OnSend: func(n int) {
+				if n == 2 { // the Enter on SQLite: the person's Esc comes with it
+					r.s.mu.Lock()
+					r.s.lastInput, r.s.lastEsc = time.Now(), true
+					r.s.mu.Unlock()
+				}
+			}})
+			r = startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+				Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}})
+			r.s.mu.Lock()
+			r.s.transcript = writeTranscript(t, call{"t1", hook.ToolName, "{}", tc.record})
+			r.s.mu.Unlock()
+			c.ask("t1", database)
+			ev := r.wait(`"event":"` + tc.want + `"`)
+			if tc.want == "cancelled" && (ev["by"] != "person" || ev["reason"] != EscRecordedReason) {
+				t.Errorf("cancelled: %v\n%s", ev, r)
+			}
+			if tc.want == "cancelled" && r.has("verified") || tc.want == "verified" && r.has("cancelled") {
+				t.Errorf("reported both\n%s", r)
+			}
+			r.end()
+		})
+	}
+}
+
 // TestFormPersonEscBlink: after the person's Esc, a frame with no form in
 // it (Claude drawing at the old width as a resize lands) is no cancel when
 // the form is back at claudewrap's second look.

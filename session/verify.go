@@ -9,6 +9,7 @@ import (
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/internal/transcript"
 )
 
 // lastKeyGrace bounds the wait for askflow to confirm its last key once
@@ -22,6 +23,7 @@ type arrival struct {
 	st       state         // f's state when the PostToolUse came
 	drivenAs string        // the id f was driven as, when Claude recorded its twin (see twinLocked)
 	driven   chan struct{} // f.driven then: the drive under way's (see session.start)
+	esc      bool          // the person's last key, Esc, came within escRace before it
 }
 
 // arrive marks f's PostToolUse as come. It runs as the message arrives,
@@ -38,6 +40,7 @@ func (s *session) arrive(p *hook.Payload) arrival {
 		a.drivenAs, a.f = old, g
 	}
 	a.st, a.driven = a.f.state, a.f.driven
+	a.esc = s.lastEsc && time.Since(s.lastInput) < escRace
 	select {
 	case <-a.f.posted:
 	default:
@@ -71,6 +74,9 @@ func (s *session) verify(a arrival) {
 		case <-a.driven:
 		case <-time.After(lastKeyGrace):
 		}
+	}
+	if a.esc && s.undone(f, p.ToolUseID) {
+		return
 	}
 	s.mu.Lock()
 	want := f.want
@@ -160,4 +166,49 @@ func notesOf(r *hook.ToolResponse) map[string]string {
 		}
 	}
 	return out
+}
+
+// EscRecordedReason is the reason a form is reported cancelled when the
+// person's Esc came just before Claude's PostToolUse for it.
+const EscRecordedReason = "the person pressed Esc as Claude recorded it"
+
+// undone reports whether Claude's record of form f (its tool use id) is
+// the cancel after all, and if so reports it as the person's. Claude runs
+// PostToolUse as a form is submitted, and an Esc of the person's read just
+// after interrupts the turn: the tool_result Claude then writes is the
+// cancel, whatever the hook said (random forms run 62, seed 1764230000,
+// s009 on 2.1.330: the person's Esc overtook claudewrap's Enter). The
+// record is read from the transcript for up to escWait; none by then, or
+// another, leaves the PostToolUse as the record.
+func (s *session) undone(f *form, id string) bool {
+	deadline := time.Now().Add(escWait)
+	for {
+		s.mu.Lock()
+		path := s.transcript
+		s.mu.Unlock()
+		if path != "" {
+			if r, ok := transcript.ResultOf(path, id); ok {
+				if !transcript.Cancelled(r) {
+					return false
+				}
+				break
+			}
+		}
+		if !time.Now().Before(deadline) {
+			return false
+		}
+		t := time.NewTimer(escPoll)
+		select {
+		case <-s.ctx.Done():
+			t.Stop()
+			return false
+		case <-t.C:
+		}
+	}
+	s.mu.Lock()
+	s.moveLocked(f, done, deciding, queued, driving, submitted, handedOver)
+	s.mu.Unlock()
+	s.log.Emit("cancelled", events.Fields{"tool_use_id": id, "by": "person", "reason": EscRecordedReason})
+	s.turnInterrupted()
+	return true
 }

@@ -417,6 +417,9 @@ func endedForThem(cases []Case, vs []Verdict, end terminalEnd) {
 //   - A form claudewrap never saw asked (no question event, not asked when
 //     they pressed it, not handed over), with Claude's error or nothing
 //     recorded: the Esc stopped the turn first; not judged (NotAsked).
+//   - A cancel recorded for a form asked when they pressed it that
+//     claudewrap answered (not handed over, no Esc of its own): their Esc
+//     came as Claude recorded the answer and undid it; theirs if reported.
 //
 // Anything else stays as judged: another error recorded (a partner asked
 // with the form) is a failure until it is known what Claude records.
@@ -432,6 +435,8 @@ func (v *Verdict) personEsc(end terminalEnd) {
 	case !end.esc || v.Outcome != Failed:
 	case end.handed[id] == "" && !end.atKey[id] && !end.questioned[id]:
 		v.Outcome, v.Detail = NotAsked, "claudewrap never saw it asked: the person's Esc stopped the turn first; "+v.Detail
+	case cancel && reported && end.handed[id] == "" && end.atKey[id] && !end.own[id]:
+		v.Outcome, v.Detail = Theirs, "the person's Esc undid claudewrap's answer as Claude recorded it, and reported so; "+v.Detail
 	case !cancel || !typed:
 	case end.own[id]:
 		v.Detail = "claudewrap ended the form itself (Esc or a chat) as the person pressed Esc; " + v.Detail

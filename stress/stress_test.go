@@ -579,6 +579,9 @@ func TestPersonEsc(t *testing.T) {
 		{"asked just after the Esc, cancelled, reported", true, escAsked, true, false, false, true, Failed, true, cancel, Theirs},
 		{"asked just after the Esc, cancelled, not reported", true, escAsked, false, false, false, true, Failed, true, cancel, Failed},
 		{"asked just after the Esc, reported, nothing recorded", true, escAsked, true, false, false, true, Theirs, false, "", Failed},
+		{"answered, undone as recorded, reported", true, "", true, false, true, true, Failed, true, cancel, Theirs},
+		{"answered, undone as recorded, not reported", true, "", false, false, true, true, Failed, true, cancel, Failed},
+		{"answered, claudewrap's own Esc, reported", true, "", true, true, true, true, Failed, true, cancel, Failed},
 		{"no Esc: a cancel stays failed", false, personTyped, false, false, true, true, Failed, true, cancel, Failed},
 		{"no Esc, never seen asked", false, "", false, false, false, false, Failed, false, "", Failed},
 	} {
