@@ -40,7 +40,7 @@ permissions:
 `)
 		notified := filepath.Join(t.TempDir(), "notified.json")
 		tr := startInTerminal(t, version, "testdata/scenarios/away.yaml", "ask, pause, ask", "--rules", rules, "--exit-after-turn",
-			"--notify", "cat > "+notified)
+			"--notify", "cat >> "+notified)
 		waitFile(t, tr.events, `"event":"verified","tool_use_id":"toolu_01away1"`, 60*time.Second)
 		// Claude runs the pause (sleep 4) now: its prompt is empty.
 		waitText(t, tr.screen, 30*time.Second, "sleep 4")
@@ -56,6 +56,11 @@ permissions:
 		} else if waitFileOr(tr.events, `"tool_use_id":"toolu_01away2"`, 15*time.Second) {
 			asked = true
 			waitFile(t, tr.events, `"reason":"Claude's conversation is in the background`, 30*time.Second)
+		}
+		if asked {
+			// --notify runs as the form is handed over: its output is
+			// waited for before claudewrap is ended.
+			waitFile(t, notified, `"tool_use_id":"toolu_01away2"`, 30*time.Second)
 		}
 		tr.cmd.Process.Signal(syscall.SIGTERM)
 		r := tr.wait(t)
@@ -79,9 +84,11 @@ permissions:
 		if handed != asked {
 			t.Errorf("the second form handed over for the sessions view: %t, want %t\n%s", handed, asked, r)
 		}
-		// The form waits for the person: --notify tells them, and only of it.
-		if b, err := os.ReadFile(notified); asked != (err == nil) || asked && !strings.Contains(string(b), `"tool_use_id":"toolu_01away2"`) {
-			t.Errorf("--notify got %q (%v), want the second form's JSON: %t", b, err, asked)
+		// The form waits for the person: --notify tells them, once, and only
+		// of it (the first form is the rules').
+		if b, err := os.ReadFile(notified); asked != (err == nil) || asked && (strings.Count(string(b), `"tool_use_id"`) != 1 ||
+			!strings.Contains(string(b), `"tool_use_id":"toolu_01away2"`)) {
+			t.Errorf("--notify got %q (%v), want the second form's JSON alone: %t", b, err, asked)
 		}
 		if r.code != 128+int(syscall.SIGTERM) {
 			t.Errorf("exit %d, want %d (SIGTERM; no navigation failure)\n%s", r.code, 128+int(syscall.SIGTERM), r)

@@ -63,7 +63,7 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 		}
 		return false
 	}
-	if !s.moveLocked(f, queued, from) {
+	if isClosed(f.posted) || !s.moveLocked(f, queued, from) {
 		s.mu.Unlock()
 		return false // recorded or taken over meanwhile
 	}

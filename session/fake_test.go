@@ -42,6 +42,7 @@ type fakeChild struct {
 	sigs    []os.Signal
 	ignore  bool                      // SIGTERM is ignored (SIGKILL is not)
 	noPost  bool                      // Claude never reports PostToolUse
+	noStop  bool                      // a turn interrupted as its last form was recorded: no Stop
 	mangle  func(a map[string]string) // changes what PostToolUse reports
 	dropped bool
 	// reverse shows the forms asked together last first, as Claude Code
@@ -144,7 +145,7 @@ func (c *fakeChild) changed(st fakeclaude.State) {
 		cur := c.forms[0]
 		c.forms = c.forms[1:]
 		next := c.forms
-		noPost, mangle := c.noPost, c.mangle
+		noPost, noStop, mangle := c.noPost, c.noStop, c.mangle
 		c.mu.Unlock()
 		got := c.Claude.Submitted()
 		if mangle != nil {
@@ -160,7 +161,9 @@ func (c *fakeChild) changed(st fakeclaude.State) {
 			c.Ask(next[0].qs)
 			return
 		}
-		c.hook(&hook.Payload{HookEventName: hook.Stop})
+		if !noStop {
+			c.hook(&hook.Payload{HookEventName: hook.Stop})
+		}
 	case fakeclaude.Cancelled:
 		// Esc interrupts the turn: no PostToolUse, no Stop, and the
 		// forms asked after it never show.

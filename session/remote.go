@@ -47,7 +47,7 @@ func (h remoteHandler) Pending() []remote.Form {
 	defer s.mu.Unlock()
 	var out []remote.Form
 	for _, f := range s.forms {
-		if f.state == handedOver || f.state == deciding && f.asking {
+		if (f.state == handedOver || f.state == deciding && f.asking) && !isClosed(f.posted) {
 			out = append(out, remote.Form{ToolUseID: f.ID(), Since: f.asked.UTC(), Questions: f.questions})
 		}
 	}
@@ -63,12 +63,16 @@ func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decisi
 	var st state
 	var asking bool
 	var escAt time.Time
+	var posted bool
 	if f != nil {
-		st, asking, escAt = f.state, f.asking, f.escAt
+		st, asking, escAt, posted = f.state, f.asking, f.escAt, isClosed(f.posted)
 	}
 	s.mu.Unlock()
 	if f == nil {
 		return remote.Outcome{Result: "refused", Message: fmt.Sprintf("no form %s waits in this session", id)}
+	}
+	if posted { // Claude's record is being read (see verify)
+		return remote.Outcome{Result: "taken", Message: "Claude has recorded an answer to it"}
 	}
 	if len(ds) != len(f.questions) {
 		return remote.Outcome{Result: "refused", Message: fmt.Sprintf("the form asks %d questions; %d answers given", len(f.questions), len(ds))}

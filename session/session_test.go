@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/bundle"
+	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/internal/fakeclaude"
 	"github.com/claudewrap/claudewrap/internal/transcript"
@@ -1286,42 +1288,81 @@ func TestFormEscAsked(t *testing.T) {
 // TestFormEscRecorded: the person's Esc just before Claude's PostToolUse
 // for a form claudewrap submitted may undo it: Claude records the cancel
 // (random forms run 62, seed 1764230000, s009 on 2.1.330). claudewrap
-// reports that, as the person's, not the answers the hook carried. When
-// Claude records the answers, they are verified as ever.
+// reports that, as the person's, not the answers the hook carried, once
+// the record is in the transcript, and the interrupted turn ends the run
+// under --exit-after-turn. When Claude records the answers, they are
+// verified as ever; hook answers other than claudewrap's stay a mismatch,
+// whatever Claude recorded after.
 func TestFormEscRecorded(t *testing.T) {
 	t.Parallel()
+	pick := fakeclaude.Question{Header: "Pick", Question: "Which ones?", Multi: true, Options: []fakeclaude.Option{
+		{Label: "A", Desc: "one"}, {Label: "B", Desc: "two"}, {Label: "A, B", Desc: "both in one"}}}
+	rejected := &transcript.Result{IsError: true, Content: "The user doesn't want to proceed with this tool use."}
 	for _, tc := range []struct {
 		name   string
+		q      fakeclaude.Question
+		d      answer.Decision
+		last   int // the submitting key: the person's Esc comes with it
 		record *transcript.Result
+		late   bool // the record is written after the PostToolUse came
 		want   string
 	}{
-		{"cancel", &transcript.Result{IsError: true, Content: "The user doesn't want to proceed with this tool use."}, "cancelled"},
-		{"answers", &transcript.Result{Content: `Your questions have been answered: "Which database should we use?"="SQLite".`}, "verified"},
+		{"cancel", database, sel("SQLite"), 2, rejected, false, "cancelled"},
+		{"cancel written late", database, sel("SQLite"), 2, rejected, true, "cancelled"},
+		{"answers", database, sel("SQLite"), 2, &transcript.Result{Content: `Your questions have been answered: "Which database should we use?"="SQLite".`}, false, "verified"},
+		// Claude records A and B ticked as "A, B", the label beside them:
+		// not claudewrap's answer, and not hidden by the cancel after.
+		{"other answers, then the cancel", pick, sel("A", "B"), 5, rejected, false, "mismatch"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			var r *run
 			c := newChild(t, fakeclaude.Faults{OnSend: func(n int) {
-				if n == 2 { // the Enter on SQLite: the person's Esc comes with it
+				if n == tc.last {
 					r.s.mu.Lock()
 					r.s.lastInput, r.s.lastEsc = time.Now(), true
 					r.s.mu.Unlock()
 				}
 			}})
-			r = startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
-				Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}})
+			// The person's Esc interrupts the turn: Claude sends no Stop,
+			// and only the interruption can end the run.
+			c.noStop = tc.record == rejected
+			r = startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{tc.q.Question: tc.d}},
+				Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}, ExitAfterTurn: true})
+			record := writeTranscript(t, call{"t1", hook.ToolName, "{}", tc.record})
+			path := record
+			if tc.late {
+				path = writeTranscript(t, call{"t1", hook.ToolName, "{}", nil})
+			}
 			r.s.mu.Lock()
-			r.s.transcript = writeTranscript(t, call{"t1", hook.ToolName, "{}", tc.record})
+			r.s.transcript = path
 			r.s.mu.Unlock()
-			c.ask("t1", database)
+			c.ask("t1", tc.q)
+			if tc.late {
+				r.wait(`"submitted"`)
+				if err := os.Rename(record, path); err != nil {
+					t.Fatal(err)
+				}
+			}
 			ev := r.wait(`"event":"` + tc.want + `"`)
 			if tc.want == "cancelled" && (ev["by"] != "person" || ev["reason"] != EscRecordedReason) {
 				t.Errorf("cancelled: %v\n%s", ev, r)
 			}
-			if tc.want == "cancelled" && r.has("verified") || tc.want == "verified" && r.has("cancelled") {
-				t.Errorf("reported both\n%s", r)
+			for _, other := range []string{"cancelled", "verified", "mismatch"} {
+				if other != tc.want && r.has(other) {
+					t.Errorf("%s reported besides %s\n%s", other, tc.want, r)
+				}
 			}
-			r.end()
+			if tc.want == "cancelled" {
+				if rep := r.result(); !rep.Ended || rep.Mismatch {
+					t.Errorf("report %+v: the interrupted turn did not end the run\n%s", rep, r)
+				}
+				return
+			}
+			rep := r.end()
+			if rep.Mismatch != (tc.want == "mismatch") {
+				t.Errorf("report %+v\n%s", rep, r)
+			}
 		})
 	}
 }
@@ -1352,4 +1393,26 @@ func TestFormPersonEscBlink(t *testing.T) {
 		t.Errorf("the form is not on the screen at the end:\n%s", c.Screen().Snapshot().Text())
 	}
 	r.end()
+}
+
+// TestRemoteRecordedForm: a form handed to the person whose PostToolUse
+// has come waits for nobody, while its record is read (after the
+// person's Esc, see verify): claudewrap answer neither lists nor drives it.
+func TestRemoteRecordedForm(t *testing.T) {
+	s := newSession(Config{Log: events.New(io.Discard)})
+	f := s.register(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
+		ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}})
+	if !s.move(f, handedOver, deciding) || len(remoteHandler{s}.Pending()) != 1 {
+		t.Fatalf("the form handed over is not pending")
+	}
+	s.arrive(&hook.Payload{HookEventName: hook.PostToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
+		ToolResponse: &hook.ToolResponse{Answers: map[string]string{database.Question: "SQLite"}}})
+	if p := (remoteHandler{s}).Pending(); len(p) != 0 {
+		t.Errorf("pending after its PostToolUse: %+v", p)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if o := (remoteHandler{s}).Answer(ctx, "t1", []answer.Decision{sel("PostgreSQL")}); o.Result != "taken" || s.stateOf(f) != handedOver {
+		t.Errorf("an answer after its PostToolUse: %+v, the form %v", o, s.stateOf(f))
+	}
 }

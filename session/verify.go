@@ -75,8 +75,16 @@ func (s *session) verify(a arrival) {
 		case <-time.After(lastKeyGrace):
 		}
 	}
-	if a.esc && s.undone(f, p.ToolUseID) {
-		return
+	if a.esc {
+		// A record that differs from claudewrap's answer stays a mismatch,
+		// whatever the person's Esc did after (a wrong answer is never
+		// reported as anything else).
+		s.mu.Lock()
+		wrong := (f.state == submitted || f.state == driving) && f.want != nil && differs(f.want, p.ToolResponse) != ""
+		s.mu.Unlock()
+		if !wrong && s.undone(f, p.ToolUseID) {
+			return
+		}
 	}
 	s.mu.Lock()
 	want := f.want
@@ -125,7 +133,7 @@ func (s *session) twinLocked(f *form) (*form, string) {
 		return nil, ""
 	}
 	for _, g := range s.forms {
-		if (g.state == driving || g.state == submitted) && reflect.DeepEqual(g.questions, f.questions) {
+		if (g.state == driving || g.state == submitted) && !isClosed(g.posted) && reflect.DeepEqual(g.questions, f.questions) {
 			fid, gid := f.ID(), g.ID()
 			s.forms[fid], s.forms[gid] = g, f
 			f.id.Store(&gid)
@@ -182,17 +190,23 @@ const EscRecordedReason = "the person pressed Esc as Claude recorded it"
 // another, leaves the PostToolUse as the record.
 func (s *session) undone(f *form, id string) bool {
 	deadline := time.Now().Add(escWait)
-	for {
+	record := func() (cancelled, found bool) {
 		s.mu.Lock()
 		path := s.transcript
 		s.mu.Unlock()
-		if path != "" {
-			if r, ok := transcript.ResultOf(path, id); ok {
-				if !transcript.Cancelled(r) {
-					return false
-				}
-				break
-			}
+		if path == "" {
+			return false, false
+		}
+		r, ok := transcript.ResultOf(path, id)
+		return ok && transcript.Cancelled(r), ok
+	}
+	for {
+		cancelled, found := record()
+		if found && !cancelled {
+			return false
+		}
+		if cancelled {
+			break
 		}
 		if !time.Now().Before(deadline) {
 			return false
@@ -200,15 +214,33 @@ func (s *session) undone(f *form, id string) bool {
 		t := time.NewTimer(escPoll)
 		select {
 		case <-s.ctx.Done():
+			// Claude ended meanwhile: its last word is what it wrote.
 			t.Stop()
-			return false
+			if cancelled, _ = record(); !cancelled {
+				return false
+			}
 		case <-t.C:
+			continue
 		}
+		break
 	}
 	s.mu.Lock()
-	s.moveLocked(f, done, deciding, queued, driving, submitted, handedOver)
+	moved := s.moveLocked(f, done, deciding, queued, driving, submitted, handedOver)
 	s.mu.Unlock()
-	s.log.Emit("cancelled", events.Fields{"tool_use_id": id, "by": "person", "reason": EscRecordedReason})
-	s.turnInterrupted()
+	if moved { // else reported already, as the Esc's on the screen (escaped)
+		s.log.Emit("cancelled", events.Fields{"tool_use_id": id, "by": "person", "reason": EscRecordedReason})
+		s.turnInterrupted()
+	}
 	return true
+}
+
+// isClosed reports whether ch is closed (a form's posted: its PostToolUse
+// has come).
+func isClosed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }

@@ -138,7 +138,8 @@ func (s *session) escAsked(f *form, drive chan struct{}, reason string) {
 			return
 		}
 		s.mu.Lock()
-		mine = f.driven == drive && s.moveLocked(f, done, handedOver)
+		// A PostToolUse come meanwhile is verify's to report (see undone).
+		mine = f.driven == drive && !isClosed(f.posted) && s.moveLocked(f, done, handedOver)
 		s.mu.Unlock()
 		if !mine {
 			return

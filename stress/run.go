@@ -419,7 +419,9 @@ func endedForThem(cases []Case, vs []Verdict, end terminalEnd) {
 //     recorded: the Esc stopped the turn first; not judged (NotAsked).
 //   - A cancel recorded for a form asked when they pressed it that
 //     claudewrap answered (not handed over, no Esc of its own): their Esc
-//     came as Claude recorded the answer and undid it; theirs if reported.
+//     came as Claude recorded the answer and undid it; theirs if reported
+//     so (escRecorded; claudewrap reports a mismatch instead when the
+//     hook's answers were not its own).
 //
 // Anything else stays as judged: another error recorded (a partner asked
 // with the form) is a failure until it is known what Claude records.
@@ -435,7 +437,7 @@ func (v *Verdict) personEsc(end terminalEnd) {
 	case !end.esc || v.Outcome != Failed:
 	case end.handed[id] == "" && !end.atKey[id] && !end.questioned[id]:
 		v.Outcome, v.Detail = NotAsked, "claudewrap never saw it asked: the person's Esc stopped the turn first; "+v.Detail
-	case cancel && reported && end.handed[id] == "" && end.atKey[id] && !end.own[id]:
+	case cancel && reported && end.undone[id] && end.handed[id] == "" && end.atKey[id] && !end.own[id]:
 		v.Outcome, v.Detail = Theirs, "the person's Esc undid claudewrap's answer as Claude recorded it, and reported so; "+v.Detail
 	case !cancel || !typed:
 	case end.own[id]:
@@ -455,5 +457,6 @@ func (v *Verdict) personEsc(end terminalEnd) {
 const (
 	personTyped = "the person typed"
 	escAsked    = "the person pressed Esc as Claude asked it"
+	escRecorded = "the person pressed Esc as Claude recorded it"
 	movedAway   = "Claude's conversation is in the background"
 )

@@ -562,33 +562,36 @@ func TestPersonEsc(t *testing.T) {
 		isError           bool
 		record            string
 		want              Outcome
+		undone            bool // reported as undone as Claude recorded it
 	}{
-		{"cancelled, reported", true, personTyped, true, false, true, true, Failed, true, cancel, Theirs},
-		{"cancelled, not reported", true, personTyped, false, false, true, true, Failed, true, cancel, Failed},
-		{"cancelled, reported, claudewrap's own Esc first", true, personTyped, true, true, true, true, Failed, true, cancel, Failed},
-		{"cancelled, reported, claudewrap had given up", true, gaveUp, true, false, true, true, Failed, true, cancel, Failed},
-		{"reported, a chat recorded", true, personTyped, true, true, true, true, Failed, true, chat, Failed},
-		{"reported, answers recorded", true, personTyped, true, false, true, true, Right, false, `"Q"="A"`, Failed},
-		{"reported, nothing recorded", true, personTyped, true, false, true, true, Theirs, false, "", Failed},
-		{"reported, a wrong answer", true, personTyped, true, false, true, true, Wrong, false, `"Q"="B"`, Wrong},
-		{"right before the Esc", true, personTyped, false, false, true, true, Right, false, `"Q"="A"`, Right},
-		{"a partner's other error", true, personTyped, false, false, true, true, Failed, true, "interrupted", Failed},
-		{"never seen asked, an error recorded", true, "", false, false, false, false, Failed, true, "interrupted", NotAsked},
-		{"never seen asked, nothing recorded", true, "", false, false, false, false, Failed, false, "", NotAsked},
-		{"asked, claudewrap failed it", true, "", false, false, false, true, Failed, true, cancel, Failed},
-		{"asked just after the Esc, cancelled, reported", true, escAsked, true, false, false, true, Failed, true, cancel, Theirs},
-		{"asked just after the Esc, cancelled, not reported", true, escAsked, false, false, false, true, Failed, true, cancel, Failed},
-		{"asked just after the Esc, reported, nothing recorded", true, escAsked, true, false, false, true, Theirs, false, "", Failed},
-		{"answered, undone as recorded, reported", true, "", true, false, true, true, Failed, true, cancel, Theirs},
-		{"answered, undone as recorded, not reported", true, "", false, false, true, true, Failed, true, cancel, Failed},
-		{"answered, claudewrap's own Esc, reported", true, "", true, true, true, true, Failed, true, cancel, Failed},
-		{"no Esc: a cancel stays failed", false, personTyped, false, false, true, true, Failed, true, cancel, Failed},
-		{"no Esc, never seen asked", false, "", false, false, false, false, Failed, false, "", Failed},
+		{"cancelled, reported", true, personTyped, true, false, true, true, Failed, true, cancel, Theirs, false},
+		{"cancelled, not reported", true, personTyped, false, false, true, true, Failed, true, cancel, Failed, false},
+		{"cancelled, reported, claudewrap's own Esc first", true, personTyped, true, true, true, true, Failed, true, cancel, Failed, false},
+		{"cancelled, reported, claudewrap had given up", true, gaveUp, true, false, true, true, Failed, true, cancel, Failed, false},
+		{"reported, a chat recorded", true, personTyped, true, true, true, true, Failed, true, chat, Failed, false},
+		{"reported, answers recorded", true, personTyped, true, false, true, true, Right, false, `"Q"="A"`, Failed, false},
+		{"reported, nothing recorded", true, personTyped, true, false, true, true, Theirs, false, "", Failed, false},
+		{"reported, a wrong answer", true, personTyped, true, false, true, true, Wrong, false, `"Q"="B"`, Wrong, false},
+		{"right before the Esc", true, personTyped, false, false, true, true, Right, false, `"Q"="A"`, Right, false},
+		{"a partner's other error", true, personTyped, false, false, true, true, Failed, true, "interrupted", Failed, false},
+		{"never seen asked, an error recorded", true, "", false, false, false, false, Failed, true, "interrupted", NotAsked, false},
+		{"never seen asked, nothing recorded", true, "", false, false, false, false, Failed, false, "", NotAsked, false},
+		{"asked, claudewrap failed it", true, "", false, false, false, true, Failed, true, cancel, Failed, false},
+		{"asked just after the Esc, cancelled, reported", true, escAsked, true, false, false, true, Failed, true, cancel, Theirs, false},
+		{"asked just after the Esc, cancelled, not reported", true, escAsked, false, false, false, true, Failed, true, cancel, Failed, false},
+		{"asked just after the Esc, reported, nothing recorded", true, escAsked, true, false, false, true, Theirs, false, "", Failed, false},
+		{"answered, undone as recorded, reported", true, "", true, false, true, true, Failed, true, cancel, Theirs, true},
+		{"answered, reported cancelled for another reason", true, "", true, false, true, true, Failed, true, cancel, Failed, false},
+		{"answered, undone as recorded, not reported", true, "", false, false, true, true, Failed, true, cancel, Failed, false},
+		{"answered, claudewrap's own Esc, reported", true, "", true, true, true, true, Failed, true, cancel, Failed, true},
+		{"no Esc: a cancel stays failed", false, personTyped, false, false, true, true, Failed, true, cancel, Failed, false},
+		{"no Esc, never seen asked", false, "", false, false, false, false, Failed, false, "", Failed, false},
 	} {
 		v := Verdict{Case: "toolu_a", Outcome: tc.was, IsError: tc.isError, ToolResult: tc.record}
 		end := terminalEnd{esc: tc.esc, handed: map[string]string{}, atKey: map[string]bool{"toolu_a": tc.atKey},
 			afterKey: map[string]bool{"toolu_a": tc.handed != ""}, questioned: map[string]bool{"toolu_a": tc.questioned},
-			personCancelled: map[string]bool{"toolu_a": tc.reported}, own: map[string]bool{"toolu_a": tc.own}}
+			personCancelled: map[string]bool{"toolu_a": tc.reported}, own: map[string]bool{"toolu_a": tc.own},
+			undone: map[string]bool{"toolu_a": tc.undone}}
 		if tc.handed != "" {
 			end.handed["toolu_a"] = tc.handed
 		}
@@ -652,7 +655,8 @@ func TestJSONString(t *testing.T) {
 
 // TestReasons: the hand-over reasons the judge knows are claudewrap's own.
 func TestReasons(t *testing.T) {
-	if escAsked != session.EscAskedReason || !strings.HasPrefix(session.AwayReason, movedAway) {
-		t.Errorf("the judge's reasons %q and %q are not claudewrap's %q and %q", escAsked, movedAway, session.EscAskedReason, session.AwayReason)
+	if escAsked != session.EscAskedReason || escRecorded != session.EscRecordedReason || !strings.HasPrefix(session.AwayReason, movedAway) {
+		t.Errorf("the judge's reasons %q, %q and %q are not claudewrap's %q, %q and %q", escAsked, escRecorded, movedAway,
+			session.EscAskedReason, session.EscRecordedReason, session.AwayReason)
 	}
 }

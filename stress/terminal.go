@@ -73,8 +73,11 @@ type terminal struct {
 	// submitted one with chat).
 	esc                              bool
 	questioned, personCancelled, own map[string]bool
-	// askedAt is each form's question event's time.
+	// askedAt is each form's question event's time; undone holds the forms
+	// claudewrap reported cancelled by the person's Esc as Claude recorded
+	// them (escRecorded).
 	askedAt map[string]time.Time
+	undone  map[string]bool
 	// ending: handedOver has been called; left: the person's key was ←,
 	// which moves Claude's conversation to the background.
 	ending, left bool
@@ -109,7 +112,7 @@ func openTerminal(cols, rows int, path string, replies Term, cut bool) (*termina
 		resizing: map[string]bool{}, open: map[string]bool{}, landed: map[string]int{},
 		replied: map[string]int{}, asked: map[string]bool{}, afterKey: map[string]bool{},
 		questioned: map[string]bool{}, personCancelled: map[string]bool{}, own: map[string]bool{},
-		askedAt: map[string]time.Time{}}
+		askedAt: map[string]time.Time{}, undone: map[string]bool{}}
 	if err := t.setSize(cols, rows); err != nil {
 		t.ptmx.Close()
 		tty.Close()
@@ -315,6 +318,7 @@ func (t *terminal) feed(b []byte, cases map[string]Case, handedOver func()) []by
 			switch {
 			case e.Event == "cancelled" && e.By == "person":
 				t.personCancelled[id] = true
+				t.undone[id] = e.Reason == escRecorded
 			case e.Event == "cancelled" || e.Event == "submitted" && e.ChatSent:
 				t.own[id] = true
 			}
@@ -505,6 +509,8 @@ type terminalEnd struct {
 	// chat.
 	esc                              bool
 	questioned, personCancelled, own map[string]bool
+	// undone: see terminal.
+	undone map[string]bool
 }
 
 // close ends the terminal once claudewrap has exited: the events are read a
@@ -530,7 +536,8 @@ func (t *terminal) close(logPath string) terminalEnd {
 	defer t.mu.Unlock()
 	os.WriteFile(logPath, []byte(strings.Join(t.log, "\n")+"\n"), 0o644) // for reading only
 	end := terminalEnd{handed: t.handed, landed: t.landed, replied: t.replied, afterKey: t.afterKey, atKey: t.atKey,
-		esc: t.esc, questioned: t.questioned, personCancelled: t.personCancelled, own: t.own}
+		esc: t.esc, questioned: t.questioned, personCancelled: t.personCancelled, own: t.own,
+		undone: t.undone}
 	if m := lastWords.FindAll(t.shownTail, -1); len(m) > 0 {
 		end.last = string(m[len(m)-1])
 	}
