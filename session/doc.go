@@ -19,8 +19,8 @@
 // once they stop typing for that long; after an Esc, watch.go reports the
 // cancel Claude records in its transcript as theirs), verify.go (what
 // Claude recorded; after the person's Esc just before a PostToolUse, the
-// transcript's cancel, which undoes what the hook said, unless the hook's
-// answers were not claudewrap's), turn.go (the end of Claude's turn, the
+// transcript's cancel, which undoes what the hook said, unless on a form
+// claudewrap answered they differ from its answer), turn.go (the end of Claude's turn, the
 // chat message, with its bug report if it cannot be sent), watch.go (the
 // person typing, forms with no hook), pin.go (which hook messages are
 // this Claude's session's), dialogs.go (permission

@@ -34,6 +34,10 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 		}
 	}
 	s.mu.Lock()
+	if isClosed(f.posted) {
+		s.mu.Unlock()
+		return false // recorded meanwhile: verify reports it
+	}
 	// The person typed while this form was being decided: it is theirs, as
 	// are the forms being answered then (takeOver). So is a form asked
 	// just after their Esc, which is still on its way through Claude: it
@@ -63,7 +67,7 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 		}
 		return false
 	}
-	if isClosed(f.posted) || !s.moveLocked(f, queued, from) {
+	if !s.moveLocked(f, queued, from) {
 		s.mu.Unlock()
 		return false // recorded or taken over meanwhile
 	}
@@ -232,7 +236,10 @@ func (s *session) lookUntil(ctx context.Context, try func(screen.Snapshot) bool)
 // Claude's turn, and with it the tool calls that would have shown them.
 func (s *session) dropQueued(reason string) {
 	for _, f := range s.formsIn(deciding, queued) {
-		if s.move(f, done, deciding, queued) {
+		s.mu.Lock()
+		moved := !isClosed(f.posted) && s.moveLocked(f, done, deciding, queued) // else verify reports it
+		s.mu.Unlock()
+		if moved {
 			s.forget(f)
 			s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": reason})
 		}

@@ -72,7 +72,7 @@ func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decisi
 		return remote.Outcome{Result: "refused", Message: fmt.Sprintf("no form %s waits in this session", id)}
 	}
 	if posted { // Claude's record is being read (see verify)
-		return remote.Outcome{Result: "taken", Message: "Claude has recorded an answer to it"}
+		return remote.Outcome{Result: "taken", Message: "Claude has recorded it (its record is being read)"}
 	}
 	if len(ds) != len(f.questions) {
 		return remote.Outcome{Result: "refused", Message: fmt.Sprintf("the form asks %d questions; %d answers given", len(f.questions), len(ds))}

@@ -19,6 +19,7 @@ import (
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/internal/fakeclaude"
+	"github.com/claudewrap/claudewrap/internal/testkit"
 	"github.com/claudewrap/claudewrap/internal/transcript"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/rules"
@@ -1367,6 +1368,45 @@ func TestFormEscRecorded(t *testing.T) {
 	}
 }
 
+// TestFormEscRecordedClaudeEnds: Claude ends while claudewrap waits for
+// its record after the person's Esc: the transcript is read once more,
+// and the cancel found there is reported as theirs, with Claude's own
+// end standing (not taken for claudewrap ending its turn).
+func TestFormEscRecordedClaudeEnds(t *testing.T) {
+	t.Parallel()
+	var r *run
+	c := newChild(t, fakeclaude.Faults{OnSend: func(n int) {
+		if n == 2 { // the Enter on SQLite: the person's Esc comes with it
+			r.s.mu.Lock()
+			r.s.lastInput, r.s.lastEsc = time.Now(), true
+			r.s.mu.Unlock()
+		}
+	}})
+	c.noStop = true
+	r = startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+		Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}, ExitAfterTurn: true})
+	rejected := &transcript.Result{IsError: true, Content: "The user doesn't want to proceed with this tool use."}
+	record := writeTranscript(t, call{"t1", hook.ToolName, "{}", rejected})
+	c.ask("t1", database)
+	r.wait(`"submitted"`)
+	// The transcript is known only now, as Claude ends.
+	r.s.mu.Lock()
+	r.s.transcript = record
+	r.s.mu.Unlock()
+	_ = c.Signal(syscall.SIGTERM)
+	ev := r.wait(`"cancelled"`)
+	if ev["by"] != "person" || ev["reason"] != EscRecordedReason {
+		t.Errorf("cancelled: %v\n%s", ev, r)
+	}
+	rep := r.result()
+	c.mu.Lock()
+	sigs := len(c.sigs)
+	c.mu.Unlock()
+	if rep.Ended || r.has("verified") || sigs != 1 {
+		t.Errorf("report %+v, %d signals: Claude's own end must stand\n%s", rep, sigs, r)
+	}
+}
+
 // TestFormPersonEscBlink: after the person's Esc, a frame with no form in
 // it (Claude drawing at the old width as a resize lands) is no cancel when
 // the form is back at claudewrap's second look.
@@ -1395,10 +1435,11 @@ func TestFormPersonEscBlink(t *testing.T) {
 	r.end()
 }
 
-// TestRemoteRecordedForm: a form handed to the person whose PostToolUse
-// has come waits for nobody, while its record is read (after the
-// person's Esc, see verify): claudewrap answer neither lists nor drives it.
-func TestRemoteRecordedForm(t *testing.T) {
+// TestRecordedForm: a form whose PostToolUse has come waits for nobody,
+// while its record is read (after the person's Esc, see verify):
+// claudewrap answer neither lists nor drives it, and a decision made
+// meanwhile neither drives it nor hands it over.
+func TestRecordedForm(t *testing.T) {
 	s := newSession(Config{Log: events.New(io.Discard)})
 	f := s.register(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
 		ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}})
@@ -1414,5 +1455,16 @@ func TestRemoteRecordedForm(t *testing.T) {
 	defer cancel()
 	if o := (remoteHandler{s}).Answer(ctx, "t1", []answer.Decision{sel("PostgreSQL")}); o.Result != "taken" || s.stateOf(f) != handedOver {
 		t.Errorf("an answer after its PostToolUse: %+v, the form %v", o, s.stateOf(f))
+	}
+
+	var log testkit.SyncBuffer
+	s = newSession(Config{Log: events.New(&log)})
+	g := s.register(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t2",
+		ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}})
+	s.arrive(&hook.Payload{HookEventName: hook.PostToolUse, ToolName: hook.ToolName, ToolUseID: "t2",
+		ToolResponse: &hook.ToolResponse{Answers: map[string]string{database.Question: "SQLite"}}})
+	s.lastInput, s.lastEsc = time.Now(), true // the person's Esc, just after it was asked
+	if s.start(g, []rules.Decision{{Decision: sel("SQLite")}}, deciding) || s.stateOf(g) != deciding || strings.Contains(log.String(), "handed_over") {
+		t.Errorf("a form decided after its PostToolUse: driven or handed over (%v)\n%s", s.stateOf(g), log.String())
 	}
 }

@@ -105,6 +105,11 @@ func (s *session) endTurn() {
 	if !s.cfg.ExitAfterTurn && !s.interrupted() {
 		return
 	}
+	select {
+	case <-s.child.Done():
+		return // Claude has ended by itself: its own status stands
+	default:
+	}
 	s.flag(func(r *Report) { r.Ended = true })
 	_ = s.child.Signal(syscall.SIGTERM)
 }

@@ -186,8 +186,9 @@ const EscRecordedReason = "the person pressed Esc as Claude recorded it"
 // after interrupts the turn: the tool_result Claude then writes is the
 // cancel, whatever the hook said (random forms run 62, seed 1764230000,
 // s009 on 2.1.330: the person's Esc overtook claudewrap's Enter). The
-// record is read from the transcript for up to escWait; none by then, or
-// another, leaves the PostToolUse as the record.
+// record is read from the transcript for up to escWait, and once more if
+// Claude ends meanwhile; none by then, or another, leaves the PostToolUse
+// as the record.
 func (s *session) undone(f *form, id string) bool {
 	deadline := time.Now().Add(escWait)
 	record := func() (cancelled, found bool) {
@@ -229,7 +230,9 @@ func (s *session) undone(f *form, id string) bool {
 	s.mu.Unlock()
 	if moved { // else reported already, as the Esc's on the screen (escaped)
 		s.log.Emit("cancelled", events.Fields{"tool_use_id": id, "by": "person", "reason": EscRecordedReason})
-		s.turnInterrupted()
+		if s.ctx.Err() == nil { // Claude ended by itself: nothing is left to end
+			s.turnInterrupted()
+		}
 	}
 	return true
 }

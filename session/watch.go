@@ -74,12 +74,11 @@ func (s *session) escaped(f *form) {
 	if err != nil {
 		return // the form is back
 	}
-	select {
-	case <-f.posted:
-		return
-	default:
-	}
-	if !s.move(f, done, handedOver) {
+	// A PostToolUse come by now is verify's to report (see undone).
+	s.mu.Lock()
+	mine := !isClosed(f.posted) && s.moveLocked(f, done, handedOver)
+	s.mu.Unlock()
+	if !mine {
 		return
 	}
 	s.forget(f)
