@@ -190,40 +190,9 @@ const EscRecordedReason = "the person pressed Esc as Claude recorded it"
 // Claude ends meanwhile; none by then, or another, leaves the PostToolUse
 // as the record.
 func (s *session) undone(f *form, id string) bool {
-	deadline := time.Now().Add(escWait)
-	record := func() (cancelled, found bool) {
-		s.mu.Lock()
-		path := s.transcript
-		s.mu.Unlock()
-		if path == "" {
-			return false, false
-		}
-		r, ok := transcript.ResultOf(path, id)
-		return ok && transcript.Cancelled(r), ok
-	}
-	for {
-		cancelled, found := record()
-		if found && !cancelled {
-			return false
-		}
-		if cancelled {
-			break
-		}
-		if !time.Now().Before(deadline) {
-			return false
-		}
-		t := time.NewTimer(escPoll)
-		select {
-		case <-s.ctx.Done():
-			// Claude ended meanwhile: its last word is what it wrote.
-			t.Stop()
-			if cancelled, _ = record(); !cancelled {
-				return false
-			}
-		case <-t.C:
-			continue
-		}
-		break
+	r, ok := s.awaitTranscript(id, func() bool { return true })
+	if !ok || !transcript.Cancelled(r) {
+		return false
 	}
 	s.mu.Lock()
 	moved := s.moveLocked(f, done, deciding, queued, driving, submitted, handedOver)

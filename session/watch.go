@@ -95,7 +95,7 @@ const escRace = time.Second
 // pressed Esc just before Claude asked it.
 const EscAskedReason = "the person pressed Esc as Claude asked it"
 
-// escPoll is how often escAsked reads Claude's transcript.
+// escPoll is how often awaitTranscript reads Claude's transcript.
 const escPoll = 100 * time.Millisecond
 
 // escAsked follows a form handed to the person whose last key, an Esc,
@@ -108,45 +108,57 @@ const escPoll = 100 * time.Millisecond
 // f.driven is no longer drive) ends the watch: a cancel then may be
 // claudewrap's own Esc.
 func (s *session) escAsked(f *form, drive chan struct{}, reason string) {
-	ctx, cancel := context.WithTimeout(s.ctx, escWait)
-	defer cancel()
-	tick := time.NewTicker(escPoll)
-	defer tick.Stop()
-	for {
-		select {
-		case <-f.posted:
-			return // answered after all
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-		s.mu.Lock()
-		path, mine := s.transcript, f.state == handedOver && f.driven == drive
-		s.mu.Unlock()
-		if !mine {
-			return // reported by escaped, or driven since
-		}
-		if path == "" {
-			continue
-		}
-		r, ok := transcript.ResultOf(path, f.ID())
-		if !ok {
-			continue
-		}
-		if !transcript.Cancelled(r) {
-			return
-		}
-		s.mu.Lock()
-		// A PostToolUse come meanwhile is verify's to report (see undone).
-		mine = f.driven == drive && !isClosed(f.posted) && s.moveLocked(f, done, handedOver)
-		s.mu.Unlock()
-		if !mine {
-			return
-		}
-		s.forget(f)
-		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "by": "person", "reason": reason})
-		s.turnInterrupted()
+	watched := func() bool { return f.state == handedOver && f.driven == drive && !isClosed(f.posted) }
+	r, ok := s.awaitTranscript(f.ID(), watched)
+	if !ok || !transcript.Cancelled(r) {
+		return // nothing recorded, or not the cancel: the form stays theirs
+	}
+	s.mu.Lock()
+	// A PostToolUse come meanwhile is verify's to report (see undone).
+	mine := watched() && s.moveLocked(f, done, handedOver)
+	s.mu.Unlock()
+	if !mine {
 		return
+	}
+	s.forget(f)
+	s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "by": "person", "reason": reason})
+	s.turnInterrupted()
+}
+
+// awaitTranscript reads Claude's transcript every escPoll, for up to escWait,
+// for the record of tool use id, while watched (called with s.mu held)
+// holds; when Claude ends meanwhile it reads once more, Claude's last
+// word being what it wrote.
+func (s *session) awaitTranscript(id string, watched func() bool) (transcript.Result, bool) {
+	deadline := time.Now().Add(escWait)
+	for {
+		s.mu.Lock()
+		path, on := s.transcript, watched()
+		s.mu.Unlock()
+		if !on {
+			return transcript.Result{}, false
+		}
+		if path != "" {
+			if r, ok := transcript.ResultOf(path, id); ok {
+				return r, true
+			}
+		}
+		if !time.Now().Before(deadline) {
+			return transcript.Result{}, false
+		}
+		t := time.NewTimer(escPoll)
+		select {
+		case <-s.ctx.Done():
+			t.Stop()
+			s.mu.Lock()
+			path = s.transcript
+			s.mu.Unlock()
+			if path == "" {
+				return transcript.Result{}, false
+			}
+			return transcript.ResultOf(path, id)
+		case <-t.C:
+		}
 	}
 }
 
