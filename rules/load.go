@@ -94,6 +94,8 @@ type Answer struct {
 	// on its stdin, an answer like this one (without exec) as JSON on its
 	// stdout. Rules only.
 	Exec []string
+	// ExecLine and ExecCol are where the program is named, for messages.
+	ExecLine, ExecCol int
 }
 
 // Select names the options to pick: labels, or a 1-based position.
@@ -601,6 +603,9 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 				if s == "" {
 					p.errorf(e, "exec: an empty word")
 					return
+				}
+				if a.Exec == nil {
+					a.ExecLine, a.ExecCol = e.Line, e.Column
 				}
 				a.Exec = append(a.Exec, s)
 			}

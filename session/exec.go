@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -32,10 +31,7 @@ func (s *session) execDecide(q answer.Question, d rules.Decision) rules.Decision
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, timeout)
 	defer cancel()
-	prog := d.Exec[0]
-	if strings.Contains(prog, "/") && !filepath.IsAbs(prog) {
-		prog = filepath.Join(d.Dir, prog) // relative to the rules file
-	}
+	prog := rules.ProgramPath(d.Dir, d.Exec[0])
 	in, _ := json.Marshal(q)
 	cmd := exec.CommandContext(ctx, prog, d.Exec[1:]...)
 	cmd.Stdin = bytes.NewReader(in)

@@ -63,7 +63,9 @@ func NewCmdRulesCheck(stdout, stderr io.Writer, runF func(*RulesCheckOptions) er
 		Use:   "check FILE...",
 		Short: "Validate rule files",
 		Long: `Validate rule files. Every problem in every file is printed on stderr as
-file:line:col: message, and the exit status is 1; with none, it is 0.`,
+file:line:col: message, and the exit status is 1; with none, it is 0. A rule's
+exec program must be found (a path relative to the rules file, a bare name in
+PATH) and be executable.`,
 		Example: `  claudewrap rules check .claudewrap.yaml examples/*.yaml`,
 		Args:    needArgs(cobra.MinimumNArgs(1), "one or more rules FILEs"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -80,6 +82,9 @@ func runRulesCheck(opts *RulesCheckOptions) error {
 	failed := false
 	for _, path := range opts.Files {
 		f, err := rules.LoadFile(path)
+		if err == nil {
+			err = f.CheckPrograms()
+		}
 		if err != nil {
 			failed = true
 			printLoadError(opts.Stderr, err)
@@ -115,8 +120,8 @@ whole hook payload holding one. With --tool (and --input, the tool's input as
 JSON) it shows which permissions: rule decides that tool's permission request;
 it exits 1 when none does (a headless run would be blocked). With --form it
 exits 1 when a question is unmatched (a run under --on-unmatched fail would
-exit 4), so that CI can use it as a gate. Nothing is started and nothing is
-pressed.`,
+exit 4), so that CI can use it as a gate. A rules error, or a form that cannot
+be read, exits 2, as run does. Nothing is started and nothing is pressed.`,
 		Example: `  claudewrap rules test examples/demo.yaml --form testdata/forms/three.json
   claudewrap rules test examples/permissions.yaml --tool Bash --input '{"command":"git push"}'`,
 		Args: needArgs(cobra.MinimumNArgs(1), "one or more rules FILEs"),
@@ -167,8 +172,9 @@ func runPermissionTest(opts *RulesTestOptions, set *rules.Set) error {
 func runRulesTest(opts *RulesTestOptions) error {
 	set, err := rules.Load(opts.Files...)
 	if err != nil {
+		// 2, as run exits for the same files: 1 is the gate's "unmatched".
 		printLoadError(opts.Stderr, err)
-		return withCode(ExitError, nil)
+		return withCode(ExitUsage, nil)
 	}
 	if opts.Tool != "" {
 		return runPermissionTest(opts, set)
@@ -179,11 +185,11 @@ func runRulesTest(opts *RulesTestOptions) error {
 		if errors.As(err, &pe) {
 			err = fmt.Errorf("%s: %w", opts.Form, pe.Err) // as the rules' files are named
 		}
-		return withCode(ExitError, err)
+		return withCode(ExitUsage, err)
 	}
 	qs, err := rules.ParseForm(b)
 	if err != nil {
-		return withCode(ExitError, fmt.Errorf("%s: %w", opts.Form, err))
+		return withCode(ExitUsage, fmt.Errorf("%s: %w", opts.Form, err))
 	}
 	w := opts.Stdout
 	unmatched := 0

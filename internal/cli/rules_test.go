@@ -111,7 +111,10 @@ func TestRulesCheck(t *testing.T) {
 	one := filepath.Join(dir, "one.yaml")
 	os.WriteFile(one, []byte("version: 1\nrules:\n  - answer: {cancel: true}\n"), 0o644)
 	missing := filepath.Join(dir, "missing.yaml")
-	out, errOut, err = executeRoot(t, "rules", "check", bad, one, missing)
+	// A rule's program that cannot be run is a problem at its place.
+	progs := filepath.Join(dir, "progs.yaml")
+	os.WriteFile(progs, []byte("version: 1\nrules:\n  - answer: {exec: [./nowhere, -x]}\n  - answer: {exec: [no-such-program-claudewrap]}\n"), 0o644)
+	out, errOut, err = executeRoot(t, "rules", "check", bad, one, progs, missing)
 	if code := status(err); code != ExitError {
 		t.Errorf("exit %d (%v), want %d", code, err, ExitError)
 	}
@@ -124,6 +127,8 @@ func TestRulesCheck(t *testing.T) {
 		bad + ":4:13: answer has several actions (select, cancel): give exactly one",
 		bad + `:4:26: select: "a" named twice`,
 		bad + ":5:5: rule has no answer",
+		progs + `:3:21: exec: no program "./nowhere" (` + filepath.Join(dir, "nowhere") + ` does not exist; a path is relative to the rules file)`,
+		progs + `:4:21: exec: no program "no-such-program-claudewrap" in PATH`,
 		missing + ": no such file or directory",
 	}, "\n") + "\n"
 	if errOut != want {
@@ -244,8 +249,9 @@ func TestRulesTestErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errOut, err := executeRoot(t, append([]string{"rules", "test"}, tc.args...)...)
-			if code := status(err); code != ExitError {
-				t.Errorf("exit %d (%v), want %d", code, err, ExitError)
+			// 2, as run exits for the same input; 1 is the gate's "unmatched".
+			if code := status(err); code != ExitUsage {
+				t.Errorf("exit %d (%v), want %d", code, err, ExitUsage)
 			}
 			if out != "" || errOut != tc.stderr {
 				t.Errorf("stdout %q, stderr %q, want stderr %q", out, errOut, tc.stderr)
@@ -282,7 +288,7 @@ func TestRulesCheckProcess(t *testing.T) {
 		{[]string{"rules", "check", bad}, 1, "", bad + ":3:30: index must be a whole number from 1 to 4\n"},
 		{[]string{"rules", "check"}, 2, "", "claudewrap: claudewrap rules check needs one or more rules FILEs (see 'claudewrap rules check --help')\n"},
 		{[]string{"rules", "test", demoRules, "--form", threeForm}, 0, "", ""},
-		{[]string{"rules", "test", bad, "--form", threeForm}, 1, "", bad + ":3:30: index must be a whole number from 1 to 4\n"},
+		{[]string{"rules", "test", bad, "--form", threeForm}, 2, "", bad + ":3:30: index must be a whole number from 1 to 4\n"},
 		{[]string{"rules", "test", demoRules}, 2, "", "claudewrap: give --form FORM.json, or --tool NAME for a permission request\n"},
 		{[]string{"rules", "test", permRules, "--tool", "Bash", "--input", `{"command":"git push"}`}, 0,
 			"Bash {\"command\":\"git push\"}\n   permission \"never-push\" (" + permRules +
