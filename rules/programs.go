@@ -13,10 +13,17 @@ import (
 // relative to the rules file's folder dir, a bare name is looked up in
 // PATH when it runs.
 func ProgramPath(dir, prog string) string {
-	if strings.Contains(prog, "/") && !filepath.IsAbs(prog) {
-		return filepath.Join(dir, prog)
+	if !strings.Contains(prog, "/") || filepath.IsAbs(prog) {
+		return prog
 	}
-	return prog
+	p := filepath.Join(dir, prog)
+	if !strings.Contains(p, "/") {
+		// Join cleans "./decide" beside "." to "decide", which exec
+		// would look up in PATH: a program of that name there would run
+		// instead of the one beside the rules.
+		p = "./" + p
+	}
+	return p
 }
 
 // CheckPrograms reports, as [Errors] at the place each is named, every

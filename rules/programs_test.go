@@ -58,6 +58,17 @@ rules:
 	if err := f.CheckPrograms(); err != nil {
 		t.Errorf("CheckPrograms: %v", err)
 	}
+
+	// Named from its own folder (.claudewrap.yaml), "./decide" is still
+	// the one beside it, not a "decide" looked for in PATH.
+	t.Chdir(dir)
+	f, err = Parse("rules.yaml", []byte("version: 1\nrules:\n  - answer: {exec: [./decide]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.CheckPrograms(); err != nil {
+		t.Errorf("CheckPrograms from the rules' folder: %v", err)
+	}
 }
 
 func TestProgramPath(t *testing.T) {
@@ -66,6 +77,12 @@ func TestProgramPath(t *testing.T) {
 		{"examples", "bin/decide", "examples/bin/decide"},
 		{"examples", "/usr/bin/env", "/usr/bin/env"},
 		{"examples", "jq", "jq"}, // looked up in PATH
+		// A rules file in the working folder (.claudewrap.yaml): still
+		// beside it, never a name for PATH.
+		{".", "./decide", "./decide"},
+		{".", "bin/decide", "bin/decide"},
+		{"", "./decide", "./decide"},
+		{"sub", "../decide", "./decide"},
 	} {
 		if got := ProgramPath(tc.dir, tc.prog); got != tc.want {
 			t.Errorf("ProgramPath(%q, %q) = %q, want %q", tc.dir, tc.prog, got, tc.want)

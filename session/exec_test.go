@@ -59,3 +59,26 @@ func TestExecDecide(t *testing.T) {
 		})
 	}
 }
+
+// TestExecBesideRules: a rules file in the working folder (the default
+// .claudewrap.yaml) runs "./decide" from beside it, never a "decide" from
+// PATH, which here would answer otherwise.
+func TestExecBesideRules(t *testing.T) {
+	dir, bin := t.TempDir(), t.TempDir()
+	write := func(path, label string) {
+		if err := os.WriteFile(path, []byte("#!/bin/sh\ncat >/dev/null; echo '{\"select\": \""+label+"\"}'\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(dir, "decide"), "SQLite")
+	write(filepath.Join(bin, "decide"), "MongoDB")
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Chdir(dir)
+	q := answer.Question{Question: "Which database?", Header: "Database", Options: []answer.Option{{Label: "SQLite"}, {Label: "MongoDB"}}}
+	s := newSession(Config{AnswerTimeout: 5 * time.Second})
+	s.ctx = context.Background()
+	d := s.execDecide(q, rules.Decision{Rule: "r", File: ".claudewrap.yaml", Line: 3, Exec: []string{"./decide"}, Dir: "."})
+	if !d.Matched() || d.Labels[0] != "SQLite" {
+		t.Fatalf("decision %+v (%s), want SQLite from ./decide", d, d.Unmatched)
+	}
+}
