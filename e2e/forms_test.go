@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/session"
 )
 
 // writeRules writes a rules file for one test and returns its path.
@@ -350,10 +351,12 @@ func TestTypedUnconfirmable(t *testing.T) {
 }
 
 // TestDryRun: decisions are made and logged, and nothing is pressed.
+// Headless, nobody can answer the form then: the run ends by itself at
+// it (blocked, exit 7, one line on stderr), rather than wait for ever.
 func TestDryRun(t *testing.T) {
 	forVersions(t, func(t *testing.T, version string) {
-		r := runUntil(t, version, "testdata/scenarios/database.yaml", "pick a database", "handed_over",
-			"--rules", writeRules(t, "  - answer: {select: SQLite}\n"), "--dry-run")
+		r := runClaudewrap(t, version, "testdata/scenarios/database.yaml", "pick a database",
+			"--rules", writeRules(t, "  - answer: {select: SQLite}\n"), "--dry-run", "--exit-after-turn")
 		d := r.find("decision")
 		if len(d) != 1 || len(r.find("key")) != 0 || len(r.find("handed_over")) != 1 {
 			t.Fatalf("want one decision, a dry-run hand-over and no key\n%s", r)
@@ -361,7 +364,14 @@ func TestDryRun(t *testing.T) {
 		if res := r.sb.API.ToolResults(); len(res) != 0 {
 			t.Errorf("a dry run answered: %+v", res)
 		}
-		report("Claude Code %s: dry run: decided SQLite, pressed nothing", version)
+		b := r.find("blocked")
+		if r.code != 7 || len(b) != 1 || b[0]["reason"] != session.DryRunReason {
+			t.Fatalf("want exit 7 and one blocked event with the dry run's reason\n%s", r)
+		}
+		if lines := strings.Split(strings.TrimSpace(r.stderr), "\n"); len(lines) != 1 || !strings.Contains(lines[0], "dry run") {
+			t.Errorf("stderr %q, want one line with the reason", r.stderr)
+		}
+		report("Claude Code %s: dry run: decided SQLite, pressed nothing, ended by itself (exit 7)", version)
 	})
 }
 

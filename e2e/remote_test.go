@@ -133,7 +133,7 @@ func TestRemoteAnswer(t *testing.T) {
 			t.Errorf("Claude recorded %+v", res)
 		}
 		if b, err := os.ReadFile(notified); err != nil || !strings.Contains(string(b), `"tool_use_id":"toolu_01database"`) ||
-			!strings.Contains(string(b), "Which database should we use?") {
+			!strings.Contains(string(b), "Which database should we use?") || !strings.Contains(string(b), `"pid":`+session+`,`) {
 			t.Errorf("--notify got %q, %v", b, err)
 		}
 		if rest, _, _ := claudewrapCmd(t, sb, "pending", "--json"); strings.Contains(rest, `"session": "`+session+`"`) {

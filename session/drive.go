@@ -20,8 +20,15 @@ import (
 // person did not answer in time).
 func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 	if s.cfg.DryRun {
-		s.move(f, handedOver, deciding)
-		s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "dry run: nothing pressed"})
+		if from == handedOver || s.move(f, handedOver, deciding) {
+			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "dry run: nothing pressed"})
+		}
+		if s.cfg.Host.Headless {
+			// Nobody sees Claude's screen, and a dry run presses nothing,
+			// for claudewrap answer too: the form would wait for ever.
+			snap := s.child.Screen().Snapshot()
+			s.block(DryRunReason, &snap)
+		}
 		return false
 	}
 	var flow []answer.Decision
@@ -322,6 +329,10 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 		s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "navigation failed"})
 	}
 }
+
+// DryRunReason ends a headless dry run at its first form: its answers
+// are decided and logged, and nobody can give them.
+const DryRunReason = "dry run: the form's answers are decided (see the decision events) and nothing is pressed; headless, nobody can answer it"
 
 // AwayReason is the reason a form is handed over when Claude's
 // conversation is in the background: the form is in Claude's sessions

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"sync"
 	"time"
@@ -70,6 +71,9 @@ func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decisi
 	s.mu.Unlock()
 	if f == nil {
 		return remote.Outcome{Result: "refused", Message: fmt.Sprintf("no form %s waits in this session", id)}
+	}
+	if s.cfg.DryRun {
+		return remote.Outcome{Result: "refused", Message: "a dry run presses nothing (run without --dry-run to answer from elsewhere)"}
 	}
 	if posted { // Claude's record is being read (see verify)
 		return remote.Outcome{Result: "taken", Message: "Claude has recorded it (its record is being read)"}
@@ -204,7 +208,7 @@ func (s *session) notify(f *form) {
 	if s.cfg.Notify == "" {
 		return
 	}
-	b, _ := json.Marshal(remote.Form{Session: s.cfg.SessionName, Cwd: s.cfg.Cwd, Since: f.asked.UTC(), ToolUseID: f.ID(), Questions: f.questions})
+	b, _ := json.Marshal(remote.Form{Session: s.cfg.SessionName, PID: os.Getpid(), Cwd: s.cfg.Cwd, Since: f.asked.UTC(), ToolUseID: f.ID(), Questions: f.questions})
 	s.goWork(func() {
 		ctx, cancel := context.WithTimeout(s.ctx, notifyTimeout)
 		defer cancel()

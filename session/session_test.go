@@ -1468,3 +1468,41 @@ func TestRecordedForm(t *testing.T) {
 		t.Errorf("a form decided after its PostToolUse: driven or handed over (%v)\n%s", s.stateOf(g), log.String())
 	}
 }
+
+// TestDryRun: a dry run decides and logs, and presses nothing, for a
+// remote answer either. Headless, nobody can answer the form then, and the
+// run ends at it by itself (blocked) instead of waiting for ever.
+func TestDryRun(t *testing.T) {
+	t.Parallel()
+	t.Run("at a terminal", func(t *testing.T) {
+		c := newChild(t, fakeclaude.Faults{})
+		r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+			Policy: rules.Passthrough, DryRun: true, Host: ptyhost.Config{Cols: 100, Rows: 40}})
+		c.ask("t1", database)
+		if ev := r.wait(`"handed_over"`); ev["reason"] != "dry run: nothing pressed" {
+			t.Fatalf("handed over: %v\n%s", ev, r)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if o := (remoteHandler{r.s}).Answer(ctx, "t1", []answer.Decision{sel("PostgreSQL")}); o.Result != "refused" || !strings.Contains(o.Message, "dry run") {
+			t.Errorf("remote answer: %+v, want refused for the dry run", o)
+		}
+		c.Settle()
+		if rep := r.end(); len(c.Received()) > 0 || rep.Blocked != "" || r.has("key") {
+			t.Errorf("keys %v, report %+v\n%s", c.Received(), rep, r)
+		}
+	})
+	t.Run("headless", func(t *testing.T) {
+		c := newChild(t, fakeclaude.Faults{})
+		r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+			Policy: rules.Fail, DryRun: true, Host: hostHeadless})
+		c.ask("t1", database)
+		if ev := r.wait(`"blocked"`); ev["reason"] != DryRunReason || !strings.Contains(fmt.Sprint(ev["screen"]), database.Question) {
+			t.Fatalf("blocked: %v\n%s", ev, r)
+		}
+		rep := r.end()
+		if rep.Blocked != DryRunReason || len(c.Received()) > 0 || r.has("key") || !r.has("decision") {
+			t.Errorf("keys %v, report %+v\n%s", c.Received(), rep, r)
+		}
+	})
+}
