@@ -237,6 +237,10 @@ func TestExitReasons(t *testing.T) {
 	if err := os.WriteFile(timed, []byte("version: 1\ndefaults: {answer_timeout: 1m}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	fallbackless := filepath.Join(dir, "fallbackless.yaml")
+	if err := os.WriteFile(fallbackless, []byte("version: 1\ndefaults: {on_unmatched: fallback}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -250,6 +254,10 @@ func TestExitReasons(t *testing.T) {
 		{"ask timeout without fallback", []string{"run", "--claude", self, "--rules", rules, "--answer-timeout", "1s"}, 2,
 			"needs a fallback answer"},
 		{"the rules' timeout without fallback", []string{"run", "--claude", self, "--rules", timed}, 2, "needs a fallback answer"},
+		{"fallback policy without fallback", []string{"run", "--claude", self, "--rules", rules, "--on-unmatched", "fallback"}, 2,
+			"--on-unmatched fallback needs a fallback answer"},
+		{"the rules' fallback policy without fallback", []string{"run", "--claude", self, "--rules", fallbackless}, 2,
+			"--on-unmatched fallback needs a fallback answer"},
 		// --answer-timeout 0 turns the rules' timeout off: the run goes on
 		// to look for Claude.
 		{"the rules' timeout turned off", []string{"run", "--claude", filepath.Join(dir, "nowhere"), "--rules", timed, "--answer-timeout", "0"}, 3,
