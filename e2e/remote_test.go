@@ -208,7 +208,9 @@ func TestExecAnswer(t *testing.T) {
 				!strings.Contains(string(b), `"event":"verified"`)) {
 				t.Fatalf("Claude recorded %+v\n%s", res, b)
 			}
-			if tc.code != 0 && (!strings.Contains(stderr.String(), "no rule answers") || !strings.Contains(string(b), "not one of the labels")) {
+			// The one line on stderr says why the rule's program gave no answer.
+			if tc.code != 0 && (!strings.Contains(stderr.String(), `its program "./ask-llm.sh" failed`) ||
+				!strings.Contains(stderr.String(), "not one of the labels") || !strings.Contains(string(b), "not one of the labels")) {
 				t.Fatalf("unmatched: stderr %q\n%s", stderr.String(), b)
 			}
 			for _, r := range res {

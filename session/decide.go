@@ -77,6 +77,11 @@ func (s *session) decide(f *form) ([]rules.Decision, bool) {
 		return cancelAll(ds), true
 	case rules.Fail:
 		why := fmt.Sprintf("no rule answers the question %q, and unmatched questions fail the run", qs[unmatched[0]].Question)
+		if r := ds[unmatched[0]].Unmatched; r != "no rule matches" {
+			// A rule matched and could not answer: say which and why, not
+			// that no rule answers (the rest is in the unmatched event).
+			why = fmt.Sprintf("the question %q is unmatched: %s; unmatched questions fail the run", qs[unmatched[0]].Question, r)
+		}
 		if n := len(unmatched); n > 1 {
 			why += fmt.Sprintf(" (and %d more in that form)", n-1)
 		}
