@@ -284,7 +284,7 @@ func runRun(opts *RunOptions) (err error) {
 	}
 	if policy == rules.Fallback && set.Defaults().Fallback == nil {
 		// It could only cancel each unmatched form, quietly.
-		return startFailed(ExitUsage, fmt.Errorf("--on-unmatched fallback needs a fallback answer in the rules' defaults " +
+		return startFailed(ExitUsage, fmt.Errorf("--on-unmatched fallback needs a fallback answer in the rules' defaults "+
 			"(defaults: {fallback: …}) to answer unmatched questions with; add one, or choose another policy"))
 	}
 	if timeout > 0 && set.Defaults().Fallback == nil && (policy == rules.Ask || policy == rules.Passthrough || policy == rules.Wait) {
