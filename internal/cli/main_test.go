@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -301,5 +302,26 @@ func TestExitReasons(t *testing.T) {
 				t.Errorf("events %s", b)
 			}
 		})
+	}
+}
+
+// TestPassthroughNeedsTerminal: --headless=false with stdin not a terminal
+// is a usage error said at once, before Claude starts (it was exit 1 with a
+// summary of a Claude that never ran).
+func TestPassthroughNeedsTerminal(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, self, "run", "--headless=false", "--claude", self, "--", "hello")
+	cmd.Env = append(os.Environ(), "CLI_TEST_AS=claudewrap")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr // stdin: /dev/null
+	cmd.Run()
+	want := "claudewrap: --headless=false needs a terminal on stdin to draw Claude on; without one the run is headless\n"
+	if code := cmd.ProcessState.ExitCode(); code != 2 || stderr.String() != want || stdout.String() != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout.String(), stderr.String(), want)
 	}
 }

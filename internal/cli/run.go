@@ -95,7 +95,11 @@ prints its reason on stderr.`,
 					return usageErrorf("--on-unmatched: %v", err)
 				}
 			}
-			if !cmd.Flags().Changed("headless") && !term.IsTerminal(int(opts.Stdin.Fd())) {
+			if !term.IsTerminal(int(opts.Stdin.Fd())) {
+				if cmd.Flags().Changed("headless") && !opts.Headless {
+					// Claude would be drawn on a terminal there is not.
+					return usageErrorf("--headless=false needs a terminal on stdin to draw Claude on; without one the run is headless")
+				}
 				opts.Headless = true
 			}
 			c, r, err := parseSize(size)
