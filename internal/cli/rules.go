@@ -118,7 +118,8 @@ unmatched, and what the rules' fallback answer would be.
 FORM.json is an AskUserQuestion hook's tool_input, {"questions": [...]}, or a
 whole hook payload holding one. With --tool (and --input, the tool's input as
 JSON) it shows which permissions: rule decides that tool's permission request;
-it exits 1 when none does (a headless run would be blocked). With --form it
+it exits 1 when a headless run would end there with exit 7: no rule decides it,
+or the rule's decision is ask (blocked) or fail. With --form it
 exits 1 when a question is unmatched (a run under --on-unmatched fail would
 exit 4), so that CI can use it as a gate. A rules error, or a form that cannot
 be read, exits 2, as run does. Nothing is started and nothing is pressed.`,
@@ -162,10 +163,20 @@ func runPermissionTest(opts *RulesTestOptions, set *rules.Set) error {
 	if opts.Tool != "ExitPlanMode" && (d.Action == rules.Allow || d.Action == rules.Deny || d.Action == rules.FailRun) {
 		via = "through the PermissionRequest hook"
 	}
-	if d.Action == rules.AskPerson {
+	switch d.Action {
+	case rules.AskPerson:
 		via = "by the person (headless: blocked, exit 7)"
+	case rules.FailRun:
+		via += ": the run ends (exit 7)"
 	}
 	fmt.Fprintf(w, "   permission %q (%s:%d): %s, %s\n", d.Rule, d.File, d.Line, d.Verdict, via)
+	// The gate, as for no rule at all: a headless run would end with 7.
+	switch d.Action {
+	case rules.AskPerson:
+		return withCode(ExitError, fmt.Errorf("permission rule %q leaves %s to the person: a headless run would be blocked (exit 7)", d.Rule, opts.Tool))
+	case rules.FailRun:
+		return withCode(ExitError, fmt.Errorf("permission rule %q fails the run on %s (exit 7)", d.Rule, opts.Tool))
+	}
 	return nil
 }
 

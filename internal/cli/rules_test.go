@@ -279,6 +279,8 @@ func TestRulesCheckProcess(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(bad, []byte("version: 1\nrules:\n  - answer: {select: {index: 5}}\n"), 0o644)
+	askRules := filepath.Join(dir, "ask.yaml")
+	os.WriteFile(askRules, []byte("version: 1\npermissions:\n  - {name: mine, when: {tool: Bash}, decide: ask}\n"), 0o644)
 	for _, tc := range []struct {
 		args           []string
 		code           int
@@ -299,6 +301,14 @@ func TestRulesCheckProcess(t *testing.T) {
 		{[]string{"rules", "test", permRules, "--tool", "Bash", "--input", "[1]"}, 2, "",
 			"claudewrap: --input: want a JSON object: json: cannot unmarshal array into Go value of type map[string]interface {}\n"},
 		{[]string{"rules", "check", permRules}, 0, permRules + ": ok (0 rules, 7 permissions, trusts the folder)\n", ""},
+		// A rule that fails the run, or leaves the dialog to the person, is
+		// the gate's 1 too: a headless run would end there with 7.
+		{[]string{"rules", "test", permRules, "--tool", "NotebookEdit"}, 1, "NotebookEdit {}\n   permission \"everything-else\" (" + permRules +
+			":44): fail, through the PermissionRequest hook: the run ends (exit 7)\n",
+			"claudewrap: permission rule \"everything-else\" fails the run on NotebookEdit (exit 7)\n"},
+		{[]string{"rules", "test", askRules, "--tool", "Bash"}, 1, "Bash {}\n   permission \"mine\" (" + askRules +
+			":3): ask, by the person (headless: blocked, exit 7)\n",
+			"claudewrap: permission rule \"mine\" leaves Bash to the person: a headless run would be blocked (exit 7)\n"},
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		cmd := exec.CommandContext(ctx, exe, tc.args...)
