@@ -76,7 +76,7 @@ func (p *parser) permissions(n *yaml.Node) {
 // ("" for none).
 func (p *parser) permission(n *yaml.Node) string {
 	r := Permission{Line: n.Line}
-	var sawDecide, sawWhen bool
+	var sawDecide, sawWhen, sawTool bool
 	before := len(p.errs)
 	p.fields(n, "a permission", map[string]func(k, v *yaml.Node){
 		"name": func(k, v *yaml.Node) {
@@ -86,7 +86,7 @@ func (p *parser) permission(n *yaml.Node) string {
 		},
 		"when": func(k, v *yaml.Node) {
 			sawWhen = true
-			p.permissionWhen(v, &r.When)
+			sawTool = p.permissionWhen(v, &r.When)
 		},
 		"decide": func(k, v *yaml.Node) {
 			sawDecide = true
@@ -100,7 +100,7 @@ func (p *parser) permission(n *yaml.Node) string {
 	if !sawDecide && !typo {
 		p.errorf(n, "permission has no decide")
 	}
-	if (!sawWhen && !typo) || (sawWhen && r.When.Tool == nil) {
+	if (!sawWhen && !typo) || (sawWhen && !sawTool) {
 		p.errorf(n, "permission needs when: {tool: …}: a decision for every tool is a decision nobody reviewed")
 	}
 	named := r.Name
@@ -111,7 +111,9 @@ func (p *parser) permission(n *yaml.Node) string {
 	return named
 }
 
-func (p *parser) permissionWhen(n *yaml.Node, w *PermissionWhen) {
+// permissionWhen reads a permission's when, and reports whether it names a
+// tool (a tool that is a bad regular expression is named, and said).
+func (p *parser) permissionWhen(n *yaml.Node, w *PermissionWhen) (named bool) {
 	glob := func(v *yaml.Node, what string) string {
 		s, ok := p.str(v, what)
 		if !ok {
@@ -125,6 +127,7 @@ func (p *parser) permissionWhen(n *yaml.Node, w *PermissionWhen) {
 	}
 	p.fields(n, "when", map[string]func(k, v *yaml.Node){
 		"tool": func(k, v *yaml.Node) {
+			named = true
 			if re := p.regex(v, "tool"); re != nil {
 				w.Tool = regexp.MustCompile("^(?:" + re.String() + ")$")
 			}
@@ -134,6 +137,7 @@ func (p *parser) permissionWhen(n *yaml.Node, w *PermissionWhen) {
 		"host":    func(k, v *yaml.Node) { w.Host = glob(v, "host") },
 		"input":   func(k, v *yaml.Node) { w.Input = p.regex(v, "input") },
 	})
+	return named
 }
 
 func (p *parser) verdict(n *yaml.Node) Verdict {

@@ -21,6 +21,10 @@ func TestPermissionErrors(t *testing.T) {
 			[]string{`r.yaml:3:24: unknown key "cmd" in when (want one of command, host, input, path, tool)`}},
 		{"bad regex", "version: 1\npermissions:\n  - when: {tool: Bash, command: \"(\"}\n    decide: allow\n",
 			[]string{"r.yaml:3:33: command: bad regular expression: error parsing regexp: missing closing ): `(`"}},
+		// A tool that is a bad regular expression is said once, not also
+		// as a missing tool.
+		{"bad tool regex", "version: 1\npermissions:\n  - when: {tool: \"(\"}\n    decide: allow\n",
+			[]string{"r.yaml:3:18: tool: bad regular expression: error parsing regexp: missing closing ): `(`"}},
 		{"bad glob", "version: 1\npermissions:\n  - when: {tool: Write, path: \"[\"}\n    decide: allow\n",
 			[]string{`r.yaml:3:31: path: bad glob "["`}},
 		{"unknown decision", "version: 1\npermissions:\n  - when: {tool: Bash}\n    decide: yes please\n",
