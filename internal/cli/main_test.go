@@ -264,11 +264,15 @@ func TestExitReasons(t *testing.T) {
 		{"the rules' timeout turned off", []string{"run", "--claude", filepath.Join(dir, "nowhere"), "--rules", timed, "--answer-timeout", "0"}, 3,
 			"does not exist"},
 		{"claude flag before --", []string{"run", "--model", "opus"}, 2, "claude's own flags go after --"},
+		// On a terminal Claude draws on stdout: events there are refused.
+		{"events to Claude's screen", []string{"run", "--claude", self, "--rules", rules, "--events", "-"}, 2,
+			"--events -: stdout is Claude's screen"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			evs := filepath.Join(t.TempDir(), "events.jsonl")
 			cmd := exec.Command(self, append(tc.args[:1:1], append([]string{"--events", evs}, tc.args[1:]...)...)...)
-			if tc.name == "claude flag before --" {
+			own := tc.name == "claude flag before --" || tc.name == "events to Claude's screen" // no event file
+			if own {
 				cmd = exec.Command(self, tc.args...)
 			}
 			cmd.Env = append(os.Environ(), "CLI_TEST_AS=claudewrap")
@@ -293,7 +297,7 @@ func TestExitReasons(t *testing.T) {
 			if code != tc.code || len(lines) != 1 || !strings.HasPrefix(lines[0], "claudewrap: ") || !strings.Contains(lines[0], tc.line) {
 				t.Fatalf("exit %d, stderr %q; want exit %d and one line with %q", code, stderr.String(), tc.code, tc.line)
 			}
-			if tc.name == "claude flag before --" {
+			if own {
 				return
 			}
 			b, _ := os.ReadFile(evs)

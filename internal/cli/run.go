@@ -229,6 +229,11 @@ func runRun(opts *RunOptions) (err error) {
 	case "":
 		log = events.New(nil)
 	case "-":
+		if !opts.Headless {
+			// Claude draws on stdout: JSON there would be written over its
+			// picture, and its picture into the JSON.
+			return usageErrorf("--events -: stdout is Claude's screen when Claude is drawn on your terminal; name a file (--events FILE), or run with --headless")
+		}
 		log = events.New(opts.Stdout)
 	default:
 		f, err := createOutput(evName)
