@@ -386,6 +386,7 @@ func TestAnswerDecisions(t *testing.T) {
 		{"answers and select", []answer.Question{db}, AnswerOptions{Answers: "[{select: SQLite}]", Select: []string{"SQLite"}}, false, "alone", true},
 		{"select on two questions", []answer.Question{db, feats}, AnswerOptions{Select: []string{"SQLite"}}, false, "give --answers", true},
 		{"nothing", []answer.Question{db}, AnswerOptions{}, false, "say the answer", true},
+		{"two ways", []answer.Question{db}, AnswerOptions{Select: []string{"SQLite"}, Index: 2}, true, "give only one of", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := tc.opts
@@ -404,6 +405,31 @@ func TestAnswerDecisions(t *testing.T) {
 				t.Fatalf("got %q, %v; want %q", strings.Join(got, " | "), err, tc.want)
 			}
 		})
+	}
+}
+
+// TestAnswerFlagsFirst: a mistake in the answer flags alone is a usage
+// error (exit 2) whether or not the session exists, told before it is
+// looked for.
+func TestAnswerFlagsFirst(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir()) // no session runs here
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"answer", "4242"}, "say the answer with one of"},
+		{[]string{"answer", "4242", "--select", "A", "--index", "2"}, "give only one of"},
+		{[]string{"answer", "4242", "--cancel", "--notes", "n"}, "--notes go with an option picked"},
+		{[]string{"answer", "4242", "--answers", "[{selekt: A}]"}, "selekt"},
+	} {
+		_, _, err := executeRoot(t, tc.args...)
+		if codeOf(err) != ExitUsage || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v (exit %d), want a usage error with %q", tc.args, err, codeOf(err), tc.want)
+		}
+	}
+	// Flags that say one answer go on to look for the session.
+	if _, _, err := executeRoot(t, "answer", "4242", "--select", "A"); codeOf(err) != ExitError || !strings.Contains(err.Error(), "4242") {
+		t.Errorf("no session: %v (exit %d)", err, codeOf(err))
 	}
 }
 

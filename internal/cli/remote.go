@@ -179,6 +179,11 @@ for a form of one question the other flags say it.`,
 }
 
 func runAnswer(ctx context.Context, stdout io.Writer, opts *AnswerOptions, indexSet bool) error {
+	// Mistakes in the flags alone are told before any session is looked
+	// for: they are the same whichever form waits.
+	if err := checkAnswerFlags(opts, indexSet); err != nil {
+		return err
+	}
 	s, err := remote.Find(opts.Session)
 	if err != nil {
 		return withCode(ExitError, err)
@@ -238,9 +243,9 @@ func outcomeLine(o remote.Outcome) string {
 	return msg
 }
 
-// decisions turns the flags into one decision per question, checked
-// against the questions.
-func decisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answer.Decision, error) {
+// checkAnswerFlags checks what the answer flags say on their own: exactly
+// one way of answering, notes only with an option, --answers that parse.
+func checkAnswerFlags(opts *AnswerOptions, indexSet bool) error {
 	single := 0
 	for _, set := range []bool{len(opts.Select) > 0, indexSet, opts.Type != "", opts.Chat != "", opts.Cancel} {
 		if set {
@@ -249,8 +254,31 @@ func decisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answ
 	}
 	if opts.Answers != "" {
 		if single > 0 || opts.Notes != "" {
-			return nil, usageErrorf("--answers holds every answer: give it alone")
+			return usageErrorf("--answers holds every answer: give it alone")
 		}
+		if _, err := rules.ParseAnswers("--answers", []byte(opts.Answers)); err != nil {
+			return usageErrorf("%v", err)
+		}
+		return nil
+	}
+	switch {
+	case single == 0:
+		return usageErrorf("say the answer with one of --select, --index, --type, --chat, --cancel (or --answers for every question)")
+	case single > 1:
+		return usageErrorf("give only one of --select, --index, --type, --chat, --cancel (or --answers for every question)")
+	case opts.Notes != "" && (opts.Chat != "" || opts.Cancel):
+		return usageErrorf("--notes go with an option picked (--select or --index), not with --chat or --cancel")
+	}
+	return nil
+}
+
+// decisions turns the flags into one decision per question, checked
+// against the questions.
+func decisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answer.Decision, error) {
+	if err := checkAnswerFlags(opts, indexSet); err != nil {
+		return nil, err
+	}
+	if opts.Answers != "" {
 		as, err := rules.ParseAnswers("--answers", []byte(opts.Answers))
 		if err != nil {
 			return nil, usageErrorf("%v", err)
@@ -268,13 +296,7 @@ func decisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answ
 		}
 		return out, nil
 	}
-	if single != 1 {
-		return nil, usageErrorf("say the answer with one of --select, --index, --type, --chat, --cancel (or --answers for every question)")
-	}
 	if opts.Chat != "" || opts.Cancel {
-		if opts.Notes != "" {
-			return nil, usageErrorf("--notes go with an option picked (--select or --index), not with --chat or --cancel")
-		}
 		// Both end the whole form, whatever it asks.
 		d := answer.Decision{Action: answer.Cancel}
 		if opts.Chat != "" {
