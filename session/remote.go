@@ -184,7 +184,17 @@ func (s *session) outcomeOf(name string, f events.Fields) {
 		if f["step"] == nil {
 			return
 		}
-		o = remote.Outcome{Result: "failed", Message: str("message")}
+		// One line, as the run's own exit says it: the step and why, and
+		// the bug report (the screen is in it, not in the message).
+		why := str("reason")
+		if why == "" {
+			why = str("message") // one line where no reason is given apart
+		}
+		msg := str("step") + ": " + why
+		if b := str("bundle"); b != "" {
+			msg += "; bug report: " + b
+		}
+		o = remote.Outcome{Result: "failed", Message: msg}
 	default:
 		return
 	}

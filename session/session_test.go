@@ -765,7 +765,7 @@ func TestRemoteAnswerAfterFailedDrive(t *testing.T) {
 	t.Parallel()
 	c := newChild(t, fakeclaude.Faults{Ignore: true})
 	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("MongoDB")}},
-		Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}})
+		Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}, Bundles: t.TempDir()})
 	c.ask("t1", database)
 	if ev := r.wait(`"handed_over"`); ev["reason"] != "navigation failed" {
 		t.Fatalf("handed over: %v\n%s", ev, r)
@@ -773,8 +773,9 @@ func TestRemoteAnswerAfterFailedDrive(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	o := remoteHandler{r.s}.Answer(ctx, "t1", []answer.Decision{sel("PostgreSQL")})
-	if o.Result != "failed" {
-		t.Errorf("remote answer: %+v, want failed\n%s", o, r)
+	// One line for the sender, naming the bug report; the screen is in it.
+	if o.Result != "failed" || strings.Contains(o.Message, "\n") || !strings.Contains(o.Message, "; bug report: ") {
+		t.Errorf("remote answer: %+v, want failed, one line with the bug report\n%s", o, r)
 	}
 	// The outcome comes with the error; the form is then the person's
 	// again, handed over once per drive.
