@@ -12,6 +12,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -57,7 +58,33 @@ func Listen(addr string, s Sessions) (*Server, error) {
 
 // URL is the page's address, token included.
 func (s *Server) URL() string {
-	return fmt.Sprintf("http://%s/?t=%s", s.ln.Addr(), s.Token)
+	return s.URLs()[0]
+}
+
+// URLs are the addresses the page can be opened at, token included: the
+// one it listens on; for an address that is every interface's (0.0.0.0,
+// ::), which no browser opens, this machine's loopback first, then each
+// address of its interfaces (link-local ones left out: they need a zone).
+func (s *Server) URLs() []string {
+	a, ok := s.ln.Addr().(*net.TCPAddr)
+	if !ok || !a.IP.IsUnspecified() {
+		return []string{s.url(s.ln.Addr().String())}
+	}
+	port := strconv.Itoa(a.Port)
+	urls := []string{s.url(net.JoinHostPort("127.0.0.1", port))}
+	addrs, _ := net.InterfaceAddrs()
+	for _, ad := range addrs {
+		n, ok := ad.(*net.IPNet)
+		if !ok || n.IP.IsLoopback() || n.IP.IsLinkLocalUnicast() {
+			continue
+		}
+		urls = append(urls, s.url(net.JoinHostPort(n.IP.String(), port)))
+	}
+	return urls
+}
+
+func (s *Server) url(hostPort string) string {
+	return fmt.Sprintf("http://%s/?t=%s", hostPort, s.Token)
 }
 
 // Serve serves until ctx ends.

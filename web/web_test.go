@@ -126,3 +126,30 @@ func TestServeAnswers(t *testing.T) {
 		t.Fatalf("good answer: %d %s", code, body)
 	}
 }
+
+// TestURLsEveryInterface: listening on every interface, the page is given
+// at addresses a browser opens (this machine's loopback first, then its
+// interfaces'), never at 0.0.0.0 or [::]; and the page answers at each.
+func TestURLsEveryInterface(t *testing.T) {
+	s, err := Listen("0.0.0.0:0", &fakeSessions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Serve(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	urls := s.URLs()
+	if s.Loopback() || len(urls) == 0 || !strings.HasPrefix(urls[0], "http://127.0.0.1:") || s.URL() != urls[0] {
+		t.Fatalf("URLs %q", urls)
+	}
+	for _, u := range urls {
+		if strings.Contains(u, "0.0.0.0") || strings.Contains(u, "[::]") || !strings.HasSuffix(u, "/?t="+s.Token) {
+			t.Errorf("URL %q cannot be opened", u)
+			continue
+		}
+		if code, _ := do(t, "GET", strings.TrimSuffix(u, "?t="+s.Token)+"api/pending", s.Token, "", ""); code != 200 {
+			t.Errorf("%s: status %d", u, code)
+		}
+	}
+}

@@ -26,7 +26,9 @@ running sessions, with its real widgets, live, and answers them: driven on
 Claude's screen and verified, the page shows what Claude recorded.
 
 It listens on 127.0.0.1 (a free port) unless --listen says otherwise, and
-answers only with the random token in the address it prints. Ctrl-C stops it.`,
+answers only with the random token in the address it prints (with --listen on
+every interface, such as 0.0.0.0:8765, one address per line: this machine's
+first, then each of its interfaces'). Ctrl-C stops it.`,
 		Example: `  claudewrap serve
   claudewrap serve --listen 127.0.0.1:8765`,
 		Args: cobra.NoArgs,
@@ -38,7 +40,9 @@ answers only with the random token in the address it prints. Ctrl-C stops it.`,
 			if !srv.Loopback() {
 				fmt.Fprintln(stderr, "claudewrap: serving beyond this machine: anyone with the address below can answer Claude")
 			}
-			fmt.Fprintln(stdout, srv.URL())
+			for _, u := range srv.URLs() { // one, unless --listen names every interface
+				fmt.Fprintln(stdout, u)
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return srv.Serve(ctx)
