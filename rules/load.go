@@ -135,6 +135,17 @@ const MaxFileSize = 4 << 20
 // LoadFile reads and checks one rules file. Only a regular file is read:
 // a FIFO nobody writes would wait for ever, a device never end.
 func LoadFile(path string) (*File, error) {
+	return loadFile(path, false)
+}
+
+// CheckFile is LoadFile that also reports, among the file's other
+// problems, every rule's program that cannot be run from here (see
+// [File.CheckPrograms]): what `rules check` tells.
+func CheckFile(path string) (*File, error) {
+	return loadFile(path, true)
+}
+
+func loadFile(path string, programs bool) (*File, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -157,13 +168,17 @@ func LoadFile(path string) (*File, error) {
 	if len(b) > MaxFileSize {
 		return nil, fmt.Errorf("%s: grew past %d bytes while read", path, MaxFileSize)
 	}
-	return Parse(path, b)
+	return parse(path, b, programs)
 }
 
 // Parse checks the rules in b, read from path. Loading is strict: unknown
 // keys, wrong types, bad regular expressions, several actions in one answer
 // and a missing version are errors with their line and column.
 func Parse(path string, b []byte) (*File, error) {
+	return parse(path, b, false)
+}
+
+func parse(path string, b []byte, programs bool) (*File, error) {
 	p := &parser{file: &File{Path: path}}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	var doc yaml.Node
@@ -183,6 +198,9 @@ func Parse(path string, b []byte) (*File, error) {
 		p.errorf(&doc, "empty file: want version: 1 and rules")
 	} else {
 		p.top(doc.Content[0])
+	}
+	if programs {
+		p.errs = append(p.errs, p.file.programErrors()...)
 	}
 	if len(p.errs) > 0 {
 		// In the order of the file, as compilers report.

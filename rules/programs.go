@@ -29,8 +29,15 @@ func ProgramPath(dir, prog string) string {
 // CheckPrograms reports, as [Errors] at the place each is named, every
 // rule's program that cannot be run from here: not found, or not
 // executable. Loading does not check this, because a program may be put
-// in place after the rules are written; `rules check` does.
+// in place after the rules are written; `rules check` does (CheckFile).
 func (f *File) CheckPrograms() error {
+	if errs := f.programErrors(); errs != nil {
+		return errs
+	}
+	return nil
+}
+
+func (f *File) programErrors() Errors {
 	var errs Errors
 	for _, r := range f.Rules {
 		a := r.Answer
@@ -42,9 +49,6 @@ func (f *File) CheckPrograms() error {
 			errs = append(errs, &Error{File: f.Path, Line: a.ExecLine, Col: a.ExecCol,
 				Msg: "exec: " + programProblem(a.Exec[0], path, err)})
 		}
-	}
-	if errs == nil {
-		return nil
 	}
 	return errs
 }

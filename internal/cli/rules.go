@@ -81,10 +81,7 @@ PATH) and be executable.`,
 func runRulesCheck(opts *RulesCheckOptions) error {
 	failed := false
 	for _, path := range opts.Files {
-		f, err := rules.LoadFile(path)
-		if err == nil {
-			err = f.CheckPrograms()
-		}
+		f, err := rules.CheckFile(path)
 		if err != nil {
 			failed = true
 			printLoadError(opts.Stderr, err)

@@ -113,7 +113,7 @@ func TestRulesCheck(t *testing.T) {
 	missing := filepath.Join(dir, "missing.yaml")
 	// A rule's program that cannot be run is a problem at its place.
 	progs := filepath.Join(dir, "progs.yaml")
-	os.WriteFile(progs, []byte("version: 1\nrules:\n  - answer: {exec: [./nowhere, -x]}\n  - answer: {exec: [no-such-program-claudewrap]}\n"), 0o644)
+	os.WriteFile(progs, []byte("version: 1\nrules:\n  - answer: {exec: [./nowhere, -x]}\n  - answer: {exec: [no-such-program-claudewrap]}\n  - answer: {selekt: A}\n"), 0o644)
 	out, errOut, err = executeRoot(t, "rules", "check", bad, one, progs, missing)
 	if code := status(err); code != ExitError {
 		t.Errorf("exit %d (%v), want %d", code, err, ExitError)
@@ -129,6 +129,8 @@ func TestRulesCheck(t *testing.T) {
 		bad + ":5:5: rule has no answer",
 		progs + `:3:21: exec: no program "./nowhere" (` + filepath.Join(dir, "nowhere") + ` does not exist; a path is relative to the rules file)`,
 		progs + `:4:21: exec: no program "no-such-program-claudewrap" in PATH`,
+		// Told with the file's other problems, in the order of the file.
+		progs + `:5:14: unknown key "selekt" in answer (want one of cancel, chat, exec, notes, select, type)`,
 		missing + ": no such file or directory",
 	}, "\n") + "\n"
 	if errOut != want {
