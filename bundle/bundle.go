@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -212,6 +213,9 @@ func safeName(id string) string {
 func Read(dir string) (Report, error) {
 	var rep Report
 	b, err := os.ReadFile(filepath.Join(dir, ReportFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return rep, fmt.Errorf("%s is not a bug report: it has no %s", dir, ReportFile)
+	}
 	if err != nil {
 		return rep, err
 	}

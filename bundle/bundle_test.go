@@ -164,8 +164,8 @@ func TestWriteRead(t *testing.T) {
 	if got := play(t, mustRead(t, filepath.Join(dir, CastFile))).Text(); got != "hello" {
 		t.Errorf("recording replays to %q", got)
 	}
-	if _, err := Read(t.TempDir()); err == nil {
-		t.Error("Read of a folder with no report succeeded")
+	if _, err := Read(root); err == nil || err.Error() != root+" is not a bug report: it has no report.json" {
+		t.Errorf("Read of a folder with no report: %v", err)
 	}
 }
 

@@ -59,8 +59,9 @@ func TestLoadFileRefusesWhatIsNotARulesFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ path, want string }{
-		{fifo, "not a regular file"},
-		{"/dev/zero", "not a regular file"},
+		{fifo, "not a regular file (a FIFO)"},
+		{"/dev/zero", "not a regular file (a character device)"},
+		{dir, "not a regular file (a directory)"},
 		{big, "at most"},
 	} {
 		_, err := LoadFile(tc.path)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"regexp"
 	"sort"
@@ -138,6 +139,23 @@ func LoadFile(path string) (*File, error) {
 	return loadFile(path, false)
 }
 
+// fileKind names what a file that is not a regular file is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return m.Type().String()
+}
+
 // CheckFile is LoadFile that also reports, among the file's other
 // problems, every rule's program that cannot be run from here (see
 // [File.CheckPrograms]): what `rules check` tells.
@@ -151,7 +169,7 @@ func loadFile(path string, programs bool) (*File, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file (%s)", path, fi.Mode().Type())
+		return nil, fmt.Errorf("%s: not a regular file (%s)", path, fileKind(fi.Mode()))
 	}
 	if fi.Size() > MaxFileSize {
 		return nil, fmt.Errorf("%s: %d bytes; a rules file may hold at most %d", path, fi.Size(), MaxFileSize)

@@ -83,6 +83,11 @@ func TestOutputFiles(t *testing.T) {
 	if b, _ := os.ReadFile(victim); string(b) != "keep me" {
 		t.Errorf("the link's target was changed: %q", b)
 	}
+	dangling := filepath.Join(dir, "dangling")
+	os.Symlink(filepath.Join(dir, "nowhere"), dangling)
+	if _, err := createOutput(dangling); err == nil || !strings.Contains(err.Error(), "symbolic link to nothing") {
+		t.Errorf("a link to nothing: %v", err)
+	}
 	if f, err := createOutput("/dev/stdout"); err != nil {
 		t.Errorf("/dev/stdout: %v", err)
 	} else {

@@ -14,7 +14,11 @@ import (
 // (/dev/stdout) is written as it is.
 func createOutput(name string) (*os.File, error) {
 	if fi, err := os.Lstat(name); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		if st, err := os.Stat(name); err == nil && st.Mode().IsRegular() {
+		st, err := os.Stat(name)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("%s is a symbolic link to nothing (%v); name a file", name, err)
+		case st.Mode().IsRegular():
 			return nil, fmt.Errorf("%s is a symbolic link to a file; name the file itself", name)
 		}
 		return os.OpenFile(name, os.O_WRONLY, 0)
