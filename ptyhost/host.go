@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -156,9 +157,14 @@ func Start(cfg Config) (*Host, error) {
 		h.restore()
 		return nil, fmt.Errorf("%w: start %s: %w", ErrStart, cfg.Path, err)
 	}
+	// Signals are caught before the terminal goes raw and the child's
+	// output reaches the person: a SIGTERM in between killed the wrapper
+	// with the terminal left raw. They are acted on once the host runs.
+	sigs := catchSignals()
 	// Nothing of the child may outlive a failed start: kill it, reap it and
 	// close its PTY.
 	fail := func(err error) (*Host, error) {
+		signal.Stop(sigs)
 		_ = h.cmd.Process.Kill()
 		_ = h.cmd.Wait()
 		_ = ptmx.Close()
@@ -192,7 +198,7 @@ func Start(cfg Config) (*Host, error) {
 		h.inDone = make(chan struct{})
 		go h.copyInput()
 	}
-	h.stop = h.handleSignals()
+	h.stop = h.handleSignals(sigs)
 	go h.writeLoop()
 	go h.readLoop()
 	go h.wait()

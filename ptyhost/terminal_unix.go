@@ -91,11 +91,19 @@ func (t *terminal) restore() {
 // before it is killed.
 const killGrace = 3 * time.Second
 
-// handleSignals resizes on SIGWINCH and ends the child when the wrapper is
-// told to stop; the normal exit path then restores the terminal.
-func (h *Host) handleSignals() (stop func()) {
+// catchSignals takes from now on the signals handleSignals acts on, so
+// that none ends the wrapper by default before it runs (with the terminal
+// left raw): they wait in the channel. Stop it with signal.Stop.
+func catchSignals() chan os.Signal {
 	ch := make(chan os.Signal, 8)
 	signal.Notify(ch, syscall.SIGWINCH, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+	return ch
+}
+
+// handleSignals resizes on SIGWINCH and ends the child when the wrapper is
+// told to stop, for the signals ch caught (catchSignals); the normal exit
+// path then restores the terminal.
+func (h *Host) handleSignals(ch chan os.Signal) (stop func()) {
 	quit := make(chan struct{})
 	go func() {
 		var kill <-chan time.Time
