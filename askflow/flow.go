@@ -98,10 +98,11 @@ type Config struct {
 	// taken as guarded, whatever the keys: Claude Code 2.1.197 was seen to
 	// take an Enter pressed 50 ms after such a form's first paint (the
 	// chosen row ticked) and then never record it nor draw anything again.
-	// Its first Enter (or n, or typed text) then waits formAge from the
-	// later of the form's first sight and that other form's arrival; the
-	// wait also leaves time for Claude to swap in the other form, which
-	// some versions paint first and replace tens of milliseconds later.
+	// Its first Enter (or n, a number, or typed text) then waits formAge
+	// from the form's first sight and siblingAge from that other form's
+	// arrival: the wait leaves time for Claude to swap in the other form,
+	// which some versions paint over this one hundreds of milliseconds
+	// later, where a key meant for this one would land.
 	LastAsked func() time.Time
 
 	// Elsewhere, if set, reports whether the screen shows another form
@@ -293,6 +294,15 @@ type runner struct {
 // is not guarded; one drawn as the answer to the form before it is.
 const formAge = 200 * time.Millisecond
 
+// siblingAge is how long after another form asked with this one arrived
+// (its PreToolUse) a key that commits waits (see [Config.LastAsked]).
+// Claude Code 2.1.197 shows the form asked last first, painting it over
+// the one on the screen 90 ms after its hook when idle, and 200 ms after
+// it with two sessions on two cores (stress seed 1764270000, s029: a tick
+// for the form under it landed on it, a single-select, and picked its
+// second option). Before this, formAge was the bound.
+const siblingAge = time.Second
+
 // keysQuiet is how long before a form is first seen no key may have gone
 // to Claude for the form to be taken as unguarded. Dialogs close on keys:
 // a guarded form opens within 150 ms of a close, is painted a moment
@@ -314,18 +324,17 @@ func (r *runner) ripen(ctx context.Context) error {
 	if r.shown.IsZero() {
 		return nil
 	}
-	from, guard := r.shown, r.guarded
+	guard := r.guarded
+	wait := time.Until(r.shown.Add(formAge))
 	if r.cfg.LastAsked != nil {
 		// The same bound as for a key: another form asked within
-		// keysQuiet before this one was first seen, or after.
+		// keysQuiet before this one was first seen, or after. Claude
+		// may yet swap that one in: wait siblingAge from its arrival.
 		if a := r.cfg.LastAsked(); guarded(r.shown, a) {
 			guard = true
-			if a.After(from) {
-				from = a
-			}
+			wait = max(wait, time.Until(a.Add(siblingAge)))
 		}
 	}
-	wait := time.Until(from.Add(formAge))
 	if !guard || wait <= 0 {
 		return nil
 	}

@@ -910,3 +910,29 @@ func TestResizeCutQuestion(t *testing.T) {
 		t.Errorf("resembles a question with other options")
 	}
 }
+
+// TestSwapAfterSibling: Claude Code 2.1.197 painted the form asked last
+// of two asked together ("Which release cadence…", a single-select) over
+// the one on the screen ("Review your answers…", a multi-select) 1.297 s
+// into the recording, about 200 ms after its hook, with two sessions on
+// two cores (random forms run 66, seed 1764270000, s029). claudewrap's
+// tick for the multi-select went 6 ms before, after the 200 ms wait it
+// then gave such a form, and picked the single-select's second option.
+// askflow now waits a second from the other form's hook (siblingAge);
+// this recording keeps the two frames, each read as its own form.
+func TestSwapAfterSibling(t *testing.T) {
+	const rec = "../testdata/screens/2.1.197/stress-1764270000-s029-160x33.cast"
+	for _, tc := range []struct {
+		at       float64
+		question string
+		multi    bool
+	}{
+		{1.29, "Review your answers about the auth provider (3)?", true},
+		{-1, "Which release cadence should we adopt for item 2, knowing that whatever we choose will be hard to change later and that the migration path matters?", false},
+	} {
+		f, err := screen.Recognize(replayAt(t, rec, 0, tc.at))
+		if err != nil || f.Question != tc.question || f.MultiSelect != tc.multi {
+			t.Errorf("at %v s: %v, want the form %q (multi-select %v)\n%v", tc.at, err, tc.question, tc.multi, f)
+		}
+	}
+}

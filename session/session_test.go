@@ -1507,3 +1507,51 @@ func TestDryRun(t *testing.T) {
 		}
 	})
 }
+
+// TestUndrivenRecord: a form recorded while it waited its turn, claudewrap
+// having pressed nothing on it and nobody having typed since it was asked,
+// was answered by a key of claudewrap's meant for another form (Claude
+// Code 2.1.197 swapped it in as the key went: stress seed 1764270000,
+// s029). Its answers are checked as claudewrap's: a different one is a
+// mismatch, never the person's. Had the person typed, it is theirs.
+func TestUndrivenRecord(t *testing.T) {
+	post := func(label string) *hook.Payload {
+		return &hook.Payload{HookEventName: hook.PostToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
+			ToolResponse: &hook.ToolResponse{Answers: map[string]string{database.Question: label}}}
+	}
+	for _, tc := range []struct {
+		name  string
+		typed bool
+		got   string
+		want  string // the event
+		exit6 bool
+	}{
+		{"another answer, nobody typed", false, "MongoDB", `"event":"mismatch"`, true},
+		{"the intended answer, nobody typed", false, "SQLite", `"event":"verified"`, false},
+		{"the person typed", true, "MongoDB", `"by":"person"`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var log testkit.SyncBuffer
+			s := newSession(Config{Log: events.New(&log)})
+			f := s.register(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
+				ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}})
+			s.mu.Lock()
+			s.moveLocked(f, queued, deciding) // waiting its turn, as start leaves it
+			f.want = expectations(f, []rules.Decision{{Decision: sel("SQLite")}})
+			if tc.typed {
+				s.lastInput = time.Now()
+			}
+			s.mu.Unlock()
+			s.verify(s.arrive(post(tc.got)))
+			if !strings.Contains(log.String(), tc.want) {
+				t.Errorf("want %s\n%s", tc.want, log.String())
+			}
+			if got := s.report.Why[ExitMismatch] != ""; got != tc.exit6 {
+				t.Errorf("mismatch reported: %v, want %v\n%s", got, tc.exit6, log.String())
+			}
+			if tc.exit6 && !strings.Contains(s.report.Why[ExitMismatch], "meant for another form") {
+				t.Errorf("reason %q", s.report.Why[ExitMismatch])
+			}
+		})
+	}
+}

@@ -89,14 +89,22 @@ func (s *session) verify(a arrival) {
 	s.mu.Lock()
 	want := f.want
 	ours := f.state == submitted || f.state == driving
+	typed := s.lastInput.After(f.asked)
 	s.moveLocked(f, recorded, deciding, queued, driving, submitted, handedOver)
 	s.mu.Unlock()
 	got := p.ToolResponse.Answers
-	if !ours || want == nil {
+	if (!ours || want == nil) && (typed || want == nil) {
 		s.log.Emit("submitted", events.Fields{"tool_use_id": p.ToolUseID, "by": "person", "answers": got})
 		return
 	}
+	// claudewrap answered it, or it was recorded with nobody's key since
+	// it was asked but claudewrap's, none of them for it: then a key meant
+	// for another form landed on it (one Claude swapped in as the key
+	// went). Its answers are checked as claudewrap's, never the person's.
 	fields := events.Fields{"tool_use_id": p.ToolUseID, "answers": got}
+	if !ours {
+		fields["undriven"] = true
+	}
 	if drivenAs != "" {
 		fields["driven_as"] = drivenAs
 	}
@@ -107,6 +115,9 @@ func (s *session) verify(a arrival) {
 	if why == "" {
 		s.log.Emit("verified", fields)
 		return
+	}
+	if !ours {
+		why += "; claudewrap had pressed nothing on this form and nobody typed: a key of claudewrap's meant for another form landed on it"
 	}
 	fields["reason"] = why
 	s.because(ExitMismatch, fmt.Sprintf("Claude recorded something other than intended for form %s: %s", p.ToolUseID, why))
