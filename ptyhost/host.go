@@ -131,10 +131,16 @@ func Start(cfg Config) (*Host, error) {
 		outDone: make(chan struct{}),
 		done:    make(chan struct{}),
 	}
+	// Signals are caught from here on, before the size is read, Claude
+	// starts, the terminal goes raw and Claude's output reaches it: a
+	// SIGTERM in between killed the wrapper with the terminal left raw,
+	// and a resize was lost. They are acted on once the host runs.
+	sigs := catchSignals()
 	cols, rows := cfg.Cols, cfg.Rows
 	if !cfg.Headless {
 		t, err := openTerminal(cfg.Stdin, cfg.Stdout)
 		if err != nil {
+			signal.Stop(sigs)
 			return nil, err
 		}
 		h.term = t
@@ -155,16 +161,12 @@ func Start(cfg Config) (*Host, error) {
 	ptmx, err := pty.StartWithSize(h.cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
 	if err != nil {
 		h.restore()
+		signal.Stop(sigs)
 		return nil, fmt.Errorf("%w: start %s: %w", ErrStart, cfg.Path, err)
 	}
-	// Signals are caught before the terminal goes raw and the child's
-	// output reaches the person: a SIGTERM in between killed the wrapper
-	// with the terminal left raw. They are acted on once the host runs.
-	sigs := catchSignals()
 	// Nothing of the child may outlive a failed start: kill it, reap it and
-	// close its PTY.
+	// close its PTY. The terminal is restored before signals are let go.
 	fail := func(err error) (*Host, error) {
-		signal.Stop(sigs)
 		_ = h.cmd.Process.Kill()
 		_ = h.cmd.Wait()
 		_ = ptmx.Close()
@@ -172,6 +174,7 @@ func Start(cfg Config) (*Host, error) {
 			_ = h.in.Close()
 		}
 		h.restore()
+		signal.Stop(sigs)
 		return nil, fmt.Errorf("%w: %w", ErrStart, err)
 	}
 	if cfg.Tap != nil {

@@ -95,7 +95,7 @@ const killGrace = 3 * time.Second
 // that none ends the wrapper by default before it runs (with the terminal
 // left raw): they wait in the channel. Stop it with signal.Stop.
 func catchSignals() chan os.Signal {
-	ch := make(chan os.Signal, 8)
+	ch := make(chan os.Signal, 32) // unread until the host runs: room for a burst of resizes
 	signal.Notify(ch, syscall.SIGWINCH, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	return ch
 }

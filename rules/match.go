@@ -113,8 +113,12 @@ func (s *Set) Decide(q answer.Question) Decision {
 			return out
 		}
 	}
-	return Decision{Unmatched: "no rule matches"}
+	return Decision{Unmatched: NoRuleMatches}
 }
+
+// NoRuleMatches is the Unmatched reason of a question no rule's conditions
+// hold for (as against a rule that matched and could not answer).
+const NoRuleMatches = "no rule matches"
 
 // Fallback returns the decision for an unmatched question from the
 // defaults' fallback answer.

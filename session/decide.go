@@ -77,10 +77,10 @@ func (s *session) decide(f *form) ([]rules.Decision, bool) {
 		return cancelAll(ds), true
 	case rules.Fail:
 		why := fmt.Sprintf("no rule answers the question %q, and unmatched questions fail the run", qs[unmatched[0]].Question)
-		if r := ds[unmatched[0]].Unmatched; r != "no rule matches" {
+		if r := ds[unmatched[0]].Unmatched; r != rules.NoRuleMatches {
 			// A rule matched and could not answer: say which and why, not
 			// that no rule answers (the rest is in the unmatched event).
-			why = fmt.Sprintf("the question %q is unmatched: %s; unmatched questions fail the run", qs[unmatched[0]].Question, r)
+			why = fmt.Sprintf("the question %q is unmatched: %s; unmatched questions fail the run", qs[unmatched[0]].Question, askflow.OneLine(r))
 		}
 		if n := len(unmatched); n > 1 {
 			why += fmt.Sprintf(" (and %d more in that form)", n-1)
@@ -96,6 +96,13 @@ func (s *session) decide(f *form) ([]rules.Decision, bool) {
 			reason = "unmatched question: waits for an answer from anywhere (claudewrap answer, the person at the screen)"
 		}
 		s.log.Emit("handed_over", events.Fields{"tool_use_id": id, "reason": reason})
+		if s.cfg.DryRun && s.cfg.Host.Headless {
+			// Nobody sees the screen and a dry run takes no answer from
+			// elsewhere: as in start, the run ends here.
+			snap := s.child.Screen().Snapshot()
+			s.block(DryRunReason, &snap)
+			return nil, false
+		}
 		s.notify(f)
 		if s.cfg.AnswerTimeout > 0 {
 			s.goWork(func() { s.passthroughTimeout(f, ds, unmatched) })

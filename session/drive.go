@@ -294,6 +294,9 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 	var ae *askflow.Error
 	if errors.As(err, &ae) {
 		fields["step"], fields["reason"], fields["keys"] = ae.Step, ae.Reason, ae.Keys
+		if ae.Question > 0 {
+			fields["question"] = ae.Question
+		}
 		fields["screen"] = ae.Last.Text()
 		if ae.Step != "decision" {
 			failure := fmt.Sprintf("form %s: %s", f.ID(), ae.Reason)

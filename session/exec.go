@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/rules"
 )
 
@@ -66,7 +67,7 @@ func stderrNote(s string) string {
 	if s = strings.TrimSpace(s); s == "" {
 		return ""
 	}
-	return " (its stderr: " + clip(s, 200) + ")"
+	return " (its stderr: " + clip(askflow.OneLine(s), 200) + ")" // one line: it ends in exit 4's reason
 }
 
 // capped is a buffer that keeps at most n bytes and notes more.

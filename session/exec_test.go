@@ -36,6 +36,8 @@ func TestExecDecide(t *testing.T) {
 		{"garbage", `cat >/dev/null; echo 'hello there'`, "printed no usable answer", false},
 		{"nested exec", `cat >/dev/null; echo '{"exec": ["x"]}'`, `unknown key "exec"`, false},
 		{"fails", `echo oops >&2; exit 3`, "failed: exit status 3 (its stderr: oops)", false},
+		// Its stderr is one line in the reason, which exit 4's one line holds.
+		{"fails with lines", `printf 'Traceback:\n  boom\n' >&2; exit 1`, "failed: exit status 1 (its stderr: Traceback: boom)", false},
 		{"hangs", `sleep 10`, "gave no answer within 300ms", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

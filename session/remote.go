@@ -191,6 +191,9 @@ func (s *session) outcomeOf(name string, f events.Fields) {
 			why = str("message") // one line where no reason is given apart
 		}
 		msg := str("step") + ": " + why
+		if q, ok := f["question"].(int); ok {
+			msg = fmt.Sprintf("question %d: %s", q, msg)
+		}
 		if b := str("bundle"); b != "" {
 			msg += "; bug report: " + b
 		}

@@ -774,7 +774,7 @@ func TestRemoteAnswerAfterFailedDrive(t *testing.T) {
 	defer cancel()
 	o := remoteHandler{r.s}.Answer(ctx, "t1", []answer.Decision{sel("PostgreSQL")})
 	// One line for the sender, naming the bug report; the screen is in it.
-	if o.Result != "failed" || strings.Contains(o.Message, "\n") || !strings.Contains(o.Message, "; bug report: ") {
+	if o.Result != "failed" || strings.Contains(o.Message, "\n") || !strings.Contains(o.Message, "; bug report: ") || !strings.HasPrefix(o.Message, "question 1: ") {
 		t.Errorf("remote answer: %+v, want failed, one line with the bug report\n%s", o, r)
 	}
 	// The outcome comes with the error; the form is then the person's
@@ -1493,19 +1493,30 @@ func TestDryRun(t *testing.T) {
 			t.Errorf("keys %v, report %+v\n%s", c.Received(), rep, r)
 		}
 	})
-	t.Run("headless", func(t *testing.T) {
-		c := newChild(t, fakeclaude.Faults{})
-		r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
-			Policy: rules.Fail, DryRun: true, Host: hostHeadless})
-		c.ask("t1", database)
-		if ev := r.wait(`"blocked"`); ev["reason"] != DryRunReason || !strings.Contains(fmt.Sprint(ev["screen"]), database.Question) {
-			t.Fatalf("blocked: %v\n%s", ev, r)
-		}
-		rep := r.end()
-		if rep.Blocked != DryRunReason || len(c.Received()) > 0 || r.has("key") || !r.has("decision") {
-			t.Errorf("keys %v, report %+v\n%s", c.Received(), rep, r)
-		}
-	})
+	for _, tc := range []struct {
+		name     string
+		answers  map[string]answer.Decision
+		policy   rules.Policy
+		decision bool
+	}{
+		{"headless", map[string]answer.Decision{database.Question: sel("SQLite")}, rules.Fail, true},
+		// Unmatched under wait, it would wait for an answer from elsewhere,
+		// which a dry run refuses.
+		{"headless, unmatched under wait", nil, rules.Wait, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newChild(t, fakeclaude.Faults{})
+			r := startRun(t, c, Config{Decider: decider{answers: tc.answers}, Policy: tc.policy, DryRun: true, Host: hostHeadless})
+			c.ask("t1", database)
+			if ev := r.wait(`"blocked"`); ev["reason"] != DryRunReason || !strings.Contains(fmt.Sprint(ev["screen"]), database.Question) {
+				t.Fatalf("blocked: %v\n%s", ev, r)
+			}
+			rep := r.end()
+			if rep.Blocked != DryRunReason || len(c.Received()) > 0 || r.has("key") || r.has("decision") != tc.decision {
+				t.Errorf("keys %v, report %+v\n%s", c.Received(), rep, r)
+			}
+		})
+	}
 }
 
 // TestUndrivenRecord: a form recorded while it waited its turn, claudewrap

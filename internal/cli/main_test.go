@@ -258,7 +258,12 @@ func TestExitReasons(t *testing.T) {
 		{"fallback policy without fallback", []string{"run", "--claude", self, "--rules", rules, "--on-unmatched", "fallback"}, 2,
 			"--on-unmatched fallback needs a fallback answer"},
 		{"the rules' fallback policy without fallback", []string{"run", "--claude", self, "--rules", fallbackless}, 2,
-			"--on-unmatched fallback needs a fallback answer"},
+			"the rules' on_unmatched: fallback needs a fallback answer"},
+		// A mistake in the rules is told first, whatever else is missing.
+		{"fallback policy without fallback, and no claude", []string{"run", "--claude", filepath.Join(dir, "nowhere"), "--rules", fallbackless}, 2,
+			"needs a fallback answer"},
+		{"the rules' timeout without fallback, and no claude", []string{"run", "--claude", filepath.Join(dir, "nowhere"), "--rules", timed}, 2,
+			"needs a fallback answer"},
 		// --answer-timeout 0 turns the rules' timeout off: the run goes on
 		// to look for Claude.
 		{"the rules' timeout turned off", []string{"run", "--claude", filepath.Join(dir, "nowhere"), "--rules", timed, "--answer-timeout", "0"}, 3,

@@ -126,7 +126,7 @@ prints its reason on stderr.`,
 	f.BoolVar(&opts.ExitAfterTurn, "exit-after-turn", false, "end Claude and exit when it finishes its turn")
 	f.StringVar(&opts.Events, "events", "", "JSON-lines event log `FILE` (- for stdout; default: stdout when headless and stdout is not a terminal)")
 	f.StringVar(&opts.Record, "record", "", "write an asciicast v2 recording to `FILE.cast`")
-	f.BoolVar(&opts.DryRun, "dry-run", false, "decide and log, press nothing; headless, end at the first form (exit 7)")
+	f.BoolVar(&opts.DryRun, "dry-run", false, "decide and log, press nothing; headless, end at the first form (exit 7, or 4 if unmatched under fail)")
 	f.BoolVar(&opts.Trust, "trust", false, "answer Claude's trust-folder dialog \"Yes\" (otherwise it is left to you, or reported as blocked when headless)")
 	f.DurationVar(&opts.IdleTimeout, "idle-timeout", 10*time.Minute, "headless: end the run when Claude's screen has not changed for this long with no question open (exit 7), or when a question that could not be answered because it had not shown yet still has not shown after about this long (exit 5); 0: no limit")
 	f.StringVar(&opts.AnswerVia, "answer-via", "", "`HOW` decided answers reach Claude: screen (driven, focus confirmed; the default) or hook (returned by the PreToolUse hook); verified either way")
@@ -272,6 +272,21 @@ func runRun(opts *RunOptions) (err error) {
 	if err != nil {
 		return startFailed(ExitUsage, err)
 	}
+	if policy == rules.Fallback && set.Defaults().Fallback == nil {
+		// It could only cancel each unmatched form, quietly.
+		from := "--on-unmatched fallback"
+		if opts.OnUnmatched == "" {
+			from = "the rules' on_unmatched: fallback"
+		}
+		return startFailed(ExitUsage, fmt.Errorf("%s needs a fallback answer in the rules' defaults "+
+			"(defaults: {fallback: …}) to answer unmatched questions with; add one, or choose another policy", from))
+	}
+	if timeout > 0 && set.Defaults().Fallback == nil && (policy == rules.Ask || policy == rules.Passthrough || policy == rules.Wait) {
+		// Without a fallback, the time running out could only cancel the
+		// person's form: refused, rather than done quietly.
+		return startFailed(ExitUsage, fmt.Errorf("an answer timeout (%v) needs a fallback answer in the rules' defaults "+
+			"(defaults: {fallback: …}) to answer with when it runs out; add one, or drop the timeout", timeout))
+	}
 	// Found after the rules are read, so that a mistake in them is told
 	// first, whatever else is missing.
 	path, err := findClaude(opts.Claude)
@@ -290,17 +305,6 @@ func runRun(opts *RunOptions) (err error) {
 		}
 		defer p.Close()
 		asker = p
-	}
-	if policy == rules.Fallback && set.Defaults().Fallback == nil {
-		// It could only cancel each unmatched form, quietly.
-		return startFailed(ExitUsage, fmt.Errorf("--on-unmatched fallback needs a fallback answer in the rules' defaults "+
-			"(defaults: {fallback: …}) to answer unmatched questions with; add one, or choose another policy"))
-	}
-	if timeout > 0 && set.Defaults().Fallback == nil && (policy == rules.Ask || policy == rules.Passthrough || policy == rules.Wait) {
-		// Without a fallback, the time running out could only cancel the
-		// person's form: refused, rather than done quietly.
-		return startFailed(ExitUsage, fmt.Errorf("an answer timeout (%v) needs a fallback answer in the rules' defaults "+
-			"(defaults: {fallback: …}) to answer with when it runs out; add one, or drop the timeout", timeout))
 	}
 
 	cfg := ptyhost.Config{

@@ -38,7 +38,7 @@ first, then each of its interfaces'). Ctrl-C stops it.`,
 				return withCode(ExitUsage, fmt.Errorf("--listen: %w", err))
 			}
 			if !srv.Loopback() {
-				fmt.Fprintln(stderr, "claudewrap: serving beyond this machine: anyone with the address below can answer Claude")
+				fmt.Fprintln(stderr, "claudewrap: serving beyond this machine: anyone with an address below can answer Claude")
 			}
 			for _, u := range srv.URLs() { // one, unless --listen names every interface
 				fmt.Fprintln(stdout, u)
