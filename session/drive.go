@@ -333,9 +333,9 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 	}
 }
 
-// DryRunReason ends a headless dry run at its first form: its answers
-// are decided and logged, and nobody can give them.
-const DryRunReason = "dry run: the form's answers are decided (see the decision events) and nothing is pressed; headless, nobody can answer it"
+// DryRunReason ends a headless dry run at its first form: what the rules
+// decided is logged, and nobody can give it.
+const DryRunReason = "dry run: nothing is pressed, and headless nobody can answer the form (what the rules decided is in the decision events)"
 
 // AwayReason is the reason a form is handed over when Claude's
 // conversation is in the background: the form is in Claude's sessions
