@@ -20,7 +20,9 @@
 // cancel Claude records in its transcript as theirs), verify.go (what
 // Claude recorded; after the person's Esc just before a PostToolUse, the
 // transcript's cancel, which undoes what the hook said, unless on a form
-// claudewrap answered they differ from its answer), turn.go (the end of Claude's turn, the
+// claudewrap answered they differ from its answer; a form recorded with
+// nobody's key but claudewrap's, none of them for it, is checked as
+// claudewrap's, never taken for the person's), turn.go (the end of Claude's turn, the
 // chat message, with its bug report if it cannot be sent), watch.go (the
 // person typing, forms with no hook), pin.go (which hook messages are
 // this Claude's session's), dialogs.go (permission
@@ -29,7 +31,8 @@
 // 7), permcheck.go (permission answers found in Claude's transcript:
 // verified or mismatch), remote.go (answers from elsewhere: claudewrap
 // answer, the first answer wins; --notify), exec.go (a rule's program
-// decides), hookanswer.go (--answer-via hook), inflight.go (claudewrap's
+// decides; a dry run, which presses nothing, ends a headless run at its
+// first form: drive.go), hookanswer.go (--answer-via hook), inflight.go (claudewrap's
 // key on its way when the person types: taken back; so that it can be,
 // drive.go has askflow walk with arrows, never press an option's number,
 // while a person is on Claude's screen; and a key checked before they
