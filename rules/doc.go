@@ -4,7 +4,7 @@
 // cannot apply to the question it matched makes that question unmatched,
 // with a reason; nothing is guessed. It reads rule files and forms (a
 // hook's tool_input), and returns decisions: it never presses anything,
-// and never runs a rule's program (CheckPrograms only looks it up).
+// and never runs a rule's program (CheckFile only looks it up).
 //
 // The JSON Schema in schema/rules.schema.json describes the same format for
 // editors; the tests keep the two in step.

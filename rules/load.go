@@ -139,26 +139,9 @@ func LoadFile(path string) (*File, error) {
 	return loadFile(path, false)
 }
 
-// fileKind names what a file that is not a regular file is.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return m.Type().String()
-}
-
 // CheckFile is LoadFile that also reports, among the file's other
-// problems, every rule's program that cannot be run from here (see
-// [File.CheckPrograms]): what `rules check` tells.
+// problems, every rule's exec program that cannot be run from here (not
+// found, not executable): what `rules check` tells.
 func CheckFile(path string) (*File, error) {
 	return loadFile(path, true)
 }
@@ -187,6 +170,23 @@ func loadFile(path string, programs bool) (*File, error) {
 		return nil, fmt.Errorf("%s: grew past %d bytes while read", path, MaxFileSize)
 	}
 	return parse(path, b, programs)
+}
+
+// fileKind names what a file that is not a regular file is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return m.Type().String()
 }
 
 // Parse checks the rules in b, read from path. Loading is strict: unknown

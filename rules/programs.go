@@ -26,17 +26,10 @@ func ProgramPath(dir, prog string) string {
 	return p
 }
 
-// CheckPrograms reports, as [Errors] at the place each is named, every
-// rule's program that cannot be run from here: not found, or not
-// executable. Loading does not check this, because a program may be put
-// in place after the rules are written; `rules check` does (CheckFile).
-func (f *File) CheckPrograms() error {
-	if errs := f.programErrors(); errs != nil {
-		return errs
-	}
-	return nil
-}
-
+// programErrors reports, at the place each is named, every rule's program
+// that cannot be run from here: not found, or not executable. Loading does
+// not check this, because a program may be put in place after the rules
+// are written; `rules check` does (CheckFile).
 func (f *File) programErrors() Errors {
 	var errs Errors
 	for _, r := range f.Rules {

@@ -7,6 +7,8 @@ import (
 	"testing"
 )
 
+// TestCheckPrograms: each rule's program that cannot be run is said at
+// its place; one beside the rules file, named from that folder, can.
 func TestCheckPrograms(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "decide"), []byte("#!/bin/sh\necho '{\"cancel\": true}'\n"), 0o755)
@@ -30,11 +32,7 @@ rules:
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = f.CheckPrograms()
-	es, ok := err.(Errors)
-	if !ok {
-		t.Fatalf("CheckPrograms: %v, want Errors", err)
-	}
+	es := f.programErrors()
 	want := []string{
 		path + `:8:11: exec: the program "./plain" is not executable (` + filepath.Join(dir, "plain") + `)`,
 		path + `:9:21: exec: no program "./gone" (` + filepath.Join(dir, "gone") + ` does not exist; a path is relative to the rules file)`,
@@ -42,7 +40,7 @@ rules:
 		path + `:11:21: exec: no program "no-such-program-claudewrap" in PATH`,
 	}
 	if len(es) != len(want) {
-		t.Fatalf("%d errors, want %d:\n%v", len(es), len(want), err)
+		t.Fatalf("%d errors, want %d:\n%v", len(es), len(want), es)
 	}
 	for i, e := range es {
 		if !strings.HasPrefix(e.Error(), want[i]) {
@@ -55,8 +53,8 @@ rules:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.CheckPrograms(); err != nil {
-		t.Errorf("CheckPrograms: %v", err)
+	if es := f.programErrors(); es != nil {
+		t.Errorf("programErrors: %v", es)
 	}
 
 	// Named from its own folder (.claudewrap.yaml), "./decide" is still
@@ -66,8 +64,8 @@ rules:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.CheckPrograms(); err != nil {
-		t.Errorf("CheckPrograms from the rules' folder: %v", err)
+	if es := f.programErrors(); es != nil {
+		t.Errorf("programErrors from the rules' folder: %v", es)
 	}
 }
 

@@ -97,10 +97,7 @@ func (s *session) decide(f *form) ([]rules.Decision, bool) {
 		}
 		s.log.Emit("handed_over", events.Fields{"tool_use_id": id, "reason": reason})
 		if s.cfg.DryRun && s.cfg.Host.Headless {
-			// Nobody sees the screen and a dry run takes no answer from
-			// elsewhere: as in start, the run ends here.
-			snap := s.child.Screen().Snapshot()
-			s.block(DryRunReason, &snap)
+			s.endDryRun() // it would wait for an answer a dry run refuses
 			return nil, false
 		}
 		s.notify(f)

@@ -23,12 +23,7 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 		if from == handedOver || s.move(f, handedOver, deciding) {
 			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "dry run: nothing pressed"})
 		}
-		if s.cfg.Host.Headless {
-			// Nobody sees Claude's screen, and a dry run presses nothing,
-			// for claudewrap answer too: the form would wait for ever.
-			snap := s.child.Screen().Snapshot()
-			s.block(DryRunReason, &snap)
-		}
+		s.endDryRun()
 		return false
 	}
 	var flow []answer.Decision
@@ -336,6 +331,16 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 // DryRunReason ends a headless dry run at its first form: what the rules
 // decided is logged, and nobody can give it.
 const DryRunReason = "dry run: nothing is pressed, and headless nobody can answer the form (what the rules decided is in the decision events)"
+
+// endDryRun ends a headless dry run at a form it handed over: nobody sees
+// Claude's screen, and a dry run presses nothing, for claudewrap answer
+// too, so the form would wait for ever.
+func (s *session) endDryRun() {
+	if s.cfg.DryRun && s.cfg.Host.Headless {
+		snap := s.child.Screen().Snapshot()
+		s.block(DryRunReason, &snap)
+	}
+}
 
 // AwayReason is the reason a form is handed over when Claude's
 // conversation is in the background: the form is in Claude's sessions
