@@ -20,6 +20,7 @@ import (
 type RulesCheckOptions struct {
 	Stdout, Stderr io.Writer
 	Files          []string
+	SkipPrograms   bool // --skip-programs: do not look for the rules' exec programs
 }
 
 // RulesTestOptions are the arguments and flags of `claudewrap rules test`.
@@ -59,14 +60,16 @@ func NewCmdRules(stdout, stderr io.Writer, runF *RulesRunFuncs) *cobra.Command {
 // NewCmdRulesCheck builds `claudewrap rules check`.
 func NewCmdRulesCheck(stdout, stderr io.Writer, runF func(*RulesCheckOptions) error) *cobra.Command {
 	opts := &RulesCheckOptions{Stdout: stdout, Stderr: stderr}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "check FILE...",
 		Short: "Validate rule files",
 		Long: `Validate rule files. Every problem in every file is printed on stderr as
 file:line:col: message, and the exit status is 1; with none, it is 0. A rule's
 exec program must be found (a path relative to the rules file, a bare name in
-PATH) and be executable.`,
-		Example: `  claudewrap rules check .claudewrap.yaml examples/*.yaml`,
+PATH) and be executable, unless --skip-programs says they are put in place
+later (a CI job that lints rules on a machine without them).`,
+		Example: `  claudewrap rules check .claudewrap.yaml examples/*.yaml
+  claudewrap rules check --skip-programs deploy/rules.yaml`,
 		Args:    needArgs(cobra.MinimumNArgs(1), "one or more rules FILEs"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
@@ -76,12 +79,18 @@ PATH) and be executable.`,
 			return runRulesCheck(opts)
 		},
 	}
+	cmd.Flags().BoolVar(&opts.SkipPrograms, "skip-programs", false, "do not look for the rules' exec programs")
+	return cmd
 }
 
 func runRulesCheck(opts *RulesCheckOptions) error {
 	failed := false
 	for _, path := range opts.Files {
-		f, err := rules.CheckFile(path)
+		load := rules.CheckFile
+		if opts.SkipPrograms {
+			load = rules.LoadFile
+		}
+		f, err := load(path)
 		if err != nil {
 			failed = true
 			printLoadError(opts.Stderr, err)

@@ -136,6 +136,20 @@ func TestRulesCheck(t *testing.T) {
 	if errOut != want {
 		t.Errorf("stderr:\n%s\nwant:\n%s", errOut, want)
 	}
+
+	// --skip-programs leaves the programs out, and nothing else.
+	out, errOut, err = executeRoot(t, "rules", "check", "--skip-programs", progs)
+	if code := status(err); code != ExitError {
+		t.Errorf("--skip-programs: exit %d (%v), want %d", code, err, ExitError)
+	}
+	if want := progs + `:5:14: unknown key "selekt" in answer (want one of cancel, chat, exec, notes, select, type)` + "\n"; out != "" || errOut != want {
+		t.Errorf("--skip-programs: stdout %q, stderr:\n%s\nwant:\n%s", out, errOut, want)
+	}
+	os.WriteFile(progs, []byte("version: 1\nrules:\n  - answer: {exec: [./nowhere, -x]}\n"), 0o644)
+	out, errOut, err = executeRoot(t, "rules", "check", "--skip-programs", progs)
+	if err != nil || errOut != "" || out != progs+": ok (1 rule)\n" {
+		t.Errorf("--skip-programs on a good file: %v, stdout %q, stderr %q", err, out, errOut)
+	}
 }
 
 func TestRulesTest(t *testing.T) {
