@@ -70,7 +70,7 @@ PATH) and be executable, unless --skip-programs says they are put in place
 later (a CI job that lints rules on a machine without them).`,
 		Example: `  claudewrap rules check .claudewrap.yaml examples/*.yaml
   claudewrap rules check --skip-programs deploy/rules.yaml`,
-		Args:    needArgs(cobra.MinimumNArgs(1), "one or more rules FILEs"),
+		Args: needArgs(cobra.MinimumNArgs(1), "one or more rules FILEs"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
 			if runF != nil {
