@@ -178,8 +178,15 @@ const (
 	// (personKeys; class "person-esc" for Esc, which cancels the form in
 	// Claude's menu and must be reported so). All else is Pieces'.
 	Keys
+	// Shapes gives some questions options of one family instead (labels
+	// that share a long start, differ in case alone, hold markdown, run on
+	// without a space, or hold punctuation or a tab), and marks up some
+	// question texts with markdown (shapeFamilies, markupQuestion; classes
+	// "shape-FAMILY" and "markup-question"). They are drawn apart and last:
+	// all else, the answers' options by their place included, is Keys'.
+	Shapes
 
-	Latest = Keys
+	Latest = Shapes
 )
 
 // GenerateWith is Generate with the generator of generation gen.
@@ -191,7 +198,8 @@ func GenerateWith(seed uint64, forms int, gen Generation) Plan {
 			pairs:  rand.New(rand.NewPCG(seed^pairStream, uint64(i))),
 			term:   rand.New(rand.NewPCG(seed^termStream, uint64(i))),
 			person: rand.New(rand.NewPCG(seed^personStream, uint64(i))),
-			pieces: rand.New(rand.NewPCG(seed^piecesStream, uint64(i)))}
+			pieces: rand.New(rand.NewPCG(seed^piecesStream, uint64(i))),
+			shapes: rand.New(rand.NewPCG(seed^shapesStream, uint64(i)))}
 		s := g.session1(min(forms-n, 1+g.r.IntN(6)))
 		n += len(s.Cases)
 		p.Sessions = append(p.Sessions, s)
@@ -216,6 +224,9 @@ type generator struct {
 	// pieces draws which terminals cut their replies, apart from the rest,
 	// so that all else stays Person's.
 	pieces *rand.Rand
+	// shapes draws the families of options and the marked-up questions,
+	// apart from the rest, so that all else stays Keys'.
+	shapes *rand.Rand
 	gen    Generation
 }
 
@@ -226,6 +237,7 @@ const (
 	termStream   = 0x7465726d
 	personStream = 0x706572736f6e
 	piecesStream = 0x706965636573
+	shapesStream = 0x736861706573
 )
 
 // terminalChance is how likely a session is to run on a terminal;
@@ -277,8 +289,91 @@ func (g *generator) session1(forms int) Session {
 	if g.gen >= Terminals {
 		g.terminal(&s)
 	}
+	if g.gen >= Shapes {
+		g.shape(s.Cases)
+	}
 	return s
 }
+
+// shapeChance is how likely a question is to get a family's options;
+// markupChance how likely its text is to be marked up.
+const (
+	shapeChance  = 0.2
+	markupChance = 0.1
+)
+
+// shapeFamilies are options that only differ a little, or that a
+// renderer may take for something else: what a matcher by prefix, by
+// folded case, or over the rendered markdown would confuse. Each holds at
+// least four, the most a question offers.
+var shapeFamilies = map[string][]string{
+	"prefix": {
+		"Keep the current setup", "Keep the current setup for now",
+		"Keep the current setup and revisit the question after the next quarterly planning",
+		"Keep the current setup and revisit the question after the next release",
+		"Keep the current setup and revisit the question after the next quarterly planning, with notes",
+	},
+	"case":     {"Yes", "yes", "YES", "Yes.", "yes!"},
+	"markdown": {"**Bold** choice", "`go test ./...`", "[Docs](https://example.com/docs)", "_emphasis_ here", "# Heading", "> quoted", "- list item", "~~struck~~ out"},
+	"unbroken": {
+		"https://example.com/a/very/long/path/that/does/not/break/anywhere/at/all/and/keeps/going",
+		"/usr/local/lib/node_modules/@anthropic-ai/claude-code/cli.js",
+		"averyveryverylongidentifierwithoutanyspacesorpunctuationatallinsideit",
+		`C:\Users\name\project`, "a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t.u.v.w.x.y.z",
+	},
+	"punctuation": {"Option (a)", "Option [b]", "Option {c}", "Option: d", "Option; e", "Option — f", "100%", "$HOME/bin", "a|b", "<none>", "x & y"},
+	"tab":         {"tab\there", "two\t\ttabs", "\tleading tab", "plain here"},
+}
+
+// shapeNames is shapeFamilies' names in a fixed order, for the draw.
+var shapeNames = []string{"case", "markdown", "prefix", "punctuation", "tab", "unbroken"}
+
+// shape gives some questions a family's options in their place, the
+// answers taking the options at their places, and marks up some texts.
+func (g *generator) shape(cs []Case) {
+	for k := range cs {
+		c := &cs[k]
+		for i := range c.Questions {
+			q := &c.Questions[i]
+			if g.shapes.Float64() < markupChance {
+				q.Question = markupQuestion(q.Question, g.shapes.IntN(len(markups)))
+				c.Classes = addClass(c.Classes, "markup-question")
+			}
+			if g.shapes.Float64() >= shapeChance {
+				continue
+			}
+			name := shapeNames[g.shapes.IntN(len(shapeNames))]
+			family := slices.Clone(shapeFamilies[name])
+			g.shapes.Shuffle(len(family), func(a, b int) { family[a], family[b] = family[b], family[a] })
+			at := map[string]string{}
+			for j := range q.Options {
+				at[q.Options[j].Label] = family[j]
+				q.Options[j].Label = family[j]
+			}
+			a := &c.Answers[i]
+			a.Select = slices.Clone(a.Select)
+			for j, l := range a.Select {
+				a.Select[j] = at[l]
+			}
+			c.Classes = addClass(c.Classes, "shape-"+name)
+		}
+	}
+}
+
+// addClass is classes with class at its end, unless it holds it already.
+func addClass(classes []string, class string) []string {
+	if slices.Contains(classes, class) {
+		return classes
+	}
+	return append(classes, class)
+}
+
+// markups are the ways markupQuestion marks up a question's text.
+var markups = []string{"**%s**", "%s (see `README.md`)", "_%s_", "%s [docs](https://example.com)", "# %s", "%s\n\n- one\n- two"}
+
+// markupQuestion is text marked up the m-th way; the text stays in it
+// whole, so that it stays unique in its session.
+func markupQuestion(text string, m int) string { return fmt.Sprintf(markups[m], text) }
 
 // terminal puts a session on a terminal now and then, and resizes it
 // while its forms are answered: three forms in four, 1 to 3 times each,

@@ -158,6 +158,60 @@ func TestGenerations(t *testing.T) {
 	if n := count(GenerateWith(1, 400, Pieces), "person-esc"); n != 0 {
 		t.Errorf("%d forms of class person-esc in generation Pieces, want none", n)
 	}
+	// Shapes draws its families and marked-up texts apart: with the labels
+	// and texts put back by their places, a seed's plan is Keys'.
+	shapes, keys := GenerateWith(1, 400, Shapes), GenerateWith(1, 400, Keys)
+	families := map[string]int{}
+	for i := range shapes.Sessions {
+		s, was := shapes.Sessions[i], keys.Sessions[i]
+		s.Cases = slices.Clone(s.Cases)
+		for k := range s.Cases {
+			c, w := &s.Cases[k], was.Cases[k]
+			c.Questions = slices.Clone(c.Questions)
+			c.Answers = slices.Clone(c.Answers)
+			for j := range c.Questions {
+				q := &c.Questions[j]
+				q.Options = slices.Clone(q.Options)
+				if q.Question != w.Questions[j].Question && !slices.ContainsFunc(markups, func(m string) bool { return fmt.Sprintf(m, w.Questions[j].Question) == q.Question }) {
+					t.Errorf("%s q%d: %q is not %q marked up", c.ID, j+1, q.Question, w.Questions[j].Question)
+				}
+				q.Question = w.Questions[j].Question
+				back, moved := map[string]string{}, false
+				for o := range q.Options {
+					l := q.Options[o].Label
+					back[l] = w.Questions[j].Options[o].Label
+					moved = moved || l != back[l]
+					q.Options[o].Label = back[l]
+				}
+				if moved {
+					a := &c.Answers[j]
+					a.Select = slices.Clone(a.Select)
+					for x, l := range a.Select {
+						a.Select[x] = back[l]
+					}
+				}
+			}
+			for _, cl := range c.Classes {
+				if f, ok := strings.CutPrefix(cl, "shape-"); ok {
+					families[f]++
+				}
+			}
+			c.Classes = slices.DeleteFunc(slices.Clone(c.Classes), func(cl string) bool {
+				return strings.HasPrefix(cl, "shape-") || cl == "markup-question"
+			})
+		}
+		if !reflect.DeepEqual(s, was) {
+			t.Errorf("%s: the session, with its labels and texts put back, differs from generation Keys'", s.Name)
+		}
+	}
+	if len(families) != len(shapeFamilies) {
+		t.Errorf("families drawn in 400 forms: %v, want all of them", families)
+	}
+	for name, f := range shapeFamilies {
+		if len(f) < 4 || len(slices.Compact(slices.Sorted(slices.Values(f)))) != len(f) || !slices.Contains(shapeNames, name) {
+			t.Errorf("family %s: %q: want four or more labels, each once, and its name in shapeNames", name, f)
+		}
+	}
 	// Terminals draws its terminals apart: a seed's forms and answers, and
 	// its headless sessions whole, are Typed's.
 	typed, terms := GenerateWith(1, 400, Typed), GenerateWith(1, 400, Terminals)
@@ -179,7 +233,7 @@ func TestGenerations(t *testing.T) {
 			}
 		}
 	}
-	for _, class := range []string{"emoji-sequence", "mark-header", "white-space", "script", "invisible", "typed-script", "terminal", "resized", "kitty-keyboard", "person", "replies-cut", "person-esc"} {
+	for _, class := range []string{"emoji-sequence", "mark-header", "white-space", "script", "invisible", "typed-script", "terminal", "resized", "kitty-keyboard", "person", "replies-cut", "person-esc", "markup-question"} {
 		if n := count(Generate(1, 400), class); n == 0 {
 			t.Errorf("no form of class %s in 400", class)
 		}
@@ -189,7 +243,7 @@ func TestGenerations(t *testing.T) {
 	// Spaces' as that of 9a0149b, Scripts' as that of b8961b1 (random forms
 	// run 43), Typed's as that of 6d63f84 (run 44, and the CI sample then),
 	// Terminals' as that of a524bee (run 45), Replies' as runs 46 and 48's,
-	// Person's as run 50's, Pieces' as run 54's, Keys' as run 59's.
+	// Person's as run 50's, Pieces' as run 54's, Keys' as runs 59's and 69's.
 	for _, tc := range []struct {
 		gen  Generation
 		seed uint64
@@ -213,6 +267,7 @@ func TestGenerations(t *testing.T) {
 		{Person, 1764130000, "c707c565c2be884bd9ac8bbbe67baf87c3de765b137466bd1270df57967d6981"},
 		{Pieces, 1764150000, "c6bb043e8208e95912817dae6ebe28fffa61f711d8e8a576fffbb0f59dbc7dc8"},
 		{Keys, 1764200000, "296a156a3c2e6b40c3820909098be69c030a09bfb8418e1c22314fa7fd9c6e32"},
+		{Keys, 1764321961, "d295686e36ddf1da8d17106ebc33c7f404ba42f139a4886e14cc9ad96a72845d"},
 	} {
 		b, err := json.Marshal(GenerateWith(tc.seed, 150, tc.gen))
 		if err != nil {
