@@ -30,12 +30,13 @@ const readTimeout = 5 * time.Second
 type Message struct {
 	Payload *Payload
 	Err     error
-	// Reply, set for a PermissionRequest, sends the hook's output (what the
-	// hook command prints for Claude; nil or empty: no decision, Claude
-	// draws its dialog). Call it once: the hook waits for it at most
+	// Reply, set for a PermissionRequest, and for a question's PreToolUse
+	// when ReplyToQuestions asked it to wait, sends the hook's output (what
+	// the hook command prints for Claude; nil or empty: no decision, Claude
+	// draws its dialog or form). Call it once: the hook waits for it at most
 	// ReplyTimeout (a question's PreToolUse: see ReplyToQuestions), then
 	// Claude goes on as if nothing was said. It reports whether the hook
-	// still waited.
+	// still waits to read it.
 	Reply func(out []byte) bool
 }
 
@@ -235,6 +236,11 @@ func (s *Server) accept() {
 // with the reply (or none, after ReplyTimeout).
 func (s *Server) serve(c *net.UnixConn) {
 	defer c.Close()
+	// The hook command's own deadline is at least wait after the wrapper
+	// took its connection (it counts from before it dialled, dialTimeout
+	// more): a reply is taken only until replyMargin before that, so that
+	// one taken is one the hook command still reads.
+	accepted := time.Now()
 	m := s.receive(c)
 	s.mu.Lock()
 	delete(s.conns, c)
@@ -249,14 +255,15 @@ func (s *Server) serve(c *net.UnixConn) {
 		wait = time.Duration(s.questionWait.Load())
 	}
 	if wait > 0 {
-		// Reply reports whether the hook still waited for it.
+		// Reply reports whether the hook still waits for it.
 		replied := make(chan []byte, 1)
 		var mu sync.Mutex
 		open := true
+		until := accepted.Add(wait - replyMargin)
 		m.Reply = func(b []byte) bool {
 			mu.Lock()
 			defer mu.Unlock()
-			if !open {
+			if !open || !time.Now().Before(until) {
 				return false
 			}
 			open = false
@@ -266,7 +273,7 @@ func (s *Server) serve(c *net.UnixConn) {
 		if !s.deliver(m) {
 			return
 		}
-		t := time.NewTimer(wait)
+		t := time.NewTimer(max(0, time.Until(until)))
 		select {
 		case out = <-replied:
 		case <-t.C:
@@ -388,6 +395,10 @@ func descends(pid, ancestor int) error {
 // dialTimeout bounds the hook command's whole exchange with the wrapper, so
 // Claude never waits on it for long.
 const dialTimeout = 500 * time.Millisecond
+
+// replyMargin is how long before the hook command stops waiting the wrapper
+// stops taking a reply: the time the reply has to reach it.
+const replyMargin = 250 * time.Millisecond
 
 // Forward sends one hook message read from r to the socket and waits for
 // the wrapper's ack (the wrapper checks who sent it while it waits); the

@@ -3,6 +3,7 @@ package hook
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -136,6 +137,39 @@ func TestSettings(t *testing.T) {
 	}
 }
 
+// TestSettingsAnswering: under the hook answer strategy the question's
+// PreToolUse hook waits, within a hook timeout Claude gives it that is
+// longer than the hook command's own deadline (so Claude never kills it);
+// every other hook is as in Settings.
+func TestSettingsAnswering(t *testing.T) {
+	var v struct {
+		Hooks map[string][]struct {
+			Hooks []struct {
+				Command string
+				Timeout int
+			}
+		} `json:"hooks"`
+	}
+	wait := time.Minute
+	if err := json.Unmarshal([]byte(SettingsAnswering("/bin/cw", "/tmp/s", wait)), &v); err != nil {
+		t.Fatal(err)
+	}
+	for ev, e := range v.Hooks {
+		h := e[0].Hooks[0]
+		want, timeout := `'/bin/cw' hook --socket '/tmp/s'`, 5
+		if ev == PreToolUse {
+			want += " --wait 1m0s"
+			timeout = int((dialTimeout + wait + time.Second) / time.Second) // the command's deadline, rounded up
+		}
+		if h.Command != want || h.Timeout < timeout || ev != PreToolUse && h.Timeout != timeout {
+			t.Errorf("%s: command %q, timeout %ds; want %q, at least %ds", ev, h.Command, h.Timeout, want, timeout)
+		}
+	}
+	if len(v.Hooks) != 5 {
+		t.Errorf("%d hooks, want 5", len(v.Hooks))
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(pre))
 	f.Add([]byte(`{"hook_event_name":"Stop"}`))
@@ -225,7 +259,7 @@ func TestPermissionReply(t *testing.T) {
 	if err := Forward(strings.NewReader(permission), s.Path(), &out); err != nil {
 		t.Fatal(err)
 	}
-	if out.Len() != 0 || time.Since(start) < ReplyTimeout {
+	if out.Len() != 0 || time.Since(start) < ReplyTimeout-replyMargin {
 		t.Errorf("unanswered: printed %q after %v", out.String(), time.Since(start))
 	}
 	// Other events print nothing.
@@ -273,5 +307,46 @@ func TestQuestionReply(t *testing.T) {
 	}
 	if <-late {
 		t.Error("a reply after the wait was taken")
+	}
+}
+
+// TestQuestionReplyTakenIsRead: a reply the wrapper takes is one the hook
+// command still reads, even when the message reached the session long after
+// the hook command began waiting (a queue of hook messages before it): the
+// wrapper counts its wait from the connection, not from the delivery.
+func TestQuestionReplyTakenIsRead(t *testing.T) {
+	s := listen(t)
+	const wait = 400 * time.Millisecond
+	s.ReplyToQuestions(wait)
+	stop := `{"session_id":"s","hook_event_name":"Stop"}`
+	for range cap(s.msgs) { // the queue full: the question waits to be delivered
+		if err := Forward(strings.NewReader(stop), s.Path(), io.Discard); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type forwarded struct {
+		out string
+		err error
+	}
+	done := make(chan forwarded, 1)
+	go func() {
+		var out bytes.Buffer
+		err := ForwardWaiting(strings.NewReader(pre), s.Path(), &out, wait)
+		done <- forwarded{out.String(), err}
+	}()
+	// The session reads its messages only after the hook command gave up
+	// (its deadline is at most dialTimeout+wait after it began).
+	held := time.NewTimer(dialTimeout + wait + 300*time.Millisecond)
+	<-held.C
+	var taken bool
+	for range cap(s.msgs) + 1 {
+		m := next(t, s)
+		if m.Payload.HookEventName == PreToolUse {
+			taken = m.Reply([]byte(`{"answers":"yes"}`))
+		}
+	}
+	f := <-done
+	if taken != (f.out != "") {
+		t.Errorf("the wrapper took the reply: %t; the hook command printed %q (%v)", taken, f.out, f.err)
 	}
 }

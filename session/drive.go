@@ -591,13 +591,15 @@ func (s *session) alone(f *form) bool {
 // recordGrace is how long Claude may take to record a submitted form.
 const recordGrace = 30 * time.Second
 
-// awaitRecord checks that Claude records a form askflow submitted: when no
-// PostToolUse comes in time, the screen was misread (the form, or a page
-// of it, still waits). That is reported with a bug report; headless, a form
-// still on the screen is cancelled, and a screen that waits for ever ends
-// the run, since nobody can answer it.
+// awaitRecord checks that Claude records a form askflow submitted, or one
+// answered through the hook: when no PostToolUse comes in time, the screen
+// was misread (the form, or a page of it, still waits), or the hook's
+// answer never reached Claude. That is reported with a bug report (exit 5)
+// and the form no longer holds the turn's end; headless, a form still on
+// the screen is cancelled, and a screen that waits for ever after keys
+// ends the run, since nobody can answer it.
 func (s *session) awaitRecord(ctx context.Context, f *form, ds []answer.Decision) {
-	t := time.NewTimer(recordGrace)
+	t := time.NewTimer(s.recordGrace)
 	defer t.Stop()
 	select {
 	case <-f.posted:
@@ -610,7 +612,11 @@ func (s *session) awaitRecord(ctx context.Context, f *form, ds []answer.Decision
 		return
 	}
 	last := s.child.Screen().Snapshot()
-	ae := &askflow.Error{Step: "record", Reason: fmt.Sprintf("submitted, but Claude recorded no answer within %v", recordGrace), Last: last}
+	how := "submitted"
+	if f.viaHook {
+		how = "answered through the hook"
+	}
+	ae := &askflow.Error{Step: "record", Reason: fmt.Sprintf("%s, but Claude recorded no answer within %v", how, s.recordGrace), Last: last}
 	fields := events.Fields{"tool_use_id": f.ID(), "message": ae.Reason, "step": ae.Step, "screen": last.Text()}
 	s.navigationFailed(f, ds, ae, fmt.Sprintf("form %s: %s", f.ID(), ae.Reason), fields)
 	s.log.Emit("error", fields)
@@ -621,6 +627,11 @@ func (s *session) awaitRecord(ctx context.Context, f *form, ds []answer.Decision
 		_ = askflow.Dismiss(s.keys)
 		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": "not recorded"})
 		s.turnInterrupted()
+		return
+	}
+	if f.viaHook {
+		// Claude drew no form for it: it waits on nothing of ours (its
+		// PostToolUse went astray, or something else stopped the tool).
 		return
 	}
 	s.log.Emit("error", events.Fields{"message": "ending Claude: a headless run cannot wait on a screen nobody can answer"})

@@ -153,6 +153,12 @@ type session struct {
 	// killGrace is how long Claude has to end after SIGTERM when the
 	// caller's context ended, before it is killed.
 	killGrace time.Duration
+	// recordGrace is how long Claude may take to record a submitted form
+	// (the constant; tests make it shorter).
+	recordGrace time.Duration
+	// hookGrace is how long a form may show before its PreToolUse
+	// arrives (the constant; tests make it shorter).
+	hookGrace time.Duration
 
 	// gate makes a key of claudewrap's and the person taking a form over
 	// one at a time (see gatedKeys, input).
@@ -226,7 +232,7 @@ func newSession(cfg Config) *session {
 		cfg.Log = events.New(nil)
 	}
 	return &session{cfg: cfg, log: cfg.Log, forms: map[string]*form{}, finished: map[string]bool{},
-		changed: make(chan struct{}), killGrace: killGrace}
+		changed: make(chan struct{}), killGrace: killGrace, recordGrace: recordGrace, hookGrace: hookGrace}
 }
 
 // Run starts Claude, answers its forms until it exits, and reports.
@@ -343,6 +349,9 @@ func (s *session) handle(m hook.Message) {
 	if !s.ours(p) {
 		if p.HookEventName == hook.SessionStart && s.reg != nil {
 			s.reg.Refresh() // the session is named by Claude's id too
+		}
+		if m.Reply != nil {
+			m.Reply(nil) // its hook goes at once, rather than when its wait runs out
 		}
 		return
 	}

@@ -144,7 +144,9 @@ func (s *session) twinLocked(f *form) (*form, string) {
 		return nil, ""
 	}
 	for _, g := range s.forms {
-		if (g.state == driving || g.state == submitted) && !isClosed(g.posted) && reflect.DeepEqual(g.questions, f.questions) {
+		// A form answered through the hook was never on the screen, and
+		// Claude records it under its own id.
+		if (g.state == driving || g.state == submitted && !g.viaHook) && !isClosed(g.posted) && reflect.DeepEqual(g.questions, f.questions) {
 			fid, gid := f.ID(), g.ID()
 			s.forms[fid], s.forms[gid] = g, f
 			f.id.Store(&gid)

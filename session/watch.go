@@ -186,12 +186,18 @@ func (s *session) watchForms(ctx context.Context) {
 			return
 		}
 		seen := time.Now()
+		// A form shows at once after its hook, or, under the hook answer
+		// strategy, as late as when the hook stopped waiting for answers.
+		window := time.Minute
+		if s.cfg.AnswerVia == AnswerViaHook {
+			window += hookWait
+		}
 		hooked := func() bool {
 			s.mu.Lock()
 			defer s.mu.Unlock()
-			return !s.lastPre.IsZero() && seen.Sub(s.lastPre) < time.Minute
+			return !s.lastPre.IsZero() && seen.Sub(s.lastPre) < window
 		}
-		deadline := time.NewTimer(hookGrace)
+		deadline := time.NewTimer(s.hookGrace)
 		tick := time.NewTicker(100 * time.Millisecond)
 	wait:
 		for !hooked() {
@@ -207,7 +213,7 @@ func (s *session) watchForms(ctx context.Context) {
 		}
 		deadline.Stop()
 		tick.Stop()
-		if !hooked() {
+		if !hooked() && askflow.FormShown(em.Snapshot()) {
 			s.log.Emit("error", events.Fields{"message": "a question form is on the screen but no PreToolUse hook arrived: " +
 				"claudewrap's hooks are not running (do your settings disable hooks?); nothing can be answered"})
 			if s.cfg.Host.Headless {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -449,5 +450,42 @@ func TestHumanHandedOver(t *testing.T) {
 		"claudewrap: 1 handed to you; Claude exited with status 0; exit 0\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestHookNeverFails: `claudewrap hook` exits 0 and still forwards whatever
+// its flags and arguments (a claudewrap installed anew during a run may
+// take other ones than the settings gave Claude), and when it panics:
+// Claude reads exit 2 as a block.
+func TestHookNeverFails(t *testing.T) {
+	t.Setenv("CLAUDEWRAP_HOOK_SOCKET", "/the/env/socket")
+	for _, tc := range []struct {
+		args   []string
+		socket string
+		wait   time.Duration
+		stderr string
+	}{
+		{[]string{"--socket", "/s", "--wait", "70s"}, "/s", 70 * time.Second, ""},
+		{[]string{"--wait", "bogus"}, "/the/env/socket", 0, `claudewrap hook: invalid argument "bogus" for "--wait" flag`},
+		{[]string{"--socket", "/s", "--new-flag", "x"}, "/s", 0, ""}, // an unknown flag is left out, its value with it
+		{[]string{"extra"}, "/the/env/socket", 0, `claudewrap hook: arguments ["extra"] left out`},
+	} {
+		var ran *HookOptions
+		var out, errb bytes.Buffer
+		cmd := NewCmdHook(strings.NewReader("{}"), &out, &errb, func(o *HookOptions) error { ran = o; return nil })
+		cmd.SetArgs(tc.args)
+		if err := cmd.Execute(); err != nil || ran == nil {
+			t.Errorf("%q: %v, forwarded: %t", tc.args, err, ran != nil)
+			continue
+		}
+		if ran.Socket != tc.socket || ran.Wait != tc.wait || !strings.HasPrefix(errb.String(), tc.stderr) || tc.stderr == "" && errb.Len() > 0 {
+			t.Errorf("%q: socket %q, wait %v, stderr %q", tc.args, ran.Socket, ran.Wait, errb.String())
+		}
+	}
+	var errb bytes.Buffer
+	cmd := NewCmdHook(strings.NewReader("{}"), io.Discard, &errb, func(*HookOptions) error { panic("boom") })
+	cmd.SetArgs(nil)
+	if err := cmd.Execute(); err != nil || errb.String() != "claudewrap hook: boom\n" {
+		t.Errorf("a panic: %v, stderr %q", err, errb.String())
 	}
 }

@@ -13,39 +13,62 @@ import (
 
 // HookOptions are the flags of `claudewrap hook`.
 type HookOptions struct {
-	Stdin  io.Reader
-	Stdout io.Writer // what Claude reads back: a PermissionRequest's decision
+	Stdin io.Reader
+	// Stdout is what Claude reads back: a PermissionRequest's decision, or
+	// a question's answers (updatedInput, the hook answer strategy).
+	Stdout io.Writer
 	Stderr io.Writer
 	Socket string
 	Wait   time.Duration
 }
 
 // NewCmdHook builds `claudewrap hook`, which Claude Code runs as a hook
-// command. It always exits 0, never blocks Claude for long, and prints on
-// stdout only the decision claudewrap gave for a PermissionRequest.
+// command. It always exits 0, whatever its flags or arguments (a claudewrap
+// installed anew during a run may take other ones than the settings the
+// run gave Claude): Claude reads exit 2 as a block. It waits at most the
+// --wait the run asked for, and prints on stdout only what claudewrap gave
+// for Claude: a PermissionRequest's decision, a question's answers.
 func NewCmdHook(stdin io.Reader, stdout, stderr io.Writer, runF func(*HookOptions) error) *cobra.Command {
 	opts := &HookOptions{Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	run := func() (err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				fmt.Fprintf(opts.Stderr, "claudewrap hook: %v\n", p)
+				err = nil // never a failure Claude would act on
+			}
+		}()
+		if opts.Socket == "" {
+			opts.Socket = os.Getenv("CLAUDEWRAP_HOOK_SOCKET")
+		}
+		if runF != nil {
+			return runF(opts)
+		}
+		if err := hook.ForwardWaiting(opts.Stdin, opts.Socket, opts.Stdout, opts.Wait); err != nil {
+			fmt.Fprintln(opts.Stderr, "claudewrap hook: "+err.Error())
+		}
+		return nil
+	}
 	cmd := &cobra.Command{
 		Use:   "hook",
 		Short: "Forward a Claude Code hook's JSON to the running claudewrap (run by Claude Code)",
 		Long: `Run by Claude Code as a hook command: reads the hook's JSON on stdin and
 forwards it to the claudewrap run that started Claude. Exits 0 at once when no
-wrapper listens, so it never fails or delays Claude.`,
-		Args:   cobra.NoArgs,
-		Hidden: true, // run by Claude Code, not by people
+wrapper listens, and always exits 0, so it never fails Claude; with --wait it
+waits at most that long for the wrapper's answer.`,
+		Args:               cobra.ArbitraryArgs,
+		FParseErrWhitelist: cobra.FParseErrWhitelist{UnknownFlags: true},
+		Hidden:             true, // run by Claude Code, not by people
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if opts.Socket == "" {
-				opts.Socket = os.Getenv("CLAUDEWRAP_HOOK_SOCKET")
+			if len(args) > 0 {
+				fmt.Fprintf(opts.Stderr, "claudewrap hook: arguments %q left out\n", args)
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			if err := hook.ForwardWaiting(opts.Stdin, opts.Socket, opts.Stdout, opts.Wait); err != nil {
-				fmt.Fprintln(opts.Stderr, "claudewrap hook: "+err.Error())
-			}
-			return nil
+			return run()
 		},
 	}
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		fmt.Fprintf(opts.Stderr, "claudewrap hook: %v: forwarded with the flags read before it\n", err)
+		return run()
+	})
 	cmd.Flags().StringVar(&opts.Socket, "socket", "", "the wrapper's hook socket (default $CLAUDEWRAP_HOOK_SOCKET)")
 	cmd.Flags().DurationVar(&opts.Wait, "wait", 0, "how long the wrapper may take to answer (the hook answer strategy)")
 	return cmd
