@@ -183,8 +183,9 @@ func (r *Registration) accept() {
 // maxRequest bounds one request.
 const maxRequest = 1 << 20
 
-// answerWait bounds how long an answer waits for its outcome.
-const answerWait = 2 * time.Minute
+// AnswerWait bounds how long an answer waits for its outcome; one still
+// waiting its turn behind another form then is withdrawn.
+const AnswerWait = 2 * time.Minute
 
 func (r *Registration) serve(c *net.UnixConn) {
 	reply := func(v any) {
@@ -215,7 +216,7 @@ func (r *Registration) serve(c *net.UnixConn) {
 		}
 		reply(forms)
 	case "answer":
-		ctx, cancel := context.WithTimeout(context.Background(), answerWait)
+		ctx, cancel := context.WithTimeout(context.Background(), AnswerWait)
 		defer cancel()
 		go func() { // the client hanging up gives the wait up, not the answer
 			var b [1]byte

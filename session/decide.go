@@ -10,6 +10,7 @@ import (
 	"github.com/claudewrap/claudewrap/ask"
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
 )
 
@@ -155,7 +156,8 @@ func (s *session) ask(f *form, i int) (d0 rules.Decision, ok bool, whole []rules
 	var r result
 	select {
 	case r = <-got:
-	case whole = <-f.remote:
+	case ra := <-f.remote:
+		whole = ra.ds
 		stop(ErrAnsweredElsewhere)
 		<-got // the prompt has said so and is gone
 	}
@@ -164,9 +166,11 @@ func (s *session) ask(f *form, i int) (d0 rules.Decision, ok bool, whole []rules
 	s.mu.Unlock()
 	if whole == nil {
 		// An answer from elsewhere that came as the person answered: the
-		// person's came first.
+		// person's came first, and its sender is told so. None comes after
+		// asking is false (see remoteHandler.Answer).
 		select {
-		case <-f.remote:
+		case ra := <-f.remote:
+			ra.w.tell(remote.Outcome{Result: "taken", Message: "the person answered at claudewrap's prompt first"})
 		default:
 		}
 	}

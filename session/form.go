@@ -10,7 +10,6 @@ import (
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
-	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/screen"
 )
 
@@ -73,7 +72,7 @@ type form struct {
 	// elsewhere (claudewrap answer) goes to remote instead, and the first
 	// of the two wins (see remote.go).
 	asking bool
-	remote chan []rules.Decision
+	remote chan remoteAnswer
 	// reply answers its waiting PreToolUse hook (the hook answer strategy;
 	// nil otherwise); input is the tool_input the answer is built on.
 	reply func([]byte) bool
@@ -145,7 +144,7 @@ func (s *session) register(p *hook.Payload) *form {
 	s.log.Emit("question", events.Fields{"tool_use_id": p.ToolUseID, "questions": qs})
 	f := &form{questions: qs, asked: time.Now(),
 		driven: make(chan struct{}), posted: make(chan struct{}), cancel: func() {},
-		remote: make(chan []rules.Decision, 1)}
+		remote: make(chan remoteAnswer, 1)}
 	f.id.Store(&p.ToolUseID)
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"sync"
 	"time"
 
@@ -56,17 +57,17 @@ func (h remoteHandler) Pending() []remote.Form {
 }
 
 // Answer answers the form, if it still waits, and waits for what Claude
-// recorded.
+// recorded: until ctx ends (its sender hung up, or remote.AnswerWait ran out), or
+// Claude has exited.
 func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decision) remote.Outcome {
 	s := h.s
 	s.mu.Lock()
 	f := s.forms[id]
 	var st state
-	var asking bool
 	var escAt time.Time
 	var posted bool
 	if f != nil {
-		st, asking, escAt, posted = f.state, f.asking, f.escAt, isClosed(f.posted)
+		st, escAt, posted = f.state, f.escAt, isClosed(f.posted)
 	}
 	s.mu.Unlock()
 	if f == nil {
@@ -82,13 +83,17 @@ func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decisi
 		return remote.Outcome{Result: "refused", Message: fmt.Sprintf("the form asks %d questions; %d answers given", len(f.questions), len(ds))}
 	}
 	rds := make([]rules.Decision, len(ds))
+	cancels := false
 	for i, d := range ds {
 		if err := d.Check(f.questions[i]); err != nil {
 			return remote.Outcome{Result: "refused", Message: fmt.Sprintf("question %d (%q): %v", i+1, f.questions[i].Question, err)}
 		}
 		rds[i] = rules.Decision{Decision: d, Rule: "remote"}
+		cancels = cancels || d.Action == answer.Cancel
 	}
-	w := s.await(id)
+	// Registered before the answer can win, so that no outcome of it is
+	// missed; an answer that loses never hears the winner's.
+	w := s.await(id, cancels)
 	defer s.unawait(id, w)
 	switch {
 	case st == handedOver:
@@ -108,41 +113,105 @@ func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decisi
 		if !s.start(f, rds, handedOver) {
 			return remote.Outcome{Result: "taken", Message: "answered by someone else first"}
 		}
-	case st == deciding && asking:
-		select {
-		case f.remote <- rds:
-			for i, d := range rds {
-				s.emitDecision(id, i, f.questions[i], d)
+	case st == deciding:
+		// Sent while the prompt still asks, under the lock it is stopped
+		// with (see ask): an answer is never left unread in f.remote.
+		s.mu.Lock()
+		sent := false
+		if f.asking {
+			select {
+			case f.remote <- remoteAnswer{rds, w}:
+				sent = true
+			default:
 			}
-		default:
+		}
+		s.mu.Unlock()
+		if !sent {
 			return remote.Outcome{Result: "taken", Message: "answered by someone else first"}
+		}
+		for i, d := range rds {
+			s.emitDecision(id, i, f.questions[i], d)
 		}
 	default:
 		return remote.Outcome{Result: "taken", Message: fmt.Sprintf("the form does not wait for a person (it is %s)", st)}
 	}
 	select {
-	case o := <-w:
+	case o := <-w.ch:
 		return o
+	case <-s.served:
+		return w.last("Claude exited before it recorded the answer")
 	case <-ctx.Done():
-		return remote.Outcome{Result: "failed", Message: "no outcome yet: " + ctx.Err().Error()}
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// Its sender is told it failed: it must not be pressed later, when
+		// the form before it is done.
+		if s.move(f, handedOver, queued) {
+			why := fmt.Sprintf("the answer from elsewhere waited its turn behind another form for %v, and was withdrawn", remote.AnswerWait)
+			s.log.Emit("handed_over", events.Fields{"tool_use_id": id, "reason": why})
+			return remote.Outcome{Result: "failed", Message: why + "; the form waits for a person again"}
+		}
+		// Being pressed: its outcome comes within the flow's own bounds.
+		select {
+		case o := <-w.ch:
+			return o
+		case <-s.served:
+			return w.last("Claude exited before it recorded the answer")
+		}
+	}
+	// The sender hung up: the wait is given up, not the answer.
+	return remote.Outcome{Result: "failed", Message: "no outcome yet: " + ctx.Err().Error()}
+}
+
+// remoteAnswer is an answer from elsewhere sent to claudewrap's prompt,
+// with its sender's waiter.
+type remoteAnswer struct {
+	ds []rules.Decision
+	w  *waiter
+}
+
+// waiter is one answer from elsewhere waiting for its form's outcome.
+type waiter struct {
+	ch chan remote.Outcome
+	// cancels: the answer declines the form. A form cancelled otherwise
+	// (its turn interrupted) did not get that answer.
+	cancels bool
+}
+
+// tell gives w its outcome, unless it has one.
+func (w *waiter) tell(o remote.Outcome) {
+	select {
+	case w.ch <- o:
+	default:
+	}
+}
+
+// last is w's outcome if it came before Claude exited; failed with why
+// otherwise.
+func (w *waiter) last(why string) remote.Outcome {
+	select {
+	case o := <-w.ch:
+		return o
+	default:
+		return remote.Outcome{Result: "failed", Message: why}
 	}
 }
 
 // await registers a wait for form id's outcome, read from the events.
-func (s *session) await(id string) chan remote.Outcome {
-	w := make(chan remote.Outcome, 1)
+func (s *session) await(id string, cancels bool) *waiter {
+	w := &waiter{ch: make(chan remote.Outcome, 1), cancels: cancels}
 	s.wmu.Lock()
 	if s.waiters == nil {
-		s.waiters = map[string]chan remote.Outcome{}
+		s.waiters = map[string][]*waiter{}
 	}
-	s.waiters[id] = w
+	s.waiters[id] = append(s.waiters[id], w)
 	s.wmu.Unlock()
 	return w
 }
 
-func (s *session) unawait(id string, w chan remote.Outcome) {
+func (s *session) unawait(id string, w *waiter) {
 	s.wmu.Lock()
-	if s.waiters[id] == w {
+	s.waiters[id] = slices.DeleteFunc(s.waiters[id], func(x *waiter) bool { return x == w })
+	if len(s.waiters[id]) == 0 {
 		delete(s.waiters, id)
 	}
 	s.wmu.Unlock()
@@ -155,9 +224,9 @@ func (s *session) outcomeOf(name string, f events.Fields) {
 		return
 	}
 	s.wmu.Lock()
-	w := s.waiters[id]
+	ws := slices.Clone(s.waiters[id])
 	s.wmu.Unlock()
-	if w == nil {
+	if len(ws) == 0 {
 		return
 	}
 	str := func(k string) string { v, _ := f[k].(string); return v }
@@ -201,9 +270,14 @@ func (s *session) outcomeOf(name string, f events.Fields) {
 	default:
 		return
 	}
-	select {
-	case w <- o:
-	default:
+	for _, w := range ws {
+		if o.Result == "cancelled" && !w.cancels {
+			// Dropped, not declined as asked (the turn was interrupted):
+			// what was answered was never recorded.
+			w.tell(remote.Outcome{Result: "failed", Message: "the form was cancelled before the answer was recorded: " + o.Message})
+			continue
+		}
+		w.tell(o)
 	}
 }
 

@@ -223,8 +223,11 @@ type session struct {
 
 	// waiters are remote answers waiting for their form's outcome (remote.go).
 	wmu     sync.Mutex
-	waiters map[string]chan remote.Outcome
+	waiters map[string][]*waiter
 	reg     *remote.Registration
+	// served is closed once Claude has exited and the work for its forms
+	// is done: no outcome comes after it.
+	served chan struct{}
 }
 
 func newSession(cfg Config) *session {
@@ -232,7 +235,7 @@ func newSession(cfg Config) *session {
 		cfg.Log = events.New(nil)
 	}
 	return &session{cfg: cfg, log: cfg.Log, forms: map[string]*form{}, finished: map[string]bool{},
-		changed: make(chan struct{}), killGrace: killGrace, recordGrace: recordGrace, hookGrace: hookGrace}
+		changed: make(chan struct{}), served: make(chan struct{}), killGrace: killGrace, recordGrace: recordGrace, hookGrace: hookGrace}
 }
 
 // Run starts Claude, answers its forms until it exits, and reports.
@@ -318,6 +321,7 @@ func (s *session) serve(ctx context.Context, child Child, keys askflow.Keys, msg
 		case <-child.Done():
 			stop()
 			s.work.Wait()
+			close(s.served)
 			s.checkPermissions(ctx, true)
 			st, err := child.Wait()
 			s.mu.Lock()
