@@ -6,4 +6,10 @@
 // answer it. The package owns the directory, the one-line JSON protocol
 // and both its ends; what a session does with a request is its [Handler]'s.
 // The kernel's word on who connected decides: another user is refused.
+//
+// A client sends one line of JSON and reads one line back. An answer's
+// reply comes once Claude has recorded it (at most [AnswerWait]); the
+// client keeps the connection open until then, its writing side too: the
+// connection's end, a half-close included, reads as the client gone, and
+// the session stops waiting for it (the answer stands).
 package remote

@@ -219,9 +219,13 @@ func (r *Registration) serve(c *net.UnixConn) {
 		ctx, cancel := context.WithTimeout(context.Background(), AnswerWait)
 		defer cancel()
 		go func() { // the client hanging up gives the wait up, not the answer
-			var b [1]byte
+			var b [512]byte
 			c.SetReadDeadline(time.Time{})
-			c.Read(b[:])
+			for { // more bytes are no hang-up; the connection's end is
+				if _, err := c.Read(b[:]); err != nil {
+					break
+				}
+			}
 			cancel()
 		}()
 		reply(r.h.Answer(ctx, req.ToolUseID, req.Answers))
@@ -320,11 +324,23 @@ func Find(id string) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
-	var found []Info
+	if id == "" {
+		return Info{}, errors.New("no session named (see claudewrap pending)")
+	}
+	var found, prefixed []Info
 	for _, s := range all {
-		if s.ID == id || s.Claude == id || (len(id) >= 4 && strings.HasPrefix(s.Claude, id)) {
+		switch {
+		case s.ID == id || s.Claude == id:
 			found = append(found, s)
+		case len(id) >= 4 && strings.HasPrefix(s.Claude, id):
+			prefixed = append(prefixed, s)
 		}
+	}
+	if len(found) == 0 {
+		// A prefix of Claude's session id only when nothing is named
+		// whole: a pid never loses to another session's id that starts
+		// with its digits.
+		found = prefixed
 	}
 	switch len(found) {
 	case 0:

@@ -52,7 +52,10 @@ func Listen(addr string, s Sessions) (*Server, error) {
 		return nil, err
 	}
 	srv := &Server{Token: hex.EncodeToString(b), sessions: s, ln: ln}
-	srv.srv = &http.Server{Handler: srv.handler(), ReadHeaderTimeout: 10 * time.Second}
+	srv.srv = &http.Server{Handler: srv.handler(), ReadHeaderTimeout: 10 * time.Second,
+		// A body dribbled or a connection kept idle is let go; no write
+		// timeout, since an answer waits up to remote.AnswerWait for Claude.
+		ReadTimeout: 30 * time.Second, IdleTimeout: time.Minute}
 	return srv, nil
 }
 
@@ -260,6 +263,8 @@ func decisions(qs []answer.Question, req answerRequest) ([]answer.Decision, erro
 			return nil, fmt.Errorf("question %d: pick options or type an answer, not both", i+1)
 		case len(a.Select) > 0:
 			d = answer.Decision{Action: answer.Select, Labels: a.Select, Notes: a.Notes}
+		case strings.TrimSpace(a.Type) != "" && a.Notes != "":
+			return nil, fmt.Errorf("question %d: notes go with an option picked, not with a typed answer", i+1)
 		case strings.TrimSpace(a.Type) != "":
 			d = answer.Decision{Action: answer.Type, Text: a.Type}
 		default:

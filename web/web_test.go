@@ -108,6 +108,7 @@ func TestServeAnswers(t *testing.T) {
 		{`{"session":"42","tool_use_id":"toolu_1","answers":[{"select":["Oracle"]}]}`, `label \"Oracle\" is not offered`},
 		{`{"session":"42","tool_use_id":"toolu_1","answers":[]}`, "asks 1 questions; 0 answers given"},
 		{`{"session":"42","tool_use_id":"toolu_1","answers":[{}]}`, "has no answer"},
+		{`{"session":"42","tool_use_id":"toolu_1","answers":[{"type":"mine","notes":"n"}]}`, "notes go with an option picked"},
 		{`{"session":"42","tool_use_id":"toolu_9","answers":[{"select":["API"]}]}`, "no longer waits"},
 		{`{"session":"42","tool_use_id":"toolu_1","chat":"x","cancel":true}`, "alone"},
 		{`{"session":"42","tool_use_id":"toolu_1","answers":[{"select":["API"]}],"sudo":true}`, "unknown field"},

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/bundle"
 	"github.com/claudewrap/claudewrap/cast"
+	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/screen"
 )
 
@@ -487,5 +489,49 @@ func TestHookNeverFails(t *testing.T) {
 	cmd.SetArgs(nil)
 	if err := cmd.Execute(); err != nil || errb.String() != "claudewrap hook: boom\n" {
 		t.Errorf("a panic: %v, stderr %q", err, errb.String())
+	}
+}
+
+// answerHandler is a session as `claudewrap answer` reaches it: one form
+// waits, and every answer gets outcome.
+type answerHandler struct{ outcome remote.Outcome }
+
+func (h answerHandler) Pending() []remote.Form {
+	return []remote.Form{{ToolUseID: "toolu_1", Questions: []answer.Question{{Question: "Which?", Header: "Q",
+		Options: []answer.Option{{Label: "A"}, {Label: "B"}}}}}}
+}
+func (h answerHandler) Answer(context.Context, string, []answer.Decision) remote.Outcome {
+	return h.outcome
+}
+func (h answerHandler) ClaudeSession() string { return "" }
+
+// TestAnswerOutcomeOnce: an outcome other than the one asked for is said
+// once, on stderr (exit 1), not also on stdout; with --json, stdout holds
+// the outcome either way.
+func TestAnswerOutcomeOnce(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	for _, tc := range []struct {
+		o      remote.Outcome
+		json   bool
+		stdout string
+		err    string
+	}{
+		{remote.Outcome{Result: "taken", Message: "answered by someone else first"}, false, "", "taken: answered by someone else first"},
+		{remote.Outcome{Result: "taken", Message: "answered by someone else first"}, true, `{"result":"taken","message":"answered by someone else first"}` + "\n", "taken: answered by someone else first"},
+		{remote.Outcome{Result: "verified", Recorded: map[string]string{"Which?": "A"}}, false, "verified: Claude recorded", ""},
+	} {
+		reg, err := remote.Register(answerHandler{tc.o}, "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"answer", strconv.Itoa(os.Getpid()), "--select", "A"}
+		if tc.json {
+			args = append(args, "--json")
+		}
+		out, _, err := executeRoot(t, args...)
+		reg.Close()
+		if tc.err == "" && err != nil || tc.err != "" && (err == nil || err.Error() != tc.err) || !strings.HasPrefix(out, tc.stdout) || tc.stdout == "" && out != "" {
+			t.Errorf("%+v (json %t): stdout %q, error %v", tc.o, tc.json, out, err)
+		}
 	}
 }

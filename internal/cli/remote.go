@@ -145,7 +145,8 @@ pending), from another terminal, a script or over SSH. The answer is driven on
 Claude's screen and verified like a rule's; the command waits for the outcome
 and exits 0 only when Claude recorded exactly that (or took the chat or cancel).
 Someone else answering first (the person at the screen, the prompt, the
-fallback) exits 1, saying so.
+fallback) exits 1, saying so on stderr. An answer that waits its turn behind
+another form for two minutes is withdrawn (exit 1): it is never pressed later.
 
 SESSION is the session's number from pending, or Claude's session id (a prefix
 of it will do). --answers gives one rules-style answer per question, in order;
@@ -188,7 +189,11 @@ func runAnswer(ctx context.Context, stdout io.Writer, opts *AnswerOptions, index
 	if err != nil {
 		return withCode(ExitError, err)
 	}
-	forms, err := remote.Pending(ctx, s)
+	// A session that takes the connection and never replies (stopped,
+	// say) is no reason to wait for ever.
+	pctx, cancel := context.WithTimeout(ctx, pendingTimeout)
+	forms, err := remote.Pending(pctx, s)
+	cancel()
 	if err != nil {
 		return withCode(ExitError, err)
 	}
@@ -215,14 +220,19 @@ func runAnswer(ctx context.Context, stdout io.Writer, opts *AnswerOptions, index
 	if opts.JSON {
 		b, _ := json.Marshal(o)
 		fmt.Fprintln(stdout, string(b))
-	} else {
-		fmt.Fprintln(stdout, outcomeLine(o))
 	}
 	if !o.OK() {
+		// Said once, on stderr, as every failure is.
 		return withCode(ExitError, fmt.Errorf("%s", outcomeLine(o)))
+	}
+	if !opts.JSON {
+		fmt.Fprintln(stdout, outcomeLine(o))
 	}
 	return nil
 }
+
+// pendingTimeout bounds asking a session what waits in it.
+const pendingTimeout = 5 * time.Second
 
 func outcomeLine(o remote.Outcome) string {
 	switch o.Result {
