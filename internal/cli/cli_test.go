@@ -535,3 +535,17 @@ func TestAnswerOutcomeOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestPendingAnswerLine: the answer line pending prints works as written:
+// with two forms waiting in one session it names the form.
+func TestPendingAnswerLine(t *testing.T) {
+	q := []answer.Question{{Question: "Which?", Header: "Q", Options: []answer.Option{{Label: "A"}, {Label: "B"}}}}
+	var b bytes.Buffer
+	printForms(&b, []remote.Form{{Session: "1", ToolUseID: "t1", Questions: q}, {Session: "1", ToolUseID: "t2", Questions: q},
+		{Session: "2", ToolUseID: "t3", Questions: q}}, false)
+	for _, want := range []string{"claudewrap answer 1 --form t1 --select", "claudewrap answer 1 --form t2 --select", "claudewrap answer 2 --select"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %q in:\n%s", want, b.String())
+		}
+	}
+}

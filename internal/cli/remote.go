@@ -52,6 +52,10 @@ func printForms(w io.Writer, forms []remote.Form, asJSON bool) error {
 		fmt.Fprintln(w, "no question waits")
 		return nil
 	}
+	inSession := map[string]int{}
+	for _, f := range forms {
+		inSession[f.Session]++
+	}
 	for _, f := range forms {
 		fmt.Fprintf(w, "session %s (%s), form %s, waiting %s:\n", f.Session, f.Cwd, f.ToolUseID,
 			time.Since(f.Since).Round(time.Second))
@@ -72,7 +76,13 @@ func printForms(w io.Writer, forms []remote.Form, asJSON bool) error {
 				fmt.Fprintln(w)
 			}
 		}
-		fmt.Fprintf(w, "  answer: claudewrap answer %s --select LABEL (one question), or --answers '[{select: A}, …]'\n", f.Session)
+		// With several forms waiting in a session, answer needs to be told
+		// which: the line given works as written.
+		which := ""
+		if inSession[f.Session] > 1 {
+			which = " --form " + f.ToolUseID
+		}
+		fmt.Fprintf(w, "  answer: claudewrap answer %s%s --select LABEL (one question), or --answers '[{select: A}, …]'\n", f.Session, which)
 	}
 	return nil
 }
