@@ -225,21 +225,29 @@ func (s *Server) accept() {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
-			defer func() { <-reading }() // once delivered: parsed messages count too
-			s.serve(c)
+			// Given back once delivered (parsed messages count too), not
+			// after a reply's wait: hooks waiting for answers must not keep
+			// the next hook's connection from being taken.
+			var once sync.Once
+			release := func() { once.Do(func() { <-reading }) }
+			defer release()
+			s.serve(c, release)
 		}()
 	}
 }
 
-// serve reads one connection's message, acknowledges it and delivers it.
-// A PermissionRequest is delivered first, with a Reply, and acknowledged
-// with the reply (or none, after ReplyTimeout).
-func (s *Server) serve(c *net.UnixConn) {
+// serve reads one connection's message, acknowledges it and delivers it,
+// then calls delivered. A PermissionRequest (or a question's PreToolUse,
+// see ReplyToQuestions) is delivered first, with a Reply, and acknowledged
+// with the reply (or none, after its wait).
+func (s *Server) serve(c *net.UnixConn, delivered func()) {
 	defer c.Close()
-	// The hook command's own deadline is at least wait after the wrapper
-	// took its connection (it counts from before it dialled, dialTimeout
-	// more): a reply is taken only until replyMargin before that, so that
-	// one taken is one the hook command still reads.
+	// The hook command's own deadline is dialTimeout+wait after it began,
+	// before it connected: a reply is taken until replyMargin before wait
+	// after the connection was taken, so that one taken is one the hook
+	// command still reads, unless taking it lagged behind the connect by
+	// more than dialTimeout+replyMargin (only a flood of hooks does that:
+	// a hook waiting for its reply holds no reading slot).
 	accepted := time.Now()
 	m := s.receive(c)
 	s.mu.Lock()
@@ -273,6 +281,7 @@ func (s *Server) serve(c *net.UnixConn) {
 		if !s.deliver(m) {
 			return
 		}
+		delivered()
 		t := time.NewTimer(max(0, time.Until(until)))
 		select {
 		case out = <-replied:

@@ -350,3 +350,30 @@ func TestQuestionReplyTakenIsRead(t *testing.T) {
 		t.Errorf("the wrapper took the reply: %t; the hook command printed %q (%v)", taken, f.out, f.err)
 	}
 }
+
+// TestWaitingHooksHoldNoSlot: hooks waiting for their replies, more of
+// them than are read at once, do not keep the next hook from being taken:
+// a Stop after them is acknowledged at once. Before, each held its
+// reading slot for its whole wait, and the Stop's hook command gave up.
+func TestWaitingHooksHoldNoSlot(t *testing.T) {
+	s := listen(t)
+	// Longer than next waits: a hook held back until the others' waits end
+	// would fail it.
+	const wait = 30 * time.Second
+	s.ReplyToQuestions(wait)
+	waiting := make(chan Message, maxReading+1)
+	for range maxReading + 1 {
+		go ForwardWaiting(strings.NewReader(pre), s.Path(), io.Discard, wait)
+	}
+	for range maxReading + 1 {
+		waiting <- next(t, s)
+	}
+	go func() { <-s.Messages() }() // the Stop
+	if err := Forward(strings.NewReader(`{"session_id":"s","hook_event_name":"Stop"}`), s.Path(), io.Discard); err != nil {
+		t.Errorf("a Stop behind %d waiting hooks: %v", maxReading+1, err)
+	}
+	close(waiting)
+	for m := range waiting {
+		m.Reply(nil)
+	}
+}

@@ -158,21 +158,23 @@ func (s *session) ask(f *form, i int) (d0 rules.Decision, ok bool, whole []rules
 	case r = <-got:
 	case ra := <-f.remote:
 		whole = ra.ds
+		s.mu.Lock()
+		f.asking = false // no second answer is sent while the prompt goes
+		s.mu.Unlock()
 		stop(ErrAnsweredElsewhere)
 		<-got // the prompt has said so and is gone
 	}
 	s.mu.Lock()
 	f.asking = false
 	s.mu.Unlock()
-	if whole == nil {
-		// An answer from elsewhere that came as the person answered: the
-		// person's came first, and its sender is told so. None comes after
-		// asking is false (see remoteHandler.Answer).
-		select {
-		case ra := <-f.remote:
-			ra.w.tell(remote.Outcome{Result: "taken", Message: "the person answered at claudewrap's prompt first"})
-		default:
-		}
+	// An answer from elsewhere that came as the person answered, or after
+	// another answer from elsewhere: the first came first, and its sender
+	// is told so. None comes after asking is false (see
+	// remoteHandler.Answer).
+	select {
+	case ra := <-f.remote:
+		ra.w.tell(remote.Outcome{Result: "taken", Message: "answered by someone else first"})
+	default:
 	}
 	if whole != nil {
 		return rules.Decision{}, false, whole
@@ -226,23 +228,30 @@ func cancelAll(ds []rules.Decision) []rules.Decision {
 
 // passthroughTimeout answers a form left to the person once they have not
 // typed for AnswerTimeout: the rules' decisions where they matched, the
-// fallback where they did not — if the form still shows as asked.
+// fallback where they did not — if the form still shows as asked. An
+// answer from elsewhere being pressed meanwhile does not stop the clock:
+// withdrawn (see remoteHandler.Answer), the form is the person's again.
 func (s *session) passthroughTimeout(f *form, ds []rules.Decision, unmatched []int) {
 	for {
 		s.mu.Lock()
 		deadline := s.lastInput
 		s.mu.Unlock()
-		if s.stateOf(f) != handedOver {
+		st := s.stateOf(f)
+		if st == done || st == recorded || st == submitted {
 			return
 		}
 		if deadline.Before(f.asked) {
 			deadline = f.asked
 		}
 		deadline = deadline.Add(s.cfg.AnswerTimeout)
-		if !time.Now().Before(deadline) {
+		if st == handedOver && !time.Now().Before(deadline) {
 			break
 		}
-		t := time.NewTimer(time.Until(deadline))
+		wait := time.Until(deadline)
+		if st != handedOver {
+			wait = max(wait, 0) + remotePoll // looked at again while it is pressed
+		}
+		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
 		case <-s.ctx.Done():

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"syscall"
 	"time"
 
@@ -623,6 +624,11 @@ func (s *session) awaitRecord(ctx context.Context, f *form, ds []answer.Decision
 	if !s.cfg.Host.Headless {
 		return
 	}
+	if f.viaHook && s.alike(f) {
+		// Never drawn itself: what shows is the form alike, asked since
+		// (Claude asking again after a hook denied it), and not this one's.
+		return
+	}
 	if askflow.Showing(last, f.questions) {
 		_ = askflow.Dismiss(s.keys)
 		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": "not recorded"})
@@ -636,6 +642,19 @@ func (s *session) awaitRecord(ctx context.Context, f *form, ds []answer.Decision
 	}
 	s.log.Emit("error", events.Fields{"message": "ending Claude: a headless run cannot wait on a screen nobody can answer"})
 	_ = s.child.Signal(syscall.SIGTERM)
+}
+
+// alike reports whether a form other than f, not yet recorded or done,
+// asks the very questions f asks.
+func (s *session) alike(f *form) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, g := range s.forms {
+		if g != f && g.state != done && g.state != recorded && reflect.DeepEqual(g.questions, f.questions) {
+			return true
+		}
+	}
+	return false
 }
 
 // navigationFailed reports a form the screen did not confirm: the failure

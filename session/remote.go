@@ -142,15 +142,13 @@ func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decisi
 		return w.last("Claude exited before it recorded the answer")
 	case <-ctx.Done():
 	}
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		// Its sender is told it failed: it must not be pressed later, when
-		// the form before it is done.
-		if s.move(f, handedOver, queued) {
-			why := fmt.Sprintf("the answer from elsewhere waited its turn behind another form for %v, and was withdrawn", remote.AnswerWait)
-			s.log.Emit("handed_over", events.Fields{"tool_use_id": id, "reason": why})
-			return remote.Outcome{Result: "failed", Message: why + "; the form waits for a person again"}
-		}
-		// Being pressed: its outcome comes within the flow's own bounds.
+	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// The sender hung up: the wait is given up, not the answer.
+		return remote.Outcome{Result: "failed", Message: "no outcome yet: " + ctx.Err().Error()}
+	}
+	if st != handedOver {
+		// The prompt's answer now, which nobody else would give: it stands,
+		// and its sender waits for what Claude records.
 		select {
 		case o := <-w.ch:
 			return o
@@ -158,9 +156,31 @@ func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decisi
 			return w.last("Claude exited before it recorded the answer")
 		}
 	}
-	// The sender hung up: the wait is given up, not the answer.
-	return remote.Outcome{Result: "failed", Message: "no outcome yet: " + ctx.Err().Error()}
+	// A form handed to the person whose answer from elsewhere still waits
+	// its turn behind another form is theirs again, and its sender told it
+	// failed: it must never be pressed later. One being pressed is let be;
+	// should it yield its turn again (see drive), it is withdrawn then.
+	tick := time.NewTicker(remotePoll)
+	defer tick.Stop()
+	for {
+		if s.move(f, handedOver, queued) {
+			why := fmt.Sprintf("the answer from elsewhere waited its turn behind another form for %v, and was withdrawn", remote.AnswerWait)
+			s.log.Emit("handed_over", events.Fields{"tool_use_id": id, "reason": why})
+			return remote.Outcome{Result: "failed", Message: why + "; the form waits for a person again"}
+		}
+		select {
+		case o := <-w.ch:
+			return o
+		case <-s.served:
+			return w.last("Claude exited before it recorded the answer")
+		case <-tick.C:
+		}
+	}
 }
+
+// remotePoll is how often a form answered from elsewhere is looked at
+// while it waits its turn or is pressed.
+const remotePoll = 100 * time.Millisecond
 
 // remoteAnswer is an answer from elsewhere sent to claudewrap's prompt,
 // with its sender's waiter.

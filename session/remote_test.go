@@ -134,3 +134,53 @@ func TestRemoteWithdrawnAtDeadline(t *testing.T) {
 	}
 	r.end()
 }
+
+// TestRemoteSecondWhilePromptGoes: an answer from elsewhere sent while the
+// prompt is going away, after another answer from elsewhere stopped it,
+// is told it lost, never the first one's outcome as its own.
+func TestRemoteSecondWhilePromptGoes(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	stopped := make(chan struct{})
+	r := startRun(t, c, Config{Decider: decider{}, Policy: rules.Ask, Host: hostHeadless,
+		Asker: asker(func(ctx context.Context, q answer.Question) (answer.Decision, error) {
+			<-ctx.Done()
+			<-stopped // a prompt slow to go
+			return answer.Decision{}, ctx.Err()
+		})})
+	c.ask("t1", database)
+	r.wait(`"question"`)
+	asking := func() bool {
+		r.s.mu.Lock()
+		defer r.s.mu.Unlock()
+		f := r.s.forms["t1"]
+		return f != nil && f.asking
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !asking() && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	first := make(chan remote.Outcome, 1)
+	go func() { first <- remoteHandler{r.s}.Answer(ctx, "t1", []answer.Decision{sel("SQLite")}) }()
+	r.log.WaitFor(t, `"rule":"remote"`, 10*time.Second)
+	second := make(chan remote.Outcome, 1)
+	go func() { second <- remoteHandler{r.s}.Answer(ctx, "t1", []answer.Decision{sel("MongoDB")}) }()
+	var o2 remote.Outcome
+	select {
+	case o2 = <-second:
+	case <-time.After(5 * time.Second): // it would hear only what the first's answer comes to
+	}
+	close(stopped)
+	if o := <-first; o.Result != "verified" || o.Recorded[database.Question] != "SQLite" {
+		t.Errorf("the first answer: %+v\n%s", o, r)
+	}
+	if o2.Result == "" {
+		o2 = <-second
+	}
+	if o2.Result != "taken" {
+		t.Errorf("the second answer: %+v, want taken\n%s", o2, r)
+	}
+	r.end()
+}
