@@ -117,8 +117,8 @@ func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decisi
 		// Sent while the prompt still asks, under the lock it is stopped
 		// with (see ask): an answer is never left unread in f.remote.
 		s.mu.Lock()
-		sent := false
-		if f.asking {
+		asking, sent := f.asking, false
+		if asking {
 			select {
 			case f.remote <- remoteAnswer{rds, w}:
 				sent = true
@@ -126,6 +126,9 @@ func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decisi
 			}
 		}
 		s.mu.Unlock()
+		if !asking {
+			return remote.Outcome{Result: "taken", Message: "the form does not wait for a person (it is being decided)"}
+		}
 		if !sent {
 			return remote.Outcome{Result: "taken", Message: "answered by someone else first"}
 		}
