@@ -936,3 +936,28 @@ func TestSwapAfterSibling(t *testing.T) {
 		}
 	}
 }
+
+// TestSquashedNumberBox: random forms run 72, s000 (2.1.332, 53x24, every
+// version): a preview question whose labels are single words too long for
+// the column. Claude squeezes the option's number box: " N." wraps, its dim
+// space alone on the row above "N.", on which the label begins; a label
+// whose first line is empty leaves that row blank but for the dim space.
+// Read as the options they are (the form before was read so already), and
+// as the very form the hook describes, focus on option 2 after a Down.
+func TestSquashedNumberBox(t *testing.T) {
+	const rec = "../testdata/screens/2.1.332/stress-1764350000-s000-53x24.cast"
+	q := answer.Question{Question: "Which deployment target should we adopt for item 11, given that the team is small, the budget is fixed and we must ship before the end of the quarter?",
+		Header: " Space ", Options: []answer.Option{
+			{Label: "averyveryverylongidentifierwithoutanyspacesorpunctuationatallinsideit", Preview: "x"},
+			{Label: `C:\Users\name\project`},
+			{Label: "https://example.com/a/very/long/path/that/does/not/break/anywhere/at/all/and/keeps/going", Preview: "x"},
+			{Label: "/usr/local/lib/node_modules/@anthropic-ai/claude-code/cli.js", Preview: "x"},
+		}}
+	f, err := screen.Recognize(replay(t, rec, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := f.Disagreements(q); len(d) > 0 || !f.Asks(q) || f.Focus.Kind != screen.FocusOption || f.Focus.Index != 1 {
+		t.Errorf("read as %v; disagreements %q, focus %+v", f, d, f.Focus)
+	}
+}

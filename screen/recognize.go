@@ -876,6 +876,14 @@ func previewOptions(ls []line, top, rule, bx int, dim Color, cut bool) ([]Option
 	for y := top; y < rule; y++ {
 		left := ls[y].sub(0, bx)
 		if left.blank() {
+			if dimLead(left, dim) {
+				// A label too long to share its first row (an unbroken
+				// word): the number's box, squeezed, wraps too, its dim
+				// space alone on this row, "N." on the next, where the
+				// label begins (random forms run 72, s000).
+				items = append(items, &item{lines: 1})
+				end = y
+			}
 			continue // 2.1.197 leaves a blank row under a wrapped label
 		}
 		end = y
@@ -951,6 +959,20 @@ func previewOptions(ls []line, top, rule, bx int, dim Color, cut bool) ([]Option
 		out = append(out, Option{Number: i + 1, Label: label, Ticked: chosen, Focused: it.pointer || it.bold})
 	}
 	return out, end, nil
+}
+
+// dimLead reports whether l, blank, holds the dim space that begins an
+// option's number box (" N.") within its first columns.
+func dimLead(l line, dim Color) bool {
+	for i, r := range l.runes {
+		if l.x(i) >= 5 {
+			break
+		}
+		if r == ' ' && l.cells[i].FG == dim {
+			return true
+		}
+	}
+	return false
 }
 
 // isBorder matches the rest of a box's bottom border: "───┘".
