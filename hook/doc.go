@@ -4,5 +4,7 @@
 // `claudewrap hook` (forward the hook's JSON and get out of Claude's way), and
 // the validation of what arrives: only processes descending from claudewrap
 // (Claude's own hooks) are heard. It never decides or presses anything; a
-// PermissionRequest's decision, made by the session, only passes through.
+// PermissionRequest's decision and, under the hook answer strategy, a
+// question's answers (made by the session) only pass through, taken only
+// while the hook command still waits to read them.
 package hook
