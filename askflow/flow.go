@@ -1505,11 +1505,13 @@ func (r *runner) typed(ctx context.Context, text string) error {
 	})
 }
 
-// sameText compares text as the screen shows it with text as asked: white
-// space does not count (the screen wraps, sometimes inside a word), nor
-// what the screen gives no cell (see screen.Squash).
-func sameText(a, b string) bool {
-	return screen.Squash(a) == screen.Squash(b)
+// sameText compares text as the review page shows it with text as asked:
+// white space does not count (the page wraps, sometimes inside a word), nor
+// what the screen gives no cell (see screen.Squash), and a "…" ending a word
+// may stand for a wide character Claude left at a row's end
+// (screen.SameWrapped).
+func sameText(shown, asked string) bool {
+	return screen.SameWrapped(shown, asked)
 }
 
 // sameTyped compares text claudewrap typed (an answer, notes, a message,

@@ -2,6 +2,7 @@ package screen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -205,6 +206,52 @@ func SquashTypedOn(s string, marksJoin bool) string {
 // or two spaces inside (`" Space "`, `"Say \"hi\""`, `"Two  words"`).
 func sameHeader(screen, asked string) bool {
 	return sameText(screen, asked) || sameText(screen, answer.QuoteJSON(asked))
+}
+
+// SameWrapped reports whether text read off a page whose lines wrap (a
+// review page's question or answer, its rows joined by "\n") is the text
+// asked, as Squash leaves both, where a wide character asked that Claude's
+// wrap left at a row's last column may be missing from the screen: Claude
+// Code 2.1.330 and later draw "…" in its place, 2.1.227 and older draw
+// nothing, and the row below goes on after it (random forms run 73, s025:
+// "… Dev laptop" on 2.1.332, ", Dev laptop" on 2.1.197, for
+// "👨‍💻 Dev laptop"; redrawn at the same width, the emoji began the row
+// below). Only at a row's end; a row not last may not lose one otherwise.
+func SameWrapped(shown, asked string) bool {
+	a := []rune(Squash(asked))
+	rows := strings.Split(shown, "\n")
+	// at holds the places in a that the rows read so far may end at.
+	at := map[int]bool{0: true}
+	for k, row := range rows {
+		last := k == len(rows)-1
+		r := []rune(Squash(row))
+		cut := len(r) > 0 && r[len(r)-1] == '…'
+		next := map[int]bool{}
+		for i := range at {
+			if hasRunes(a, i, r) {
+				next[i+len(r)] = true
+			}
+			// The row ends where a wide character was, with "…" or not.
+			w := r
+			if cut {
+				w = r[:len(r)-1]
+			} else if last {
+				continue
+			}
+			if j := i + len(w); hasRunes(a, i, w) && j < len(a) && runeWidth(a[j]) == 2 {
+				next[j+1] = true
+			}
+		}
+		if at = next; len(at) == 0 {
+			return false
+		}
+	}
+	return at[len(a)]
+}
+
+// hasRunes reports whether a holds r from i.
+func hasRunes(a []rune, i int, r []rune) bool {
+	return len(a)-i >= len(r) && slices.Equal(a[i:i+len(r)], r)
 }
 
 func sameText(screen, asked string) bool {

@@ -115,7 +115,9 @@ type Review struct {
 	Cancel     Row
 }
 
-// ReviewAnswer is one question on the review page with the answer given.
+// ReviewAnswer is one question on the review page with the answer given,
+// each as its rows show it, joined by "\n": where a row ends matters when
+// it is compared with the text asked (SameWrapped).
 type ReviewAnswer struct {
 	Question string
 	Answer   string

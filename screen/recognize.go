@@ -1109,9 +1109,11 @@ func parseReviewPage(ls []line, bottom, cols int) (*Form, error) {
 	return f, nil
 }
 
+// join adds a row to a review entry's question or answer, keeping where the
+// page wrapped it (see ReviewAnswer).
 func join(a, b string) string {
 	if a == "" {
 		return b
 	}
-	return a + " " + b
+	return a + "\n" + b
 }
