@@ -273,17 +273,26 @@ func sameUser(c *net.UnixConn) error {
 	return nil
 }
 
-// clean removes the entries of sessions whose process is gone.
+// clean removes what sessions whose process is gone left: an entry, its
+// socket, and the two a session killed while registering may leave alone
+// (a socket with no entry yet, a half-written ".PID.json.tmp").
 func clean(dir string) {
-	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	files, _ := os.ReadDir(dir)
 	for _, f := range files {
-		id := strings.TrimSuffix(filepath.Base(f), ".json")
-		pid, err := strconv.Atoi(id)
-		if err != nil || alive(pid) {
-			continue
+		name := f.Name()
+		id := strings.TrimPrefix(name, ".")
+		for _, ext := range []string{".json.tmp", ".json", ".sock"} {
+			if p, ok := strings.CutSuffix(id, ext); ok {
+				id = p
+				break
+			}
 		}
-		os.Remove(f)
-		os.Remove(filepath.Join(dir, id+".sock"))
+		if id == name {
+			continue // not a session's
+		}
+		if pid, err := strconv.Atoi(id); err == nil && !alive(pid) {
+			os.Remove(filepath.Join(dir, name))
+		}
 	}
 }
 

@@ -152,12 +152,29 @@ func TestStaleCleaned(t *testing.T) {
 	const dead = "2147483000" // no such process
 	os.WriteFile(filepath.Join(dir, dead+".json"), []byte(`{"session":"`+dead+`","pid":2147483000}`), 0o600)
 	os.WriteFile(filepath.Join(dir, dead+".sock"), nil, 0o600)
+	// Left alone by a session killed while it registered.
+	const dead2 = "2147483001"
+	os.WriteFile(filepath.Join(dir, dead2+".sock"), nil, 0o600)
+	os.WriteFile(filepath.Join(dir, "."+dead2+".json.tmp"), nil, 0o600)
+	// A live session's, and what is not a session's, stay.
+	live := strconv.Itoa(os.Getpid())
+	keep := []string{"." + live + ".json.tmp", live + ".sock", "notes.txt", "x.json"}
+	for _, k := range keep {
+		os.WriteFile(filepath.Join(dir, k), nil, 0o600)
+	}
 	all, err := Sessions()
 	if err != nil || len(all) != 0 {
 		t.Fatalf("sessions %+v %v", all, err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, dead+".json")); !os.IsNotExist(err) {
-		t.Errorf("stale entry left: %v", err)
+	for _, f := range []string{dead + ".json", dead + ".sock", dead2 + ".sock", "." + dead2 + ".json.tmp"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); !os.IsNotExist(err) {
+			t.Errorf("stale %s left: %v", f, err)
+		}
+	}
+	for _, k := range keep {
+		if _, err := os.Stat(filepath.Join(dir, k)); err != nil {
+			t.Errorf("%s removed: %v", k, err)
+		}
 	}
 }
 

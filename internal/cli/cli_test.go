@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -546,6 +547,29 @@ func TestPendingAnswerLine(t *testing.T) {
 	for _, want := range []string{"claudewrap answer 1 --form t1 --select", "claudewrap answer 1 --form t2 --select", "claudewrap answer 2 --select"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("no %q in:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestServeListen: an address that is not one is a usage error (exit 2);
+// one in use is a failure (exit 1); both say why on stderr's one line.
+func TestServeListen(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	for _, tc := range []struct {
+		addr string
+		code ExitCode
+		want string
+	}{
+		{"nonsense", ExitUsage, "missing port"},
+		{ln.Addr().String(), ExitError, "address already in use"},
+	} {
+		_, _, err := executeRoot(t, "serve", "--listen", tc.addr)
+		if status(err) != tc.code || err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("serve --listen %s: exit %d, %v; want exit %d, %q", tc.addr, status(err), err, tc.code, tc.want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -34,7 +35,11 @@ first, then each of its interfaces'). Ctrl-C stops it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			srv, err := web.Listen(listen, remoteSessions{})
-			if err != nil {
+			switch {
+			case err != nil && listenRefused(err):
+				// The address is right; this machine will not give it now.
+				return fmt.Errorf("--listen: %w", err)
+			case err != nil:
 				return withCode(ExitUsage, fmt.Errorf("--listen: %w", err))
 			}
 			if !srv.Loopback() {
@@ -50,6 +55,13 @@ first, then each of its interfaces'). Ctrl-C stops it.`,
 	}
 	cmd.Flags().StringVar(&listen, "listen", "", "`ADDR` to listen on (default 127.0.0.1 on a free port)")
 	return cmd
+}
+
+// listenRefused reports whether a well-formed address could not be taken:
+// in use, not this machine's, or a port reserved to root. That is no usage
+// error (exit 2) but a failure (exit 1), as for `python -m http.server`.
+func listenRefused(err error) bool {
+	return errors.Is(err, syscall.EADDRINUSE) || errors.Is(err, syscall.EADDRNOTAVAIL) || errors.Is(err, syscall.EACCES)
 }
 
 // remoteSessions is the page's view of the running sessions.
