@@ -45,6 +45,11 @@ type Message struct {
 // it at once.
 func (s *Server) ReplyToQuestions(d time.Duration) { s.questionWait.Store(int64(d)) }
 
+// QuestionWait is how long a question's PreToolUse hook waits for the
+// wrapper's answers under the hook answer strategy (the wrapper's --wait),
+// and the longest any wrapper asks for.
+const QuestionWait = 60 * time.Second
+
 // ReplyTimeout bounds how long a PermissionRequest hook waits for the
 // wrapper's decision. Rules decide at once; past it, Claude draws its
 // dialog and the screen takes over.

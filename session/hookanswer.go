@@ -2,7 +2,6 @@ package session
 
 import (
 	"encoding/json"
-	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/events"
@@ -27,7 +26,7 @@ const (
 // hookWait is how long a question's PreToolUse hook waits for the answers
 // (the rules decide at once; a person at the prompt may take longer, and
 // then answers on the screen).
-const hookWait = 60 * time.Second
+const hookWait = hook.QuestionWait
 
 // answerByHook answers f through its waiting PreToolUse hook, when every
 // decision can be said there and the hook still waits; false otherwise (the

@@ -19,6 +19,7 @@ import (
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/bundle"
 	"github.com/claudewrap/claudewrap/cast"
+	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/screen"
 )
@@ -469,7 +470,8 @@ func TestHookNeverFails(t *testing.T) {
 		stderr string
 	}{
 		{[]string{"--socket", "/s", "--wait", "70s"}, "/s", 70 * time.Second, ""},
-		{[]string{"--wait", "bogus"}, "/the/env/socket", 0, `claudewrap hook: invalid argument "bogus" for "--wait" flag`},
+		// Waits the longest a wrapper asks: shorter, the wrapper could answer a hook gone.
+		{[]string{"--wait", "bogus", "--socket", "/s"}, "/s", hook.QuestionWait, `claudewrap hook: --wait "bogus" is no duration: waiting up to 1m0s`},
 		{[]string{"--socket", "/s", "--new-flag", "x"}, "/s", 0, ""}, // an unknown flag is left out, its value with it
 		{[]string{"extra"}, "/the/env/socket", 0, `claudewrap hook: arguments ["extra"] left out`},
 	} {

@@ -30,6 +30,7 @@ type HookOptions struct {
 // for Claude: a PermissionRequest's decision, a question's answers.
 func NewCmdHook(stdin io.Reader, stdout, stderr io.Writer, runF func(*HookOptions) error) *cobra.Command {
 	opts := &HookOptions{Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	wait := &hookWait{d: &opts.Wait}
 	run := func() (err error) {
 		defer func() {
 			if p := recover(); p != nil {
@@ -39,6 +40,9 @@ func NewCmdHook(stdin io.Reader, stdout, stderr io.Writer, runF func(*HookOption
 		}()
 		if opts.Socket == "" {
 			opts.Socket = os.Getenv("CLAUDEWRAP_HOOK_SOCKET")
+		}
+		if wait.bad != "" {
+			fmt.Fprintf(opts.Stderr, "claudewrap hook: --wait %q is no duration: waiting up to %v\n", wait.bad, hook.QuestionWait)
 		}
 		if runF != nil {
 			return runF(opts)
@@ -70,6 +74,33 @@ waits at most that long for the wrapper's answer.`,
 		return run()
 	})
 	cmd.Flags().StringVar(&opts.Socket, "socket", "", "the wrapper's hook socket (default $CLAUDEWRAP_HOOK_SOCKET)")
-	cmd.Flags().DurationVar(&opts.Wait, "wait", 0, "how long the wrapper may take to answer (the hook answer strategy)")
+	cmd.Flags().Var(wait, "wait", "how long the wrapper may take to answer (the hook answer strategy)")
 	return cmd
+}
+
+// hookWait is --wait. A value it cannot read (a claudewrap installed anew
+// during a run, reading the run's settings) waits hook.QuestionWait, the
+// longest a wrapper asks for: waiting longer than the wrapper is harmless,
+// since the wrapper's "no answer" ends the wait, but shorter would let the
+// wrapper answer a hook gone. It is no flag error, so the flags after it
+// are still read.
+type hookWait struct {
+	d   *time.Duration
+	bad string // the value not read, said on stderr
+}
+
+func (w *hookWait) String() string {
+	if w.d == nil {
+		return "0s"
+	}
+	return w.d.String()
+}
+func (w *hookWait) Type() string { return "duration" }
+func (w *hookWait) Set(v string) error {
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		d, w.bad = hook.QuestionWait, v
+	}
+	*w.d = d
+	return nil
 }
