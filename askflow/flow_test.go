@@ -1894,3 +1894,46 @@ func TestAwayNotInText(t *testing.T) {
 		})
 	}
 }
+
+// TestReviewWrappedEmoji: random forms run 73, s025 (111x37): the review
+// page of a form whose first answer wraps where "👨‍💻 Dev laptop" begins,
+// the emoji left at the row's end, drawn "…" (2.1.332) or not at all
+// (2.1.197). The page lists what was intended; with a label other than the
+// one the emoji begins, it does not.
+func TestReviewWrappedEmoji(t *testing.T) {
+	opts := func(ls ...string) []answer.Option {
+		var o []answer.Option
+		for _, l := range ls {
+			o = append(o, answer.Option{Label: l})
+		}
+		return o
+	}
+	first := []string{"1️⃣ First", "Keep the current setup and revisit the question after the next quarterly planning", "↓ 4. more", "👨\u200d💻 Dev laptop"}
+	qs := []answer.Question{
+		{Question: "Which storage backend should we use for part 3?\nWe need to decide today.", MultiSelect: true, Options: opts(append(first, "🚀 Dev laptop")...)},
+		{Question: "1. Which cache? (4)", Options: opts("None", "Redis")},
+		{Question: "Which build tool should we adopt for item 5, considering the constraints of the payments service, its latency budget and the on-call rota?", MultiSelect: true, Options: opts("Redis", "camelCase")},
+		{Question: "_Which storage backend should we use for part 6?_", Options: opts("Type something.", "Other")},
+	}
+	sel := func(ls ...string) answer.Decision { return answer.Decision{Action: answer.Select, Labels: ls} }
+	for _, rec := range []string{"2.1.332", "2.1.197"} {
+		s, _ := replayRecording(t, "../testdata/screens/"+rec+"/stress-1764360000-s025-111x37.cast")
+		fm, err := screen.Recognize(s)
+		if err != nil || fm.Review == nil {
+			t.Fatalf("%s: no review page: %v", rec, err)
+		}
+		for _, tc := range []struct {
+			first    []string
+			mismatch bool
+		}{
+			{first, false},
+			{append(slices.Clone(first[:3]), "🚀 Dev laptop"), true}, // one code point: Claude measures it alike
+			{first[:3], true},
+		} {
+			ds := []answer.Decision{sel(tc.first...), sel("None"), sel("Redis", "camelCase"), sel("Type something.")}
+			if why := askflow.ReviewMismatchForTest(fm, qs, ds); (why != "") != tc.mismatch {
+				t.Errorf("%s, %q: reviewMismatch %q, want a mismatch %t", rec, tc.first, why, tc.mismatch)
+			}
+		}
+	}
+}

@@ -156,20 +156,8 @@ func (f *Form) Shows(qs []answer.Question, i int) bool {
 // column. Options are still told apart by their numbers and places, and
 // questions by Shows.
 func Squash(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	var seqs clusters
-	for _, r := range s {
-		if unicode.IsSpace(r) {
-			seqs = clusters{}
-			continue
-		}
-		w := runeWidth(r) // as the emulator measures it, for the sequences
-		if !seqs.joins(r, w) && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError && !answer.Invisible(r) && !isSpacingMark(r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	r, _ := squashSequences(s)
+	return string(r)
 }
 
 // Typable reports whether typed text s can show on the screen as typed,
@@ -208,37 +196,38 @@ func sameHeader(screen, asked string) bool {
 	return sameText(screen, asked) || sameText(screen, answer.QuoteJSON(asked))
 }
 
-// SameWrapped reports whether text read off a page whose lines wrap (a
-// review page's question or answer, its rows joined by "\n") is the text
-// asked, as Squash leaves both, where a wide character asked that Claude's
-// wrap left at a row's last column may be missing from the screen: Claude
-// Code 2.1.330 and later draw "…" in its place, 2.1.227 and older draw
-// nothing, and the row below goes on after it (random forms run 73, s025:
-// "… Dev laptop" on 2.1.332, ", Dev laptop" on 2.1.197, for
+// SameWrapped reports whether text read off a review page (its question or
+// answer, a row that reached the right edge followed by "\n") is the text
+// asked, as Squash leaves both, where an emoji sequence asked may be
+// missing at the end of such a row: Claude Code measures a sequence (one
+// joined by ZWJ, a keycap, a flag, one with VS16 or a skin tone) otherwise
+// when it wraps than when it draws, and one its wrap left at a row's end
+// did not fit there: 2.1.330 and later draw "…" in its place, 2.1.227 and
+// older nothing, and the row below goes on after it (random forms run 73,
+// s025: "… Dev laptop" on 2.1.332, ", Dev laptop" on 2.1.197, for
 // "👨‍💻 Dev laptop"; redrawn at the same width, the emoji began the row
-// below). Only at a row's end; a row not last may not lose one otherwise.
+// below). Nothing else may be missing, and only there.
 func SameWrapped(shown, asked string) bool {
-	a := []rune(Squash(asked))
+	a, seq := squashSequences(asked)
 	rows := strings.Split(shown, "\n")
 	// at holds the places in a that the rows read so far may end at.
 	at := map[int]bool{0: true}
 	for k, row := range rows {
-		last := k == len(rows)-1
 		r := []rune(Squash(row))
-		cut := len(r) > 0 && r[len(r)-1] == '…'
 		next := map[int]bool{}
 		for i := range at {
 			if hasRunes(a, i, r) {
 				next[i+len(r)] = true
 			}
-			// The row ends where a wide character was, with "…" or not.
-			w := r
-			if cut {
-				w = r[:len(r)-1]
-			} else if last {
+			if k == len(rows)-1 {
 				continue
 			}
-			if j := i + len(w); hasRunes(a, i, w) && j < len(a) && runeWidth(a[j]) == 2 {
+			// The row ends where a sequence was, with "…" or not.
+			w := r
+			if n := len(r); n > 0 && r[n-1] == '…' {
+				w = r[:n-1]
+			}
+			if j := i + len(w); hasRunes(a, i, w) && j < len(a) && seq[j] {
 				next[j+1] = true
 			}
 		}
@@ -252,6 +241,31 @@ func SameWrapped(shown, asked string) bool {
 // hasRunes reports whether a holds r from i.
 func hasRunes(a []rune, i int, r []rune) bool {
 	return len(a)-i >= len(r) && slices.Equal(a[i:i+len(r)], r)
+}
+
+// squashSequences is Squash(s) with, for each character kept, whether it
+// began an emoji sequence whose other characters Squash left out (a flag's
+// two letters both stay: not one).
+func squashSequences(s string) ([]rune, []bool) {
+	var out []rune
+	var seq []bool
+	var seqs clusters
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			seqs = clusters{}
+			continue
+		}
+		w := runeWidth(r)
+		joined := seqs.joins(r, w)
+		if !joined && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError && !answer.Invisible(r) && !isSpacingMark(r) {
+			out, seq = append(out, r), append(seq, false)
+			continue
+		}
+		if n := len(out); n > 0 && (joined || isEmojiModifier(r) || r == zeroWidthJoiner || r == 0xFE0F || r == 0x20E3) {
+			seq[n-1] = true
+		}
+	}
+	return out, seq
 }
 
 func sameText(screen, asked string) bool {

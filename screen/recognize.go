@@ -1063,9 +1063,12 @@ func parseReviewPage(ls []line, bottom, cols int) (*Form, error) {
 		}
 	}
 	var started bool
+	full := false // the row before reached the page's right edge (see join)
 	for z := y + 1; z < bottom-1; z++ {
 		raw := ls[z].text()
 		t := stripGutter(raw)
+		wasFull := full
+		full = ls[z].end() >= cols-fullRow
 		switch {
 		case t == "" || isMoreLines(ls[z]):
 			continue
@@ -1078,7 +1081,7 @@ func parseReviewPage(ls []line, bottom, cols int) (*Form, error) {
 			continue
 		case strings.HasPrefix(t, reviewAnswer) && len(rv.Answers) > 0:
 			a := &rv.Answers[len(rv.Answers)-1]
-			a.Answer = join(a.Answer, strings.TrimPrefix(t, reviewAnswer))
+			a.Answer = join(a.Answer, strings.TrimPrefix(t, reviewAnswer), false)
 			continue
 		}
 		if !started {
@@ -1091,9 +1094,9 @@ func parseReviewPage(ls []line, bottom, cols int) (*Form, error) {
 		}
 		a := &rv.Answers[len(rv.Answers)-1]
 		if a.Answer == "" {
-			a.Question = join(a.Question, t)
+			a.Question = join(a.Question, t, wasFull)
 		} else {
-			a.Answer = join(a.Answer, t)
+			a.Answer = join(a.Answer, t, wasFull)
 		}
 	}
 	if len(rv.Answers) == 0 && !f.Cut {
@@ -1109,11 +1112,32 @@ func parseReviewPage(ls []line, bottom, cols int) (*Form, error) {
 	return f, nil
 }
 
-// join adds a row to a review entry's question or answer, keeping where the
-// page wrapped it (see ReviewAnswer).
-func join(a, b string) string {
-	if a == "" {
+// fullRow: a review page's row ending this close to the screen's right
+// edge may have lost a wide character at its end (see SameWrapped). Claude
+// wraps a row a column short of the edge: "…" in place of the character
+// ended in the column before the last, and the row without it (a space
+// where the character began) three columns short (random forms run 73).
+const fullRow = 3
+
+// join adds a row to a review entry's question or answer: after a row that
+// reached the right edge (full), with "\n", which marks where a wide
+// character may be missing (see ReviewAnswer); else with a space.
+func join(a, b string, full bool) string {
+	switch {
+	case a == "":
 		return b
+	case full:
+		return a + "\n" + b
 	}
-	return a + "\n" + b
+	return a + " " + b
+}
+
+// end is the cell column after the line's last character other than space.
+func (l line) end() int {
+	for i := len(l.runes) - 1; i >= 0; i-- {
+		if l.runes[i] != ' ' {
+			return l.x(i) + max(1, runeWidth(l.runes[i]))
+		}
+	}
+	return 0
 }

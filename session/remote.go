@@ -198,6 +198,7 @@ type waiter struct {
 	// cancels: the answer declines the form. A form cancelled otherwise
 	// (its turn interrupted) did not get that answer.
 	cancels bool
+	order   uint64 // when it began to wait (session.order)
 }
 
 // tell gives w its outcome, unless it has one.
@@ -221,7 +222,7 @@ func (w *waiter) last(why string) remote.Outcome {
 
 // await registers a wait for form id's outcome, read from the events.
 func (s *session) await(id string, cancels bool) *waiter {
-	w := &waiter{ch: make(chan remote.Outcome, 1), cancels: cancels}
+	w := &waiter{ch: make(chan remote.Outcome, 1), cancels: cancels, order: s.order.Add(1)}
 	s.wmu.Lock()
 	if s.waiters == nil {
 		s.waiters = map[string][]*waiter{}
@@ -272,6 +273,14 @@ func (s *session) outcomeOf(name string, f events.Fields) {
 		}
 	case "handed_over":
 		o = remote.Outcome{Result: "taken", Message: "handed to the person: " + str("reason")}
+		// Said just after the form moved: an answer that began to wait
+		// since (the form was the person's again) is not the one let go.
+		// (A chat message the person took over moves no form.)
+		s.mu.Lock()
+		if fm := s.forms[id]; fm != nil && f["chat_message"] == nil {
+			ws = slices.DeleteFunc(ws, func(w *waiter) bool { return w.order > fm.handed })
+		}
+		s.mu.Unlock()
 	case "error":
 		if f["step"] == nil {
 			return

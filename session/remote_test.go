@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/internal/fakeclaude"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/remote"
@@ -15,6 +16,14 @@ import (
 
 // hostTerminal is a run on the person's terminal (passthrough).
 var hostTerminal = ptyhost.Config{Cols: 100, Rows: 40}
+
+// personRun is a run on the person's terminal that hands every form to
+// them: what an answer from elsewhere answers.
+func personRun(t *testing.T) (*fakeChild, *run) {
+	t.Helper()
+	c := newChild(t, fakeclaude.Faults{})
+	return c, startRun(t, c, Config{Decider: decider{}, Policy: rules.Passthrough, Host: hostTerminal})
+}
 
 // leaves waits until f is no longer in state st.
 func (r *run) leaves(f *form, st state) {
@@ -40,8 +49,7 @@ func (r *run) form(id string) *form {
 // the first waited out its two minutes though Claude had recorded it.
 func TestRemoteTwoAnswers(t *testing.T) {
 	t.Parallel()
-	c := newChild(t, fakeclaude.Faults{})
-	r := startRun(t, c, Config{Decider: decider{}, Policy: rules.Passthrough, Host: hostTerminal})
+	c, r := personRun(t)
 	c.ask("t1", database)
 	r.wait(`"handed_over"`)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -63,8 +71,7 @@ func TestRemoteTwoAnswers(t *testing.T) {
 // failed, never "cancelled" (which a sender reads as done as asked).
 func TestRemoteDroppedNotOK(t *testing.T) {
 	t.Parallel()
-	c := newChild(t, fakeclaude.Faults{})
-	r := startRun(t, c, Config{Decider: decider{}, Policy: rules.Passthrough, Host: hostTerminal})
+	c, r := personRun(t)
 	c.askTogether(pendingForm{"t1", []fakeclaude.Question{database}}, pendingForm{"t2", []fakeclaude.Question{features}})
 	r.log.WaitForN(t, `"handed_over"`, 2, 10*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -87,8 +94,7 @@ func TestRemoteDroppedNotOK(t *testing.T) {
 // waiting for it. Before, both waited out the answer's two minutes.
 func TestRemoteClaudeExits(t *testing.T) {
 	t.Parallel()
-	c := newChild(t, fakeclaude.Faults{})
-	r := startRun(t, c, Config{Decider: decider{}, Policy: rules.Passthrough, Host: hostTerminal})
+	c, r := personRun(t)
 	c.askTogether(pendingForm{"t1", []fakeclaude.Question{database}}, pendingForm{"t2", []fakeclaude.Question{features}})
 	r.log.WaitForN(t, `"handed_over"`, 2, 10*time.Second)
 	got := make(chan remote.Outcome, 1)
@@ -105,13 +111,39 @@ func TestRemoteClaudeExits(t *testing.T) {
 	}
 }
 
+// TestHandoverToldToEarlierWaiters: a handover is said just after the form
+// moved; an answer from elsewhere that began to wait since (the form was
+// the person's again) does not hear it as its own outcome, while one
+// waiting before it does.
+func TestHandoverToldToEarlierWaiters(t *testing.T) {
+	t.Parallel()
+	c, r := personRun(t)
+	c.ask("t1", database)
+	r.wait(`"handed_over"`)
+	f := r.form("t1")
+	before := r.s.await("t1", false)
+	defer r.s.unawait("t1", before)
+	r.s.mu.Lock()
+	f.handed = r.s.order.Add(1) // handed over again, as a failed drive does
+	r.s.mu.Unlock()
+	after := r.s.await("t1", false) // in the moment before the handover is said
+	defer r.s.unawait("t1", after)
+	r.s.outcomeOf("handed_over", events.Fields{"tool_use_id": "t1", "reason": "navigation failed"})
+	if o := before.last("none"); o.Result != "taken" || !strings.Contains(o.Message, "navigation failed") {
+		t.Errorf("the answer waiting before: %+v, want taken: navigation failed", o)
+	}
+	if o := after.last("none"); o.Message != "none" {
+		t.Errorf("the answer waiting since heard %+v", o)
+	}
+	r.end()
+}
+
 // TestRemoteWithdrawnAtDeadline: an answer from elsewhere still waiting its
 // turn when its wait runs out is withdrawn (the form is the person's
 // again), and its sender told it failed: it is never pressed later.
 func TestRemoteWithdrawnAtDeadline(t *testing.T) {
 	t.Parallel()
-	c := newChild(t, fakeclaude.Faults{})
-	r := startRun(t, c, Config{Decider: decider{}, Policy: rules.Passthrough, Host: hostTerminal})
+	c, r := personRun(t)
 	c.askTogether(pendingForm{"t1", []fakeclaude.Question{database}}, pendingForm{"t2", []fakeclaude.Question{features}})
 	r.log.WaitForN(t, `"handed_over"`, 2, 10*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -224,7 +225,10 @@ type session struct {
 	// waiters are remote answers waiting for their form's outcome (remote.go).
 	wmu     sync.Mutex
 	waiters map[string][]*waiter
-	reg     *remote.Registration
+	// order numbers waiters and handovers, so that a handover is told only
+	// to the waiters that were there before it (see outcomeOf).
+	order atomic.Uint64
+	reg   *remote.Registration
 	// served is closed once Claude has exited and the work for its forms
 	// is done: no outcome comes after it.
 	served chan struct{}
