@@ -290,7 +290,8 @@ func clean(dir string) {
 		if id == name {
 			continue // not a session's
 		}
-		if pid, err := strconv.Atoi(id); err == nil && !alive(pid) {
+		// A pid as Register names it ("+42" and "042" are no session's).
+		if pid, err := strconv.Atoi(id); err == nil && pid > 0 && strconv.Itoa(pid) == id && !alive(pid) {
 			os.Remove(filepath.Join(dir, name))
 		}
 	}

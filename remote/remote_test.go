@@ -158,7 +158,7 @@ func TestStaleCleaned(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "."+dead2+".json.tmp"), nil, 0o600)
 	// A live session's, and what is not a session's, stay.
 	live := strconv.Itoa(os.Getpid())
-	keep := []string{"." + live + ".json.tmp", live + ".sock", "notes.txt", "x.json"}
+	keep := []string{"." + live + ".json.tmp", live + ".sock", "notes.txt", "x.json", "+2147483002.json", "02147483002.sock"}
 	for _, k := range keep {
 		os.WriteFile(filepath.Join(dir, k), nil, 0o600)
 	}

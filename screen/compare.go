@@ -250,18 +250,22 @@ func squashSequences(s string) ([]rune, []bool) {
 	var out []rune
 	var seq []bool
 	var seqs clusters
+	word := false // a character of this word was kept
 	for _, r := range s {
 		if unicode.IsSpace(r) {
-			seqs = clusters{}
+			seqs, word = clusters{}, false
 			continue
 		}
 		w := runeWidth(r)
 		joined := seqs.joins(r, w)
 		if !joined && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError && !answer.Invisible(r) && !isSpacingMark(r) {
-			out, seq = append(out, r), append(seq, false)
+			out, seq, word = append(out, r), append(seq, false), true
 			continue
 		}
-		if n := len(out); n > 0 && (joined || isEmojiModifier(r) || r == zeroWidthJoiner || r == 0xFE0F || r == 0x20E3) {
+		// What follows the character kept last, in its word: a joined
+		// emoji, a skin tone, a ZWJ after a wide one, VS16, a keycap.
+		n := len(out)
+		if word && (joined || isEmojiModifier(r) || r == zeroWidthJoiner && runeWidth(out[n-1]) == 2 || r == 0xFE0F || r == 0x20E3) {
 			seq[n-1] = true
 		}
 	}

@@ -1021,6 +1021,8 @@ func TestSameWrapped(t *testing.T) {
 		{"Dev laptop", "Dev laptops", false},
 		{"cafe\u0301\nDev", "cafe\u0301 Dev", true},
 		{"caf\nDev", "cafe\u0301 Dev", false}, // an accent is no sequence
+		{"caf\nDev", "cafe\u200d Dev", false}, // nor a ZWJ after a letter
+		{"mor\nDev", "more \ufe0fDev", false}, // nor a VS16 after a space
 	} {
 		if got := screen.SameWrapped(tc.shown, tc.asked); got != tc.want {
 			t.Errorf("SameWrapped(%q, %q) = %t, want %t", tc.shown, tc.asked, got, tc.want)

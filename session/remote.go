@@ -93,7 +93,7 @@ func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decisi
 	}
 	// Registered before the answer can win, so that no outcome of it is
 	// missed; an answer that loses never hears the winner's.
-	w := s.await(id, cancels)
+	w := s.await(id, f, cancels)
 	defer s.unawait(id, w)
 	switch {
 	case st == handedOver:
@@ -199,6 +199,7 @@ type waiter struct {
 	// (its turn interrupted) did not get that answer.
 	cancels bool
 	order   uint64 // when it began to wait (session.order)
+	f       *form  // the form it waits on
 }
 
 // tell gives w its outcome, unless it has one.
@@ -220,9 +221,10 @@ func (w *waiter) last(why string) remote.Outcome {
 	}
 }
 
-// await registers a wait for form id's outcome, read from the events.
-func (s *session) await(id string, cancels bool) *waiter {
-	w := &waiter{ch: make(chan remote.Outcome, 1), cancels: cancels, order: s.order.Add(1)}
+// await registers a wait for the outcome of form f, asked as id, read from
+// the events.
+func (s *session) await(id string, f *form, cancels bool) *waiter {
+	w := &waiter{ch: make(chan remote.Outcome, 1), cancels: cancels, order: s.order.Add(1), f: f}
 	s.wmu.Lock()
 	if s.waiters == nil {
 		s.waiters = map[string][]*waiter{}
@@ -275,12 +277,11 @@ func (s *session) outcomeOf(name string, f events.Fields) {
 		o = remote.Outcome{Result: "taken", Message: "handed to the person: " + str("reason")}
 		// Said just after the form moved: an answer that began to wait
 		// since (the form was the person's again) is not the one let go.
-		// (A chat message the person took over moves no form.)
-		s.mu.Lock()
-		if fm := s.forms[id]; fm != nil && f["chat_message"] == nil {
-			ws = slices.DeleteFunc(ws, func(w *waiter) bool { return w.order > fm.handed })
+		// (A chat message the person took over moves no form.) Not s.mu:
+		// this runs inside the events log's lock, which is taken under it.
+		if f["chat_message"] == nil {
+			ws = slices.DeleteFunc(ws, func(w *waiter) bool { return w.order > w.f.handed.Load() })
 		}
-		s.mu.Unlock()
 	case "error":
 		if f["step"] == nil {
 			return

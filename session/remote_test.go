@@ -121,14 +121,13 @@ func TestHandoverToldToEarlierWaiters(t *testing.T) {
 	c.ask("t1", database)
 	r.wait(`"handed_over"`)
 	f := r.form("t1")
-	before := r.s.await("t1", false)
+	before := r.s.await("t1", f, false)
 	defer r.s.unawait("t1", before)
-	r.s.mu.Lock()
-	f.handed = r.s.order.Add(1) // handed over again, as a failed drive does
-	r.s.mu.Unlock()
-	after := r.s.await("t1", false) // in the moment before the handover is said
+	f.handed.Store(r.s.order.Add(1))   // handed over again, as a failed drive does
+	after := r.s.await("t1", f, false) // in the moment before the handover is said
 	defer r.s.unawait("t1", after)
-	r.s.outcomeOf("handed_over", events.Fields{"tool_use_id": "t1", "reason": "navigation failed"})
+	// Through the log, as it is said: outcomeOf runs inside its lock.
+	r.s.log.Emit("handed_over", events.Fields{"tool_use_id": "t1", "reason": "navigation failed"})
 	if o := before.last("none"); o.Result != "taken" || !strings.Contains(o.Message, "navigation failed") {
 		t.Errorf("the answer waiting before: %+v, want taken: navigation failed", o)
 	}
