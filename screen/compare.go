@@ -156,7 +156,7 @@ func (f *Form) Shows(qs []answer.Question, i int) bool {
 // column. Options are still told apart by their numbers and places, and
 // questions by Shows.
 func Squash(s string) string {
-	r, _ := squashSequences(s)
+	r, _, _ := squashSequences(s)
 	return string(r)
 }
 
@@ -197,18 +197,22 @@ func sameHeader(screen, asked string) bool {
 }
 
 // SameWrapped reports whether text read off a review page (its question or
-// answer, a row that reached the right edge followed by "\n") is the text
-// asked, as Squash leaves both, where an emoji sequence asked may be
-// missing at the end of such a row: Claude Code measures a sequence (one
-// joined by ZWJ, a keycap, a flag, one with VS16 or a skin tone) otherwise
-// when it wraps than when it draws, and one its wrap left at a row's end
-// did not fit there: 2.1.330 and later draw "…" in its place, 2.1.227 and
-// older nothing, and the row below goes on after it (random forms run 73,
-// s025: "… Dev laptop" on 2.1.332, ", Dev laptop" on 2.1.197, for
-// "👨‍💻 Dev laptop"; redrawn at the same width, the emoji began the row
-// below). Nothing else may be missing, and only there.
+// answer, each row that reached the right edge ended by "\n") is the text
+// asked, as Squash leaves both, where text asked may be missing at the end
+// of such a row. Claude Code measures some text otherwise when it lays a
+// row out than the terminal draws it (an emoji sequence: joined by ZWJ, a
+// keycap, VS16, a skin tone; a Devanagari word), and what then did not fit
+// at the row's end is lost:
+//   - "…" in its place: the rest of the word it began in (2.1.299 and later:
+//     random forms run 73, s025, "more, …" then "Dev laptop" on the next
+//     row for "more, 👨‍💻 Dev laptop"; run 75, s006, "Python, नम…" ending
+//     the answer for "Python, नमस्ते");
+//   - nothing in its place: one emoji sequence, the next row going on after
+//     it (2.1.197, 2.1.227: "more," then "Dev laptop").
+//
+// Nothing else may be missing, and nowhere else.
 func SameWrapped(shown, asked string) bool {
-	a, seq := squashSequences(asked)
+	a, seq, ends := squashSequences(asked)
 	rows := strings.Split(shown, "\n")
 	// at holds the places in a that the rows read so far may end at.
 	at := map[int]bool{0: true}
@@ -220,14 +224,16 @@ func SameWrapped(shown, asked string) bool {
 				next[i+len(r)] = true
 			}
 			if k == len(rows)-1 {
-				continue
+				continue // a row that did not reach the edge
 			}
-			// The row ends where a sequence was, with "…" or not.
-			w := r
 			if n := len(r); n > 0 && r[n-1] == '…' {
-				w = r[:n-1]
-			}
-			if j := i + len(w); hasRunes(a, i, w) && j < len(a) && seq[j] {
+				if j := i + n - 1; j < len(a) && hasRunes(a, i, r[:n-1]) {
+					for !ends[j] {
+						j++
+					}
+					next[j+1] = true
+				}
+			} else if j := i + len(r); j < len(a) && seq[j] && hasRunes(a, i, r) {
 				next[j+1] = true
 			}
 		}
@@ -245,21 +251,22 @@ func hasRunes(a []rune, i int, r []rune) bool {
 
 // squashSequences is Squash(s) with, for each character kept, whether it
 // began an emoji sequence whose other characters Squash left out (a flag's
-// two letters both stay: not one).
-func squashSequences(s string) ([]rune, []bool) {
-	var out []rune
-	var seq []bool
+// two letters both stay: not one), and whether it ends its word.
+func squashSequences(s string) (out []rune, seq, ends []bool) {
 	var seqs clusters
 	word := false // a character of this word was kept
 	for _, r := range s {
 		if unicode.IsSpace(r) {
+			if word {
+				ends[len(ends)-1] = true
+			}
 			seqs, word = clusters{}, false
 			continue
 		}
 		w := runeWidth(r)
 		joined := seqs.joins(r, w)
 		if !joined && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError && !answer.Invisible(r) && !isSpacingMark(r) {
-			out, seq, word = append(out, r), append(seq, false), true
+			out, seq, ends, word = append(out, r), append(seq, false), append(ends, false), true
 			continue
 		}
 		// What follows the character kept last, in its word: a joined
@@ -269,7 +276,10 @@ func squashSequences(s string) ([]rune, []bool) {
 			seq[n-1] = true
 		}
 	}
-	return out, seq
+	if word {
+		ends[len(ends)-1] = true
+	}
+	return out, seq, ends
 }
 
 func sameText(screen, asked string) bool {

@@ -116,9 +116,9 @@ type Review struct {
 }
 
 // ReviewAnswer is one question on the review page with the answer given,
-// each as its rows show it, joined by a space, or by "\n" after a row that
-// reached the screen's right edge: there a wide character may be missing
-// when it is compared with the text asked (SameWrapped).
+// each as its rows show it, joined by a space; a row that reached the
+// screen's right edge ends with "\n": there text may be missing when it is
+// compared with the text asked (SameWrapped).
 type ReviewAnswer struct {
 	Question string
 	Answer   string

@@ -992,34 +992,40 @@ func TestWrappedEmojiEllipsis(t *testing.T) {
 	}
 }
 
-// TestSameWrapped: an emoji sequence asked may be missing at the end of a
-// row that reached the right edge ("\n"), "…" in its place or nothing;
-// nothing else may, nor anywhere else.
+// TestSameWrapped: at the end of a row that reached the right edge ("\n"),
+// "…" may stand for the rest of the word asked there, and nothing for one
+// emoji sequence; nothing else may be missing, nor anywhere else.
 func TestSameWrapped(t *testing.T) {
 	for _, tc := range []struct {
 		shown, asked string
 		want         bool
 	}{
-		{"more, …\nDev laptop", "more, 👨\u200d💻 Dev laptop", true}, // 2.1.332
+		{"more, …\nDev laptop", "more, 👨\u200d💻 Dev laptop", true}, // 2.1.332, run 73
 		{"more,\nDev laptop", "more, 👨\u200d💻 Dev laptop", true},   // 2.1.197
 		{"more, …\nDev laptop", "more, 1️⃣ Dev laptop", true},
-		{"more, …\nDev laptop", "more, ❤️ Dev laptop", true},
-		{"more, …\nDev laptop", "more, 👍🏽 Dev laptop", true},
+		{"more,\nDev laptop", "more, ❤️ Dev laptop", true},
+		{"more,\nDev laptop", "more, 👍🏽 Dev laptop", true},
+		{"more, …\n", "more, 👨\u200d💻", true},
+		{"Python, नम…\n", "Python, नमस्ते", true}, // run 75
+		{"Python, नम…\nworld", "Python, नमस्ते world", true},
 		{"Wait…", "Wait…", true},
 		{"Wait…\nthere", "Wait… there", true},
 		{"Dev lap\ntop", "Dev laptop", true},
 		{"Dev lap top", "Dev laptop", true},
-		{"more, …", "more, 👨\u200d💻", false},                                 // not at a row's end: the entry's
-		{"Later…", "Later ⏳", false},                                         // a one-row answer
-		{"more, …\nDev laptop", "more, 🚀 Dev laptop", false},                 // one code point: measured alike
-		{"数据\n说明", "数据库说明", false},                                           // so is a wide letter
-		{"more, … Dev laptop", "more, 👨\u200d💻 Dev laptop", false},           // not where a row reached the edge
-		{"Auth, Fast", "Auth, 👨\u200d💻 Fast", false},                         // the same
-		{"more, …\nDev laptop", "more, 👨\u200d💻 👨\u200d💻 Dev laptop", false}, // one sequence only
+		{"cafe\u0301\nDev", "cafe\u0301 Dev", true},
+		{"more, …", "more, 👨\u200d💻", false},                               // a row short of the edge
+		{"Python, नम…", "Python, नमस्ते", false},                           // the same
+		{"more, … Dev laptop", "more, 👨\u200d💻 Dev laptop", false},         // the same
+		{"Later…", "Later ⏳", false},                                       // the same
+		{"Python, नम…\n", "Python, नमस्ते world", false},                   // the rest of the word only
+		{"Python, …\n", "Python,", false},                                  // "…" stands for something
+		{"more,\nDev laptop", "more, 🚀 Dev laptop", false},                 // one code point: measured alike
+		{"数据\n说明", "数据库说明", false},                                         // so is a wide letter
+		{"Auth, Fast", "Auth, 👨\u200d💻 Fast", false},                       // not at a row's end
+		{"more,\nDev laptop", "more, 👨\u200d💻 👨\u200d💻 Dev laptop", false}, // one sequence only
 		{"more, …\nDev laptop", "more, Dev laptop", false},
 		{"more, 👨\u200d💻\nDev laptop", "more, … Dev laptop", false},
 		{"Dev laptop", "Dev laptops", false},
-		{"cafe\u0301\nDev", "cafe\u0301 Dev", true},
 		{"caf\nDev", "cafe\u0301 Dev", false}, // an accent is no sequence
 		{"caf\nDev", "cafe\u200d Dev", false}, // nor a ZWJ after a letter
 		{"mor\nDev", "more \ufe0fDev", false}, // nor a VS16 after a space
@@ -1027,5 +1033,28 @@ func TestSameWrapped(t *testing.T) {
 		if got := screen.SameWrapped(tc.shown, tc.asked); got != tc.want {
 			t.Errorf("SameWrapped(%q, %q) = %t, want %t", tc.shown, tc.asked, got, tc.want)
 		}
+	}
+}
+
+// TestWrappedDevanagari: random forms run 75, s006 (97x35; 2.1.299 and
+// later): a review page whose answer ends with "नमस्ते" at the row's end.
+// Claude laid the row out as fitting and drew "नम…", the rest of the word
+// lost; the page is read so, and the intended answer is the one it lists.
+func TestWrappedDevanagari(t *testing.T) {
+	const rec = "../testdata/screens/2.1.332/stress-1764380000-s006-97x35.cast"
+	f, err := screen.Recognize(replay(t, rec, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Review == nil || len(f.Review.Answers) != 2 {
+		t.Fatalf("read as %v", f)
+	}
+	a := f.Review.Answers[1]
+	const want = "A single shared PostgreSQL instance with logical replication to a read replica, Python, नमस्ते"
+	if !strings.HasSuffix(a.Answer, "नम…\n") || !screen.SameWrapped(a.Answer, want) {
+		t.Errorf("answer read %q, not as %q", a.Answer, want)
+	}
+	if screen.SameWrapped(a.Answer, want+", Go") || screen.SameWrapped(a.Answer, "A single shared PostgreSQL instance with logical replication to a read replica, Python") {
+		t.Errorf("answer read %q taken for another", a.Answer)
 	}
 }

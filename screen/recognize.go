@@ -1063,12 +1063,10 @@ func parseReviewPage(ls []line, bottom, cols int) (*Form, error) {
 		}
 	}
 	var started bool
-	full := false // the row before reached the page's right edge (see join)
 	for z := y + 1; z < bottom-1; z++ {
 		raw := ls[z].text()
 		t := stripGutter(raw)
-		wasFull := full
-		full = ls[z].end() >= cols-fullRow
+		full := ls[z].end() >= cols-fullRow
 		switch {
 		case t == "" || isMoreLines(ls[z]):
 			continue
@@ -1076,12 +1074,12 @@ func parseReviewPage(ls []line, bottom, cols int) (*Form, error) {
 			rv.Incomplete = true
 			continue
 		case strings.HasPrefix(t, reviewQuestion):
-			rv.Answers = append(rv.Answers, ReviewAnswer{Question: strings.TrimPrefix(t, reviewQuestion)})
+			rv.Answers = append(rv.Answers, ReviewAnswer{})
+			addRow(&rv.Answers[len(rv.Answers)-1].Question, strings.TrimPrefix(t, reviewQuestion), full)
 			started = true
 			continue
 		case strings.HasPrefix(t, reviewAnswer) && len(rv.Answers) > 0:
-			a := &rv.Answers[len(rv.Answers)-1]
-			a.Answer = join(a.Answer, strings.TrimPrefix(t, reviewAnswer), false)
+			addRow(&rv.Answers[len(rv.Answers)-1].Answer, strings.TrimPrefix(t, reviewAnswer), full)
 			continue
 		}
 		if !started {
@@ -1094,9 +1092,9 @@ func parseReviewPage(ls []line, bottom, cols int) (*Form, error) {
 		}
 		a := &rv.Answers[len(rv.Answers)-1]
 		if a.Answer == "" {
-			a.Question = join(a.Question, t, wasFull)
+			addRow(&a.Question, t, full)
 		} else {
-			a.Answer = join(a.Answer, t, wasFull)
+			addRow(&a.Answer, t, full)
 		}
 	}
 	if len(rv.Answers) == 0 && !f.Cut {
@@ -1113,23 +1111,23 @@ func parseReviewPage(ls []line, bottom, cols int) (*Form, error) {
 }
 
 // fullRow: a review page's row ending this close to the screen's right
-// edge may have lost a wide character at its end (see SameWrapped). Claude
-// wraps a row a column short of the edge: "…" in place of the character
-// ended in the column before the last, and the row without it (a space
-// where the character began) three columns short (random forms run 73).
+// edge may have lost text at its end (see SameWrapped). Claude wraps a row
+// a column short of the edge: "…" in place of what did not fit ended in
+// the column before the last, and the row without an emoji that did not
+// (a space where it began) three columns short (random forms runs 73, 75).
 const fullRow = 3
 
-// join adds a row to a review entry's question or answer: after a row that
-// reached the right edge (full), with "\n", which marks where a wide
-// character may be missing (see ReviewAnswer); else with a space.
-func join(a, b string, full bool) string {
-	switch {
-	case a == "":
-		return b
-	case full:
-		return a + "\n" + b
+// addRow adds a row to a review entry's question or answer, after a space,
+// and ends a row that reached the right edge (full) with "\n", which marks
+// where text may be missing (see ReviewAnswer).
+func addRow(s *string, row string, full bool) {
+	if *s != "" && !strings.HasSuffix(*s, "\n") {
+		*s += " "
 	}
-	return a + " " + b
+	*s += row
+	if full {
+		*s += "\n"
+	}
 }
 
 // end is the cell column after the line's last character other than space.
