@@ -156,7 +156,7 @@ func (f *Form) Shows(qs []answer.Question, i int) bool {
 // column. Options are still told apart by their numbers and places, and
 // questions by Shows.
 func Squash(s string) string {
-	r, _, _ := squashSequences(s)
+	r, _, _ := squashMeasured(s)
 	return string(r)
 }
 
@@ -198,26 +198,28 @@ func sameHeader(screen, asked string) bool {
 
 // SameWrapped reports whether text read off a review page (its question or
 // answer, each row that reached the right edge ended by "\n") is the text
-// asked, as Squash leaves both, where text asked may be missing at the end
-// of such a row. Claude Code measures some text otherwise when it lays a
-// row out than the terminal draws it (an emoji sequence: joined by ZWJ, a
-// keycap, VS16, a skin tone; a Devanagari word), and what then did not fit
-// at the row's end is lost:
-//   - "…" in its place: the rest of the word it began in (2.1.299 and later:
-//     random forms run 73, s025, "more, …" then "Dev laptop" on the next
-//     row for "more, 👨‍💻 Dev laptop"; run 75, s006, "Python, नम…" ending
-//     the answer for "Python, नमस्ते");
-//   - nothing in its place: one emoji sequence, the next row going on after
-//     it (2.1.197, 2.1.227: "more," then "Dev laptop").
+// asked, as Squash leaves both, where the rest of a word asked may be
+// missing at the end of such a row. Claude Code measures some text
+// otherwise when it lays a row out than the terminal draws it (an emoji
+// sequence: joined by ZWJ, a keycap, VS16, a skin tone; a word with
+// Devanagari or Thai marks), and what then did not fit at the row's end is
+// lost:
+//   - "…" in its place (2.1.266 and later): the rest of the word it began
+//     in, whatever it holds (random forms run 73, s025: "more, …" then "Dev
+//     laptop" on the next row for "more, 👨‍💻 Dev laptop"; run 75, s006:
+//     "Python, नम…" ending the answer for "Python, नमस्ते");
+//   - nothing in its place (2.1.197, 2.1.227): the rest of a word that holds
+//     such text ("more," then "Dev laptop"; "Python, नम").
 //
 // Nothing else may be missing, and nowhere else.
 func SameWrapped(shown, asked string) bool {
-	a, seq, ends := squashSequences(asked)
+	a, odd, ends := squashMeasured(asked)
 	rows := strings.Split(shown, "\n")
 	// at holds the places in a that the rows read so far may end at.
 	at := map[int]bool{0: true}
 	for k, row := range rows {
 		r := []rune(Squash(row))
+		cut := len(r) > 0 && r[len(r)-1] == '…'
 		next := map[int]bool{}
 		for i := range at {
 			if hasRunes(a, i, r) {
@@ -226,15 +228,21 @@ func SameWrapped(shown, asked string) bool {
 			if k == len(rows)-1 {
 				continue // a row that did not reach the edge
 			}
-			if n := len(r); n > 0 && r[n-1] == '…' {
-				if j := i + n - 1; j < len(a) && hasRunes(a, i, r[:n-1]) {
-					for !ends[j] {
-						j++
-					}
-					next[j+1] = true
-				}
-			} else if j := i + len(r); j < len(a) && seq[j] && hasRunes(a, i, r) {
-				next[j+1] = true
+			w := r
+			if cut {
+				w = r[:len(r)-1]
+			}
+			j := i + len(w)
+			if j >= len(a) || !hasRunes(a, i, w) {
+				continue
+			}
+			// The rest of the word from j.
+			end, measured := j, odd[j]
+			for ; !ends[end]; end++ {
+				measured = measured || odd[end+1]
+			}
+			if cut || measured {
+				next[end+1] = true
 			}
 		}
 		if at = next; len(at) == 0 {
@@ -249,10 +257,12 @@ func hasRunes(a []rune, i int, r []rune) bool {
 	return len(a)-i >= len(r) && slices.Equal(a[i:i+len(r)], r)
 }
 
-// squashSequences is Squash(s) with, for each character kept, whether it
-// began an emoji sequence whose other characters Squash left out (a flag's
-// two letters both stay: not one), and whether it ends its word.
-func squashSequences(s string) (out []rune, seq, ends []bool) {
+// squashMeasured is Squash(s) with, for each character kept, whether what
+// follows it in its word and Squash left out makes Claude Code measure it
+// otherwise than a terminal draws it (odd: an emoji sequence's rest, a
+// Devanagari or Thai mark; a flag's two letters both stay, and are not),
+// and whether it ends its word.
+func squashMeasured(s string) (out []rune, odd, ends []bool) {
 	var seqs clusters
 	word := false // a character of this word was kept
 	for _, r := range s {
@@ -266,20 +276,24 @@ func squashSequences(s string) (out []rune, seq, ends []bool) {
 		w := runeWidth(r)
 		joined := seqs.joins(r, w)
 		if !joined && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError && !answer.Invisible(r) && !isSpacingMark(r) {
-			out, seq, ends, word = append(out, r), append(seq, false), append(ends, false), true
+			out, odd, ends, word = append(out, r), append(odd, false), append(ends, false), true
 			continue
 		}
-		// What follows the character kept last, in its word: a joined
-		// emoji, a skin tone, a ZWJ after a wide one, VS16, a keycap.
 		n := len(out)
-		if word && (joined || isEmojiModifier(r) || r == zeroWidthJoiner && runeWidth(out[n-1]) == 2 || r == 0xFE0F || r == 0x20E3) {
-			seq[n-1] = true
+		if word && (joined || isEmojiModifier(r) || r == zeroWidthJoiner && runeWidth(out[n-1]) == 2 || r == 0xFE0F || r == 0x20E3 || indicMark(r)) {
+			odd[n-1] = true
 		}
 	}
 	if word {
 		ends[len(ends)-1] = true
 	}
-	return out, seq, ends
+	return out, odd, ends
+}
+
+// indicMark reports whether r is a mark of the Brahmic scripts, Devanagari
+// to Sinhala, or of Thai and Lao.
+func indicMark(r rune) bool {
+	return r >= 0x0900 && r < 0x0F00 && (unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r))
 }
 
 func sameText(screen, asked string) bool {

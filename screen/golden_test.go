@@ -993,8 +993,9 @@ func TestWrappedEmojiEllipsis(t *testing.T) {
 }
 
 // TestSameWrapped: at the end of a row that reached the right edge ("\n"),
-// "…" may stand for the rest of the word asked there, and nothing for one
-// emoji sequence; nothing else may be missing, nor anywhere else.
+// "…" may stand for the rest of the word asked there, and nothing for the
+// rest of a word that holds an emoji sequence or an Indic mark; nothing
+// else may be missing, nor anywhere else.
 func TestSameWrapped(t *testing.T) {
 	for _, tc := range []struct {
 		shown, asked string
@@ -1008,6 +1009,12 @@ func TestSameWrapped(t *testing.T) {
 		{"more, …\n", "more, 👨\u200d💻", true},
 		{"Python, नम…\n", "Python, नमस्ते", true}, // run 75
 		{"Python, नम…\nworld", "Python, नमस्ते world", true},
+		{"Python, नम\n", "Python, नमस्ते", true}, // 2.1.197
+		{"Python, नम\nworld", "Python, नमस्ते world", true},
+		{"Python, नम\n", "Python, नमक", false}, // nothing odd in what is missing
+		{"Auth,\nFast", "Auth, Fast", true},
+		{"Auth,\n", "Auth, Fast", false},
+		{"Auth, Fa\n", "Auth, Fast", false},
 		{"Wait…", "Wait…", true},
 		{"Wait…\nthere", "Wait… there", true},
 		{"Dev lap\ntop", "Dev laptop", true},
@@ -1036,25 +1043,30 @@ func TestSameWrapped(t *testing.T) {
 	}
 }
 
-// TestWrappedDevanagari: random forms run 75, s006 (97x35; 2.1.299 and
-// later): a review page whose answer ends with "नमस्ते" at the row's end.
-// Claude laid the row out as fitting and drew "नम…", the rest of the word
-// lost; the page is read so, and the intended answer is the one it lists.
+// TestWrappedDevanagari: random forms run 75, s006 (97x35, every version):
+// a review page whose answer ends with "नमस्ते" at the row's end. Claude
+// laid the row out as fitting and drew "नम…" (2.1.332) or "नम" (2.1.197),
+// the rest of the word lost; the page is read so, and the intended answer
+// is the one it lists, not one with more after it or less.
 func TestWrappedDevanagari(t *testing.T) {
-	const rec = "../testdata/screens/2.1.332/stress-1764380000-s006-97x35.cast"
-	f, err := screen.Recognize(replay(t, rec, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f.Review == nil || len(f.Review.Answers) != 2 {
-		t.Fatalf("read as %v", f)
-	}
-	a := f.Review.Answers[1]
 	const want = "A single shared PostgreSQL instance with logical replication to a read replica, Python, नमस्ते"
-	if !strings.HasSuffix(a.Answer, "नम…\n") || !screen.SameWrapped(a.Answer, want) {
-		t.Errorf("answer read %q, not as %q", a.Answer, want)
-	}
-	if screen.SameWrapped(a.Answer, want+", Go") || screen.SameWrapped(a.Answer, "A single shared PostgreSQL instance with logical replication to a read replica, Python") {
-		t.Errorf("answer read %q taken for another", a.Answer)
+	for _, tc := range []struct{ rec, end string }{
+		{"../testdata/screens/2.1.332/stress-1764380000-s006-97x35.cast", "नम…\n"},
+		{"../testdata/screens/2.1.197/stress-1764380000-s006-97x35.cast", "नम\n"},
+	} {
+		f, err := screen.Recognize(replay(t, tc.rec, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Review == nil || len(f.Review.Answers) != 2 {
+			t.Fatalf("%s: read as %v", tc.rec, f)
+		}
+		a := f.Review.Answers[1]
+		if !strings.HasSuffix(a.Answer, tc.end) || !screen.SameWrapped(a.Answer, want) {
+			t.Errorf("%s: answer read %q, not as %q", tc.rec, a.Answer, want)
+		}
+		if screen.SameWrapped(a.Answer, want+", Go") || screen.SameWrapped(a.Answer, "A single shared PostgreSQL instance with logical replication to a read replica, Python") {
+			t.Errorf("%s: answer read %q taken for another", tc.rec, a.Answer)
+		}
 	}
 }
