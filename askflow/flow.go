@@ -1505,13 +1505,12 @@ func (r *runner) typed(ctx context.Context, text string) error {
 	})
 }
 
-// sameText compares text as the review page shows it with text as asked:
+// sameText compares text as review page rv shows it with text as asked:
 // white space does not count (the page wraps, sometimes inside a word), nor
-// what the screen gives no cell (see screen.Squash), and a "…" ending a word
-// may stand for a wide character Claude left at a row's end
-// (screen.SameWrapped).
-func sameText(shown, asked string) bool {
-	return screen.SameWrapped(shown, asked)
+// what the screen gives no cell (see screen.Squash), and what Claude lost
+// at a row's end does not (screen.SameWrapped).
+func sameText(rv *screen.Review, shown, asked string) bool {
+	return screen.SameWrapped(shown, asked, rv.Silent)
 }
 
 // sameTyped compares text claudewrap typed (an answer, notes, a message,
@@ -1611,7 +1610,7 @@ func (r *runner) reviewMismatch(fm *screen.Form) string {
 		d := r.cfg.Decisions[i]
 		// What Claude records, another pick's look-alike too: the page is
 		// read loosely, and what Claude records is checked (session).
-		if !sameText(a.Question, q.Question) || !slices.ContainsFunc(d.Renderings(q.MultiSelect), func(w string) bool { return sameText(a.Answer, w) }) {
+		if !sameText(rv, a.Question, q.Question) || !slices.ContainsFunc(d.Renderings(q.MultiSelect), func(w string) bool { return sameText(rv, a.Answer, w) }) {
 			return fmt.Sprintf("the review page lists %q -> %q, want %q -> %q", a.Question, a.Answer, q.Question, d.Recorded())
 		}
 	}

@@ -38,7 +38,7 @@ func Showing(s screen.Snapshot, qs []answer.Question) bool {
 	}
 	first := len(qs) - len(rv.Answers)
 	for k, a := range rv.Answers {
-		if !sameText(a.Question, qs[first+k].Question) {
+		if !sameText(rv, a.Question, qs[first+k].Question) {
 			return false
 		}
 	}

@@ -202,17 +202,22 @@ func sameHeader(screen, asked string) bool {
 // missing at the end of such a row. Claude Code measures some text
 // otherwise when it lays a row out than the terminal draws it (an emoji
 // sequence: joined by ZWJ, a keycap, VS16, a skin tone; a word with
-// Devanagari or Thai marks), and what then did not fit at the row's end is
-// lost:
+// Devanagari or Thai marks: "odd" text), and what then did not fit at the
+// row's end is lost:
 //   - "…" in its place (2.1.266 and later): the rest of the word it began
-//     in, whatever it holds (random forms run 73, s025: "more, …" then "Dev
-//     laptop" on the next row for "more, 👨‍💻 Dev laptop"; run 75, s006:
-//     "Python, नम…" ending the answer for "Python, नमस्ते");
-//   - nothing in its place (2.1.197, 2.1.227): the rest of a word that holds
-//     such text ("more," then "Dev laptop"; "Python, नम").
+//     in, on a row holding odd text (random forms run 73, s025: "more, …"
+//     then "Dev laptop" on the next row for "more, 👨‍💻 Dev laptop"; run 75,
+//     s006: "Python, नम…" ending the answer for "Python, नमस्ते");
+//   - nothing in its place (silent: 2.1.227 and older; Review.Silent): the
+//     rest of a word that holds odd text, up to silentLoss characters as
+//     Squash leaves them ("more," then "Dev laptop"; "Python, नम"): no more
+//     than a wrap leaves at a row's end, and not a whole label of a
+//     multi-select left out, unless a short one.
 //
-// Nothing else may be missing, and nowhere else.
-func SameWrapped(shown, asked string) bool {
+// Nothing else may be missing, and nowhere else. What "…" hid is not seen:
+// a review page cut so cannot tell "नमस्ते" from another odd word that
+// begins alike; the question pages, and Claude's record, do.
+func SameWrapped(shown, asked string, silent bool) bool {
 	a, odd, ends := squashMeasured(asked)
 	rows := strings.Split(shown, "\n")
 	// at holds the places in a that the rows read so far may end at.
@@ -225,8 +230,8 @@ func SameWrapped(shown, asked string) bool {
 			if hasRunes(a, i, r) {
 				next[i+len(r)] = true
 			}
-			if k == len(rows)-1 {
-				continue // a row that did not reach the edge
+			if k == len(rows)-1 || cut == silent {
+				continue // a row short of the edge; or "…" where none is drawn, or none where it is
 			}
 			w := r
 			if cut {
@@ -236,12 +241,17 @@ func SameWrapped(shown, asked string) bool {
 			if j >= len(a) || !hasRunes(a, i, w) {
 				continue
 			}
-			// The rest of the word from j.
-			end, measured := j, odd[j]
-			for ; !ends[end]; end++ {
-				measured = measured || odd[end+1]
+			end := j // the rest of the word from j ends at end
+			for !ends[end] {
+				end++
 			}
-			if cut || measured {
+			from := j // odd text lost; on the row, where "…" says what was
+			if cut {
+				from = i
+			} else if end-j >= silentLoss {
+				continue
+			}
+			if slices.Contains(odd[from:end+1], true) {
 				next[end+1] = true
 			}
 		}
@@ -251,6 +261,10 @@ func SameWrapped(shown, asked string) bool {
 	}
 	return at[len(a)]
 }
+
+// silentLoss bounds what may be lost where nothing is drawn in its place:
+// "👨‍💻" is 1 as Squash leaves it, the "स्ते" of "नमस्ते" 2.
+const silentLoss = 3
 
 // hasRunes reports whether a holds r from i.
 func hasRunes(a []rune, i int, r []rune) bool {

@@ -111,8 +111,12 @@ type Review struct {
 	// Incomplete is set when the page warns that a question was not
 	// answered.
 	Incomplete bool
-	Submit     Row
-	Cancel     Row
+	// Silent: this Claude Code (2.1.227 and older) draws nothing in place
+	// of text lost at a row's end, where later ones draw "…" (see
+	// SameWrapped). False when the version is not known.
+	Silent bool
+	Submit Row
+	Cancel Row
 }
 
 // ReviewAnswer is one question on the review page with the answer given,

@@ -125,6 +125,9 @@ func Recognize(s Snapshot) (*Form, error) {
 	}
 	if r, rerr := parseReviewPage(ls, bottom, s.Cols); rerr == nil {
 		r.MarksJoin = s.MarksJoin
+		if n, ok := parseVersion(s.Version); ok {
+			r.Review.Silent = n[0] < 2 || n[0] == 2 && (n[1] < 1 || n[1] == 1 && n[2] < 266)
+		}
 		return r, nil
 	} else if SessionsView(s) {
 		return nil, noForm("Claude's sessions view: its conversation moved to the background, where a form waits in the list")
