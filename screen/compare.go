@@ -202,17 +202,17 @@ func sameHeader(screen, asked string) bool {
 // missing at the end of such a row. Claude Code measures some text
 // otherwise when it lays a row out than the terminal draws it (an emoji
 // sequence: joined by ZWJ, a keycap, VS16, a skin tone; a word with
-// Devanagari or Thai marks: "odd" text), and what then did not fit at the
-// row's end is lost:
+// Devanagari or Thai marks; a tab: "odd" text), and what then did not fit
+// at the row's end is lost, on a row holding odd text:
 //   - "…" in its place (2.1.266 and later): the rest of the word it began
-//     in, on a row holding odd text (random forms run 73, s025: "more, …"
-//     then "Dev laptop" on the next row for "more, 👨‍💻 Dev laptop"; run 75,
-//     s006: "Python, नम…" ending the answer for "Python, नमस्ते");
+//     in (random forms run 73, s025: "more, …" then "Dev laptop" on the
+//     next row for "more, 👨‍💻 Dev laptop"; run 75, s006: "Python, नम…"
+//     ending the answer for "Python, नमस्ते");
 //   - nothing in its place (silent: 2.1.227 and older; Review.Silent): the
-//     rest of a word that holds odd text, up to silentLoss characters as
-//     Squash leaves them ("more," then "Dev laptop"; "Python, नम"): no more
-//     than a wrap leaves at a row's end, and not a whole label of a
-//     multi-select left out, unless a short one.
+//     rest of a word, up to silentLoss characters as Squash leaves them
+//     ("more," then "Dev laptop"; "Python, नम"; run 76, s035: "tab\the"
+//     for "tab\there"): no more than a wrap leaves at a row's end, and not
+//     a whole label of a multi-select left out, unless a short one.
 //
 // Nothing else may be missing, and nowhere else. What "…" hid is not seen:
 // a review page cut so cannot tell "नमस्ते" from another odd word that
@@ -245,13 +245,10 @@ func SameWrapped(shown, asked string, silent bool) bool {
 			for !ends[end] {
 				end++
 			}
-			from := j // odd text lost; on the row, where "…" says what was
-			if cut {
-				from = i
-			} else if end-j >= silentLoss {
+			if !cut && end-j >= silentLoss {
 				continue
 			}
-			if slices.Contains(odd[from:end+1], true) {
+			if slices.Contains(odd[i:end+1], true) { // on the row, lost or not
 				next[end+1] = true
 			}
 		}
@@ -272,25 +269,27 @@ func hasRunes(a []rune, i int, r []rune) bool {
 }
 
 // squashMeasured is Squash(s) with, for each character kept, whether what
-// follows it in its word and Squash left out makes Claude Code measure it
-// otherwise than a terminal draws it (odd: an emoji sequence's rest, a
-// Devanagari or Thai mark; a flag's two letters both stay, and are not),
-// and whether it ends its word.
+// Squash left out around it makes Claude Code measure it otherwise than a
+// terminal draws it (odd: an emoji sequence's rest or a Devanagari or Thai
+// mark after it in its word, a tab before it; a flag's two letters both
+// stay, and are not), and whether it ends its word.
 func squashMeasured(s string) (out []rune, odd, ends []bool) {
 	var seqs clusters
 	word := false // a character of this word was kept
+	tab := false  // a tab before this word (drawn up to 8 columns wide)
 	for _, r := range s {
 		if unicode.IsSpace(r) {
 			if word {
 				ends[len(ends)-1] = true
 			}
-			seqs, word = clusters{}, false
+			seqs, word, tab = clusters{}, false, tab || r == '\t'
 			continue
 		}
 		w := runeWidth(r)
 		joined := seqs.joins(r, w)
 		if !joined && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError && !answer.Invisible(r) && !isSpacingMark(r) {
-			out, odd, ends, word = append(out, r), append(odd, false), append(ends, false), true
+			out, odd, ends, word = append(out, r), append(odd, tab), append(ends, false), true
+			tab = false
 			continue
 		}
 		n := len(out)

@@ -1051,7 +1051,10 @@ func TestSameWrapped(t *testing.T) {
 		{"Dev laptop", "Dev laptops", E, false},
 		{"Auth,\n", "Auth, Fast", S, false},
 		{"Auth, Fa\n", "Auth, Fast", S, false},
-		{"किab\n", "किabc", S, false},            // odd text on the row, none lost
+		{"किab\n", "किabc", S, true},              // odd text on the row, a little lost
+		{"ab\n", "abc", S, false},                 // nothing odd on the row
+		{"tab        he\n", "tab\there", S, true}, // run 76, s035
+		{"tab he\n", "tab here", S, false},
 		{"caf\nDev", "cafe\u0301 Dev", S, false}, // an accent is not odd
 		{"caf\nDev", "cafe\u200d Dev", S, false}, // nor a ZWJ after a letter
 		{"mor\nDev", "more \ufe0fDev", S, false}, // nor a VS16 after a space
@@ -1089,5 +1092,28 @@ func TestWrappedDevanagari(t *testing.T) {
 			screen.SameWrapped(a.Answer, "A single shared PostgreSQL instance with logical replication to a read replica, Python, नमक", silent) {
 			t.Errorf("%s: answer read %q taken for another", tc.rec, a.Answer)
 		}
+	}
+}
+
+// TestWrappedTab: random forms run 76, s035 (2.1.197, 50x30; 2.1.227 too):
+// a review page whose answer "plain here, \tleading tab, tab\there" holds
+// tabs, which Claude measures narrower than the terminal draws them: its
+// row drawn "… tab        he", the "re" lost, nothing in its place. Read
+// as the intended answer; a plain row losing as much is not.
+func TestWrappedTab(t *testing.T) {
+	const rec = "../testdata/screens/2.1.197/stress-1764390000-s035-50x30.cast"
+	f, err := screen.Recognize(replay(t, rec, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Review == nil || len(f.Review.Answers) != 1 || !f.Review.Silent {
+		t.Fatalf("read as %v", f)
+	}
+	a := f.Review.Answers[0].Answer
+	if !strings.HasSuffix(a, "he\n") || !screen.SameWrapped(a, "plain here, \tleading tab, tab\there", true) {
+		t.Errorf("answer read %q, not as intended", a)
+	}
+	if screen.SameWrapped(a, "plain here, \tleading tab, tab\there, Go", true) {
+		t.Errorf("answer read %q taken for one with more", a)
 	}
 }
