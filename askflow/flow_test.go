@@ -1898,11 +1898,12 @@ func TestAwayNotInText(t *testing.T) {
 // TestReviewWrappedEmoji: random forms run 73, s025 (111x37): the review
 // page of a form whose first answer wraps where "👨‍💻 Dev laptop" begins,
 // the emoji left at the row's end, drawn "…" (2.1.332) or not at all
-// (2.1.197). The page lists what was intended. "…" stands for the rest of
-// any word on a row holding odd text (here the keycap "1️⃣"), another label
-// beginning with another emoji too (the review page cannot tell them apart;
-// the question page and Claude's record do); where nothing is drawn, only
-// the rest of a word holding odd text. A label left out is told.
+// (2.1.197). The page lists what was intended. On a row holding odd text
+// (here the keycap "1️⃣"), "…" stands for the rest of any word, and where
+// nothing is drawn up to 3 characters of it may be lost: another label
+// beginning with another emoji passes too (the review page cannot tell them
+// apart; the question page and Claude's record do). A label left out is
+// told.
 func TestReviewWrappedEmoji(t *testing.T) {
 	opts := func(ls ...string) []answer.Option {
 		var o []answer.Option
@@ -1930,7 +1931,7 @@ func TestReviewWrappedEmoji(t *testing.T) {
 			mismatch bool
 		}{
 			{first, false},
-			{append(slices.Clone(first[:3]), "🚀 Dev laptop"), rec == "2.1.197"}, // one code point: no sequence
+			{append(slices.Clone(first[:3]), "🚀 Dev laptop"), false}, // lost as well, on a row holding "1️⃣"
 			{first[:3], true},
 		} {
 			ds := []answer.Decision{sel(tc.first...), sel("None"), sel("Redis", "camelCase"), sel("Type something.")}
