@@ -38,7 +38,9 @@ func Showing(s screen.Snapshot, qs []answer.Question) bool {
 	}
 	first := len(qs) - len(rv.Answers)
 	for k, a := range rv.Answers {
-		if !sameText(rv, a.Question, qs[first+k].Question) {
+		// Exactly, not as the review check reads it (sameText): what a row
+		// lost would make two forms' questions that differ only there alike.
+		if screen.Squash(a.Question) != screen.Squash(qs[first+k].Question) {
 			return false
 		}
 	}

@@ -203,7 +203,8 @@ func sameHeader(screen, asked string) bool {
 // otherwise when it lays a row out than the terminal draws it (an emoji
 // sequence: joined by ZWJ, a keycap, VS16, a skin tone; a word with
 // Devanagari or Thai marks; a tab: "odd" text), and what then did not fit
-// at the row's end is lost, on a row holding odd text:
+// at the row's end is lost, on a row holding odd text (a word lost whole
+// must hold it):
 //   - "…" in its place (2.1.266 and later): the rest of the word it began
 //     in (random forms run 73, s025: "more, …" then "Dev laptop" on the
 //     next row for "more, 👨‍💻 Dev laptop"; run 75, s006: "Python, नम…"
@@ -248,7 +249,13 @@ func SameWrapped(shown, asked string, silent bool) bool {
 			if !cut && end-j >= silentLoss {
 				continue
 			}
-			if slices.Contains(odd[i:end+1], true) { // on the row, lost or not
+			// Odd text on the row for a word begun on it; in the word lost,
+			// for a word lost whole (a label of a multi-select left out).
+			from := i
+			if j == 0 || ends[j-1] {
+				from = j
+			}
+			if slices.Contains(odd[from:end+1], true) {
 				next[end+1] = true
 			}
 		}

@@ -1040,9 +1040,12 @@ func TestSameWrapped(t *testing.T) {
 		{"A, …\nB", "A, C, B", E, false},                        // nothing odd on the row
 		{"more, …\nDev laptop", "more, 🚀 Dev laptop", E, false}, // one code point: measured alike
 		{"more,\nDev laptop", "more, 🚀 Dev laptop", S, false},
-		{"数据\n说明", "数据库说明", S, false},                                         // so is a wide letter
-		{"Auth, Fast", "Auth, 👨\u200d💻 Fast", S, false},                       // not at a row's end
-		{"Go,\nRust", "Go, नमस्ते, Rust", E, false},                           // a label left out, no "…"
+		{"数据\n说明", "数据库说明", S, false},                         // so is a wide letter
+		{"Auth, Fast", "Auth, 👨\u200d💻 Fast", S, false},       // not at a row's end
+		{"Go,\nRust", "Go, नमस्ते, Rust", E, false},           // a label left out, no "…"
+		{"1️⃣ First,\nRust", "1️⃣ First, Go, Rust", S, false}, // a plain label lost whole, odd text before it
+		{"1️⃣ First, …\nRust", "1️⃣ First, Go, Rust", E, false},
+		{"1️⃣ First,\nRust", "1️⃣ First, ❤️, Rust", S, true},                  // an odd one, as short: not told
 		{"Go,\nRust", "Go, नमस्ते, Rust", S, false},                           // the same: longer than a wrap loses
 		{"Python,\n", "Python, नमस्ते", S, false},                             // four lost
 		{"more,\nDev laptop", "more, 👨\u200d💻 👨\u200d💻 Dev laptop", S, false}, // one word only
