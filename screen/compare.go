@@ -156,8 +156,25 @@ func (f *Form) Shows(qs []answer.Question, i int) bool {
 // column. Options are still told apart by their numbers and places, and
 // questions by Shows.
 func Squash(s string) string {
-	r, _, _ := squashMeasured(s)
-	return string(r)
+	var b strings.Builder
+	b.Grow(len(s))
+	var seqs clusters
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			seqs = clusters{}
+			continue
+		}
+		if w := runeWidth(r); shown(r, w, seqs.joins(r, w)) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// shown reports whether Squash keeps r, w columns wide, joined to the
+// sequence before it or not.
+func shown(r rune, w int, joined bool) bool {
+	return !joined && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError && !answer.Invisible(r) && !isSpacingMark(r)
 }
 
 // Typable reports whether typed text s can show on the screen as typed,
@@ -294,7 +311,7 @@ func squashMeasured(s string) (out []rune, odd, ends []bool) {
 		}
 		w := runeWidth(r)
 		joined := seqs.joins(r, w)
-		if !joined && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError && !answer.Invisible(r) && !isSpacingMark(r) {
+		if shown(r, w, joined) {
 			out, odd, ends, word = append(out, r), append(odd, tab), append(ends, false), true
 			tab = false
 			continue

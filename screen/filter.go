@@ -367,8 +367,11 @@ func (f *filter) banner() {
 
 // marksJoin reports whether Claude Code version n measures a spacing mark
 // as part of its letter (2.1.321 and older; see banner).
-func marksJoin(n [3]int) bool {
-	return n[0] < 2 || n[0] == 2 && (n[1] < 1 || n[1] == 1 && n[2] <= 321)
+func marksJoin(n [3]int) bool { return before(n, [3]int{2, 1, 322}) }
+
+// before reports whether version n is older than v.
+func before(n, v [3]int) bool {
+	return n[0] < v[0] || n[0] == v[0] && (n[1] < v[1] || n[1] == v[1] && n[2] < v[2])
 }
 
 func formatVersion(n [3]int) string {

@@ -975,18 +975,12 @@ func TestWrappedEmojiEllipsis(t *testing.T) {
 		{"../testdata/screens/2.1.332/stress-1764360000-s025-111x37.cast", "more, …\nDev laptop"},
 		{"../testdata/screens/2.1.197/stress-1764360000-s025-111x37.cast", "more,\nDev laptop"},
 	} {
-		f, err := screen.Recognize(replay(t, tc.rec, 0))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f.Review == nil || len(f.Review.Answers) != 4 || f.Focus.Kind != screen.FocusSubmit {
-			t.Fatalf("%s: read as %v, focus %+v", tc.rec, f, f.Focus)
-		}
-		a := f.Review.Answers[0]
+		rv := reviewOf(t, tc.rec, 4)
+		a := rv.Answers[0]
 		if !strings.HasSuffix(a.Answer, tc.end) {
 			t.Errorf("%s: answer read %q; the recording shows %q", tc.rec, a.Answer, tc.end)
 		}
-		silent := f.Review.Silent
+		silent := rv.Silent
 		if silent != strings.Contains(tc.rec, "2.1.197") {
 			t.Errorf("%s: silent %t", tc.rec, silent)
 		}
@@ -1079,15 +1073,9 @@ func TestWrappedDevanagari(t *testing.T) {
 		{"../testdata/screens/2.1.332/stress-1764380000-s006-97x35.cast", "नम…\n"},
 		{"../testdata/screens/2.1.197/stress-1764380000-s006-97x35.cast", "नम\n"},
 	} {
-		f, err := screen.Recognize(replay(t, tc.rec, 0))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f.Review == nil || len(f.Review.Answers) != 2 {
-			t.Fatalf("%s: read as %v", tc.rec, f)
-		}
-		a := f.Review.Answers[1]
-		silent := f.Review.Silent
+		rv := reviewOf(t, tc.rec, 2)
+		a := rv.Answers[1]
+		silent := rv.Silent
 		if !strings.HasSuffix(a.Answer, tc.end) || !screen.SameWrapped(a.Answer, want, silent) {
 			t.Errorf("%s: answer read %q, not as %q", tc.rec, a.Answer, want)
 		}
@@ -1104,19 +1092,29 @@ func TestWrappedDevanagari(t *testing.T) {
 // row drawn "… tab        he", the "re" lost, nothing in its place. Read
 // as the intended answer; a plain row losing as much is not.
 func TestWrappedTab(t *testing.T) {
-	const rec = "../testdata/screens/2.1.197/stress-1764390000-s035-50x30.cast"
-	f, err := screen.Recognize(replay(t, rec, 0))
-	if err != nil {
-		t.Fatal(err)
+	rv := reviewOf(t, "../testdata/screens/2.1.197/stress-1764390000-s035-50x30.cast", 1)
+	if !rv.Silent {
+		t.Errorf("2.1.197 not silent")
 	}
-	if f.Review == nil || len(f.Review.Answers) != 1 || !f.Review.Silent {
-		t.Fatalf("read as %v", f)
-	}
-	a := f.Review.Answers[0].Answer
+	a := rv.Answers[0].Answer
 	if !strings.HasSuffix(a, "he\n") || !screen.SameWrapped(a, "plain here, \tleading tab, tab\there", true) {
 		t.Errorf("answer read %q, not as intended", a)
 	}
 	if screen.SameWrapped(a, "plain here, \tleading tab, tab\there, Go", true) {
 		t.Errorf("answer read %q taken for one with more", a)
 	}
+}
+
+// reviewOf is the review page recording rec ends on, focus on Submit,
+// listing n answers.
+func reviewOf(t *testing.T, rec string, n int) *screen.Review {
+	t.Helper()
+	f, err := screen.Recognize(replay(t, rec, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Review == nil || len(f.Review.Answers) != n || f.Focus.Kind != screen.FocusSubmit {
+		t.Fatalf("%s: read as %v, focus %+v", rec, f, f.Focus)
+	}
+	return f.Review
 }

@@ -126,7 +126,7 @@ func Recognize(s Snapshot) (*Form, error) {
 	if r, rerr := parseReviewPage(ls, bottom, s.Cols); rerr == nil {
 		r.MarksJoin = s.MarksJoin
 		if n, ok := parseVersion(s.Version); ok {
-			r.Review.Silent = n[0] < 2 || n[0] == 2 && (n[1] < 1 || n[1] == 1 && n[2] < 266)
+			r.Review.Silent = before(n, [3]int{2, 1, 266})
 		}
 		return r, nil
 	} else if SessionsView(s) {
