@@ -66,6 +66,17 @@ func helperChild(mode string, args []string) int {
 			i = end
 		}
 		return 0
+	case "alt":
+		// Draws on the alternate screen, as Claude Code's fullscreen
+		// renderer does; then "leave" leaves it and exits, "kill" dies
+		// there.
+		fmt.Print("\x1b[?1049hfullscreen\r\n")
+		if args[0] == "leave" {
+			fmt.Print("\x1b[?1049l")
+			return 0
+		}
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {}
 	case "exit":
 		n, _ := strconv.Atoi(args[0])
 		fmt.Print("bye\r\n")

@@ -684,9 +684,11 @@ func (h *Host) stopInput() {
 	_ = h.in.Close()
 }
 
+// restore puts the person's terminal back, on its main screen if the
+// child, as last emulated, left it on the alternate one.
 func (h *Host) restore() {
 	if h.term != nil {
-		h.term.restore()
+		h.term.restore(h.screen != nil && h.screen.Snapshot().AltScreen)
 	}
 }
 

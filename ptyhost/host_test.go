@@ -160,6 +160,52 @@ func TestPassthroughBurst(t *testing.T) {
 	}
 }
 
+// A child that dies on the alternate screen (Claude Code's fullscreen
+// renderer, killed) leaves the person's terminal there: the restore takes
+// it back to the main screen. One that left it itself gets no such
+// sequence, which on the main screen would move the cursor.
+func TestRestoreLeavesAltScreen(t *testing.T) {
+	for _, tc := range []struct {
+		how      string
+		wantTail string
+	}{
+		{"kill", leaveAlt + resetModes},
+		{"leave", "\x1b[?1049l" + resetModes},
+	} {
+		t.Run(tc.how, func(t *testing.T) {
+			ptmx, tty := personTerminal(t, 100, 30)
+			cfg := helperConfig(t, "alt", tc.how)
+			cfg.Headless = false
+			cfg.Stdin, cfg.Stdout = tty, tty
+			h := startHost(t, cfg)
+			got := make(chan []byte, 1)
+			go func() {
+				var buf bytes.Buffer
+				tmp := make([]byte, 4096)
+				for !bytes.HasSuffix(buf.Bytes(), []byte(resetModes)) {
+					n, err := ptmx.Read(tmp)
+					buf.Write(tmp[:n])
+					if err != nil {
+						break
+					}
+				}
+				got <- buf.Bytes()
+			}()
+			var out []byte
+			select {
+			case out = <-got:
+			case <-time.After(30 * time.Second):
+				t.Fatal("the person's terminal never saw the reset")
+			}
+			waitDone(t, h)
+			rest, ok := bytes.CutPrefix(out, []byte("\x1b[?1049hfullscreen\r\n"))
+			if !ok || string(rest) != tc.wantTail {
+				t.Errorf("the person's terminal got %q, want the child's drawing then %q", out, tc.wantTail)
+			}
+		})
+	}
+}
+
 func TestPassthroughInputAndRestore(t *testing.T) {
 	ptmx, tty := personTerminal(t, 100, 30)
 	before, err := testkit.Termios(tty)

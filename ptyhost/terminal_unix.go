@@ -28,7 +28,9 @@ var live sync.Map // *terminal -> struct{}
 // for a last-resort path such as a panic; [Host.Wait] restores on its own.
 func RestoreTerminals() {
 	live.Range(func(k, _ any) bool {
-		k.(*terminal).restore()
+		// The emulator is not asked on this last-resort path: the
+		// alternate screen stays, the modes are reset.
+		k.(*terminal).restore(false)
 		return true
 	})
 }
@@ -62,24 +64,37 @@ func (t *terminal) makeRaw() error {
 	return nil
 }
 
-// resetModes turns off what a TUI may have left on: bracketed paste, focus
-// events, mouse reporting, kitty keyboard flags, modifyOtherKeys, attributes;
-// and shows the cursor. Each is harmless when already off.
-const resetModes = "\x1b[0m" + // attributes
+// resetModes turns off what a TUI may have left on: a synchronized update
+// it died in, bracketed paste, focus events, mouse reporting, colour
+// palette reports, kitty keyboard flags, modifyOtherKeys, attributes; and
+// shows the cursor. Each is harmless when already off.
+const resetModes = "\x1b[?2026l" + // a synchronized update (the terminal holds the picture until it ends)
+	"\x1b[0m" + // attributes
 	"\x1b[?2004l" + // bracketed paste
 	"\x1b[?1004l" + // focus events
 	"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l" + // mouse
+	"\x1b[?2031l" + // colour palette change reports (Claude Code turns them on)
 	"\x1b[<99u" + // pop every kitty keyboard level
 	"\x1b[>4m" + // modifyOtherKeys off
 	"\x1b[?25h" // cursor visible
 
-// restore puts the terminal back as it was; safe to call more than once and
-// from any goroutine.
-func (t *terminal) restore() {
+// leaveAlt takes the terminal back to its main screen. It is written only
+// when the child left the terminal on the alternate one (Claude Code's
+// fullscreen renderer, killed before it could leave): on the main screen it
+// would restore a cursor saved long ago.
+const leaveAlt = "\x1b[?1049l"
+
+// restore puts the terminal back as it was, on its main screen when alt
+// says the child left it on the alternate one; safe to call more than
+// once and from any goroutine.
+func (t *terminal) restore(alt bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.saved == nil {
 		return
+	}
+	if alt {
+		_, _ = io.WriteString(t.out, leaveAlt)
 	}
 	_, _ = io.WriteString(t.out, resetModes)
 	_ = term.Restore(int(t.in.Fd()), t.saved)

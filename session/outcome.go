@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/rules"
@@ -144,7 +146,11 @@ func (r Report) ClaudeEnded() string {
 	case r.Blocked != "":
 		return "ended by claudewrap: nobody could answer it"
 	case r.Claude.Signal != 0:
-		return "killed by " + r.Claude.Signal.String()
+		// By its name: Go's own for SIGKILL is "killed".
+		if name := unix.SignalName(r.Claude.Signal); name != "" {
+			return "killed by " + name
+		}
+		return fmt.Sprintf("killed by signal %d", int(r.Claude.Signal))
 	}
 	return fmt.Sprintf("exited with status %d", r.Claude.Code)
 }

@@ -97,3 +97,20 @@ func TestReportExit(t *testing.T) {
 		}
 	}
 }
+
+// How Claude ended reads as a person would say it: a signal by its name.
+func TestClaudeEnded(t *testing.T) {
+	for _, tc := range []struct {
+		rep  Report
+		want string
+	}{
+		{Report{Claude: ptyhost.Status{Code: 3}}, "exited with status 3"},
+		{Report{Claude: ptyhost.Status{Code: 137, Signal: syscall.SIGKILL}}, "killed by SIGKILL"},
+		{Report{Claude: ptyhost.Status{Code: 139, Signal: syscall.SIGSEGV}}, "killed by SIGSEGV"},
+		{Report{Claude: ptyhost.Status{Code: 143}, Ended: true}, "ended by claudewrap at the end of its turn (--exit-after-turn)"},
+	} {
+		if got := tc.rep.ClaudeEnded(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.rep.Claude, got, tc.want)
+		}
+	}
+}
