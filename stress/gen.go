@@ -92,6 +92,11 @@ type Session struct {
 	Cols, Rows int
 	Prompt     string
 	Cases      []Case
+	// Fullscreen has Claude draw with its fullscreen renderer (the
+	// setting `/tui fullscreen` writes: the alternate screen, mouse
+	// reporting, the form in a pane of its own) instead of the classic
+	// one (generation Fullscreen; class "fullscreen").
+	Fullscreen bool `json:",omitempty"`
 	// Terminal runs the session on a pseudo-terminal, as a person's would
 	// be: claudewrap not headless, Claude drawn on it (and resized now and
 	// then, see Case.Resizes). Otherwise it runs headless at Cols x Rows.
@@ -185,8 +190,13 @@ const (
 	// "shape-FAMILY" and "markup-question"). They are drawn apart and last:
 	// all else, the answers' options by their place included, is Keys'.
 	Shapes
+	// Fullscreen runs some sessions with Claude's fullscreen renderer, as
+	// a person who took its offer (`/tui fullscreen`) has it
+	// (Session.Fullscreen; class "fullscreen"). It is drawn apart and
+	// last: all else is Shapes'.
+	Fullscreen
 
-	Latest = Shapes
+	Latest = Fullscreen
 )
 
 // GenerateWith is Generate with the generator of generation gen.
@@ -195,11 +205,12 @@ func GenerateWith(seed uint64, forms int, gen Generation) Plan {
 	n := 0
 	for i := 0; n < forms; i++ {
 		g := &generator{r: rand.New(rand.NewPCG(seed, uint64(i))), session: i, gen: gen,
-			pairs:  rand.New(rand.NewPCG(seed^pairStream, uint64(i))),
-			term:   rand.New(rand.NewPCG(seed^termStream, uint64(i))),
-			person: rand.New(rand.NewPCG(seed^personStream, uint64(i))),
-			pieces: rand.New(rand.NewPCG(seed^piecesStream, uint64(i))),
-			shapes: rand.New(rand.NewPCG(seed^shapesStream, uint64(i)))}
+			pairs:    rand.New(rand.NewPCG(seed^pairStream, uint64(i))),
+			term:     rand.New(rand.NewPCG(seed^termStream, uint64(i))),
+			person:   rand.New(rand.NewPCG(seed^personStream, uint64(i))),
+			pieces:   rand.New(rand.NewPCG(seed^piecesStream, uint64(i))),
+			shapes:   rand.New(rand.NewPCG(seed^shapesStream, uint64(i))),
+			renderer: rand.New(rand.NewPCG(seed^rendererStream, uint64(i)))}
 		s := g.session1(min(forms-n, 1+g.r.IntN(6)))
 		n += len(s.Cases)
 		p.Sessions = append(p.Sessions, s)
@@ -227,7 +238,10 @@ type generator struct {
 	// shapes draws the families of options and the marked-up questions,
 	// apart from the rest, so that all else stays Keys'.
 	shapes *rand.Rand
-	gen    Generation
+	// renderer draws which sessions Claude draws fullscreen, apart from
+	// the rest, so that all else stays Shapes'.
+	renderer *rand.Rand
+	gen      Generation
 }
 
 // pairStream and termStream set the pairs' and the terminals' random
@@ -238,6 +252,8 @@ const (
 	personStream = 0x706572736f6e
 	piecesStream = 0x706965636573
 	shapesStream = 0x736861706573
+	// rendererStream sets the renderer's draw apart.
+	rendererStream = 0x72656e6465726572
 )
 
 // terminalChance is how likely a session is to run on a terminal;
@@ -292,8 +308,31 @@ func (g *generator) session1(forms int) Session {
 	if g.gen >= Shapes {
 		g.shape(s.Cases)
 	}
+	if g.gen >= Fullscreen && g.renderer.Float64() < fullscreenChance {
+		s.fullscreen()
+	}
 	return s
 }
+
+// fullscreen has Claude draw s with its fullscreen renderer.
+func (s *Session) fullscreen() {
+	s.Fullscreen = true
+	for k := range s.Cases {
+		s.Cases[k].Classes = addClass(s.Cases[k].Classes, "fullscreen")
+	}
+}
+
+// AllFullscreen has Claude draw every session of p with its fullscreen
+// renderer, whatever the generator drew: to try that renderer alone.
+func (p *Plan) AllFullscreen() {
+	for i := range p.Sessions {
+		p.Sessions[i].fullscreen()
+	}
+}
+
+// fullscreenChance is how likely a session is to have Claude draw with its
+// fullscreen renderer.
+const fullscreenChance = 0.3
 
 // shapeChance is how likely a question is to get a family's options;
 // markupChance how likely its text is to be marked up.

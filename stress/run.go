@@ -108,6 +108,9 @@ func sessionLine(version string, s Session, vs []Verdict) string {
 	if s.Terminal {
 		b.WriteString(" on a terminal")
 	}
+	if s.Fullscreen {
+		b.WriteString(", fullscreen")
+	}
 	b.WriteString(":")
 	for _, v := range vs {
 		fmt.Fprintf(&b, " %s", v.Outcome)
@@ -153,6 +156,11 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	}
 	if err := claudetest.Seed(home, project); err != nil {
 		return nil, err
+	}
+	if s.Fullscreen {
+		if err := claudetest.Fullscreen(home); err != nil {
+			return nil, err
+		}
 	}
 	rulesPath := filepath.Join(dir, "rules.yaml")
 	if err := os.WriteFile(rulesPath, rulesYAML, 0o644); err != nil {

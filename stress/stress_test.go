@@ -207,6 +207,37 @@ func TestGenerations(t *testing.T) {
 	if len(families) != len(shapeFamilies) {
 		t.Errorf("families drawn in 400 forms: %v, want all of them", families)
 	}
+	// Fullscreen draws its renderer apart: without the flag and its
+	// class, a seed's plan is Shapes'; AllFullscreen sets every session.
+	full := GenerateWith(1, 400, Fullscreen)
+	drawnFull := 0
+	for i := range full.Sessions {
+		s, was := full.Sessions[i], shapes.Sessions[i]
+		if s.Fullscreen {
+			drawnFull++
+		}
+		s.Fullscreen = false
+		s.Cases = slices.Clone(s.Cases)
+		for k := range s.Cases {
+			c := &s.Cases[k]
+			if slices.Contains(c.Classes, "fullscreen") != full.Sessions[i].Fullscreen {
+				t.Errorf("%s: classes %q, fullscreen %v", c.ID, c.Classes, full.Sessions[i].Fullscreen)
+			}
+			c.Classes = slices.DeleteFunc(slices.Clone(c.Classes), func(cl string) bool { return cl == "fullscreen" })
+		}
+		if !reflect.DeepEqual(s, was) {
+			t.Errorf("%s: the session, drawn classic, differs from generation Shapes'", s.Name)
+		}
+	}
+	if drawnFull == 0 || drawnFull == len(full.Sessions) {
+		t.Errorf("%d of %d sessions drawn fullscreen, want some", drawnFull, len(full.Sessions))
+	}
+	full.AllFullscreen()
+	for _, s := range full.Sessions {
+		if !s.Fullscreen || !slices.Contains(s.Cases[0].Classes, "fullscreen") {
+			t.Errorf("%s: not fullscreen after AllFullscreen", s.Name)
+		}
+	}
 	for name, f := range shapeFamilies {
 		if len(f) < 4 || len(slices.Compact(slices.Sorted(slices.Values(f)))) != len(f) || !slices.Contains(shapeNames, name) {
 			t.Errorf("family %s: %q: want four or more labels, each once, and its name in shapeNames", name, f)

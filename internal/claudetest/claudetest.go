@@ -172,6 +172,17 @@ func Seed(home, dir string) error {
 	return os.WriteFile(filepath.Join(home, ".claude.json"), b, 0o600)
 }
 
+// Fullscreen writes $HOME/.claude/settings.json so that Claude Code draws
+// with its fullscreen renderer (the alternate screen, mouse reporting), as
+// `/tui fullscreen` leaves a person's settings. Every pinned version has it.
+func Fullscreen(home string) error {
+	dir := filepath.Join(home, ".claude")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"tui": "fullscreen"}`+"\n"), 0o600)
+}
+
 var (
 	buildOnce sync.Once
 	buildPath string

@@ -45,15 +45,16 @@ func main() {
 	md := flag.String("md", "", "also write the figures as Markdown to this file")
 	via := flag.String("answer-via", "", "answer through the `screen` (default) or the PreToolUse `hook` (an answer path independent of the recogniser)")
 	only := flag.String("only", "*", "run only the sessions whose name matches this `GLOB` (s012, s01*), to repeat a failure")
-	gen := flag.Int("generation", int(stress.Latest), "the generator's `generation`: 0 before emoji sequences, 1 with them (random forms runs 32 to 36), 2 with headers holding the tab row's marks (run 37), 3 with white space at the ends of headers and labels (run 38), 4 with other scripts and invisible characters (runs 39 to 43), 5 with answers and notes typed in other scripts (run 44), 6 with sessions on a resized terminal (run 45), 7 with that terminal answering Claude's queries as an xterm or a kitty would (runs 46 to 49), 8 with the person at it pressing Down now and then (runs 50 to 53), 9 with that terminal sending its replies cut in two now and then (runs 54 to 58), 10 with the person pressing Up, Left, Right or Esc as well as Down (runs 59 to 69), 11 with questions whose options are of one family (a shared start, case alone, markdown, no space, punctuation, a tab) and question texts in markdown; an earlier one repeats an earlier run")
+	gen := flag.Int("generation", int(stress.Latest), "the generator's `generation`: 0 before emoji sequences, 1 with them (random forms runs 32 to 36), 2 with headers holding the tab row's marks (run 37), 3 with white space at the ends of headers and labels (run 38), 4 with other scripts and invisible characters (runs 39 to 43), 5 with answers and notes typed in other scripts (run 44), 6 with sessions on a resized terminal (run 45), 7 with that terminal answering Claude's queries as an xterm or a kitty would (runs 46 to 49), 8 with the person at it pressing Down now and then (runs 50 to 53), 9 with that terminal sending its replies cut in two now and then (runs 54 to 58), 10 with the person pressing Up, Left, Right or Esc as well as Down (runs 59 to 69), 11 with questions whose options are of one family (a shared start, case alone, markdown, no space, punctuation, a tab) and question texts in markdown (runs 70 to 80), 12 with Claude drawing some sessions with its fullscreen renderer; an earlier one repeats an earlier run")
+	fullscreen := flag.Bool("fullscreen", false, "have Claude draw every session with its fullscreen renderer (`/tui fullscreen`), not only those the generator draws so")
 	flag.Parse()
-	if err := run(*seed, *count, strings.Fields(strings.ReplaceAll(*versions, ",", " ")), *parallel, *out, *keep, *minPct, *md, *only, *via, stress.Generation(*gen)); err != nil {
+	if err := run(*seed, *count, strings.Fields(strings.ReplaceAll(*versions, ",", " ")), *parallel, *out, *keep, *minPct, *md, *only, *via, stress.Generation(*gen), *fullscreen); err != nil {
 		fmt.Fprintln(os.Stderr, "stress:", err)
 		os.Exit(1)
 	}
 }
 
-func run(seed uint64, count int, versions []string, parallel int, out string, keep bool, minPct float64, md, only, via string, gen stress.Generation) error {
+func run(seed uint64, count int, versions []string, parallel int, out string, keep bool, minPct float64, md, only, via string, gen stress.Generation, fullscreen bool) error {
 	if gen < stress.Plain || gen > stress.Latest {
 		return fmt.Errorf("-generation %d: want %d to %d", gen, stress.Plain, stress.Latest)
 	}
@@ -86,6 +87,9 @@ func run(seed uint64, count int, versions []string, parallel int, out string, ke
 		return fmt.Errorf("build claudewrap (run from the repository root): %w", err)
 	}
 	plan := stress.GenerateWith(seed, count, gen)
+	if fullscreen {
+		plan.AllFullscreen()
+	}
 	var keepSessions []stress.Session
 	for _, s := range plan.Sessions {
 		ok, err := path.Match(only, s.Name)
@@ -103,6 +107,9 @@ func run(seed uint64, count int, versions []string, parallel int, out string, ke
 	}
 	if via != "" && via != "screen" {
 		cmdline += " -answer-via " + via
+	}
+	if fullscreen {
+		cmdline += " -fullscreen"
 	}
 	cmdline += fmt.Sprintf(" -generation %d", gen) // a later generation gives the seed other forms
 	fmt.Printf("seed %d: %d forms in %d sessions, on Claude Code %s\n  repeat with: %s\n",
