@@ -1107,6 +1107,26 @@ func TestWrappedTab(t *testing.T) {
 
 // reviewOf is the review page recording rec ends on, focus on Submit,
 // listing n answers.
+// TestReviewArrowAlone: random forms run 81, s017 (2.1.332, 73x24, the
+// fullscreen renderer): a review entry whose answer, a multi-select's
+// "averyvery…insideit", "a.b.c…" and "/usr/local/…/cli.js", begins with a
+// word that does not fit after the arrow, drawn alone on its row. The rows
+// after it are the answer, not the question's.
+func TestReviewArrowAlone(t *testing.T) {
+	const (
+		question = "Which storage backend should we use for part 7?"
+		want     = "averyveryverylongidentifierwithoutanyspacesorpunctuationatallinsideit, a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t.u.v.w.x.y.z, /usr/local/lib/node_modules/@anthropic-ai/claude-code/cli.js"
+	)
+	rv := reviewOf(t, "../testdata/screens/2.1.332/stress-1764440000-s017-73x24.cast", 2)
+	a := rv.Answers[0]
+	if a.Question != question || !screen.SameWrapped(a.Answer, want, rv.Silent) {
+		t.Errorf("read %q -> %q, want %q -> %q", a.Question, a.Answer, question, want)
+	}
+	if screen.SameWrapped(a.Answer, strings.TrimSuffix(want, ", /usr/local/lib/node_modules/@anthropic-ai/claude-code/cli.js"), rv.Silent) {
+		t.Errorf("answer %q taken for one without its last label", a.Answer)
+	}
+}
+
 func reviewOf(t *testing.T, rec string, n int) *screen.Review {
 	t.Helper()
 	f, err := screen.Recognize(replay(t, rec, 0))

@@ -130,6 +130,7 @@ const (
 	reviewTitle    = "Review your answers"
 	reviewQuestion = "● "
 	reviewAnswer   = "→ "
+	reviewArrow    = "→" // an answer's arrow alone on its row
 	reviewWarning  = "⚠ "
 	submitAnswers  = "Submit answers"
 	cancelAnswers  = "Cancel"

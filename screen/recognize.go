@@ -1065,7 +1065,9 @@ func parseReviewPage(ls []line, bottom, cols int) (*Form, error) {
 			f.Top = y
 		}
 	}
-	var started bool
+	// answering: the entry's arrow has come, and the rows after it are its
+	// answer's.
+	var started, answering bool
 	for z := y + 1; z < bottom-1; z++ {
 		raw := ls[z].text()
 		t := stripGutter(raw)
@@ -1079,10 +1081,17 @@ func parseReviewPage(ls []line, bottom, cols int) (*Form, error) {
 		case strings.HasPrefix(t, reviewQuestion):
 			rv.Answers = append(rv.Answers, ReviewAnswer{})
 			addRow(&rv.Answers[len(rv.Answers)-1].Question, strings.TrimPrefix(t, reviewQuestion), full)
-			started = true
+			started, answering = true, false
 			continue
 		case strings.HasPrefix(t, reviewAnswer) && len(rv.Answers) > 0:
 			addRow(&rv.Answers[len(rv.Answers)-1].Answer, strings.TrimPrefix(t, reviewAnswer), full)
+			answering = true
+			continue
+		case t == reviewArrow && len(rv.Answers) > 0:
+			// The arrow alone: the answer's first word did not fit
+			// after it and begins the next row (random forms run 81,
+			// s017: a 69-letter identifier at 73 columns).
+			answering = true
 			continue
 		}
 		if !started {
@@ -1094,7 +1103,7 @@ func parseReviewPage(ls []line, bottom, cols int) (*Form, error) {
 			continue
 		}
 		a := &rv.Answers[len(rv.Answers)-1]
-		if a.Answer == "" {
+		if !answering {
 			addRow(&a.Question, t, full)
 		} else {
 			addRow(&a.Answer, t, full)
