@@ -42,14 +42,14 @@ import (
 // startOnTTY is startInTerminal that keeps the person's side of the PTY open
 // (so the test can read its termios) and lets prep set the terminal up before
 // claudewrap starts.
-func startOnTTY(t *testing.T, version, scenario, prompt string, prep func(tty *os.File), args ...string) (*terminalRun, *os.File) {
+func startOnTTY(t *testing.T, version, scenario, prompt string, prep func(tty *os.File, sb *claudetest.Sandbox), args ...string) (*terminalRun, *os.File) {
 	t.Helper()
 	return startOnTTYAs(t, stress.Mute, version, scenario, prompt, prep, args...)
 }
 
 // startOnTTYAs is startOnTTY on a terminal that answers Claude's queries
 // as term would (see stress.Answerer).
-func startOnTTYAs(t *testing.T, term stress.Term, version, scenario, prompt string, prep func(tty *os.File), args ...string) (*terminalRun, *os.File) {
+func startOnTTYAs(t *testing.T, term stress.Term, version, scenario, prompt string, prep func(tty *os.File, sb *claudetest.Sandbox), args ...string) (*terminalRun, *os.File) {
 	t.Helper()
 	answers := stress.NewAnswerer(term)
 	bin := claudetest.Claudewrap(t)
@@ -61,7 +61,7 @@ func startOnTTYAs(t *testing.T, term stress.Term, version, scenario, prompt stri
 	t.Cleanup(func() { ptmx.Close(); tty.Close() })
 	pty.Setsize(tty, &pty.Winsize{Cols: 100, Rows: 40})
 	if prep != nil {
-		prep(tty)
+		prep(tty, sb)
 	}
 	tr := &terminalRun{ptmx: ptmx, done: make(chan struct{}), sb: sb, events: filepath.Join(t.TempDir(), "events.jsonl"),
 		screen: screen.New(screen.Options{Cols: 100, Rows: 40})}
@@ -197,7 +197,7 @@ func TestHardSIGTERMMidForm(t *testing.T) {
 			forVersions(t, func(t *testing.T, version string) {
 				var before *unix.Termios
 				tr, tty := startOnTTY(t, version, "testdata/scenarios/database.yaml", "pick a database",
-					func(tty *os.File) {
+					func(tty *os.File, _ *claudetest.Sandbox) {
 						// A terminal set up unlike the default, so that
 						// "restored" cannot pass by chance.
 						tio, err := testkit.Termios(tty)
