@@ -12,8 +12,9 @@
 // resized while the forms are answered, answering Claude's terminal
 // queries as no terminal, an xterm or a kitty would, now and then in two
 // pieces, the person at it pressing an arrow or Esc now and then; Claude
-// drawing some sessions with its fullscreen renderer), and judges every form by what Claude recorded: the tool_result the fake API
-// received, and for "Chat about this" the message that followed.
+// drawing some sessions with its fullscreen renderer), and judges every
+// form by what Claude recorded: the tool_result the fake API received, and
+// for "Chat about this" the message that followed.
 // claudewrap's own events are kept for reading, and judged only against
 // that record: its report of the person's Esc must match Claude's cancel.
 //
