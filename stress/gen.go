@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf16"
+
+	"github.com/claudewrap/claudewrap/internal/claudetest"
 )
 
 // Question is one generated question, as Claude receives it.
@@ -97,6 +99,9 @@ type Session struct {
 	// reporting, the form in a pane of its own) instead of the classic
 	// one (generation Fullscreen; class "fullscreen").
 	Fullscreen bool `json:",omitempty"`
+	// Theme is Claude's colour theme, one of claudetest.Themes, or "" for
+	// its default (generation Themes; class "theme").
+	Theme string `json:",omitempty"`
 	// Terminal runs the session on a pseudo-terminal, as a person's would
 	// be: claudewrap not headless, Claude drawn on it (and resized now and
 	// then, see Case.Resizes). Otherwise it runs headless at Cols x Rows.
@@ -195,8 +200,13 @@ const (
 	// (Session.Fullscreen; class "fullscreen"). It is drawn apart and
 	// last: all else is Shapes'.
 	Fullscreen
+	// Themes gives some sessions a colour theme of Claude's other than its
+	// default (light, colour-blind friendly, ANSI colours only), as a
+	// person's `/theme` leaves it (Session.Theme; class "theme"). It is
+	// drawn apart and last: all else is Fullscreen's.
+	Themes
 
-	Latest = Fullscreen
+	Latest = Themes
 )
 
 // GenerateWith is Generate with the generator of generation gen.
@@ -210,7 +220,8 @@ func GenerateWith(seed uint64, forms int, gen Generation) Plan {
 			person:   rand.New(rand.NewPCG(seed^personStream, uint64(i))),
 			pieces:   rand.New(rand.NewPCG(seed^piecesStream, uint64(i))),
 			shapes:   rand.New(rand.NewPCG(seed^shapesStream, uint64(i))),
-			renderer: rand.New(rand.NewPCG(seed^rendererStream, uint64(i)))}
+			renderer: rand.New(rand.NewPCG(seed^rendererStream, uint64(i))),
+			theme:    rand.New(rand.NewPCG(seed^themeStream, uint64(i)))}
 		s := g.session1(min(forms-n, 1+g.r.IntN(6)))
 		n += len(s.Cases)
 		p.Sessions = append(p.Sessions, s)
@@ -241,7 +252,10 @@ type generator struct {
 	// renderer draws which sessions Claude draws fullscreen, apart from
 	// the rest, so that all else stays Shapes'.
 	renderer *rand.Rand
-	gen      Generation
+	// theme draws the sessions' colour themes, apart from the rest, so
+	// that all else stays Fullscreen's.
+	theme *rand.Rand
+	gen   Generation
 }
 
 // pairStream and termStream set the pairs' and the terminals' random
@@ -252,8 +266,10 @@ const (
 	personStream = 0x706572736f6e
 	piecesStream = 0x706965636573
 	shapesStream = 0x736861706573
-	// rendererStream sets the renderer's draw apart.
+	// rendererStream and themeStream set the renderer's and the themes'
+	// draws apart.
 	rendererStream = 0x72656e6465726572
+	themeStream    = 0x7468656d65
 )
 
 // terminalChance is how likely a session is to run on a terminal;
@@ -311,8 +327,31 @@ func (g *generator) session1(forms int) Session {
 	if g.gen >= Fullscreen && g.renderer.Float64() < fullscreenChance {
 		s.fullscreen()
 	}
+	if g.gen >= Themes && g.theme.Float64() < themeChance {
+		s.theme(claudetest.Themes[g.theme.IntN(len(claudetest.Themes))])
+	}
 	return s
 }
+
+// theme has Claude draw s in its colour theme name.
+func (s *Session) theme(name string) {
+	s.Theme = name
+	for k := range s.Cases {
+		s.Cases[k].Classes = addClass(s.Cases[k].Classes, "theme")
+	}
+}
+
+// AllTheme has Claude draw every session of p in its colour theme name,
+// whatever the generator drew: to try that theme alone.
+func (p *Plan) AllTheme(name string) {
+	for i := range p.Sessions {
+		p.Sessions[i].theme(name)
+	}
+}
+
+// themeChance is how likely a session is to have a colour theme other
+// than Claude's default.
+const themeChance = 0.3
 
 // fullscreen has Claude draw s with its fullscreen renderer.
 func (s *Session) fullscreen() {

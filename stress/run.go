@@ -111,6 +111,9 @@ func sessionLine(version string, s Session, vs []Verdict) string {
 	if s.Fullscreen {
 		b.WriteString(", fullscreen")
 	}
+	if s.Theme != "" {
+		b.WriteString(", theme " + s.Theme)
+	}
 	b.WriteString(":")
 	for _, v := range vs {
 		fmt.Fprintf(&b, " %s", v.Outcome)
@@ -159,6 +162,11 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	}
 	if s.Fullscreen {
 		if err := claudetest.Fullscreen(home); err != nil {
+			return nil, err
+		}
+	}
+	if s.Theme != "" {
+		if err := claudetest.Theme(home, s.Theme); err != nil {
 			return nil, err
 		}
 	}

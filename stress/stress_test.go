@@ -12,6 +12,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/fakeapi"
+	"github.com/claudewrap/claudewrap/internal/claudetest"
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/screen"
 	"github.com/claudewrap/claudewrap/session"
@@ -231,6 +232,35 @@ func TestGenerations(t *testing.T) {
 	}
 	if drawnFull == 0 || drawnFull == len(full.Sessions) {
 		t.Errorf("%d of %d sessions drawn fullscreen, want some", drawnFull, len(full.Sessions))
+	}
+	// Themes draws its themes apart: without them, a seed's plan is
+	// Fullscreen's; AllTheme sets every session's.
+	themed := GenerateWith(1, 400, Themes)
+	drawnThemes := map[string]int{}
+	for i := range themed.Sessions {
+		s, was := themed.Sessions[i], full.Sessions[i]
+		drawnThemes[s.Theme]++
+		s.Cases = slices.Clone(s.Cases)
+		for k := range s.Cases {
+			c := &s.Cases[k]
+			if slices.Contains(c.Classes, "theme") != (s.Theme != "") {
+				t.Errorf("%s: classes %q, theme %q", c.ID, c.Classes, s.Theme)
+			}
+			c.Classes = slices.DeleteFunc(slices.Clone(c.Classes), func(cl string) bool { return cl == "theme" })
+		}
+		s.Theme = ""
+		if !reflect.DeepEqual(s, was) {
+			t.Errorf("%s: the session, in the default theme, differs from generation Fullscreen's", s.Name)
+		}
+	}
+	if len(drawnThemes) != len(claudetest.Themes)+1 {
+		t.Errorf("themes drawn in 400 forms: %v, want every one and the default", drawnThemes)
+	}
+	themed.AllTheme("light-ansi")
+	for _, s := range themed.Sessions {
+		if s.Theme != "light-ansi" || !slices.Contains(s.Cases[0].Classes, "theme") {
+			t.Errorf("%s: theme %q after AllTheme", s.Name, s.Theme)
+		}
 	}
 	full.AllFullscreen()
 	for _, s := range full.Sessions {

@@ -2,6 +2,7 @@ package claudetest
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -181,6 +182,29 @@ func Fullscreen(home string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"tui": "fullscreen"}`+"\n"), 0o600)
+}
+
+// Themes are Claude Code's colour themes other than its default ("dark"),
+// as `/theme` offers them on every pinned version.
+var Themes = []string{"light", "dark-daltonized", "light-daltonized", "dark-ansi", "light-ansi"}
+
+// Theme sets Claude Code's colour theme in $HOME/.claude.json, which
+// [Seed] wrote, as `/theme` leaves a person's.
+func Theme(home, theme string) error {
+	p := filepath.Join(home, ".claude.json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	cfg := map[string]any{}
+	if err := json.Unmarshal(b, &cfg); err != nil {
+		return fmt.Errorf("%s: %w", p, err)
+	}
+	cfg["theme"] = theme
+	if b, err = json.MarshalIndent(cfg, "", "  "); err != nil {
+		return err
+	}
+	return os.WriteFile(p, b, 0o600)
 }
 
 var (
