@@ -120,17 +120,13 @@ func personTerminal(t *testing.T, cols, rows int) (ptmx, tty *os.File) {
 	return ptmx, tty
 }
 
-func TestPassthroughBurst(t *testing.T) {
-	ptmx, tty := personTerminal(t, 100, 30)
-	cfg := helperConfig(t, "burst")
-	cfg.Headless = false
-	cfg.Stdin, cfg.Stdout = tty, tty
-	h := startHost(t, cfg)
-
+// untilReset reads what the person's terminal gets up to the reset
+// sequence written after the child exits, within d.
+func untilReset(t *testing.T, ptmx *os.File, d time.Duration) []byte {
+	t.Helper()
 	got := make(chan []byte, 1)
 	go func() {
 		var buf bytes.Buffer
-		// Ends at the reset sequence written after the child exits.
 		tmp := make([]byte, 64*1024)
 		for !bytes.HasSuffix(buf.Bytes(), []byte(resetModes)) {
 			n, err := ptmx.Read(tmp)
@@ -141,12 +137,23 @@ func TestPassthroughBurst(t *testing.T) {
 		}
 		got <- buf.Bytes()
 	}()
-	var out []byte
 	select {
-	case out = <-got:
-	case <-time.After(120 * time.Second):
-		t.Fatal("person's terminal never saw the end of the output")
+	case out := <-got:
+		return out
+	case <-time.After(d):
+		t.Fatal("the person's terminal never saw the reset after the child's output")
+		return nil
 	}
+}
+
+func TestPassthroughBurst(t *testing.T) {
+	ptmx, tty := personTerminal(t, 100, 30)
+	cfg := helperConfig(t, "burst")
+	cfg.Headless = false
+	cfg.Stdin, cfg.Stdout = tty, tty
+	h := startHost(t, cfg)
+
+	out := untilReset(t, ptmx, 120*time.Second)
 	if st := waitDone(t, h); st.Code != 0 {
 		t.Fatalf("status %+v", st)
 	}
@@ -178,25 +185,7 @@ func TestRestoreLeavesAltScreen(t *testing.T) {
 			cfg.Headless = false
 			cfg.Stdin, cfg.Stdout = tty, tty
 			h := startHost(t, cfg)
-			got := make(chan []byte, 1)
-			go func() {
-				var buf bytes.Buffer
-				tmp := make([]byte, 4096)
-				for !bytes.HasSuffix(buf.Bytes(), []byte(resetModes)) {
-					n, err := ptmx.Read(tmp)
-					buf.Write(tmp[:n])
-					if err != nil {
-						break
-					}
-				}
-				got <- buf.Bytes()
-			}()
-			var out []byte
-			select {
-			case out = <-got:
-			case <-time.After(30 * time.Second):
-				t.Fatal("the person's terminal never saw the reset")
-			}
+			out := untilReset(t, ptmx, 30*time.Second)
 			waitDone(t, h)
 			rest, ok := bytes.CutPrefix(out, []byte("\x1b[?1049hfullscreen\r\n"))
 			if !ok || string(rest) != tc.wantTail {
