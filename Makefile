@@ -84,15 +84,19 @@ bench:
 
 # Random forms on the real Claude Code, judged by what Claude recorded:
 # make stress [SEED=n] [COUNT=300] [VERSIONS="2.1.332 2.1.197"] [PARALLEL=2] [GENERATION=n: default the newest]
+#             [FULLSCREEN=1: every session fullscreen] [THEME=name: every session in that colour theme]
 SEED     ?= 0
 COUNT    ?= 300
 VERSIONS ?= $(CLAUDE_VERSIONS)
 PARALLEL ?= 2
 ANSWER_VIA ?= screen
 GENERATION ?=
+FULLSCREEN ?=
+THEME ?=
 stress:
 	./scripts/install-claude.sh $(VERSIONS)
-	go run ./tools/stress -seed $(SEED) -count $(COUNT) -versions "$(VERSIONS)" -parallel $(PARALLEL) -answer-via $(ANSWER_VIA) $(if $(GENERATION),-generation $(GENERATION))
+	go run ./tools/stress -seed $(SEED) -count $(COUNT) -versions "$(VERSIONS)" -parallel $(PARALLEL) -answer-via $(ANSWER_VIA) \
+		$(if $(GENERATION),-generation $(GENERATION)) $(if $(FULLSCREEN),-fullscreen) $(if $(THEME),-theme $(THEME))
 
 demo: build
 	./scripts/install-claude.sh $(firstword $(CLAUDE_VERSIONS))
