@@ -1436,6 +1436,30 @@ func TestFormPersonEscBlink(t *testing.T) {
 	r.end()
 }
 
+// TestFormPersonEscLate: after the person's Esc, a frame with no form (a
+// resize landing), the form back at the second look, and only then gone:
+// Claude acted on the Esc later than that frame (random forms run 82,
+// s000 on 2.1.266: the form redrawn 0.4 s after the Esc, then taken away).
+// The cancel is the person's, reported.
+func TestFormPersonEscLate(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{}, Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}})
+	c.ask("t1", database)
+	r.wait(`"handed_over"`)
+	if _, err := c.Screen().Write([]byte("\x1b[?2026h\x1b[H\x1b[2Jredrawing\x1b[?2026l")); err != nil {
+		t.Fatal(err)
+	}
+	r.s.input([]byte("\x1b"))
+	time.AfterFunc(50*time.Millisecond, func() { c.Redraw() })
+	time.AfterFunc(600*time.Millisecond, func() { c.SendKeys([]byte("\x1b")) })
+	ev := r.wait(`"cancelled"`)
+	if ev["by"] != "person" || ev["tool_use_id"] != "t1" {
+		t.Errorf("cancelled: %v\n%s", ev, r)
+	}
+	r.end()
+}
+
 // TestRecordedForm: a form whose PostToolUse has come waits for nobody,
 // while its record is read (after the person's Esc, see verify):
 // claudewrap answer neither lists nor drives it, and a decision made

@@ -56,23 +56,29 @@ func (s *session) escaped(f *form) {
 	ctx, cancel := context.WithTimeout(s.ctx, escWait)
 	defer cancel()
 	em := s.child.Screen()
-	if _, err := em.Wait(ctx, func(sn screen.Snapshot) bool { return !askflow.FormShown(sn) }); err != nil {
-		return // still there: the Esc closed something else (notes, a text row)
-	}
-	select {
-	case <-f.posted:
-		return // recorded after all
-	case <-time.After(200 * time.Millisecond): // PostToolUse comes first when there is one
-	case <-ctx.Done():
-		return
-	}
-	// Still gone, at a second look: a frame that showed no form for a
-	// moment (drawn at the old width as a resize landed) is no cancel.
-	look, lookCancel := context.WithTimeout(ctx, escLook)
-	_, err := em.Wait(look, func(sn screen.Snapshot) bool { return !askflow.FormShown(sn) })
-	lookCancel()
-	if err != nil {
-		return // the form is back
+	gone := func(sn screen.Snapshot) bool { return !askflow.FormShown(sn) }
+	for {
+		if _, err := em.Wait(ctx, gone); err != nil {
+			return // still there: the Esc closed something else (notes, a text row)
+		}
+		select {
+		case <-f.posted:
+			return // recorded after all
+		case <-time.After(200 * time.Millisecond): // PostToolUse comes first when there is one
+		case <-ctx.Done():
+			return
+		}
+		// Still gone, at a second look: a frame that showed no form for a
+		// moment (drawn at the old width as a resize landed) is no cancel.
+		look, lookCancel := context.WithTimeout(ctx, escLook)
+		_, err := em.Wait(look, gone)
+		lookCancel()
+		if err == nil {
+			break
+		}
+		// The form is back: watch on, for the Esc may act later than
+		// that frame (2.1.266 drew the form 0.4 s after the person's
+		// Esc and a resize, then took it away: random forms run 82, s000).
 	}
 	// A PostToolUse come by now is verify's to report (see undone).
 	s.mu.Lock()
