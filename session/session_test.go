@@ -1311,6 +1311,9 @@ func TestFormEscRecorded(t *testing.T) {
 	}{
 		{"cancel", database, sel("SQLite"), 2, rejected, false, "cancelled"},
 		{"cancel written late", database, sel("SQLite"), 2, rejected, true, "cancelled"},
+		// The Esc after the PostToolUse, before Claude wrote its record
+		// (random forms run 82, s044 on 2.1.299).
+		{"Esc after the PostToolUse", database, sel("SQLite"), 0, rejected, true, "cancelled"},
 		{"answers", database, sel("SQLite"), 2, &transcript.Result{Content: `Your questions have been answered: "Which database should we use?"="SQLite".`}, false, "verified"},
 		// Claude records A and B ticked as "A, B", the label beside them:
 		// not claudewrap's answer, and not hidden by the cancel after.
@@ -1342,6 +1345,23 @@ func TestFormEscRecorded(t *testing.T) {
 			c.ask("t1", tc.q)
 			if tc.late {
 				r.wait(`"submitted"`)
+				if tc.last == 0 {
+					// The person's Esc, once the PostToolUse has come.
+					posted := func() bool {
+						r.s.mu.Lock()
+						defer r.s.mu.Unlock()
+						f := r.s.forms["t1"]
+						return f != nil && isClosed(f.posted)
+					}
+					for deadline := time.Now().Add(10 * time.Second); !posted(); time.Sleep(time.Millisecond) { // polling under a deadline
+						if time.Now().After(deadline) {
+							t.Fatalf("no PostToolUse\n%s", r)
+						}
+					}
+					r.s.mu.Lock()
+					r.s.lastInput, r.s.lastEsc = time.Now(), true
+					r.s.mu.Unlock()
+				}
 				if err := os.Rename(record, path); err != nil {
 					t.Fatal(err)
 				}

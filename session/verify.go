@@ -24,6 +24,7 @@ type arrival struct {
 	drivenAs string        // the id f was driven as, when Claude recorded its twin (see twinLocked)
 	driven   chan struct{} // f.driven then: the drive under way's (see session.start)
 	esc      bool          // the person's last key, Esc, came within escRace before it
+	at       time.Time     // when it came
 }
 
 // arrive marks f's PostToolUse as come. It runs as the message arrives,
@@ -32,7 +33,7 @@ type arrival struct {
 func (s *session) arrive(p *hook.Payload) arrival {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	a := arrival{p: p, f: s.forms[p.ToolUseID]}
+	a := arrival{p: p, f: s.forms[p.ToolUseID], at: time.Now()}
 	if a.f == nil {
 		return a
 	}
@@ -75,14 +76,20 @@ func (s *session) verify(a arrival) {
 		case <-time.After(lastKeyGrace):
 		}
 	}
-	if a.esc {
+	// On a person's terminal the record is the tool_result Claude writes
+	// to its transcript, a moment after the PostToolUse (0.3 s on 2.1.299):
+	// the person's Esc read before or meanwhile makes it the cancel.
+	s.mu.Lock()
+	watch := a.esc || !s.cfg.Host.Headless && s.transcript != ""
+	s.mu.Unlock()
+	if watch {
 		// A record that differs from claudewrap's answer stays a mismatch,
 		// whatever the person's Esc did after (a wrong answer is never
 		// reported as anything else).
 		s.mu.Lock()
 		wrong := (f.state == submitted || f.state == driving) && f.want != nil && differs(f.want, p.ToolResponse) != ""
 		s.mu.Unlock()
-		if !wrong && s.undone(f, p.ToolUseID) {
+		if !wrong && s.undone(f, p.ToolUseID, func() bool { return a.esc || s.escSince(a.at) }) {
 			return
 		}
 	}
@@ -194,17 +201,20 @@ func notesOf(r *hook.ToolResponse) map[string]string {
 const EscRecordedReason = "the person pressed Esc as Claude recorded it"
 
 // undone reports whether Claude's record of form f (its tool use id) is
-// the cancel after all, and if so reports it as the person's. Claude runs
+// the cancel after all, the person's Esc (byEsc, asked once the record is
+// read) explaining it, and if so reports it as the person's. Claude runs
 // PostToolUse as a form is submitted, and an Esc of the person's read just
-// after interrupts the turn: the tool_result Claude then writes is the
-// cancel, whatever the hook said (random forms run 62, seed 1764230000,
-// s009 on 2.1.330: the person's Esc overtook claudewrap's Enter). The
-// record is read from the transcript for up to escWait, and once more if
-// Claude ends meanwhile; none by then, or another, leaves the PostToolUse
-// as the record.
-func (s *session) undone(f *form, id string) bool {
+// before or after interrupts the turn: the tool_result Claude then writes
+// is the cancel, whatever the hook said (random forms run 62, seed
+// 1764230000, s009 on 2.1.330: the person's Esc overtook claudewrap's
+// Enter; run 82, s044 on 2.1.299: the Esc came 60 ms after the
+// PostToolUse, the tool_result 280 ms after it). The record is read from
+// the transcript for up to escWait, and once more if Claude ends
+// meanwhile; none by then, another, or a cancel without the person's Esc
+// leaves the PostToolUse as the record.
+func (s *session) undone(f *form, id string, byEsc func() bool) bool {
 	r, ok := s.awaitTranscript(id, func() bool { return true })
-	if !ok || !transcript.Cancelled(r) {
+	if !ok || !transcript.Cancelled(r) || !byEsc() {
 		return false
 	}
 	s.mu.Lock()
@@ -217,6 +227,13 @@ func (s *session) undone(f *form, id string) bool {
 		}
 	}
 	return true
+}
+
+// escSince reports whether the person's last key, an Esc, came after t.
+func (s *session) escSince(t time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastEsc && s.lastInput.After(t)
 }
 
 // isClosed reports whether ch is closed (a form's posted: its PostToolUse
