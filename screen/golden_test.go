@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -1107,6 +1108,35 @@ func TestWrappedTab(t *testing.T) {
 
 // reviewOf is the review page recording rec ends on, focus on Submit,
 // listing n answers.
+// TestVimInsert: with Claude's vim mode on (editorMode "vim"), 2.1.321 and
+// later type "Type something" in insert mode, where Esc leaves the mode: the
+// footer begins "-- INSERT -- · " and does not offer "Esc to cancel". The
+// page is the form's all the same, its focus on the row, the text read;
+// older versions draw the plain footer.
+func TestVimInsert(t *testing.T) {
+	for _, v := range claudetest.Pinned {
+		for _, tc := range []struct{ rec, text string }{
+			{"vim-other-focus-100x40", ""},
+			{"vim-other-focus-50x30", ""},
+			{"vim-other-typed-100x40", "We use SQLite for now"},
+		} {
+			rec := "../testdata/screens/" + v + "/" + tc.rec + ".cast"
+			f, err := screen.Recognize(replay(t, rec, 0))
+			if err != nil {
+				t.Errorf("%s: %v", rec, err)
+				continue
+			}
+			insert := strings.HasPrefix(f.Footer, "-- INSERT -- · ")
+			if n, _ := strconv.Atoi(strings.Split(v, ".")[2]); insert != (n >= 321) {
+				t.Errorf("%s: footer %q: insert mode %v", rec, f.Footer, insert)
+			}
+			if f.Focus.Kind != screen.FocusOther || f.Other == nil || f.Other.Placeholder != (tc.text == "") || !f.Other.Placeholder && f.Other.Text != tc.text {
+				t.Errorf("%s: focus %+v, row %+v", rec, f.Focus, f.Other)
+			}
+		}
+	}
+}
+
 // TestReviewArrowAlone: random forms run 81, s017 (2.1.332, 73x24, the
 // fullscreen renderer): a review entry whose answer, a multi-select's
 // "averyvery…insideit", "a.b.c…" and "/usr/local/…/cli.js", begins with a

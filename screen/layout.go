@@ -108,6 +108,11 @@ const (
 	// being typed (into "Type something", or into the notes of a preview).
 	footerNotes  = "n to add notes"
 	footerEditor = "ctrl+g to edit in Vim"
+	// footerInsert begins the footer while "Type something" is typed into
+	// in vim mode (editorMode "vim", 2.1.321 and later): Esc then leaves
+	// insert mode instead of cancelling, and the footer does not end with
+	// footerCancel but with footerEditor.
+	footerInsert = "-- INSERT -- · "
 
 	// The preview layout (a single-select question whose options have a
 	// preview): options on the left (no descriptions, no "Type something",

@@ -454,7 +454,8 @@ func parseQuestionPage(ls []line, bottom, cols int) (*Form, error) {
 		footer = append(footer, strings.TrimSpace(ls[y].text()))
 	}
 	f.Footer = strings.Join(footer, " ")
-	if !strings.HasPrefix(f.Footer, footerSelect) || !strings.HasSuffix(f.Footer, footerCancel) {
+	body, insert := strings.CutPrefix(f.Footer, footerInsert)
+	if !strings.HasPrefix(body, footerSelect) || !strings.HasSuffix(body, footerCancel) && !(insert && strings.HasSuffix(body, footerEditor)) {
 		return nil, noForm("no footer")
 	}
 	y := top - 1

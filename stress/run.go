@@ -166,7 +166,7 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 		}
 	}
 	if s.Theme != "" {
-		if err := claudetest.Theme(home, s.Theme); err != nil {
+		if err := claudetest.Configure(home, map[string]any{"theme": s.Theme}); err != nil {
 			return nil, err
 		}
 	}

@@ -188,9 +188,10 @@ func Fullscreen(home string) error {
 // as `/theme` offers them on every pinned version.
 var Themes = []string{"light", "dark-daltonized", "light-daltonized", "dark-ansi", "light-ansi"}
 
-// Theme sets Claude Code's colour theme in $HOME/.claude.json, which
-// [Seed] wrote, as `/theme` leaves a person's.
-func Theme(home, theme string) error {
+// Configure sets keys of Claude Code's own configuration,
+// $HOME/.claude.json, which [Seed] wrote: {"theme": "light"} as `/theme`
+// leaves a person's, {"editorMode": "vim"} as `/vim` does.
+func Configure(home string, keys map[string]any) error {
 	p := filepath.Join(home, ".claude.json")
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -200,7 +201,9 @@ func Theme(home, theme string) error {
 	if err := json.Unmarshal(b, &cfg); err != nil {
 		return fmt.Errorf("%s: %w", p, err)
 	}
-	cfg["theme"] = theme
+	for k, v := range keys {
+		cfg[k] = v
+	}
 	if b, err = json.MarshalIndent(cfg, "", "  "); err != nil {
 		return err
 	}

@@ -25,6 +25,7 @@
 //	    versions: [2.1.330]               # optional; default: every -versions
 //	    args: [--permission-mode, default] # optional claude arguments before the prompt
 //	    untrusted: true                   # optional: leave the trust dialog up
+//	    config: {editorMode: vim}          # optional keys of Claude's ~/.claude.json
 //	    steps:
 //	      - wait: "❯ 1. PostgreSQL"       # until the screen contains this (60s)
 //	      - gone: "ctrl+g"                # until the screen no longer contains this
@@ -78,15 +79,16 @@ type Manifest struct {
 // Recording is one entry of the manifest: one screen state, recorded at each
 // size on each version.
 type Recording struct {
-	Name      string   `yaml:"name"`
-	Note      string   `yaml:"note"`
-	Scenario  string   `yaml:"scenario"`
-	Prompt    string   `yaml:"prompt"`
-	Sizes     []string `yaml:"sizes"`
-	Versions  []string `yaml:"versions"`
-	Args      []string `yaml:"args"`
-	Untrusted bool     `yaml:"untrusted"`
-	Steps     []Step   `yaml:"steps"`
+	Name      string         `yaml:"name"`
+	Note      string         `yaml:"note"`
+	Scenario  string         `yaml:"scenario"`
+	Prompt    string         `yaml:"prompt"`
+	Sizes     []string       `yaml:"sizes"`
+	Versions  []string       `yaml:"versions"`
+	Args      []string       `yaml:"args"`
+	Untrusted bool           `yaml:"untrusted"`
+	Config    map[string]any `yaml:"config"`
+	Steps     []Step         `yaml:"steps"`
 }
 
 // Step is exactly one of its fields.
@@ -264,6 +266,11 @@ func record(j job) error {
 	}
 	if err := claudetest.Seed(home, trusted); err != nil {
 		return err
+	}
+	if len(j.rec.Config) > 0 {
+		if err := claudetest.Configure(home, j.rec.Config); err != nil {
+			return err
+		}
 	}
 	claude, err := filepath.Abs(filepath.Join(".cache", "claude-code", j.version, "node_modules", ".bin", "claude"))
 	if err != nil {
