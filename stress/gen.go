@@ -100,8 +100,12 @@ type Session struct {
 	// one (generation Fullscreen; class "fullscreen").
 	Fullscreen bool `json:",omitempty"`
 	// Theme is Claude's colour theme, one of claudetest.Themes, or "" for
-	// its default (generation Themes; class "theme").
+	// its default (generation Settings; class "theme").
 	Theme string `json:",omitempty"`
+	// Vim turns Claude's vim editing mode on, as `/vim` does (generation
+	// Settings; class "vim"): 2.1.321 and later type "Type something" in
+	// its insert mode.
+	Vim bool `json:",omitempty"`
 	// Terminal runs the session on a pseudo-terminal, as a person's would
 	// be: claudewrap not headless, Claude drawn on it (and resized now and
 	// then, see Case.Resizes). Otherwise it runs headless at Cols x Rows.
@@ -200,13 +204,14 @@ const (
 	// (Session.Fullscreen; class "fullscreen"). It is drawn apart and
 	// last: all else is Shapes'.
 	Fullscreen
-	// Themes gives some sessions a colour theme of Claude's other than its
-	// default (light, colour-blind friendly, ANSI colours only), as a
-	// person's `/theme` leaves it (Session.Theme; class "theme"). It is
-	// drawn apart and last: all else is Fullscreen's.
-	Themes
+	// Settings gives some sessions a colour theme of Claude's other than
+	// its default (light, colour-blind friendly, ANSI colours only), as a
+	// person's `/theme` leaves it (Session.Theme; class "theme"), and some
+	// its vim editing mode (Session.Vim; class "vim"). They are drawn apart
+	// and last: all else is Fullscreen's.
+	Settings
 
-	Latest = Themes
+	Latest = Settings
 )
 
 // GenerateWith is Generate with the generator of generation gen.
@@ -221,7 +226,8 @@ func GenerateWith(seed uint64, forms int, gen Generation) Plan {
 			pieces:   rand.New(rand.NewPCG(seed^piecesStream, uint64(i))),
 			shapes:   rand.New(rand.NewPCG(seed^shapesStream, uint64(i))),
 			renderer: rand.New(rand.NewPCG(seed^rendererStream, uint64(i))),
-			theme:    rand.New(rand.NewPCG(seed^themeStream, uint64(i)))}
+			theme:    rand.New(rand.NewPCG(seed^themeStream, uint64(i))),
+			editor:   rand.New(rand.NewPCG(seed^editorStream, uint64(i)))}
 		s := g.session1(min(forms-n, 1+g.r.IntN(6)))
 		n += len(s.Cases)
 		p.Sessions = append(p.Sessions, s)
@@ -252,10 +258,10 @@ type generator struct {
 	// renderer draws which sessions Claude draws fullscreen, apart from
 	// the rest, so that all else stays Shapes'.
 	renderer *rand.Rand
-	// theme draws the sessions' colour themes, apart from the rest, so
-	// that all else stays Fullscreen's.
-	theme *rand.Rand
-	gen   Generation
+	// theme and editor draw the sessions' colour themes and vim modes,
+	// apart from the rest, so that all else stays Fullscreen's.
+	theme, editor *rand.Rand
+	gen           Generation
 }
 
 // pairStream and termStream set the pairs' and the terminals' random
@@ -266,10 +272,11 @@ const (
 	personStream = 0x706572736f6e
 	piecesStream = 0x706965636573
 	shapesStream = 0x736861706573
-	// rendererStream and themeStream set the renderer's and the themes'
-	// draws apart.
+	// rendererStream, themeStream and editorStream set the renderer's,
+	// the themes' and the vim modes' draws apart.
 	rendererStream = 0x72656e6465726572
 	themeStream    = 0x7468656d65
+	editorStream   = 0x656469746f72
 )
 
 // terminalChance is how likely a session is to run on a terminal;
@@ -327,10 +334,28 @@ func (g *generator) session1(forms int) Session {
 	if g.gen >= Fullscreen && g.renderer.Float64() < fullscreenChance {
 		s.fullscreen()
 	}
-	if g.gen >= Themes && g.theme.Float64() < themeChance {
+	if g.gen >= Settings && g.theme.Float64() < themeChance {
 		s.theme(claudetest.Themes[g.theme.IntN(len(claudetest.Themes))])
 	}
+	if g.gen >= Settings && g.editor.Float64() < vimChance {
+		s.vim()
+	}
 	return s
+}
+
+// vim turns Claude's vim mode on for s.
+func (s *Session) vim() {
+	s.Vim = true
+	for k := range s.Cases {
+		s.Cases[k].Classes = addClass(s.Cases[k].Classes, "vim")
+	}
+}
+
+// AllVim turns Claude's vim mode on for every session of p.
+func (p *Plan) AllVim() {
+	for i := range p.Sessions {
+		p.Sessions[i].vim()
+	}
 }
 
 // theme has Claude draw s in its colour theme name.
@@ -350,8 +375,11 @@ func (p *Plan) AllTheme(name string) {
 }
 
 // themeChance is how likely a session is to have a colour theme other
-// than Claude's default.
-const themeChance = 0.3
+// than Claude's default; vimChance to have its vim mode on.
+const (
+	themeChance = 0.3
+	vimChance   = 0.2
+)
 
 // fullscreen has Claude draw s with its fullscreen renderer.
 func (s *Session) fullscreen() {

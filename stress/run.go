@@ -114,6 +114,9 @@ func sessionLine(version string, s Session, vs []Verdict) string {
 	if s.Theme != "" {
 		b.WriteString(", theme " + s.Theme)
 	}
+	if s.Vim {
+		b.WriteString(", vim")
+	}
 	b.WriteString(":")
 	for _, v := range vs {
 		fmt.Fprintf(&b, " %s", v.Outcome)
@@ -165,8 +168,15 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 			return nil, err
 		}
 	}
+	config := map[string]any{}
 	if s.Theme != "" {
-		if err := claudetest.Configure(home, map[string]any{"theme": s.Theme}); err != nil {
+		config["theme"] = s.Theme
+	}
+	if s.Vim {
+		config["editorMode"] = "vim"
+	}
+	if len(config) > 0 {
+		if err := claudetest.Configure(home, config); err != nil {
 			return nil, err
 		}
 	}

@@ -233,33 +233,37 @@ func TestGenerations(t *testing.T) {
 	if drawnFull == 0 || drawnFull == len(full.Sessions) {
 		t.Errorf("%d of %d sessions drawn fullscreen, want some", drawnFull, len(full.Sessions))
 	}
-	// Themes draws its themes apart: without them, a seed's plan is
-	// Fullscreen's; AllTheme sets every session's.
-	themed := GenerateWith(1, 400, Themes)
-	drawnThemes := map[string]int{}
+	// Settings draws its themes and vim modes apart: without them, a
+	// seed's plan is Fullscreen's; AllTheme and AllVim set every session's.
+	themed := GenerateWith(1, 400, Settings)
+	drawnThemes, vims := map[string]int{}, 0
 	for i := range themed.Sessions {
 		s, was := themed.Sessions[i], full.Sessions[i]
 		drawnThemes[s.Theme]++
+		if s.Vim {
+			vims++
+		}
 		s.Cases = slices.Clone(s.Cases)
 		for k := range s.Cases {
 			c := &s.Cases[k]
-			if slices.Contains(c.Classes, "theme") != (s.Theme != "") {
-				t.Errorf("%s: classes %q, theme %q", c.ID, c.Classes, s.Theme)
+			if slices.Contains(c.Classes, "theme") != (s.Theme != "") || slices.Contains(c.Classes, "vim") != s.Vim {
+				t.Errorf("%s: classes %q, theme %q, vim %v", c.ID, c.Classes, s.Theme, s.Vim)
 			}
-			c.Classes = slices.DeleteFunc(slices.Clone(c.Classes), func(cl string) bool { return cl == "theme" })
+			c.Classes = slices.DeleteFunc(slices.Clone(c.Classes), func(cl string) bool { return cl == "theme" || cl == "vim" })
 		}
-		s.Theme = ""
+		s.Theme, s.Vim = "", false
 		if !reflect.DeepEqual(s, was) {
-			t.Errorf("%s: the session, in the default theme, differs from generation Fullscreen's", s.Name)
+			t.Errorf("%s: the session, in the default theme and out of vim mode, differs from generation Fullscreen's", s.Name)
 		}
 	}
-	if len(drawnThemes) != len(claudetest.Themes)+1 {
-		t.Errorf("themes drawn in 400 forms: %v, want every one and the default", drawnThemes)
+	if len(drawnThemes) != len(claudetest.Themes)+1 || vims == 0 || vims == len(themed.Sessions) {
+		t.Errorf("themes drawn in 400 forms: %v, want every one and the default; %d of %d in vim mode", drawnThemes, vims, len(themed.Sessions))
 	}
 	themed.AllTheme("light-ansi")
+	themed.AllVim()
 	for _, s := range themed.Sessions {
-		if s.Theme != "light-ansi" || !slices.Contains(s.Cases[0].Classes, "theme") {
-			t.Errorf("%s: theme %q after AllTheme", s.Name, s.Theme)
+		if s.Theme != "light-ansi" || !s.Vim || !slices.Contains(s.Cases[0].Classes, "theme") || !slices.Contains(s.Cases[0].Classes, "vim") {
+			t.Errorf("%s: theme %q, vim %v after AllTheme and AllVim", s.Name, s.Theme, s.Vim)
 		}
 	}
 	full.AllFullscreen()

@@ -46,17 +46,28 @@ func main() {
 	md := flag.String("md", "", "also write the figures as Markdown to this file")
 	via := flag.String("answer-via", "", "answer through the `screen` (default) or the PreToolUse `hook` (an answer path independent of the recogniser)")
 	only := flag.String("only", "*", "run only the sessions whose name matches this `GLOB` (s012, s01*), to repeat a failure")
-	gen := flag.Int("generation", int(stress.Latest), "the generator's `generation`: 0 before emoji sequences, 1 with them (random forms runs 32 to 36), 2 with headers holding the tab row's marks (run 37), 3 with white space at the ends of headers and labels (run 38), 4 with other scripts and invisible characters (runs 39 to 43), 5 with answers and notes typed in other scripts (run 44), 6 with sessions on a resized terminal (run 45), 7 with that terminal answering Claude's queries as an xterm or a kitty would (runs 46 to 49), 8 with the person at it pressing Down now and then (runs 50 to 53), 9 with that terminal sending its replies cut in two now and then (runs 54 to 58), 10 with the person pressing Up, Left, Right or Esc as well as Down (runs 59 to 69), 11 with questions whose options are of one family (a shared start, case alone, markdown, no space, punctuation, a tab) and question texts in markdown (runs 70 to 80), 12 with Claude drawing some sessions with its fullscreen renderer (runs 81 and 82), 13 with some sessions in a colour theme other than Claude's default; an earlier one repeats an earlier run")
+	gen := flag.Int("generation", int(stress.Latest), "the generator's `generation`: 0 before emoji sequences, 1 with them (random forms runs 32 to 36), 2 with headers holding the tab row's marks (run 37), 3 with white space at the ends of headers and labels (run 38), 4 with other scripts and invisible characters (runs 39 to 43), 5 with answers and notes typed in other scripts (run 44), 6 with sessions on a resized terminal (run 45), 7 with that terminal answering Claude's queries as an xterm or a kitty would (runs 46 to 49), 8 with the person at it pressing Down now and then (runs 50 to 53), 9 with that terminal sending its replies cut in two now and then (runs 54 to 58), 10 with the person pressing Up, Left, Right or Esc as well as Down (runs 59 to 69), 11 with questions whose options are of one family (a shared start, case alone, markdown, no space, punctuation, a tab) and question texts in markdown (runs 70 to 80), 12 with Claude drawing some sessions with its fullscreen renderer (runs 81 and 82), 13 with some sessions in a colour theme other than Claude's default and some in its vim mode; an earlier one repeats an earlier run")
 	fullscreen := flag.Bool("fullscreen", false, "have Claude draw every session with its fullscreen renderer (`/tui fullscreen`), not only those the generator draws so")
+	vim := flag.Bool("vim", false, "turn Claude's vim mode on in every session, not only in those the generator draws so")
 	theme := flag.String("theme", "", "have Claude draw every session in this colour `theme` ("+strings.Join(claudetest.Themes, ", ")+"), not only those the generator draws so")
 	flag.Parse()
-	if err := run(*seed, *count, strings.Fields(strings.ReplaceAll(*versions, ",", " ")), *parallel, *out, *keep, *minPct, *md, *only, *via, stress.Generation(*gen), *fullscreen, *theme); err != nil {
+	draws := draws{fullscreen: *fullscreen, theme: *theme, vim: *vim}
+	if err := run(*seed, *count, strings.Fields(strings.ReplaceAll(*versions, ",", " ")), *parallel, *out, *keep, *minPct, *md, *only, *via, stress.Generation(*gen), draws); err != nil {
 		fmt.Fprintln(os.Stderr, "stress:", err)
 		os.Exit(1)
 	}
 }
 
-func run(seed uint64, count int, versions []string, parallel int, out string, keep bool, minPct float64, md, only, via string, gen stress.Generation, fullscreen bool, theme string) error {
+// draws set what every session gets, whatever the generator drew: Claude's
+// fullscreen renderer, a colour theme, its vim mode.
+type draws struct {
+	fullscreen bool
+	theme      string
+	vim        bool
+}
+
+func run(seed uint64, count int, versions []string, parallel int, out string, keep bool, minPct float64, md, only, via string, gen stress.Generation, all draws) error {
+	fullscreen, theme, vim := all.fullscreen, all.theme, all.vim
 	if gen < stress.Plain || gen > stress.Latest {
 		return fmt.Errorf("-generation %d: want %d to %d", gen, stress.Plain, stress.Latest)
 	}
@@ -98,6 +109,9 @@ func run(seed uint64, count int, versions []string, parallel int, out string, ke
 	if theme != "" {
 		plan.AllTheme(theme)
 	}
+	if vim {
+		plan.AllVim()
+	}
 	var keepSessions []stress.Session
 	for _, s := range plan.Sessions {
 		ok, err := path.Match(only, s.Name)
@@ -121,6 +135,9 @@ func run(seed uint64, count int, versions []string, parallel int, out string, ke
 	}
 	if theme != "" {
 		cmdline += " -theme " + theme
+	}
+	if vim {
+		cmdline += " -vim"
 	}
 	cmdline += fmt.Sprintf(" -generation %d", gen) // a later generation gives the seed other forms
 	fmt.Printf("seed %d: %d forms in %d sessions, on Claude Code %s\n  repeat with: %s\n",
