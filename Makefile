@@ -84,7 +84,7 @@ bench:
 
 # Random forms on the real Claude Code, judged by what Claude recorded:
 # make stress [SEED=n] [COUNT=300] [VERSIONS="2.1.332 2.1.197"] [PARALLEL=2] [GENERATION=n: default the newest]
-#             [FULLSCREEN=1: every session fullscreen] [THEME=name: every session in that colour theme]
+#             [FULLSCREEN=1: every session fullscreen] [THEME=name: every session in that colour theme] [VIM=1: vim mode on in every session]
 SEED     ?= 0
 COUNT    ?= 300
 VERSIONS ?= $(CLAUDE_VERSIONS)
@@ -93,10 +93,11 @@ ANSWER_VIA ?= screen
 GENERATION ?=
 FULLSCREEN ?=
 THEME ?=
+VIM ?=
 stress:
 	./scripts/install-claude.sh $(VERSIONS)
 	go run ./tools/stress -seed $(SEED) -count $(COUNT) -versions "$(VERSIONS)" -parallel $(PARALLEL) -answer-via $(ANSWER_VIA) \
-		$(if $(GENERATION),-generation $(GENERATION)) $(if $(FULLSCREEN),-fullscreen) $(if $(THEME),-theme $(THEME))
+		$(if $(GENERATION),-generation $(GENERATION)) $(if $(FULLSCREEN),-fullscreen) $(if $(THEME),-theme $(THEME)) $(if $(VIM),-vim)
 
 demo: build
 	./scripts/install-claude.sh $(firstword $(CLAUDE_VERSIONS))
