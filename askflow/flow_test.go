@@ -1005,6 +1005,26 @@ func TestTypedSpacingMarks(t *testing.T) {
 	}
 }
 
+// TestTypedVim: in Claude's vim mode (2.1.321 and later) "Type something"
+// is typed in vim's insert mode, its footer "-- INSERT -- · …" without
+// "Esc to cancel": the row is focused, typed and submitted as ever, walked
+// to or not (testdata/screens/*/vim-other-*).
+func TestTypedVim(t *testing.T) {
+	for _, walk := range []bool{true, false} {
+		t.Run(map[bool]string{true: "walked", false: "by number"}[walk], func(t *testing.T) {
+			t.Parallel()
+			qs := []fq{database, naming}
+			fc := newFake(t, qs, 100, 40, faults{Vim: true})
+			ds := []answer.Decision{typed("We use SQLite for now"), typed("snake_case")}
+			if _, err := drive(t, context.Background(), fc, hookOf(qs), ds, patient, func(c *askflow.Config) { c.Walk = walk }); err != nil {
+				t.Fatal(err)
+			}
+			checkSubmitted(t, fc, wantAnswers(qs, "We use SQLite for now", "snake_case"))
+			checkEnters(t, fc, qs, ds)
+		})
+	}
+}
+
 // TestMessageControlCharacters: askflow.Message refuses a message that
 // holds control characters other than a newline, before any key: Ctrl-C
 // would interrupt Claude, a Tab or DEL would edit the prompt.

@@ -69,6 +69,21 @@ func NotesClosed(s screen.Snapshot, qs []answer.Question) bool {
 	return err == nil && Showing(s, qs) && fm.Preview != nil && !fm.Preview.Editing
 }
 
+// InsertMode reports whether the form asking qs shows "Type something"
+// typed in vim's insert mode, where Esc leaves the mode and cancels
+// nothing.
+func InsertMode(s screen.Snapshot, qs []answer.Question) bool {
+	fm, err := screen.Recognize(s)
+	return err == nil && Showing(s, qs) && fm.Insert
+}
+
+// InsertLeft reports whether the form asking qs shows a question page out
+// of vim's insert mode.
+func InsertLeft(s screen.Snapshot, qs []answer.Question) bool {
+	fm, err := screen.Recognize(s)
+	return err == nil && Showing(s, qs) && fm.Review == nil && !fm.Insert
+}
+
 // Dismiss cancels the form on the screen with Esc, the one key that cannot
 // commit anything. It is what is left when a form cannot be driven and
 // nobody is there to take it; the caller makes sure the form is the one it

@@ -41,6 +41,10 @@ type Form struct {
 	Preview              *Preview // the preview layout only
 	Chat                 *Row     // "Chat about this"
 	Footer               string
+	// Insert is set while "Type something" is typed in vim's insert mode
+	// (Claude's vim mode, 2.1.321 and later): Esc leaves the mode and
+	// cancels nothing (the footer begins "-- INSERT --").
+	Insert bool
 
 	// Focus is the one focused element, or FocusUnknown.
 	Focus Focus

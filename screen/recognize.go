@@ -458,6 +458,7 @@ func parseQuestionPage(ls []line, bottom, cols int) (*Form, error) {
 	if !strings.HasPrefix(body, footerSelect) || !strings.HasSuffix(body, footerCancel) && !(insert && strings.HasSuffix(body, footerEditor)) {
 		return nil, noForm("no footer")
 	}
+	f.Insert = insert
 	y := top - 1
 	if y >= 0 && isMoreLines(ls[y]) {
 		y-- // lines are hidden above; parseTop finds out whether the header is

@@ -351,17 +351,24 @@ const AwayReason = "Claude's conversation is in the background (its sessions vie
 // cancelFailed presses Esc on f, on the screen, whose drive failed
 // headless: nobody can take it, and cancelling is the one safe key. Esc
 // in a preview question's open notes closes the notes, not the form
-// (testdata/screens/*/preview-notes-closed): when the notes were open and
-// the screen then shows them closed on the same form, Esc goes once more.
+// (testdata/screens/*/preview-notes-closed), and on "Type something" in
+// vim's insert mode leaves the mode (testdata/screens/*/vim-other-normal):
+// when the screen then shows the notes closed or the mode left on the same
+// form, Esc goes once more.
 func (s *session) cancelFailed(f *form) {
 	em := s.child.Screen()
 	before := em.Snapshot()
 	_ = askflow.Dismiss(s.keys)
-	if askflow.NotesOpen(before, f.questions) {
+	var closed func(screen.Snapshot) bool
+	switch {
+	case askflow.NotesOpen(before, f.questions):
+		closed = func(sn screen.Snapshot) bool { return askflow.NotesClosed(sn, f.questions) }
+	case askflow.InsertMode(before, f.questions):
+		closed = func(sn screen.Snapshot) bool { return askflow.InsertLeft(sn, f.questions) }
+	}
+	if closed != nil {
 		ctx, cancel := context.WithTimeout(s.ctx, escWait)
-		_, err := em.Wait(ctx, func(sn screen.Snapshot) bool {
-			return sn.Seq != before.Seq && askflow.NotesClosed(sn, f.questions)
-		})
+		_, err := em.Wait(ctx, func(sn screen.Snapshot) bool { return sn.Seq != before.Seq && closed(sn) })
 		cancel()
 		if err == nil {
 			_ = askflow.Dismiss(s.keys)

@@ -1166,6 +1166,35 @@ func TestCancelInNotes(t *testing.T) {
 	r.end()
 }
 
+// TestCancelInInsert: headless, a form whose drive failed with "Type
+// something" typed in vim's insert mode (Claude's vim mode, 2.1.321 and
+// later: testdata/screens/*/vim-other-normal) is cancelled all the same:
+// the first Esc leaves the mode, and once the screen shows it left Esc
+// goes again, once.
+func TestCancelInInsert(t *testing.T) {
+	t.Parallel()
+	// Up, then the text and its two retries: swallowed.
+	c := newChild(t, fakeclaude.Faults{Vim: true, Swallow: map[int]bool{2: true, 3: true, 4: true}})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: {Action: answer.Type, Text: "We use SQLite"}}},
+		Policy: rules.Fail, Host: hostHeadless, Flow: askflow.Config{StepTimeout: 300 * time.Millisecond, Walk: true}})
+	c.ask("t1", database)
+	if ev := r.wait(`"cancelled"`); ev["tool_use_id"] != "t1" {
+		t.Errorf("cancelled: %v\n%s", ev, r)
+	}
+	c.Settle()
+	if st := c.State(); st != fakeclaude.Cancelled {
+		t.Errorf("the form ended %v, want cancelled\n%s", st, r)
+	}
+	var escs []string
+	for _, k := range c.Received() {
+		escs = append(escs, k.Keys)
+	}
+	if len(escs) < 2 || escs[len(escs)-1] != "\x1b" || escs[len(escs)-2] != "\x1b" || slices.Index(escs, "\x1b") != len(escs)-2 {
+		t.Errorf("keys %q, want exactly two Escs, last", escs)
+	}
+	r.end()
+}
+
 // TestCancelOnSightTall: headless, a form whose driver gave up before it
 // showed, and that then shows no recognisable page on the screen, redrawn
 // or not (only its footer is in sight: a page taller than the screen), is

@@ -135,6 +135,11 @@ type Faults struct {
 	// Version is the Claude Code version the fake's emulator measures by
 	// (screen.Options.Version): "" for the newest.
 	Version string
+	// Vim has "Type something" typed in vim's insert mode, as Claude Code
+	// 2.1.321 and later do in its vim mode: while the row has the focus the
+	// footer begins "-- INSERT -- · " and offers no Esc, and Esc leaves the
+	// mode (normal mode, the plain footer) instead of cancelling.
+	Vim bool
 }
 
 // State is where the fake is: before, on or after its form.
@@ -176,6 +181,7 @@ type Form struct {
 	Chosen  []string // per question, the single-select answer
 	Notes   []string // per question, the notes of a preview question
 	Editing []bool   // per question, the notes are open for typing
+	Normal  []bool   // per question, vim's normal mode on Type something (Faults.Vim)
 	Review  int      // review page focus: 0 Submit answers, 1 Cancel
 	Prompt  string   // Claude's input box after the form closed
 }
@@ -442,6 +448,7 @@ func newForm(n int) Form {
 		Chosen:  make([]string, n),
 		Notes:   make([]string, n),
 		Editing: make([]bool, n),
+		Normal:  make([]bool, n),
 	}
 }
 
@@ -544,9 +551,11 @@ func (fc *Claude) questionKey(k string) {
 			fc.st.Focus[p] = OtherPos(q)
 		}
 		fc.st.Visited[p] = fc.st.Visited[p] || fc.st.Focus[p] == OtherPos(q)
+		fc.st.Normal[p] = false
 	case "\x1b[B":
 		fc.st.Focus[p] = min(last, fc.st.Focus[p]+1)
 		fc.st.Visited[p] = fc.st.Visited[p] || fc.st.Focus[p] == OtherPos(q)
+		fc.st.Normal[p] = false
 	case "\x1b[C", "\t":
 		if fc.tabbed() {
 			fc.st.Page++
@@ -556,6 +565,10 @@ func (fc *Claude) questionKey(k string) {
 			fc.st.Page--
 		}
 	case "\x1b", "\x03":
+		if k == "\x1b" && fc.insert(p) {
+			fc.st.Normal[p] = true // vim: Esc leaves insert mode
+			return
+		}
 		fc.st.State = Cancelled
 	case "\r":
 		fc.enters = append(fc.enters, EnterRec{Page: p, Focus: fc.st.Focus[p]})
@@ -585,6 +598,13 @@ func (fc *Claude) questionKey(k string) {
 			fc.activate(fc.st.Focus[p])
 		}
 	}
+}
+
+// insert reports whether page p's Type something row is typed in vim's
+// insert mode (Faults.Vim): it has the focus, and Esc has not left the mode.
+func (fc *Claude) insert(p int) bool {
+	q := fc.qs[p]
+	return fc.f.Vim && !previewLayout(q) && !q.Multi && fc.st.Focus[p] == OtherPos(q) && !fc.st.Normal[p]
 }
 
 // notesKey handles k on a preview page if it concerns the notes: n
@@ -990,6 +1010,9 @@ func (fc *Claude) questionLines() []string {
 	if fc.st.Visited[p] || focus == OtherPos(q) {
 		// Shown once the Type something row has had the focus.
 		footer = strings.Replace(footer, " · Esc", " · ctrl+g to edit in Vim · Esc", 1)
+	}
+	if fc.insert(p) {
+		footer = "-- INSERT -- · " + strings.TrimSuffix(footer, " · Esc to cancel")
 	}
 	return append(ls, "", sgrDim+footer+sgrFG)
 }
