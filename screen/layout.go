@@ -78,7 +78,15 @@ package screen
 //     as two columns, where a terminal gives it one; 2.1.266 to 2.1.321
 //     draw a preview layout's option row as one run, what follows the
 //     keycap unmoved, so the emulator gives it two (filter.print);
-//   - a lone Esc takes about half a second to act on 2.1.197.
+//   - a lone Esc takes about half a second to act on 2.1.197;
+//   - in Claude's vim mode (editorMode "vim"), 2.1.321 and later type
+//     "Type something" in vim's insert mode: the footer then begins
+//     "-- INSERT -- · " and ends with "ctrl+g to edit in Vim", not "Esc to
+//     cancel" (Form.Insert);
+//   - on every version, a review answer whose first word does not fit after
+//     its arrow begins on the row below, the arrow alone on its row;
+//   - Claude's fullscreen renderer (/tui fullscreen) draws the same form on
+//     the alternate screen: nothing here differs.
 const (
 	pointer      = '❯' // the focused row's marker, in column 0
 	nbsp         = '\u00a0'
