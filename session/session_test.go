@@ -1147,6 +1147,13 @@ func TestCancelInNotes(t *testing.T) {
 	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{layout.Question: d}},
 		Policy: rules.Fail, Host: hostHeadless, Flow: askflow.Config{StepTimeout: 300 * time.Millisecond}})
 	c.ask("t1", layout)
+	cancelledByTwoEscs(t, c, r)
+}
+
+// cancelledByTwoEscs checks that form t1 was cancelled, reported so, with
+// exactly two Escs, the last two keys, and ends the run.
+func cancelledByTwoEscs(t *testing.T, c *fakeChild, r *run) {
+	t.Helper()
 	if ev := r.wait(`"cancelled"`); ev["tool_use_id"] != "t1" {
 		t.Errorf("cancelled: %v\n%s", ev, r)
 	}
@@ -1154,14 +1161,12 @@ func TestCancelInNotes(t *testing.T) {
 	if st := c.State(); st != fakeclaude.Cancelled {
 		t.Errorf("the form ended %v, want cancelled\n%s", st, r)
 	}
-	escs := 0
+	var keys []string
 	for _, k := range c.Received() {
-		if k.Keys == "\x1b" {
-			escs++
-		}
+		keys = append(keys, k.Keys)
 	}
-	if got := c.Received(); escs != 2 || got[len(got)-1].Keys != "\x1b" || got[len(got)-2].Keys != "\x1b" {
-		t.Errorf("keys %v, want exactly two Escs, last", got)
+	if n := len(keys); n < 2 || keys[n-1] != "\x1b" || keys[n-2] != "\x1b" || slices.Index(keys, "\x1b") != n-2 {
+		t.Errorf("keys %q, want exactly two Escs, last", keys)
 	}
 	r.end()
 }
@@ -1178,21 +1183,7 @@ func TestCancelInInsert(t *testing.T) {
 	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: {Action: answer.Type, Text: "We use SQLite"}}},
 		Policy: rules.Fail, Host: hostHeadless, Flow: askflow.Config{StepTimeout: 300 * time.Millisecond, Walk: true}})
 	c.ask("t1", database)
-	if ev := r.wait(`"cancelled"`); ev["tool_use_id"] != "t1" {
-		t.Errorf("cancelled: %v\n%s", ev, r)
-	}
-	c.Settle()
-	if st := c.State(); st != fakeclaude.Cancelled {
-		t.Errorf("the form ended %v, want cancelled\n%s", st, r)
-	}
-	var escs []string
-	for _, k := range c.Received() {
-		escs = append(escs, k.Keys)
-	}
-	if len(escs) < 2 || escs[len(escs)-1] != "\x1b" || escs[len(escs)-2] != "\x1b" || slices.Index(escs, "\x1b") != len(escs)-2 {
-		t.Errorf("keys %q, want exactly two Escs, last", escs)
-	}
-	r.end()
+	cancelledByTwoEscs(t, c, r)
 }
 
 // TestCancelOnSightTall: headless, a form whose driver gave up before it
@@ -1457,22 +1448,29 @@ func TestFormEscRecordedClaudeEnds(t *testing.T) {
 	}
 }
 
-// TestFormPersonEscBlink: after the person's Esc, a frame with no form in
-// it (Claude drawing at the old width as a resize lands) is no cancel when
-// the form is back at claudewrap's second look.
-func TestFormPersonEscBlink(t *testing.T) {
-	t.Parallel()
+// escBlink hands a form to the person, who presses Esc, which closes
+// nothing in Claude (the fake is not sent it): the screen shows no form
+// for 50 ms, then the form again.
+func escBlink(t *testing.T) (*fakeChild, *run) {
+	t.Helper()
 	c := newChild(t, fakeclaude.Faults{})
 	r := startRun(t, c, Config{Decider: decider{}, Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}})
 	c.ask("t1", database)
 	r.wait(`"handed_over"`)
-	// The Esc closes nothing in Claude (the fake is not sent it); the
-	// screen shows no form for 50 ms.
 	if _, err := c.Screen().Write([]byte("\x1b[?2026h\x1b[H\x1b[2Jredrawing\x1b[?2026l")); err != nil {
 		t.Fatal(err)
 	}
 	r.s.input([]byte("\x1b"))
 	time.AfterFunc(50*time.Millisecond, func() { c.Redraw() })
+	return c, r
+}
+
+// TestFormPersonEscBlink: after the person's Esc, a frame with no form in
+// it (Claude drawing at the old width as a resize lands) is no cancel when
+// the form is back at claudewrap's second look.
+func TestFormPersonEscBlink(t *testing.T) {
+	t.Parallel()
+	c, r := escBlink(t)
 	// escaped has decided within escWait: no cancel may be reported by then.
 	for deadline := time.Now().Add(escWait + time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if r.has("cancelled") {
@@ -1492,15 +1490,7 @@ func TestFormPersonEscBlink(t *testing.T) {
 // The cancel is the person's, reported.
 func TestFormPersonEscLate(t *testing.T) {
 	t.Parallel()
-	c := newChild(t, fakeclaude.Faults{})
-	r := startRun(t, c, Config{Decider: decider{}, Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}})
-	c.ask("t1", database)
-	r.wait(`"handed_over"`)
-	if _, err := c.Screen().Write([]byte("\x1b[?2026h\x1b[H\x1b[2Jredrawing\x1b[?2026l")); err != nil {
-		t.Fatal(err)
-	}
-	r.s.input([]byte("\x1b"))
-	time.AfterFunc(50*time.Millisecond, func() { c.Redraw() })
+	c, r := escBlink(t)
 	time.AfterFunc(600*time.Millisecond, func() { c.SendKeys([]byte("\x1b")) })
 	ev := r.wait(`"cancelled"`)
 	if ev["by"] != "person" || ev["tool_use_id"] != "t1" {

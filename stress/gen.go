@@ -343,37 +343,6 @@ func (g *generator) session1(forms int) Session {
 	return s
 }
 
-// vim turns Claude's vim mode on for s.
-func (s *Session) vim() {
-	s.Vim = true
-	for k := range s.Cases {
-		s.Cases[k].Classes = addClass(s.Cases[k].Classes, "vim")
-	}
-}
-
-// AllVim turns Claude's vim mode on for every session of p.
-func (p *Plan) AllVim() {
-	for i := range p.Sessions {
-		p.Sessions[i].vim()
-	}
-}
-
-// theme has Claude draw s in its colour theme name.
-func (s *Session) theme(name string) {
-	s.Theme = name
-	for k := range s.Cases {
-		s.Cases[k].Classes = addClass(s.Cases[k].Classes, "theme")
-	}
-}
-
-// AllTheme has Claude draw every session of p in its colour theme name,
-// whatever the generator drew: to try that theme alone.
-func (p *Plan) AllTheme(name string) {
-	for i := range p.Sessions {
-		p.Sessions[i].theme(name)
-	}
-}
-
 // themeChance is how likely a session is to have a colour theme other
 // than Claude's default; vimChance to have its vim mode on.
 const (
@@ -381,19 +350,36 @@ const (
 	vimChance   = 0.2
 )
 
+// vim turns Claude's vim mode on for s.
+func (s *Session) vim() { s.Vim = true; s.classify("vim") }
+
+// theme has Claude draw s in its colour theme name.
+func (s *Session) theme(name string) { s.Theme = name; s.classify("theme") }
+
 // fullscreen has Claude draw s with its fullscreen renderer.
-func (s *Session) fullscreen() {
-	s.Fullscreen = true
+func (s *Session) fullscreen() { s.Fullscreen = true; s.classify("fullscreen") }
+
+// classify gives every case of s the class, once.
+func (s *Session) classify(class string) {
 	for k := range s.Cases {
-		s.Cases[k].Classes = addClass(s.Cases[k].Classes, "fullscreen")
+		s.Cases[k].Classes = addClass(s.Cases[k].Classes, class)
 	}
 }
 
-// AllFullscreen has Claude draw every session of p with its fullscreen
-// renderer, whatever the generator drew: to try that renderer alone.
-func (p *Plan) AllFullscreen() {
+// AllVim turns Claude's vim mode on for every session of p, whatever the
+// generator drew; AllTheme has Claude draw every one in its colour theme
+// name, and AllFullscreen with its fullscreen renderer: to try one alone.
+func (p *Plan) AllVim() { p.each((*Session).vim) }
+
+// AllTheme: see [Plan.AllVim].
+func (p *Plan) AllTheme(name string) { p.each(func(s *Session) { s.theme(name) }) }
+
+// AllFullscreen: see [Plan.AllVim].
+func (p *Plan) AllFullscreen() { p.each((*Session).fullscreen) }
+
+func (p *Plan) each(f func(*Session)) {
 	for i := range p.Sessions {
-		p.Sessions[i].fullscreen()
+		f(&p.Sessions[i])
 	}
 }
 
