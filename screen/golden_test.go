@@ -285,8 +285,11 @@ func FuzzRecognizeOutput(f *testing.F) {
 				}
 			}
 		}
-		if fm.Chat == nil || !strings.Contains(fm.Footer, "Esc to cancel") && !(fm.Insert && strings.HasPrefix(fm.Footer, "-- INSERT -- · ")) {
+		if fm.Chat == nil || !strings.Contains(fm.Footer, "Esc to cancel") && !fm.Insert {
 			t.Fatalf("a question page without chat row or footer: %+v", fm)
+		}
+		if fm.Insert && fm.Focus.Kind != screen.FocusOther && fm.Focus.Kind != screen.FocusUnknown {
+			t.Fatalf("vim's insert mode with the focus on %v", fm.Focus)
 		}
 		if fm.Other != nil && len(fm.Options) > 0 && fm.Other.Number <= fm.Options[len(fm.Options)-1].Number {
 			t.Fatalf("Type something numbered %d after option %d", fm.Other.Number, fm.Options[len(fm.Options)-1].Number)
@@ -1106,8 +1109,6 @@ func TestWrappedTab(t *testing.T) {
 	}
 }
 
-// reviewOf is the review page recording rec ends on, focus on Submit,
-// listing n answers.
 // TestVimInsert: with Claude's vim mode on (editorMode "vim"), 2.1.321 and
 // later type "Type something" in insert mode, where Esc leaves the mode: the
 // footer begins "-- INSERT -- · " and does not offer "Esc to cancel". The
@@ -1157,6 +1158,8 @@ func TestReviewArrowAlone(t *testing.T) {
 	}
 }
 
+// reviewOf is the review page recording rec ends on, focus on Submit,
+// listing n answers.
 func reviewOf(t *testing.T, rec string, n int) *screen.Review {
 	t.Helper()
 	f, err := screen.Recognize(replay(t, rec, 0))

@@ -490,6 +490,11 @@ func parseQuestionPage(ls []line, bottom, cols int) (*Form, error) {
 		return nil, err
 	}
 	f.Focus = questionFocus(f)
+	if f.Insert && f.Focus.Kind != FocusOther {
+		// Insert mode is "Type something"'s: with the focus seen
+		// elsewhere, the page is read in passing (nothing to press on).
+		f.Focus = Focus{}
+	}
 	return f, nil
 }
 

@@ -153,7 +153,11 @@ func (s *session) formOpen() bool {
 	defer s.mu.Unlock()
 	for _, f := range s.forms {
 		switch f.state {
-		case deciding, queued, driving, submitted, handedOver:
+		case submitted:
+			if !isClosed(f.posted) { // else closed: only its record is being read
+				return true
+			}
+		case deciding, queued, driving, handedOver:
 			return true
 		}
 	}

@@ -19,8 +19,9 @@
 // once they stop typing for that long; after an Esc, watch.go reports the
 // cancel Claude records in its transcript as theirs), verify.go (what
 // Claude recorded; on a person's terminal the transcript's record, so that
-// the person's Esc just before a PostToolUse, or after it until Claude
-// writes the record, is the cancel, which undoes what the hook said, unless on a form
+// the person's key (Esc, Ctrl-C) just before a PostToolUse, or after it
+// until Claude writes the record, is the cancel, reported as theirs, and a
+// cancel recorded with no key of theirs a mismatch, never verified, unless on a form
 // claudewrap answered they differ from its answer; a form recorded with
 // nobody's key but claudewrap's, none of them for it, is checked as
 // claudewrap's, never taken for the person's), turn.go (the end of Claude's turn, the

@@ -354,7 +354,8 @@ const AwayReason = "Claude's conversation is in the background (its sessions vie
 // (testdata/screens/*/preview-notes-closed), and on "Type something" in
 // vim's insert mode leaves the mode (testdata/screens/*/vim-other-normal):
 // when the screen then shows the notes closed or the mode left on the same
-// form, Esc goes once more.
+// form, Esc goes once more. It is reported cancelled once the screen no
+// longer shows it.
 func (s *session) cancelFailed(f *form) {
 	em := s.child.Screen()
 	before := em.Snapshot()
@@ -374,7 +375,16 @@ func (s *session) cancelFailed(f *form) {
 			_ = askflow.Dismiss(s.keys)
 		}
 	}
-	s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": "navigation failed"})
+	// Cancelled once it is seen gone (2.1.197 acts on an Esc half a
+	// second late), not before.
+	ctx, cancel := context.WithTimeout(s.ctx, escWait)
+	_, err := em.Wait(ctx, func(sn screen.Snapshot) bool { return !askflow.Showing(sn, f.questions) })
+	cancel()
+	if err != nil && s.ctx.Err() == nil {
+		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": fmt.Sprintf("Esc did not take the form away within %v: it is still on Claude's screen", escWait)})
+	} else {
+		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": "navigation failed"})
+	}
 	s.dropQueued("the turn was interrupted")
 	s.turnInterrupted()
 }
@@ -414,7 +424,7 @@ func (s *session) cancelOnSight(f *form, turn int) {
 			if g == f || g.state == done || g.state == recorded {
 				continue
 			}
-			if g.state == driving || g.state == submitted || askflow.Showing(snap, g.questions) {
+			if g.state == driving || g.state == submitted && !isClosed(g.posted) || askflow.Showing(snap, g.questions) {
 				return false
 			}
 		}

@@ -37,14 +37,17 @@ type fakeChild struct {
 	msgs chan hook.Message
 	done chan struct{}
 
-	mu      sync.Mutex
-	forms   []pendingForm // asked, in order; the first is on the screen
-	sigs    []os.Signal
-	ignore  bool                      // SIGTERM is ignored (SIGKILL is not)
-	noPost  bool                      // Claude never reports PostToolUse
-	noStop  bool                      // a turn interrupted as its last form was recorded: no Stop
-	mangle  func(a map[string]string) // changes what PostToolUse reports
-	dropped bool
+	mu     sync.Mutex
+	forms  []pendingForm // asked, in order; the first is on the screen
+	sigs   []os.Signal
+	ignore bool                      // SIGTERM is ignored (SIGKILL is not)
+	noPost bool                      // Claude never reports PostToolUse
+	noStop bool                      // a turn interrupted as its last form was recorded: no Stop
+	mangle func(a map[string]string) // changes what PostToolUse reports
+	// postDelay holds the PostToolUse back, as a hook process started on
+	// a loaded machine comes late.
+	postDelay time.Duration
+	dropped   bool
 	// reverse shows the forms asked together last first, as Claude Code
 	// 2.1.197 was seen to.
 	reverse bool
@@ -145,11 +148,14 @@ func (c *fakeChild) changed(st fakeclaude.State) {
 		cur := c.forms[0]
 		c.forms = c.forms[1:]
 		next := c.forms
-		noPost, noStop, mangle := c.noPost, c.noStop, c.mangle
+		noPost, noStop, mangle, delay := c.noPost, c.noStop, c.mangle, c.postDelay
 		c.mu.Unlock()
 		got := c.Claude.Submitted()
 		if mangle != nil {
 			mangle(got)
+		}
+		if delay > 0 {
+			time.Sleep(delay) // Claude's hook process, slow to start
 		}
 		if !noPost {
 			c.hook(&hook.Payload{HookEventName: hook.PostToolUse, ToolName: hook.ToolName, ToolUseID: cur.id,

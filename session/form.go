@@ -209,7 +209,9 @@ func (s *session) turnLocked(f *form, snap screen.Snapshot) bool {
 	first := true
 	for _, g := range s.forms {
 		switch {
-		case g == f || g.state == recorded || g.state == done:
+		case g == f || g.state == recorded || g.state == done || g.state == submitted && isClosed(g.posted):
+			// (A submitted form whose PostToolUse came is closed: only
+			// its record is being read, see verify.)
 			continue
 		case g.state == driving || g.state == submitted && !g.viaHook:
 			// (A form answered through the hook is never drawn.)

@@ -1324,20 +1324,27 @@ func TestFormEscRecorded(t *testing.T) {
 		name   string
 		q      fakeclaude.Question
 		d      answer.Decision
-		last   int // the submitting key: the person's Esc comes with it
+		last   int // the person's Esc comes with key last; 0: after the PostToolUse; -1: never
 		record *transcript.Result
 		late   bool // the record is written after the PostToolUse came
 		want   string
+		key    string // the person's key instead of Esc
 	}{
-		{"cancel", database, sel("SQLite"), 2, rejected, false, "cancelled"},
-		{"cancel written late", database, sel("SQLite"), 2, rejected, true, "cancelled"},
+		{"cancel", database, sel("SQLite"), 2, rejected, false, "cancelled", ""},
+		{"cancel written late", database, sel("SQLite"), 2, rejected, true, "cancelled", ""},
 		// The Esc after the PostToolUse, before Claude wrote its record
 		// (random forms run 82, s044 on 2.1.299).
-		{"Esc after the PostToolUse", database, sel("SQLite"), 0, rejected, true, "cancelled"},
-		{"answers", database, sel("SQLite"), 2, &transcript.Result{Content: `Your questions have been answered: "Which database should we use?"="SQLite".`}, false, "verified"},
+		{"Esc after the PostToolUse", database, sel("SQLite"), 0, rejected, true, "cancelled", ""},
+		// Any key of the person's: Ctrl-C interrupts the turn as well.
+		{"Ctrl-C after the PostToolUse", database, sel("SQLite"), 0, rejected, true, "cancelled", "\x03"},
+		// Nobody typed: the cancel recorded is not claudewrap's answer,
+		// and never reported verified.
+		{"the cancel, nobody typed", database, sel("SQLite"), -1, rejected, true, "mismatch", ""},
+		{"answers, nobody typed", database, sel("SQLite"), -1, &transcript.Result{Content: `Your questions have been answered: "Which database should we use?"="SQLite".`}, true, "verified", ""},
+		{"answers", database, sel("SQLite"), 2, &transcript.Result{Content: `Your questions have been answered: "Which database should we use?"="SQLite".`}, false, "verified", ""},
 		// Claude records A and B ticked as "A, B", the label beside them:
 		// not claudewrap's answer, and not hidden by the cancel after.
-		{"other answers, then the cancel", pick, sel("A", "B"), 5, rejected, false, "mismatch"},
+		{"other answers, then the cancel", pick, sel("A", "B"), 5, rejected, false, "mismatch", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -1378,9 +1385,13 @@ func TestFormEscRecorded(t *testing.T) {
 							t.Fatalf("no PostToolUse\n%s", r)
 						}
 					}
-					r.s.mu.Lock()
-					r.s.lastInput, r.s.lastEsc = time.Now(), true
-					r.s.mu.Unlock()
+					if tc.key == "" {
+						r.s.mu.Lock()
+						r.s.lastInput, r.s.lastEsc = time.Now(), true
+						r.s.mu.Unlock()
+					} else {
+						r.s.input([]byte(tc.key))
+					}
 				}
 				if err := os.Rename(record, path); err != nil {
 					t.Fatal(err)
@@ -1394,6 +1405,9 @@ func TestFormEscRecorded(t *testing.T) {
 				if other != tc.want && r.has(other) {
 					t.Errorf("%s reported besides %s\n%s", other, tc.want, r)
 				}
+			}
+			if tc.want == "mismatch" && tc.record == rejected && tc.last < 0 && !strings.Contains(fmt.Sprint(ev["reason"]), "transcript records the cancel") {
+				t.Errorf("mismatch: %v\n%s", ev, r)
 			}
 			if tc.want == "cancelled" {
 				if rep := r.result(); !rep.Ended || rep.Mismatch {
@@ -1495,6 +1509,61 @@ func TestFormPersonEscLate(t *testing.T) {
 	ev := r.wait(`"cancelled"`)
 	if ev["by"] != "person" || ev["tool_use_id"] != "t1" {
 		t.Errorf("cancelled: %v\n%s", ev, r)
+	}
+	r.end()
+}
+
+// TestFormPersonEscThenAnswer: the person's Esc closes nothing in Claude's
+// form (vim's insert mode left, a preview's notes closed), then their Enter
+// answers it, and Claude's PostToolUse comes late: the form's going is
+// their answer, not a cancel (the review of 185c682 saw it reported
+// cancelled, then the PostToolUse for a form forgotten).
+func TestFormPersonEscThenAnswer(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	c.postDelay = 600 * time.Millisecond
+	r := startRun(t, c, Config{Decider: decider{}, Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}})
+	c.ask("t1", database)
+	r.wait(`"handed_over"`)
+	r.s.input([]byte("\x1b")) // the fake is not sent it: it closes nothing
+	r.s.input([]byte("\r"))
+	if err := c.SendKeys([]byte("\r")); err != nil {
+		t.Fatal(err)
+	}
+	ev := r.wait(`"submitted"`)
+	if ev["by"] != "person" {
+		t.Errorf("submitted: %v\n%s", ev, r)
+	}
+	if r.has("cancelled") || r.has(`"error"`) {
+		t.Errorf("the person's answer reported as a cancel, or an error\n%s", r)
+	}
+	r.end()
+}
+
+// TestNextFormWhileRecordRead: on a person's terminal a form's record is
+// read from Claude's transcript before it is verified (up to escWait when
+// the record never shows there): a form asked with it is answered
+// meanwhile, its PostToolUse having closed the first.
+func TestNextFormWhileRecordRead(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite"), features.Question: sel("Auth")}},
+		Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}})
+	r.s.mu.Lock()
+	r.s.transcript = writeTranscript(t) // never holds the records
+	r.s.mu.Unlock()
+	c.askTogether(pendingForm{"t1", []fakeclaude.Question{database}}, pendingForm{"t2", []fakeclaude.Question{features}})
+	r.log.WaitForN(t, `"verified"`, 2, 20*time.Second)
+	var order []string
+	for _, l := range strings.Split(r.log.String(), "\n") {
+		for _, e := range []string{`"submitted"`, `"verified"`} {
+			if strings.Contains(l, e) {
+				order = append(order, strings.Trim(e, `"`))
+			}
+		}
+	}
+	if !slices.Equal(order, []string{"submitted", "submitted", "verified", "verified"}) {
+		t.Errorf("events %q: the second form waited for the first's record\n%s", order, r)
 	}
 	r.end()
 }

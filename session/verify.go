@@ -78,20 +78,22 @@ func (s *session) verify(a arrival) {
 	}
 	// On a person's terminal the record is the tool_result Claude writes
 	// to its transcript, a moment after the PostToolUse (0.3 s on 2.1.299):
-	// the person's Esc read before or meanwhile makes it the cancel.
+	// the person's key read before or meanwhile (Esc, Ctrl-C) can make it
+	// the cancel, whatever the hook said.
 	s.mu.Lock()
 	watch := a.esc || !s.cfg.Host.Headless && s.transcript != ""
+	// A record that differs from claudewrap's answer stays a mismatch,
+	// whatever the person's key did after (a wrong answer is never
+	// reported as anything else).
+	wrong := (f.state == submitted || f.state == driving) && f.want != nil && differs(f.want, p.ToolResponse) != ""
 	s.mu.Unlock()
-	if watch {
-		// A record that differs from claudewrap's answer stays a mismatch,
-		// whatever the person's Esc did after (a wrong answer is never
-		// reported as anything else).
-		s.mu.Lock()
-		wrong := (f.state == submitted || f.state == driving) && f.want != nil && differs(f.want, p.ToolResponse) != ""
-		s.mu.Unlock()
-		if !wrong && s.undone(f, p.ToolUseID, func() bool { return a.esc || s.escSince(a.at) }) {
+	cancelRecorded := false
+	if watch && !wrong && s.recordedCancel(f, p.ToolUseID) {
+		if a.esc || s.typedSince(a.at.Add(-escRace)) {
+			s.personCancelled(f, p.ToolUseID)
 			return
 		}
+		cancelRecorded = true // and nobody typed: never taken for verified
 	}
 	s.mu.Lock()
 	want := f.want
@@ -119,6 +121,9 @@ func (s *session) verify(a arrival) {
 		fields["notes"] = notes
 	}
 	why := differs(want, p.ToolResponse)
+	if cancelRecorded {
+		why = "Claude's transcript records the cancel, where its PostToolUse carried the answers, and nobody typed"
+	}
 	if why == "" {
 		s.log.Emit("verified", fields)
 		return
@@ -197,26 +202,28 @@ func notesOf(r *hook.ToolResponse) map[string]string {
 }
 
 // EscRecordedReason is the reason a form is reported cancelled when the
-// person's Esc came just before Claude's PostToolUse for it.
+// person's Esc (or another key of theirs, such as Ctrl-C) came as Claude
+// recorded it.
 const EscRecordedReason = "the person pressed Esc as Claude recorded it"
 
-// undone reports whether Claude's record of form f (its tool use id) is
-// the cancel after all, the person's Esc (byEsc, asked once the record is
-// read) explaining it, and if so reports it as the person's. Claude runs
-// PostToolUse as a form is submitted, and an Esc of the person's read just
-// before or after interrupts the turn: the tool_result Claude then writes
-// is the cancel, whatever the hook said (random forms run 62, seed
-// 1764230000, s009 on 2.1.330: the person's Esc overtook claudewrap's
-// Enter; run 82, s044 on 2.1.299: the Esc came 60 ms after the
-// PostToolUse, the tool_result 280 ms after it). The record is read from
-// the transcript for up to escWait, and once more if Claude ends
-// meanwhile; none by then, another, or a cancel without the person's Esc
+// recordedCancel reports whether Claude's record of form f (its tool use
+// id) is the cancel after all. Claude runs PostToolUse as a form is
+// submitted, and a key of the person's read just before or after
+// interrupts the turn: the tool_result Claude then writes is the cancel,
+// whatever the hook said (random forms run 62, seed 1764230000, s009 on
+// 2.1.330: the person's Esc overtook claudewrap's Enter; run 82, s044 on
+// 2.1.299: the Esc came 60 ms after the PostToolUse, the tool_result 280
+// ms after it). The record is read from the transcript for up to escWait,
+// and once more if Claude ends meanwhile; none by then, or another,
 // leaves the PostToolUse as the record.
-func (s *session) undone(f *form, id string, byEsc func() bool) bool {
+func (s *session) recordedCancel(f *form, id string) bool {
 	r, ok := s.awaitTranscript(id, func() bool { return true })
-	if !ok || !transcript.Cancelled(r) || !byEsc() {
-		return false
-	}
+	return ok && transcript.Cancelled(r)
+}
+
+// personCancelled reports form f (its tool use id), which Claude recorded
+// as the cancel, as the person's, and ends the interrupted turn.
+func (s *session) personCancelled(f *form, id string) {
 	s.mu.Lock()
 	moved := s.moveLocked(f, done, deciding, queued, driving, submitted, handedOver)
 	s.mu.Unlock()
@@ -226,14 +233,13 @@ func (s *session) undone(f *form, id string, byEsc func() bool) bool {
 			s.turnInterrupted()
 		}
 	}
-	return true
 }
 
-// escSince reports whether the person's last key, an Esc, came after t.
-func (s *session) escSince(t time.Time) bool {
+// typedSince reports whether the person typed after t.
+func (s *session) typedSince(t time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.lastEsc && s.lastInput.After(t)
+	return s.lastInput.After(t)
 }
 
 // isClosed reports whether ch is closed (a form's posted: its PostToolUse

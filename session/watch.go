@@ -21,7 +21,8 @@ func (s *session) input(p []byte) {
 	// hand-over goes after the person's (see gatedKeys).
 	s.gate.Lock()
 	s.mu.Lock()
-	s.lastInput, s.lastEsc = time.Now(), esc
+	at := time.Now()
+	s.lastInput, s.lastEsc = at, esc
 	if s.dialogCancel != nil {
 		s.dialogCancel() // a dialog being answered is theirs now
 		s.dialogCancel = nil
@@ -38,7 +39,7 @@ func (s *session) input(p []byte) {
 	}
 	if esc {
 		for _, f := range s.formsIn(handedOver) {
-			s.goWork(func() { s.escaped(f) })
+			s.goWork(func() { s.escaped(f, at) })
 		}
 	}
 }
@@ -50,9 +51,14 @@ const (
 	escLook = 100 * time.Millisecond
 )
 
-// escaped notes a form the person cancelled with Esc in Claude's own menu:
-// it leaves the screen and Claude records nothing (no PostToolUse).
-func (s *session) escaped(f *form) {
+// escaped notes a form the person cancelled with Esc (pressed at at) in
+// Claude's own menu: it leaves the screen and Claude records nothing (no
+// PostToolUse), but the cancel in its transcript. An Esc that closed
+// something else (a preview's notes, vim's insert mode) leaves the form,
+// which the person may then answer: when a key of theirs came after the
+// Esc, or the transcript is known, the form's going is the cancel only if
+// the transcript says so.
+func (s *session) escaped(f *form, at time.Time) {
 	ctx, cancel := context.WithTimeout(s.ctx, escWait)
 	defer cancel()
 	em := s.child.Screen()
@@ -80,7 +86,16 @@ func (s *session) escaped(f *form) {
 		// that frame (2.1.266 drew the form 0.4 s after the person's
 		// Esc and a resize, then took it away: random forms run 82, s000).
 	}
-	// A PostToolUse come by now is verify's to report (see undone).
+	s.mu.Lock()
+	confirm := s.transcript != "" || s.lastInput.After(at)
+	s.mu.Unlock()
+	if confirm {
+		watched := func() bool { return f.state == handedOver && !isClosed(f.posted) }
+		if r, ok := s.awaitTranscript(f.ID(), watched); !ok || !transcript.Cancelled(r) {
+			return // recorded otherwise (a PostToolUse is verify's), or not known to be the cancel
+		}
+	}
+	// A PostToolUse come by now is verify's to report (see recordedCancel).
 	s.mu.Lock()
 	mine := !isClosed(f.posted) && s.moveLocked(f, done, handedOver)
 	s.mu.Unlock()
@@ -120,7 +135,7 @@ func (s *session) escAsked(f *form, drive chan struct{}, reason string) {
 		return // nothing recorded, or not the cancel: the form stays theirs
 	}
 	s.mu.Lock()
-	// A PostToolUse come meanwhile is verify's to report (see undone).
+	// A PostToolUse come meanwhile is verify's to report (see recordedCancel).
 	mine := watched() && s.moveLocked(f, done, handedOver)
 	s.mu.Unlock()
 	if !mine {
@@ -137,6 +152,13 @@ func (s *session) escAsked(f *form, drive chan struct{}, reason string) {
 // word being what it wrote.
 func (s *session) awaitTranscript(id string, watched func() bool) (transcript.Result, bool) {
 	deadline := time.Now().Add(escWait)
+	var tail *transcript.Tail // each read goes on where the last one stopped
+	read := func(path string) (transcript.Result, bool) {
+		if tail == nil || tail.Path != path {
+			tail = &transcript.Tail{Path: path, ID: id}
+		}
+		return tail.Result()
+	}
 	for {
 		s.mu.Lock()
 		path, on := s.transcript, watched()
@@ -145,7 +167,7 @@ func (s *session) awaitTranscript(id string, watched func() bool) (transcript.Re
 			return transcript.Result{}, false
 		}
 		if path != "" {
-			if r, ok := transcript.ResultOf(path, id); ok {
+			if r, ok := read(path); ok {
 				return r, true
 			}
 		}
@@ -162,7 +184,7 @@ func (s *session) awaitTranscript(id string, watched func() bool) (transcript.Re
 			if path == "" {
 				return transcript.Result{}, false
 			}
-			return transcript.ResultOf(path, id)
+			return read(path)
 		case <-t.C:
 		}
 	}

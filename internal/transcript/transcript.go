@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"strings"
 )
@@ -103,25 +104,54 @@ func Cancelled(r Result) bool { return r.IsError && strings.Contains(r.Content, 
 // ResultOf reads the tool_result Claude recorded for the tool use id in
 // the transcript at path, if any. Only the lines naming id are decoded.
 func ResultOf(path, id string) (Result, bool) {
-	f, err := os.Open(path)
+	return (&Tail{Path: path, ID: id}).Result()
+}
+
+// Tail reads the record of one tool use, ID, in the transcript at Path
+// again and again as Claude writes it: each read goes on after the last
+// whole line the one before read (Claude appends whole lines; one still
+// being written is read again), from the start when the file was replaced.
+type Tail struct {
+	Path, ID string
+	from     int64       // after the last whole line read
+	file     os.FileInfo // the file read from
+}
+
+// Result reads on, and returns the record if it is there by now.
+func (t *Tail) Result() (Result, bool) {
+	f, err := os.Open(t.Path)
 	if err != nil {
 		return Result{}, false
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
-	name := []byte(`"` + id + `"`)
-	for sc.Scan() {
-		if line := sc.Bytes(); bytes.Contains(line, name) {
-			_, rs := parse(line)
+	fi, err := f.Stat()
+	if err != nil {
+		return Result{}, false
+	}
+	if t.file == nil || !os.SameFile(fi, t.file) || t.from > fi.Size() {
+		t.from = 0
+	}
+	t.file = fi
+	if _, err := f.Seek(t.from, io.SeekStart); err != nil {
+		return Result{}, false
+	}
+	rd := bufio.NewReaderSize(f, 64*1024)
+	name := []byte(`"` + t.ID + `"`)
+	for {
+		line, err := rd.ReadBytes('\n')
+		if err != nil {
+			return Result{}, false // a line without its end is read again
+		}
+		t.from += int64(len(line))
+		if bytes.Contains(line, name) {
+			_, rs := parse(bytes.TrimSuffix(line, []byte("\n")))
 			for _, r := range rs {
-				if r.id == id {
+				if r.id == t.ID {
 					return r.Result, true
 				}
 			}
 		}
 	}
-	return Result{}, false
 }
 
 // Text is a tool_result's content: a string, or text blocks.

@@ -1,8 +1,10 @@
 package transcript
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -52,5 +54,51 @@ func TestResultOf(t *testing.T) {
 	}
 	if _, ok := ResultOf(filepath.Join(t.TempDir(), "none.jsonl"), "t1"); ok {
 		t.Errorf("a record in a missing transcript")
+	}
+}
+
+// TestTail: a Tail reads on after the last whole line: it finds a record
+// appended since, the line being written read again once whole, and reads
+// a replaced file from its start.
+func TestTail(t *testing.T) {
+	p := write(t)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := b[:bytes.LastIndexByte(b, '\n')+1]
+	tail := &Tail{Path: p, ID: "t9"}
+	if _, ok := tail.Result(); ok {
+		t.Fatal("t9 found before it was written")
+	}
+	rec := `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t9","content":"late"}]}}`
+	appendTo := func(s string) {
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.Write(append(slices.Clone(whole), s...)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	appendTo(rec[:20])
+	if _, ok := tail.Result(); ok {
+		t.Errorf("t9 found half written")
+	}
+	appendTo(rec + "\n")
+	if r, ok := tail.Result(); !ok || r.Content != "late" {
+		t.Errorf("t9 appended: %+v, %v", r, ok)
+	}
+	// Replaced by another file (a rename over it): read from its start.
+	other := filepath.Join(t.TempDir(), "other.jsonl")
+	if err := os.WriteFile(other, []byte(rec+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(other, p); err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := tail.Result(); !ok || r.Content != "late" {
+		t.Errorf("t9 in the replaced file: %+v, %v", r, ok)
 	}
 }
