@@ -2,11 +2,13 @@ package ptyhost
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -74,6 +76,19 @@ func helperChild(mode string, args []string) int {
 		if args[0] == "leave" {
 			fmt.Print("\x1b[?1049l")
 			return 0
+		}
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {}
+	case "altburst":
+		// The burst with a switch to the alternate screen deep inside it,
+		// then death there.
+		all := burst()
+		at := 8<<20 + bytes.Index(all[8<<20:], []byte("\r\n")) + 2
+		all = slices.Concat(all[:at], []byte("\x1b[?1049h"), all[at:])
+		for i := 0; i < len(all); i += 64 << 10 {
+			if _, err := os.Stdout.Write(all[i:min(i+64<<10, len(all))]); err != nil {
+				return 1
+			}
 		}
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {}

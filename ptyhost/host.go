@@ -400,12 +400,13 @@ func (h *Host) copyLoop(q *outQueue) {
 // feeder writes the queue's bytes to the emulator, then the Tap. In
 // passthrough, an emulator that has fallen skipAt behind the person's
 // screen stops emulating: on two cores, emulating a long burst took a
-// third of its throughput from the person. The screen is reset at once
-// (blank: nothing on it is judged), the rest of the burst goes to the Tap
-// alone, and once the burst is over the child is made to draw its whole
-// screen again (Redraw) onto the blank one. Claude Code redraws from the
-// top-left corner on a size change, erasing every row first. Headless
-// there is nobody to wait for, so the emulator never skips.
+// third of its throughput from the person. The rest of the burst goes to
+// the Tap and to Skip, which blanks the screen (nothing on it is judged)
+// and keeps only the modes the bytes switch, the alternate screen the
+// restore depends on among them. Once the burst is over the child is made
+// to draw its whole screen again (Redraw) onto the blank one. Claude Code
+// redraws from the top-left corner on a size change, erasing every row
+// first. Headless there is nobody to wait for, so the emulator never skips.
 type feeder struct {
 	h        *Host
 	skipping bool // only the drain goroutine touches it
@@ -414,10 +415,11 @@ type feeder struct {
 func (f *feeder) write(p []byte, behind int) {
 	if !f.skipping && f.h.term != nil && behind >= skipAt {
 		f.skipping = true
-		f.h.screen.Reset()
 		f.h.skipped.Add(1)
 	}
-	if !f.skipping {
+	if f.skipping {
+		f.h.screen.Skip(p)
+	} else {
 		_, _ = f.h.screen.Write(p)
 	}
 	if f.h.cfg.Tap != nil {

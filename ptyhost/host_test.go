@@ -195,6 +195,29 @@ func TestRestoreLeavesAltScreen(t *testing.T) {
 	}
 }
 
+// TestSkipKeepsAltScreen: a switch to the alternate screen inside a burst
+// the emulator skipped is still known when the child dies there, so the
+// person's terminal is taken back to the main screen.
+func TestSkipKeepsAltScreen(t *testing.T) {
+	orig := newScreen
+	newScreen = func(o screen.Options) screen.Emulator { return slowScreen{orig(o)} }
+	t.Cleanup(func() { newScreen = orig })
+
+	ptmx, tty := personTerminal(t, 100, 30)
+	cfg := helperConfig(t, "altburst")
+	cfg.Headless = false
+	cfg.Stdin, cfg.Stdout = tty, tty
+	h := startHost(t, cfg)
+	out := untilReset(t, ptmx, 120*time.Second)
+	waitDone(t, h)
+	if n := h.skipped.Load(); n < 1 {
+		t.Fatalf("the emulator never skipped")
+	}
+	if !bytes.HasSuffix(out, []byte(leaveAlt+resetModes)) {
+		t.Errorf("the person's terminal ended with %q, want the alternate screen left (%q) then the reset", out[max(0, len(out)-60):], leaveAlt+resetModes)
+	}
+}
+
 func TestPassthroughInputAndRestore(t *testing.T) {
 	ptmx, tty := personTerminal(t, 100, 30)
 	before, err := testkit.Termios(tty)

@@ -42,6 +42,20 @@ func BenchmarkWrite(b *testing.B) {
 	}
 }
 
+// BenchmarkSkip is what a feeder that fell behind pays for the same stream
+// (see Emulator.Skip), in the 64 KB pieces ptyhost's queue hands it.
+func BenchmarkSkip(b *testing.B) {
+	stream := []byte(benchStream(100))
+	e := New(Options{Cols: 80, Rows: 24})
+	b.SetBytes(int64(len(stream)))
+	b.ReportAllocs()
+	for b.Loop() {
+		for c := range chunksOf(stream, 64<<10) {
+			e.Skip(c)
+		}
+	}
+}
+
 func BenchmarkSnapshot(b *testing.B) {
 	e := New(Options{Cols: 80, Rows: 24})
 	e.Write([]byte(benchStream(3)))

@@ -73,6 +73,7 @@ func (e *vtEmulator) Write(p []byte) (int, error) {
 		return 0, nil
 	}
 	e.mu.Lock()
+	e.skipCarry = e.skipCarry[:0]
 	e.feed(p)
 	if e.dirty {
 		e.dirty = false
@@ -128,20 +129,6 @@ func (e *vtEmulator) Resize(cols, rows int) {
 	// none comes. Judged at once, a page cut to a narrower screen passed
 	// for the form gone (random forms run 54, 2.1.266 s035).
 	e.syncEnded = false
-	e.lastOutput = time.Now()
-	e.notifyLocked()
-}
-
-// Reset forgets all that was fed (see [Emulator]).
-func (e *vtEmulator) Reset() {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	f := &e.filter
-	f.state, f.seq, f.str, f.nCarry, f.syncEnded = ground, f.seq[:0], f.str[:0], 0, false
-	f.reset()
-	e.dirty = false
-	e.snapOK = false
-	e.seq++
 	e.lastOutput = time.Now()
 	e.notifyLocked()
 }

@@ -67,6 +67,8 @@ type filter struct {
 	syncEnded bool // a synchronized update ended and nothing followed it
 	title     string
 	modes     map[int]bool // private modes set and reset, for DECRQM
+
+	skipCarry []byte // a private mode sequence cut at the end of a Skip
 }
 
 // feed parses p.

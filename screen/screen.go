@@ -18,10 +18,12 @@ type Emulator interface {
 	Size() (cols, rows int)
 	// Snapshot copies the current screen.
 	Snapshot() Snapshot
-	// Reset forgets all that was fed, a sequence cut short included, as a
-	// terminal's full reset (RIS) does: for a feeder that had to drop part
-	// of the stream and will have the child draw again.
-	Reset()
+	// Skip is for a feeder that had to drop part of the stream and will
+	// have the child draw again: p reached the terminal undrawn. The screen
+	// is forgotten, a sequence cut short included, as a terminal's full
+	// reset (RIS) does, but the private modes stay as p leaves them (the
+	// alternate screen, the cursor's visibility, mouse and paste modes).
+	Skip(p []byte)
 	// Wait returns the first settled snapshot for which ok returns true,
 	// re-checking after every change, or an error carrying the last settled
 	// snapshot it saw when ctx ends.

@@ -563,18 +563,54 @@ func TestRewriteSGR(t *testing.T) {
 	}
 }
 
-// TestReset: Reset forgets the screen and a sequence cut short, as a
-// feeder that dropped part of the stream needs.
-func TestReset(t *testing.T) {
+// TestSkip: Skip forgets the screen and a sequence cut short, as a feeder
+// that dropped part of the stream needs, but keeps the private modes.
+func TestSkip(t *testing.T) {
 	e := New(Options{Cols: 20, Rows: 3})
-	_, _ = e.Write([]byte("\x1b[?1049hhello\r\nworld\x1b[3"))
+	_, _ = e.Write([]byte("\x1b[?1049h\x1b[?25lhello\r\nworld\x1b[3"))
 	before := e.Snapshot().Seq
-	e.Reset()
-	if s := e.Snapshot(); s.Seq == before || strings.TrimSpace(s.Text()) != "" {
-		t.Fatalf("after Reset: Seq %d (was %d), screen %q; want a new Seq and a blank screen", s.Seq, before, s.Text())
+	e.Skip(nil)
+	s := e.Snapshot()
+	if s.Seq == before || strings.TrimSpace(s.Text()) != "" {
+		t.Fatalf("after Skip: Seq %d (was %d), screen %q; want a new Seq and a blank screen", s.Seq, before, s.Text())
+	}
+	if !s.AltScreen || s.CursorVisible {
+		t.Errorf("after Skip: alternate screen %t, cursor visible %t; want the modes kept (true, false)", s.AltScreen, s.CursorVisible)
 	}
 	_, _ = e.Write([]byte("1mX"))
 	if got := e.Snapshot().Text(); !strings.HasPrefix(got, "1mX") {
-		t.Errorf("after Reset the next bytes show as %q, want \"1mX\" at the top-left (the cut sequence forgotten)", got)
+		t.Errorf("after Skip the next bytes show as %q, want \"1mX\" at the top-left (the cut sequence forgotten)", got)
+	}
+}
+
+// TestSkipModes: the modes switched in skipped output are kept, however
+// the output is cut across Skip calls; nothing else in it is drawn.
+func TestSkipModes(t *testing.T) {
+	stream := "\x1b[31mred\x1b[?1049l\x1b[2J\x1b[?25;2004h\x1b[?2026h\x1b[?1004$p\x1b[?7l" +
+		strings.Repeat("x", 40) + "\x1b[?1049h\x1b[?1000;1006h\x1b[?25l\x1b[?2004l\x1b[?2026lframe\x1b"
+	for cut := range len(stream) + 1 {
+		for cut2 := cut; cut2 <= len(stream); cut2 += 7 {
+			e := New(Options{Cols: 20, Rows: 3}).(*vtEmulator)
+			_, _ = e.Write([]byte("\x1b[?1049hon alt"))
+			e.Skip([]byte(stream[:cut]))
+			e.Skip([]byte(stream[cut:cut2]))
+			e.Skip([]byte(stream[cut2:]))
+			s := e.Snapshot()
+			if !s.AltScreen || s.CursorVisible || strings.TrimSpace(s.Text()) != "" {
+				t.Fatalf("cut at %d and %d: alternate screen %t, cursor visible %t, screen %q; want true, false, blank",
+					cut, cut2, s.AltScreen, s.CursorVisible, s.Text())
+			}
+			want := map[int]int{2004: 2, 1000: 1, 1006: 1, 7: 2, 2026: 2, 1004: 2}
+			for m, st := range want {
+				if got := e.modeState(m); got != st {
+					t.Fatalf("cut at %d and %d: mode %d reads %d, want %d", cut, cut2, m, got, st)
+				}
+			}
+			// The ESC at the end began nothing: the next Write draws.
+			_, _ = e.Write([]byte("next"))
+			if got := e.Snapshot().Text(); !strings.HasPrefix(got, "next") {
+				t.Fatalf("cut at %d and %d: a Write after Skip shows %q", cut, cut2, got)
+			}
+		}
 	}
 }
