@@ -7,10 +7,10 @@ import (
 )
 
 // Skip is for a feeder that fell behind: p reached the terminal without
-// being drawn here. The screen is forgotten as after a full reset (RIS), a sequence cut
-// short included, but the DEC private modes are kept, changed by those p
-// sets and resets: the alternate screen above all, so that the child's
-// redraw lands on the screen the terminal shows and the terminal is
+// being drawn here. The screen is forgotten as after a full reset (RIS), a
+// sequence cut short included, but the DEC private modes are kept, changed
+// by those p sets and resets: the alternate screen above all, so that the
+// child's redraw lands on the screen the terminal shows and the terminal is
 // restored from the right one. Looking through p for "CSI ? … h" and
 // "CSI ? … l" alone costs a fraction of feeding it.
 func (e *vtEmulator) Skip(p []byte) {
