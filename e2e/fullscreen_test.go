@@ -3,7 +3,9 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -18,7 +20,11 @@ import (
 // verified as with the classic renderer; and when Claude is killed while
 // the form waits for the person, claudewrap takes the terminal back to its
 // main screen before its own last lines (it left it on the alternate one,
-// its lines written there).
+// its lines written there). The pointer moving over the form (the
+// renderer asks for every motion) is not the person taking it over where it
+// draws nothing on the form, 2.1.299 and later; before, where a second "❯"
+// marks the row under the pointer, it hands the form over and claudewrap
+// presses nothing.
 func TestFullscreen(t *testing.T) {
 	fullscreen := func(_ *os.File, sb *claudetest.Sandbox) {
 		if err := claudetest.Fullscreen(sb.Home); err != nil {
@@ -57,6 +63,55 @@ func TestFullscreen(t *testing.T) {
 			}
 			onMain(t, tr, "1 form asked, 1 answered, 1 verified")
 			report("Claude Code %s: fullscreen renderer: three questions answered, verified; the terminal back on its main screen", version)
+		})
+	})
+	t.Run("pointer", func(t *testing.T) {
+		forVersions(t, func(t *testing.T, version string) {
+			tr, tty := startOnTTY(t, version, "testdata/scenarios/three.yaml", "plan the project", fullscreen,
+				"--rules", abs(t, "testdata/rules/three.yaml"), "--exit-after-turn")
+			tty.Close()
+			tr.waitShown(t, "\x1b[?1003h")
+			// The person's pointer sweeps the window, a report a row, until
+			// claudewrap exits.
+			stop := make(chan struct{})
+			swept := make(chan int)
+			go func() {
+				n := 0
+				defer func() { swept <- n }()
+				tick := time.NewTicker(3 * time.Millisecond)
+				defer tick.Stop()
+				for ; ; n++ {
+					select {
+					case <-stop:
+						return
+					case <-tr.done:
+						return
+					case <-tick.C:
+						fmt.Fprintf(tr.ptmx, "\x1b[<35;%d;%dM", 5+n%7, 1+n%40)
+					}
+				}
+			}()
+			n, _ := strconv.Atoi(strings.Split(version, ".")[2])
+			if n < 299 {
+				waitFile(t, tr.events, `"event":"handed_over"`, 60*time.Second)
+				close(stop)
+				if sent := <-swept; sent == 0 {
+					t.Fatal("no pointer report was sent")
+				}
+				if res := tr.sb.API.ToolResults(); len(res) != 0 {
+					t.Fatalf("the form handed over was answered: %+v", res)
+				}
+				report("Claude Code %s: fullscreen renderer, the pointer moving over the form (a second ❯ under it): the form handed over, nothing pressed", version)
+				return
+			}
+			r := tr.wait(t)
+			sent := <-swept
+			res := r.toolResult(t, "toolu_01three")
+			want := `"Which database should we use?"="SQLite", "Which features should we build?"="Auth, API", "How should we name things?"="snake_case, like the rest of the repo"`
+			if !strings.Contains(res.Content, want) || r.code != 0 || len(r.find("verified")) != 1 || len(r.find("handed_over")) != 0 || sent == 0 {
+				t.Fatalf("tool_result %q, want %s; %d pointer reports\n%s", res.Content, want, sent, r)
+			}
+			report("Claude Code %s: fullscreen renderer, the pointer moving over the form throughout (%d reports): three questions answered, verified, nothing handed over", version, sent)
 		})
 	})
 	t.Run("killed", func(t *testing.T) {

@@ -1171,3 +1171,29 @@ func reviewOf(t *testing.T, rec string, n int) *screen.Review {
 	}
 	return f.Review
 }
+
+// TestPointerHover: Claude's fullscreen renderer reports the pointer (?1003h).
+// With it over option 3 the focus stays on row 1, and Enter chooses row 1,
+// on every pinned version; 2.1.332 shades the row under the pointer, and
+// before 2.1.299 a second "❯" marks it, which leaves the focus unread (what
+// screen.Typed's version rule for the pointer rests on).
+func TestPointerHover(t *testing.T) {
+	for _, v := range claudetest.Pinned {
+		rec := "../testdata/screens/" + v + "/fullscreen-hover-100x25.cast"
+		s := replay(t, rec, 0)
+		f, err := screen.Recognize(s)
+		if err != nil {
+			t.Errorf("%s: %v", rec, err)
+			continue
+		}
+		n, _ := strconv.Atoi(strings.Split(v, ".")[2])
+		marked := strings.Contains(s.Text(), "❯ 3. MongoDB")
+		if marked != (n < 299) || !marked && (f.Focus.Kind != screen.FocusOption || f.Focus.Index != 0) || marked && f.Focus.Kind != screen.FocusUnknown {
+			t.Errorf("%s: option 3 marked %t, focus %+v", rec, marked, f.Focus)
+		}
+		rec = "../testdata/screens/" + v + "/fullscreen-hover-enter-100x25.cast"
+		if txt := replay(t, rec, 0).Text(); !strings.Contains(txt, "Which database should we use? → PostgreSQL") {
+			t.Errorf("%s: Enter with the pointer over option 3 did not choose row 1:\n%s", rec, txt)
+		}
+	}
+}

@@ -13,25 +13,38 @@ import (
 // the person types, worse than a form handed over for nothing. A report cut
 // in two counts as typed (a handover, never a missed key); ptyhost passes
 // one on whole when its rest follows within 50 ms (see its joiner).
-func Typed(p []byte) bool { return len(keys(p)) > 0 }
+//
+// The pointer moving with no button held, reported because Claude's
+// fullscreen renderer asks for every motion (?1003h), is no key either: it
+// moves no focus (an Enter after it chose the focused row on every pinned
+// version: recordings fullscreen-hover-enter). But Claude Code before
+// 2.1.299 marks the option under the pointer with a second "❯", which
+// leaves the page unreadable (fullscreen-hover), so for those versions,
+// and when the version (as [Snapshot.Version]) is not known, it counts as
+// the person's. A click, a drag or the wheel always does.
+func Typed(p []byte, version string) bool {
+	n, ok := parseVersion(version)
+	return len(keys(p, ok && !before(n, [3]int{2, 1, 299}))) > 0
+}
 
 // EscPressed reports whether the person pressed Esc alone: what is left of
 // p once the terminal's reports are taken out is one Esc key, as a legacy
 // terminal sends it or as the kitty keyboard protocol does (Claude turns
 // the protocol on where the terminal answers its query), or modifyOtherKeys.
 func EscPressed(p []byte) bool {
-	switch string(keys(p)) {
+	switch string(keys(p, true)) {
 	case "\x1b", "\x1b[27u", "\x1b[27;1u", "\x1b[27;1:1u", "\x1b[27;1;27~":
 		return true
 	}
 	return false
 }
 
-// keys returns p without the terminal's reports in it.
-func keys(p []byte) []byte {
+// keys returns p without the terminal's reports in it, pointer motion
+// among them if pointer is set.
+func keys(p []byte, pointer bool) []byte {
 	var out []byte
 	for i := 0; i < len(p); {
-		if n := reportLen(p[i:]); n > 0 {
+		if n := reportLen(p[i:], pointer); n > 0 {
 			i += n
 			continue
 		}
@@ -42,8 +55,8 @@ func keys(p []byte) []byte {
 }
 
 // reportLen returns the length of the terminal report at the start of p, or
-// 0 when p does not start with one.
-func reportLen(p []byte) int {
+// 0 when p does not start with one. Pointer motion is one if pointer is set.
+func reportLen(p []byte, pointer bool) int {
 	if len(p) < 3 || p[0] != 0x1b {
 		return 0
 	}
@@ -60,7 +73,7 @@ func reportLen(p []byte) int {
 		if end == len(p) {
 			return 0 // no final byte: cut by the read, or not a CSI
 		}
-		if csiReport(p[2:end], p[end]) {
+		if csiReport(p[2:end], p[end]) || pointer && motion(p[2:end], p[end]) {
 			return end + 1
 		}
 	case ']', 'P', '_':
@@ -117,6 +130,21 @@ func csiReport(params []byte, final byte) bool {
 		return len(params) > 0 && numbers(params)
 	}
 	return false
+}
+
+// motion tells an SGR mouse report (?1006h) of the pointer moving with no
+// button held, "< b ; x ; y M" where b is 35 plus Shift (4), Meta (8) or
+// Control (16).
+func motion(params []byte, final byte) bool {
+	if final != 'M' || len(params) < 2 || params[0] != '<' || !numbers(params[1:]) {
+		return false
+	}
+	f := bytes.Split(params[1:], []byte(";"))
+	if len(f) != 3 || len(f[1]) == 0 || len(f[2]) == 0 {
+		return false
+	}
+	b, err := strconv.Atoi(string(f[0]))
+	return err == nil && b&^(4|8|16) == 35
 }
 
 // numbers reports whether b is only digits and semicolons.

@@ -52,8 +52,40 @@ func TestTyped(t *testing.T) {
 		{"\x1b[6;2", true},
 		{"0;10t", true},
 	} {
-		if got := Typed([]byte(tc.in)); got != tc.want {
+		if got := Typed([]byte(tc.in), "2.1.332"); got != tc.want {
 			t.Errorf("Typed(%q) = %t, want %t", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestTypedPointer: the pointer moving with no button held is no key where
+// Claude draws nothing for it on a form (2.1.299 and later); elsewhere, and
+// a click, a drag or the wheel anywhere, it is the person's.
+func TestTypedPointer(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		version string
+		want    bool
+	}{
+		{"\x1b[<35;10;19M", "2.1.332", false},
+		{"\x1b[<35;10;19M\x1b[<35;11;19M\x1b[<51;1;1M", "2.1.299", false}, // Control held: 35+16
+		{"\x1b[<39;10;19M", "2.1.330 (Claude Code)", false},               // Shift: 35+4
+		{"\x1b[<35;10;19M", "2.1.266", true},                              // a second ❯ under the pointer
+		{"\x1b[<35;10;19M", "2.1.197", true},
+		{"\x1b[<35;10;19M", "", true}, // version not known
+		{"\x1b[<35;10;19Mx", "2.1.332", true},
+		{"\x1b[<0;10;19M", "2.1.332", true},  // a click
+		{"\x1b[<0;10;19m", "2.1.332", true},  // its release
+		{"\x1b[<32;10;19M", "2.1.332", true}, // a drag
+		{"\x1b[<64;10;19M", "2.1.332", true}, // the wheel
+		{"\x1b[<35;10M", "2.1.332", true},
+		{"\x1b[<35;;19M", "2.1.332", true},
+		{"\x1b[<35;10;19m", "2.1.332", true},
+		{"\x1b[<35;10;1", "2.1.332", true},  // cut by the read
+		{"\x1b[35;10;19M", "2.1.332", true}, // urxvt's encoding: not asked for
+	} {
+		if got := Typed([]byte(tc.in), tc.version); got != tc.want {
+			t.Errorf("Typed(%q, %q) = %t, want %t", tc.in, tc.version, got, tc.want)
 		}
 	}
 }

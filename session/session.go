@@ -142,6 +142,9 @@ type Report struct {
 type session struct {
 	cfg   Config
 	child Child
+	// version is Claude Code's, from its install ("" when not known): it
+	// decides whether the pointer moving is the person's (screen.Typed).
+	version string
 	// keys sends claudewrap's keys, noted as in flight (inflight.go);
 	// rawKeys sends without noting. A drive, a dialog and the chat
 	// message send through gatedKeys, which hold gate.
@@ -255,6 +258,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if hc.Version == "" {
 		hc.Version = InstalledVersion(hc.Path)
 	}
+	s.version = hc.Version
 	settings := hook.Settings(cfg.Exe, srv.Path())
 	if cfg.AnswerVia == AnswerViaHook {
 		srv.ReplyToQuestions(hookWait)

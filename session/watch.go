@@ -11,9 +11,10 @@ import (
 )
 
 // input sees what the person types into Claude's terminal: any key (not the
-// terminal's own reports) hands the forms claudewrap is answering to them.
+// terminal's own reports, nor the pointer moving where that draws nothing on
+// a form) hands the forms claudewrap is answering to them.
 func (s *session) input(p []byte) {
-	if !screen.Typed(p) {
+	if !screen.Typed(p, s.version) {
 		return
 	}
 	esc := screen.EscPressed(p) // Esc alone, not the start of an arrow

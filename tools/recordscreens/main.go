@@ -26,11 +26,13 @@
 //	    args: [--permission-mode, default] # optional claude arguments before the prompt
 //	    untrusted: true                   # optional: leave the trust dialog up
 //	    config: {editorMode: vim}          # optional keys of Claude's ~/.claude.json
+//	    fullscreen: true                  # optional: Claude's fullscreen renderer
 //	    steps:
 //	      - wait: "❯ 1. PostgreSQL"       # until the screen contains this (60s)
 //	      - gone: "ctrl+g"                # until the screen no longer contains this
 //	      - keys: [Down]                  # Up Down Left Right Enter Space Tab BTab Esc n 0-9
 //	      - text: "We use SQLite"         # typed as one chunk
+//	      - settle: true                  # until the screen is still for 300 ms
 //	      - stop_at_first: "Which database" # last step only: cut the output right
 //	                                      # after this text, without settling
 //
@@ -88,7 +90,10 @@ type Recording struct {
 	Args      []string       `yaml:"args"`
 	Untrusted bool           `yaml:"untrusted"`
 	Config    map[string]any `yaml:"config"`
-	Steps     []Step         `yaml:"steps"`
+	// Fullscreen: drawn by Claude's fullscreen renderer ({"tui":
+	// "fullscreen"} in its settings.json).
+	Fullscreen bool   `yaml:"fullscreen"`
+	Steps      []Step `yaml:"steps"`
 }
 
 // Step is exactly one of its fields.
@@ -97,6 +102,7 @@ type Step struct {
 	Gone        string   `yaml:"gone"`
 	Keys        []string `yaml:"keys"`
 	Text        string   `yaml:"text"`
+	Settle      bool     `yaml:"settle"`
 	StopAtFirst string   `yaml:"stop_at_first"`
 }
 
@@ -217,7 +223,7 @@ func check(r Recording) error {
 	}
 	for i, s := range r.Steps {
 		n := 0
-		for _, set := range []bool{s.Wait != "", s.Gone != "", len(s.Keys) > 0, s.Text != "", s.StopAtFirst != ""} {
+		for _, set := range []bool{s.Wait != "", s.Gone != "", len(s.Keys) > 0, s.Text != "", s.Settle, s.StopAtFirst != ""} {
 			if set {
 				n++
 			}
@@ -269,6 +275,11 @@ func record(j job) error {
 	}
 	if len(j.rec.Config) > 0 {
 		if err := claudetest.Configure(home, j.rec.Config); err != nil {
+			return err
+		}
+	}
+	if j.rec.Fullscreen {
+		if err := claudetest.Fullscreen(home); err != nil {
 			return err
 		}
 	}
@@ -346,6 +357,10 @@ func play(h *ptyhost.Host, g *gate, steps []Step) error {
 			}
 		case s.Text != "":
 			if err := h.SendKeys([]byte(s.Text)); err != nil {
+				return fmt.Errorf("step %d: %w", i+1, err)
+			}
+		case s.Settle:
+			if err := settle(em); err != nil {
 				return fmt.Errorf("step %d: %w", i+1, err)
 			}
 		case s.StopAtFirst != "":
