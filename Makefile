@@ -85,6 +85,7 @@ bench:
 # Random forms on the real Claude Code, judged by what Claude recorded:
 # make stress [SEED=n] [COUNT=300] [VERSIONS="2.1.332 2.1.197"] [PARALLEL=2] [GENERATION=n: default the newest]
 #             [FULLSCREEN=1: every session fullscreen] [THEME=name: every session in that colour theme] [VIM=1: vim mode on in every session]
+#             [POINTER=1: every session on a terminal fullscreen, the person's pointer moving over it; VERSIONS 2.1.299 and later]
 SEED     ?= 0
 COUNT    ?= 300
 VERSIONS ?= $(CLAUDE_VERSIONS)
@@ -94,10 +95,11 @@ GENERATION ?=
 FULLSCREEN ?=
 THEME ?=
 VIM ?=
+POINTER ?=
 stress:
 	./scripts/install-claude.sh $(VERSIONS)
 	go run ./tools/stress -seed $(SEED) -count $(COUNT) -versions "$(VERSIONS)" -parallel $(PARALLEL) -answer-via $(ANSWER_VIA) \
-		$(if $(GENERATION),-generation $(GENERATION)) $(if $(FULLSCREEN),-fullscreen) $(if $(THEME),-theme $(THEME)) $(if $(VIM),-vim)
+		$(if $(GENERATION),-generation $(GENERATION)) $(if $(FULLSCREEN),-fullscreen) $(if $(THEME),-theme $(THEME)) $(if $(VIM),-vim) $(if $(POINTER),-pointer)
 
 demo: build
 	./scripts/install-claude.sh $(firstword $(CLAUDE_VERSIONS))

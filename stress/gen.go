@@ -120,6 +120,12 @@ type Session struct {
 	// its first reply, the rest cutGap after, as a terminal across a
 	// network can (generation Pieces): a reply in pieces is no key typed.
 	Cut bool `json:",omitempty"`
+	// Pointer has the person's pointer move over Claude's fullscreen
+	// renderer throughout, a report of the pointer moving with no button
+	// held every pointerEvery while Claude asks for them (?1003h), sweeping
+	// the rows (Plan.AllPointer, stress's -pointer; class "pointer"). Not
+	// drawn by any generation.
+	Pointer bool `json:",omitempty"`
 }
 
 // Plan is everything one seed generates.
@@ -376,6 +382,25 @@ func (p *Plan) AllTheme(name string) { p.each(func(s *Session) { s.theme(name) }
 
 // AllFullscreen: see [Plan.AllVim].
 func (p *Plan) AllFullscreen() { p.each((*Session).fullscreen) }
+
+// AllPointer has Claude draw every session on a terminal with its
+// fullscreen renderer and the person's pointer move over it throughout
+// (see Session.Pointer). Claude Code before 2.1.299 marks the option under
+// the pointer, and claudewrap hands the form over there: a run with it is
+// for 2.1.299 and later (PointerVersion).
+func (p *Plan) AllPointer() {
+	p.each(func(s *Session) {
+		if s.Terminal {
+			s.fullscreen()
+			s.Pointer = true
+			s.classify("pointer")
+		}
+	})
+}
+
+// PointerVersion is the first Claude Code that draws nothing on a form
+// for the pointer moving (see Plan.AllPointer).
+const PointerVersion = "2.1.299"
 
 func (p *Plan) each(f func(*Session)) {
 	for i := range p.Sessions {

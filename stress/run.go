@@ -219,6 +219,9 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	runErr := cmd.Start()
 	if term != nil {
 		term.started()
+		if s.Pointer && runErr == nil {
+			term.point()
+		}
 	}
 	if runErr == nil {
 		if term != nil {

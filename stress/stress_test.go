@@ -272,6 +272,20 @@ func TestGenerations(t *testing.T) {
 			t.Errorf("%s: not fullscreen after AllFullscreen", s.Name)
 		}
 	}
+	pointed := GenerateWith(20261123, 400, Settings)
+	pointed.AllPointer()
+	terminals := 0
+	for _, s := range pointed.Sessions {
+		if s.Pointer != s.Terminal || s.Terminal && (!s.Fullscreen || !slices.Contains(s.Cases[0].Classes, "pointer")) {
+			t.Errorf("%s: on a terminal %v, pointer %v, fullscreen %v after AllPointer", s.Name, s.Terminal, s.Pointer, s.Fullscreen)
+		}
+		if s.Terminal {
+			terminals++
+		}
+	}
+	if terminals == 0 {
+		t.Errorf("no session of 400 forms on a terminal: AllPointer tried nothing")
+	}
 	for name, f := range shapeFamilies {
 		if len(f) < 4 || len(slices.Compact(slices.Sorted(slices.Values(f)))) != len(f) || !slices.Contains(shapeNames, name) {
 			t.Errorf("family %s: %q: want four or more labels, each once, and its name in shapeNames", name, f)

@@ -82,6 +82,11 @@ type terminal struct {
 	// which moves Claude's conversation to the background.
 	ending, left bool
 	shownTail    []byte // the end of what was shown, for claudewrap's last line
+	// mouse: Claude asks for every motion of the pointer (?1003h), as the
+	// drain last read; pointed counts the motion reports point wrote.
+	mouse   bool
+	pointed int
+	rows    int // the terminal's height, as last set
 }
 
 // openTerminal opens a terminal of cols x rows whose output goes to path,
@@ -125,7 +130,10 @@ func openTerminal(cols, rows int, path string, replies Term, cut bool) (*termina
 
 // setSize sets the window size; the kernel tells the terminal's foreground
 // (claudewrap).
-func (t *terminal) setSize(cols, rows int) error { return ptyfile.SetSize(t.ptmx, cols, rows) }
+func (t *terminal) setSize(cols, rows int) error {
+	t.rows = rows
+	return ptyfile.SetSize(t.ptmx, cols, rows)
+}
 
 // drain reads everything shown until the last holder of the person's side
 // has gone (EIO) or the ptmx is closed, as a terminal would, so that
@@ -146,6 +154,9 @@ func (t *terminal) drain() {
 				t.mu.Unlock()
 			}
 			t.mu.Lock()
+			if i, j := bytes.LastIndex(buf[:n], []byte("\x1b[?1003h")), bytes.LastIndex(buf[:n], []byte("\x1b[?1003l")); i != j {
+				t.mouse = i > j
+			}
 			t.shownTail = append(t.shownTail, buf[:n]...)
 			if len(t.shownTail) > 8192 {
 				t.shownTail = t.shownTail[len(t.shownTail)-4096:]
@@ -190,6 +201,37 @@ func cutReply(r []byte) int {
 		end = i + 1
 	}
 	return max(2, min(len(r)-1, end/2))
+}
+
+// pointerEvery is how often the person's pointer reports a move (see
+// Session.Pointer): a pointer crossing a row every few milliseconds.
+const pointerEvery = 5 * time.Millisecond
+
+// point moves the person's pointer over the terminal's rows, from the top
+// down and again, while Claude asks for its motion, until the terminal
+// closes: the reports a terminal sends with no button held (SGR, ?1006h).
+func (t *terminal) point() {
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		tick := time.NewTicker(pointerEvery)
+		defer tick.Stop()
+		for n := 0; ; n++ {
+			select {
+			case <-t.done:
+				return
+			case <-tick.C:
+			}
+			t.mu.Lock()
+			if t.mouse && !t.closed {
+				t.writeMu.Lock() // never inside a reply sent in pieces
+				t.ptmx.Write(fmt.Appendf(nil, "\x1b[<35;%d;%dM", 3+n%9, 1+n%max(t.rows, 1)))
+				t.writeMu.Unlock()
+				t.pointed++
+			}
+			t.mu.Unlock()
+		}
+	}()
 }
 
 // started closes the harness's copy of the person's side once claudewrap
@@ -534,6 +576,9 @@ func (t *terminal) close(logPath string) terminalEnd {
 	t.out.Close()
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.pointed > 0 {
+		t.log = append(t.log, fmt.Sprintf("the pointer moved %d times", t.pointed))
+	}
 	os.WriteFile(logPath, []byte(strings.Join(t.log, "\n")+"\n"), 0o644) // for reading only
 	end := terminalEnd{handed: t.handed, landed: t.landed, replied: t.replied, afterKey: t.afterKey, atKey: t.atKey,
 		esc: t.esc, questioned: t.questioned, personCancelled: t.personCancelled, own: t.own,
