@@ -5,13 +5,13 @@ package e2e
 import (
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/screen"
 )
 
 // TestFullscreen: Claude Code drawing with its fullscreen renderer (the
@@ -74,7 +74,7 @@ func TestFullscreen(t *testing.T) {
 			// The person's pointer sweeps the window, a report a row, until
 			// claudewrap exits.
 			stop := make(chan struct{})
-			swept := make(chan int)
+			swept := make(chan int, 1)
 			go func() {
 				n := 0
 				defer func() { swept <- n }()
@@ -91,8 +91,7 @@ func TestFullscreen(t *testing.T) {
 					}
 				}
 			}()
-			n, _ := strconv.Atoi(strings.Split(version, ".")[2])
-			if n < 299 {
+			if !screen.PointerInert(version) {
 				waitFile(t, tr.events, `"event":"handed_over"`, 60*time.Second)
 				close(stop)
 				if sent := <-swept; sent == 0 {

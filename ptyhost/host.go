@@ -402,8 +402,8 @@ func (h *Host) copyLoop(q *outQueue) {
 // screen stops emulating: on two cores, emulating a long burst took a
 // third of its throughput from the person. The rest of the burst goes to
 // the Tap and to Skip, which blanks the screen (nothing on it is judged)
-// and keeps only the modes the bytes switch, the alternate screen the
-// restore depends on among them. Once the burst is over the child is made
+// but keeps the private modes, as they were and as the skipped bytes
+// switch them: the alternate screen the restore depends on among them. Once the burst is over the child is made
 // to draw its whole screen again (Redraw) onto the blank one. Claude Code
 // redraws from the top-left corner on a size change, erasing every row
 // first. Headless there is nobody to wait for, so the emulator never skips.

@@ -73,7 +73,11 @@ func (e *vtEmulator) Write(p []byte) (int, error) {
 		return 0, nil
 	}
 	e.mu.Lock()
-	e.skipCarry = e.skipCarry[:0]
+	if len(e.skipCarry) > 0 {
+		// A mode sequence cut where the feeder stopped skipping.
+		e.feed(e.skipCarry)
+		e.skipCarry = e.skipCarry[:0]
+	}
 	e.feed(p)
 	if e.dirty {
 		e.dirty = false

@@ -20,9 +20,10 @@ type Emulator interface {
 	Snapshot() Snapshot
 	// Skip is for a feeder that had to drop part of the stream and will
 	// have the child draw again: p reached the terminal undrawn. The screen
-	// is forgotten, a sequence cut short included, as a terminal's full
-	// reset (RIS) does, but the private modes stay as p leaves them (the
-	// alternate screen, the cursor's visibility, mouse and paste modes).
+	// is forgotten as a terminal's full reset (RIS) does, but the private
+	// modes stay as they were, changed by those p switches (the alternate
+	// screen, the cursor's visibility, mouse and paste modes), a switch cut
+	// between Skip and Write included.
 	Skip(p []byte)
 	// Wait returns the first settled snapshot for which ok returns true,
 	// re-checking after every change, or an error carrying the last settled

@@ -563,8 +563,9 @@ func TestRewriteSGR(t *testing.T) {
 	}
 }
 
-// TestSkip: Skip forgets the screen and a sequence cut short, as a feeder
-// that dropped part of the stream needs, but keeps the private modes.
+// TestSkip: Skip forgets the screen and a sequence cut short (but a mode
+// switch), as a feeder that dropped part of the stream needs, but keeps the
+// private modes.
 func TestSkip(t *testing.T) {
 	e := New(Options{Cols: 20, Rows: 3})
 	_, _ = e.Write([]byte("\x1b[?1049h\x1b[?25lhello\r\nworld\x1b[3"))
@@ -580,6 +581,21 @@ func TestSkip(t *testing.T) {
 	_, _ = e.Write([]byte("1mX"))
 	if got := e.Snapshot().Text(); !strings.HasPrefix(got, "1mX") {
 		t.Errorf("after Skip the next bytes show as %q, want \"1mX\" at the top-left (the cut sequence forgotten)", got)
+	}
+}
+
+// TestSkipCutSwitch: a mode switch cut where the feeder begins or ends
+// skipping is read whole.
+func TestSkipCutSwitch(t *testing.T) {
+	e := New(Options{Cols: 20, Rows: 3})
+	_, _ = e.Write([]byte("hello\x1b[?10"))
+	e.Skip([]byte("49h skipped \x1b[?1;2;3;4;5;6;7;8;9;10;25l \x1b[?104"))
+	if s := e.Snapshot(); !s.AltScreen || s.CursorVisible {
+		t.Fatalf("a switch cut as skipping began, then one of eleven modes: alternate screen %t, cursor visible %t; want true, false", s.AltScreen, s.CursorVisible)
+	}
+	_, _ = e.Write([]byte("9lafter"))
+	if s := e.Snapshot(); s.AltScreen || !strings.HasPrefix(s.Text(), "after") {
+		t.Errorf("a switch cut as skipping ended: alternate screen %t, screen %q; want the main screen, \"after\"", s.AltScreen, s.Text())
 	}
 }
 
@@ -606,9 +622,10 @@ func TestSkipModes(t *testing.T) {
 					t.Fatalf("cut at %d and %d: mode %d reads %d, want %d", cut, cut2, m, got, st)
 				}
 			}
-			// The ESC at the end began nothing: the next Write draws.
+			// The ESC at the end is read on by the next Write, as a
+			// terminal would (ESC n is a charset shift).
 			_, _ = e.Write([]byte("next"))
-			if got := e.Snapshot().Text(); !strings.HasPrefix(got, "next") {
+			if got := e.Snapshot().Text(); !strings.HasPrefix(got, "ext") {
 				t.Fatalf("cut at %d and %d: a Write after Skip shows %q", cut, cut2, got)
 			}
 		}

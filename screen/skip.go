@@ -25,8 +25,13 @@ func (e *vtEmulator) Skip(p []byte) {
 	e.notifyLocked()
 }
 
-// forget is reset with the private modes put back.
+// forget is reset with the private modes put back. A mode sequence cut
+// where the feeder began skipping is read on from the skipped bytes.
 func (f *filter) forget() {
+	if (f.state == escape || f.state == csiSeq) && len(f.skipCarry) == 0 && len(f.seq) < maxModeSeq &&
+		(bytes.HasPrefix(csiPrivate, f.seq) || bytes.HasPrefix(f.seq, csiPrivate)) {
+		f.skipCarry = append(f.skipCarry, f.seq...)
+	}
 	f.state, f.seq, f.str, f.nCarry, f.syncEnded = ground, f.seq[:0], f.str[:0], 0, false
 	alt, modes := f.alt, maps.Clone(f.modes)
 	f.reset()
@@ -50,7 +55,7 @@ var csiPrivate = []byte("\x1b[?")
 
 // skipModes applies the private modes that p sets and resets, p being
 // otherwise dropped. A sequence cut at the end of p waits in skipCarry for
-// the next Skip; Write forgets it.
+// the next Skip, or for Write, which reads it before its own bytes.
 func (f *filter) skipModes(p []byte) {
 	if c := len(f.skipCarry); c > 0 {
 		var buf [2 * maxModeSeq]byte
@@ -99,7 +104,7 @@ func (f *filter) skipModes(p []byte) {
 // aside: nothing of the frame is kept). It returns the sequence's length, or
 // done false when b ends before the sequence does.
 func (f *filter) modeSeq(b []byte) (n int, done bool) {
-	var params [8]int
+	var params [maxModeSeq / 2]int // each but the last with its ';'
 	np, cur, inter := 0, 0, false
 	for j := len(csiPrivate); j < len(b); j++ {
 		switch c := b[j]; {

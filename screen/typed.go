@@ -22,9 +22,21 @@ import (
 // leaves the page unreadable (fullscreen-hover), so for those versions,
 // and when the version (as [Snapshot.Version]) is not known, it counts as
 // the person's. A click, a drag or the wheel always does.
-func Typed(p []byte, version string) bool {
+func Typed(p []byte, version string) bool { return len(keys(p, PointerInert(version))) > 0 }
+
+// PointerVersion is the first Claude Code that draws nothing on a form for
+// the pointer moving over its fullscreen renderer (recordings
+// fullscreen-hover): before it, a second "❯" marks the option under the
+// pointer.
+const PointerVersion = "2.1.299"
+
+// PointerInert reports whether Claude Code version (as [Snapshot.Version])
+// draws nothing on a form for the pointer moving: PointerVersion or later.
+// A version not known does not.
+func PointerInert(version string) bool {
 	n, ok := parseVersion(version)
-	return len(keys(p, ok && !before(n, [3]int{2, 1, 299}))) > 0
+	first, _ := parseVersion(PointerVersion)
+	return ok && !before(n, first)
 }
 
 // EscPressed reports whether the person pressed Esc alone: what is left of

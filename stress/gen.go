@@ -387,7 +387,7 @@ func (p *Plan) AllFullscreen() { p.each((*Session).fullscreen) }
 // fullscreen renderer and the person's pointer move over it throughout
 // (see Session.Pointer). Claude Code before 2.1.299 marks the option under
 // the pointer, and claudewrap hands the form over there: a run with it is
-// for 2.1.299 and later (PointerVersion).
+// for screen.PointerVersion and later.
 func (p *Plan) AllPointer() {
 	p.each(func(s *Session) {
 		if s.Terminal {
@@ -397,10 +397,6 @@ func (p *Plan) AllPointer() {
 		}
 	})
 }
-
-// PointerVersion is the first Claude Code that draws nothing on a form
-// for the pointer moving (see Plan.AllPointer).
-const PointerVersion = "2.1.299"
 
 func (p *Plan) each(f func(*Session)) {
 	for i := range p.Sessions {

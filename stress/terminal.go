@@ -223,13 +223,20 @@ func (t *terminal) point() {
 			case <-tick.C:
 			}
 			t.mu.Lock()
-			if t.mouse && !t.closed {
-				t.writeMu.Lock() // never inside a reply sent in pieces
-				t.ptmx.Write(fmt.Appendf(nil, "\x1b[<35;%d;%dM", 3+n%9, 1+n%max(t.rows, 1)))
-				t.writeMu.Unlock()
-				t.pointed++
-			}
+			on, rows := t.mouse && !t.closed, t.rows
 			t.mu.Unlock()
+			if !on {
+				continue
+			}
+			// Not under mu: a full terminal must not hold the drain or close.
+			t.writeMu.Lock() // never inside a reply sent in pieces
+			_, err := t.ptmx.Write(fmt.Appendf(nil, "\x1b[<35;%d;%dM", 3+n%9, 1+n%max(rows, 1)))
+			t.writeMu.Unlock()
+			if err == nil {
+				t.mu.Lock()
+				t.pointed++
+				t.mu.Unlock()
+			}
 		}
 	}()
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,25 +17,6 @@ import (
 // 2.1.197 to the newest on the registry. The Makefile's CLAUDE_VERSIONS must
 // list the same; it reaches the tests as $CLAUDEWRAP_CLAUDE_VERSIONS.
 var Pinned = []string{"2.1.332", "2.1.330", "2.1.321", "2.1.299", "2.1.266", "2.1.227", "2.1.197"}
-
-// Older reports whether Claude Code version a ("2.1.266") is older than b;
-// a part that is not a number compares as 0.
-func Older(a, b string) bool {
-	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
-	for i := range max(len(pa), len(pb)) {
-		var x, y int
-		if i < len(pa) {
-			x, _ = strconv.Atoi(pa[i])
-		}
-		if i < len(pb) {
-			y, _ = strconv.Atoi(pb[i])
-		}
-		if x != y {
-			return x < y
-		}
-	}
-	return false
-}
 
 // DefaultVersions are the versions the whole end-to-end suite runs on: the
 // newest and the oldest pinned. The random-form sample runs on all of them

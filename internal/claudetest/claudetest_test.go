@@ -30,21 +30,3 @@ func TestMakefileVersions(t *testing.T) {
 		t.Errorf("Makefile E2E_VERSIONS %q, DefaultVersions %q", got["E2E_VERSIONS"], DefaultVersions)
 	}
 }
-
-func TestOlder(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		want bool
-	}{
-		{"2.1.266", "2.1.299", true},
-		{"2.1.299", "2.1.299", false},
-		{"2.1.332", "2.1.299", false},
-		{"2.1.99", "2.1.100", true},
-		{"2.0.999", "2.1.0", true},
-		{"3", "2.1.299", false},
-	} {
-		if got := Older(tc.a, tc.b); got != tc.want {
-			t.Errorf("Older(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
-		}
-	}
-}

@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/screen"
 	"github.com/claudewrap/claudewrap/stress"
 )
 
@@ -49,7 +50,7 @@ func main() {
 	gen := flag.Int("generation", int(stress.Latest), "the generator's `generation`: 0 before emoji sequences, 1 with them (random forms runs 32 to 36), 2 with headers holding the tab row's marks (run 37), 3 with white space at the ends of headers and labels (run 38), 4 with other scripts and invisible characters (runs 39 to 43), 5 with answers and notes typed in other scripts (run 44), 6 with sessions on a resized terminal (run 45), 7 with that terminal answering Claude's queries as an xterm or a kitty would (runs 46 to 49), 8 with the person at it pressing Down now and then (runs 50 to 53), 9 with that terminal sending its replies cut in two now and then (runs 54 to 58), 10 with the person pressing Up, Left, Right or Esc as well as Down (runs 59 to 69), 11 with questions whose options are of one family (a shared start, case alone, markdown, no space, punctuation, a tab) and question texts in markdown (runs 70 to 80), 12 with Claude drawing some sessions with its fullscreen renderer (runs 81 and 82), 13 with some sessions in a colour theme other than Claude's default and some in its vim mode; an earlier one repeats an earlier run")
 	fullscreen := flag.Bool("fullscreen", false, "have Claude draw every session with its fullscreen renderer (`/tui fullscreen`), not only those the generator draws so")
 	vim := flag.Bool("vim", false, "turn Claude's vim mode on in every session, not only in those the generator draws so")
-	pointer := flag.Bool("pointer", false, "in every session on a terminal, have Claude draw with its fullscreen renderer and the person's pointer move over it throughout (Claude Code "+stress.PointerVersion+" and later)")
+	pointer := flag.Bool("pointer", false, "in every session on a terminal, have Claude draw with its fullscreen renderer and the person's pointer move over it throughout (Claude Code "+screen.PointerVersion+" and later)")
 	theme := flag.String("theme", "", "have Claude draw every session in this colour `theme` ("+strings.Join(claudetest.Themes, ", ")+"), not only those the generator draws so")
 	flag.Parse()
 	draws := draws{fullscreen: *fullscreen, theme: *theme, vim: *vim, pointer: *pointer}
@@ -81,8 +82,8 @@ func run(seed uint64, count int, versions []string, parallel int, out string, ke
 	}
 	if all.pointer {
 		for _, v := range versions {
-			if claudetest.Older(v, stress.PointerVersion) {
-				return fmt.Errorf("-pointer: Claude Code %s marks the option under the pointer and claudewrap hands the form over; want %s or later", v, stress.PointerVersion)
+			if !screen.PointerInert(v) {
+				return fmt.Errorf("-pointer: Claude Code %s marks the option under the pointer and claudewrap hands the form over; want %s or later", v, screen.PointerVersion)
 			}
 		}
 	}
