@@ -91,7 +91,7 @@ func InsertLeft(s screen.Snapshot, qs []answer.Question) bool {
 func Dismiss(k Keys) error { return k.SendKeys([]byte(keyEsc)) }
 
 // AwaitPrompt waits until Claude's own prompt shows and the screen has then
-// not changed for quiet, or ctx ends.
+// not changed for quiet (see awaitStill), or ctx ends.
 func AwaitPrompt(ctx context.Context, s Screen, quiet time.Duration) error {
 	_, err := awaitStill(ctx, s, quiet, func(sn screen.Snapshot) bool { _, ok := screen.Prompt(sn); return ok })
 	return err
@@ -99,6 +99,9 @@ func AwaitPrompt(ctx context.Context, s Screen, quiet time.Duration) error {
 
 // awaitStill waits for a screen that satisfies cond and then does not
 // change for quiet, or until ctx ends; it returns the last screen seen.
+// What Claude draws after the person's pointer is no change (see
+// screen.SameBesidePointer): a pointer that kept moving kept the screen
+// from ever being still (random forms run 87, a chat message never sent).
 func awaitStill(ctx context.Context, s Screen, quiet time.Duration, cond func(screen.Snapshot) bool) (screen.Snapshot, error) {
 	for {
 		sn, err := s.Wait(ctx, cond)
@@ -106,7 +109,7 @@ func awaitStill(ctx context.Context, s Screen, quiet time.Duration, cond func(sc
 			return sn, err
 		}
 		qctx, cancel := context.WithTimeout(ctx, quiet)
-		_, err = s.Wait(qctx, func(n screen.Snapshot) bool { return n.Seq != sn.Seq })
+		_, err = s.Wait(qctx, func(n screen.Snapshot) bool { return n.Seq != sn.Seq && !screen.SameBesidePointer(sn, n) })
 		cancel()
 		switch {
 		case ctx.Err() != nil:

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/cast"
@@ -1195,4 +1196,73 @@ func TestPointerHover(t *testing.T) {
 			t.Errorf("%s: Enter with the pointer over option 3 did not choose row 1:\n%s", rec, txt)
 		}
 	}
+}
+
+// TestSameBesidePointer: drawn fullscreen, 2.1.299 and later shade the row
+// under the pointer and move the logo's eyes after it, and draw nothing
+// else for it; SameBesidePointer leaves both out. Moving the focus is a
+// change.
+func TestSameBesidePointer(t *testing.T) {
+	for _, tc := range []struct {
+		version string
+		at      []float64 // the pointer's reports came at the first
+	}{
+		{"2.1.332", []float64{2.189543, 2.22, 2.425, 2.617, 2.89}},
+		{"2.1.330", []float64{2.534214, 2.63, 2.78, 2.957, 3.156, 3.357}},
+		{"2.1.321", []float64{1.85381, 1.985, 2.217, 2.422, 2.754}},
+		{"2.1.299", []float64{2.44417, 2.476, 2.977, 3.392, 3.683}},
+	} {
+		rec := "../testdata/screens/" + tc.version + "/fullscreen-hover-100x25.cast"
+		before := replayAt(t, rec, 0, tc.at[0])
+		moved := false
+		for _, at := range tc.at[1:] {
+			s := replayAt(t, rec, 0, at)
+			moved = moved || s.Text() != before.Text()
+			if !screen.SameBesidePointer(before, s) {
+				t.Errorf("%s at %.3fs: not the same beside the pointer\n%s\n---\n%s", rec, at, before.Text(), s.Text())
+			}
+		}
+		if !moved {
+			t.Errorf("%s: the logo never moved after the pointer: the test shows nothing", rec)
+		}
+	}
+	// Random forms run 87, s032 on 2.1.330: after a chat, Claude's prompt
+	// empty while the pointer kept moving over the conversation, whose
+	// last answer's "⎿" changed colour under it, for ever.
+	rec := "../testdata/screens/2.1.330/stress-1764500000-s032-73x42.cast"
+	first := replayAt(t, rec, 0, 23.82)
+	if p, ok := screen.Prompt(first); !ok || p != "" {
+		t.Fatalf("%s at 23.82s: prompt %q (shown %v), want it empty", rec, p, ok)
+	}
+	for _, at := range []float64{23.91, 24.06, 25.11} { // its "⎿" plain, coloured at 23.82
+		s := replayAt(t, rec, 0, at)
+		if slices.EqualFunc(first.Cells, s.Cells, slices.Equal) || !screen.SameBesidePointer(first, s) {
+			t.Errorf("%s at %.2fs: not the same beside the pointer\n%s", rec, at, s.Text())
+		}
+	}
+	// A character changed on the focused row (the focus moving changes
+	// two), or right of the logo on the banner's row: a change.
+	a := replay(t, "../testdata/screens/2.1.330/fullscreen-hover-100x25.cast", 0)
+	for _, text := range []string{"❯ 1. PostgreSQL", "Claude Code v"} {
+		if b, ok := flipped(a, text); !ok || screen.SameBesidePointer(a, b) {
+			t.Errorf("%q changed (found %v): taken for the same beside the pointer", text, ok)
+		}
+	}
+}
+
+// flipped returns s with the first character of text, on the first row
+// that holds it, changed; its rows before text hold no wide character.
+func flipped(s screen.Snapshot, text string) (screen.Snapshot, bool) {
+	for y := range s.Cells {
+		line := s.Line(y)
+		if i := strings.Index(line, text); i >= 0 {
+			x := utf8.RuneCountInString(line[:i])
+			row := slices.Clone(s.Cells[y])
+			row[x].Char++
+			s.Cells = slices.Clone(s.Cells)
+			s.Cells[y] = row
+			return s, true
+		}
+	}
+	return s, false
 }
