@@ -7,7 +7,9 @@
 // The person's bytes never wait for the emulator. In passthrough, an emulator
 // that falls far behind a long burst skips the rest of it and, once the
 // output pauses, has the child redraw its whole screen (see feeder in
-// host.go); until then its screen is blank, so nothing stale is judged.
+// host.go); until then its screen is blank, so nothing stale is judged, but
+// its private modes follow the skipped output (screen's Skip), so that the
+// restore knows the alternate screen.
 //
 // On Linux with cgo, a thread outside the Go runtime reads the PTY and
 // writes to the person's terminal (relay_cgo.go): the runtime's poller and

@@ -18,7 +18,10 @@
 // sent, away.go Claude's sessions view (the conversation moved to the
 // background, [SessionsView]), and typed.go tells keys the person typed from the terminal's own
 // reports that arrive on the same input (strictly, so that no key passes for
-// a report), and the person's Esc in every encoding (EscPressed).
+// a report; the pointer moving is one where Claude draws nothing on a form
+// for it, PointerInert), and the person's Esc in every encoding (EscPressed);
+// pointer.go what Claude draws after the pointer, which is no change
+// (SameBesidePointer).
 //
 // A tokenizer (filter.go) keeps its state across writes, gives wide characters
 // two cells, drops what has no place on the screen (kitty keyboard and other
@@ -43,6 +46,9 @@
 // copies only the rows that changed since the last one and shares the others,
 // and is returned again as long as nothing changes, so its Cells must not be
 // modified.
+//
+// Skip (skip.go) is for a feeder that fell behind: the screen is forgotten,
+// the private modes (the alternate screen above all) are kept.
 //
 // A screen is settled when it is not inside a synchronized update and either
 // one just ended or output has paused for [Options.Quiet]; [Emulator.Wait] looks
