@@ -318,6 +318,24 @@ func (r *run) wait(want string) map[string]any {
 	panic("unreachable")
 }
 
+// waitPosted waits until the session has the PostToolUse of form id.
+func (r *run) waitPosted(id string) {
+	r.t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		r.s.mu.Lock()
+		f := r.s.forms[id]
+		posted := f != nil && isClosed(f.posted)
+		r.s.mu.Unlock()
+		if posted {
+			return
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatalf("the PostToolUse of %s never reached the session within 10s\n%s", id, r)
+		}
+		time.Sleep(5 * time.Millisecond) // polling the session's state under a deadline
+	}
+}
+
 // end ends Claude (if it still runs) and returns the report.
 func (r *run) end() Report {
 	r.t.Helper()

@@ -1444,6 +1444,9 @@ func TestFormEscRecordedClaudeEnds(t *testing.T) {
 	record := writeTranscript(t, call{"t1", hook.ToolName, "{}", rejected})
 	c.ask("t1", database)
 	r.wait(`"submitted"`)
+	// Claude ends once its PostToolUse has come: a SIGTERM before that
+	// dropped it (CI at 00bfcf3, once in 20 runs under -race).
+	r.waitPosted("t1")
 	// The transcript is known only now, as Claude ends.
 	r.s.mu.Lock()
 	r.s.transcript = record
