@@ -120,6 +120,18 @@ func personTerminal(t *testing.T, cols, rows int) (ptmx, tty *os.File) {
 	return ptmx, tty
 }
 
+// onPersonTerminal is the config of a host running the helper child mode
+// with args in passthrough, on a person's terminal of 100x30 whose other
+// side, ptmx, the test reads and types on.
+func onPersonTerminal(t *testing.T, mode string, args ...string) (cfg Config, ptmx *os.File) {
+	t.Helper()
+	ptmx, tty := personTerminal(t, 100, 30)
+	cfg = helperConfig(t, mode, args...)
+	cfg.Headless = false
+	cfg.Stdin, cfg.Stdout = tty, tty
+	return cfg, ptmx
+}
+
 // untilReset reads what the person's terminal gets up to the reset
 // sequence written after the child exits, within d.
 func untilReset(t *testing.T, ptmx *os.File, d time.Duration) []byte {
@@ -147,10 +159,7 @@ func untilReset(t *testing.T, ptmx *os.File, d time.Duration) []byte {
 }
 
 func TestPassthroughBurst(t *testing.T) {
-	ptmx, tty := personTerminal(t, 100, 30)
-	cfg := helperConfig(t, "burst")
-	cfg.Headless = false
-	cfg.Stdin, cfg.Stdout = tty, tty
+	cfg, ptmx := onPersonTerminal(t, "burst")
 	h := startHost(t, cfg)
 
 	out := untilReset(t, ptmx, 120*time.Second)
@@ -180,10 +189,7 @@ func TestRestoreLeavesAltScreen(t *testing.T) {
 		{"leave", "\x1b[?1049l" + resetModes},
 	} {
 		t.Run(tc.how, func(t *testing.T) {
-			ptmx, tty := personTerminal(t, 100, 30)
-			cfg := helperConfig(t, "alt", tc.how)
-			cfg.Headless = false
-			cfg.Stdin, cfg.Stdout = tty, tty
+			cfg, ptmx := onPersonTerminal(t, "alt", tc.how)
 			h := startHost(t, cfg)
 			out := untilReset(t, ptmx, 30*time.Second)
 			waitDone(t, h)
@@ -203,10 +209,7 @@ func TestSkipKeepsAltScreen(t *testing.T) {
 	newScreen = func(o screen.Options) screen.Emulator { return slowScreen{orig(o)} }
 	t.Cleanup(func() { newScreen = orig })
 
-	ptmx, tty := personTerminal(t, 100, 30)
-	cfg := helperConfig(t, "altburst")
-	cfg.Headless = false
-	cfg.Stdin, cfg.Stdout = tty, tty
+	cfg, ptmx := onPersonTerminal(t, "altburst")
 	h := startHost(t, cfg)
 	out := untilReset(t, ptmx, 120*time.Second)
 	waitDone(t, h)
@@ -300,10 +303,7 @@ func TestPassthroughEmulatorStuck(t *testing.T) {
 	}
 	t.Cleanup(func() { newScreen = orig })
 
-	ptmx, tty := personTerminal(t, 100, 30)
-	cfg := helperConfig(t, "burst")
-	cfg.Headless = false
-	cfg.Stdin, cfg.Stdout = tty, tty
+	cfg, ptmx := onPersonTerminal(t, "burst")
 	tap := &outputTap{}
 	cfg.Tap = tap
 	h := startHost(t, cfg)
@@ -391,11 +391,8 @@ func TestPassthroughSkipResync(t *testing.T) {
 	newScreen = func(o screen.Options) screen.Emulator { return slowScreen{orig(o)} }
 	t.Cleanup(func() { newScreen = orig })
 
-	ptmx, tty := personTerminal(t, 100, 30)
+	cfg, ptmx := onPersonTerminal(t, "burstredraw")
 	go io.Copy(io.Discard, ptmx)
-	cfg := helperConfig(t, "burstredraw")
-	cfg.Headless = false
-	cfg.Stdin, cfg.Stdout = tty, tty
 	h := startHost(t, cfg)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -490,10 +487,8 @@ func TestSetRowsWaitsForTheDraw(t *testing.T) {
 // reads the person's terminal: a key typed then reaches whoever reads next
 // (the shell, a prompt), not a forgotten goroutine.
 func TestInputStopsWithTheChild(t *testing.T) {
-	ptmx, tty := personTerminal(t, 100, 30)
-	cfg := helperConfig(t, "echo")
-	cfg.Headless = false
-	cfg.Stdin, cfg.Stdout = tty, tty
+	cfg, ptmx := onPersonTerminal(t, "echo")
+	tty := cfg.Stdin
 	h := startHost(t, cfg)
 	go io.Copy(io.Discard, ptmx)
 	waitScreen(t, h.Screen(), "ready")
@@ -572,10 +567,7 @@ func TestQueryFloodDoesNotDeadlock(t *testing.T) {
 func TestPassthroughReportCut(t *testing.T) {
 	defer func(w time.Duration) { seqWait = w }(seqWait)
 	seqWait = time.Minute // the second half is read in time however slow the machine
-	ptmx, tty := personTerminal(t, 100, 30)
-	cfg := helperConfig(t, "echo")
-	cfg.Headless = false
-	cfg.Stdin, cfg.Stdout = tty, tty
+	cfg, ptmx := onPersonTerminal(t, "echo")
 	var (
 		mu     sync.Mutex
 		chunks []string
