@@ -916,6 +916,41 @@ func TestResizeCutQuestion(t *testing.T) {
 	}
 }
 
+// TestResizeCutLabel: random forms run 89 (2.1.330 s034): resizes to 73,
+// then 104 columns met the Tab that left a one-question multi-select page
+// drawn at 122. Cut to 73 columns, the page lost the end of its question
+// and of its first option's label ("… logical replication to", for "…
+// logical replication to a read replica"); taken for gone, the form was
+// reported submitted, and the review page then waited for ever (exit 5).
+// It resembles the question; another label does not.
+func TestResizeCutLabel(t *testing.T) {
+	q := answer.Question{Header: "עברית", MultiSelect: true,
+		Question: "Which build tool should we adopt for item 1, considering the constraints of the payments service, its latency budget and the on-call rota?",
+		Options: []answer.Option{{Label: "A single shared PostgreSQL instance with logical replication to a read replica", Description: "Embedded, simple"},
+			{Label: "Search", Description: "❯ not a pointer"}}}
+	file := "../testdata/screens/2.1.330/stress-1764520000-s034-80x40.cast"
+	for _, at := range []float64{5.69, 5.73} {
+		f, err := screen.Recognize(replayAt(t, file, 0, at))
+		if err != nil {
+			t.Fatalf("at %.2fs: %v", at, err)
+		}
+		if f.Asks(q) || !f.Resembles(q) {
+			t.Errorf("at %.2fs, cut to 73 columns: asks %t, resembles %t; want false, true\n%v", at, f.Asks(q), f.Resembles(q), f)
+		}
+		other := q
+		other.Options = []answer.Option{{Label: "A single shared PostgreSQL instance with logical replica"}, {Label: "Search"}}
+		if f.Resembles(other) {
+			t.Errorf("at %.2fs: resembles a question whose first label is not the start of the one cut", at)
+		}
+		if len(f.Disagreements(q)) == 0 {
+			t.Errorf("at %.2fs: the cut page agrees with the question: a label cut must still disagree", at)
+		}
+	}
+	if f, err := screen.Recognize(replayAt(t, file, 0, 5.9)); err != nil || f.Review == nil {
+		t.Errorf("drawn at 104 columns: %v, want the review page\n%v", err, f)
+	}
+}
+
 // TestSwapAfterSibling: Claude Code 2.1.197 painted the form asked last
 // of two asked together ("Which release cadence…", a single-select) over
 // the one on the screen ("Review your answers…", a multi-select) 1.297 s
