@@ -496,10 +496,16 @@ func TestHookNeverFails(t *testing.T) {
 }
 
 // answerHandler is a session as `claudewrap answer` reaches it: one form
-// waits, and every answer gets outcome.
-type answerHandler struct{ outcome remote.Outcome }
+// waits (forms, else a plain one), and every answer gets outcome.
+type answerHandler struct {
+	outcome remote.Outcome
+	forms   []remote.Form
+}
 
 func (h answerHandler) Pending() []remote.Form {
+	if h.forms != nil {
+		return h.forms
+	}
 	return []remote.Form{{ToolUseID: "toolu_1", Questions: []answer.Question{{Question: "Which?", Header: "Q",
 		Options: []answer.Option{{Label: "A"}, {Label: "B"}}}}}}
 }
@@ -523,7 +529,7 @@ func TestAnswerOutcomeOnce(t *testing.T) {
 		{remote.Outcome{Result: "taken", Message: "answered by someone else first"}, true, `{"result":"taken","message":"answered by someone else first"}` + "\n", "taken: answered by someone else first"},
 		{remote.Outcome{Result: "verified", Recorded: map[string]string{"Which?": "A"}}, false, "verified: Claude recorded", ""},
 	} {
-		reg, err := remote.Register(answerHandler{tc.o}, "/")
+		reg, err := remote.Register(answerHandler{outcome: tc.o}, "/")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/internal/safe"
 	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
 )
@@ -45,7 +46,7 @@ func printForms(w io.Writer, forms []remote.Form, asJSON bool) error {
 			forms = []remote.Form{}
 		}
 		b, _ := json.MarshalIndent(forms, "", "  ")
-		fmt.Fprintln(w, string(b))
+		fmt.Fprintln(w, string(safe.JSON(b)))
 		return nil
 	}
 	if len(forms) == 0 {
@@ -57,23 +58,23 @@ func printForms(w io.Writer, forms []remote.Form, asJSON bool) error {
 		inSession[f.Session]++
 	}
 	for _, f := range forms {
-		fmt.Fprintf(w, "session %s (%s), form %s, waiting %s:\n", f.Session, f.Cwd, f.ToolUseID,
+		printLine(w, "session %s (%s), form %s, waiting %s:", f.Session, f.Cwd, f.ToolUseID,
 			time.Since(f.Since).Round(time.Second))
 		for i, q := range f.Questions {
 			kind := "one answer"
 			if q.MultiSelect {
 				kind = "several answers"
 			}
-			fmt.Fprintf(w, "  %d. [%s] %s (%s)\n", i+1, q.Header, q.Question, kind)
+			printLine(w, "  %d. [%s] %s (%s)", i+1, q.Header, q.Question, kind)
 			for j, o := range q.Options {
-				fmt.Fprintf(w, "       %d. %s", j+1, o.Label)
+				line := fmt.Sprintf("       %d. %s", j+1, o.Label)
 				if o.Description != "" {
-					fmt.Fprintf(w, " — %s", o.Description)
+					line += " — " + o.Description
 				}
 				if o.Preview != "" {
-					fmt.Fprintf(w, " (with a preview)")
+					line += " (with a preview)"
 				}
-				fmt.Fprintln(w)
+				printLine(w, "%s", line)
 			}
 		}
 		// With several forms waiting in a session, answer needs to be told
@@ -82,7 +83,7 @@ func printForms(w io.Writer, forms []remote.Form, asJSON bool) error {
 		if inSession[f.Session] > 1 {
 			which = " --form " + f.ToolUseID
 		}
-		fmt.Fprintf(w, "  answer: claudewrap answer %s%s --select LABEL (one question), or --answers '[{select: A}, …]'\n", f.Session, which)
+		printLine(w, "  answer: claudewrap answer %s%s --select LABEL (one question), or --answers '[{select: A}, …]'", f.Session, which)
 	}
 	return nil
 }
@@ -229,14 +230,14 @@ func runAnswer(ctx context.Context, stdout io.Writer, opts *AnswerOptions, index
 	}
 	if opts.JSON {
 		b, _ := json.Marshal(o)
-		fmt.Fprintln(stdout, string(b))
+		fmt.Fprintln(stdout, string(safe.JSON(b)))
 	}
 	if !o.OK() {
 		// Said once, on stderr, as every failure is.
 		return withCode(ExitError, fmt.Errorf("%s", outcomeLine(o)))
 	}
 	if !opts.JSON {
-		fmt.Fprintln(stdout, outcomeLine(o))
+		printLine(stdout, "%s", outcomeLine(o))
 	}
 	return nil
 }
