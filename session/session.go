@@ -71,8 +71,9 @@ type Config struct {
 	// Permits decides tools' permission requests and plan approval (the
 	// rules' permissions:); nil decides none.
 	Permits Permitter
-	// Trust answers Claude's folder trust dialog "Yes" (--trust).
-	Trust bool
+	// Trust, when set, answers Claude's folder trust dialog "Yes", and says
+	// who said to ("--trust", or the rules file that does).
+	Trust string
 	// DialogGrace is how long a headless run lets a dialog nobody answers
 	// stay before it is reported blocked (default 3s); IdleLimit how long
 	// Claude's screen may stay unchanged with no question open, and about
