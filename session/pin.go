@@ -64,3 +64,10 @@ func quoteOrNone(id string) string {
 	}
 	return `"` + id + `"`
 }
+
+// pinned reports whether id is the session this run's Claude is in.
+func (s *session) pinned(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return id != "" && id == s.sessionID
+}

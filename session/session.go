@@ -71,6 +71,12 @@ type Config struct {
 	// Permits decides tools' permission requests and plan approval (the
 	// rules' permissions:); nil decides none.
 	Permits Permitter
+	// AskRules says the permission rules allow or ask: they act only on the
+	// dialogs Claude shows, which is said when Claude's mode shows none.
+	AskRules bool
+	// Gate has every tool's PreToolUse decided by the permission rules'
+	// deny and fail decisions (decideTool, gate.go), in every permission mode.
+	Gate bool
 	// Trust, when set, answers Claude's folder trust dialog "Yes", and says
 	// who said to ("--trust", or the rules file that does).
 	Trust string
@@ -200,6 +206,8 @@ type session struct {
 	// followed.
 	sessionID string
 	besides   map[string]bool
+	// modes are the permission modes already said (noteMode).
+	modes map[string]bool
 	// heldStop is a Stop that came while a form was open (see stop).
 	heldStop bool
 	turns    int // Stop hooks applied (turn_end): a turn over ends cancelOnSight
@@ -260,11 +268,12 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		hc.Version = InstalledVersion(hc.Path)
 	}
 	s.version = hc.Version
-	settings := hook.Settings(cfg.Exe, srv.Path())
+	opts := hook.Options{Gate: cfg.Gate}
 	if cfg.AnswerVia == AnswerViaHook {
 		srv.ReplyToQuestions(hookWait)
-		settings = hook.SettingsAnswering(cfg.Exe, srv.Path(), hookWait)
+		opts.Wait = hookWait
 	}
+	settings := hook.SettingsWith(cfg.Exe, srv.Path(), opts)
 	hc.Args, err = hook.WithSettings(hc.Args, settings)
 	if err != nil {
 		return Report{}, err
@@ -359,7 +368,15 @@ func (s *session) handle(m hook.Message) {
 		return
 	}
 	p := m.Payload
-	if !s.ours(p) {
+	if p.Gated() {
+		s.decideTool(m)
+		return
+	}
+	ours := s.ours(p)
+	if ours || p.HookEventName == hook.SessionStart && s.pinned(p.SessionID) {
+		s.noteMode(p.PermissionMode)
+	}
+	if !ours {
 		if p.HookEventName == hook.SessionStart && s.reg != nil {
 			s.reg.Refresh() // the session is named by Claude's id too
 		}

@@ -369,6 +369,8 @@ func runRun(opts *RunOptions) (err error) {
 		Exe:           exe,
 		Decider:       set,
 		Permits:       set,
+		Gate:          set.Denies(),
+		AskRules:      set.Consulted(),
 		Trust:         trustBy(opts.Trust, set),
 		IdleLimit:     idleLimit(opts.IdleTimeout),
 		Policy:        policy,

@@ -1,0 +1,84 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/claudewrap/claudewrap/internal/claudetest"
+)
+
+// Only the person's own choices are in charge: a deny rule holds whatever
+// Claude's permission mode, a repository's rules do not act until allowed,
+// and what a process of Claude's says does not end the run.
+
+const denyTouch = `version: 1
+permissions:
+  - name: no-touch
+    when: {tool: Bash, command: "^touch "}
+    decide: {deny: "no touching in this job"}
+  - name: fetch
+    when: {tool: WebFetch}
+    decide: allow
+`
+
+// TestDenyEveryMode: a deny rule stops the tool call in every permission
+// mode, whether or not Claude would have asked: its own default (auto on
+// 2.1.330 and later, which runs `touch` in the folder without asking),
+// accept edits, bypass (--dangerously-skip-permissions), and an allow-list
+// in the person's own settings. The file is not made, Claude is told the
+// rule's message, the refusal is verified in Claude's transcript, and the
+// run ends at Claude's Stop (exit 0). Where the mode means Claude will not
+// ask, the run says that allow rules act only on what it still asks.
+func TestDenyEveryMode(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		for _, tc := range []struct {
+			name     string
+			settings string   // the person's ~/.claude/settings.json
+			env      []string // Claude's environment
+			args     []string
+			mode     string // the permission mode said, "" for none
+		}{
+			{name: "its default", mode: map[bool]string{true: "auto"}[minor(version) >= 330]},
+			{name: "accept edits", args: []string{"--permission-mode", "acceptEdits"}, mode: "acceptEdits"},
+			{name: "bypass", settings: `{"skipDangerousModePermissionPrompt": true}`, env: []string{"IS_SANDBOX=1"},
+				args: []string{"--dangerously-skip-permissions"}, mode: "bypassPermissions"},
+			{name: "allow-list", settings: `{"permissions": {"allow": ["Bash(touch:*)", "Bash(touch MADE)"]}}`,
+				args: []string{"--permission-mode", "default"}},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				sb := claudetest.New(t, version, "testdata/scenarios/touch.yaml")
+				if tc.settings != "" {
+					if err := os.MkdirAll(filepath.Join(sb.Home, ".claude"), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(filepath.Join(sb.Home, ".claude", "settings.json"), []byte(tc.settings), 0o600); err != nil {
+						t.Fatal(err)
+					}
+				}
+				r := runWrapped(t, sb, denyTouch, tc.env, nil, append([]string{"make the file"}, tc.args...)...)
+				if _, err := os.Stat(filepath.Join(sb.Dir, "MADE")); err == nil {
+					t.Errorf("the denied command ran: MADE exists\n%s", r)
+				}
+				res := toolResult(r, "toolu_01touch")
+				if res == nil || !res.IsError || !strings.Contains(res.Content, "no touching in this job") {
+					t.Errorf("Claude was not told the rule's message: %+v\n%s", res, r)
+				}
+				if r.code != 0 || !r.has("decision", "tool", "Bash", "rule", "no-touch", "hook", "PreToolUse") ||
+					!r.has("verified", "tool", "Bash", "outcome", "refused", "tool_use_id", "toolu_01touch") {
+					t.Errorf("want the deny decided at PreToolUse, verified, exit 0\n%s", r)
+				}
+				if said := r.has("permission_mode", "permission_mode", tc.mode); tc.mode != "" && !said {
+					t.Errorf("the run did not say Claude's %s mode leaves allow rules unconsulted\n%s", tc.mode, r)
+				}
+				if t.Failed() {
+					return
+				}
+				report("Claude Code %s: deny rule under %s: touch not run, Claude told %.50q, verified", version, tc.name, res.Content)
+			})
+		}
+	})
+}
