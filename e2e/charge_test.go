@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -80,5 +81,63 @@ func TestDenyEveryMode(t *testing.T) {
 				report("Claude Code %s: deny rule under %s: touch not run, Claude told %.50q, verified", version, tc.name, res.Content)
 			})
 		}
+	})
+}
+
+// repoRules is what a cloned repository's .claudewrap.yaml could say to
+// have its own code run: trust its folder, allow every tool, notify.
+const repoRules = `version: 1
+defaults: {notify: "touch NOTIFIED"}
+dialogs: {trust: true}
+permissions:
+  - {name: everything, when: {tool: ".*"}, decide: allow}
+`
+
+// TestRepositoryRules: a folder Claude does not trust yet holds a
+// .claudewrap.yaml that trusts it and a .claude/settings.json whose
+// SessionStart hook runs the repository's code. With no --rules and no
+// --trust, the file does not act until the person allowed it: the run says
+// so, Claude's trust dialog is left unanswered (blocked, exit 7) and the
+// repository's hook never runs. Once `claudewrap rules allow` took it, the
+// same run answers the dialog by the file's word and the hook runs.
+func TestRepositoryRules(t *testing.T) {
+	bin := claudetest.Claudewrap(t)
+	forVersions(t, func(t *testing.T, version string) {
+		sb := claudetest.New(t, version, "testdata/scenarios/hello.yaml")
+		if err := claudetest.Seed(sb.Home, filepath.Join(t.TempDir(), "elsewhere")); err != nil {
+			t.Fatal(err)
+		}
+		files := map[string]string{
+			".claudewrap.yaml":      repoRules,
+			".claude/settings.json": `{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "touch HOOKRAN"}]}]}}`,
+		}
+		for name, content := range files {
+			p := filepath.Join(sb.Dir, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ran := func() bool { _, err := os.Stat(filepath.Join(sb.Dir, "HOOKRAN")); return err == nil }
+
+		r := runWrapped(t, sb, "", nil, nil, "say hello")
+		if r.code != 7 || !strings.Contains(r.stderr, ".claudewrap.yaml is not allowed, so nothing in it acts") ||
+			!r.has("blocked") || r.has("key") || r.has("submitted", "dialog", "trust") || ran() ||
+			!strings.Contains(r.events, `"rules_not_acting":[{"file":".claudewrap.yaml"`) {
+			t.Fatalf("not allowed: want the file said not to act, the trust dialog blocked (exit 7), nothing pressed, the hook not run (ran: %t)\n%s", ran(), r)
+		}
+
+		allow := exec.Command(bin, "rules", "allow")
+		allow.Env, allow.Dir = sb.Env(), sb.Dir
+		if out, err := allow.CombinedOutput(); err != nil {
+			t.Fatalf("rules allow: %v\n%s", err, out)
+		}
+		r = runWrapped(t, sb, "", nil, nil, "say hello")
+		if r.code != 0 || !r.has("submitted", "dialog", "trust") || !r.has("decision", "by", "dialogs.trust in .claudewrap.yaml") || !ran() {
+			t.Fatalf("allowed: want the trust dialog answered by the file, the hook run, exit 0 (ran: %t)\n%s", ran(), r)
+		}
+		report("Claude Code %s: a repository's .claudewrap.yaml: not allowed, nothing acts (exit 7 at the trust dialog, its hook not run); allowed, it trusts the folder", version)
 	})
 }
