@@ -206,11 +206,18 @@ type session struct {
 	// followed.
 	sessionID string
 	besides   map[string]bool
+	// candidates are sessions Claude said it started (a /clear, a fork),
+	// by their transcript, not followed until confirmed (see ours).
+	candidates map[string]string
 	// modes are the permission modes already said (noteMode).
 	modes map[string]bool
-	// heldStop is a Stop that came while a form was open (see stop).
-	heldStop bool
-	turns    int // Stop hooks applied (turn_end): a turn over ends cancelOnSight
+	// heldStop is a Stop that came while a form was open, and the
+	// transcript it is to be checked against (see stop); lastTurn is the
+	// message that ended the last turn a Stop applied to.
+	heldStop     bool
+	heldStopPath string
+	lastTurn     string
+	turns        int // Stop hooks applied (turn_end): a turn over ends cancelOnSight
 	// choice is a permission decision waiting for its dialog to show (see
 	// dialogs.go); dialogCancel stops the dialog being answered when the
 	// person types.
@@ -405,7 +412,7 @@ func (s *session) handle(m hook.Message) {
 		a := s.arrive(p)
 		s.goWork(func() { s.verify(a) })
 	case hook.Stop:
-		s.stop()
+		s.stop(s.stopPath(p))
 	case hook.PermissionRequest:
 		s.permission(m)
 	}
