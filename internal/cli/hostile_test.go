@@ -100,6 +100,14 @@ func TestHostileTextEscaped(t *testing.T) {
 		{"replay of a chat message's bug report", bundleOf("message"), "Enter had no effect " + testkit.HostileShown, false},
 		{"rules test of a form", args("rules", "test", writeFile(t, dir, "r.yaml", []byte("version: 1\n")),
 			"--form", writeFile(t, dir, "form.json", form)), "1. [Ship" + testkit.HostileShown, false},
+		{"rules allow in a folder so named", func(t *testing.T) []string {
+			t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+			folder := filepath.Join(t.TempDir(), h)
+			if err := os.Mkdir(folder, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			return []string{"rules", "allow", writeFile(t, folder, ".claudewrap.yaml", []byte("version: 1\n"))}
+		}, `\rclaudewrap: verified/.claudewrap.yaml (sha256`, false},
 		{"rules check of a bad pattern", args("rules", "check", writeFile(t, dir, "bad.yaml",
 			[]byte("version: 1\nrules:\n  - when: {question: \"(\\e]52;c;ZXZpbA==\\a\"}\n    answer: {select: A}\n"))), testkit.HostileShown, false},
 	} {
