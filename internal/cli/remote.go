@@ -13,6 +13,7 @@ import (
 	"github.com/claudewrap/claudewrap/internal/safe"
 	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
+	"github.com/claudewrap/claudewrap/screen"
 )
 
 // NewCmdPending builds `claudewrap pending`.
@@ -282,6 +283,15 @@ func checkAnswerFlags(opts *AnswerOptions, indexSet bool) error {
 		}
 		return nil
 	}
+	// Text the screen cannot show is refused whatever the form asks.
+	for _, t := range []struct{ flag, text string }{{"--type", opts.Type}, {"--notes", opts.Notes}, {"--chat", opts.Chat}} {
+		if t.text == "" {
+			continue
+		}
+		if err := screen.CheckText(t.text); err != nil {
+			return usageErrorf("%s: %v", t.flag, err)
+		}
+	}
 	switch {
 	case single == 0:
 		return usageErrorf("say the answer with one of --select, --index, --type, --chat, --cancel (or --answers for every question)")
@@ -294,11 +304,27 @@ func checkAnswerFlags(opts *AnswerOptions, indexSet bool) error {
 }
 
 // decisions turns the flags into one decision per question, checked
-// against the questions.
+// against the questions as the session will check them (remote.Check):
+// what it would refuse is not sent.
 func decisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answer.Decision, error) {
 	if err := checkAnswerFlags(opts, indexSet); err != nil {
 		return nil, err
 	}
+	ds, err := flagDecisions(qs, opts, indexSet)
+	if err != nil {
+		return nil, err
+	}
+	if err := remote.Check(qs, ds); err != nil {
+		if opts.Answers != "" {
+			return nil, usageErrorf("--answers: %v", err)
+		}
+		return nil, usageErrorf("%v", err)
+	}
+	return ds, nil
+}
+
+// flagDecisions is decisions before remote.Check.
+func flagDecisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answer.Decision, error) {
 	if opts.Answers != "" {
 		as, err := rules.ParseAnswers("--answers", []byte(opts.Answers))
 		if err != nil {
@@ -334,7 +360,7 @@ func decisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answ
 	case len(opts.Select) > 0:
 		labels := make([]string, len(opts.Select))
 		for i, l := range opts.Select {
-			labels[i] = l // not offered: Check says so
+			labels[i] = l // not offered: remote.Check says so
 			// In any case, as the prompt takes it; the exact label first.
 			if m, ok, err := q.Label(l); err != nil {
 				return nil, usageErrorf("--select: %v", err)
@@ -352,8 +378,5 @@ func decisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answ
 		d = answer.Decision{Action: answer.Type, Text: opts.Type}
 	}
 	d.Notes = opts.Notes
-	if err := d.Check(q); err != nil {
-		return nil, usageErrorf("%v", err)
-	}
 	return []answer.Decision{d}, nil
 }
