@@ -108,10 +108,17 @@ func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decisi
 		if snap := s.child.Screen().Snapshot(); askflow.Showing(snap, f.questions) && !askflow.Untouched(snap, f.questions) {
 			return remote.Outcome{Result: "taken", Message: "the person at Claude's screen has started answering it"}
 		}
+		// Started from outside the session's goroutines: counted as its
+		// work, which Run waits for, unless Claude has exited.
+		if !s.enterWork() {
+			return w.last("Claude exited before it recorded the answer")
+		}
 		for i, d := range rds {
 			s.emitDecision(id, i, f.questions[i], d)
 		}
-		if !s.start(f, rds, handedOver) {
+		started := s.start(f, rds, handedOver)
+		s.work.Done()
+		if !started {
 			return remote.Outcome{Result: "taken", Message: "answered by someone else first"}
 		}
 	case st == deciding:

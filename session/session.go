@@ -240,6 +240,9 @@ type session struct {
 	finishedQ []string
 
 	work sync.WaitGroup // goroutines deciding, answering or verifying forms
+	// workDone: Claude has exited and Run waits for work; nothing from
+	// outside may start more (enterWork).
+	workDone bool
 
 	// waiters are remote answers waiting for their form's outcome (remote.go).
 	wmu     sync.Mutex
@@ -345,6 +348,9 @@ func (s *session) serve(ctx context.Context, child Child, keys askflow.Keys, msg
 			s.handle(m)
 		case <-child.Done():
 			stop()
+			s.mu.Lock()
+			s.workDone = true
+			s.mu.Unlock()
 			s.work.Wait()
 			close(s.served)
 			s.checkPermissions(ctx, true)
@@ -416,6 +422,20 @@ func (s *session) handle(m hook.Message) {
 	case hook.PermissionRequest:
 		s.permission(m)
 	}
+}
+
+// enterWork counts work begun outside the session's own goroutines (an
+// answer from elsewhere) as work Run waits for, and reports false once
+// Claude has exited and Run no longer waits: a WaitGroup's Add must not
+// race its Wait.
+func (s *session) enterWork() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.workDone {
+		return false
+	}
+	s.work.Add(1)
+	return true
 }
 
 // goWork runs fn on its own goroutine, one Run waits for.
