@@ -4,11 +4,25 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/claudewrap/claudewrap/internal/testkit"
 )
+
+// init limits the size of the files this binary writes when it stands
+// for claudewrap with CLI_TEST_FILE_SIZE_LIMIT set: writes past the limit
+// fail with EFBIG, as on a full disk (Go ignores the SIGXFSZ that comes
+// with them).
+func init() {
+	if v := os.Getenv("CLI_TEST_FILE_SIZE_LIMIT"); v != "" && os.Getenv("CLI_TEST_AS") == "claudewrap" {
+		n, _ := strconv.ParseUint(v, 10, 64)
+		unix.Setrlimit(unix.RLIMIT_FSIZE, &unix.Rlimit{Cur: n, Max: n})
+	}
+}
 
 // TestLostOutputIsNotSuccess: a run whose event log or recording could not
 // be written (a file size limit of 0, as a full disk would) does not exit

@@ -25,12 +25,6 @@ import (
 func TestMain(m *testing.M) {
 	switch os.Getenv("CLI_TEST_AS") {
 	case "claudewrap":
-		if v := os.Getenv("CLI_TEST_FILE_SIZE_LIMIT"); v != "" {
-			// Writes past the limit fail with EFBIG, as on a full disk; Go
-			// ignores the SIGXFSZ that comes with them.
-			n, _ := strconv.ParseUint(v, 10, 64)
-			unix.Setrlimit(unix.RLIMIT_FSIZE, &unix.Rlimit{Cur: n, Max: n})
-		}
 		os.Args = append([]string{"claudewrap"}, os.Args[1:]...)
 		os.Exit(int(Main()))
 	case "claude":
