@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -188,4 +189,68 @@ func mustRead(t *testing.T, p string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+func testReport() Report {
+	return Report{
+		Time:      time.Date(2026, 11, 23, 10, 15, 0, 0, time.UTC),
+		ToolUseID: "toolu_01",
+		Questions: []answer.Question{{Question: "Which?", Header: "H", Options: []answer.Option{{Label: "A"}, {Label: "B"}}}},
+	}
+}
+
+// TestWriteRefusesAnotherUsersFolder: bundles are not written into a folder
+// another user owns (they could read or replace them), nor into one that
+// others may change.
+func TestWriteRefusesAnotherUsersFolder(t *testing.T) {
+	t.Run("another user's", func(t *testing.T) {
+		if os.Geteuid() != 0 {
+			t.Skip("giving a folder to another user needs root")
+		}
+		root := filepath.Join(t.TempDir(), "bundles")
+		os.Mkdir(root, 0o755)
+		if err := os.Chown(root, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		if dir, err := Write(root, testReport(), nil); err == nil || !strings.Contains(err.Error(), "owned by uid 65534") {
+			t.Errorf("written to %s (%v), want it refused", dir, err)
+		}
+	})
+	t.Run("open to everyone", func(t *testing.T) {
+		root := filepath.Join(t.TempDir(), "bundles")
+		os.Mkdir(root, 0o700)
+		os.Chmod(root, 0o777)
+		if dir, err := Write(root, testReport(), nil); err == nil || !strings.Contains(err.Error(), "writable by others") {
+			t.Errorf("written to %s (%v), want it refused", dir, err)
+		}
+	})
+}
+
+// TestReadRefuses: a report that is a FIFO is refused, not waited on, and
+// one past the limit is refused unread.
+func TestReadRefuses(t *testing.T) {
+	fifo := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(fifo, ReportFile), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := t.TempDir()
+	if err := os.WriteFile(filepath.Join(big, ReportFile), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Truncate(filepath.Join(big, ReportFile), MaxReport+1) // sparse
+	for _, tc := range []struct{ dir, want string }{
+		{fifo, "not a regular file (a FIFO)"},
+		{big, fmt.Sprintf("%d bytes; at most %d allowed", MaxReport+1, MaxReport)},
+	} {
+		done := make(chan error, 1)
+		go func() { _, err := Read(tc.dir); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s: %v, want %q", tc.dir, err, tc.want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: Read still waiting after 5s", tc.dir)
+		}
+	}
 }
