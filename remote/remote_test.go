@@ -140,6 +140,33 @@ func TestDirRefused(t *testing.T) {
 	if _, err := Dir(); err == nil {
 		t.Error("a symbolic link was taken for the directory")
 	}
+	os.Remove(dir)
+	os.Chmod(filepath.Dir(dir), 0o777) // others may replace what it holds
+	if _, err := Dir(); err == nil || !strings.Contains(err.Error(), "writable by others") {
+		t.Errorf("in a directory anyone may change: %v", err)
+	}
+}
+
+// TestSessionsSkipsAFIFO: an entry that is no regular file is passed over,
+// not waited on.
+func TestSessionsSkipsAFIFO(t *testing.T) {
+	dir := private(t)
+	if _, err := Dir(); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, strconv.Itoa(os.Getpid())+".json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := Sessions(); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Error(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Sessions still waiting on a FIFO after 5s")
+	}
 }
 
 // TestStaleCleaned: the entry of a session whose process is gone is removed
