@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -26,6 +27,32 @@ func executeRoot(t *testing.T, args ...string) (stdout, stderr string, err error
 	root.SetArgs(args)
 	err = execute(root)
 	return out.String(), errb.String(), err
+}
+
+// executeRootWithin is executeRoot with a deadline: a command that waits
+// on a FIFO's other end would wait for ever.
+func executeRootWithin(t *testing.T, limit time.Duration, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	type result struct {
+		stdout, stderr string
+		err            error
+	}
+	done := make(chan result, 1)
+	stdin := devNull(t)
+	go func() {
+		var out, errb bytes.Buffer
+		root := NewCmdRoot(stdin, &out, &errb)
+		root.SetArgs(args)
+		err := execute(root)
+		done <- result{out.String(), errb.String(), err}
+	}()
+	select {
+	case r := <-done:
+		return r.stdout, r.stderr, r.err
+	case <-time.After(limit):
+		t.Fatalf("%v: still running after %v", args, limit)
+	}
+	return "", "", nil
 }
 
 // status is the exit status Main returns for err.
@@ -251,6 +278,13 @@ func TestRulesTestErrors(t *testing.T) {
 	os.WriteFile(bad, []byte("version: 1\nrules: {}\n"), 0o644)
 	notForm := filepath.Join(dir, "form.json")
 	os.WriteFile(notForm, []byte(`{"tool_input": {}}`), 0o644)
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.json")
+	os.WriteFile(big, nil, 0o644)
+	os.Truncate(big, 4<<20+1) // sparse: costs no disk
 	for _, tc := range []struct {
 		name   string
 		args   []string
@@ -262,9 +296,11 @@ func TestRulesTestErrors(t *testing.T) {
 		{"no form file", []string{demoRules, "--form", filepath.Join(dir, "none.json")}, "", filepath.Join(dir, "none.json") + ": no such file or directory"},
 		{"not a form", []string{demoRules, "--form", notForm}, "", notForm + ": no questions"},
 		{"not JSON", []string{demoRules, "--form", demoRules}, "", demoRules + ": not a form"},
+		{"a FIFO", []string{demoRules, "--form", fifo}, "", fifo + ": not a regular file (a FIFO)"},
+		{"past the limit", []string{demoRules, "--form", big}, "", big + ": 4194305 bytes; at most 4194304 allowed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, errOut, err := executeRoot(t, append([]string{"rules", "test"}, tc.args...)...)
+			out, errOut, err := executeRootWithin(t, 10*time.Second, append([]string{"rules", "test"}, tc.args...)...)
 			// 2, as run exits for the same input; 1 is the gate's "unmatched".
 			if code := status(err); code != ExitUsage {
 				t.Errorf("exit %d (%v), want %d", code, err, ExitUsage)
