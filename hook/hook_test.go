@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -225,6 +226,34 @@ func TestWithSettings(t *testing.T) {
 	for _, bad := range [][]string{{"--settings"}, {"--settings", "/no/such/file"}, {"--settings", "{not json"}, {"--settings", `{"hooks":[]}`}} {
 		if _, err := WithSettings(bad, ours); err == nil {
 			t.Errorf("WithSettings(%q) succeeded", bad)
+		}
+	}
+}
+
+// TestWithSettingsRefusesWhatNeverEnds: a --settings FIFO is refused, not
+// waited on, and a file past the limit is refused unread.
+func TestWithSettingsRefusesWhatNeverEnds(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.json")
+	os.WriteFile(big, nil, 0o600)
+	os.Truncate(big, 1<<20+1) // sparse: costs no disk
+	for _, tc := range []struct{ file, want string }{
+		{fifo, "not a regular file (a FIFO)"},
+		{big, "1048577 bytes; at most 1048576 allowed"},
+	} {
+		done := make(chan error, 1)
+		go func() { _, err := WithSettings([]string{"--settings", tc.file}, "{}"); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s: %v, want %q", tc.file, err, tc.want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: still waiting after 5s", tc.file)
 		}
 	}
 }
