@@ -310,8 +310,9 @@ func syntaxMessage(raw string) string {
 }
 
 type parser struct {
-	file *File
-	errs Errors
+	file      *File
+	errs      Errors
+	regexSize int // what the file's regular expressions compile to so far
 }
 
 // typoSince reports whether an unknown key was reported since the error
@@ -432,9 +433,9 @@ func (p *parser) regex(n *yaml.Node, what string) *regexp.Regexp {
 	if !ok {
 		return nil
 	}
-	re, err := regexp.Compile(s)
+	re, err := p.compileRegex(s)
 	if err != nil {
-		p.errorf(n, "%s: bad regular expression: %v", what, err)
+		p.errorf(n, "%s: %v", what, err)
 		return nil
 	}
 	return re
