@@ -71,8 +71,15 @@ type Config struct {
 	// Permits decides tools' permission requests and plan approval (the
 	// rules' permissions:); nil decides none.
 	Permits Permitter
-	// Trust answers Claude's folder trust dialog "Yes" (--trust).
-	Trust bool
+	// AskRules says the permission rules allow or ask: they act only on the
+	// dialogs Claude shows, which is said when Claude's mode shows none.
+	AskRules bool
+	// Gate has every tool's PreToolUse decided by the permission rules'
+	// deny and fail decisions (decideTool, gate.go), in every permission mode.
+	Gate bool
+	// Trust, when set, answers Claude's folder trust dialog "Yes", and says
+	// who said to ("--trust", or the rules file that does).
+	Trust string
 	// DialogGrace is how long a headless run lets a dialog nobody answers
 	// stay before it is reported blocked (default 3s); IdleLimit how long
 	// Claude's screen may stay unchanged with no question open, and about
@@ -199,9 +206,18 @@ type session struct {
 	// followed.
 	sessionID string
 	besides   map[string]bool
-	// heldStop is a Stop that came while a form was open (see stop).
-	heldStop bool
-	turns    int // Stop hooks applied (turn_end): a turn over ends cancelOnSight
+	// candidates are sessions Claude said it started (a /clear, a fork),
+	// by their transcript, not followed until confirmed (see ours).
+	candidates map[string]string
+	// modes are the permission modes already said (noteMode).
+	modes map[string]bool
+	// heldStop is a Stop that came while a form was open, and the
+	// transcript it is to be checked against (see stop); lastTurn is the
+	// message that ended the last turn a Stop applied to.
+	heldStop     bool
+	heldStopPath string
+	lastTurn     string
+	turns        int // Stop hooks applied (turn_end): a turn over ends cancelOnSight
 	// choice is a permission decision waiting for its dialog to show (see
 	// dialogs.go); dialogCancel stops the dialog being answered when the
 	// person types.
@@ -259,11 +275,12 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		hc.Version = InstalledVersion(hc.Path)
 	}
 	s.version = hc.Version
-	settings := hook.Settings(cfg.Exe, srv.Path())
+	opts := hook.Options{Gate: cfg.Gate}
 	if cfg.AnswerVia == AnswerViaHook {
 		srv.ReplyToQuestions(hookWait)
-		settings = hook.SettingsAnswering(cfg.Exe, srv.Path(), hookWait)
+		opts.Wait = hookWait
 	}
+	settings := hook.SettingsWith(cfg.Exe, srv.Path(), opts)
 	hc.Args, err = hook.WithSettings(hc.Args, settings)
 	if err != nil {
 		return Report{}, err
@@ -358,7 +375,15 @@ func (s *session) handle(m hook.Message) {
 		return
 	}
 	p := m.Payload
-	if !s.ours(p) {
+	if p.Gated() {
+		s.decideTool(m)
+		return
+	}
+	ours := s.ours(p)
+	if ours || p.HookEventName == hook.SessionStart && s.pinned(p.SessionID) {
+		s.noteMode(p.PermissionMode)
+	}
+	if !ours {
 		if p.HookEventName == hook.SessionStart && s.reg != nil {
 			s.reg.Refresh() // the session is named by Claude's id too
 		}
@@ -387,7 +412,7 @@ func (s *session) handle(m hook.Message) {
 		a := s.arrive(p)
 		s.goWork(func() { s.verify(a) })
 	case hook.Stop:
-		s.stop()
+		s.stop(s.stopPath(p))
 	case hook.PermissionRequest:
 		s.permission(m)
 	}

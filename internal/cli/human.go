@@ -81,6 +81,8 @@ func (h *human) event(name string, f events.Fields) {
 			h.say("%s dialog: %s picks %s", str("dialog"), str("by"), what)
 		case str("dialog") != "":
 			h.say("%s for %s: rule %q decides %s", str("dialog"), str("tool"), str("rule"), str("decide"))
+		case str("hook") != "":
+			h.say("Claude's %s call: rule %q decides %s before it runs", str("tool"), str("rule"), str("decide"))
 		default:
 			by := fmt.Sprintf("rule %q answers", str("rule"))
 			switch str("rule") {
@@ -148,6 +150,8 @@ func (h *human) event(name string, f events.Fields) {
 			h.dialogsSeen++
 			h.say("Claude shows its %s dialog %q", str("kind"), firstOf(str("title"), str("prompt")))
 		}
+	case "permission_mode":
+		h.say("%s", str("note"))
 	case "blocked":
 		h.blocked++
 		h.say("blocked: %s", str("reason"))

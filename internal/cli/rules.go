@@ -46,7 +46,7 @@ func NewCmdRules(stdout, stderr io.Writer, runF *RulesRunFuncs) *cobra.Command {
 	}
 	cmd := &cobra.Command{
 		Use:   "rules",
-		Short: "Check rule files, and show how they answer a form",
+		Short: "Check rule files, show how they answer a form, allow a folder's rules",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usageErrorf("unknown command %q for %q", args[0], cmd.CommandPath())
@@ -54,7 +54,8 @@ func NewCmdRules(stdout, stderr io.Writer, runF *RulesRunFuncs) *cobra.Command {
 			return cmd.Help()
 		},
 	}
-	cmd.AddCommand(NewCmdRulesCheck(stdout, stderr, runF.Check), NewCmdRulesTest(stdout, stderr, runF.Test))
+	cmd.AddCommand(NewCmdRulesCheck(stdout, stderr, runF.Check), NewCmdRulesTest(stdout, stderr, runF.Test),
+		NewCmdRulesAllow(stdout, stderr, nil), NewCmdRulesRevoke(stdout, stderr, nil))
 	return cmd
 }
 
