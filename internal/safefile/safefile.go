@@ -167,16 +167,22 @@ func open(name string, flag int, perm uint32) (*os.File, error) {
 	return os.NewFile(uintptr(fd), name), nil
 }
 
-// MkdirAll makes dir and any missing parents, each 0700, and checks that
-// dir is a directory (not a link to one) of the person's own that no one
-// else may enter, and that each of its parents is owned by the person or
-// root and writable by no one else unless sticky (as /tmp is): otherwise
-// another user could put their own directory in its place. A directory
-// refused is a [*RefusedError].
+// MkdirAll makes dir and any missing parents, each 0700, then checks dir
+// as [CheckDir] does.
 func MkdirAll(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
+	return CheckDir(dir)
+}
+
+// CheckDir checks that dir is a directory (not a link to one) of the
+// person's own that no one else may enter, and that each of its parents is
+// owned by the person or root and writable by no one else unless sticky
+// (as /tmp is): otherwise another user could put their own directory in
+// its place. A directory refused is a [*RefusedError]; one that does not
+// exist is an error [fs.ErrNotExist] matches.
+func CheckDir(dir string) error {
 	fi, err := os.Lstat(dir)
 	if err != nil {
 		return err
