@@ -6,12 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/cast"
+	"github.com/claudewrap/claudewrap/internal/testkit"
 	"github.com/claudewrap/claudewrap/screen"
 )
 
@@ -204,14 +204,9 @@ func testReport() Report {
 // others may change.
 func TestWriteRefusesAnotherUsersFolder(t *testing.T) {
 	t.Run("another user's", func(t *testing.T) {
-		if os.Geteuid() != 0 {
-			t.Skip("giving a folder to another user needs root")
-		}
 		root := filepath.Join(t.TempDir(), "bundles")
 		os.Mkdir(root, 0o755)
-		if err := os.Chown(root, 65534, 65534); err != nil {
-			t.Fatal(err)
-		}
+		testkit.GiveAway(t, root)
 		if dir, err := Write(root, testReport(), nil); err == nil || !strings.Contains(err.Error(), "owned by uid 65534") {
 			t.Errorf("written to %s (%v), want it refused", dir, err)
 		}
@@ -229,28 +224,16 @@ func TestWriteRefusesAnotherUsersFolder(t *testing.T) {
 // TestReadRefuses: a report that is a FIFO is refused, not waited on, and
 // one past the limit is refused unread.
 func TestReadRefuses(t *testing.T) {
-	fifo := t.TempDir()
-	if err := syscall.Mkfifo(filepath.Join(fifo, ReportFile), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	big := t.TempDir()
-	if err := os.WriteFile(filepath.Join(big, ReportFile), nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	os.Truncate(filepath.Join(big, ReportFile), MaxReport+1) // sparse
+	fifo, big := t.TempDir(), t.TempDir()
+	testkit.FIFO(t, filepath.Join(fifo, ReportFile))
+	testkit.Sparse(t, filepath.Join(big, ReportFile), MaxReport+1)
 	for _, tc := range []struct{ dir, want string }{
 		{fifo, "not a regular file (a FIFO)"},
 		{big, fmt.Sprintf("%d bytes; at most %d allowed", MaxReport+1, MaxReport)},
 	} {
-		done := make(chan error, 1)
-		go func() { _, err := Read(tc.dir); done <- err }()
-		select {
-		case err := <-done:
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("%s: %v, want %q", tc.dir, err, tc.want)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("%s: Read still waiting after 5s", tc.dir)
+		err := testkit.Within(t, 5*time.Second, "Read", func() error { _, err := Read(tc.dir); return err })
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.dir, err, tc.want)
 		}
 	}
 }

@@ -8,9 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/claudewrap/claudewrap/internal/testkit"
 )
 
 const pre = `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","tool_use_id":"toolu_1",
@@ -312,26 +313,18 @@ func TestWithSettings(t *testing.T) {
 // waited on, and a file past the limit is refused unread.
 func TestWithSettingsRefusesWhatNeverEnds(t *testing.T) {
 	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo.json")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	big := filepath.Join(dir, "big.json")
-	os.WriteFile(big, nil, 0o600)
-	os.Truncate(big, 1<<20+1) // sparse: costs no disk
+	fifo := testkit.FIFO(t, filepath.Join(dir, "fifo.json"))
+	big := testkit.Sparse(t, filepath.Join(dir, "big.json"), 1<<20+1)
 	for _, tc := range []struct{ file, want string }{
 		{fifo, "not a regular file (a FIFO)"},
 		{big, "1048577 bytes; at most 1048576 allowed"},
 	} {
-		done := make(chan error, 1)
-		go func() { _, err := WithSettings([]string{"--settings", tc.file}, "{}"); done <- err }()
-		select {
-		case err := <-done:
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("%s: %v, want %q", tc.file, err, tc.want)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("%s: still waiting after 5s", tc.file)
+		err := testkit.Within(t, 5*time.Second, tc.file, func() error {
+			_, err := WithSettings([]string{"--settings", tc.file}, "{}")
+			return err
+		})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.file, err, tc.want)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/internal/testkit"
 )
 
 type fakeHandler struct {
@@ -154,18 +155,9 @@ func TestSessionsSkipsAFIFO(t *testing.T) {
 	if _, err := Dir(); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(dir, strconv.Itoa(os.Getpid())+".json"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { _, err := Sessions(); done <- err }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Error(err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Sessions still waiting on a FIFO after 5s")
+	testkit.FIFO(t, filepath.Join(dir, strconv.Itoa(os.Getpid())+".json"))
+	if err := testkit.Within(t, 5*time.Second, "Sessions", func() error { _, err := Sessions(); return err }); err != nil {
+		t.Error(err)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/claudewrap/claudewrap/internal/testkit"
@@ -29,19 +28,6 @@ func runWithOutput(t *testing.T, flag, path string) (int, string) {
 	return code, stderr.String()
 }
 
-// sharedDir is a directory anyone may write in, sticky, as /tmp is.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "shared")
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(dir, 0o777|os.ModeSticky); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 // TestOutputFilesRefused: --events and --record write only a regular file
 // of the person's own with one name. Another user's 0666 file planted in a
 // sticky directory, a FIFO (read or not), a hard link and a symbolic link
@@ -55,20 +41,13 @@ func TestOutputFilesRefused(t *testing.T) {
 		want  string
 	}{
 		{"another user's 0666 file", func(t *testing.T, path string) string {
-			if os.Geteuid() != 0 {
-				t.Skip("planting another user's file needs root")
-			}
 			os.WriteFile(path, []byte("theirs"), 0o666)
 			os.Chmod(path, 0o666)
-			if err := os.Chown(path, 65534, 65534); err != nil {
-				t.Fatal(err)
-			}
+			testkit.GiveAway(t, path)
 			return path
 		}, "", "owned by uid 65534, not by you"},
 		{"a FIFO no one reads", func(t *testing.T, path string) string {
-			if err := syscall.Mkfifo(path, 0o666); err != nil {
-				t.Fatal(err)
-			}
+			testkit.FIFO(t, path)
 			return ""
 		}, "", "not a regular file (a FIFO)"},
 		{"a hard link", func(t *testing.T, path string) string {
@@ -93,7 +72,7 @@ func TestOutputFilesRefused(t *testing.T) {
 			t.Run(tc.name+"/"+flag, func(t *testing.T) {
 				path, victim := tc.at, ""
 				if tc.plant != nil {
-					path = filepath.Join(sharedDir(t), "out")
+					path = filepath.Join(testkit.StickyDir(t), "out")
 					victim = tc.plant(t, path)
 				}
 				code, stderr := runWithOutput(t, flag, path)
@@ -119,22 +98,14 @@ func TestOutputFilesRefused(t *testing.T) {
 func TestOutputFIFOReaderGetsNothing(t *testing.T) {
 	for _, flag := range []string{"--events", "--record"} {
 		t.Run(flag, func(t *testing.T) {
-			path := filepath.Join(sharedDir(t), "out")
-			if err := syscall.Mkfifo(path, 0o666); err != nil {
-				t.Fatal(err)
-			}
-			fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer syscall.Close(fd)
+			path := filepath.Join(testkit.StickyDir(t), "out")
+			read := testkit.FIFOReader(t, path)
 			code, stderr := runWithOutput(t, flag, path)
 			if code != int(ExitUsage) || !strings.Contains(stderr, "not a regular file (a FIFO)") {
 				t.Errorf("exit %d, stderr %q; want %d and the FIFO refused", code, stderr, ExitUsage)
 			}
-			var b [4096]byte
-			if n, _ := syscall.Read(fd, b[:]); n > 0 {
-				t.Errorf("the FIFO's reader got %q", b[:n])
+			if got := read(); got != "" {
+				t.Errorf("the FIFO's reader got %q", got)
 			}
 		})
 	}

@@ -5,23 +5,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/bundle"
+	"github.com/claudewrap/claudewrap/internal/testkit"
 )
 
 // TestReplayRefusesAFIFO: replay reads only a regular file, a recording's
 // or a bundle's: a FIFO is refused at once, exit 2, not waited on.
 func TestReplayRefusesAFIFO(t *testing.T) {
-	mkfifo := func(t *testing.T, path string) {
-		t.Helper()
-		if err := syscall.Mkfifo(path, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
 	report, _ := json.Marshal(bundle.Report{ToolUseID: "toolu_1",
 		Questions: []answer.Question{{Question: "Which?", Header: "H", Options: []answer.Option{{Label: "A"}}}}})
 	for _, tc := range []struct {
@@ -30,16 +24,16 @@ func TestReplayRefusesAFIFO(t *testing.T) {
 	}{
 		{"a recording", func(t *testing.T, dir string) (string, string) {
 			p := filepath.Join(dir, "session.cast")
-			mkfifo(t, p)
+			testkit.FIFO(t, p)
 			return p, p
 		}},
 		{"a bundle's recording", func(t *testing.T, dir string) (string, string) {
 			os.WriteFile(filepath.Join(dir, bundle.ReportFile), report, 0o600)
-			mkfifo(t, filepath.Join(dir, bundle.CastFile))
+			testkit.FIFO(t, filepath.Join(dir, bundle.CastFile))
 			return dir, filepath.Join(dir, bundle.CastFile)
 		}},
 		{"a bundle's report", func(t *testing.T, dir string) (string, string) {
-			mkfifo(t, filepath.Join(dir, bundle.ReportFile))
+			testkit.FIFO(t, filepath.Join(dir, bundle.ReportFile))
 			return dir, filepath.Join(dir, bundle.ReportFile)
 		}},
 	} {

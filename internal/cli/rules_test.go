@@ -8,9 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/claudewrap/claudewrap/internal/testkit"
 )
 
 const (
@@ -37,22 +38,15 @@ func executeRootWithin(t *testing.T, limit time.Duration, args ...string) (stdou
 		stdout, stderr string
 		err            error
 	}
-	done := make(chan result, 1)
 	stdin := devNull(t)
-	go func() {
+	r := testkit.Within(t, limit, strings.Join(args, " "), func() result {
 		var out, errb bytes.Buffer
 		root := NewCmdRoot(stdin, &out, &errb)
 		root.SetArgs(args)
 		err := execute(root)
-		done <- result{out.String(), errb.String(), err}
-	}()
-	select {
-	case r := <-done:
-		return r.stdout, r.stderr, r.err
-	case <-time.After(limit):
-		t.Fatalf("%v: still running after %v", args, limit)
-	}
-	return "", "", nil
+		return result{out.String(), errb.String(), err}
+	})
+	return r.stdout, r.stderr, r.err
 }
 
 // status is the exit status Main returns for err.
@@ -278,13 +272,8 @@ func TestRulesTestErrors(t *testing.T) {
 	os.WriteFile(bad, []byte("version: 1\nrules: {}\n"), 0o644)
 	notForm := filepath.Join(dir, "form.json")
 	os.WriteFile(notForm, []byte(`{"tool_input": {}}`), 0o644)
-	fifo := filepath.Join(dir, "fifo.json")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	big := filepath.Join(dir, "big.json")
-	os.WriteFile(big, nil, 0o644)
-	os.Truncate(big, 4<<20+1) // sparse: costs no disk
+	fifo := testkit.FIFO(t, filepath.Join(dir, "fifo.json"))
+	big := testkit.Sparse(t, filepath.Join(dir, "big.json"), 4<<20+1)
 	for _, tc := range []struct {
 		name   string
 		args   []string

@@ -5,60 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/claudewrap/claudewrap/internal/testkit"
 )
-
-// nobody is the user another user's files are given to in these tests.
-const nobody = 65534
-
-// asOtherUser gives path to another user, or skips the test when only
-// root could.
-func asOtherUser(t *testing.T, path string) {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("giving a file to another user needs root")
-	}
-	if err := os.Lchown(path, nobody, nobody); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// stickyDir is a directory anyone may write in, sticky, as /tmp is.
-func stickyDir(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "shared")
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(dir, 0o777|os.ModeSticky); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-// within runs f and fails the test if it does not return in time: what
-// waits on a FIFO's other end would wait for ever.
-func within[T any](t *testing.T, what string, f func() T) T {
-	t.Helper()
-	done := make(chan T, 1)
-	go func() { done <- f() }()
-	select {
-	case v := <-done:
-		return v
-	case <-time.After(5 * time.Second):
-		t.Fatalf("%s: still waiting after 5s", what)
-	}
-	panic("unreachable")
-}
-
-func mkfifo(t *testing.T, path string) {
-	t.Helper()
-	if err := syscall.Mkfifo(path, 0o666); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func writeFile(t *testing.T, path, data string, perm os.FileMode) {
 	t.Helper()
@@ -105,7 +56,7 @@ func TestCreateRefuses(t *testing.T) {
 	}{
 		{"another user's 0666 file in a sticky directory", func(t *testing.T, path string) string {
 			writeFile(t, path, "theirs", 0o666)
-			asOtherUser(t, path)
+			testkit.GiveAway(t, path)
 			return path
 		}, "owned by uid 65534, not by you"},
 		{"a hard link to a file of yours", func(t *testing.T, path string) string {
@@ -131,7 +82,7 @@ func TestCreateRefuses(t *testing.T) {
 			return path + ".victim"
 		}, "a symbolic link"},
 		{"a FIFO no one reads", func(t *testing.T, path string) string {
-			mkfifo(t, path)
+			testkit.FIFO(t, path)
 			return ""
 		}, "not a regular file (a FIFO)"},
 		{"a directory", func(t *testing.T, path string) string {
@@ -142,13 +93,13 @@ func TestCreateRefuses(t *testing.T) {
 		}, "not a regular file (a directory)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(stickyDir(t), "out")
+			path := filepath.Join(testkit.StickyDir(t), "out")
 			victim := tc.plant(t, path)
 			var before []byte
 			if victim != "" {
 				before, _ = os.ReadFile(victim)
 			}
-			err := within(t, "Create", func() error {
+			err := testkit.Within(t, 5*time.Second, "Create", func() error {
 				f, err := Create(path)
 				if err == nil {
 					f.Close()
@@ -173,14 +124,9 @@ func TestCreateRefuses(t *testing.T) {
 // TestCreateFIFOWithAReader: a FIFO someone reads is refused too, and the
 // reader gets nothing.
 func TestCreateFIFOWithAReader(t *testing.T) {
-	path := filepath.Join(stickyDir(t), "out")
-	mkfifo(t, path)
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer syscall.Close(fd)
-	err = within(t, "Create", func() error {
+	path := filepath.Join(testkit.StickyDir(t), "out")
+	read := testkit.FIFOReader(t, path)
+	err := testkit.Within(t, 5*time.Second, "Create", func() error {
 		f, err := Create(path)
 		if err == nil {
 			f.WriteString("secret")
@@ -191,9 +137,8 @@ func TestCreateFIFOWithAReader(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "not a regular file (a FIFO)") {
 		t.Errorf("%v, want the FIFO refused", err)
 	}
-	var b [16]byte
-	if n, _ := syscall.Read(fd, b[:]); n > 0 {
-		t.Errorf("the FIFO's reader got %q", b[:n])
+	if got := read(); got != "" {
+		t.Errorf("the FIFO's reader got %q", got)
 	}
 }
 
@@ -209,14 +154,8 @@ func TestCreateDevice(t *testing.T) {
 func TestReadFileRefuses(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
-	mkfifo(t, fifo)
-	big := filepath.Join(dir, "big")
-	if err := os.WriteFile(big, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Truncate(big, 1<<40); err != nil { // sparse: costs no disk
-		t.Fatal(err)
-	}
+	testkit.FIFO(t, fifo)
+	big := testkit.Sparse(t, filepath.Join(dir, "big"), 1<<40)
 	for _, tc := range []struct{ path, want string }{
 		{fifo, "not a regular file (a FIFO)"},
 		{"/dev/zero", "not a regular file (a character device)"},
@@ -224,7 +163,7 @@ func TestReadFileRefuses(t *testing.T) {
 		{big, big + ": 1099511627776 bytes; at most 1024 allowed"},
 		{filepath.Join(dir, "nothing"), "no such file"},
 	} {
-		err := within(t, tc.path, func() error { _, err := ReadFile(tc.path, 1024); return err })
+		err := testkit.Within(t, 5*time.Second, tc.path, func() error { _, err := ReadFile(tc.path, 1024); return err })
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.path, err, tc.want)
 		}
@@ -263,7 +202,7 @@ func TestMkdirAll(t *testing.T) {
 	if err := MkdirAll(dir); err != nil {
 		t.Errorf("again: %v", err)
 	}
-	if err := MkdirAll(filepath.Join(stickyDir(t), "mine")); err != nil {
+	if err := MkdirAll(filepath.Join(testkit.StickyDir(t), "mine")); err != nil {
 		t.Errorf("in a sticky directory: %v", err)
 	}
 }
@@ -288,10 +227,10 @@ func TestMkdirAllRefuses(t *testing.T) {
 		}, "not a directory"},
 		{"another user's", func(t *testing.T, dir string) {
 			os.Mkdir(dir, 0o700)
-			asOtherUser(t, dir)
+			testkit.GiveAway(t, dir)
 		}, "owned by uid 65534, not by you"},
 		{"in another user's directory", func(t *testing.T, dir string) {
-			asOtherUser(t, filepath.Dir(dir))
+			testkit.GiveAway(t, filepath.Dir(dir))
 		}, "is owned by uid 65534, neither you"},
 		{"in a directory anyone may change", func(t *testing.T, dir string) {
 			os.Chmod(filepath.Dir(dir), 0o777)

@@ -1,4 +1,6 @@
 // Package testkit holds the helpers that tests of several packages share:
-// the termios of a terminal on every OS, and a buffer a process writes to
-// while a test reads it. It is for tests only; nothing else imports it.
+// the termios of a terminal on every OS, a buffer a process writes to
+// while a test reads it, and what tests of refused files need: a sticky
+// directory, another user's file, a deadline on a call that could wait for
+// ever. It is for tests only; nothing else imports it.
 package testkit
