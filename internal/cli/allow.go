@@ -95,7 +95,7 @@ func runRulesAllow(opts *RulesAllowOptions) error {
 	if err != nil {
 		return withCode(ExitError, fmt.Errorf("allow %s: %w", opts.File, err))
 	}
-	fmt.Fprintf(opts.Stdout, "allowed %s (sha256 %s…): runs started in %s use it until it changes\n",
+	printLine(opts.Stdout, "allowed %s (sha256 %s…): runs started in %s use it until it changes",
 		real, f.Sum[:12], filepath.Dir(real))
 	for _, p := range powers(f) {
 		fmt.Fprintf(opts.Stdout, "  it %s\n", p)

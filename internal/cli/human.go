@@ -9,6 +9,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/internal/safe"
 )
 
 // human turns the run's events into the short lines a person reads:
@@ -34,9 +35,10 @@ func newHuman(w io.Writer, hold bool) *human {
 	return &human{w: w, hold: hold, seenDialogs: map[string]bool{}}
 }
 
-// say prints or holds one line.
+// say prints or holds one line, made safe for a terminal: it quotes what
+// Claude, its tools and the rules' programs said.
 func (h *human) say(format string, args ...any) {
-	line := "claudewrap: " + fmt.Sprintf(format, args...)
+	line := "claudewrap: " + safe.Line(fmt.Sprintf(format, args...))
 	if h.hold {
 		h.held = append(h.held, line)
 		return

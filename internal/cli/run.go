@@ -265,7 +265,7 @@ func runRun(opts *RunOptions) (err error) {
 	// Said whatever stderr is: a repository's rules that do not act must
 	// not pass unnoticed.
 	for _, ig := range ignored {
-		fmt.Fprintln(opts.Stderr, "claudewrap: "+notActing(ig))
+		printLine(opts.Stderr, "claudewrap: %s", notActing(ig))
 	}
 	if err != nil {
 		return startFailed(ExitUsage, err)
