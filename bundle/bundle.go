@@ -14,6 +14,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/cast"
+	"github.com/claudewrap/claudewrap/internal/safefile"
 	"github.com/claudewrap/claudewrap/screen"
 )
 
@@ -172,11 +173,12 @@ func Root() (string, error) {
 }
 
 // Write makes a bundle under root and returns its path. The folder is
-// private to the user: a recording may hold anything Claude drew.
+// private to the user (a recording may hold anything Claude drew): one that
+// another user owns or may change is refused ([safefile.MkdirAll]).
 func Write(root string, rep Report, recording []byte) (string, error) {
 	name := rep.Time.UTC().Format("20060102T150405.000Z") + "-" + safeName(rep.ToolUseID)
 	dir := filepath.Join(root, name)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := safefile.MkdirAll(dir); err != nil {
 		return "", fmt.Errorf("bundle: %w", err)
 	}
 	b, err := json.MarshalIndent(rep, "", "  ")
@@ -187,7 +189,7 @@ func Write(root string, rep Report, recording []byte) (string, error) {
 		name string
 		data []byte
 	}{{ReportFile, append(b, '\n')}, {CastFile, recording}, {ScreenFile, []byte(rep.Screen + "\n")}} {
-		if err := os.WriteFile(filepath.Join(dir, f.name), f.data, 0o600); err != nil {
+		if err := safefile.WriteFile(filepath.Join(dir, f.name), f.data); err != nil {
 			return "", fmt.Errorf("bundle: %w", err)
 		}
 	}
@@ -209,10 +211,16 @@ func safeName(id string) string {
 	return s
 }
 
-// Read reads the report of the bundle at dir.
+// MaxReport bounds the report a bundle's reader reads: the questions of a
+// form (a hook message holds at most 4 MiB), the last screen and a few
+// lines, with room to spare.
+const MaxReport = 16 << 20
+
+// Read reads the report of the bundle at dir: a regular file of at most
+// [MaxReport] bytes.
 func Read(dir string) (Report, error) {
 	var rep Report
-	b, err := os.ReadFile(filepath.Join(dir, ReportFile))
+	b, err := safefile.ReadFile(filepath.Join(dir, ReportFile), MaxReport)
 	if errors.Is(err, fs.ErrNotExist) {
 		return rep, fmt.Errorf("%s is not a bug report: it has no %s", dir, ReportFile)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/cast"
+	"github.com/claudewrap/claudewrap/internal/testkit"
 	"github.com/claudewrap/claudewrap/screen"
 )
 
@@ -188,4 +189,51 @@ func mustRead(t *testing.T, p string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+func testReport() Report {
+	return Report{
+		Time:      time.Date(2026, 11, 23, 10, 15, 0, 0, time.UTC),
+		ToolUseID: "toolu_01",
+		Questions: []answer.Question{{Question: "Which?", Header: "H", Options: []answer.Option{{Label: "A"}, {Label: "B"}}}},
+	}
+}
+
+// TestWriteRefusesAnotherUsersFolder: bundles are not written into a folder
+// another user owns (they could read or replace them), nor into one that
+// others may change.
+func TestWriteRefusesAnotherUsersFolder(t *testing.T) {
+	t.Run("another user's", func(t *testing.T) {
+		root := filepath.Join(t.TempDir(), "bundles")
+		os.Mkdir(root, 0o755)
+		testkit.GiveAway(t, root)
+		if dir, err := Write(root, testReport(), nil); err == nil || !strings.Contains(err.Error(), "owned by uid 65534") {
+			t.Errorf("written to %s (%v), want it refused", dir, err)
+		}
+	})
+	t.Run("open to everyone", func(t *testing.T) {
+		root := filepath.Join(t.TempDir(), "bundles")
+		os.Mkdir(root, 0o700)
+		os.Chmod(root, 0o777)
+		if dir, err := Write(root, testReport(), nil); err == nil || !strings.Contains(err.Error(), "writable by others") {
+			t.Errorf("written to %s (%v), want it refused", dir, err)
+		}
+	})
+}
+
+// TestReadRefuses: a report that is a FIFO is refused, not waited on, and
+// one past the limit is refused unread.
+func TestReadRefuses(t *testing.T) {
+	fifo, big := t.TempDir(), t.TempDir()
+	testkit.FIFO(t, filepath.Join(fifo, ReportFile))
+	testkit.Sparse(t, filepath.Join(big, ReportFile), MaxReport+1)
+	for _, tc := range []struct{ dir, want string }{
+		{fifo, "not a regular file (a FIFO)"},
+		{big, fmt.Sprintf("%d bytes; at most %d allowed", MaxReport+1, MaxReport)},
+	} {
+		err := testkit.Within(t, 5*time.Second, "Read", func() error { _, err := Read(tc.dir); return err })
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.dir, err, tc.want)
+		}
+	}
 }

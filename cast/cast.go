@@ -139,45 +139,111 @@ func completeUTF8(p []byte) int {
 	return len(p)
 }
 
-// Read parses a whole recording.
-func Read(r io.Reader) (Header, []Event, error) {
+// MaxLine bounds one line of a recording: an event holds one read of
+// Claude's output, far shorter.
+const MaxLine = 64 << 20
+
+// Reader reads a recording one event at a time, so that a long one is
+// played without being held whole.
+type Reader struct {
+	Header Header
+	sc     *bufio.Scanner
+	line   int
+}
+
+// NewReader reads and checks the recording's header.
+func NewReader(r io.Reader) (*Reader, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
-	var h Header
+	sc.Buffer(make([]byte, 64*1024), MaxLine)
+	rd := &Reader{sc: sc, line: 1}
 	if !sc.Scan() {
 		if err := sc.Err(); err != nil {
-			return h, nil, err
+			return rd, rd.scanErr(err)
 		}
-		return h, nil, errors.New("empty recording")
+		return rd, errors.New("empty recording")
 	}
-	if err := json.Unmarshal(sc.Bytes(), &h); err != nil {
-		return h, nil, fmt.Errorf("line 1: header: %w", err)
+	if err := json.Unmarshal(sc.Bytes(), &rd.Header); err != nil {
+		return rd, fmt.Errorf("line 1: header: %w", err)
 	}
-	if h.Version != 2 {
-		return h, nil, fmt.Errorf("line 1: asciicast version %d, want 2", h.Version)
+	if rd.Header.Version != 2 {
+		return rd, fmt.Errorf("line 1: asciicast version %d, want 2", rd.Header.Version)
 	}
-	var evs []Event
-	for line := 2; sc.Scan(); line++ {
-		if strings.TrimSpace(sc.Text()) == "" {
+	return rd, nil
+}
+
+// Next returns the next event, or io.EOF after the last.
+func (r *Reader) Next() (Event, error) {
+	var ev Event
+	for r.sc.Scan() {
+		r.line++
+		if strings.TrimSpace(r.sc.Text()) == "" {
 			continue
 		}
 		var raw []json.RawMessage
-		if err := json.Unmarshal(sc.Bytes(), &raw); err != nil || len(raw) != 3 {
-			return h, nil, fmt.Errorf("line %d: want [time, kind, data]", line)
+		if err := json.Unmarshal(r.sc.Bytes(), &raw); err != nil || len(raw) != 3 {
+			return ev, fmt.Errorf("line %d: want [time, kind, data]", r.line)
 		}
-		var ev Event
 		if err := json.Unmarshal(raw[0], &ev.Time); err != nil {
-			return h, nil, fmt.Errorf("line %d: time: %w", line, err)
+			return ev, fmt.Errorf("line %d: time: %w", r.line, err)
 		}
 		if err := json.Unmarshal(raw[1], &ev.Kind); err != nil {
-			return h, nil, fmt.Errorf("line %d: kind: %w", line, err)
+			return ev, fmt.Errorf("line %d: kind: %w", r.line, err)
 		}
 		if err := json.Unmarshal(raw[2], &ev.Data); err != nil {
-			return h, nil, fmt.Errorf("line %d: data: %w", line, err)
+			return ev, fmt.Errorf("line %d: data: %w", r.line, err)
+		}
+		return ev, nil
+	}
+	if err := r.sc.Err(); err != nil {
+		return ev, r.scanErr(err)
+	}
+	return ev, io.EOF
+}
+
+func (r *Reader) scanErr(err error) error {
+	if errors.Is(err, bufio.ErrTooLong) {
+		return fmt.Errorf("line %d: longer than %d bytes", r.line+1, MaxLine)
+	}
+	return err
+}
+
+// Play feeds the output and resize events up to at seconds (all of them
+// when at < 0) to t, in order, reading no further than it needs.
+func (r *Reader) Play(at float64, t Terminal) error {
+	for {
+		ev, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if at >= 0 && ev.Time > at {
+			return nil
+		}
+		if err := play(ev, t); err != nil {
+			return err
+		}
+	}
+}
+
+// Read parses a whole recording.
+func Read(r io.Reader) (Header, []Event, error) {
+	rd, err := NewReader(r)
+	if err != nil {
+		return rd.Header, nil, err
+	}
+	var evs []Event
+	for {
+		ev, err := rd.Next()
+		if err == io.EOF {
+			return rd.Header, evs, nil
+		}
+		if err != nil {
+			return rd.Header, nil, err
 		}
 		evs = append(evs, ev)
 	}
-	return h, evs, sc.Err()
 }
 
 // ParseSize parses the data of an "r" event.
@@ -206,18 +272,27 @@ func Play(evs []Event, at float64, t Terminal) error {
 		if at >= 0 && ev.Time > at {
 			break
 		}
-		switch ev.Kind {
-		case "o":
-			if _, err := io.WriteString(t, ev.Data); err != nil {
-				return err
-			}
-		case "r":
-			c, r, err := ParseSize(ev.Data)
-			if err != nil {
-				return err
-			}
-			t.Resize(c, r)
+		if err := play(ev, t); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// play feeds one event to t: output is written, a resize made, input
+// (keys the wrapper sent) passed over.
+func play(ev Event, t Terminal) error {
+	switch ev.Kind {
+	case "o":
+		if _, err := io.WriteString(t, ev.Data); err != nil {
+			return err
+		}
+	case "r":
+		c, r, err := ParseSize(ev.Data)
+		if err != nil {
+			return err
+		}
+		t.Resize(c, r)
 	}
 	return nil
 }

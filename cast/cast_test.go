@@ -2,6 +2,7 @@ package cast
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -90,5 +91,43 @@ func TestCompleteUTF8(t *testing.T) {
 		if got := completeUTF8([]byte(tc.in)); got != tc.want {
 			t.Errorf("completeUTF8(%q) = %d, want %d", tc.in, got, tc.want)
 		}
+	}
+}
+
+// recorder is a Terminal that notes what it is fed.
+type recorder struct{ fed []string }
+
+func (r *recorder) Write(p []byte) (int, error) { r.fed = append(r.fed, string(p)); return len(p), nil }
+func (r *recorder) Resize(cols, rows int)       { r.fed = append(r.fed, fmt.Sprintf("%dx%d", cols, rows)) }
+
+// TestReaderPlay: a Reader plays what Read and Play play, up to the time
+// asked, and reads nothing past the first event after it (here a broken
+// line).
+func TestReaderPlay(t *testing.T) {
+	const in = `{"version": 2, "width": 80, "height": 24}` + "\n" +
+		`[0.5, "o", "a"]` + "\n\n" + `[1.0, "i", "\r"]` + "\n" + `[1.5, "r", "100x30"]` + "\n" + `[2.0, "o", "b"]` + "\n"
+	for _, at := range []float64{-1, 0, 1.5, 9} {
+		_, evs, err := Read(bytes.NewBufferString(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want, got recorder
+		Play(evs, at, &want)
+		rd, err := NewReader(bytes.NewBufferString(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rd.Play(at, &got); err != nil || fmt.Sprint(got.fed) != fmt.Sprint(want.fed) {
+			t.Errorf("at %v: fed %q (%v), want %q", at, got.fed, err, want.fed)
+		}
+	}
+	rd, _ := NewReader(bytes.NewBufferString(in + "broken\n"))
+	var got recorder
+	if err := rd.Play(1.9, &got); err != nil || len(got.fed) != 2 {
+		t.Errorf("at 1.9: fed %q, %v", got.fed, err)
+	}
+	rd, _ = NewReader(bytes.NewBufferString(in + "broken\n"))
+	if err := rd.Play(-1, &got); err == nil || err.Error() != "line 7: want [time, kind, data]" {
+		t.Errorf("to the end: %v, want the broken line's number", err)
 	}
 }

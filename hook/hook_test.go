@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/claudewrap/claudewrap/internal/testkit"
 )
 
 const pre = `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","tool_use_id":"toolu_1",
@@ -303,6 +305,26 @@ func TestWithSettings(t *testing.T) {
 	for _, bad := range [][]string{{"--settings"}, {"--settings", "/no/such/file"}, {"--settings", "{not json"}, {"--settings", `{"hooks":[]}`}} {
 		if _, err := WithSettings(bad, ours); err == nil {
 			t.Errorf("WithSettings(%q) succeeded", bad)
+		}
+	}
+}
+
+// TestWithSettingsRefusesWhatNeverEnds: a --settings FIFO is refused, not
+// waited on, and a file past the limit is refused unread.
+func TestWithSettingsRefusesWhatNeverEnds(t *testing.T) {
+	dir := t.TempDir()
+	fifo := testkit.FIFO(t, filepath.Join(dir, "fifo.json"))
+	big := testkit.Sparse(t, filepath.Join(dir, "big.json"), 1<<20+1)
+	for _, tc := range []struct{ file, want string }{
+		{fifo, "not a regular file (a FIFO)"},
+		{big, "1048577 bytes; at most 1048576 allowed"},
+	} {
+		err := testkit.Within(t, 5*time.Second, tc.file, func() error {
+			_, err := WithSettings([]string{"--settings", tc.file}, "{}")
+			return err
+		})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.file, err, tc.want)
 		}
 	}
 }

@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
+
+	"github.com/claudewrap/claudewrap/internal/safefile"
 )
 
 // ErrSettings marks a --settings of the person's that claudewrap cannot
@@ -51,12 +52,18 @@ func WithSettings(args []string, ours string) ([]string, error) {
 	return append([]string{"--settings", merged}, rest...), nil
 }
 
-// readSettings reads a --settings value: inline JSON, or a file's path.
+// maxSettings bounds a --settings file: settings are written by hand, and
+// the merged settings must fit in one of Claude's arguments (128 KiB on
+// Linux) all the same.
+const maxSettings = 1 << 20
+
+// readSettings reads a --settings value: inline JSON, or a file's path (a
+// regular file of at most maxSettings bytes).
 func readSettings(v string) (map[string]any, error) {
 	b := []byte(v)
 	if t := strings.TrimSpace(v); !strings.HasPrefix(t, "{") {
 		var err error
-		if b, err = os.ReadFile(v); err != nil {
+		if b, err = safefile.ReadFile(v, maxSettings); err != nil {
 			return nil, fmt.Errorf("--settings: %w", err)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/internal/peercred"
+	"github.com/claudewrap/claudewrap/internal/safefile"
 )
 
 // Info is a running session as its entry in the directory names it.
@@ -75,8 +76,9 @@ type request struct {
 
 // Dir is the directory of this user's running sessions:
 // $XDG_RUNTIME_DIR/claudewrap, else claudewrap-UID in the temporary
-// folder. It is created private (0700); one that another user owns, or
-// that others can enter, is refused.
+// folder. It is created private (0700); one that another user owns, that
+// others can enter, or that sits in a directory others may change, is
+// refused ([safefile.MkdirAll]).
 func Dir() (string, error) {
 	base := os.Getenv("XDG_RUNTIME_DIR")
 	name := "claudewrap"
@@ -84,16 +86,8 @@ func Dir() (string, error) {
 		base, name = "/tmp", fmt.Sprintf("claudewrap-%d", os.Getuid())
 	}
 	dir := filepath.Join(base, name)
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+	if err := safefile.MkdirAll(dir); err != nil {
 		return "", fmt.Errorf("sessions directory: %w", err)
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return "", fmt.Errorf("sessions directory: %w", err)
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !fi.IsDir() || !ok || int(st.Uid) != os.Getuid() || fi.Mode().Perm()&0o077 != 0 {
-		return "", fmt.Errorf("sessions directory %s is not a private directory of yours: refused", dir)
 	}
 	return dir, nil
 }
@@ -143,7 +137,7 @@ func (r *Registration) write() error {
 	info.Claude = r.h.ClaudeSession()
 	b, _ := json.Marshal(info)
 	tmp := filepath.Join(r.dir, "."+r.info.ID+".json.tmp")
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+	if err := safefile.WriteFile(tmp, b); err != nil {
 		return fmt.Errorf("sessions directory: %w", err)
 	}
 	return os.Rename(tmp, filepath.Join(r.dir, r.info.ID+".json"))
@@ -302,7 +296,11 @@ func alive(pid int) bool {
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
-// Sessions lists this user's running sessions (stale entries are removed).
+// maxEntry bounds a session's entry: a few hundred bytes of JSON.
+const maxEntry = 64 << 10
+
+// Sessions lists this user's running sessions (stale entries are removed;
+// one that is no regular file, or too long, is passed over).
 func Sessions() ([]Info, error) {
 	dir, err := Dir()
 	if err != nil {
@@ -312,7 +310,7 @@ func Sessions() ([]Info, error) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	var out []Info
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := safefile.ReadFile(f, maxEntry)
 		if err != nil {
 			continue
 		}

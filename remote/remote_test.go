@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/internal/testkit"
 )
 
 type fakeHandler struct {
@@ -139,6 +140,24 @@ func TestDirRefused(t *testing.T) {
 	}
 	if _, err := Dir(); err == nil {
 		t.Error("a symbolic link was taken for the directory")
+	}
+	os.Remove(dir)
+	os.Chmod(filepath.Dir(dir), 0o777) // others may replace what it holds
+	if _, err := Dir(); err == nil || !strings.Contains(err.Error(), "writable by others") {
+		t.Errorf("in a directory anyone may change: %v", err)
+	}
+}
+
+// TestSessionsSkipsAFIFO: an entry that is no regular file is passed over,
+// not waited on.
+func TestSessionsSkipsAFIFO(t *testing.T) {
+	dir := private(t)
+	if _, err := Dir(); err != nil {
+		t.Fatal(err)
+	}
+	testkit.FIFO(t, filepath.Join(dir, strconv.Itoa(os.Getpid())+".json"))
+	if err := testkit.Within(t, 5*time.Second, "Sessions", func() error { _, err := Sessions(); return err }); err != nil {
+		t.Error(err)
 	}
 }
 

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/claudewrap/claudewrap/internal/safefile"
 )
 
 // FolderFile is the rules file found in the working folder. A repository
@@ -79,6 +81,9 @@ func allowDir() (string, error) {
 	return filepath.Join(dir, "allowed"), nil
 }
 
+// maxAllowance bounds an allowance: a hash and a path.
+const maxAllowance = 64 << 10
+
 // Sum is the hash an allowance holds: SHA-256 of a file's content.
 func Sum(content []byte) string {
 	h := sha256.Sum256(content)
@@ -113,13 +118,13 @@ func Allowance(path string, content []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := private(dir, false); err != nil {
+	if err := safefile.CheckDir(dir); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return ErrNotAllowed
 		}
-		return err
+		return fmt.Errorf("allowances not trusted: %w", err)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, entryName(p)))
+	b, err := safefile.ReadFile(filepath.Join(dir, entryName(p)), maxAllowance)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ErrNotAllowed
 	}
@@ -153,7 +158,7 @@ func AllowFile(path string, content []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := private(dir, true); err != nil {
+	if err := safefile.MkdirAll(dir); err != nil {
 		return "", err
 	}
 	tmp, err := os.CreateTemp(dir, ".allow-*")
@@ -190,31 +195,6 @@ func RevokeFile(path string) (bool, error) {
 		return false, nil
 	}
 	return err == nil, err
-}
-
-// private checks that dir is a folder of this user's that nobody else can
-// write to (OpenSSH's strict modes), creating it 0700 (and its parents)
-// when create says so.
-func private(dir string, create bool) error {
-	if create {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return err
-		}
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return err
-	}
-	if !fi.IsDir() {
-		return fmt.Errorf("%s is not a folder", dir)
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
-		return fmt.Errorf("%s belongs to uid %d, not to you: allowances there are not trusted", dir, st.Uid)
-	}
-	if fi.Mode().Perm()&0o022 != 0 {
-		return fmt.Errorf("%s can be written by others (mode %v): allowances there are not trusted; chmod go-w it", dir, fi.Mode().Perm())
-	}
-	return nil
 }
 
 // OwnFile checks that a rules file in the person's config folder is theirs:

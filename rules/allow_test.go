@@ -129,9 +129,9 @@ func TestAllowedElsewhere(t *testing.T) {
 	}
 }
 
-// TestAllowancesTrusted: allowances in a folder others can write to, and
-// a config rules file others can write to, are not trusted (OpenSSH's
-// strict modes).
+// TestAllowancesTrusted: allowances in a folder others can write to, or
+// in one whose parent others can write to, and a config rules file others
+// can write to, are not trusted (OpenSSH's strict modes).
 func TestAllowancesTrusted(t *testing.T) {
 	work, _, xdg := inFolders(t)
 	writeFile(t, work, FolderFile, powerful)
@@ -141,10 +141,15 @@ func TestAllowancesTrusted(t *testing.T) {
 	}
 	dir := filepath.Join(xdg, "claudewrap", "allowed")
 	os.Chmod(dir, 0o777)
-	if err := Allowance(FolderFile, b); err == nil || !strings.Contains(err.Error(), "can be written by others") {
+	if err := Allowance(FolderFile, b); err == nil || !strings.Contains(err.Error(), "allowances not trusted") {
 		t.Errorf("allowances writable by all: %v", err)
 	}
 	os.Chmod(dir, 0o700)
+	os.Chmod(filepath.Dir(dir), 0o777) // others could put another folder in its place
+	if err := Allowance(FolderFile, b); err == nil || !strings.Contains(err.Error(), "writable by others") {
+		t.Errorf("allowances in a folder writable by all: %v", err)
+	}
+	os.Chmod(filepath.Dir(dir), 0o700)
 	os.Remove(FolderFile)
 	own := writeFile(t, xdg, "claudewrap/rules.yaml", "version: 1\n")
 	os.Chmod(own, 0o666)

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -16,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/internal/safefile"
 )
 
 // Policy is what happens to a question no rule answers.
@@ -159,50 +158,12 @@ func loadFile(path string, programs bool) (*File, error) {
 }
 
 // ReadFile reads a rules file whole, as loading does: only a regular file
-// (a FIFO nobody writes would wait for ever, a device never end) of at
-// most MaxFileSize bytes. What it returns is what [Parse] checks and what
-// an allowance's hash ([Sum]) is of, read once.
+// (a FIFO nobody writes would wait for ever, a device never end), opened
+// without blocking, of at most MaxFileSize bytes ([safefile.ReadFile]).
+// What it returns is what [Parse] checks and what an allowance's hash
+// ([Sum]) is of, read once.
 func ReadFile(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file (%s)", path, fileKind(fi.Mode()))
-	}
-	if fi.Size() > MaxFileSize {
-		return nil, fmt.Errorf("%s: %d bytes; a rules file may hold at most %d", path, fi.Size(), MaxFileSize)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > MaxFileSize {
-		return nil, fmt.Errorf("%s: grew past %d bytes while read", path, MaxFileSize)
-	}
-	return b, nil
-}
-
-// fileKind names what a file that is not a regular file is.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return m.Type().String()
+	return safefile.ReadFile(path, MaxFileSize)
 }
 
 // Parse checks the rules in b, read from path. Loading is strict: unknown
@@ -326,8 +287,9 @@ func syntaxMessage(raw string) string {
 }
 
 type parser struct {
-	file *File
-	errs Errors
+	file      *File
+	errs      Errors
+	regexSize int // what the file's regular expressions compile to so far
 }
 
 // typoSince reports whether an unknown key was reported since the error
@@ -448,9 +410,9 @@ func (p *parser) regex(n *yaml.Node, what string) *regexp.Regexp {
 	if !ok {
 		return nil
 	}
-	re, err := regexp.Compile(s)
+	re, err := p.compileRegex(s)
 	if err != nil {
-		p.errorf(n, "%s: bad regular expression: %v", what, err)
+		p.errorf(n, "%s: %v", what, err)
 		return nil
 	}
 	return re

@@ -13,6 +13,7 @@ import (
 	"github.com/claudewrap/claudewrap/bundle"
 	"github.com/claudewrap/claudewrap/cast"
 	"github.com/claudewrap/claudewrap/internal/safe"
+	"github.com/claudewrap/claudewrap/internal/safefile"
 	"github.com/claudewrap/claudewrap/screen"
 )
 
@@ -68,7 +69,9 @@ func runReplay(opts *ReplayOptions) error {
 		}
 		rep, path = &r, filepath.Join(path, bundle.CastFile)
 	}
-	f, err := os.Open(path)
+	// Only a regular file: a FIFO would be waited on for ever. A long
+	// recording is read as it is played, never held whole.
+	f, err := safefile.Open(path)
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
@@ -160,16 +163,18 @@ func printMessageBundle(w io.Writer, rep *bundle.Report, snap screen.Snapshot) {
 	fmt.Fprintf(w, "  shown sent above the prompt: %d times\n", screen.Echoes(snap, text))
 }
 
-// replay feeds a recording through a fresh emulator and returns the screen.
+// replay feeds a recording through a fresh emulator, event by event, and
+// returns the screen.
 func replay(r io.Reader, at float64) (screen.Snapshot, error) {
-	h, evs, err := cast.Read(r)
+	rd, err := cast.NewReader(r)
 	if err != nil {
 		return screen.Snapshot{}, err
 	}
+	h := rd.Header
 	// The recording's Claude Code version measures spacing marks as they
 	// were measured live; its banner, where it shows one, still overrides.
 	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height, Version: h.ClaudeVersion()})
-	if err := cast.Play(evs, at, em); err != nil {
+	if err := rd.Play(at, em); err != nil {
 		return screen.Snapshot{}, err
 	}
 	return em.Snapshot(), nil

@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/internal/safefile"
 	"github.com/claudewrap/claudewrap/rules"
 )
 
@@ -197,7 +198,8 @@ func runRulesTest(opts *RulesTestOptions) error {
 	if opts.Tool != "" {
 		return runPermissionTest(opts, set)
 	}
-	b, err := os.ReadFile(opts.Form)
+	// A form is a hook's tool_input: no larger than a hook message.
+	b, err := safefile.ReadFile(opts.Form, hook.MaxMessage)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/claudewrap/claudewrap/internal/testkit"
 )
 
 const (
@@ -26,6 +28,25 @@ func executeRoot(t *testing.T, args ...string) (stdout, stderr string, err error
 	root.SetArgs(args)
 	err = execute(root)
 	return out.String(), errb.String(), err
+}
+
+// executeRootWithin is executeRoot with a deadline: a command that waits
+// on a FIFO's other end would wait for ever.
+func executeRootWithin(t *testing.T, limit time.Duration, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	type result struct {
+		stdout, stderr string
+		err            error
+	}
+	stdin := devNull(t)
+	r := testkit.Within(t, limit, strings.Join(args, " "), func() result {
+		var out, errb bytes.Buffer
+		root := NewCmdRoot(stdin, &out, &errb)
+		root.SetArgs(args)
+		err := execute(root)
+		return result{out.String(), errb.String(), err}
+	})
+	return r.stdout, r.stderr, r.err
 }
 
 // status is the exit status Main returns for err.
@@ -251,6 +272,8 @@ func TestRulesTestErrors(t *testing.T) {
 	os.WriteFile(bad, []byte("version: 1\nrules: {}\n"), 0o644)
 	notForm := filepath.Join(dir, "form.json")
 	os.WriteFile(notForm, []byte(`{"tool_input": {}}`), 0o644)
+	fifo := testkit.FIFO(t, filepath.Join(dir, "fifo.json"))
+	big := testkit.Sparse(t, filepath.Join(dir, "big.json"), 4<<20+1)
 	for _, tc := range []struct {
 		name   string
 		args   []string
@@ -262,9 +285,11 @@ func TestRulesTestErrors(t *testing.T) {
 		{"no form file", []string{demoRules, "--form", filepath.Join(dir, "none.json")}, "", filepath.Join(dir, "none.json") + ": no such file or directory"},
 		{"not a form", []string{demoRules, "--form", notForm}, "", notForm + ": no questions"},
 		{"not JSON", []string{demoRules, "--form", demoRules}, "", demoRules + ": not a form"},
+		{"a FIFO", []string{demoRules, "--form", fifo}, "", fifo + ": not a regular file (a FIFO)"},
+		{"past the limit", []string{demoRules, "--form", big}, "", big + ": 4194305 bytes; at most 4194304 allowed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, errOut, err := executeRoot(t, append([]string{"rules", "test"}, tc.args...)...)
+			out, errOut, err := executeRootWithin(t, 10*time.Second, append([]string{"rules", "test"}, tc.args...)...)
 			// 2, as run exits for the same input; 1 is the gate's "unmatched".
 			if code := status(err); code != ExitUsage {
 				t.Errorf("exit %d (%v), want %d", code, err, ExitUsage)

@@ -19,6 +19,7 @@ import (
 	"github.com/claudewrap/claudewrap/bundle"
 	"github.com/claudewrap/claudewrap/cast"
 	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/internal/safefile"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/session"
@@ -236,7 +237,7 @@ func runRun(opts *RunOptions) (err error) {
 		}
 		log = events.New(opts.Stdout)
 	default:
-		f, err := createOutput(evName)
+		f, err := safefile.Create(evName)
 		if err != nil {
 			return usageErrorf("--events: %v", err)
 		}
@@ -334,7 +335,7 @@ func runRun(opts *RunOptions) (err error) {
 	}
 	var rec *cast.Writer
 	if opts.Record != "" {
-		f, err := createOutput(opts.Record)
+		f, err := safefile.Create(opts.Record)
 		if err != nil {
 			return startFailed(ExitUsage, fmt.Errorf("--record: %w", err))
 		}

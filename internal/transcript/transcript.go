@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/claudewrap/claudewrap/internal/safefile"
 )
 
 // Use is a tool_use Claude recorded.
@@ -26,7 +28,7 @@ type Result struct {
 // Claude Code transcript (JSON lines). Lines it cannot read are skipped: a
 // line being written as it is read is cut short.
 func Read(path string) ([]Use, map[string]Result) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path)
 	if err != nil {
 		return nil, nil
 	}
@@ -119,7 +121,7 @@ type Tail struct {
 
 // Result reads on, and returns the record if it is there by now.
 func (t *Tail) Result() (Result, bool) {
-	f, err := os.Open(t.Path)
+	f, err := safefile.Open(t.Path)
 	if err != nil {
 		return Result{}, false
 	}

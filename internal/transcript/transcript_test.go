@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
+
+	"github.com/claudewrap/claudewrap/internal/testkit"
 )
 
 // A transcript as Claude writes it: a tool_use, its cancel, another
@@ -153,5 +156,25 @@ func TestNames(t *testing.T) {
 	os.WriteFile(p, []byte(`{"type":"mode","sessionId":"abc"}`+"\n"), 0o600)
 	if !Names(p, "abc") || Names(p, "ab") || Names(p, "other") || Names(filepath.Join(t.TempDir(), "x"), "abc") {
 		t.Error("Names")
+	}
+}
+
+// TestFIFONotWaitedOn: a transcript path that names a FIFO (a hook
+// message's, which a process of Claude's can forge) reads as no
+// transcript at once; opening it would wait for a writer for ever.
+func TestFIFONotWaitedOn(t *testing.T) {
+	fifo := testkit.FIFO(t, filepath.Join(t.TempDir(), "t.jsonl"))
+	for _, tc := range []struct {
+		name string
+		read func() bool // whether anything was read
+	}{
+		{"Read", func() bool { uses, _ := Read(fifo); return uses != nil }},
+		{"Tail", func() bool { _, ok := (&Tail{Path: fifo, ID: "t1"}).Result(); return ok }},
+		{"LastMessage", func() bool { _, ok := LastMessage(fifo); return ok }},
+		{"Names", func() bool { return Names(fifo, "s") }},
+	} {
+		if testkit.Within(t, 5*time.Second, tc.name, tc.read) {
+			t.Errorf("%s read something from a FIFO", tc.name)
+		}
 	}
 }

@@ -5,7 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"os"
+
+	"github.com/claudewrap/claudewrap/internal/safefile"
 )
 
 // maxBack bounds how far from its end LastMessage reads a transcript.
@@ -35,7 +36,7 @@ func (m Message) TurnOver() bool {
 // main conversation (not a subagent's) in the transcript at path, reading
 // back from its end (at most 64 MiB); false when there is none.
 func LastMessage(path string) (Message, bool) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path)
 	if err != nil {
 		return Message{}, false
 	}
@@ -103,7 +104,7 @@ func message(line []byte) (Message, bool) {
 // Names reports whether the transcript at path is the session id's: its
 // first lines carry that sessionId.
 func Names(path, id string) bool {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path)
 	if err != nil {
 		return false
 	}
