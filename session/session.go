@@ -77,7 +77,8 @@ type Config struct {
 	// stay before it is reported blocked (default 3s); IdleLimit how long
 	// Claude's screen may stay unchanged with no question open, and about
 	// how long a form given up on before it showed may go unseen on a
-	// screen that keeps changing (default 10m; negative: no limit).
+	// screen that keeps changing (default 10m; negative: no limit, which
+	// turns off the check that Claude started its session too).
 	DialogGrace time.Duration
 	IdleLimit   time.Duration
 
@@ -163,6 +164,9 @@ type session struct {
 	// hookGrace is how long a form may show before its PreToolUse
 	// arrives (the constant; tests make it shorter).
 	hookGrace time.Duration
+	// startLimit and startQuiet are the start watchdog's (the constants;
+	// tests make them shorter).
+	startLimit, startQuiet time.Duration
 
 	// gate makes a key of claudewrap's and the person taking a form over
 	// one at a time (see gatedKeys, input).
@@ -210,7 +214,7 @@ type session struct {
 	// messageCancel stops the chat message being typed when the person
 	// types (see message).
 	messageCancel context.CancelFunc
-	hooked        bool // a hook message of Claude's came: its session started
+	hooked        bool // a hook message of Claude's came, or its SessionStart: its session started
 	// transcript is Claude's transcript file (SessionStart); perms are the
 	// permission answers not yet found in it, claimed the tool_use ids
 	// already matched to one (see permcheck.go).
@@ -242,7 +246,8 @@ func newSession(cfg Config) *session {
 		cfg.Log = events.New(nil)
 	}
 	return &session{cfg: cfg, log: cfg.Log, forms: map[string]*form{}, finished: map[string]bool{},
-		changed: make(chan struct{}), served: make(chan struct{}), killGrace: killGrace, recordGrace: recordGrace, hookGrace: hookGrace}
+		changed: make(chan struct{}), served: make(chan struct{}), killGrace: killGrace, recordGrace: recordGrace, hookGrace: hookGrace,
+		startLimit: startLimit, startQuiet: startQuiet}
 }
 
 // Run starts Claude, answers its forms until it exits, and reports.
@@ -359,8 +364,11 @@ func (s *session) handle(m hook.Message) {
 	}
 	p := m.Payload
 	if !s.ours(p) {
-		if p.HookEventName == hook.SessionStart && s.reg != nil {
-			s.reg.Refresh() // the session is named by Claude's id too
+		if p.HookEventName == hook.SessionStart {
+			s.sessionStarted(p)
+			if s.reg != nil {
+				s.reg.Refresh() // the session is named by Claude's id too
+			}
 		}
 		if m.Reply != nil {
 			m.Reply(nil) // its hook goes at once, rather than when its wait runs out
@@ -390,6 +398,17 @@ func (s *session) handle(m hook.Message) {
 		s.stop()
 	case hook.PermissionRequest:
 		s.permission(m)
+	}
+}
+
+// sessionStarted notes that Claude started its session, for the start
+// watchdog (see watchDialogs), when SessionStart named the session this run
+// follows: ours handles SessionStart and does not pass it on.
+func (s *session) sessionStarted(p *hook.Payload) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p.SessionID != "" && p.SessionID == s.sessionID {
+		s.hooked = true
 	}
 }
 
