@@ -2,7 +2,11 @@
 // child at the right size, copies the child's output unchanged to the person's
 // terminal (passthrough) and to an emulated screen, forwards the person's keys,
 // sends keys on behalf of the wrapper, keeps the PTY and the emulator the same
-// size, and restores the person's terminal on every exit path.
+// size, and restores the person's terminal on every exit path: its termios,
+// the main screen, the modes a child can set (terminal_unix.go), the scroll
+// region and origin mode with the cursor left in place, and its window
+// title, pushed on the terminal's title stack at the start and popped at
+// the end.
 //
 // The person's bytes never wait for the emulator. In passthrough, an emulator
 // that falls far behind a long burst skips the rest of it and, once the

@@ -92,6 +92,11 @@ func helperChild(mode string, args []string) int {
 		}
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {}
+	case "setdie":
+		// Sets the modes args[0] holds, and dies with them set.
+		fmt.Print("modes\r\n" + args[0])
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {}
 	case "exit":
 		n, _ := strconv.Atoi(args[0])
 		fmt.Print("bye\r\n")

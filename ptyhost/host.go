@@ -686,12 +686,18 @@ func (h *Host) stopInput() {
 	_ = h.in.Close()
 }
 
-// restore puts the person's terminal back, on its main screen if the
-// child, as last emulated, left it on the alternate one.
+// restore puts the person's terminal back from the state the child, as
+// last emulated, left it in (see terminal.restore).
 func (h *Host) restore() {
-	if h.term != nil {
-		h.term.restore(h.screen != nil && h.screen.Snapshot().AltScreen)
+	if h.term == nil {
+		return
 	}
+	var l left
+	if h.screen != nil {
+		s := h.screen.Snapshot()
+		l = left{alt: s.AltScreen, origin: s.Origin, cursor: s.Cursor}
+	}
+	h.term.restore(l)
 }
 
 func (h *Host) copyInput() {
