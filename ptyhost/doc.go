@@ -25,6 +25,14 @@
 // in two is seen whole, not as typing, and no key of the wrapper's lands
 // between its halves.
 //
+// Nothing the child started outlives the run. On Linux the child runs
+// under a supervisor, this binary run again (supervise_linux.go): a child
+// subreaper in a session of its own that starts the child, passes signals
+// on, reports its exit status, and kills every descendant when the child
+// exits or the wrapper goes, even by SIGKILL (a pipe from the wrapper
+// closes). Elsewhere (child_other.go) the child's process group is killed
+// once it has exited.
+//
 // It knows nothing about forms, rules or hooks: it moves bytes and reports how
 // the child ended.
 package ptyhost
