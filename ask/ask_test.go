@@ -10,6 +10,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/internal/testkit"
 )
 
 var single = answer.Question{Question: "Which database?", Header: "Database", Options: []answer.Option{
@@ -299,5 +300,39 @@ func TestAskKeys(t *testing.T) {
 	d, err = tm.ask(single, "end the run\r\n> ", "maybe later\r", "press Enter to send it", "9\r", "not an option", "1\r")
 	if err != nil || d.Action != answer.Select || d.Labels[0] != "PostgreSQL" {
 		t.Errorf("after a bad number: %+v, %v", d, err)
+	}
+}
+
+// TestAskHostile: at a real PTY, a question whose text would take over the
+// terminal (a clipboard write, a clear screen, a title, C1 controls, a
+// bidi override, a CR with a fake verdict) is shown escaped, preview lines
+// too, and Tab does not write a label that cannot be shown as it is.
+func TestAskHostile(t *testing.T) {
+	h := testkit.Hostile
+	for _, tc := range []struct {
+		name    string
+		preview string
+	}{
+		{"options with previews", "diff\n" + h},
+		{"options without", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := answer.Question{Question: "Deploy? " + h, Header: "Ship" + h, Options: []answer.Option{
+				{Label: h + " now", Description: "at once " + h, Preview: tc.preview}, {Label: h + " later"}}}
+			tm := newTerminal(t)
+			d, err := tm.ask(q, "end the run\r\n> ", "\t2\r")
+			if err != nil || d.Action != answer.Select || d.Labels[0] != h+" later" {
+				t.Errorf("Ask = %+v, %v", d, err)
+			}
+			tm.waitFor("2\r\n")
+			if bad := testkit.Unescaped(tm.seen); bad != "" {
+				t.Errorf("the terminal got raw: %s", bad)
+			}
+			for _, want := range []string{"[Ship" + testkit.HostileShown, "Deploy? " + testkit.HostileShown, "1. " + testkit.HostileShown} {
+				if !strings.Contains(tm.seen, want) {
+					t.Errorf("no %q in %q", want, tm.seen)
+				}
+			}
+		})
 	}
 }

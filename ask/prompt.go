@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/internal/safe"
 )
 
 // ErrInterrupted is the person pressing Ctrl-C at the prompt: they want
@@ -103,6 +104,9 @@ func (p *Prompter) Ask(ctx context.Context, q answer.Question, n, total int) (an
 			return "", 0, false
 		}
 		done, ok := Complete(q, line)
+		if safe.Line(done) != done {
+			return "", 0, false // the line editor would write the label as it is
+		}
 		return done, len(done), ok
 	}
 	fmt.Fprint(t, Render(q, n, total))
@@ -118,7 +122,7 @@ func (p *Prompter) Ask(ctx context.Context, q answer.Question, n, total int) (an
 			case errors.Is(cause, context.Canceled):
 				why = "(no longer asked: the run is ending)"
 			default:
-				why = "(no longer asked: " + cause.Error() + ")"
+				why = "(no longer asked: " + safe.Line(cause.Error()) + ")"
 			}
 			// Straight to the terminal: the line editor would draw the
 			// prompt and the line again after it.
@@ -145,22 +149,23 @@ func (p *Prompter) Ask(ctx context.Context, q answer.Question, n, total int) (an
 		if errors.As(err, &ct) {
 			pending = ct.Text
 		}
-		fmt.Fprintf(t, "%v\n", err)
+		fmt.Fprintln(t, safe.Line(err.Error()))
 	}
 }
 
-// Render is the text shown for a question.
+// Render is the text shown for a question. What Claude wrote is shown
+// escaped, a preview a line at a time.
 func Render(q answer.Question, n, total int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n── claudewrap: question %d of %d ──\n", n, total)
 	if q.Header != "" {
-		fmt.Fprintf(&b, "[%s] ", q.Header)
+		fmt.Fprintf(&b, "[%s] ", safe.Line(q.Header))
 	}
-	b.WriteString(q.Question + "\n")
+	b.WriteString(safe.Line(q.Question) + "\n")
 	for i, o := range q.Options {
-		fmt.Fprintf(&b, "  %d. %s", i+1, o.Label)
+		fmt.Fprintf(&b, "  %d. %s", i+1, safe.Line(o.Label))
 		if o.Description != "" {
-			fmt.Fprintf(&b, " — %s", o.Description)
+			fmt.Fprintf(&b, " — %s", safe.Line(o.Description))
 		}
 		b.WriteByte('\n')
 		if o.Preview != "" && !q.MultiSelect {
@@ -170,7 +175,7 @@ func Render(q answer.Question, n, total int) string {
 					fmt.Fprintf(&b, "       │ … (%d more lines)\n", len(lines)-j)
 					break
 				}
-				fmt.Fprintf(&b, "       │ %s\n", l)
+				fmt.Fprintf(&b, "       │ %s\n", safe.Text(l))
 			}
 		}
 	}

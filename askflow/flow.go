@@ -380,16 +380,12 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 		}
 	}
 	for i, d := range r.cfg.Decisions {
-		// Refused before any key: typed, such text could never be
-		// confirmed (sameTyped), and "Type something", n or "Chat about
-		// this" would be pressed for nothing.
-		for _, t := range []string{d.Text, d.Notes} {
-			if t != "" && !screen.Typable(t) {
-				return 0, &Error{Question: i + 1, Step: "text", Reason: fmt.Sprintf("%q holds what the screen "+
-					"cannot show (a skin tone, an emoji joined by ZWJ, a combining accent, a variation selector, "+
-					"an invisible character such as a soft hyphen or a control), or spacing marks alone: "+
-					"typed, it could not be confirmed", t)}
-			}
+		// Refused before any key: typed, text the screen cannot show could
+		// never be confirmed (sameTyped), and "Type something", n or "Chat
+		// about this" would be pressed for nothing. (Check held above: only
+		// the text can fail here.)
+		if err := screen.CheckAnswer(r.cfg.Questions[i], d); err != nil {
+			return 0, &Error{Question: i + 1, Step: "text", Reason: err.Error()}
 		}
 	}
 	// Chat and Cancel end the whole form: do the first one at once.

@@ -75,7 +75,6 @@ const (
 // project folder Claude trusts unless untrusted.
 func runDialog(t *testing.T, version, scenario, rulesYAML string, home homeState, flags []string, claudeArgs ...string) dialogRun {
 	t.Helper()
-	bin := claudetest.Claudewrap(t)
 	sb := claudetest.New(t, version, scenario)
 	dir := t.TempDir()
 	switch home {
@@ -100,6 +99,17 @@ func runDialog(t *testing.T, version, scenario, rulesYAML string, home homeState
 			t.Fatal(err)
 		}
 	}
+	return runWrapped(t, sb, rulesYAML, nil, flags, claudeArgs...)
+}
+
+// runWrapped runs `claudewrap run --headless --exit-after-turn` in the
+// sandbox's project folder with the rules given (none when ""), extra
+// environment, run flags and claude's arguments, until it ends by itself
+// (or a deadline).
+func runWrapped(t *testing.T, sb *claudetest.Sandbox, rulesYAML string, env, flags []string, claudeArgs ...string) dialogRun {
+	t.Helper()
+	bin := claudetest.Claudewrap(t)
+	dir := t.TempDir()
 	evs := filepath.Join(dir, "events.jsonl")
 	args := []string{"run", "--claude", sb.Claude, "--headless", "--exit-after-turn", "--events", evs}
 	if rulesYAML != "" {
@@ -111,7 +121,7 @@ func runDialog(t *testing.T, version, scenario, rulesYAML string, home homeState
 	}
 	args = append(append(append(args, flags...), "--"), claudeArgs...)
 	cmd := exec.Command(bin, args...)
-	cmd.Env, cmd.Dir = sb.Env(), sb.Dir
+	cmd.Env, cmd.Dir = append(sb.Env(), env...), sb.Dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	start := time.Now()

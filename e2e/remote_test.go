@@ -5,6 +5,8 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,7 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/remote"
 )
 
 // claudewrapCmd runs another claudewrap command (pending, answer) as a
@@ -70,6 +74,54 @@ func waitPending(t *testing.T, sb *claudetest.Sandbox, session string) pendingFo
 	}
 }
 
+// waitingRun is a headless run on the database scenario whose form waits
+// for an answer from anywhere (--on-unmatched wait).
+type waitingRun struct {
+	sb      *claudetest.Sandbox
+	session string // the run's claudewrap pid, which names it
+	evs     string // its events file
+	stderr  bytes.Buffer
+	done    chan error // the run's end
+}
+
+// startWaiting starts a waitingRun with args added to its flags.
+func startWaiting(t *testing.T, version string, args ...string) *waitingRun {
+	t.Helper()
+	w := &waitingRun{sb: claudetest.New(t, version, "testdata/scenarios/database.yaml"),
+		evs: filepath.Join(t.TempDir(), "events.jsonl"), done: make(chan error, 1)}
+	args = append([]string{"run", "--claude", w.sb.Claude, "--headless", "--exit-after-turn", "--on-unmatched", "wait",
+		"--rules", writeRulesFile(t, "version: 1\n"), "--events", w.evs}, append(args, "--", "pick a database")...)
+	cmd := exec.Command(claudetest.Claudewrap(t), args...)
+	cmd.Env, cmd.Dir = w.sb.Env(), w.sb.Dir
+	cmd.Stderr = &w.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { w.done <- cmd.Wait() }()
+	t.Cleanup(func() { cmd.Process.Kill() })
+	w.session = strconv.Itoa(cmd.Process.Pid)
+	return w
+}
+
+// answerSQLite answers the form with claudewrap answer --select label,
+// which must say Claude recorded SQLite, and waits for the run to end
+// with exit 0.
+func (w *waitingRun) answerSQLite(t *testing.T, label string) {
+	t.Helper()
+	out, errOut, code := claudewrapCmd(t, w.sb, "answer", w.session, "--select", label)
+	if code != 0 || !strings.Contains(out, `verified: Claude recorded "Which database should we use?" = "SQLite"`) {
+		t.Fatalf("answer --select %s: exit %d\n%s%s", label, code, out, errOut)
+	}
+	select {
+	case err := <-w.done:
+		if err != nil {
+			t.Fatalf("the run: %v\n%s", err, w.stderr.String())
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the run did not end")
+	}
+}
+
 // TestRemoteAnswer: a headless run under --on-unmatched wait waits; the
 // form shows in claudewrap pending, whole; a malformed answer is refused
 // and changes nothing; claudewrap answer from another process answers it,
@@ -77,23 +129,9 @@ func waitPending(t *testing.T, sb *claudetest.Sandbox, session string) pendingFo
 // the form.
 func TestRemoteAnswer(t *testing.T) {
 	forVersions(t, func(t *testing.T, version string) {
-		bin := claudetest.Claudewrap(t)
-		sb := claudetest.New(t, version, "testdata/scenarios/database.yaml")
-		dir := t.TempDir()
-		evs, notified := filepath.Join(dir, "events.jsonl"), filepath.Join(dir, "notified.json")
-		cmd := exec.Command(bin, "run", "--claude", sb.Claude, "--headless", "--exit-after-turn", "--on-unmatched", "wait",
-			"--rules", writeRulesFile(t, "version: 1\n"), "--events", evs, "--notify", "cat > "+notified,
-			"--", "pick a database")
-		cmd.Env, cmd.Dir = sb.Env(), sb.Dir
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		defer cmd.Process.Kill()
-		session := strconv.Itoa(cmd.Process.Pid)
+		notified := filepath.Join(t.TempDir(), "notified.json")
+		w := startWaiting(t, version, "--notify", "cat > "+notified)
+		sb, session := w.sb, w.session
 
 		// claudewrap wait returns once a question waits (any session's).
 		if out, errOut, code := claudewrapCmd(t, sb, "wait", "--timeout", "60s", "--json"); code != 0 || !strings.Contains(out, `"tool_use_id"`) {
@@ -116,18 +154,7 @@ func TestRemoteAnswer(t *testing.T) {
 			!strings.Contains(errOut, "asks 1 questions; 2 answers given") {
 			t.Errorf("two answers: exit %d %q", code, errOut)
 		}
-		out, errOut, code := claudewrapCmd(t, sb, "answer", session, "--select", "sqlite")
-		if code != 0 || !strings.Contains(out, `verified: Claude recorded "Which database should we use?" = "SQLite"`) {
-			t.Fatalf("answer: exit %d\n%s%s", code, out, errOut)
-		}
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("the run: %v\n%s", err, stderr.String())
-			}
-		case <-time.After(60 * time.Second):
-			t.Fatal("the run did not end")
-		}
+		w.answerSQLite(t, "sqlite")
 		res := sb.API.ToolResults()
 		if len(res) != 1 || !strings.Contains(res[0].Content, `"Which database should we use?"="SQLite"`) {
 			t.Errorf("Claude recorded %+v", res)
@@ -141,6 +168,66 @@ func TestRemoteAnswer(t *testing.T) {
 		}
 		report("Claude Code %s: remote answer: pending shows the form, malformed answers refused, claudewrap answer verified (exit 0), --notify got the form", version)
 	})
+}
+
+// TestRemoteUnshowable: a headless run waits on a form (--on-unmatched
+// wait). Answers whose text Claude's screen cannot show as typed are
+// refused before they take the form: claudewrap answer refuses --type "ok
+// 👍🏽" and invalid UTF-8 itself (exit 2, one line); the session refuses
+// the same answer from a program that speaks its protocol and checks
+// nothing. Nothing is pressed, the form still waits, and claudewrap answer
+// --select SQLite then answers it: verified, exit 0, Claude recorded only
+// that. Before, the answer was taken and failed on the screen, the form
+// was cancelled, and the next answer found no form.
+func TestRemoteUnshowable(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		w := startWaiting(t, version)
+		f := waitPending(t, w.sb, w.session)
+		for _, tc := range []struct{ text, why string }{{"ok 👍🏽", "holds a skin tone"}, {"ok \xff", "is not valid UTF-8"}} {
+			_, errOut, code := claudewrapCmd(t, w.sb, "answer", w.session, "--type", tc.text)
+			if code != 2 || strings.Count(strings.TrimSpace(errOut), "\n") > 0 || !strings.Contains(errOut, "--type: ") || !strings.Contains(errOut, tc.why) {
+				t.Errorf("answer --type %q: exit %d %q, want exit 2 and one line saying %q", tc.text, code, errOut, tc.why)
+			}
+		}
+		o := answerUnchecked(t, w.session, f.ToolUseID, []answer.Decision{{Action: answer.Type, Text: "ok 👍🏽"}})
+		if o.Result != "refused" || !strings.Contains(o.Message, "holds a skin tone") {
+			t.Errorf("the session took %+v, want refused: holds a skin tone", o)
+		}
+		if again := waitPending(t, w.sb, w.session); again.ToolUseID != f.ToolUseID {
+			t.Fatalf("pending %+v after the refused answers, want %s", again, f.ToolUseID)
+		}
+		w.answerSQLite(t, "SQLite")
+		b, _ := os.ReadFile(w.evs)
+		if res := w.sb.API.ToolResults(); len(res) != 1 || !strings.Contains(res[0].Content, `"Which database should we use?"="SQLite"`) ||
+			strings.Contains(string(b), `"event":"cancelled"`) || strings.Contains(string(b), "ok 👍🏽") {
+			t.Errorf("Claude recorded %+v\n%s", res, b)
+		}
+		report("Claude Code %s: remote answers with text the screen cannot show (skin tone, invalid UTF-8): refused by claudewrap answer (exit 2) and by the session, the form still waited, --select SQLite then verified", version)
+	})
+}
+
+// answerUnchecked sends an answer to session's control socket as any
+// program of the person's may, checking nothing first, and returns the
+// session's reply. The run's environment (claudetest.Env) sets no
+// XDG_RUNTIME_DIR, so the run lists itself under /tmp (remote.Dir).
+func answerUnchecked(t *testing.T, session, toolUseID string, ds []answer.Decision) remote.Outcome {
+	t.Helper()
+	sock := filepath.Join("/tmp", fmt.Sprintf("claudewrap-%d", os.Getuid()), session+".sock")
+	c, err := net.Dial("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(remote.AnswerWait))
+	req, _ := json.Marshal(map[string]any{"op": "answer", "tool_use_id": toolUseID, "answers": ds})
+	if _, err := c.Write(append(req, '\n')); err != nil {
+		t.Fatal(err)
+	}
+	var o remote.Outcome
+	if err := json.NewDecoder(c).Decode(&o); err != nil {
+		t.Fatalf("the session's reply: %v", err)
+	}
+	return o
 }
 
 // TestRemoteRace: the person is asked on claudewrap's prompt while an

@@ -5,6 +5,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/claudewrap/claudewrap/internal/safe"
 )
 
 // Fields are the event-specific fields, in snake_case.
@@ -49,7 +51,7 @@ func (l *Log) Emit(name string, f Fields) {
 		if err != nil {
 			b, _ = json.Marshal(map[string]any{"ts": obj["ts"], "event": "error", "message": "encode " + name + ": " + err.Error()})
 		}
-		if _, err := l.w.Write(append(b, '\n')); err != nil && l.err == nil {
+		if _, err := l.w.Write(append(safe.JSON(b), '\n')); err != nil && l.err == nil {
 			l.err = err
 		}
 	}

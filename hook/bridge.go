@@ -260,10 +260,13 @@ func (s *Server) serve(c *net.UnixConn, delivered func()) {
 	s.mu.Unlock()
 	var out []byte
 	wait := time.Duration(0)
+	gated := false
 	switch {
 	case m.Err != nil:
 	case m.Payload.HookEventName == PermissionRequest:
 		wait = ReplyTimeout
+	case m.Payload.Gated():
+		wait, gated = ReplyTimeout, true
 	case m.Payload.HookEventName == PreToolUse:
 		wait = time.Duration(s.questionWait.Load())
 	}
@@ -288,8 +291,10 @@ func (s *Server) serve(c *net.UnixConn, delivered func()) {
 		}
 		delivered()
 		t := time.NewTimer(max(0, time.Until(until)))
+		got := false
 		select {
 		case out = <-replied:
+			got = true
 		case <-t.C:
 		case <-s.quit:
 		}
@@ -297,13 +302,15 @@ func (s *Server) serve(c *net.UnixConn, delivered func()) {
 		mu.Lock()
 		if open { // too late from now on
 			open = false
-		} else {
-			select {
-			case out = <-replied:
-			default:
-			}
+		} else if !got {
+			out, got = <-replied, true
 		}
 		mu.Unlock()
+		if gated && !got {
+			// The deny rules were not consulted: the hook command, told
+			// --gate, refuses the tool rather than let it run unchecked.
+			m.Err = errors.New(undecided)
+		}
 		s.ack(c, m, out)
 		return
 	}
@@ -322,11 +329,18 @@ func (s *Server) deliver(m Message) bool {
 	}
 }
 
+// undecided is the ack of a gated PreToolUse the wrapper did not decide in
+// time.
+const undecided = "undecided: the run did not check this tool call against its deny rules in time"
+
 // ack ends the exchange: "ok" and the hook's output, or why the message
-// was refused.
+// was refused or not decided.
 func (s *Server) ack(c *net.UnixConn, m Message, out []byte) {
 	ack := []byte("ok\n")
-	if m.Err != nil {
+	switch {
+	case m.Err != nil && m.Err.Error() == undecided:
+		ack = []byte(undecided + "\n")
+	case m.Err != nil:
 		ack = []byte("refused: " + m.Err.Error() + "\n")
 	}
 	_ = c.SetWriteDeadline(time.Now().Add(dialTimeout))
@@ -437,7 +451,7 @@ func ForwardWaiting(r io.Reader, socket string, stdout io.Writer, wait time.Dura
 		return err
 	}
 	deadline := time.Now().Add(dialTimeout)
-	if bytes.Contains(b, []byte(`"`+PermissionRequest+`"`)) {
+	if bytes.Contains(b, []byte(`"`+PermissionRequest+`"`)) || gatedMessage(b) {
 		// The wrapper decides before it answers.
 		deadline = deadline.Add(ReplyTimeout)
 	}
@@ -471,6 +485,42 @@ func ForwardWaiting(r io.Reader, socket string, stdout io.Writer, wait time.Dura
 	return err
 }
 
+// ForwardGated is ForwardWaiting for a hook run with --gate: a PreToolUse
+// of a tool other than AskUserQuestion that the wrapper did not decide (no
+// wrapper listening, no answer in time, refused) is denied, so that a deny
+// rule never lets a tool through unchecked. It fails closed: the reason
+// goes to Claude as the deny's.
+func ForwardGated(r io.Reader, socket string, stdout io.Writer, wait time.Duration) error {
+	b, err := io.ReadAll(io.LimitReader(r, MaxMessage+1))
+	if err != nil {
+		return err
+	}
+	err = ForwardWaiting(bytes.NewReader(b), socket, stdout, wait)
+	if err == nil || !gatedMessage(b) {
+		return err
+	}
+	_, werr := stdout.Write(DenyOutput("claudewrap could not check this tool call against the run's deny rules (" + err.Error() + "): not run"))
+	return errors.Join(err, werr)
+}
+
+// DenyOutput is a PreToolUse hook's output that refuses the tool, telling
+// Claude why. Claude Code honours it in every permission mode.
+func DenyOutput(reason string) []byte {
+	b, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName": PreToolUse, "permissionDecision": "deny", "permissionDecisionReason": reason}})
+	return b
+}
+
+// gatedMessage reports whether b is a PreToolUse the deny rules decide
+// ([Payload.Gated]).
+func gatedMessage(b []byte) bool {
+	var p struct {
+		Event string `json:"hook_event_name"`
+		Tool  string `json:"tool_name"`
+	}
+	return json.Unmarshal(b, &p) == nil && (&Payload{HookEventName: p.Event, ToolName: p.Tool}).Gated()
+}
+
 // ownSocket refuses a socket another user owns: the hook message holds
 // what Claude was asked and answered, for claudewrap's eyes only.
 func ownSocket(path string) error {
@@ -484,18 +534,31 @@ func ownSocket(path string) error {
 	return nil
 }
 
+// Options are what a run asks of its hooks beyond forwarding.
+type Options struct {
+	// Wait is how long a question's PreToolUse hook waits for the
+	// wrapper's answers (the hook answer strategy); 0: it does not.
+	Wait time.Duration
+	// Gate has every tool's PreToolUse, not only AskUserQuestion's, go
+	// through the wrapper, for the deny rules; one the wrapper cannot
+	// decide is denied ([ForwardGated]).
+	Gate bool
+}
+
 // Settings returns the --settings JSON that adds claudewrap's hooks: the
 // AskUserQuestion PreToolUse and PostToolUse hooks, a Stop hook, a
 // SessionStart hook (which session this run's Claude is) and a
 // PermissionRequest hook (the rules' permissions), each
 // running `EXE hook --socket SOCKET`. Claude Code combines these with the
 // person's own hooks.
-func Settings(exe, socket string) string { return SettingsAnswering(exe, socket, 0) }
+func Settings(exe, socket string) string { return SettingsWith(exe, socket, Options{}) }
 
-// SettingsAnswering is Settings for the hook answer strategy: the
-// question's PreToolUse hook waits up to wait for the wrapper's answer,
-// within a hook timeout a little longer, so that it never fails Claude.
-func SettingsAnswering(exe, socket string, wait time.Duration) string {
+// SettingsWith is Settings with the run's options: under the hook answer
+// strategy the question's PreToolUse hook waits up to o.Wait for the
+// wrapper's answer, within a hook timeout a little longer, so that it never
+// fails Claude; with o.Gate the PreToolUse hook runs for every tool.
+func SettingsWith(exe, socket string, o Options) string {
+	wait := o.Wait
 	cmd := shellQuote(exe) + " hook --socket " + shellQuote(socket)
 	entryWith := func(matcher, cmd string, timeout int) []map[string]any {
 		e := map[string]any{"hooks": []map[string]any{{"type": "command", "command": cmd, "timeout": timeout}}}
@@ -505,10 +568,15 @@ func SettingsAnswering(exe, socket string, wait time.Duration) string {
 		return []map[string]any{e}
 	}
 	entry := func(matcher string) []map[string]any { return entryWith(matcher, cmd, 5) }
-	pre := entry(ToolName)
+	preCmd, preTimeout, preMatcher := cmd, 5, ToolName
 	if wait > 0 {
-		pre = entryWith(ToolName, cmd+" --wait "+wait.String(), int(wait/time.Second)+10)
+		preCmd, preTimeout = cmd+" --wait "+wait.String(), int(wait/time.Second)+10
 	}
+	if o.Gate {
+		preCmd, preMatcher = preCmd+" --gate", "*"
+		preTimeout += int(ReplyTimeout / time.Second)
+	}
+	pre := entryWith(preMatcher, preCmd, preTimeout)
 	b, _ := json.Marshal(map[string]any{"hooks": map[string]any{
 		PreToolUse:        pre,
 		PostToolUse:       entry(ToolName),

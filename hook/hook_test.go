@@ -74,7 +74,9 @@ func TestRefused(t *testing.T) {
 	}{
 		{"garbage", []byte("\x00\xffnot json at all"), "not hook JSON"},
 		{"oversized", big, "over"},
-		{"other tool", []byte(strings.Replace(pre, "AskUserQuestion", "Bash", 1)), "not AskUserQuestion"},
+		{"other tool's PostToolUse", []byte(strings.Replace(strings.Replace(pre, "AskUserQuestion", "Bash", 1), "PreToolUse", "PostToolUse", 1)), "not AskUserQuestion"},
+		{"other tool without input", []byte(`{"hook_event_name":"PreToolUse","tool_name":"Bash"}`), "without a tool_input object"},
+		{"no tool", []byte(`{"hook_event_name":"PreToolUse","tool_input":{}}`), "without tool_name"},
 		{"no id", []byte(strings.Replace(pre, `"toolu_1"`, `""`, 1)), "without tool_use_id"},
 		{"unknown event", []byte(`{"hook_event_name":"Notification"}`), "unexpected hook event"},
 		{"session without id", []byte(`{"hook_event_name":"SessionStart"}`), "without session_id"},
@@ -151,7 +153,7 @@ func TestSettingsAnswering(t *testing.T) {
 		} `json:"hooks"`
 	}
 	wait := time.Minute
-	if err := json.Unmarshal([]byte(SettingsAnswering("/bin/cw", "/tmp/s", wait)), &v); err != nil {
+	if err := json.Unmarshal([]byte(SettingsWith("/bin/cw", "/tmp/s", Options{Wait: wait})), &v); err != nil {
 		t.Fatal(err)
 	}
 	for ev, e := range v.Hooks {
@@ -167,6 +169,82 @@ func TestSettingsAnswering(t *testing.T) {
 	}
 	if len(v.Hooks) != 5 {
 		t.Errorf("%d hooks, want 5", len(v.Hooks))
+	}
+}
+
+// TestSettingsGate: with the gate, the PreToolUse hook runs for every tool,
+// told --gate, within a hook timeout longer than its own deadline.
+func TestSettingsGate(t *testing.T) {
+	var v struct {
+		Hooks map[string][]struct {
+			Matcher string
+			Hooks   []struct {
+				Command string
+				Timeout int
+			}
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal([]byte(SettingsWith("/bin/cw", "/tmp/s", Options{Gate: true})), &v); err != nil {
+		t.Fatal(err)
+	}
+	e := v.Hooks[PreToolUse][0]
+	if e.Matcher != "*" || e.Hooks[0].Command != `'/bin/cw' hook --socket '/tmp/s' --gate` ||
+		e.Hooks[0].Timeout < int((dialTimeout+ReplyTimeout+time.Second)/time.Second) {
+		t.Errorf("PreToolUse %+v", e)
+	}
+	if m := v.Hooks[PostToolUse][0].Matcher; m != ToolName {
+		t.Errorf("PostToolUse matcher %q", m)
+	}
+}
+
+const bashPre = `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"toolu_2","tool_input":{"command":"touch x"}}`
+
+// TestGated: another tool's PreToolUse reaches the wrapper with its input
+// raw; what the wrapper replies is what Claude reads. A hook told --gate
+// denies the tool when the wrapper did not decide it: no wrapper, no reply
+// in time; a question's PreToolUse is never denied that way.
+func TestGated(t *testing.T) {
+	s := listen(t)
+	go func() {
+		m := <-s.Messages()
+		if !m.Payload.Gated() || string(m.Payload.Input) != `{"command":"touch x"}` || m.Reply == nil {
+			t.Errorf("message %+v", m)
+			return
+		}
+		m.Reply(DenyOutput("not in this job"))
+	}()
+	var out bytes.Buffer
+	if err := ForwardGated(strings.NewReader(bashPre), s.Path(), &out, 0); err != nil ||
+		!strings.Contains(out.String(), `"permissionDecision":"deny","permissionDecisionReason":"not in this job"`) {
+		t.Fatalf("denied by the wrapper: printed %q, %v", out.String(), err)
+	}
+
+	go func() { (<-s.Messages()).Reply(nil) }()
+	out.Reset()
+	if err := ForwardGated(strings.NewReader(bashPre), s.Path(), &out, 0); err != nil || out.Len() != 0 {
+		t.Fatalf("passed by the wrapper: printed %q, %v", out.String(), err)
+	}
+
+	// No reply: the wait runs out.
+	go func() { <-s.Messages() }()
+	out.Reset()
+	err := ForwardGated(strings.NewReader(bashPre), s.Path(), &out, 0)
+	if err == nil || !strings.Contains(out.String(), `"permissionDecision":"deny"`) || !strings.Contains(out.String(), "in time") {
+		t.Fatalf("undecided: printed %q, %v", out.String(), err)
+	}
+
+	// No wrapper at all.
+	out.Reset()
+	err = ForwardGated(strings.NewReader(bashPre), filepath.Join(t.TempDir(), "gone.sock"), &out, 0)
+	if err == nil || !strings.Contains(out.String(), `"permissionDecision":"deny"`) {
+		t.Fatalf("no wrapper: printed %q, %v", out.String(), err)
+	}
+	// A question's and a Stop are not gated: nothing is printed.
+	for _, msg := range []string{pre, `{"hook_event_name":"Stop"}`} {
+		out.Reset()
+		if err := ForwardGated(strings.NewReader(msg), filepath.Join(t.TempDir(), "gone.sock"), &out, 0); err == nil || out.Len() != 0 {
+			t.Errorf("%.40s: printed %q, %v", msg, out.String(), err)
+		}
 	}
 }
 

@@ -73,7 +73,7 @@ func Parse(b []byte) (*Payload, error) {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, fmt.Errorf("not hook JSON: %w", err)
 	}
-	if err := json.Unmarshal(b, &p); err != nil && (p.HookEventName != PermissionRequest || !isQuestionsError(err)) {
+	if err := json.Unmarshal(b, &p); err != nil && (!rawInput(&p) || !isQuestionsError(err)) {
 		return nil, fmt.Errorf("not hook JSON: %w", err)
 	}
 	switch p.HookEventName {
@@ -93,7 +93,19 @@ func Parse(b []byte) (*Payload, error) {
 			return nil, errors.New("SessionStart without session_id")
 		}
 		return &p, nil
-	case PreToolUse, PostToolUse:
+	case PreToolUse:
+		if p.ToolName != ToolName {
+			// Any other tool's, for the deny rules: its input as sent.
+			if p.ToolName == "" {
+				return nil, errors.New("PreToolUse without tool_name")
+			}
+			if len(raw.ToolInput) == 0 || raw.ToolInput[0] != '{' {
+				return nil, errors.New("PreToolUse without a tool_input object")
+			}
+			p.Input, p.ToolInput = raw.ToolInput, nil
+			return &p, nil
+		}
+	case PostToolUse:
 	case "":
 		return nil, errors.New("no hook_event_name")
 	default:
@@ -120,9 +132,22 @@ func Parse(b []byte) (*Payload, error) {
 	return &p, nil
 }
 
+// rawInput reports whether p is a message whose tool_input is read raw:
+// a PermissionRequest's, and a PreToolUse's for a tool other than
+// AskUserQuestion.
+func rawInput(p *Payload) bool {
+	return p.HookEventName == PermissionRequest || p.HookEventName == PreToolUse && p.ToolName != ToolName
+}
+
+// Gated reports whether p is a PreToolUse the deny rules decide: any
+// tool's but AskUserQuestion's, which is answered as a form.
+func (p *Payload) Gated() bool {
+	return p.HookEventName == PreToolUse && p.ToolName != ToolName
+}
+
 // isQuestionsError is a decoding error in tool_input of a tool other than
-// AskUserQuestion, whose input is not questions: only PermissionRequest
-// carries those, and reads tool_input raw.
+// AskUserQuestion, whose input is not questions: PermissionRequest and the
+// other tools' PreToolUse carry those, and read tool_input raw.
 func isQuestionsError(err error) bool {
 	var te *json.UnmarshalTypeError
 	return errors.As(err, &te) && strings.HasPrefix(te.Field, "tool_input")

@@ -6,6 +6,9 @@
 // answer it. The package owns the directory, the one-line JSON protocol
 // and both its ends; what a session does with a request is its [Handler]'s.
 // The kernel's word on who connected decides: another user is refused.
+// [Check] is what an answer from elsewhere must be to answer a form: the
+// session holds every answer to it before it takes the form, and the
+// senders (claudewrap answer, the serve page) before they send.
 //
 // A client sends one line of JSON and reads one line back. An answer's
 // reply comes once Claude has recorded it (at most [AnswerWait]); the

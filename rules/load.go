@@ -45,7 +45,11 @@ func ParsePolicy(s string) (Policy, error) {
 
 // File is one loaded rules file.
 type File struct {
-	Path        string
+	Path string
+	// Sum is the SHA-256 of the content checked ([Sum]); Source is where
+	// the file came from (Named unless [LoadDefault] found it).
+	Sum         string
+	Source      Source
 	Version     int
 	Defaults    Defaults
 	Rules       []Rule
@@ -147,6 +151,18 @@ func CheckFile(path string) (*File, error) {
 }
 
 func loadFile(path string, programs bool) (*File, error) {
+	b, err := ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return parse(path, b, programs)
+}
+
+// ReadFile reads a rules file whole, as loading does: only a regular file
+// (a FIFO nobody writes would wait for ever, a device never end) of at
+// most MaxFileSize bytes. What it returns is what [Parse] checks and what
+// an allowance's hash ([Sum]) is of, read once.
+func ReadFile(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -169,7 +185,7 @@ func loadFile(path string, programs bool) (*File, error) {
 	if len(b) > MaxFileSize {
 		return nil, fmt.Errorf("%s: grew past %d bytes while read", path, MaxFileSize)
 	}
-	return parse(path, b, programs)
+	return b, nil
 }
 
 // fileKind names what a file that is not a regular file is.
@@ -197,7 +213,7 @@ func Parse(path string, b []byte) (*File, error) {
 }
 
 func parse(path string, b []byte, programs bool) (*File, error) {
-	p := &parser{file: &File{Path: path}}
+	p := &parser{file: &File{Path: path, Sum: Sum(b), Source: Named}}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {

@@ -3,7 +3,6 @@ package rules
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -29,28 +28,6 @@ func Load(paths ...string) (*Set, error) {
 		s.Files = append(s.Files, f)
 	}
 	return s, errors.Join(errs...)
-}
-
-// DefaultPaths returns the files used without --rules: ./.claudewrap.yaml,
-// else $XDG_CONFIG_HOME/claudewrap/rules.yaml (~/.config when unset), the
-// first that exists; nil when neither does.
-func DefaultPaths() []string {
-	if _, err := os.Stat(".claudewrap.yaml"); err == nil {
-		return []string{".claudewrap.yaml"}
-	}
-	dir := os.Getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			dir = filepath.Join(home, ".config")
-		}
-	}
-	if dir != "" {
-		p := filepath.Join(dir, "claudewrap", "rules.yaml")
-		if _, err := os.Stat(p); err == nil {
-			return []string{p}
-		}
-	}
-	return nil
 }
 
 // Defaults returns the defaults in force: for each field, the first file

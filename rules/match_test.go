@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -213,43 +212,6 @@ func TestFallback(t *testing.T) {
 	s = set(t, "version: 1\ndefaults: {fallback: {chat: first}}\n", "version: 1\ndefaults: {fallback: {chat: second}}\n")
 	if d, _ := s.Fallback(features); d.Text != "first" {
 		t.Errorf("fallback from %q", d.Text)
-	}
-}
-
-func TestDefaultPaths(t *testing.T) {
-	dir := t.TempDir()
-	work := filepath.Join(dir, "work")
-	xdg := filepath.Join(dir, "xdg")
-	home := filepath.Join(dir, "home")
-	writeFile(t, work, "placeholder", "")
-	t.Chdir(work)
-	t.Setenv("XDG_CONFIG_HOME", xdg)
-	t.Setenv("HOME", home)
-
-	if got := DefaultPaths(); got != nil {
-		t.Errorf("no files: %q", got)
-	}
-	// ~/.config when XDG_CONFIG_HOME is unset.
-	inHome := writeFile(t, home, ".config/claudewrap/rules.yaml", "version: 1\n")
-	t.Setenv("XDG_CONFIG_HOME", "")
-	if got := DefaultPaths(); len(got) != 1 || got[0] != inHome {
-		t.Errorf("home: %q, want %q", got, inHome)
-	}
-	t.Setenv("XDG_CONFIG_HOME", xdg)
-	if got := DefaultPaths(); got != nil {
-		t.Errorf("XDG_CONFIG_HOME set, without the file: %q", got)
-	}
-	inXDG := writeFile(t, xdg, "claudewrap/rules.yaml", "version: 1\n")
-	if got := DefaultPaths(); len(got) != 1 || got[0] != inXDG {
-		t.Errorf("xdg: %q, want %q", got, inXDG)
-	}
-	// ./.claudewrap.yaml comes first.
-	writeFile(t, work, ".claudewrap.yaml", "version: 1\n")
-	if got := DefaultPaths(); len(got) != 1 || got[0] != ".claudewrap.yaml" {
-		t.Errorf("local: %q", got)
-	}
-	if _, err := Load(DefaultPaths()...); err != nil {
-		t.Error(err)
 	}
 }
 

@@ -211,6 +211,33 @@ func (s *Set) Permit(tool string, input json.RawMessage) PermissionDecision {
 	return PermissionDecision{}
 }
 
+// Denies reports whether a permission rule denies or fails a tool: such a
+// rule must be enforced for every tool call, not only those Claude asks
+// about.
+func (s *Set) Denies() bool {
+	for _, f := range s.Files {
+		for _, r := range f.Permissions {
+			if r.Decide.Action == Deny || r.Decide.Action == FailRun {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Consulted reports whether a permission rule allows or asks: such rules
+// act only on the dialogs Claude shows, which some of its modes never do.
+func (s *Set) Consulted() bool {
+	for _, f := range s.Files {
+		for _, r := range f.Permissions {
+			if r.Decide.Action != Deny && r.Decide.Action != FailRun {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Trust reports whether a rules file says to answer the trust dialog "Yes".
 func (s *Set) Trust() bool {
 	for _, f := range s.Files {

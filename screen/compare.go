@@ -183,10 +183,74 @@ func shown(r rune, w int, joined bool) bool {
 // Typable reports whether typed text s can show on the screen as typed,
 // as SquashTyped compares it: it holds nothing else Squash leaves out, and
 // something SquashTyped keeps (text of spacing marks alone, or white space,
-// would confirm a doubled copy of itself, or none).
+// would confirm a doubled copy of itself, or none). It is the one
+// definition of text claudewrap can type into Claude (an answer in "Type
+// something", notes, a message); [CheckText] says why text is not.
 func Typable(s string) bool {
 	t := SquashTyped(s)
 	return t != "" && Squash(s) == t
+}
+
+// CheckText reports why typed text s is not [Typable], or nil: what it holds
+// that the screen cannot show as typed, so that typing it could never be
+// confirmed and nothing would commit it.
+func CheckText(s string) error {
+	if Typable(s) {
+		return nil
+	}
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("%q is not valid UTF-8: the screen cannot show it as typed", s)
+	}
+	var seqs clusters
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			seqs = clusters{}
+			continue
+		}
+		if w := runeWidth(r); !shown(r, w, seqs.joins(r, w)) && !isSpacingMark(r) {
+			return fmt.Errorf("%q holds %s (%U), which the screen cannot show as typed: typing it could not be confirmed", s, unshownKind(r), r)
+		}
+	}
+	return fmt.Errorf("%q holds nothing the screen shows as typed but white space and spacing marks: typing it could not be confirmed", s)
+}
+
+// unshownKind names a character Squash leaves out, for people. (An emoji
+// joined by a zero-width joiner comes after the joiner, which is named.)
+func unshownKind(r rune) string {
+	switch {
+	case isEmojiModifier(r):
+		return "a skin tone"
+	case r == zeroWidthJoiner:
+		return "a zero-width joiner"
+	case r == utf8.RuneError:
+		return "the replacement character"
+	case unicode.IsControl(r):
+		return "a control character"
+	case unicode.Is(unicode.Variation_Selector, r):
+		return "a variation selector"
+	case unicode.In(r, unicode.Mn, unicode.Me):
+		return "a combining mark"
+	}
+	return "an invisible character"
+}
+
+// CheckAnswer reports why d cannot be given to question q on Claude's
+// screen, or nil: it fails [answer.Decision.Check], or text it would type
+// (an answer, notes, a message) fails [CheckText]. Every answer is held to
+// it before a form is taken for it.
+func CheckAnswer(q answer.Question, d answer.Decision) error {
+	if err := d.Check(q); err != nil {
+		return err
+	}
+	for _, t := range []string{d.Text, d.Notes} {
+		if t == "" {
+			continue // none to type (a message is optional)
+		}
+		if err := CheckText(t); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SquashTyped is the loosest comparison of typed text, the one every

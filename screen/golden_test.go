@@ -884,6 +884,55 @@ func TestTypable(t *testing.T) {
 	}
 }
 
+// TestCheckText: CheckText refuses exactly what Typable does, naming what
+// the screen cannot show, on one line; CheckAnswer holds an answer to
+// Check and every text it types to CheckText.
+func TestCheckText(t *testing.T) {
+	for s, want := range map[string]string{
+		"hello": "", "किताब, ทำงาน": "", "数据库 🚀": "", "ship it\n": "",
+		"ok 👍🏽":            "a skin tone (U+1F3FD)",
+		"ok \xff":          "not valid UTF-8",
+		"ok \ufffd":        "the replacement character",
+		"the 👩\u200d🚀":     "a zero-width joiner (U+200D)",
+		"a\u200db":         "a zero-width joiner",
+		"cafe\u0301":       "a combining mark",
+		"keep ❤\ufe0f":     "a variation selector",
+		"soft\u00adhyphen": "an invisible character",
+		"tab\x07":          "a control character",
+		"ाा ि":             "white space and spacing marks",
+		"  ":               "white space and spacing marks",
+	} {
+		err := screen.CheckText(s)
+		if (err == nil) != screen.Typable(s) {
+			t.Errorf("CheckText(%q) = %v, but Typable says %t", s, err, screen.Typable(s))
+		}
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("CheckText(%q) = %v, want nil", s, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n")):
+			t.Errorf("CheckText(%q) = %v, want one line saying %q", s, err, want)
+		}
+	}
+	q := answer.Question{Question: "Which database?", Header: "Database", Options: []answer.Option{{Label: "SQLite"}, {Label: "MongoDB"}}}
+	for _, tc := range []struct {
+		d    answer.Decision
+		want string
+	}{
+		{answer.Decision{Action: answer.Type, Text: "We use SQLite 🚀"}, ""},
+		{answer.Decision{Action: answer.Type, Text: "ok 👍🏽"}, "a skin tone"},
+		{answer.Decision{Action: answer.Chat, Text: "two\nlines 👩\u200d🚀"}, "a zero-width joiner"},
+		{answer.Decision{Action: answer.Chat, Text: "two\nlines"}, ""},
+		{answer.Decision{Action: answer.Chat}, ""},
+		{answer.Decision{Action: answer.Select, Labels: []string{"Oracle"}}, "not offered"},
+		{answer.Decision{Action: answer.Type, Text: "two\nlines"}, "one line"},
+	} {
+		err := screen.CheckAnswer(q, tc.d)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("CheckAnswer(%v) = %v, want %q", tc.d, err, tc.want)
+		}
+	}
+}
+
 // TestResizeCutQuestion: random forms run 54 (2.1.266 s035): a resize to 80
 // columns met the Tab that left a one-question multi-select page. Until
 // Claude drew at the new width, the page showed cut to it, its question's

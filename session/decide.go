@@ -116,6 +116,9 @@ func (s *session) decide(f *form) ([]rules.Decision, bool) {
 
 func (s *session) emitDecision(id string, i int, q answer.Question, d rules.Decision) {
 	fields := events.Fields{"tool_use_id": id, "question": q.Question, "index": i + 1, "rule": d.Rule, "action": d.Action.String()}
+	if d.File != "" {
+		fields["file"] = fmt.Sprintf("%s:%d", d.File, d.Line)
+	}
 	if len(d.Labels) > 0 {
 		fields["labels"] = d.Labels
 	}

@@ -88,6 +88,9 @@ func (s *session) permission(m hook.Message) {
 		return
 	}
 	fields := events.Fields{"dialog": string(kind), "tool": p.ToolName, "rule": d.Rule, "decide": d.Verdict.String()}
+	if d.File != "" {
+		fields["file"] = fmt.Sprintf("%s:%d", d.File, d.Line)
+	}
 	viaHook := kind != screen.PlanDialog && (d.Action == rules.Allow || d.Action == rules.Deny || d.Action == rules.FailRun)
 	if viaHook {
 		fields["via"] = "hook"
@@ -292,8 +295,8 @@ func (s *session) chooseFor(d screen.Dialog) (label, text, why string) {
 		s.mu.Lock()
 		done := s.trusted
 		s.mu.Unlock()
-		if s.cfg.Trust && !done { // once: the folder is trusted for good
-			return trustLabel, "", "--trust"
+		if s.cfg.Trust != "" && !done { // once: the folder is trusted for good
+			return trustLabel, "", s.cfg.Trust
 		}
 		return "", "", ""
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/rules"
+	"github.com/claudewrap/claudewrap/screen"
 )
 
 // execTimeout bounds a rule's program when no answer timeout is set.
@@ -57,6 +58,12 @@ func (s *session) execDecide(q answer.Question, d rules.Decision) rules.Decision
 		return unmatched("printed no usable answer: %v%s", err, stderrNote(errOut.String()))
 	}
 	dd, err := a.Apply(q)
+	if err == nil && s.cfg.AnswerVia != AnswerViaHook {
+		// Refused before the form is taken, as an answer from elsewhere is:
+		// typed, text the screen cannot show could never be confirmed. The
+		// hook gives Claude such text without the screen.
+		err = screen.CheckAnswer(q, dd)
+	}
 	if err != nil {
 		return unmatched("answered what the question cannot take: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -57,6 +58,10 @@ type fakeChild struct {
 	swapAfter time.Duration
 	// session is the session id Claude's hooks carry ("" for none).
 	session string
+	// transcript is the transcript Claude's hooks name, which hook writes
+	// as Claude Code does (see record); lines counts its lines.
+	transcript string
+	lines      int
 }
 
 type pendingForm struct {
@@ -67,7 +72,8 @@ type pendingForm struct {
 // newChild makes a fake Claude that will ask forms; nothing shows until
 // ask is called.
 func newChild(t *testing.T, f fakeclaude.Faults) *fakeChild {
-	c := &fakeChild{t: t, msgs: make(chan hook.Message, 64), done: make(chan struct{})}
+	c := &fakeChild{t: t, msgs: make(chan hook.Message, 64), done: make(chan struct{}),
+		transcript: filepath.Join(t.TempDir(), "transcript.jsonl")}
 	// The fake starts thinking; its first form is drawn by ask.
 	f.AppearAfter = time.Hour
 	c.Claude = fakeclaude.New(t, []fakeclaude.Question{{Header: "-", Question: "-"}}, 100, 40, f)
@@ -124,12 +130,48 @@ func (c *fakeChild) askTogether(forms ...pendingForm) {
 	c.Ask(shown[0].qs)
 }
 
-// hook sends one of Claude's hook messages, stamped with its session.
+// hook sends one of Claude's hook messages, stamped with its session and
+// transcript, once the transcript holds what Claude writes before it.
 func (c *fakeChild) hook(p *hook.Payload) {
 	c.mu.Lock()
 	p.SessionID = c.session
+	if p.TranscriptPath == "" {
+		p.TranscriptPath = c.transcript
+	}
+	c.record(p)
 	c.mu.Unlock()
 	c.forge(p)
+}
+
+// record writes to the transcript what Claude Code has written when it
+// runs the hook p: the tool_use a question's PreToolUse is for, the
+// tool_result of its PostToolUse, the message ending the turn of a Stop.
+func (c *fakeChild) record(p *hook.Payload) {
+	var entry map[string]any
+	switch p.HookEventName {
+	case hook.PreToolUse:
+		entry = map[string]any{"type": "assistant", "message": map[string]any{"role": "assistant", "stop_reason": "tool_use",
+			"content": []any{map[string]any{"type": "tool_use", "id": p.ToolUseID, "name": p.ToolName, "input": p.ToolInput}}}}
+	case hook.PostToolUse:
+		entry = map[string]any{"type": "user", "message": map[string]any{"role": "user",
+			"content": []any{map[string]any{"type": "tool_result", "tool_use_id": p.ToolUseID, "content": "Your questions have been answered."}}}}
+	case hook.Stop:
+		entry = map[string]any{"type": "assistant", "message": map[string]any{"role": "assistant", "stop_reason": "end_turn",
+			"content": []any{map[string]any{"type": "text", "text": "Done."}}}}
+	default:
+		return
+	}
+	c.lines++
+	entry["uuid"], entry["sessionId"] = fmt.Sprintf("line-%d", c.lines), c.session
+	b, _ := json.Marshal(entry)
+	f, err := os.OpenFile(c.transcript, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err == nil {
+		_, err = f.Write(append(b, '\n'))
+		f.Close()
+	}
+	if err != nil {
+		c.t.Errorf("fake transcript: %v", err)
+	}
 }
 
 // forge sends a hook message as it is.

@@ -35,10 +35,24 @@ const (
 type permCheck struct {
 	tool  string
 	input json.RawMessage
-	kind  screen.DialogKind
-	rule  string
-	want  outcome
-	text  string // refused: what Claude must have been told; "" any refusal
+	// id is the tool use's id when the hook named it (a PreToolUse's);
+	// else the check finds the tool use by its tool and input.
+	id   string
+	kind screen.DialogKind // the dialog answered; "" for a PreToolUse deny
+	rule string
+	want outcome
+	text string // refused: what Claude must have been told; "" any refusal
+}
+
+// fields are the event fields that name c.
+func (c *permCheck) fields() events.Fields {
+	f := events.Fields{"tool": c.tool, "rule": c.rule}
+	if c.kind != "" {
+		f["dialog"] = string(c.kind)
+	} else {
+		f["hook"] = "PreToolUse"
+	}
+	return f
 }
 
 // expect adds a permission answer to check.
@@ -87,8 +101,9 @@ func (s *session) checkPermissions(ctx context.Context, final bool) {
 	s.perms = nil
 	s.mu.Unlock()
 	for _, c := range left {
-		s.log.Emit("error", events.Fields{"dialog": string(c.kind), "tool": c.tool, "rule": c.rule,
-			"message": "permission answer not verified: Claude's transcript has no tool_result for this " + c.tool + " call"})
+		fields := c.fields()
+		fields["message"] = "permission answer not verified: Claude's transcript has no tool_result for this " + c.tool + " call"
+		s.log.Emit("error", fields)
 	}
 }
 
@@ -103,9 +118,9 @@ func (s *session) matchPermissions(path string) int {
 	}
 	var left []*permCheck
 	for _, c := range s.perms {
-		id := ""
+		id := c.id
 		for _, u := range uses {
-			if !s.claimed[u.ID] && u.Name == c.tool && sameInput(u.Input, c.input) {
+			if id == "" && !s.claimed[u.ID] && u.Name == c.tool && sameInput(u.Input, c.input) {
 				id = u.ID
 				break
 			}
@@ -116,7 +131,8 @@ func (s *session) matchPermissions(path string) int {
 			continue
 		}
 		s.claimed[id] = true
-		fields := events.Fields{"dialog": string(c.kind), "tool": c.tool, "tool_use_id": id, "rule": c.rule}
+		fields := c.fields()
+		fields["tool_use_id"] = id
 		told := c.text == "" || strings.Contains(res.Content, c.text)
 		got := judge(res)
 		if c.want == refused && c.text != "" && res.IsError && told {

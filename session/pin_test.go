@@ -2,6 +2,8 @@ package session
 
 import (
 	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -72,9 +74,9 @@ func TestFormOtherSession(t *testing.T) {
 	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
 		Policy: rules.Fail, ExitAfterTurn: true, Host: hostHeadless})
 	c.session = "real"
-	c.hook(&hook.Payload{HookEventName: hook.SessionStart, TranscriptPath: "/t/real.jsonl", Source: "startup"})
+	c.hook(&hook.Payload{HookEventName: hook.SessionStart, Source: "startup"})
 	ev := r.wait(`"session"`)
-	if ev["session_id"] != "real" || ev["transcript_path"] != "/t/real.jsonl" {
+	if ev["session_id"] != "real" || ev["transcript_path"] != c.transcript {
 		t.Errorf("session event %v", ev)
 	}
 	qs := fakeclaude.Answers([]fakeclaude.Question{database})
@@ -106,30 +108,130 @@ func TestFormOtherSession(t *testing.T) {
 // TestFormForkedSession: ← at Claude's prompt moves the conversation to the
 // background (2.1.227 and later): it goes on in a fork, and Claude starts a
 // new session for its sessions view beside it, in either order (2.1.332
-// sent the new one last). The fork is followed, the new one is not, nor a
-// later start of it: the conversation's form, asked from the fork, is
-// answered; a Stop of the new session does not end the run.
+// sent the new one last). The fork is followed once its first message
+// comes and its transcript confirms it; the new one is not, nor a later
+// start of it: the conversation's form, asked from the fork, is answered;
+// a Stop of the new session does not end the run.
 func TestFormForkedSession(t *testing.T) {
 	t.Parallel()
 	c := newChild(t, fakeclaude.Faults{})
 	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
 		Policy: rules.Fail, ExitAfterTurn: true, Host: hostHeadless})
 	c.session = "real"
-	c.hook(&hook.Payload{HookEventName: hook.SessionStart, TranscriptPath: "/t/real.jsonl", Source: "startup"})
+	c.hook(&hook.Payload{HookEventName: hook.SessionStart, Source: "startup"})
 	r.wait(`"session"`)
-	c.session = "fork"
-	c.hook(&hook.Payload{HookEventName: hook.SessionStart, TranscriptPath: "/t/fork.jsonl", Source: "fork"})
+	// Claude writes the fork's transcript beside the conversation's.
+	fork := besideTranscript(t, c, "fork")
+	c.mu.Lock()
+	c.session, c.transcript = "fork", fork
+	c.mu.Unlock()
+	c.hook(&hook.Payload{HookEventName: hook.SessionStart, Source: "fork"})
 	c.session = "view"
 	c.hook(&hook.Payload{HookEventName: hook.SessionStart, TranscriptPath: "/t/view.jsonl", Source: "startup"})
 	// A task of the view's own, compacted: still not followed.
 	c.hook(&hook.Payload{HookEventName: hook.SessionStart, TranscriptPath: "/t/view.jsonl", Source: "compact"})
 	r.log.WaitForN(t, `"session"`, 4, 10*time.Second)
 	c.forge(&hook.Payload{SessionID: "view", HookEventName: hook.Stop})
-	r.wait("refused: this run's Claude is in session fork")
+	r.wait("refused: this run's Claude is in session real")
 	c.session = "fork"
 	c.ask("t1", database)
 	rep := r.result()
-	if !r.has("verified") || !rep.Ended || strings.Contains(r.log.String(), `refused: this run's Claude is in session view`) {
+	if !r.has("verified") || !rep.Ended || strings.Contains(r.log.String(), `refused: this run's Claude is in session view`) ||
+		!strings.Contains(r.log.String(), `"confirmed":true,"event":"session","session_id":"fork"`) {
 		t.Errorf("the fork's form not verified, or the new session followed (report %+v)\n%s", rep, r)
+	}
+}
+
+// besideTranscript writes the start of session id's transcript beside c's,
+// as Claude Code does for a new session of the same folder, and returns
+// its path.
+func besideTranscript(t *testing.T, c *fakeChild, id string) string {
+	t.Helper()
+	p := filepath.Join(filepath.Dir(c.transcript), id+".jsonl")
+	if err := os.WriteFile(p, []byte(`{"type":"user","uuid":"u1","sessionId":"`+id+`","message":{"role":"user","content":"hello"}}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestFormForgedSessionStart: a SessionStart naming a new session, sent by
+// a process of Claude's with no transcript of Claude's behind it, does not
+// move the pin: Claude's own form, of the session it is in, is still
+// answered and the run ends at its Stop; a message of the forged session
+// is refused. A /clear that Claude's transcript confirms is followed.
+func TestFormForgedSessionStart(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite"), deploy.Question: sel("A VPS")}},
+		Policy: rules.Fail, ExitAfterTurn: true, Host: hostHeadless})
+	c.session = "real"
+	c.hook(&hook.Payload{HookEventName: hook.SessionStart, Source: "startup"})
+	r.wait(`"session"`)
+	forged := filepath.Join(filepath.Dir(c.transcript), "evil.jsonl")
+	c.forge(&hook.Payload{SessionID: "evil", TranscriptPath: forged, HookEventName: hook.SessionStart, Source: "clear"})
+	c.forge(&hook.Payload{SessionID: "evil", TranscriptPath: c.transcript, HookEventName: hook.SessionStart, Source: "compact"})
+	c.forge(&hook.Payload{SessionID: "evil", TranscriptPath: forged, HookEventName: hook.Stop})
+	r.wait(`does not show it in evil`)
+	// The pinned session's transcript cannot be moved either.
+	c.forge(&hook.Payload{SessionID: "real", TranscriptPath: forged, HookEventName: hook.SessionStart, Source: "compact"})
+	r.wait(`not followed`)
+	c.mu.Lock()
+	c.noStop = true // the person clears the conversation before the turn ends
+	c.mu.Unlock()
+	c.ask("t1", database)
+	r.wait(`"verified"`)
+
+	// Claude's own /clear: its new transcript names the new session.
+	c.mu.Lock()
+	c.noStop = false
+	c.session, c.transcript = "next", besideTranscript(t, c, "next")
+	c.mu.Unlock()
+	c.hook(&hook.Payload{HookEventName: hook.SessionStart, Source: "clear"})
+	c.ask("t2", deploy)
+	rep := r.result()
+	if !strings.Contains(r.log.String(), `"confirmed":true,"event":"session","session_id":"next"`) ||
+		strings.Count(r.log.String(), `"event":"verified"`) != 2 || !rep.Ended {
+		t.Errorf("want both forms verified, the cleared session followed once confirmed, the run ended at its Stop (report %+v)\n%s", rep, r)
+	}
+}
+
+// TestFormStopWhileWorking: a Stop sent while Claude's transcript shows it
+// still working (a tool of its running: the command that sent it) does not
+// end the turn: reported and ignored; a second Stop for a turn already
+// over is too. Claude's own Stop ends the run.
+func TestFormStopWhileWorking(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Policy: rules.Fail, ExitAfterTurn: true, Host: hostHeadless})
+	c.session = "real"
+	c.hook(&hook.Payload{HookEventName: hook.SessionStart, Source: "startup"})
+	r.wait(`"session"`)
+	c.mu.Lock()
+	c.record(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: "Bash", ToolUseID: "toolu_bash"})
+	c.mu.Unlock()
+	c.forge(&hook.Payload{SessionID: "real", TranscriptPath: c.transcript, HookEventName: hook.Stop})
+	r.wait(`shows it still working): not Claude's, ignored`)
+	if r.has("turn_end") {
+		t.Fatalf("a Stop while Claude works ended the turn\n%s", r)
+	}
+	c.hook(&hook.Payload{HookEventName: hook.PostToolUse, ToolName: "Bash", ToolUseID: "toolu_bash"})
+	c.hook(&hook.Payload{HookEventName: hook.Stop})
+	rep := r.result()
+	if !rep.Ended || strings.Count(r.log.String(), `"event":"turn_end"`) != 1 {
+		t.Errorf("report %+v\n%s", rep, r)
+	}
+}
+
+// TestSecondStop: a Stop for a turn whose Stop already came is ignored.
+func TestSecondStop(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Policy: rules.Fail, Host: hostHeadless})
+	c.hook(&hook.Payload{HookEventName: hook.Stop})
+	r.wait(`"turn_end"`)
+	c.forge(&hook.Payload{TranscriptPath: c.transcript, HookEventName: hook.Stop})
+	r.wait(`a second Stop for a turn already over`)
+	if n := strings.Count(r.log.String(), `"event":"turn_end"`); n != 1 {
+		t.Errorf("%d turn ends\n%s", n, r)
 	}
 }

@@ -24,8 +24,10 @@ import (
 // wait policy) or while they are asked on claudewrap's prompt. The first
 // answer wins: the person's keys at Claude's screen, the prompt, the
 // fallback when time runs out, or a remote answer; the others are told. A
-// remote answer is driven and verified exactly like a rule's, and its
-// sender learns what Claude recorded from the run's own events.
+// remote answer is checked before it takes the form (remote.Check: what
+// the form cannot take or the screen cannot show is refused, and changes
+// nothing), driven and verified exactly like a rule's, and its sender
+// learns what Claude recorded from the run's own events.
 
 // ErrAnsweredElsewhere ends claudewrap's prompt when the form was answered
 // from elsewhere first.
@@ -79,15 +81,14 @@ func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decisi
 	if posted { // Claude's record is being read (see verify)
 		return remote.Outcome{Result: "taken", Message: "Claude has recorded it (its record is being read)"}
 	}
-	if len(ds) != len(f.questions) {
-		return remote.Outcome{Result: "refused", Message: fmt.Sprintf("the form asks %d questions; %d answers given", len(f.questions), len(ds))}
+	// Checked before the form is taken: a refused answer leaves the form
+	// waiting as it was, for a later answer.
+	if err := remote.Check(f.questions, ds); err != nil {
+		return remote.Outcome{Result: "refused", Message: err.Error()}
 	}
 	rds := make([]rules.Decision, len(ds))
 	cancels := false
 	for i, d := range ds {
-		if err := d.Check(f.questions[i]); err != nil {
-			return remote.Outcome{Result: "refused", Message: fmt.Sprintf("question %d (%q): %v", i+1, f.questions[i].Question, err)}
-		}
 		rds[i] = rules.Decision{Decision: d, Rule: "remote"}
 		cancels = cancels || d.Action == answer.Cancel
 	}

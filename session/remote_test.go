@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -214,4 +215,80 @@ func TestRemoteSecondWhilePromptGoes(t *testing.T) {
 		t.Errorf("the second answer: %+v, want taken\n%s", o2, r)
 	}
 	r.end()
+}
+
+// layout is a question drawn with previews: notes go with its options.
+var layout = fakeclaude.Question{Header: "Layout", Question: "Which layout should the dashboard use?", Options: []fakeclaude.Option{
+	{Label: "Sidebar", Desc: "Navigation on the left", Preview: "| nav | main |"},
+	{Label: "Top bar", Desc: "Navigation on top", Preview: "| nav |\n| main |"},
+}}
+
+// TestRemoteRefused: an answer from elsewhere that the form cannot take,
+// or whose text the screen cannot show as typed (a skin tone, invalid
+// UTF-8, a zero-width joiner), is refused with the reason, on one line,
+// before the form is taken: no key is sent, the form still waits, and a
+// later answer that can be given answers it. Before, an answer with such
+// text was taken and failed on the screen: headless, the form was
+// cancelled and the next answer found no form; on the person's terminal
+// the sender was told it failed. A cancel given for one question of two
+// was taken for the whole form.
+func TestRemoteRefused(t *testing.T) {
+	t.Parallel()
+	notes := sel("Top bar")
+	notes.Notes = "keep it 👍🏽"
+	typed := func(s string) answer.Decision { return answer.Decision{Action: answer.Type, Text: s} }
+	one := func(d answer.Decision) []answer.Decision { return []answer.Decision{d} }
+	for _, tc := range []struct {
+		name string
+		qs   []fakeclaude.Question
+		bad  []answer.Decision
+		why  string // in the reason given
+		good []answer.Decision
+		want string // what Claude records for good's first answer
+	}{
+		{"type, a skin tone", []fakeclaude.Question{database}, one(typed("ok 👍🏽")), "a skin tone", one(sel("SQLite")), "SQLite"},
+		{"type, invalid UTF-8", []fakeclaude.Question{database}, one(typed("ok \xff")), "not valid UTF-8", one(typed("ok 👍")), "ok 👍"},
+		{"type, U+FFFD", []fakeclaude.Question{database}, one(typed("ok \ufffd")), "replacement character", one(sel("MongoDB")), "MongoDB"},
+		{"chat, an emoji joined by ZWJ", []fakeclaude.Question{database}, one(answer.Decision{Action: answer.Chat, Text: "ask the 👩\u200d🚀"}),
+			"zero-width joiner", one(sel("SQLite")), "SQLite"},
+		{"notes, a skin tone", []fakeclaude.Question{layout}, one(notes), "a skin tone", one(sel("Sidebar")), "Sidebar"},
+		{"a label not offered", []fakeclaude.Question{database}, one(sel("Oracle")), `"Oracle" is not offered`, one(sel("SQLite")), "SQLite"},
+		{"two labels, single-select", []fakeclaude.Question{database}, one(sel("SQLite", "MongoDB")), "single-select", one(sel("SQLite")), "SQLite"},
+		{"notes without previews", []fakeclaude.Question{database}, one(answer.Decision{Action: answer.Select, Labels: []string{"SQLite"}, Notes: "why"}),
+			"previews", one(sel("SQLite")), "SQLite"},
+		{"typed, multi-select", []fakeclaude.Question{features}, one(typed("all")), "multi-select", one(sel("Auth", "API")), "Auth, API"},
+		{"two answers, one question", []fakeclaude.Question{database}, []answer.Decision{sel("SQLite"), sel("SQLite")}, "asks 1 questions; 2 answers",
+			one(sel("SQLite")), "SQLite"},
+		{"cancel for one question of two", []fakeclaude.Question{database, deploy}, []answer.Decision{sel("SQLite"), {Action: answer.Cancel}},
+			"cancel ends the whole form", []answer.Decision{sel("SQLite"), sel("A VPS")}, "SQLite"},
+	} {
+		for _, headless := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, headless %t", tc.name, headless), func(t *testing.T) {
+				t.Parallel()
+				c := newChild(t, fakeclaude.Faults{})
+				cfg := Config{Decider: decider{}, Policy: rules.Passthrough, Host: hostTerminal}
+				if headless {
+					cfg.Policy, cfg.Host = rules.Wait, hostHeadless
+				}
+				r := startRun(t, c, cfg)
+				c.ask("t1", tc.qs...)
+				r.wait(`"handed_over"`)
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				o := remoteHandler{r.s}.Answer(ctx, "t1", tc.bad)
+				if o.Result != "refused" || !strings.Contains(o.Message, tc.why) || strings.Contains(o.Message, "\n") {
+					t.Errorf("the answer %v: %+v, want refused, one line saying %q\n%s", tc.bad, o, tc.why, r)
+				}
+				c.Settle()
+				if got := c.Received(); len(got) > 0 || r.has("decision") || r.has("cancelled") || r.has("error") || len(remoteHandler{r.s}.Pending()) != 1 {
+					t.Errorf("after the refused answer: keys %v, the form pending %d times\n%s", got, len(remoteHandler{r.s}.Pending()), r)
+				}
+				o = remoteHandler{r.s}.Answer(ctx, "t1", tc.good)
+				if o.Result != "verified" || o.Recorded[tc.qs[0].Question] != tc.want {
+					t.Errorf("the answer after it: %+v, want verified %q\n%s", o, tc.want, r)
+				}
+				r.end()
+			})
+		}
+	}
 }

@@ -71,8 +71,15 @@ type Config struct {
 	// Permits decides tools' permission requests and plan approval (the
 	// rules' permissions:); nil decides none.
 	Permits Permitter
-	// Trust answers Claude's folder trust dialog "Yes" (--trust).
-	Trust bool
+	// AskRules says the permission rules allow or ask: they act only on the
+	// dialogs Claude shows, which is said when Claude's mode shows none.
+	AskRules bool
+	// Gate has every tool's PreToolUse decided by the permission rules'
+	// deny and fail decisions (decideTool, gate.go), in every permission mode.
+	Gate bool
+	// Trust, when set, answers Claude's folder trust dialog "Yes", and says
+	// who said to ("--trust", or the rules file that does).
+	Trust string
 	// DialogGrace is how long a headless run lets a dialog nobody answers
 	// stay before it is reported blocked (default 3s); IdleLimit how long
 	// Claude's screen may stay unchanged with no question open, and about
@@ -203,9 +210,18 @@ type session struct {
 	// followed.
 	sessionID string
 	besides   map[string]bool
-	// heldStop is a Stop that came while a form was open (see stop).
-	heldStop bool
-	turns    int // Stop hooks applied (turn_end): a turn over ends cancelOnSight
+	// candidates are sessions Claude said it started (a /clear, a fork),
+	// by their transcript, not followed until confirmed (see ours).
+	candidates map[string]string
+	// modes are the permission modes already said (noteMode).
+	modes map[string]bool
+	// heldStop is a Stop that came while a form was open, and the
+	// transcript it is to be checked against (see stop); lastTurn is the
+	// message that ended the last turn a Stop applied to.
+	heldStop     bool
+	heldStopPath string
+	lastTurn     string
+	turns        int // Stop hooks applied (turn_end): a turn over ends cancelOnSight
 	// choice is a permission decision waiting for its dialog to show (see
 	// dialogs.go); dialogCancel stops the dialog being answered when the
 	// person types.
@@ -264,11 +280,12 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		hc.Version = InstalledVersion(hc.Path)
 	}
 	s.version = hc.Version
-	settings := hook.Settings(cfg.Exe, srv.Path())
+	opts := hook.Options{Gate: cfg.Gate}
 	if cfg.AnswerVia == AnswerViaHook {
 		srv.ReplyToQuestions(hookWait)
-		settings = hook.SettingsAnswering(cfg.Exe, srv.Path(), hookWait)
+		opts.Wait = hookWait
 	}
+	settings := hook.SettingsWith(cfg.Exe, srv.Path(), opts)
 	hc.Args, err = hook.WithSettings(hc.Args, settings)
 	if err != nil {
 		return Report{}, err
@@ -363,12 +380,26 @@ func (s *session) handle(m hook.Message) {
 		return
 	}
 	p := m.Payload
-	if !s.ours(p) {
-		if p.HookEventName == hook.SessionStart {
-			s.sessionStarted(p)
-			if s.reg != nil {
-				s.reg.Refresh() // the session is named by Claude's id too
-			}
+	if p.Gated() {
+		s.decideTool(m)
+		return
+	}
+	ours := s.ours(p)
+	// ours handles a SessionStart and does not pass it on: one that names
+	// the pinned session is Claude's session started all the same, for
+	// the start watchdog (see watchDialogs).
+	started := p.HookEventName == hook.SessionStart && s.pinned(p.SessionID)
+	if ours || started {
+		s.noteMode(p.PermissionMode)
+	}
+	if started {
+		s.mu.Lock()
+		s.hooked = true
+		s.mu.Unlock()
+	}
+	if !ours {
+		if p.HookEventName == hook.SessionStart && s.reg != nil {
+			s.reg.Refresh() // the session is named by Claude's id too
 		}
 		if m.Reply != nil {
 			m.Reply(nil) // its hook goes at once, rather than when its wait runs out
@@ -395,20 +426,9 @@ func (s *session) handle(m hook.Message) {
 		a := s.arrive(p)
 		s.goWork(func() { s.verify(a) })
 	case hook.Stop:
-		s.stop()
+		s.stop(s.stopPath(p))
 	case hook.PermissionRequest:
 		s.permission(m)
-	}
-}
-
-// sessionStarted notes that Claude started its session, for the start
-// watchdog (see watchDialogs), when SessionStart named the session this run
-// follows: ours handles SessionStart and does not pass it on.
-func (s *session) sessionStarted(p *hook.Payload) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if p.SessionID != "" && p.SessionID == s.sessionID {
-		s.hooked = true
 	}
 }
 

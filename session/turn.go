@@ -3,16 +3,21 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"syscall"
 	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/internal/transcript"
 )
 
-// stop handles the Stop hook: a pending chat message becomes the next
-// turn; otherwise, with --exit-after-turn, Claude is ended.
+// stop handles the Stop hook: once Claude's transcript at path confirms
+// its turn is over, a pending chat message becomes the next turn;
+// otherwise, with --exit-after-turn, Claude is ended.
 //
 // Claude cannot end its turn while one of its questions waits for an
 // answer, so a Stop that comes while a form is open is held until the open
@@ -20,13 +25,78 @@ import (
 // Claude's), applied if none is recorded (the form went away unseen, say a
 // hook of the person's refused the tool). Ending Claude on a forged Stop
 // would lose the answer.
-func (s *session) stop() {
+func (s *session) stop(path string) {
 	s.mu.Lock()
 	if s.openLocked() != nil {
-		s.heldStop = true
+		s.heldStop, s.heldStopPath = true, path
 		s.mu.Unlock()
 		return
 	}
+	s.mu.Unlock()
+	s.goWork(func() {
+		if s.turnOver(path) {
+			s.endOfTurn()
+		}
+	})
+}
+
+// stopPath is the transcript a Stop is checked against: the session's, or,
+// before Claude named its session, the Stop's own.
+func (s *session) stopPath(p *hook.Payload) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.transcript != "" || s.sessionID != "" {
+		return s.transcript
+	}
+	return p.TranscriptPath
+}
+
+// stopWait bounds the wait for Claude's transcript to show the end of the
+// turn a Stop says is over. Claude writes its last message before it runs
+// its Stop hooks: the wait is for a slow disk, and for a Stop that is not
+// Claude's, which is reported once it runs out.
+const stopWait = 3 * time.Second
+
+// turnOver reports whether Claude's transcript at path shows its turn over
+// (its last message the assistant's, calling no tool) at a turn not already
+// ended. A process of Claude's can run the hook command and send a Stop
+// while Claude works: that one is reported and ignored.
+func (s *session) turnOver(path string) bool {
+	deadline := time.Now().Add(stopWait)
+	for {
+		m, _ := transcript.LastMessage(path)
+		if m.TurnOver() {
+			s.mu.Lock()
+			again := m.UUID != "" && m.UUID == s.lastTurn
+			s.lastTurn = m.UUID
+			s.mu.Unlock()
+			if again {
+				s.log.Emit("error", events.Fields{"message": "a second Stop for a turn already over: not Claude's, ignored"})
+			}
+			return !again
+		}
+		if time.Now().After(deadline) || s.ctx.Err() != nil {
+			why := "its transcript is not known"
+			if _, err := os.Stat(path); path != "" && err != nil {
+				why = fmt.Sprintf("its transcript %s cannot be read", path)
+			} else if path != "" {
+				why = fmt.Sprintf("its transcript %s shows it still working", path)
+			}
+			s.log.Emit("error", events.Fields{"message": "a Stop that Claude's transcript does not confirm (" + why + "): not Claude's, ignored"})
+			return false
+		}
+		t := time.NewTimer(100 * time.Millisecond)
+		select {
+		case <-t.C:
+		case <-s.ctx.Done():
+			t.Stop()
+		}
+	}
+}
+
+// endOfTurn applies a Stop Claude's transcript confirmed.
+func (s *session) endOfTurn() {
+	s.mu.Lock()
 	msg, from, at := s.chat, s.chatFrom, s.chatAt
 	s.chat, s.chatFrom = "", nil
 	id := s.sessionID
@@ -71,7 +141,8 @@ func (s *session) openLocked() *form {
 func (s *session) releaseStopLocked(next state) {
 	if s.heldStop && (next == done || next == handedOver) && s.openLocked() == nil {
 		s.heldStop = false
-		s.goWork(s.stop)
+		path := s.heldStopPath
+		s.goWork(func() { s.stop(path) })
 	}
 }
 

@@ -250,7 +250,7 @@ func decisions(qs []answer.Question, req answerRequest) ([]answer.Decision, erro
 		if req.Chat != "" {
 			d = answer.Decision{Action: answer.Chat, Text: req.Chat}
 		}
-		return answer.WholeForm(d, len(qs)), nil
+		return checked(qs, answer.WholeForm(d, len(qs)))
 	}
 	if len(req.Answers) != len(qs) {
 		return nil, fmt.Errorf("the form asks %d questions; %d answers given", len(qs), len(req.Answers))
@@ -270,12 +270,18 @@ func decisions(qs []answer.Question, req answerRequest) ([]answer.Decision, erro
 		default:
 			return nil, fmt.Errorf("question %d (%q) has no answer", i+1, qs[i].Question)
 		}
-		if err := d.Check(qs[i]); err != nil {
-			return nil, fmt.Errorf("question %d (%q): %v", i+1, qs[i].Question, err)
-		}
 		out[i] = d
 	}
-	return out, nil
+	return checked(qs, out)
+}
+
+// checked is ds once remote.Check holds, as the session will check them:
+// what it would refuse is not sent.
+func checked(qs []answer.Question, ds []answer.Decision) ([]answer.Decision, error) {
+	if err := remote.Check(qs, ds); err != nil {
+		return nil, err
+	}
+	return ds, nil
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

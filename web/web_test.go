@@ -111,6 +111,9 @@ func TestServeAnswers(t *testing.T) {
 		{`{"session":"42","tool_use_id":"toolu_1","answers":[{"type":"mine","notes":"n"}]}`, "notes go with an option picked"},
 		{`{"session":"42","tool_use_id":"toolu_9","answers":[{"select":["API"]}]}`, "no longer waits"},
 		{`{"session":"42","tool_use_id":"toolu_1","chat":"x","cancel":true}`, "alone"},
+		// Text the screen cannot show as typed; invalid UTF-8 reads as U+FFFD.
+		{`{"session":"42","tool_use_id":"toolu_1","chat":"ok 👍🏽"}`, "holds a skin tone"},
+		{"{\"session\":\"42\",\"tool_use_id\":\"toolu_1\",\"chat\":\"ok \xff\"}", "holds the replacement character"},
 		{`{"session":"42","tool_use_id":"toolu_1","answers":[{"select":["API"]}],"sudo":true}`, "unknown field"},
 	} {
 		code, body := do(t, "POST", base+"/api/answer", s.Token, "", tc.body)

@@ -389,6 +389,10 @@ func TestAnswerDecisions(t *testing.T) {
 		{"cancel", []answer.Question{db, feats}, AnswerOptions{Cancel: true}, false, "cancel | cancel", false},
 		{"answers", []answer.Question{db, feats}, AnswerOptions{Answers: "[{select: MongoDB}, {select: [API, Auth]}]"}, false, `select "MongoDB" | select "API", "Auth"`, false},
 		{"answers, wrong count", []answer.Question{db, feats}, AnswerOptions{Answers: "[{select: MongoDB}]"}, false, "asks 2 questions; 1 answers given", true},
+		{"answers, text the screen cannot show", []answer.Question{db, feats}, AnswerOptions{Answers: `[{type: "ok 👍🏽"}, {select: [API]}]`}, false,
+			`--answers: question 1 ("Which database?"): "ok 👍🏽" holds a skin tone`, true},
+		{"answers, a cancel for one question", []answer.Question{db, feats}, AnswerOptions{Answers: "[{select: MongoDB}, {cancel: true}]"}, false,
+			"question 2: cancel ends the whole form", true},
 		{"answers and select", []answer.Question{db}, AnswerOptions{Answers: "[{select: SQLite}]", Select: []string{"SQLite"}}, false, "alone", true},
 		{"select on two questions", []answer.Question{db, feats}, AnswerOptions{Select: []string{"SQLite"}}, false, "give --answers", true},
 		{"nothing", []answer.Question{db}, AnswerOptions{}, false, "say the answer", true},
@@ -427,6 +431,11 @@ func TestAnswerFlagsFirst(t *testing.T) {
 		{[]string{"answer", "4242", "--select", "A", "--index", "2"}, "give only one of"},
 		{[]string{"answer", "4242", "--cancel", "--notes", "n"}, "--notes go with an option picked"},
 		{[]string{"answer", "4242", "--answers", "[{selekt: A}]"}, "selekt"},
+		// Text the screen cannot show as typed, whatever the form.
+		{[]string{"answer", "4242", "--type", "ok 👍🏽"}, "--type: \"ok 👍🏽\" holds a skin tone"},
+		{[]string{"answer", "4242", "--type", "ok \xff"}, "--type: \"ok \\xff\" is not valid UTF-8"},
+		{[]string{"answer", "4242", "--chat", "ask the 👩\u200d🚀"}, "--chat: \"ask the 👩\\u200d🚀\" holds a zero-width joiner"},
+		{[]string{"answer", "4242", "--index", "1", "--notes", "cafe\u0301"}, "--notes: \"cafe\u0301\" holds a combining mark"},
 	} {
 		_, _, err := executeRoot(t, tc.args...)
 		if codeOf(err) != ExitUsage || !strings.Contains(err.Error(), tc.want) {
@@ -497,10 +506,16 @@ func TestHookNeverFails(t *testing.T) {
 }
 
 // answerHandler is a session as `claudewrap answer` reaches it: one form
-// waits, and every answer gets outcome.
-type answerHandler struct{ outcome remote.Outcome }
+// waits (forms, else a plain one), and every answer gets outcome.
+type answerHandler struct {
+	outcome remote.Outcome
+	forms   []remote.Form
+}
 
 func (h answerHandler) Pending() []remote.Form {
+	if h.forms != nil {
+		return h.forms
+	}
 	return []remote.Form{{ToolUseID: "toolu_1", Questions: []answer.Question{{Question: "Which?", Header: "Q",
 		Options: []answer.Option{{Label: "A"}, {Label: "B"}}}}}}
 }
@@ -524,7 +539,7 @@ func TestAnswerOutcomeOnce(t *testing.T) {
 		{remote.Outcome{Result: "taken", Message: "answered by someone else first"}, true, `{"result":"taken","message":"answered by someone else first"}` + "\n", "taken: answered by someone else first"},
 		{remote.Outcome{Result: "verified", Recorded: map[string]string{"Which?": "A"}}, false, "verified: Claude recorded", ""},
 	} {
-		reg, err := remote.Register(answerHandler{tc.o}, "/")
+		reg, err := remote.Register(answerHandler{outcome: tc.o}, "/")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,6 +20,9 @@ type HookOptions struct {
 	Stderr io.Writer
 	Socket string
 	Wait   time.Duration
+	// Gate: a tool call the wrapper does not decide is denied (the run's
+	// deny rules must hold even when the wrapper cannot answer).
+	Gate bool
 }
 
 // NewCmdHook builds `claudewrap hook`, which Claude Code runs as a hook
@@ -27,7 +30,9 @@ type HookOptions struct {
 // installed anew during a run may take other ones than the settings the
 // run gave Claude): Claude reads exit 2 as a block. It waits at most the
 // --wait the run asked for, and prints on stdout only what claudewrap gave
-// for Claude: a PermissionRequest's decision, a question's answers.
+// for Claude: a PermissionRequest's decision, a question's answers, a
+// tool's deny; with --gate, a deny of its own for a tool call the wrapper
+// did not decide.
 func NewCmdHook(stdin io.Reader, stdout, stderr io.Writer, runF func(*HookOptions) error) *cobra.Command {
 	opts := &HookOptions{Stdin: stdin, Stdout: stdout, Stderr: stderr}
 	wait := &hookWait{d: &opts.Wait}
@@ -47,7 +52,11 @@ func NewCmdHook(stdin io.Reader, stdout, stderr io.Writer, runF func(*HookOption
 		if runF != nil {
 			return runF(opts)
 		}
-		if err := hook.ForwardWaiting(opts.Stdin, opts.Socket, opts.Stdout, opts.Wait); err != nil {
+		forward := hook.ForwardWaiting
+		if opts.Gate {
+			forward = hook.ForwardGated
+		}
+		if err := forward(opts.Stdin, opts.Socket, opts.Stdout, opts.Wait); err != nil {
 			fmt.Fprintln(opts.Stderr, "claudewrap hook: "+err.Error())
 		}
 		return nil
@@ -75,6 +84,7 @@ waits at most that long for the wrapper's answer.`,
 	})
 	cmd.Flags().StringVar(&opts.Socket, "socket", "", "the wrapper's hook socket (default $CLAUDEWRAP_HOOK_SOCKET)")
 	cmd.Flags().Var(wait, "wait", "how long the wrapper may take to answer (the hook answer strategy)")
+	cmd.Flags().BoolVar(&opts.Gate, "gate", false, "deny a tool call the wrapper does not decide (the run has deny rules)")
 	return cmd
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/internal/safe"
 )
 
 // human turns the run's events into the short lines a person reads:
@@ -34,9 +35,10 @@ func newHuman(w io.Writer, hold bool) *human {
 	return &human{w: w, hold: hold, seenDialogs: map[string]bool{}}
 }
 
-// say prints or holds one line.
+// say prints or holds one line, made safe for a terminal: it quotes what
+// Claude, its tools and the rules' programs said.
 func (h *human) say(format string, args ...any) {
-	line := "claudewrap: " + fmt.Sprintf(format, args...)
+	line := "claudewrap: " + safe.Line(fmt.Sprintf(format, args...))
 	if h.hold {
 		h.held = append(h.held, line)
 		return
@@ -81,6 +83,8 @@ func (h *human) event(name string, f events.Fields) {
 			h.say("%s dialog: %s picks %s", str("dialog"), str("by"), what)
 		case str("dialog") != "":
 			h.say("%s for %s: rule %q decides %s", str("dialog"), str("tool"), str("rule"), str("decide"))
+		case str("hook") != "":
+			h.say("Claude's %s call: rule %q decides %s before it runs", str("tool"), str("rule"), str("decide"))
 		default:
 			by := fmt.Sprintf("rule %q answers", str("rule"))
 			switch str("rule") {
@@ -148,6 +152,8 @@ func (h *human) event(name string, f events.Fields) {
 			h.dialogsSeen++
 			h.say("Claude shows its %s dialog %q", str("kind"), firstOf(str("title"), str("prompt")))
 		}
+	case "permission_mode":
+		h.say("%s", str("note"))
 	case "blocked":
 		h.blocked++
 		h.say("blocked: %s", str("reason"))

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -33,11 +34,12 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// fakeClaude behaves like a TUI: it turns on the modes Claude uses, then
-// exits or waits to be killed.
+// fakeClaude behaves like a TUI: it turns on the modes Claude uses, runs
+// one of claudewrap's hooks if asked to, then exits or waits to be killed.
 func fakeClaude(args []string) int {
+	var settings string
 	if len(args) > 1 && args[0] == "--settings" {
-		args = args[2:] // claudewrap's hooks
+		settings, args = args[1], args[2:] // claudewrap's hooks
 	}
 	term.MakeRaw(0)
 	os.Stdout.WriteString("\x1b[?2004h\x1b[?1004h\x1b[>1u\x1b[?25l") // paste, focus, kitty, hidden cursor
@@ -53,6 +55,14 @@ func fakeClaude(args []string) int {
 		fmt.Printf("orphan %d\r\n", o.Process.Pid)
 		args = args[1:]
 	}
+	if args[0] == "hook" {
+		// hook EVENT JSON: the hook Claude would run for EVENT, given JSON.
+		if err := runHook(settings, args[1], args[2]); err != nil {
+			fmt.Printf("hook: %v\r\n", err)
+			return 2
+		}
+		args = args[3:]
+	}
 	switch args[0] {
 	case "exit":
 		n, _ := strconv.Atoi(args[1])
@@ -61,6 +71,24 @@ func fakeClaude(args []string) int {
 		select {}
 	}
 	return 2
+}
+
+// runHook runs the command claudewrap's --settings give for event, with
+// payload on its stdin, as Claude Code runs a hook.
+func runHook(settings, event, payload string) error {
+	var cfg struct {
+		Hooks map[string][]struct{ Hooks []struct{ Command string } }
+	}
+	if err := json.Unmarshal([]byte(settings), &cfg); err != nil {
+		return err
+	}
+	if len(cfg.Hooks[event]) == 0 || len(cfg.Hooks[event][0].Hooks) == 0 {
+		return fmt.Errorf("no %s hook in %s", event, settings)
+	}
+	cmd := exec.Command("/bin/sh", "-c", cfg.Hooks[event][0].Hooks[0].Command)
+	cmd.Env = append(os.Environ(), "CLI_TEST_AS=claudewrap")
+	cmd.Stdin = strings.NewReader(payload)
+	return cmd.Run()
 }
 
 // waitFor waits until the terminal has shown want, with a deadline.

@@ -10,8 +10,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/internal/safe"
 	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
+	"github.com/claudewrap/claudewrap/screen"
 )
 
 // NewCmdPending builds `claudewrap pending`.
@@ -45,7 +47,7 @@ func printForms(w io.Writer, forms []remote.Form, asJSON bool) error {
 			forms = []remote.Form{}
 		}
 		b, _ := json.MarshalIndent(forms, "", "  ")
-		fmt.Fprintln(w, string(b))
+		fmt.Fprintln(w, string(safe.JSON(b)))
 		return nil
 	}
 	if len(forms) == 0 {
@@ -57,23 +59,23 @@ func printForms(w io.Writer, forms []remote.Form, asJSON bool) error {
 		inSession[f.Session]++
 	}
 	for _, f := range forms {
-		fmt.Fprintf(w, "session %s (%s), form %s, waiting %s:\n", f.Session, f.Cwd, f.ToolUseID,
+		printLine(w, "session %s (%s), form %s, waiting %s:", f.Session, f.Cwd, f.ToolUseID,
 			time.Since(f.Since).Round(time.Second))
 		for i, q := range f.Questions {
 			kind := "one answer"
 			if q.MultiSelect {
 				kind = "several answers"
 			}
-			fmt.Fprintf(w, "  %d. [%s] %s (%s)\n", i+1, q.Header, q.Question, kind)
+			printLine(w, "  %d. [%s] %s (%s)", i+1, q.Header, q.Question, kind)
 			for j, o := range q.Options {
-				fmt.Fprintf(w, "       %d. %s", j+1, o.Label)
+				line := fmt.Sprintf("       %d. %s", j+1, o.Label)
 				if o.Description != "" {
-					fmt.Fprintf(w, " — %s", o.Description)
+					line += " — " + o.Description
 				}
 				if o.Preview != "" {
-					fmt.Fprintf(w, " (with a preview)")
+					line += " (with a preview)"
 				}
-				fmt.Fprintln(w)
+				printLine(w, "%s", line)
 			}
 		}
 		// With several forms waiting in a session, answer needs to be told
@@ -82,7 +84,7 @@ func printForms(w io.Writer, forms []remote.Form, asJSON bool) error {
 		if inSession[f.Session] > 1 {
 			which = " --form " + f.ToolUseID
 		}
-		fmt.Fprintf(w, "  answer: claudewrap answer %s%s --select LABEL (one question), or --answers '[{select: A}, …]'\n", f.Session, which)
+		printLine(w, "  answer: claudewrap answer %s%s --select LABEL (one question), or --answers '[{select: A}, …]'", f.Session, which)
 	}
 	return nil
 }
@@ -229,14 +231,14 @@ func runAnswer(ctx context.Context, stdout io.Writer, opts *AnswerOptions, index
 	}
 	if opts.JSON {
 		b, _ := json.Marshal(o)
-		fmt.Fprintln(stdout, string(b))
+		fmt.Fprintln(stdout, string(safe.JSON(b)))
 	}
 	if !o.OK() {
 		// Said once, on stderr, as every failure is.
 		return withCode(ExitError, fmt.Errorf("%s", outcomeLine(o)))
 	}
 	if !opts.JSON {
-		fmt.Fprintln(stdout, outcomeLine(o))
+		printLine(stdout, "%s", outcomeLine(o))
 	}
 	return nil
 }
@@ -281,6 +283,15 @@ func checkAnswerFlags(opts *AnswerOptions, indexSet bool) error {
 		}
 		return nil
 	}
+	// Text the screen cannot show is refused whatever the form asks.
+	for _, t := range []struct{ flag, text string }{{"--type", opts.Type}, {"--notes", opts.Notes}, {"--chat", opts.Chat}} {
+		if t.text == "" {
+			continue
+		}
+		if err := screen.CheckText(t.text); err != nil {
+			return usageErrorf("%s: %v", t.flag, err)
+		}
+	}
 	switch {
 	case single == 0:
 		return usageErrorf("say the answer with one of --select, --index, --type, --chat, --cancel (or --answers for every question)")
@@ -293,11 +304,27 @@ func checkAnswerFlags(opts *AnswerOptions, indexSet bool) error {
 }
 
 // decisions turns the flags into one decision per question, checked
-// against the questions.
+// against the questions as the session will check them (remote.Check):
+// what it would refuse is not sent.
 func decisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answer.Decision, error) {
 	if err := checkAnswerFlags(opts, indexSet); err != nil {
 		return nil, err
 	}
+	ds, err := flagDecisions(qs, opts, indexSet)
+	if err != nil {
+		return nil, err
+	}
+	if err := remote.Check(qs, ds); err != nil {
+		if opts.Answers != "" {
+			return nil, usageErrorf("--answers: %v", err)
+		}
+		return nil, usageErrorf("%v", err)
+	}
+	return ds, nil
+}
+
+// flagDecisions is decisions before remote.Check.
+func flagDecisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answer.Decision, error) {
 	if opts.Answers != "" {
 		as, err := rules.ParseAnswers("--answers", []byte(opts.Answers))
 		if err != nil {
@@ -333,7 +360,7 @@ func decisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answ
 	case len(opts.Select) > 0:
 		labels := make([]string, len(opts.Select))
 		for i, l := range opts.Select {
-			labels[i] = l // not offered: Check says so
+			labels[i] = l // not offered: remote.Check says so
 			// In any case, as the prompt takes it; the exact label first.
 			if m, ok, err := q.Label(l); err != nil {
 				return nil, usageErrorf("--select: %v", err)
@@ -351,8 +378,5 @@ func decisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answ
 		d = answer.Decision{Action: answer.Type, Text: opts.Type}
 	}
 	d.Notes = opts.Notes
-	if err := d.Check(q); err != nil {
-		return nil, usageErrorf("%v", err)
-	}
 	return []answer.Decision{d}, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/bundle"
 	"github.com/claudewrap/claudewrap/cast"
+	"github.com/claudewrap/claudewrap/internal/safe"
 	"github.com/claudewrap/claudewrap/screen"
 )
 
@@ -76,13 +77,15 @@ func runReplay(opts *ReplayOptions) error {
 	if err != nil {
 		return withCode(ExitUsage, fmt.Errorf("%s: %w", path, err))
 	}
-	fmt.Fprintln(opts.Stdout, snap.Text())
+	// The recording is a file from anywhere: what its screen holds, and
+	// the form read from it, are shown escaped.
+	fmt.Fprintln(opts.Stdout, safe.Text(snap.Text()))
 	fmt.Fprintf(opts.Stdout, "\n--- %dx%d, cursor %d,%d ---\n", snap.Cols, snap.Rows, snap.Cursor.X, snap.Cursor.Y)
 	form, ferr := screen.Recognize(snap)
 	if ferr != nil {
-		fmt.Fprintln(opts.Stdout, ferr)
+		printLine(opts.Stdout, "%v", ferr)
 	} else {
-		fmt.Fprint(opts.Stdout, form)
+		fmt.Fprint(opts.Stdout, safe.Text(form.String()))
 	}
 	switch {
 	case rep != nil && rep.Step == "message":
@@ -96,14 +99,15 @@ func runReplay(opts *ReplayOptions) error {
 // printBundle says what the bundle reports, and whether the replayed screen
 // shows each question as the hook asked it.
 func printBundle(w io.Writer, rep *bundle.Report, form *screen.Form) {
-	fmt.Fprintf(w, "\n--- bug report: form %s, %s: %s (after %d keys) ---\n", rep.ToolUseID, rep.Step, rep.Reason, rep.Keys)
+	fmt.Fprintln(w)
+	printLine(w, "--- bug report: form %s, %s: %s (after %d keys) ---", rep.ToolUseID, rep.Step, rep.Reason, rep.Keys)
 	qs := rep.Questions
 	for i, q := range qs {
 		d := ""
 		if i < len(rep.Decisions) {
 			d = " — intended: " + rep.Decisions[i]
 		}
-		fmt.Fprintf(w, "question %d: %q%s\n", i+1, q.Question, d)
+		printLine(w, "question %d: %q%s", i+1, q.Question, d)
 		switch {
 		case form == nil:
 			fmt.Fprintln(w, "  no form on the replayed screen")
@@ -121,7 +125,7 @@ func printBundle(w io.Writer, rep *bundle.Report, form *screen.Form) {
 				why = []string{"the screen shows another question (tab or text)"}
 			}
 			for _, line := range why {
-				fmt.Fprintln(w, "  "+line)
+				printLine(w, "  %s", line)
 			}
 		}
 	}
@@ -132,11 +136,12 @@ func printBundle(w io.Writer, rep *bundle.Report, form *screen.Form) {
 // screen shows of it: Claude's prompt holding it, and Claude's echoes of it
 // as sent.
 func printMessageBundle(w io.Writer, rep *bundle.Report, snap screen.Snapshot) {
-	fmt.Fprintf(w, "\n--- bug report: the chat message after form %s: %s (after %d keys) ---\n", rep.ToolUseID, rep.Reason, rep.Keys)
+	fmt.Fprintln(w)
+	printLine(w, "--- bug report: the chat message after form %s: %s (after %d keys) ---", rep.ToolUseID, rep.Reason, rep.Keys)
 	if len(rep.Decisions) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "intended: %s\n", rep.Decisions[0])
+	printLine(w, "intended: %s", rep.Decisions[0])
 	q, ok := strings.CutPrefix(rep.Decisions[0], "chat ")
 	text, err := strconv.Unquote(q)
 	if !ok || err != nil {
@@ -150,7 +155,7 @@ func printMessageBundle(w io.Writer, rep *bundle.Report, snap screen.Snapshot) {
 	case p == text:
 		fmt.Fprintln(w, "  Claude's prompt holds the message")
 	default:
-		fmt.Fprintf(w, "  Claude's prompt holds %q\n", p)
+		printLine(w, "  Claude's prompt holds %q", p)
 	}
 	fmt.Fprintf(w, "  shown sent above the prompt: %d times\n", screen.Echoes(snap, text))
 }

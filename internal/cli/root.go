@@ -30,10 +30,8 @@ func Main() (code ExitCode) {
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.err != nil {
 		// Each line its own (a rules file's errors, one a line), so that
-		// every line says whose it is.
-		for _, line := range strings.Split(err.Error(), "\n") {
-			fmt.Fprintln(os.Stderr, "claudewrap: "+line)
-		}
+		// every line says whose it is; a reason may quote Claude or a file.
+		printLines(os.Stderr, "claudewrap: ", err.Error())
 	}
 	return codeOf(err)
 }

@@ -45,7 +45,7 @@ func NewCmdRules(stdout, stderr io.Writer, runF *RulesRunFuncs) *cobra.Command {
 	}
 	cmd := &cobra.Command{
 		Use:   "rules",
-		Short: "Check rule files, and show how they answer a form",
+		Short: "Check rule files, show how they answer a form, allow a folder's rules",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usageErrorf("unknown command %q for %q", args[0], cmd.CommandPath())
@@ -53,7 +53,8 @@ func NewCmdRules(stdout, stderr io.Writer, runF *RulesRunFuncs) *cobra.Command {
 			return cmd.Help()
 		},
 	}
-	cmd.AddCommand(NewCmdRulesCheck(stdout, stderr, runF.Check), NewCmdRulesTest(stdout, stderr, runF.Test))
+	cmd.AddCommand(NewCmdRulesCheck(stdout, stderr, runF.Check), NewCmdRulesTest(stdout, stderr, runF.Test),
+		NewCmdRulesAllow(stdout, stderr, nil), NewCmdRulesRevoke(stdout, stderr, nil))
 	return cmd
 }
 
@@ -175,7 +176,7 @@ func runPermissionTest(opts *RulesTestOptions, set *rules.Set) error {
 	case rules.FailRun:
 		via += ": the run ends (exit 7)"
 	}
-	fmt.Fprintf(w, "   permission %q (%s:%d): %s, %s\n", d.Rule, d.File, d.Line, d.Verdict, via)
+	printLine(w, "   permission %q (%s:%d): %s, %s", d.Rule, d.File, d.Line, d.Verdict, via)
 	// The gate, as for no rule at all: a headless run would end with 7.
 	switch d.Action {
 	case rules.AskPerson:
@@ -219,23 +220,23 @@ func runRulesTest(opts *RulesTestOptions) error {
 		for j, o := range q.Options {
 			labels[j] = strconv.Quote(o.Label)
 		}
-		fmt.Fprintf(w, "%d. [%s] %s\n", i+1, q.Header, q.Question)
-		fmt.Fprintf(w, "   %s: %s\n", kind, strings.Join(labels, ", "))
+		printLine(w, "%d. [%s] %s", i+1, q.Header, q.Question)
+		printLine(w, "   %s: %s", kind, strings.Join(labels, ", "))
 		d := set.Decide(q)
 		if d.Matched() && d.Exec != nil {
-			fmt.Fprintf(w, "   rule %q (%s:%d): exec %q (the program decides when the form is asked)\n", d.Rule, d.File, d.Line, d.Exec)
+			printLine(w, "   rule %q (%s:%d): exec %q (the program decides when the form is asked)", d.Rule, d.File, d.Line, d.Exec)
 			continue
 		}
 		if d.Matched() {
-			fmt.Fprintf(w, "   rule %q (%s:%d): %s%s\n", d.Rule, d.File, d.Line, d.Decision.String(), endsForm(d.Action))
+			printLine(w, "   rule %q (%s:%d): %s%s", d.Rule, d.File, d.Line, d.Decision.String(), endsForm(d.Action))
 			continue
 		}
 		unmatched++
-		fmt.Fprintf(w, "   unmatched: %s\n", d.Unmatched)
+		printLine(w, "   unmatched: %s", d.Unmatched)
 		if fb, err := set.Fallback(q); err != nil {
-			fmt.Fprintf(w, "   fallback: none (%v)\n", err)
+			printLine(w, "   fallback: none (%v)", err)
 		} else {
-			fmt.Fprintf(w, "   fallback: %s%s\n", fb.Decision.String(), endsForm(fb.Action))
+			printLine(w, "   fallback: %s%s", fb.Decision.String(), endsForm(fb.Action))
 		}
 	}
 	def := set.Defaults()
@@ -265,7 +266,8 @@ func endsForm(a answer.Action) string {
 }
 
 // printLoadError prints every problem in err, one a line: file:line:col:
-// message for the rules, file: reason for a file that cannot be read.
+// message for the rules, file: reason for a file that cannot be read. A
+// message may quote the file.
 func printLoadError(w io.Writer, err error) {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		for _, e := range j.Unwrap() {
@@ -275,10 +277,10 @@ func printLoadError(w io.Writer, err error) {
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		fmt.Fprintf(w, "%s: %v\n", pe.Path, pe.Err)
+		printLines(w, "", pe.Path+": "+pe.Err.Error())
 		return
 	}
-	fmt.Fprintln(w, err)
+	printLines(w, "", err.Error())
 }
 
 func plural(n int, noun string) string {

@@ -255,16 +255,29 @@ func runRun(opts *RunOptions) (err error) {
 		return withCode(code, err)
 	}
 
-	ruleFiles := opts.Rules
-	if len(ruleFiles) == 0 {
-		ruleFiles = append([]string{}, rules.DefaultPaths()...)
-		if len(ruleFiles) == 0 && hum != nil {
-			fmt.Fprintln(opts.Stderr, "claudewrap: no rules file (./.claudewrap.yaml, or rules.yaml under $XDG_CONFIG_HOME/claudewrap): no question is answered by rules")
-		}
+	var (
+		set     *rules.Set
+		ignored []rules.Ignored
+	)
+	if len(opts.Rules) > 0 {
+		set, err = rules.Load(opts.Rules...)
+	} else {
+		set, ignored, err = rules.LoadDefault()
 	}
-	set, err := rules.Load(ruleFiles...)
+	// Said whatever stderr is: a repository's rules that do not act must
+	// not pass unnoticed.
+	for _, ig := range ignored {
+		printLine(opts.Stderr, "claudewrap: %s", notActing(ig))
+	}
 	if err != nil {
 		return startFailed(ExitUsage, err)
+	}
+	ruleFiles := make([]string, len(set.Files))
+	for i, f := range set.Files {
+		ruleFiles[i] = f.Path
+	}
+	if len(ruleFiles) == 0 && len(opts.Rules) == 0 && hum != nil {
+		fmt.Fprintln(opts.Stderr, "claudewrap: no rules file in force (./.claudewrap.yaml once allowed, or rules.yaml under $XDG_CONFIG_HOME/claudewrap): no question is answered by rules")
 	}
 	timeout := opts.AnswerTimeout
 	if timeout == 0 && !opts.NoAnswerTimeout {
@@ -344,14 +357,24 @@ func runRun(opts *RunOptions) (err error) {
 		bundles = "" // no state directory: no bug reports, everything else works
 	}
 
-	log.Emit("start", events.Fields{"claude": path, "args": opts.ClaudeArgs, "headless": opts.Headless,
-		"rules": ruleFiles, "on_unmatched": string(policy), "dry_run": opts.DryRun})
+	start := events.Fields{"claude": path, "args": opts.ClaudeArgs, "headless": opts.Headless,
+		"rules": ruleFiles, "on_unmatched": string(policy), "dry_run": opts.DryRun}
+	if len(ignored) > 0 {
+		not := make([]events.Fields, len(ignored))
+		for i, ig := range ignored {
+			not[i] = events.Fields{"file": ig.Path, "reason": notActing(ig)}
+		}
+		start["rules_not_acting"] = not
+	}
+	log.Emit("start", start)
 	rep, err := session.Run(context.Background(), session.Config{
 		Host:          cfg,
 		Exe:           exe,
 		Decider:       set,
 		Permits:       set,
-		Trust:         opts.Trust || set.Trust(),
+		Gate:          set.Denies(),
+		AskRules:      set.Consulted(),
+		Trust:         trustBy(opts.Trust, set),
 		IdleLimit:     idleLimit(opts.IdleTimeout),
 		Policy:        policy,
 		Asker:         asker,
@@ -411,6 +434,34 @@ func lostOutput(log *events.Log, rec *cast.Writer, files []*os.File) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// notActing says why a rules file found in the folder does not act, and
+// what the person can do about it.
+func notActing(ig rules.Ignored) string {
+	switch {
+	case errors.Is(ig.Why, rules.ErrNotAllowed):
+		return fmt.Sprintf("%s is not allowed, so nothing in it acts (trust, permissions, programs, answers); "+
+			"read it, then `claudewrap rules allow` to let it", ig.Path)
+	case errors.Is(ig.Why, rules.ErrChanged):
+		return fmt.Sprintf("%s changed since you allowed it, so nothing in it acts; "+
+			"read it again, then `claudewrap rules allow` to let it", ig.Path)
+	}
+	return fmt.Sprintf("%s does not act: %v", ig.Path, ig.Why)
+}
+
+// trustBy is who says to answer Claude's trust dialog "Yes": --trust, or a
+// rules file in force; "" for nobody.
+func trustBy(flag bool, set *rules.Set) string {
+	if flag {
+		return "--trust"
+	}
+	for _, f := range set.Files {
+		if f.Dialogs.Trust {
+			return "dialogs.trust in " + f.Path
+		}
+	}
+	return ""
 }
 
 // isTerminal reports whether w is a terminal.

@@ -102,3 +102,56 @@ func TestTail(t *testing.T) {
 		t.Errorf("t9 in the replaced file: %+v, %v", r, ok)
 	}
 }
+
+// TestLastMessage: the turn is over when the last message of the main
+// conversation is the assistant's and calls no tool; not while a tool
+// runs, nor while Claude waits for its model after a tool_result. Lines of
+// other types, a subagent's messages and a line still being written do
+// not count.
+func TestLastMessage(t *testing.T) {
+	const (
+		prompt  = `{"type":"user","uuid":"u1","message":{"role":"user","content":"go now"}}` + "\n"
+		text    = `{"type":"assistant","uuid":"a1","message":{"role":"assistant","stop_reason":"tool_use","content":[{"type":"text","text":"Running."}]}}` + "\n"
+		use     = `{"type":"assistant","uuid":"a2","message":{"role":"assistant","stop_reason":"tool_use","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}}]}}` + "\n"
+		result  = `{"type":"user","uuid":"u2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}` + "\n"
+		done    = `{"type":"assistant","uuid":"a3","message":{"role":"assistant","stop_reason":"end_turn","content":[{"type":"text","text":"Done."}]}}` + "\n"
+		other   = `{"type":"last-prompt","lastPrompt":"go now"}` + "\n" + `{"type":"attachment","uuid":"x","message":{"role":"user"}}` + "\n"
+		subDone = `{"type":"assistant","uuid":"s1","isSidechain":true,"message":{"role":"assistant","stop_reason":"end_turn","content":[{"type":"text","text":"sub"}]}}` + "\n"
+	)
+	for _, tc := range []struct {
+		name, content string
+		over          bool
+		uuid          string
+	}{
+		{"empty", "", false, ""},
+		{"prompt", prompt, false, "u1"},
+		{"tool running", prompt + text + use + other, false, "a2"},
+		{"waiting for the model", prompt + text + use + result, false, "u2"},
+		{"subagent done", prompt + text + use + subDone, false, "a2"},
+		{"over", prompt + text + use + result + done + other, true, "a3"},
+		{"over, next line being written", prompt + done + `{"type":"user","uuid":"u9","mess`, true, "a3"},
+		{"end being written", prompt + result + done[:40], false, "u2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "t.jsonl")
+			if err := os.WriteFile(p, []byte(tc.content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			m, _ := LastMessage(p)
+			if m.TurnOver() != tc.over || m.UUID != tc.uuid {
+				t.Errorf("last %+v: over %t, want %t (%s)", m, m.TurnOver(), tc.over, tc.uuid)
+			}
+		})
+	}
+	if _, ok := LastMessage(filepath.Join(t.TempDir(), "none.jsonl")); ok {
+		t.Error("a transcript that is not there has a message")
+	}
+}
+
+func TestNames(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(p, []byte(`{"type":"mode","sessionId":"abc"}`+"\n"), 0o600)
+	if !Names(p, "abc") || Names(p, "ab") || Names(p, "other") || Names(filepath.Join(t.TempDir(), "x"), "abc") {
+		t.Error("Names")
+	}
+}

@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/claudewrap/claudewrap/rules"
+)
+
+// RulesAllowOptions are the arguments of `claudewrap rules allow` and
+// `claudewrap rules revoke`.
+type RulesAllowOptions struct {
+	Stdout, Stderr io.Writer
+	File           string
+}
+
+// NewCmdRulesAllow builds `claudewrap rules allow`.
+func NewCmdRulesAllow(stdout, stderr io.Writer, runF func(*RulesAllowOptions) error) *cobra.Command {
+	opts := &RulesAllowOptions{Stdout: stdout, Stderr: stderr}
+	cmd := &cobra.Command{
+		Use:   "allow [FILE]",
+		Short: "Let a folder's .claudewrap.yaml act, as it is now",
+		Long: `Let a rules file found in a working folder act in the runs started there.
+
+A .claudewrap.yaml comes with the folder, from whoever wrote the repository:
+run, when no --rules is given, uses it only once you allowed its exact
+content, since it could trust the folder, allow tools, and run programs. Read
+it first; allow prints what it can do. A change to the file needs allowing
+again. The allowance (the file's path and a hash of its content) is kept in
+$XDG_CONFIG_HOME/claudewrap/allowed. A file you name with --rules, or your own
+$XDG_CONFIG_HOME/claudewrap/rules.yaml, needs no allowing.`,
+		Example: `  claudewrap rules allow
+  claudewrap rules allow path/to/project/.claudewrap.yaml`,
+		Args: needArgs(cobra.MaximumNArgs(1), "at most one rules FILE"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.File = rules.FolderFile
+			if len(args) == 1 {
+				opts.File = args[0]
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runRulesAllow(opts)
+		},
+	}
+	return cmd
+}
+
+// NewCmdRulesRevoke builds `claudewrap rules revoke`.
+func NewCmdRulesRevoke(stdout, stderr io.Writer, runF func(*RulesAllowOptions) error) *cobra.Command {
+	opts := &RulesAllowOptions{Stdout: stdout, Stderr: stderr}
+	cmd := &cobra.Command{
+		Use:     "revoke [FILE]",
+		Short:   "Take back the allowance of a folder's .claudewrap.yaml",
+		Example: `  claudewrap rules revoke`,
+		Args:    needArgs(cobra.MaximumNArgs(1), "at most one rules FILE"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.File = rules.FolderFile
+			if len(args) == 1 {
+				opts.File = args[0]
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			was, err := rules.RevokeFile(opts.File)
+			if err != nil {
+				return fmt.Errorf("revoke %s: %w", opts.File, err)
+			}
+			if !was {
+				fmt.Fprintf(opts.Stdout, "%s was not allowed\n", opts.File)
+				return nil
+			}
+			fmt.Fprintf(opts.Stdout, "%s: allowance revoked; it no longer acts\n", opts.File)
+			return nil
+		},
+	}
+	return cmd
+}
+
+func runRulesAllow(opts *RulesAllowOptions) error {
+	b, err := rules.ReadFile(opts.File)
+	if err != nil {
+		return withCode(ExitError, err)
+	}
+	f, err := rules.Parse(opts.File, b)
+	if err != nil {
+		printLoadError(opts.Stderr, err)
+		return withCode(ExitError, fmt.Errorf("%s not allowed: fix it first (claudewrap rules check %s)", opts.File, opts.File))
+	}
+	real, err := rules.AllowFile(opts.File, b)
+	if err != nil {
+		return withCode(ExitError, fmt.Errorf("allow %s: %w", opts.File, err))
+	}
+	printLine(opts.Stdout, "allowed %s (sha256 %s…): runs started in %s use it until it changes",
+		real, f.Sum[:12], filepath.Dir(real))
+	for _, p := range powers(f) {
+		fmt.Fprintf(opts.Stdout, "  it %s\n", p)
+	}
+	return nil
+}
+
+// powers lists what a rules file can make happen, for the person deciding
+// whether to let it.
+func powers(f *rules.File) []string {
+	var out []string
+	if f.Dialogs.Trust {
+		out = append(out, "answers Claude's trust dialog \"Yes\" (Claude then runs the folder's own hooks and settings)")
+	}
+	byAction := map[rules.Action][]string{}
+	var order []rules.Action
+	for _, p := range f.Permissions {
+		if byAction[p.Decide.Action] == nil {
+			order = append(order, p.Decide.Action)
+		}
+		byAction[p.Decide.Action] = append(byAction[p.Decide.Action], fmt.Sprintf("%q (line %d)", p.Name, p.Line))
+	}
+	for _, a := range order {
+		out = append(out, fmt.Sprintf("decides %s on tools: %s", a, strings.Join(byAction[a], ", ")))
+	}
+	for _, r := range f.Rules {
+		if r.Answer.Exec != nil {
+			out = append(out, fmt.Sprintf("runs the program %q (rule %q, line %d)", r.Answer.Exec, r.Name, r.Line))
+		}
+	}
+	if f.Defaults.Notify != "" {
+		out = append(out, fmt.Sprintf("runs %q when a question waits (defaults.notify)", f.Defaults.Notify))
+	}
+	if n := len(f.Rules); n > 0 {
+		out = append(out, "answers questions by "+plural(n, "rule"))
+	}
+	return out
+}

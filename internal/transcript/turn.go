@@ -1,0 +1,128 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+)
+
+// maxBack bounds how far from its end LastMessage reads a transcript.
+const maxBack = 64 << 20
+
+// Message is a user or assistant message Claude recorded, as much of it as
+// tells whether Claude's turn is over.
+type Message struct {
+	UUID string
+	// Role is "user" or "assistant".
+	Role string
+	// StopReason is an assistant message's ("end_turn", "tool_use"…).
+	StopReason string
+	// ToolUse: the message calls a tool.
+	ToolUse bool
+}
+
+// TurnOver reports whether Claude's turn ended with m: an assistant
+// message that calls no tool. Claude writes it before it runs its Stop
+// hooks; while a tool runs, or while Claude waits for its model after a
+// tool_result, the last message is another.
+func (m Message) TurnOver() bool {
+	return m.Role == "assistant" && m.StopReason != "tool_use" && !m.ToolUse
+}
+
+// LastMessage returns the last whole user or assistant message of the
+// main conversation (not a subagent's) in the transcript at path, reading
+// back from its end (at most 64 MiB); false when there is none.
+func LastMessage(path string) (Message, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Message{}, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return Message{}, false
+	}
+	end := fi.Size()
+	start := max(0, end-maxBack)
+	if _, err := f.Seek(start, io.SeekStart); err != nil {
+		return Message{}, false
+	}
+	// Lines are read forward and the last message kept: Claude appends
+	// whole lines, so one without its newline is still being written.
+	rd := bufio.NewReaderSize(io.LimitReader(f, end-start), 64*1024)
+	var last Message
+	found := false
+	first := start > 0 // the first line read may be cut at its start
+	for {
+		line, err := rd.ReadBytes('\n')
+		if err != nil {
+			return last, found
+		}
+		if first {
+			first = false
+			continue
+		}
+		if !bytes.Contains(line, []byte(`"message"`)) {
+			continue
+		}
+		if m, ok := message(line); ok {
+			last, found = m, true
+		}
+	}
+}
+
+// message reads one transcript line as a message of the main conversation.
+func message(line []byte) (Message, bool) {
+	var e struct {
+		Type      string `json:"type"`
+		UUID      string `json:"uuid"`
+		Sidechain bool   `json:"isSidechain"`
+		Message   struct {
+			Role       string          `json:"role"`
+			StopReason string          `json:"stop_reason"`
+			Content    json.RawMessage `json:"content"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(line, &e) != nil || e.Sidechain || e.Type != "user" && e.Type != "assistant" {
+		return Message{}, false
+	}
+	m := Message{UUID: e.UUID, Role: e.Type, StopReason: e.Message.StopReason}
+	var blocks []struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(e.Message.Content, &blocks) == nil {
+		for _, b := range blocks {
+			m.ToolUse = m.ToolUse || b.Type == "tool_use"
+		}
+	}
+	return m, true
+}
+
+// Names reports whether the transcript at path is the session id's: its
+// first lines carry that sessionId.
+func Names(path, id string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	want := []byte(`"sessionId":"` + id + `"`)
+	rd := bufio.NewReaderSize(io.LimitReader(f, 1<<20), 64*1024)
+	for range 50 {
+		line, err := rd.ReadBytes('\n')
+		if bytes.Contains(line, want) {
+			var e struct {
+				SessionID string `json:"sessionId"`
+			}
+			if json.Unmarshal(line, &e) == nil && e.SessionID == id {
+				return true
+			}
+		}
+		if err != nil {
+			return false
+		}
+	}
+	return false
+}

@@ -1,0 +1,276 @@
+package rules
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// FolderFile is the rules file found in the working folder. A repository
+// can hold one, so it acts only once the person allowed its exact content
+// (see [Allowed]).
+const FolderFile = ".claudewrap.yaml"
+
+// Source is where a rules file came from, which decides whether it acts.
+type Source string
+
+const (
+	// Named is a file the person named (--rules): theirs.
+	Named Source = "named"
+	// Config is the person's own file in their config folder.
+	Config Source = "config"
+	// Folder is a file found in the working folder: it acts only once
+	// allowed.
+	Folder Source = "folder"
+)
+
+// Found is a rules file found without --rules.
+type Found struct {
+	Path   string
+	Source Source
+}
+
+// DefaultPaths returns the files that may be used without --rules, in
+// order: ./.claudewrap.yaml (Folder), then $XDG_CONFIG_HOME/claudewrap/rules.yaml
+// (Config; ~/.config when unset), those that exist. The first that may act
+// is used.
+func DefaultPaths() []Found {
+	var found []Found
+	if _, err := os.Stat(FolderFile); err == nil {
+		found = append(found, Found{Path: FolderFile, Source: Folder})
+	}
+	if dir := configDir(); dir != "" {
+		p := filepath.Join(dir, "rules.yaml")
+		if _, err := os.Stat(p); err == nil {
+			found = append(found, Found{Path: p, Source: Config})
+		}
+	}
+	return found
+}
+
+// configDir is the person's claudewrap config folder, "" when there is no
+// home to put it in.
+func configDir() string {
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "claudewrap")
+}
+
+// allowDir is where the person's allowances are kept: one file per rules
+// file allowed, named after its path, holding the hash of the content
+// allowed.
+func allowDir() (string, error) {
+	dir := configDir()
+	if dir == "" {
+		return "", errors.New("no home folder to keep allowed rules files in")
+	}
+	return filepath.Join(dir, "allowed"), nil
+}
+
+// Sum is the hash an allowance holds: SHA-256 of a file's content.
+func Sum(content []byte) string {
+	h := sha256.Sum256(content)
+	return hex.EncodeToString(h[:])
+}
+
+// realPath is the absolute path of a file with its links resolved: an
+// allowance is for the file itself, whatever name reaches it.
+func realPath(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
+}
+
+// entryName names the allowance of the file at real path p.
+func entryName(p string) string {
+	h := sha256.Sum256([]byte(p))
+	return hex.EncodeToString(h[:])
+}
+
+// Allowance says whether the file at path, with this content, may act:
+// nil when the person allowed exactly this content, else why not
+// ([ErrNotAllowed], [ErrChanged], or a problem with their allowances).
+func Allowance(path string, content []byte) error {
+	p, err := realPath(path)
+	if err != nil {
+		return err
+	}
+	dir, err := allowDir()
+	if err != nil {
+		return err
+	}
+	if err := private(dir, false); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return ErrNotAllowed
+		}
+		return err
+	}
+	b, err := os.ReadFile(filepath.Join(dir, entryName(p)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return ErrNotAllowed
+	}
+	if err != nil {
+		return err
+	}
+	sum, path2, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	if path2 != p {
+		return ErrNotAllowed
+	}
+	if sum != "sha256:"+Sum(content) {
+		return ErrChanged
+	}
+	return nil
+}
+
+// Why a found rules file does not act.
+var (
+	ErrNotAllowed = errors.New("not allowed")
+	ErrChanged    = errors.New("changed since it was allowed")
+)
+
+// AllowFile records that the file at path, with this content (as read and
+// checked by the caller), may act. It returns the file's real path.
+func AllowFile(path string, content []byte) (string, error) {
+	p, err := realPath(path)
+	if err != nil {
+		return "", err
+	}
+	dir, err := allowDir()
+	if err != nil {
+		return "", err
+	}
+	if err := private(dir, true); err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(dir, ".allow-*")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	_, err = fmt.Fprintf(tmp, "sha256:%s\n%s\n", Sum(content), p)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), filepath.Join(dir, entryName(p)))
+	}
+	return p, err
+}
+
+// RevokeFile removes the allowance of the file at path, if any, and reports
+// whether there was one.
+func RevokeFile(path string) (bool, error) {
+	p, err := realPath(path)
+	if err != nil {
+		// A file gone may still be allowed under its last path.
+		if p, err = filepath.Abs(path); err != nil {
+			return false, err
+		}
+	}
+	dir, err := allowDir()
+	if err != nil {
+		return false, err
+	}
+	err = os.Remove(filepath.Join(dir, entryName(p)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// private checks that dir is a folder of this user's that nobody else can
+// write to (OpenSSH's strict modes), creating it 0700 (and its parents)
+// when create says so.
+func private(dir string, create bool) error {
+	if create {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is not a folder", dir)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+		return fmt.Errorf("%s belongs to uid %d, not to you: allowances there are not trusted", dir, st.Uid)
+	}
+	if fi.Mode().Perm()&0o022 != 0 {
+		return fmt.Errorf("%s can be written by others (mode %v): allowances there are not trusted; chmod go-w it", dir, fi.Mode().Perm())
+	}
+	return nil
+}
+
+// OwnFile checks that a rules file in the person's config folder is theirs:
+// owned by them and writable by nobody else, as OpenSSH asks of its
+// configuration.
+func OwnFile(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+		return fmt.Errorf("%s belongs to uid %d, not to you", path, st.Uid)
+	}
+	if fi.Mode().Perm()&0o022 != 0 {
+		return fmt.Errorf("%s can be written by others (mode %v); chmod go-w it", path, fi.Mode().Perm())
+	}
+	return nil
+}
+
+// Ignored is a rules file found that does not act, and why.
+type Ignored struct {
+	Path string
+	Why  error
+}
+
+// LoadDefault loads the rules used without --rules: the first file of
+// [DefaultPaths] that may act. A folder file the person has not allowed
+// with exactly its content is ignored and returned as such, read but never
+// parsed; the person's config file must be theirs alone ([OwnFile]), or
+// loading fails.
+func LoadDefault() (*Set, []Ignored, error) {
+	s := &Set{}
+	var ignored []Ignored
+	for _, f := range DefaultPaths() {
+		b, err := ReadFile(f.Path)
+		if err != nil {
+			return s, ignored, err
+		}
+		switch f.Source {
+		case Folder:
+			if err := Allowance(f.Path, b); err != nil {
+				ignored = append(ignored, Ignored{Path: f.Path, Why: err})
+				continue
+			}
+		case Config:
+			if err := OwnFile(f.Path); err != nil {
+				return s, ignored, fmt.Errorf("rules file not used: %w", err)
+			}
+		}
+		file, err := Parse(f.Path, b)
+		if err != nil {
+			return s, ignored, err
+		}
+		file.Source = f.Source
+		s.Files = append(s.Files, file)
+		return s, ignored, nil
+	}
+	return s, ignored, nil
+}

@@ -1,0 +1,163 @@
+package rules
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// inFolders makes a working folder (the current directory for the test),
+// a home and a config folder, and returns them.
+func inFolders(t *testing.T) (work, home, xdg string) {
+	t.Helper()
+	dir := t.TempDir()
+	work, home, xdg = filepath.Join(dir, "work"), filepath.Join(dir, "home"), filepath.Join(dir, "xdg")
+	writeFile(t, work, "placeholder", "")
+	t.Chdir(work)
+	t.Setenv("XDG_CONFIG_HOME", xdg)
+	t.Setenv("HOME", home)
+	return work, home, xdg
+}
+
+func TestDefaultPaths(t *testing.T) {
+	work, home, xdg := inFolders(t)
+	if got := DefaultPaths(); got != nil {
+		t.Errorf("no files: %q", got)
+	}
+	// ~/.config when XDG_CONFIG_HOME is unset.
+	inHome := writeFile(t, home, ".config/claudewrap/rules.yaml", "version: 1\n")
+	t.Setenv("XDG_CONFIG_HOME", "")
+	if got := DefaultPaths(); len(got) != 1 || got[0] != (Found{inHome, Config}) {
+		t.Errorf("home: %q, want %q", got, inHome)
+	}
+	t.Setenv("XDG_CONFIG_HOME", xdg)
+	if got := DefaultPaths(); got != nil {
+		t.Errorf("XDG_CONFIG_HOME set, without the file: %q", got)
+	}
+	inXDG := writeFile(t, xdg, "claudewrap/rules.yaml", "version: 1\n")
+	if got := DefaultPaths(); len(got) != 1 || got[0] != (Found{inXDG, Config}) {
+		t.Errorf("xdg: %q, want %q", got, inXDG)
+	}
+	// ./.claudewrap.yaml comes first, as a folder file.
+	writeFile(t, work, ".claudewrap.yaml", "version: 1\n")
+	if got := DefaultPaths(); len(got) != 2 || got[0] != (Found{FolderFile, Folder}) || got[1] != (Found{inXDG, Config}) {
+		t.Errorf("local: %q", got)
+	}
+}
+
+const powerful = `version: 1
+dialogs: {trust: true}
+permissions:
+  - {when: {tool: ".*"}, decide: allow}
+`
+
+// TestFolderFileActsOnceAllowed: a rules file found in the working folder
+// (a repository's) does not act until the person allowed its exact
+// content; the person's own config file acts meanwhile; a changed file
+// needs allowing again; a revoked one stops acting.
+func TestFolderFileActsOnceAllowed(t *testing.T) {
+	work, _, xdg := inFolders(t)
+	own := writeFile(t, xdg, "claudewrap/rules.yaml", "version: 1\nrules:\n  - {when: {header: X}, answer: {cancel: true}}\n")
+	os.Chmod(own, 0o600)
+	folder := writeFile(t, work, FolderFile, powerful)
+
+	s, ignored, err := LoadDefault()
+	if err != nil || len(ignored) != 1 || ignored[0].Path != FolderFile || !errors.Is(ignored[0].Why, ErrNotAllowed) {
+		t.Fatalf("not allowed: ignored %v, err %v", ignored, err)
+	}
+	if len(s.Files) != 1 || s.Files[0].Path != own || s.Trust() {
+		t.Fatalf("want the person's own file alone in force, got %+v", s.Files)
+	}
+
+	b, _ := os.ReadFile(folder)
+	real, err := AllowFile(FolderFile, b)
+	if err != nil || real != mustReal(t, folder) {
+		t.Fatalf("allow: %q %v", real, err)
+	}
+	s, ignored, err = LoadDefault()
+	if err != nil || len(ignored) != 0 || len(s.Files) != 1 || s.Files[0].Source != Folder || !s.Trust() {
+		t.Fatalf("allowed: files %+v, ignored %v, err %v", s.Files, ignored, err)
+	}
+	if fi, err := os.Stat(filepath.Join(xdg, "claudewrap", "allowed")); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("allowances folder: %v %v", fi.Mode(), err)
+	}
+
+	// One byte more: not the content allowed.
+	writeFile(t, work, FolderFile, powerful+"\n")
+	_, ignored, _ = LoadDefault()
+	if len(ignored) != 1 || !errors.Is(ignored[0].Why, ErrChanged) {
+		t.Fatalf("changed: ignored %v", ignored)
+	}
+	b, _ = os.ReadFile(folder)
+	AllowFile(FolderFile, b)
+	if was, err := RevokeFile(FolderFile); !was || err != nil {
+		t.Fatalf("revoke: %t %v", was, err)
+	}
+	if _, ignored, _ = LoadDefault(); len(ignored) != 1 || !errors.Is(ignored[0].Why, ErrNotAllowed) {
+		t.Fatalf("revoked: ignored %v", ignored)
+	}
+	if was, err := RevokeFile(FolderFile); was || err != nil {
+		t.Errorf("revoke twice: %t %v", was, err)
+	}
+}
+
+// TestAllowedElsewhere: an allowance is for one file: the same content in
+// another folder, or reached through a link from another folder, is not
+// allowed there.
+func TestAllowedElsewhere(t *testing.T) {
+	work, _, _ := inFolders(t)
+	writeFile(t, work, FolderFile, powerful)
+	b, _ := os.ReadFile(FolderFile)
+	if _, err := AllowFile(FolderFile, b); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(filepath.Dir(work), "other")
+	writeFile(t, other, FolderFile, powerful)
+	t.Chdir(other)
+	if err := Allowance(FolderFile, b); !errors.Is(err, ErrNotAllowed) {
+		t.Errorf("same content elsewhere: %v", err)
+	}
+	// A link to the allowed file is that file.
+	os.Remove(FolderFile)
+	if err := os.Symlink(filepath.Join(work, FolderFile), FolderFile); err != nil {
+		t.Fatal(err)
+	}
+	if err := Allowance(FolderFile, b); err != nil {
+		t.Errorf("a link to the allowed file: %v", err)
+	}
+}
+
+// TestAllowancesTrusted: allowances in a folder others can write to, and
+// a config rules file others can write to, are not trusted (OpenSSH's
+// strict modes).
+func TestAllowancesTrusted(t *testing.T) {
+	work, _, xdg := inFolders(t)
+	writeFile(t, work, FolderFile, powerful)
+	b, _ := os.ReadFile(FolderFile)
+	if _, err := AllowFile(FolderFile, b); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(xdg, "claudewrap", "allowed")
+	os.Chmod(dir, 0o777)
+	if err := Allowance(FolderFile, b); err == nil || !strings.Contains(err.Error(), "can be written by others") {
+		t.Errorf("allowances writable by all: %v", err)
+	}
+	os.Chmod(dir, 0o700)
+	os.Remove(FolderFile)
+	own := writeFile(t, xdg, "claudewrap/rules.yaml", "version: 1\n")
+	os.Chmod(own, 0o666)
+	if _, _, err := LoadDefault(); err == nil || !strings.Contains(err.Error(), "can be written by others") {
+		t.Errorf("config rules writable by all: %v", err)
+	}
+}
+
+func mustReal(t *testing.T, p string) string {
+	t.Helper()
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}

@@ -1,0 +1,102 @@
+package session
+
+import (
+	"fmt"
+
+	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/rules"
+)
+
+// decideTool decides a tool's PreToolUse by the deny rules (Config.Gate): Claude
+// runs that hook in every permission mode, before any dialog and whether or
+// not it would ask, so a deny or fail rule holds where a PermissionRequest
+// never comes (auto mode, accept edits, bypass, the person's allow-lists).
+// The first permission rule that matches decides, as for a
+// PermissionRequest; one that allows or asks leaves the call to Claude's own
+// permissions. The message is answered before it is checked to be this
+// Claude's session's: a deny holds in every session of the Claude this run
+// started. A denied call is checked in Claude's transcript (permcheck.go).
+func (s *session) decideTool(m hook.Message) {
+	p := m.Payload
+	var d rules.PermissionDecision
+	if s.cfg.Permits != nil {
+		d = s.cfg.Permits.Permit(p.ToolName, p.Input)
+	}
+	var reason string
+	switch d.Action {
+	case rules.Deny:
+		reason = d.Message
+	case rules.FailRun:
+		reason = "claudewrap ends this run here (rule " + d.Rule + ")"
+	}
+	reply := m.Reply
+	if reply == nil {
+		reply = func([]byte) bool { return false }
+	}
+	if !d.Matched() || reason == "" {
+		reply(nil)
+		if s.ours(p) {
+			s.started()
+			s.noteMode(p.PermissionMode)
+		}
+		return
+	}
+	reply(hook.DenyOutput(reason))
+	if !s.ours(p) {
+		return
+	}
+	s.started()
+	s.noteMode(p.PermissionMode)
+	fields := events.Fields{"tool": p.ToolName, "input": p.Input, "rule": d.Rule, "file": fmt.Sprintf("%s:%d", d.File, d.Line),
+		"decide": d.Verdict.String(), "via": "hook", "hook": hook.PreToolUse, "permission_mode": p.PermissionMode}
+	if p.ToolUseID != "" {
+		fields["tool_use_id"] = p.ToolUseID
+	}
+	s.log.Emit("decision", fields)
+	s.expect(permCheck{tool: p.ToolName, input: p.Input, id: p.ToolUseID, rule: d.Rule, want: refused, text: reason})
+	if d.Action == rules.FailRun {
+		s.block(fmt.Sprintf("permission rule %q (%s:%d) ends the run at %s", d.Rule, d.File, d.Line, p.ToolName), nil)
+	}
+}
+
+// started notes that a hook message of this Claude's session came.
+func (s *session) started() {
+	s.mu.Lock()
+	s.hooked = true
+	s.mu.Unlock()
+}
+
+// quietModes are Claude's permission modes in which it runs tools without
+// asking, and what each means for the rules.
+var quietModes = map[string]string{
+	"auto":              "auto mode runs what Claude judges safe without asking",
+	"acceptEdits":       "accept-edits mode makes file edits and some commands without asking",
+	"bypassPermissions": "bypass mode runs every tool without asking",
+	"dontAsk":           "don't-ask mode refuses whatever is not allowed beforehand, without asking",
+}
+
+// noteMode says, once for each mode Claude reports, when that mode means
+// Claude will not ask: the rules' allow and ask decisions then act only on
+// what it still asks; deny decisions hold all the same (decideTool).
+func (s *session) noteMode(mode string) {
+	what, quiet := quietModes[mode]
+	if !quiet || !s.cfg.AskRules {
+		return
+	}
+	s.mu.Lock()
+	seen := s.modes[mode]
+	if s.modes == nil {
+		s.modes = map[string]bool{}
+	}
+	s.modes[mode] = true
+	s.mu.Unlock()
+	if seen {
+		return
+	}
+	note := "Claude is in " + mode + " permission mode: " + what + ", so the rules' allow and ask decisions act only on what it still asks"
+	if s.cfg.Gate {
+		note += "; their deny decisions hold for every tool call"
+	}
+	s.log.Emit("permission_mode", events.Fields{"permission_mode": mode, "note": note})
+}

@@ -1,0 +1,95 @@
+package session
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/internal/fakeclaude"
+	"github.com/claudewrap/claudewrap/rules"
+)
+
+func permits(t *testing.T, yaml string) *rules.Set {
+	t.Helper()
+	f, err := rules.Parse("rules.yaml", []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &rules.Set{Files: []*rules.File{f}}
+}
+
+// preTool sends a tool's PreToolUse and returns what the session replied
+// (nil for no output), failing when it did not reply.
+func preTool(t *testing.T, c *fakeChild, session, tool, input string) []byte {
+	t.Helper()
+	got := make(chan []byte, 1)
+	m := hook.Message{Payload: &hook.Payload{SessionID: session, HookEventName: hook.PreToolUse, ToolName: tool,
+		ToolUseID: "toolu_" + tool, Input: json.RawMessage(input), PermissionMode: "auto"},
+		Reply: func(b []byte) bool { got <- b; return true }}
+	select {
+	case c.msgs <- m:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the session took no message")
+	}
+	select {
+	case b := <-got:
+		return b
+	case <-time.After(10 * time.Second):
+		t.Fatal("no reply")
+		return nil
+	}
+}
+
+// TestDenyAtPreToolUse: a tool's PreToolUse is decided by the deny rules,
+// the first matching permission rule deciding: a deny is returned to
+// Claude with its message and reported with its rule and file; an allow,
+// or no rule, leaves the call to Claude. A PreToolUse of another session
+// is denied all the same, but not counted as this session's. Claude's
+// permission mode is said once when it asks nothing that allow rules
+// could answer.
+func TestDenyAtPreToolUse(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	set := permits(t, `version: 1
+permissions:
+  - {name: tests, when: {tool: Bash, command: "^go test"}, decide: allow}
+  - {name: no-bash, when: {tool: Bash}, decide: {deny: "no shell here"}}
+`)
+	r := startRun(t, c, Config{Permits: set, Gate: set.Denies(), AskRules: set.Consulted(), Host: hostHeadless})
+	c.session = "real"
+	c.hook(&hook.Payload{HookEventName: hook.SessionStart, Source: "startup", PermissionMode: "auto"})
+	r.wait(`"permission_mode":"auto"`)
+
+	out := preTool(t, c, "real", "Bash", `{"command":"rm -rf /"}`)
+	if !strings.Contains(string(out), `"permissionDecision":"deny"`) || !strings.Contains(string(out), `"permissionDecisionReason":"no shell here"`) {
+		t.Errorf("denied: replied %s", out)
+	}
+	ev := r.wait(`"rule":"no-bash"`)
+	if ev["event"] != "decision" || ev["hook"] != "PreToolUse" || ev["file"] != "rules.yaml:4" || ev["tool_use_id"] != "toolu_Bash" {
+		t.Errorf("decision %v", ev)
+	}
+	if out := preTool(t, c, "real", "Bash", `{"command":"go test ./..."}`); out != nil {
+		t.Errorf("allowed: replied %s", out)
+	}
+	if out := preTool(t, c, "real", "Read", `{"file_path":"/etc/passwd"}`); out != nil {
+		t.Errorf("no rule: replied %s", out)
+	}
+	if out := preTool(t, c, "other", "Bash", `{"command":"curl x | sh"}`); !strings.Contains(string(out), `"permissionDecision":"deny"`) {
+		t.Errorf("another session's: replied %s", out)
+	}
+	r.wait("refused: this run's Claude is in session real")
+	if n := strings.Count(r.log.String(), `"event":"decision"`); n != 1 {
+		t.Errorf("%d decisions, want the session's one\n%s", n, r)
+	}
+	if n := strings.Count(r.log.String(), `"event":"permission_mode"`); n != 1 {
+		t.Errorf("the mode said %d times\n%s", n, r)
+	}
+	r.s.mu.Lock()
+	checks := len(r.s.perms)
+	r.s.mu.Unlock()
+	if checks != 1 {
+		t.Errorf("%d denies to check in the transcript, want 1", checks)
+	}
+}
