@@ -28,7 +28,8 @@ import (
 // and exited 5 as for a screen that never confirmed a step. 2.1.197 (and
 // 2.1.227 now and then) go on with it in Claude's background daemon, out
 // of claudewrap's sight: nothing is asked, nothing pressed. The daemon
-// outlives the run; the sandbox kills it (claudetest.KillStrays).
+// ends with the run (ptyhost's supervisor ends all Claude started); the
+// sandbox kills what would be left (claudetest.KillStrays).
 func TestAwayInSessionsView(t *testing.T) {
 	forPinned(t, func(t *testing.T, version string) {
 		rules := writeRulesFile(t, `version: 1

@@ -123,11 +123,7 @@ func TestFullscreen(t *testing.T) {
 			if !tr.screen.Snapshot().AltScreen {
 				t.Fatalf("the form is not on the alternate screen: not Claude's fullscreen renderer")
 			}
-			kids := children(tr.cmd.Process.Pid)
-			if len(kids) != 1 {
-				t.Fatalf("claudewrap's children %v, want Claude alone", kids)
-			}
-			syscall.Kill(kids[0], syscall.SIGKILL)
+			syscall.Kill(claudeOf(t, tr.cmd.Process.Pid), syscall.SIGKILL)
 			r := tr.wait(t)
 			if r.code != 137 {
 				t.Fatalf("exit status %d, want 137 (Claude killed)\n%s", r.code, r)

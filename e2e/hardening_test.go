@@ -152,6 +152,21 @@ func children(pid int) []int {
 	return out
 }
 
+// claudeOf is the pid of the Claude that claudewrap (pid) runs: the one
+// child of claudewrap's one child, the supervisor (see ptyhost).
+func claudeOf(t *testing.T, pid int) int {
+	t.Helper()
+	kids := children(pid)
+	if len(kids) != 1 {
+		t.Fatalf("claudewrap's children %v, want its supervisor alone", kids)
+	}
+	claude := children(kids[0])
+	if len(claude) != 1 {
+		t.Fatalf("the supervisor's children %v, want Claude alone", claude)
+	}
+	return claude[0]
+}
+
 // procStat returns the fields of /proc/pid/stat after the command name:
 // [0] is the state, [3] the session id, [19] the start time.
 func procStat(pid int) ([]string, bool) {
@@ -215,12 +230,7 @@ func TestHardSIGTERMMidForm(t *testing.T) {
 				waitText(t, tr.screen, 60*time.Second, "Which database should we use?", "Enter to select")
 				waitFile(t, tr.events, tc.when, 30*time.Second)
 
-				pid := tr.cmd.Process.Pid
-				kids := children(pid)
-				if len(kids) != 1 {
-					t.Fatalf("claudewrap's children %v, want Claude alone", kids)
-				}
-				claude := kids[0]
+				claude := claudeOf(t, tr.cmd.Process.Pid)
 				st, _ := procStat(claude)
 				started := st[19]
 				raw, _ := testkit.Termios(tty)

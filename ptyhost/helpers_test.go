@@ -92,6 +92,11 @@ func helperChild(mode string, args []string) int {
 		}
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {}
+	case "setdie":
+		// Sets the modes args[0] holds, and dies with them set.
+		fmt.Print("modes\r\n" + args[0])
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {}
 	case "exit":
 		n, _ := strconv.Atoi(args[0])
 		fmt.Print("bye\r\n")
@@ -151,29 +156,53 @@ func helperChild(mode string, args []string) int {
 		select {}
 	case "orphan":
 		// Leaves a grandchild that ignores SIGHUP holding the PTY, and exits.
-		self, _ := os.Executable()
-		cmd := exec.Command(self)
-		cmd.Env = append(os.Environ(), "PTYHOST_HELPER=hold")
-		r, w, err := os.Pipe()
+		pid, err := startHolder(false)
 		if err != nil {
 			return 1
 		}
-		cmd.ExtraFiles = []*os.File{w} // fd 3: says when the hang-up is ignored
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-		if err := cmd.Start(); err != nil {
+		fmt.Printf("orphaned %d\r\n", pid)
+		return 0
+	case "daemon":
+		// Leaves a daemon as `nohup setsid sleep 1000 &` would; then exits
+		// ("exit") or stays ("stay").
+		pid, err := startHolder(true)
+		if err != nil {
 			return 1
 		}
-		w.Close()
-		bufio.NewReader(r).ReadString('\n') // exiting before then would hang it up
-		fmt.Printf("orphaned %d\r\n", cmd.Process.Pid)
-		return 0
+		fmt.Printf("daemon %d of %d\r\n", pid, os.Getpid())
+		if args[0] == "exit" {
+			return 0
+		}
+		select {}
 	case "hold":
-		// The orphan's grandchild: the hang-up does not end it.
+		// The grandchild: the hang-up does not end it.
 		signal.Ignore(syscall.SIGHUP)
 		ready := os.NewFile(3, "ready")
 		ready.WriteString("ready\n")
 		ready.Close()
 		time.Sleep(30 * time.Second)
+		return 0
+	case "host":
+		// A claudewrap: runs "daemon stay" headless, says the processes'
+		// ids on stdout, and waits to be killed.
+		self, _ := os.Executable()
+		h, err := Start(Config{Path: self, Args: []string{"stay"}, Env: append(os.Environ(), "PTYHOST_HELPER=daemon"), Headless: true})
+		if err != nil {
+			fmt.Println(err)
+			return 1
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		snap, err := h.Screen().Wait(ctx, func(s screen.Snapshot) bool { return strings.Contains(s.Text(), "daemon") })
+		if err != nil {
+			fmt.Println(err)
+			return 1
+		}
+		var daemon, child int
+		text := snap.Text()
+		fmt.Sscanf(text[strings.Index(text, "daemon"):], "daemon %d of %d", &daemon, &child)
+		fmt.Printf("daemon %d child %d wrapper %d\n", daemon, child, h.child.cmd.Process.Pid)
+		h.Wait()
 		return 0
 	case "burstredraw":
 		// The burst, then, on every size change, the whole screen drawn
@@ -211,6 +240,33 @@ func helperChild(mode string, args []string) int {
 		return 0
 	}
 	return 2
+}
+
+// startHolder starts the helper "hold" as a grandchild, on the child's
+// terminal or (detach) as `nohup setsid` leaves one, in a session of its
+// own with no terminal, and waits until it ignores the hang-up.
+func startHolder(detach bool) (pid int, err error) {
+	self, _ := os.Executable()
+	cmd := exec.Command(self)
+	cmd.Env = append(os.Environ(), "PTYHOST_HELPER=hold")
+	if detach {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	} else {
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	cmd.ExtraFiles = []*os.File{w} // fd 3: says when the hang-up is ignored
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		return 0, err
+	}
+	bufio.NewReader(r).ReadString('\n') // exiting before then would hang it up
+	return cmd.Process.Pid, nil
 }
 
 // helperConfig returns a config that runs the test binary as a helper.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"os/signal"
 	"sync"
 	"sync/atomic"
@@ -70,7 +69,7 @@ var ErrStart = errors.New("could not start")
 // Host is a running child in a PTY.
 type Host struct {
 	cfg    Config
-	cmd    *exec.Cmd
+	child  *child
 	ptmx   *os.File
 	relay  outRelay // reads ptmx where there is one; else readLoop does
 	screen screen.Emulator
@@ -154,11 +153,7 @@ func Start(cfg Config) (*Host, error) {
 	}
 	h.screen = newScreen(screen.Options{Cols: cols, Rows: rows, Replies: replies, Version: cfg.Version})
 
-	h.cmd = exec.Command(cfg.Path, cfg.Args...)
-	h.cmd.Env = cfg.Env
-	h.cmd.Dir = cfg.Dir
-	dieWithParent(h.cmd)
-	ptmx, err := pty.StartWithSize(h.cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	ptmx, err := h.startOnPTY(cols, rows)
 	if err != nil {
 		h.restore()
 		signal.Stop(sigs)
@@ -167,8 +162,8 @@ func Start(cfg Config) (*Host, error) {
 	// Nothing of the child may outlive a failed start: kill it, reap it and
 	// close its PTY. The terminal is restored before signals are let go.
 	fail := func(err error) (*Host, error) {
-		_ = h.cmd.Process.Kill()
-		_ = h.cmd.Wait()
+		_ = h.child.signal(syscall.SIGKILL)
+		_, _ = h.child.wait()
 		_ = ptmx.Close()
 		if h.in != nil {
 			_ = h.in.Close()
@@ -206,6 +201,25 @@ func Start(cfg Config) (*Host, error) {
 	go h.readLoop()
 	go h.wait()
 	return h, nil
+}
+
+// startOnPTY opens the PTY at cols x rows and starts the child on it
+// (startChild, per OS), returning the PTY's master.
+func (h *Host) startOnPTY(cols, rows int) (*os.File, error) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer tty.Close()
+	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
+		ptmx.Close()
+		return nil, err
+	}
+	if h.child, err = startChild(h.cfg, tty); err != nil {
+		ptmx.Close()
+		return nil, err
+	}
+	return ptmx, nil
 }
 
 // Screen is the emulated copy of the child's terminal.
@@ -258,8 +272,9 @@ func (h *Host) resize(cols, rows int) (uint64, error) {
 	return seq, nil
 }
 
-// Signal sends sig to the child.
-func (h *Host) Signal(sig os.Signal) error { return h.cmd.Process.Signal(sig) }
+// Signal sends sig to the child. On Linux, SIGKILL kills the child and
+// every process it started (see child).
+func (h *Host) Signal(sig os.Signal) error { return h.child.signal(sig) }
 
 // Wait waits for the child to exit and its output to drain, restores the
 // person's terminal, and reports how the child ended.
@@ -635,7 +650,7 @@ func (q *outQueue) drain(w func(p []byte, behind int), skipping func() bool, bur
 const drainGrace = 2 * time.Second
 
 func (h *Host) wait() {
-	err := h.cmd.Wait()
+	st, err := h.child.wait()
 	timer := time.NewTimer(drainGrace)
 	select {
 	case <-h.outDone:
@@ -651,19 +666,17 @@ func (h *Host) wait() {
 		<-h.outDone
 	}
 	// A write the child will never read (a grandchild holds the PTY) must
-	// not keep the write loop. With a relay the descriptor is not pollable
-	// and has no deadline: such a write ends when the process group is
-	// killed below, unless the holder left the group too.
+	// not keep the write loop. With a relay (Linux) the descriptor is not
+	// pollable and has no deadline: such a write ends with the holder,
+	// which the supervisor has killed by now (see child).
 	_ = h.ptmx.SetWriteDeadline(time.Now())
 	h.sizeMu.Lock()
 	_ = h.ptmx.Close()
 	h.closed = true
 	h.sizeMu.Unlock()
-	// Nothing of Claude's outlives it: what is left of its process group
-	// (a hook command still running, a job that ignores the hang-up) is
-	// killed, as Claude led the group in its own session.
-	_ = syscall.Kill(-h.cmd.Process.Pid, syscall.SIGKILL)
-	h.status, h.waitErr = exitStatus(h.cmd.ProcessState, err)
+	// Nothing of Claude's outlives it (see child).
+	h.child.end()
+	h.status, h.waitErr = st, err
 	if h.stop != nil {
 		h.stop()
 	}
@@ -686,12 +699,18 @@ func (h *Host) stopInput() {
 	_ = h.in.Close()
 }
 
-// restore puts the person's terminal back, on its main screen if the
-// child, as last emulated, left it on the alternate one.
+// restore puts the person's terminal back from the state the child, as
+// last emulated, left it in (see terminal.restore).
 func (h *Host) restore() {
-	if h.term != nil {
-		h.term.restore(h.screen != nil && h.screen.Snapshot().AltScreen)
+	if h.term == nil {
+		return
 	}
+	var l left
+	if h.screen != nil {
+		s := h.screen.Snapshot()
+		l = left{alt: s.AltScreen, origin: s.Origin, cursor: s.Cursor}
+	}
+	h.term.restore(l)
 }
 
 func (h *Host) copyInput() {
@@ -729,10 +748,18 @@ func exitStatus(ps *os.ProcessState, err error) (Status, error) {
 	if ps == nil {
 		return Status{Code: 1}, fmt.Errorf("wait for claude: %w", err)
 	}
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return Status{Code: 128 + int(ws.Signal()), Signal: ws.Signal()}, nil
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok {
+		return statusOf(ws), nil
 	}
 	return Status{Code: ps.ExitCode()}, nil
+}
+
+// statusOf is how a process that ended with ws ended.
+func statusOf(ws syscall.WaitStatus) Status {
+	if ws.Signaled() {
+		return Status{Code: 128 + int(ws.Signal()), Signal: ws.Signal()}
+	}
+	return Status{Code: ws.ExitStatus()}
 }
 
 func checkExecutable(path string) error {

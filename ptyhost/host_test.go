@@ -166,7 +166,7 @@ func TestPassthroughBurst(t *testing.T) {
 	if st := waitDone(t, h); st.Code != 0 {
 		t.Fatalf("status %+v", st)
 	}
-	want := append(burst(), resetModes...)
+	want := slices.Concat([]byte(pushTitle), burst(), []byte(restoreSeq(left{}, true)))
 	if !bytes.Equal(out, want) {
 		i := 0
 		for i < len(out) && i < len(want) && out[i] == want[i] {
@@ -185,15 +185,15 @@ func TestRestoreLeavesAltScreen(t *testing.T) {
 		how      string
 		wantTail string
 	}{
-		{"kill", leaveAlt + resetModes},
-		{"leave", "\x1b[?1049l" + resetModes},
+		{"kill", leaveAlt + resetMargins + popTitle + resetModes},
+		{"leave", "\x1b[?1049l" + resetMargins + popTitle + resetModes},
 	} {
 		t.Run(tc.how, func(t *testing.T) {
 			cfg, ptmx := onPersonTerminal(t, "alt", tc.how)
 			h := startHost(t, cfg)
 			out := untilReset(t, ptmx, 30*time.Second)
 			waitDone(t, h)
-			rest, ok := bytes.CutPrefix(out, []byte("\x1b[?1049hfullscreen\r\n"))
+			rest, ok := bytes.CutPrefix(out, []byte(pushTitle+"\x1b[?1049hfullscreen\r\n"))
 			if !ok || string(rest) != tc.wantTail {
 				t.Errorf("the person's terminal got %q, want the child's drawing then %q", out, tc.wantTail)
 			}
@@ -216,8 +216,53 @@ func TestSkipKeepsAltScreen(t *testing.T) {
 	if n := h.skipped.Load(); n < 1 {
 		t.Fatalf("the emulator never skipped")
 	}
-	if !bytes.HasSuffix(out, []byte(leaveAlt+resetModes)) {
-		t.Errorf("the person's terminal ended with %q, want the alternate screen left (%q) then the reset", out[max(0, len(out)-60):], leaveAlt+resetModes)
+	if tail := restoreSeq(left{alt: true}, true); !bytes.HasSuffix(out, []byte(tail)) {
+		t.Errorf("the person's terminal ended with %q, want the alternate screen left then the reset (%q)", out[max(0, len(out)-60):], tail)
+	}
+}
+
+// TestRestoreModes: what a child that died had set on the person's
+// terminal is undone, and the cursor stays where the child left it:
+// application cursor keys and keypad, autowrap off, a scroll region,
+// origin mode, the line-drawing character set, its window title (the
+// person's, pushed at the start, is popped). Before, only the modes in
+// resetModes' first lines were.
+func TestRestoreModes(t *testing.T) {
+	for _, tc := range []struct {
+		name, set string
+		want      string // in what the restore writes
+	}{
+		{"cursor keys", "\x1b[?1h", "\x1b[?1l"},
+		{"keypad", "\x1b=", "\x1b>"},
+		{"autowrap", "\x1b[?7l", "\x1b[?7h"},
+		{"scroll region", "\x1b[3;4H\x1b[5;10r", "\x1b7\x1b[r\x1b8"},
+		// Rows 5 to 10, row 3 of them is the screen's 7th.
+		{"origin", "\x1b[5;10r\x1b[?6h\x1b[3;4H", "\x1b[?6l\x1b[r\x1b[7;4H"},
+		{"charset", "\x1b(0\x0e", "\x0f\x1b(B"},
+		{"title", "\x1b]0;the child's title\x07", "\x1b[23;0t"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, ptmx := onPersonTerminal(t, "setdie", tc.set)
+			h := startHost(t, cfg)
+			out := string(untilReset(t, ptmx, 30*time.Second))
+			waitDone(t, h)
+			child, tail, ok := strings.Cut(out, "modes\r\n"+tc.set)
+			if !ok || child != pushTitle {
+				t.Fatalf("the person's terminal got %q; want the title pushed, then the child's %q", out, tc.set)
+			}
+			if !strings.Contains(tail, tc.want) {
+				t.Errorf("the restore wrote %q, want %q in it", tail, tc.want)
+			}
+			// The cursor, as a terminal (the emulator) has it, is where
+			// the child left it, counted from the screen's corner.
+			em := screen.New(screen.Options{Cols: 100, Rows: 30})
+			io.WriteString(em, child+"modes\r\n"+tc.set)
+			at := em.Snapshot()
+			io.WriteString(em, tail)
+			if after := em.Snapshot(); after.Cursor != at.Cursor || after.Origin {
+				t.Errorf("the restore moved the cursor from %v to %v (origin mode %v)", at.Cursor, after.Cursor, after.Origin)
+			}
+		})
 	}
 }
 
@@ -314,7 +359,7 @@ func TestPassthroughEmulatorStuck(t *testing.T) {
 	go func() {
 		var buf bytes.Buffer
 		tmp := make([]byte, 64*1024)
-		for buf.Len() < burstSize {
+		for buf.Len() < len(pushTitle)+burstSize {
 			n, err := ptmx.Read(tmp)
 			buf.Write(tmp[:n])
 			if err != nil {
@@ -330,7 +375,7 @@ func TestPassthroughEmulatorStuck(t *testing.T) {
 		close(stuck.open)
 		t.Fatal("the burst did not reach the person's terminal while the emulator was stuck")
 	}
-	if !bytes.Equal(out[:min(len(out), burstSize)], want) {
+	if !bytes.Equal(out[:min(len(out), len(pushTitle)+burstSize)], append([]byte(pushTitle), want...)) {
 		close(stuck.open)
 		t.Fatalf("person's terminal got %d bytes that differ from the burst", len(out))
 	}

@@ -7,11 +7,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"golang.org/x/term"
+
+	"github.com/claudewrap/claudewrap/screen"
 )
 
 // terminal is the person's terminal in passthrough.
@@ -19,6 +22,17 @@ type terminal struct {
 	in, out *os.File
 	mu      sync.Mutex
 	saved   *term.State // nil until raw mode is on
+	// pushed is set while the person's titles are on the terminal's title
+	// stack (see pushTitle).
+	pushed bool
+}
+
+// left is the state a child left the person's terminal in, as last
+// emulated, that restoring it depends on.
+type left struct {
+	alt    bool       // on the alternate screen
+	origin bool       // origin mode (DECOM) on
+	cursor screen.Pos // where the cursor is, counted from the screen's top-left corner
 }
 
 // live holds the terminals in raw mode, for [RestoreTerminals].
@@ -30,7 +44,7 @@ func RestoreTerminals() {
 	live.Range(func(k, _ any) bool {
 		// The emulator is not asked on this last-resort path: the
 		// alternate screen stays, the modes are reset.
-		k.(*terminal).restore(false)
+		k.(*terminal).restore(left{})
 		return true
 	})
 }
@@ -61,13 +75,28 @@ func (t *terminal) makeRaw() error {
 	}
 	t.saved = st
 	live.Store(t, struct{}{})
+	if _, err := io.WriteString(t.out, pushTitle); err == nil {
+		t.pushed = true
+	}
 	return nil
 }
 
+// pushTitle saves the person's window and icon titles on the terminal's
+// title stack (xterm's XTWINOPS 22;0, which tmux, VTE, kitty and iTerm2
+// keep too), and popTitle (23;0) puts them back: a child may set its own
+// title (Claude Code does), and a terminal does not tell a program its
+// title safely, if at all. A terminal without the stack ignores both.
+const (
+	pushTitle = "\x1b[22;0t"
+	popTitle  = "\x1b[23;0t"
+)
+
 // resetModes turns off what a TUI may have left on: a synchronized update
 // it died in, bracketed paste, focus events, mouse reporting, colour
-// palette reports, kitty keyboard flags, modifyOtherKeys, attributes; and
-// shows the cursor. Each is harmless when already off.
+// palette reports, kitty keyboard flags, modifyOtherKeys, application
+// cursor keys and keypad, attributes, the line-drawing character set;
+// turns autowrap back on; and shows the cursor. Each is harmless when
+// already so, and none moves the cursor.
 const resetModes = "\x1b[?2026l" + // a synchronized update (the terminal holds the picture until it ends)
 	"\x1b[0m" + // attributes
 	"\x1b[?2004l" + // bracketed paste
@@ -76,7 +105,23 @@ const resetModes = "\x1b[?2026l" + // a synchronized update (the terminal holds 
 	"\x1b[?2031l" + // colour palette change reports (Claude Code turns them on)
 	"\x1b[<99u" + // pop every kitty keyboard level
 	"\x1b[>4m" + // modifyOtherKeys off
+	"\x1b[?1l" + // cursor keys send CSI, not SS3 (DECCKM)
+	"\x1b>" + // numeric keypad (DECKPNM)
+	"\x1b[?7h" + // autowrap (DECAWM)
+	"\x0f\x1b(B" + // ASCII in G0, and G0 in use (SI): not DEC line drawing
 	"\x1b[?25h" // cursor visible
+
+// resetMargins gives the scroll region back the whole screen (DECSTBM),
+// the cursor saved and restored around it (DECSC, DECRC) as it homes the
+// cursor: a child that kept its last line for a status (apt's progress
+// bar) and died leaves the region on the main screen, and the shell would
+// scroll only within it. Harmless with no region.
+const resetMargins = "\x1b7\x1b[r\x1b8"
+
+// resetOrigin turns origin mode off and the scroll region with it; both
+// home the cursor. DECRC would turn origin mode back on, so resetMargins
+// cannot undo it.
+const resetOrigin = "\x1b[?6l\x1b[r"
 
 // leaveAlt takes the terminal back to its main screen. It is written only
 // when the child left the terminal on the alternate one (Claude Code's
@@ -84,22 +129,44 @@ const resetModes = "\x1b[?2026l" + // a synchronized update (the terminal holds 
 // would restore a cursor saved long ago.
 const leaveAlt = "\x1b[?1049l"
 
-// restore puts the terminal back as it was, on its main screen when alt
-// says the child left it on the alternate one; safe to call more than
-// once and from any goroutine.
-func (t *terminal) restore(alt bool) {
+// restore puts the terminal back as it was, from the state l the child
+// left it in: on its main screen, with no scroll region or origin mode, the
+// cursor where the child left it on the main screen, the person's titles,
+// and the modes reset. Safe to call more than once and from any goroutine.
+func (t *terminal) restore(l left) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.saved == nil {
 		return
 	}
-	if alt {
-		_, _ = io.WriteString(t.out, leaveAlt)
-	}
-	_, _ = io.WriteString(t.out, resetModes)
+	_, _ = io.WriteString(t.out, restoreSeq(l, t.pushed))
+	t.pushed = false
 	_ = term.Restore(int(t.in.Fd()), t.saved)
 	t.saved = nil
 	live.Delete(t)
+}
+
+// restoreSeq is what restore writes for l; popTitle too if pushed. It ends
+// with resetModes.
+func restoreSeq(l left, pushed bool) string {
+	var b strings.Builder
+	if l.origin {
+		b.WriteString(resetOrigin)
+		if !l.alt {
+			// Back where the child left the cursor; on the alternate
+			// screen, leaving it puts the cursor back.
+			fmt.Fprintf(&b, "\x1b[%d;%dH", l.cursor.Y+1, l.cursor.X+1)
+		}
+	}
+	if l.alt {
+		b.WriteString(leaveAlt)
+	}
+	b.WriteString(resetMargins)
+	if pushed {
+		b.WriteString(popTitle)
+	}
+	b.WriteString(resetModes)
+	return b.String()
 }
 
 // killGrace is how long the child has to end after a termination signal

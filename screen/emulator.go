@@ -197,6 +197,7 @@ func (e *vtEmulator) snapshotLocked() Snapshot {
 		Cursor:        Pos{X: t.cur.x, Y: t.cur.y},
 		CursorVisible: t.mode&modeHide == 0,
 		AltScreen:     e.alt,
+		Origin:        t.cur.state&originMode != 0,
 		Title:         e.title,
 		Seq:           e.seq,
 		MarksJoin:     e.filter.marksJoin,

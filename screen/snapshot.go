@@ -63,6 +63,9 @@ type Snapshot struct {
 	Cursor        Pos
 	CursorVisible bool
 	AltScreen     bool
+	// Origin is set while the cursor is addressed from the scroll
+	// region's top (origin mode, DECOM); Cursor counts from the screen's.
+	Origin bool
 	// Title is the window title last set with OSC 0 or 2.
 	Title string
 	// Seq increases with every Write or Resize that changed the state: two

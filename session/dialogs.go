@@ -170,10 +170,13 @@ func (s *session) formOpen() bool {
 // watchDialogs is the watchdog: it answers the dialogs claudewrap was told
 // to answer (the trust dialog with --trust, a permission rule's screen
 // choice), confirmed on the screen like every key, and does not let a
-// headless run wait for ever: a dialog nobody answers for DialogGrace, or
-// a screen that has not changed for IdleLimit with no question open, ends
-// it (blocked, exit 7). With Claude on the person's screen, a dialog
-// nobody was told to answer is theirs.
+// headless run wait for ever: a dialog nobody answers for DialogGrace, a
+// screen that has not changed for IdleLimit with no question open, or a
+// still screen startLimit after the start with no session started (no
+// SessionStart, no hook message of Claude's) ends it (blocked, exit 7).
+// With no idle limit (IdleLimit negative) only the dialog grace holds.
+// With Claude on the person's screen, a dialog nobody was told to answer
+// is theirs.
 func (s *session) watchDialogs(ctx context.Context) {
 	grace, idle := s.cfg.DialogGrace, s.cfg.IdleLimit
 	if grace <= 0 {
@@ -184,7 +187,8 @@ func (s *session) watchDialogs(ctx context.Context) {
 	}
 	em := s.child.Screen()
 	var (
-		seq       uint64
+		seq       uint64 // the last settled screen looked at
+		drawn     uint64 // the screen's Seq, settled or not, when last seen
 		started   = time.Now()
 		changedAt = started
 		cur       *screen.Dialog
@@ -201,18 +205,26 @@ func (s *session) watchDialogs(ctx context.Context) {
 		}
 		now := time.Now()
 		if err == nil {
-			seq, changedAt = snap.Seq, now
+			seq = snap.Seq
 		} else {
 			snap = em.Snapshot()
+		}
+		// A screen that changes counts whether it settles or not: output
+		// that never pauses (a stream) keeps it unsettled, and output the
+		// emulator skipped changes it too (screen's Skip).
+		if snap.Seq != drawn {
+			drawn, changedAt = snap.Seq, now
 		}
 		open := s.formOpen()
 		s.mu.Lock()
 		hooked := s.hooked
 		s.mu.Unlock()
-		if s.cfg.Host.Headless && !hooked && now.Sub(started) >= startLimit && now.Sub(changedAt) >= startQuiet {
+		// The start watchdog is an idle limit of its own: with no limit
+		// (--idle-timeout 0) it is off too.
+		if s.cfg.Host.Headless && idle > 0 && !hooked && now.Sub(started) >= s.startLimit && now.Sub(changedAt) >= s.startQuiet {
 			if _, ok := screen.ParseDialog(snap); !ok {
 				s.block(fmt.Sprintf("Claude has not started its session after %v and its screen waits for input "+
-					"nobody can give (headless): a first-run screen, a dialog claudewrap does not know, or hooks that do not run", startLimit), &snap)
+					"nobody can give (headless): a first-run screen, a dialog claudewrap does not know, or hooks that do not run", s.startLimit), &snap)
 				return
 			}
 		}

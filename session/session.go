@@ -84,7 +84,8 @@ type Config struct {
 	// stay before it is reported blocked (default 3s); IdleLimit how long
 	// Claude's screen may stay unchanged with no question open, and about
 	// how long a form given up on before it showed may go unseen on a
-	// screen that keeps changing (default 10m; negative: no limit).
+	// screen that keeps changing (default 10m; negative: no limit, which
+	// turns off the check that Claude started its session too).
 	DialogGrace time.Duration
 	IdleLimit   time.Duration
 
@@ -170,6 +171,9 @@ type session struct {
 	// hookGrace is how long a form may show before its PreToolUse
 	// arrives (the constant; tests make it shorter).
 	hookGrace time.Duration
+	// startLimit and startQuiet are the start watchdog's (the constants;
+	// tests make them shorter).
+	startLimit, startQuiet time.Duration
 
 	// gate makes a key of claudewrap's and the person taking a form over
 	// one at a time (see gatedKeys, input).
@@ -226,7 +230,7 @@ type session struct {
 	// messageCancel stops the chat message being typed when the person
 	// types (see message).
 	messageCancel context.CancelFunc
-	hooked        bool // a hook message of Claude's came: its session started
+	hooked        bool // a hook message of Claude's came, or its SessionStart: its session started
 	// transcript is Claude's transcript file (SessionStart); perms are the
 	// permission answers not yet found in it, claimed the tool_use ids
 	// already matched to one (see permcheck.go).
@@ -261,7 +265,8 @@ func newSession(cfg Config) *session {
 		cfg.Log = events.New(nil)
 	}
 	return &session{cfg: cfg, log: cfg.Log, forms: map[string]*form{}, finished: map[string]bool{},
-		changed: make(chan struct{}), served: make(chan struct{}), killGrace: killGrace, recordGrace: recordGrace, hookGrace: hookGrace}
+		changed: make(chan struct{}), served: make(chan struct{}), killGrace: killGrace, recordGrace: recordGrace, hookGrace: hookGrace,
+		startLimit: startLimit, startQuiet: startQuiet}
 }
 
 // Run starts Claude, answers its forms until it exits, and reports.
@@ -386,8 +391,17 @@ func (s *session) handle(m hook.Message) {
 		return
 	}
 	ours := s.ours(p)
-	if ours || p.HookEventName == hook.SessionStart && s.pinned(p.SessionID) {
+	// ours handles a SessionStart and does not pass it on: one that names
+	// the pinned session is Claude's session started all the same, for
+	// the start watchdog (see watchDialogs).
+	started := p.HookEventName == hook.SessionStart && s.pinned(p.SessionID)
+	if ours || started {
 		s.noteMode(p.PermissionMode)
+	}
+	if started {
+		s.mu.Lock()
+		s.hooked = true
+		s.mu.Unlock()
 	}
 	if !ours {
 		if p.HookEventName == hook.SessionStart && s.reg != nil {

@@ -236,7 +236,8 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	}
 	exit := cmd.ProcessState.ExitCode()
 	// The person's ← may have moved Claude's conversation to the
-	// background: its daemon outlives the run (see claudetest.KillStrays).
+	// background, into a daemon claudewrap ends with the run on Linux:
+	// what is left all the same is killed (see claudetest.KillStrays).
 	strays := claudetest.KillStrays(home)
 	timedOut := rctx.Err() != nil && ctx.Err() == nil
 	note := fmt.Sprintf("claudewrap exit %d", exit)

@@ -12,9 +12,10 @@ import (
 // Claude Code run in that home left behind. ← at Claude's prompt while it
 // works moves the conversation to the background, and Claude starts a
 // daemon for it (claude daemon run, bg-pty-host, the forked session) that
-// outlives Claude and claudewrap both, by design; left, each held a few
-// hundred MB and wrote into the home as the test removed it. It returns
-// how many it killed; without /proc (macOS) it finds none.
+// outlives Claude by design. claudewrap ends it with the run on Linux (see
+// ptyhost); this is the net for what a run leaves all the same: left, each
+// held a few hundred MB and wrote into the home as the test removed it. It
+// returns how many it killed; without /proc (macOS) it finds none.
 func KillStrays(home string) int {
 	n := 0
 	// Again until a pass finds none: the daemon may start a process as

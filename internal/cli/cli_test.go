@@ -96,6 +96,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{[]string{"run", "--size", "10x2"}, "--size"},
 		{[]string{"run", "--on-unmatched", "sometimes"}, `unknown policy "sometimes"`},
 		{[]string{"run", "--answer-timeout", "-3m"}, "--answer-timeout must not be negative"},
+		{[]string{"run", "--idle-timeout", "-1s"}, "--idle-timeout must not be negative"},
 		{[]string{"run", "--no-such-flag"}, "unknown flag"},
 		{[]string{"replay"}, "replay needs one recording"},
 		{[]string{"nosuch"}, `unknown command "nosuch"`},

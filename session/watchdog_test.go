@@ -1,0 +1,114 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/internal/testkit"
+	"github.com/claudewrap/claudewrap/ptyhost"
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+// idleChild is Claude at its prompt with nothing to ask: its screen stays
+// still, or it streams output (draw), until it exits by itself after life
+// or is signalled.
+type idleChild struct {
+	em   screen.Emulator
+	done chan struct{}
+	once sync.Once
+}
+
+// newIdleChild starts a child that lives for life; draw, if set, is called
+// every few milliseconds meanwhile with the line number, as a program
+// streaming output writes.
+func newIdleChild(life time.Duration, draw func(em screen.Emulator, n int)) *idleChild {
+	c := &idleChild{em: screen.New(screen.Options{Cols: 80, Rows: 20}), done: make(chan struct{})}
+	_, _ = c.em.Write([]byte("\x1b[2J\x1b[H╭───╮\r\n│ > │\r\n╰───╯\r\n"))
+	exit := time.AfterFunc(life, c.exit)
+	if draw != nil {
+		go func() {
+			tick := time.NewTicker(5 * time.Millisecond) // well within the screen's quiet period: it never settles
+			defer tick.Stop()
+			for n := 0; ; n++ {
+				select {
+				case <-c.done:
+					exit.Stop()
+					return
+				case <-tick.C:
+					draw(c.em, n)
+				}
+			}
+		}()
+	}
+	return c
+}
+
+func (c *idleChild) exit()                         { c.once.Do(func() { close(c.done) }) }
+func (c *idleChild) Screen() screen.Emulator       { return c.em }
+func (c *idleChild) SendKeys([]byte) error         { return nil }
+func (c *idleChild) Redraw() error                 { return nil }
+func (c *idleChild) SetRows(int) error             { return nil }
+func (c *idleChild) Done() <-chan struct{}         { return c.done }
+func (c *idleChild) Wait() (ptyhost.Status, error) { return ptyhost.Status{}, nil }
+func (c *idleChild) Signal(os.Signal) error        { c.exit(); return nil }
+
+// TestWatchdogs: the headless watchdogs mean what --idle-timeout says.
+// A SessionStart is Claude's session started (before, only another hook
+// message was, and a run with no form was ended by the start watchdog
+// although its session event was logged); with no idle limit
+// (--idle-timeout 0) the start watchdog is off too; a screen that keeps
+// changing without ever settling, or whose changes the emulator skipped,
+// is not idle (before, both were ended as idle).
+func TestWatchdogs(t *testing.T) {
+	const life = 1500 * time.Millisecond // the child's, unless the watchdog ends it first
+	stream := func(em screen.Emulator, n int) { fmt.Fprintf(em, "line %d of a long stream\r\n", n) }
+	skip := func(em screen.Emulator, n int) { em.Skip(fmt.Appendf(nil, "line %d, behind\r\n", n)) }
+	for _, tc := range []struct {
+		name    string
+		idle    time.Duration
+		started bool // Claude sends SessionStart
+		draw    func(em screen.Emulator, n int)
+		blocked string // "" for a run that is not ended
+	}{
+		{"session started", 0, true, nil, ""},
+		{"no session", 0, false, nil, "has not started its session"},
+		{"no session, no limit", -1, false, nil, ""},
+		{"still", 300 * time.Millisecond, true, nil, "has not changed"},
+		{"streaming", 300 * time.Millisecond, true, stream, ""},
+		{"skipped", 300 * time.Millisecond, true, skip, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			log := &testkit.SyncBuffer{}
+			s := newSession(Config{Log: events.New(log), Host: ptyhost.Config{Headless: true, Cols: 80, Rows: 20},
+				IdleLimit: tc.idle})
+			s.startLimit, s.startQuiet = 200*time.Millisecond, 100*time.Millisecond
+			c := newIdleChild(life, tc.draw)
+			msgs := make(chan hook.Message, 1)
+			if tc.started {
+				msgs <- hook.Message{Payload: &hook.Payload{HookEventName: hook.SessionStart, SessionID: "s1", Source: "startup"}}
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			begun := time.Now()
+			rep, err := s.serve(ctx, c, c, msgs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			took := time.Since(begun)
+			switch {
+			case tc.blocked == "" && (rep.Blocked != "" || took < life):
+				t.Errorf("ended after %v (blocked: %q); want the child to live its %v\n%s", took, rep.Blocked, life, log)
+			case tc.blocked != "" && !strings.Contains(rep.Blocked, tc.blocked):
+				t.Errorf("blocked %q after %v, want %q\n%s", rep.Blocked, took, tc.blocked, log)
+			}
+		})
+	}
+}
