@@ -6,8 +6,9 @@
 // never through a symbolic link, opened without blocking (a FIFO is refused,
 // not waited on), and leaves it 0600 whatever it was before. [MkdirAll]
 // makes the directories claudewrap keeps files in, 0700, and refuses one
-// another user owns or can change; [CheckDir] checks one without making it. [Open] and [ReadFile] read only a regular
-// file, again without blocking, [ReadFile] up to a limit.
+// another user owns or can change; [CheckDir] checks one without making
+// it. [Open] and [ReadFile] read only a regular file, again without
+// blocking, [ReadFile] up to a limit.
 //
 // The package knows nothing of what the files hold; callers name them and
 // say how much of a file they read. Standard streams ("-") are the
