@@ -76,16 +76,19 @@ func Parse(b []byte) (*Payload, error) {
 	if err := json.Unmarshal(b, &p); err != nil && (!rawInput(&p) || !isQuestionsError(err)) {
 		return nil, fmt.Errorf("not hook JSON: %w", err)
 	}
-	switch p.HookEventName {
-	case PermissionRequest:
+	if rawInput(&p) {
+		// A PermissionRequest's, or another tool's PreToolUse (for the
+		// deny rules): the tool's input as sent.
 		if p.ToolName == "" {
-			return nil, errors.New("PermissionRequest without tool_name")
+			return nil, fmt.Errorf("%s without tool_name", p.HookEventName)
 		}
 		if len(raw.ToolInput) == 0 || raw.ToolInput[0] != '{' {
-			return nil, errors.New("PermissionRequest without a tool_input object")
+			return nil, fmt.Errorf("%s without a tool_input object", p.HookEventName)
 		}
 		p.Input, p.ToolInput = raw.ToolInput, nil
 		return &p, nil
+	}
+	switch p.HookEventName {
 	case Stop:
 		return &p, nil
 	case SessionStart:
@@ -93,19 +96,7 @@ func Parse(b []byte) (*Payload, error) {
 			return nil, errors.New("SessionStart without session_id")
 		}
 		return &p, nil
-	case PreToolUse:
-		if p.ToolName != ToolName {
-			// Any other tool's, for the deny rules: its input as sent.
-			if p.ToolName == "" {
-				return nil, errors.New("PreToolUse without tool_name")
-			}
-			if len(raw.ToolInput) == 0 || raw.ToolInput[0] != '{' {
-				return nil, errors.New("PreToolUse without a tool_input object")
-			}
-			p.Input, p.ToolInput = raw.ToolInput, nil
-			return &p, nil
-		}
-	case PostToolUse:
+	case PreToolUse, PostToolUse:
 	case "":
 		return nil, errors.New("no hook_event_name")
 	default:

@@ -37,10 +37,7 @@ $XDG_CONFIG_HOME/claudewrap/rules.yaml, needs no allowing.`,
   claudewrap rules allow path/to/project/.claudewrap.yaml`,
 		Args: needArgs(cobra.MaximumNArgs(1), "at most one rules FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.File = rules.FolderFile
-			if len(args) == 1 {
-				opts.File = args[0]
-			}
+			opts.File = fileArg(args)
 			if runF != nil {
 				return runF(opts)
 			}
@@ -59,10 +56,7 @@ func NewCmdRulesRevoke(stdout, stderr io.Writer, runF func(*RulesAllowOptions) e
 		Example: `  claudewrap rules revoke`,
 		Args:    needArgs(cobra.MaximumNArgs(1), "at most one rules FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.File = rules.FolderFile
-			if len(args) == 1 {
-				opts.File = args[0]
-			}
+			opts.File = fileArg(args)
 			if runF != nil {
 				return runF(opts)
 			}
@@ -79,6 +73,15 @@ func NewCmdRulesRevoke(stdout, stderr io.Writer, runF func(*RulesAllowOptions) e
 		},
 	}
 	return cmd
+}
+
+// fileArg is the rules file allow and revoke take: the one named, else
+// the working folder's.
+func fileArg(args []string) string {
+	if len(args) == 1 {
+		return args[0]
+	}
+	return rules.FolderFile
 }
 
 func runRulesAllow(opts *RulesAllowOptions) error {
