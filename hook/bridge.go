@@ -309,7 +309,7 @@ func (s *Server) serve(c *net.UnixConn, delivered func()) {
 		if gated && !got {
 			// The deny rules were not consulted: the hook command, told
 			// --gate, refuses the tool rather than let it run unchecked.
-			m.Err = errors.New(undecided)
+			m.Err = errUndecided
 		}
 		s.ack(c, m, out)
 		return
@@ -329,17 +329,17 @@ func (s *Server) deliver(m Message) bool {
 	}
 }
 
-// undecided is the ack of a gated PreToolUse the wrapper did not decide in
-// time.
-const undecided = "undecided: the run did not check this tool call against its deny rules in time"
+// errUndecided is the ack of a gated PreToolUse the wrapper did not decide
+// in time.
+var errUndecided = errors.New("undecided: the run did not check this tool call against its deny rules in time")
 
 // ack ends the exchange: "ok" and the hook's output, or why the message
 // was refused or not decided.
 func (s *Server) ack(c *net.UnixConn, m Message, out []byte) {
 	ack := []byte("ok\n")
 	switch {
-	case m.Err != nil && m.Err.Error() == undecided:
-		ack = []byte(undecided + "\n")
+	case errors.Is(m.Err, errUndecided):
+		ack = []byte(errUndecided.Error() + "\n")
 	case m.Err != nil:
 		ack = []byte("refused: " + m.Err.Error() + "\n")
 	}

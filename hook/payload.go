@@ -126,9 +126,7 @@ func Parse(b []byte) (*Payload, error) {
 // rawInput reports whether p is a message whose tool_input is read raw:
 // a PermissionRequest's, and a PreToolUse's for a tool other than
 // AskUserQuestion.
-func rawInput(p *Payload) bool {
-	return p.HookEventName == PermissionRequest || p.HookEventName == PreToolUse && p.ToolName != ToolName
-}
+func rawInput(p *Payload) bool { return p.HookEventName == PermissionRequest || p.Gated() }
 
 // Gated reports whether p is a PreToolUse the deny rules decide: any
 // tool's but AskUserQuestion's, which is answered as a form.

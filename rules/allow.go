@@ -16,15 +16,13 @@ import (
 
 // FolderFile is the rules file found in the working folder. A repository
 // can hold one, so it acts only once the person allowed its exact content
-// (see [Allowed]).
+// (see [Allowance]).
 const FolderFile = ".claudewrap.yaml"
 
 // Source is where a rules file came from, which decides whether it acts.
 type Source string
 
 const (
-	// Named is a file the person named (--rules): theirs.
-	Named Source = "named"
 	// Config is the person's own file in their config folder.
 	Config Source = "config"
 	// Folder is a file found in the working folder: it acts only once
@@ -44,7 +42,7 @@ type Found struct {
 // is used.
 func DefaultPaths() []Found {
 	var found []Found
-	if _, err := os.Stat(FolderFile); err == nil {
+	if _, err := os.Lstat(FolderFile); err == nil {
 		found = append(found, Found{Path: FolderFile, Source: Folder})
 	}
 	if dir := configDir(); dir != "" {
@@ -90,14 +88,44 @@ func Sum(content []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// realPath is the absolute path of a file with its links resolved: an
-// allowance is for the file itself, whatever name reaches it.
+// realPath is where the folder file at path is: its folder's real path
+// (links resolved) and its name. An allowance is for that folder's file,
+// and the file must be there itself, not a link to one elsewhere (see
+// [FolderFileAt]): a repository's link to a file allowed in another folder
+// would otherwise act in its own.
 func realPath(path string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", err
 	}
-	return filepath.EvalSymlinks(abs)
+	dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, filepath.Base(abs)), nil
+}
+
+// ErrLink is why a folder file that is a symbolic link does not act.
+var ErrLink = errors.New("a symbolic link: a folder's rules file acts only as a file of that folder")
+
+// FolderFileAt returns the folder file path names: path itself, or the
+// .claudewrap.yaml in path when it is a folder. It must be named
+// .claudewrap.yaml, and not be a symbolic link.
+func FolderFileAt(path string) (string, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, FolderFile)
+	}
+	if filepath.Base(path) != FolderFile {
+		return "", fmt.Errorf("%s: only a folder's %s needs allowing; a file named with --rules acts as it is", path, FolderFile)
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return "", err
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		return "", fmt.Errorf("%s: %w", path, ErrLink)
+	}
+	return path, nil
 }
 
 // entryName names the allowance of the file at real path p.
@@ -176,15 +204,15 @@ func AllowFile(path string, content []byte) (string, error) {
 	return p, err
 }
 
-// RevokeFile removes the allowance of the file at path, if any, and reports
-// whether there was one.
+// RevokeFile removes the allowance of the folder file at path (a file gone
+// may still be allowed), if any, and reports whether there was one.
 func RevokeFile(path string) (bool, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, FolderFile)
+	}
 	p, err := realPath(path)
 	if err != nil {
-		// A file gone may still be allowed under its last path.
-		if p, err = filepath.Abs(path); err != nil {
-			return false, err
-		}
+		return false, err
 	}
 	dir, err := allowDir()
 	if err != nil {
@@ -222,14 +250,24 @@ type Ignored struct {
 
 // LoadDefault loads the rules used without --rules: the first file of
 // [DefaultPaths] that may act. A folder file the person has not allowed
-// with exactly its content is ignored and returned as such, read but never
-// parsed; the person's config file must be theirs alone ([OwnFile]), or
-// loading fails.
+// with exactly its content, a link, or one that cannot be read, is ignored
+// and returned as such, never parsed; the person's config file must be
+// theirs alone ([OwnFile]), or loading fails.
 func LoadDefault() (*Set, []Ignored, error) {
 	s := &Set{}
 	var ignored []Ignored
 	for _, f := range DefaultPaths() {
+		if f.Source == Folder {
+			if _, err := FolderFileAt(f.Path); err != nil {
+				ignored = append(ignored, Ignored{Path: f.Path, Why: err})
+				continue
+			}
+		}
 		b, err := ReadFile(f.Path)
+		if err != nil && f.Source == Folder {
+			ignored = append(ignored, Ignored{Path: f.Path, Why: err})
+			continue
+		}
 		if err != nil {
 			return s, ignored, err
 		}
@@ -248,7 +286,6 @@ func LoadDefault() (*Set, []Ignored, error) {
 		if err != nil {
 			return s, ignored, err
 		}
-		file.Source = f.Source
 		s.Files = append(s.Files, file)
 		return s, ignored, nil
 	}

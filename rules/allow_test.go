@@ -67,7 +67,7 @@ func TestFolderFileActsOnceAllowed(t *testing.T) {
 	if err != nil || len(ignored) != 1 || ignored[0].Path != FolderFile || !errors.Is(ignored[0].Why, ErrNotAllowed) {
 		t.Fatalf("not allowed: ignored %v, err %v", ignored, err)
 	}
-	if len(s.Files) != 1 || s.Files[0].Path != own || s.Trust() {
+	if len(s.Files) != 1 || s.Files[0].Path != own || s.Trust() != "" {
 		t.Fatalf("want the person's own file alone in force, got %+v", s.Files)
 	}
 
@@ -77,7 +77,7 @@ func TestFolderFileActsOnceAllowed(t *testing.T) {
 		t.Fatalf("allow: %q %v", real, err)
 	}
 	s, ignored, err = LoadDefault()
-	if err != nil || len(ignored) != 0 || len(s.Files) != 1 || s.Files[0].Source != Folder || !s.Trust() {
+	if err != nil || len(ignored) != 0 || len(s.Files) != 1 || s.Trust() != FolderFile {
 		t.Fatalf("allowed: files %+v, ignored %v, err %v", s.Files, ignored, err)
 	}
 	if fi, err := os.Stat(filepath.Join(xdg, "claudewrap", "allowed")); err != nil || fi.Mode().Perm() != 0o700 {
@@ -103,9 +103,10 @@ func TestFolderFileActsOnceAllowed(t *testing.T) {
 	}
 }
 
-// TestAllowedElsewhere: an allowance is for one file: the same content in
-// another folder, or reached through a link from another folder, is not
-// allowed there.
+// TestAllowedElsewhere: an allowance is for one folder's file: the same
+// content in another folder is not allowed there, and neither is a link
+// there to the allowed file (a repository's link would otherwise bring
+// another folder's allowance, and its trust, into its own folder).
 func TestAllowedElsewhere(t *testing.T) {
 	work, _, _ := inFolders(t)
 	writeFile(t, work, FolderFile, powerful)
@@ -119,13 +120,46 @@ func TestAllowedElsewhere(t *testing.T) {
 	if err := Allowance(FolderFile, b); !errors.Is(err, ErrNotAllowed) {
 		t.Errorf("same content elsewhere: %v", err)
 	}
-	// A link to the allowed file is that file.
 	os.Remove(FolderFile)
 	if err := os.Symlink(filepath.Join(work, FolderFile), FolderFile); err != nil {
 		t.Fatal(err)
 	}
-	if err := Allowance(FolderFile, b); err != nil {
-		t.Errorf("a link to the allowed file: %v", err)
+	s, ignored, err := LoadDefault()
+	if err != nil || len(s.Files) != 0 || len(ignored) != 1 || !errors.Is(ignored[0].Why, ErrLink) {
+		t.Errorf("a link to the allowed file: in force %d, ignored %v, %v", len(s.Files), ignored, err)
+	}
+	if _, err := FolderFileAt(FolderFile); !errors.Is(err, ErrLink) {
+		t.Errorf("allowing a link: %v", err)
+	}
+}
+
+// TestFolderFileAt: allow takes a folder's .claudewrap.yaml, or the folder;
+// another file needs no allowing (named with --rules it acts as it is).
+func TestFolderFileAt(t *testing.T) {
+	work, _, _ := inFolders(t)
+	writeFile(t, work, FolderFile, powerful)
+	writeFile(t, work, "mine.yaml", powerful)
+	if p, err := FolderFileAt(work); err != nil || p != filepath.Join(work, FolderFile) {
+		t.Errorf("a folder: %q %v", p, err)
+	}
+	if _, err := FolderFileAt("mine.yaml"); err == nil || !strings.Contains(err.Error(), "acts as it is") {
+		t.Errorf("another file: %v", err)
+	}
+}
+
+// TestFolderFileUnreadable: a folder file that cannot be read (a FIFO, too
+// large) does not act, and does not stop the run: it is reported, and the
+// person's own file applies.
+func TestFolderFileUnreadable(t *testing.T) {
+	work, _, xdg := inFolders(t)
+	own := writeFile(t, xdg, "claudewrap/rules.yaml", "version: 1\n")
+	os.Chmod(own, 0o600)
+	if err := os.WriteFile(filepath.Join(work, FolderFile), make([]byte, MaxFileSize+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, ignored, err := LoadDefault()
+	if err != nil || len(ignored) != 1 || len(s.Files) != 1 || s.Files[0].Path != own {
+		t.Errorf("too large: in force %+v, ignored %v, %v", s.Files, ignored, err)
 	}
 }
 

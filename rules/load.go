@@ -45,10 +45,8 @@ func ParsePolicy(s string) (Policy, error) {
 // File is one loaded rules file.
 type File struct {
 	Path string
-	// Sum is the SHA-256 of the content checked ([Sum]); Source is where
-	// the file came from (Named unless [LoadDefault] found it).
+	// Sum is the SHA-256 of the content checked ([Sum]).
 	Sum         string
-	Source      Source
 	Version     int
 	Defaults    Defaults
 	Rules       []Rule
@@ -174,7 +172,7 @@ func Parse(path string, b []byte) (*File, error) {
 }
 
 func parse(path string, b []byte, programs bool) (*File, error) {
-	p := &parser{file: &File{Path: path, Sum: Sum(b), Source: Named}}
+	p := &parser{file: &File{Path: path, Sum: Sum(b)}}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {

@@ -225,9 +225,10 @@ func (s *Set) Denies() bool {
 	return false
 }
 
-// Consulted reports whether a permission rule allows or asks: such rules
-// act only on the dialogs Claude shows, which some of its modes never do.
-func (s *Set) Consulted() bool {
+// AnswersDialogs reports whether a permission rule allows, asks or
+// selects: such rules act only on the dialogs Claude shows, which some of
+// its modes never do.
+func (s *Set) AnswersDialogs() bool {
 	for _, f := range s.Files {
 		for _, r := range f.Permissions {
 			if r.Decide.Action != Deny && r.Decide.Action != FailRun {
@@ -238,14 +239,15 @@ func (s *Set) Consulted() bool {
 	return false
 }
 
-// Trust reports whether a rules file says to answer the trust dialog "Yes".
-func (s *Set) Trust() bool {
+// Trust is the first rules file that says to answer the trust dialog
+// "Yes"; "" when none does.
+func (s *Set) Trust() string {
 	for _, f := range s.Files {
 		if f.Dialogs.Trust {
-			return true
+			return f.Path
 		}
 	}
-	return false
+	return ""
 }
 
 func (w PermissionWhen) holds(tool string, input json.RawMessage) bool {

@@ -81,7 +81,7 @@ var quietModes = map[string]string{
 // what it still asks; deny decisions hold all the same (decideTool).
 func (s *session) noteMode(mode string) {
 	what, quiet := quietModes[mode]
-	if !quiet || !s.cfg.AskRules {
+	if !quiet || !s.cfg.AnswersDialogs {
 		return
 	}
 	s.mu.Lock()

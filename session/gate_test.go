@@ -57,7 +57,7 @@ permissions:
   - {name: tests, when: {tool: Bash, command: "^go test"}, decide: allow}
   - {name: no-bash, when: {tool: Bash}, decide: {deny: "no shell here"}}
 `)
-	r := startRun(t, c, Config{Permits: set, Gate: set.Denies(), AskRules: set.Consulted(), Host: hostHeadless})
+	r := startRun(t, c, Config{Permits: set, Gate: set.Denies(), AnswersDialogs: set.AnswersDialogs(), Host: hostHeadless})
 	c.session = "real"
 	c.hook(&hook.Payload{HookEventName: hook.SessionStart, Source: "startup", PermissionMode: "auto"})
 	r.wait(`"permission_mode":"auto"`)

@@ -71,9 +71,10 @@ type Config struct {
 	// Permits decides tools' permission requests and plan approval (the
 	// rules' permissions:); nil decides none.
 	Permits Permitter
-	// AskRules says the permission rules allow or ask: they act only on the
-	// dialogs Claude shows, which is said when Claude's mode shows none.
-	AskRules bool
+	// AnswersDialogs says the permission rules allow, ask or select: they
+	// act only on the dialogs Claude shows, which is said when Claude's
+	// mode shows none (noteMode).
+	AnswersDialogs bool
 	// Gate has every tool's PreToolUse decided by the permission rules'
 	// deny and fail decisions (decideTool, gate.go), in every permission mode.
 	Gate bool

@@ -85,23 +85,27 @@ func fileArg(args []string) string {
 }
 
 func runRulesAllow(opts *RulesAllowOptions) error {
-	b, err := rules.ReadFile(opts.File)
+	path, err := rules.FolderFileAt(opts.File)
 	if err != nil {
 		return withCode(ExitError, err)
 	}
-	f, err := rules.Parse(opts.File, b)
+	b, err := rules.ReadFile(path)
+	if err != nil {
+		return withCode(ExitError, err)
+	}
+	f, err := rules.Parse(path, b)
 	if err != nil {
 		printLoadError(opts.Stderr, err)
-		return withCode(ExitError, fmt.Errorf("%s not allowed: fix it first (claudewrap rules check %s)", opts.File, opts.File))
+		return withCode(ExitError, fmt.Errorf("%s not allowed: fix it first (claudewrap rules check %s)", path, path))
 	}
-	real, err := rules.AllowFile(opts.File, b)
+	real, err := rules.AllowFile(path, b)
 	if err != nil {
-		return withCode(ExitError, fmt.Errorf("allow %s: %w", opts.File, err))
+		return withCode(ExitError, fmt.Errorf("allow %s: %w", path, err))
 	}
 	printLine(opts.Stdout, "allowed %s (sha256 %s…): runs started in %s use it until it changes",
 		real, f.Sum[:12], filepath.Dir(real))
 	for _, p := range powers(f) {
-		fmt.Fprintf(opts.Stdout, "  it %s\n", p)
+		printLine(opts.Stdout, "  it %s", p)
 	}
 	return nil
 }
@@ -125,15 +129,48 @@ func powers(f *rules.File) []string {
 		out = append(out, fmt.Sprintf("decides %s on tools: %s", a, strings.Join(byAction[a], ", ")))
 	}
 	for _, r := range f.Rules {
-		if r.Answer.Exec != nil {
-			out = append(out, fmt.Sprintf("runs the program %q (rule %q, line %d)", r.Answer.Exec, r.Name, r.Line))
+		switch a := r.Answer; {
+		case a.Exec != nil:
+			out = append(out, fmt.Sprintf("runs the program %q (rule %q, line %d)", a.Exec, r.Name, r.Line))
+		case a.Chat != nil:
+			out = append(out, fmt.Sprintf("sends Claude %q as your message (rule %q, line %d)", *a.Chat, r.Name, r.Line))
 		}
 	}
-	if f.Defaults.Notify != "" {
-		out = append(out, fmt.Sprintf("runs %q when a question waits (defaults.notify)", f.Defaults.Notify))
+	d := f.Defaults
+	if d.Notify != "" {
+		out = append(out, fmt.Sprintf("runs %q when a question waits (defaults.notify)", d.Notify))
+	}
+	if d.Fallback != nil {
+		out = append(out, fmt.Sprintf("answers what no rule answers with %s (defaults.fallback)", answerText(d.Fallback)))
+	}
+	if d.OnUnmatched != "" {
+		out = append(out, fmt.Sprintf("sets --on-unmatched %s", d.OnUnmatched))
+	}
+	if d.AnswerTimeout > 0 {
+		out = append(out, fmt.Sprintf("sets --answer-timeout %v", d.AnswerTimeout))
+	}
+	if d.AnswerVia != "" {
+		out = append(out, fmt.Sprintf("sets --answer-via %s", d.AnswerVia))
 	}
 	if n := len(f.Rules); n > 0 {
 		out = append(out, "answers questions by "+plural(n, "rule"))
 	}
 	return out
+}
+
+// answerText says what a rules answer does.
+func answerText(a *rules.Answer) string {
+	switch {
+	case a.Cancel:
+		return "a cancel"
+	case a.Chat != nil:
+		return fmt.Sprintf("the message %q to Claude", *a.Chat)
+	case a.Type != nil:
+		return fmt.Sprintf("the text %q", *a.Type)
+	case a.Select != nil && a.Select.Index > 0:
+		return fmt.Sprintf("option %d", a.Select.Index)
+	case a.Select != nil:
+		return "the options " + quoteAll(a.Select.Labels)
+	}
+	return "an answer"
 }

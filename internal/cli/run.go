@@ -122,7 +122,7 @@ prints its reason on stderr.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Claude, "claude", "", "Claude Code binary `PATH` (default $CLAUDEWRAP_CLAUDE, else claude on PATH)")
-	f.StringArrayVar(&opts.Rules, "rules", nil, "rule `FILE`, repeatable (default ./.claudewrap.yaml, then $XDG_CONFIG_HOME/claudewrap/rules.yaml)")
+	f.StringArrayVar(&opts.Rules, "rules", nil, "rule `FILE`, repeatable (default ./.claudewrap.yaml once allowed with 'claudewrap rules allow', else $XDG_CONFIG_HOME/claudewrap/rules.yaml)")
 	f.BoolVar(&opts.Headless, "headless", false, "draw Claude only on the virtual screen (automatic when stdin is not a terminal)")
 	f.StringVar(&size, "size", "120x40", "virtual terminal size `COLSxROWS` when headless (made taller, then given back, for a form that does not fit)")
 	f.StringVar(&opts.OnUnmatched, "on-unmatched", "", "`POLICY` for questions no rule answers: passthrough, ask, fallback, wait (claudewrap answer, serve, the person at the screen), cancel, fail (default: the rules' defaults.on_unmatched, else passthrough with Claude on your screen, ask when headless with a terminal, fail with none)")
@@ -369,26 +369,26 @@ func runRun(opts *RunOptions) (err error) {
 	}
 	log.Emit("start", start)
 	rep, err := session.Run(context.Background(), session.Config{
-		Host:          cfg,
-		Exe:           exe,
-		Decider:       set,
-		Permits:       set,
-		Gate:          set.Denies(),
-		AskRules:      set.Consulted(),
-		Trust:         trustBy(opts.Trust, set),
-		IdleLimit:     idleLimit(opts.IdleTimeout),
-		Policy:        policy,
-		Asker:         asker,
-		AnswerTimeout: timeout,
-		Log:           log,
-		ExitAfterTurn: opts.ExitAfterTurn,
-		DryRun:        opts.DryRun,
-		Bundles:       bundles,
-		Remote:        true,
-		Cwd:           cwd,
-		Notify:        firstNonEmpty(opts.Notify, set.Defaults().Notify),
-		AnswerVia:     firstNonEmpty(opts.AnswerVia, set.Defaults().AnswerVia, session.AnswerViaScreen),
-		SessionName:   strconv.Itoa(os.Getpid()),
+		Host:           cfg,
+		Exe:            exe,
+		Decider:        set,
+		Permits:        set,
+		Gate:           set.Denies(),
+		AnswersDialogs: set.AnswersDialogs(),
+		Trust:          trustBy(opts.Trust, set),
+		IdleLimit:      idleLimit(opts.IdleTimeout),
+		Policy:         policy,
+		Asker:          asker,
+		AnswerTimeout:  timeout,
+		Log:            log,
+		ExitAfterTurn:  opts.ExitAfterTurn,
+		DryRun:         opts.DryRun,
+		Bundles:        bundles,
+		Remote:         true,
+		Cwd:            cwd,
+		Notify:         firstNonEmpty(opts.Notify, set.Defaults().Notify),
+		AnswerVia:      firstNonEmpty(opts.AnswerVia, set.Defaults().AnswerVia, session.AnswerViaScreen),
+		SessionName:    strconv.Itoa(os.Getpid()),
 	})
 	code, err := rep.Exit(err)
 	if err != nil {
@@ -457,10 +457,8 @@ func trustBy(flag bool, set *rules.Set) string {
 	if flag {
 		return "--trust"
 	}
-	for _, f := range set.Files {
-		if f.Dialogs.Trust {
-			return "dialogs.trust in " + f.Path
-		}
+	if f := set.Trust(); f != "" {
+		return "dialogs.trust in " + f
 	}
 	return ""
 }
