@@ -451,11 +451,14 @@ func ForwardWaiting(r io.Reader, socket string, stdout io.Writer, wait time.Dura
 		return err
 	}
 	deadline := time.Now().Add(dialTimeout)
-	if bytes.Contains(b, []byte(`"`+PermissionRequest+`"`)) || gatedMessage(b) {
+	question := questionMessage(b)
+	if bytes.Contains(b, []byte(`"`+PermissionRequest+`"`)) || !question && bytes.Contains(b, []byte(`"`+PreToolUse+`"`)) {
 		// The wrapper decides before it answers.
 		deadline = deadline.Add(ReplyTimeout)
 	}
-	deadline = deadline.Add(wait)
+	if question {
+		deadline = deadline.Add(wait) // the answers, under the hook strategy
+	}
 	c, err := net.DialTimeout("unix", socket, dialTimeout)
 	if err != nil {
 		return err
@@ -485,18 +488,19 @@ func ForwardWaiting(r io.Reader, socket string, stdout io.Writer, wait time.Dura
 	return err
 }
 
-// ForwardGated is ForwardWaiting for a hook run with --gate: a PreToolUse
-// of a tool other than AskUserQuestion that the wrapper did not decide (no
-// wrapper listening, no answer in time, refused) is denied, so that a deny
-// rule never lets a tool through unchecked. It fails closed: the reason
-// goes to Claude as the deny's.
+// ForwardGated is ForwardWaiting for a hook run with --gate, which only
+// PreToolUse runs: a message that is not AskUserQuestion's (any other
+// tool's, or one that cannot be read as a question's: too large, cut short)
+// and that the wrapper did not decide (no wrapper listening, no answer in
+// time, refused) is denied, so that a deny rule never lets a tool through
+// unchecked. It fails closed: the reason goes to Claude as the deny's.
 func ForwardGated(r io.Reader, socket string, stdout io.Writer, wait time.Duration) error {
 	b, err := io.ReadAll(io.LimitReader(r, MaxMessage+1))
 	if err != nil {
 		return err
 	}
 	err = ForwardWaiting(bytes.NewReader(b), socket, stdout, wait)
-	if err == nil || !gatedMessage(b) {
+	if err == nil || questionMessage(b) {
 		return err
 	}
 	_, werr := stdout.Write(DenyOutput("claudewrap could not check this tool call against the run's deny rules (" + err.Error() + "): not run"))
@@ -511,14 +515,14 @@ func DenyOutput(reason string) []byte {
 	return b
 }
 
-// gatedMessage reports whether b is a PreToolUse the deny rules decide
-// ([Payload.Gated]).
-func gatedMessage(b []byte) bool {
+// questionMessage reports whether b is AskUserQuestion's PreToolUse,
+// which is answered as a form, not decided by the deny rules.
+func questionMessage(b []byte) bool {
 	var p struct {
 		Event string `json:"hook_event_name"`
 		Tool  string `json:"tool_name"`
 	}
-	return json.Unmarshal(b, &p) == nil && (&Payload{HookEventName: p.Event, ToolName: p.Tool}).Gated()
+	return json.Unmarshal(b, &p) == nil && p.Event == PreToolUse && p.Tool == ToolName
 }
 
 // ownSocket refuses a socket another user owns: the hook message holds

@@ -241,11 +241,18 @@ func TestGated(t *testing.T) {
 	if err == nil || !strings.Contains(out.String(), `"permissionDecision":"deny"`) {
 		t.Fatalf("no wrapper: printed %q, %v", out.String(), err)
 	}
-	// A question's and a Stop are not gated: nothing is printed.
-	for _, msg := range []string{pre, `{"hook_event_name":"Stop"}`} {
+	// A question's is not gated: nothing is printed.
+	out.Reset()
+	if err := ForwardGated(strings.NewReader(pre), filepath.Join(t.TempDir(), "gone.sock"), &out, 0); err == nil || out.Len() != 0 {
+		t.Errorf("a question's: printed %q, %v", out.String(), err)
+	}
+	// One that cannot be read (too large for the wrapper, cut short) is
+	// denied: it is not provably a question's.
+	big := `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + strings.Repeat("a", MaxMessage) + `"}}`
+	for _, msg := range []string{big, `{"hook_event_name":"PreToolUse","tool_na`} {
 		out.Reset()
-		if err := ForwardGated(strings.NewReader(msg), filepath.Join(t.TempDir(), "gone.sock"), &out, 0); err == nil || out.Len() != 0 {
-			t.Errorf("%.40s: printed %q, %v", msg, out.String(), err)
+		if err := ForwardGated(strings.NewReader(msg), s.Path(), &out, 0); err == nil || !strings.Contains(out.String(), `"permissionDecision":"deny"`) {
+			t.Errorf("%.40s…: printed %q, %v", msg, out.String(), err)
 		}
 	}
 }

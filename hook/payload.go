@@ -37,6 +37,9 @@ type Payload struct {
 	ToolResponse *ToolResponse `json:"tool_response,omitempty"`
 	// PermissionMode is Claude's mode (default, plan, acceptEdits, auto…).
 	PermissionMode string `json:"permission_mode,omitempty"`
+	// AgentID names the subagent whose tool call it is, "" for the main
+	// conversation's.
+	AgentID string `json:"agent_id,omitempty"`
 
 	// Input is tool_input as sent: a PermissionRequest's tool's, and
 	// AskUserQuestion's (which a PreToolUse answer is built on).

@@ -225,8 +225,7 @@ func TestSkipKeepsAltScreen(t *testing.T) {
 // terminal is undone, and the cursor stays where the child left it:
 // application cursor keys and keypad, autowrap off, a scroll region,
 // origin mode, the line-drawing character set, its window title (the
-// person's, pushed at the start, is popped). Before, only the modes in
-// resetModes' first lines were.
+// person's, pushed at the start, is popped).
 func TestRestoreModes(t *testing.T) {
 	for _, tc := range []struct {
 		name, set string

@@ -14,9 +14,8 @@ import (
 // TestNothingOutlivesTheRun: a process the child started that left its
 // session and ignores the hang-up (`nohup setsid sleep 1000 &`) is gone
 // once the run ends: when the child exits, and when the wrapper itself is
-// killed outright (SIGKILL), after which it can do nothing. Before, the
-// wrapper killed the child's process group at the end, which such a
-// process had left, and a parent-death signal ended the child alone.
+// killed outright (SIGKILL), after which it can do nothing: killing the
+// child's process group, which such a process left, would not be enough.
 func TestNothingOutlivesTheRun(t *testing.T) {
 	t.Run("the child exits", func(t *testing.T) {
 		h := startHost(t, helperConfig(t, "daemon", "exit"))

@@ -108,8 +108,7 @@ func TestExecBesideRules(t *testing.T) {
 // TestExecUnshowable: a rule's program that answers with text the screen
 // cannot show as typed leaves the question unmatched, saying why, before
 // the form is taken: under wait the form waits, untouched, and an answer
-// from elsewhere answers it. Before, the answer was taken, refused on the
-// screen, and the form cancelled.
+// from elsewhere answers it.
 func TestExecUnshowable(t *testing.T) {
 	t.Parallel()
 	dir := unshowableProgram(t)

@@ -5,18 +5,21 @@ import (
 
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/internal/transcript"
 	"github.com/claudewrap/claudewrap/rules"
 )
 
-// decideTool decides a tool's PreToolUse by the deny rules (Config.Gate): Claude
-// runs that hook in every permission mode, before any dialog and whether or
-// not it would ask, so a deny or fail rule holds where a PermissionRequest
-// never comes (auto mode, accept edits, bypass, the person's allow-lists).
-// The first permission rule that matches decides, as for a
-// PermissionRequest; one that allows or asks leaves the call to Claude's own
-// permissions. The message is answered before it is checked to be this
-// Claude's session's: a deny holds in every session of the Claude this run
-// started. A denied call is checked in Claude's transcript (permcheck.go).
+// decideTool decides a tool's PreToolUse by the deny rules (Config.Gate):
+// Claude runs that hook in every permission mode, before any dialog and
+// whether or not it would ask, so a deny or fail rule holds where a
+// PermissionRequest never comes (auto mode, accept edits, bypass, the
+// person's allow-lists). The first permission rule that matches decides, as
+// for a PermissionRequest; one that allows or asks leaves the call to
+// Claude's own permissions. The message is answered before anything else:
+// a deny holds in every session of the Claude this run started, and in its
+// subagents. A denied call of this session's is checked in Claude's
+// transcript (permcheck.go); a subagent's is in a transcript of its own,
+// and is not.
 func (s *session) decideTool(m hook.Message) {
 	p := m.Payload
 	var d rules.PermissionDecision
@@ -34,29 +37,45 @@ func (s *session) decideTool(m hook.Message) {
 	if reply == nil {
 		reply = func([]byte) bool { return false }
 	}
-	if !d.Matched() || reason == "" {
+	if reason == "" {
 		reply(nil)
-		if s.ours(p) {
-			s.started()
-			s.noteMode(p.PermissionMode)
-		}
-		return
+	} else {
+		reply(hook.DenyOutput(reason))
 	}
-	reply(hook.DenyOutput(reason))
-	if !s.ours(p) {
+	// Another session's call (Claude's sessions view) is decided all the
+	// same, but neither counted nor reported as this run's.
+	if !s.mine(p) || !s.ours(p) {
 		return
 	}
 	s.started()
 	s.noteMode(p.PermissionMode)
+	if reason == "" {
+		return
+	}
 	fields := events.Fields{"tool": p.ToolName, "input": p.Input, "rule": d.Rule, "file": fmt.Sprintf("%s:%d", d.File, d.Line),
 		"decide": d.Verdict.String(), "via": "hook", "hook": hook.PreToolUse, "permission_mode": p.PermissionMode}
 	if p.ToolUseID != "" {
 		fields["tool_use_id"] = p.ToolUseID
 	}
+	if p.AgentID != "" {
+		fields["agent_id"] = p.AgentID
+	}
 	s.log.Emit("decision", fields)
-	s.expect(permCheck{tool: p.ToolName, input: p.Input, id: p.ToolUseID, rule: d.Rule, want: refused, text: reason})
+	if p.AgentID == "" {
+		s.expect(permCheck{tool: p.ToolName, input: p.Input, id: p.ToolUseID, rule: d.Rule, want: refused, text: reason})
+	}
 	if d.Action == rules.FailRun {
-		s.block(fmt.Sprintf("permission rule %q (%s:%d) ends the run at %s", d.Rule, d.File, d.Line, p.ToolName), nil)
+		// A command of Claude's could send this PreToolUse: the run ends
+		// only for a call Claude's transcript shows it made.
+		path := s.stopPath(p)
+		s.goWork(func() {
+			if !transcript.AwaitUse(s.ctx, path, p.ToolUseID, stopWait) {
+				s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID, "rule": d.Rule,
+					"message": "a " + p.ToolName + " call Claude's transcript does not show: not Claude's, its fail rule ignored (the call was denied)"})
+				return
+			}
+			s.block(fmt.Sprintf("permission rule %q (%s:%d) ends the run at %s", d.Rule, d.File, d.Line, p.ToolName), nil)
+		})
 	}
 }
 

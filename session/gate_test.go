@@ -46,7 +46,8 @@ func preTool(t *testing.T, c *fakeChild, session, tool, input string) []byte {
 // the first matching permission rule deciding: a deny is returned to
 // Claude with its message and reported with its rule and file; an allow,
 // or no rule, leaves the call to Claude. A PreToolUse of another session
-// is denied all the same, but not counted as this session's. Claude's
+// is denied all the same, but neither counted nor reported as this
+// session's. Claude's
 // permission mode is said once when it asks nothing that allow rules
 // could answer.
 func TestDenyAtPreToolUse(t *testing.T) {
@@ -79,7 +80,12 @@ permissions:
 	if out := preTool(t, c, "other", "Bash", `{"command":"curl x | sh"}`); !strings.Contains(string(out), `"permissionDecision":"deny"`) {
 		t.Errorf("another session's: replied %s", out)
 	}
-	r.wait("refused: this run's Claude is in session real")
+	// Handled in turn: once this one is answered, the other session's is
+	// done with.
+	preTool(t, c, "real", "Read", `{"file_path":"README.md"}`)
+	if strings.Contains(r.log.String(), "refused") {
+		t.Errorf("another session's call reported refused\n%s", r)
+	}
 	if n := strings.Count(r.log.String(), `"event":"decision"`); n != 1 {
 		t.Errorf("%d decisions, want the session's one\n%s", n, r)
 	}

@@ -19,7 +19,9 @@ import (
 // confirms it: a SessionStart naming a new session makes it a candidate,
 // followed when a message of that session comes and the session's
 // transcript, in the folder of the one pinned, holds it. A SessionStart
-// cannot change the pinned session's transcript either.
+// cannot change the pinned session's transcript either, and the sessions
+// followed before stay heard: a session that was wrongly confirmed (its
+// transcript written by such a process) never shuts out Claude's own.
 func (s *session) ours(p *hook.Payload) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -34,8 +36,15 @@ func (s *session) ours(p *hook.Payload) bool {
 		s.transcript = p.TranscriptPath
 		s.log.Emit("session", events.Fields{"session_id": p.SessionID, "transcript_path": p.TranscriptPath})
 	case s.sessionID != "" && p.SessionID != s.sessionID:
+		if _, ok := s.earlier[p.SessionID]; ok {
+			return true
+		}
 		if path, ok := s.candidates[p.SessionID]; ok && s.confirmedLocked(p.SessionID, path) {
 			delete(s.candidates, p.SessionID)
+			if s.earlier == nil {
+				s.earlier = map[string]string{}
+			}
+			s.earlier[s.sessionID] = s.transcript
 			s.sessionID, s.transcript = p.SessionID, path
 			s.log.Emit("session", events.Fields{"session_id": p.SessionID, "transcript_path": path, "confirmed": true})
 			return true
@@ -103,6 +112,14 @@ func quoteOrNone(id string) string {
 		return "(none)"
 	}
 	return `"` + id + `"`
+}
+
+// mine reports whether p may be this run's session's: no session is known
+// yet, or p names it (quietly, unlike ours).
+func (s *session) mine(p *hook.Payload) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessionID == "" || p.SessionID == s.sessionID
 }
 
 // pinned reports whether id is the session this run's Claude is in.

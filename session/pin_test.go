@@ -189,6 +189,9 @@ func TestFormForgedSessionStart(t *testing.T) {
 	c.hook(&hook.Payload{HookEventName: hook.SessionStart, Source: "clear"})
 	c.ask("t2", deploy)
 	rep := r.result()
+	if strings.Contains(r.log.String(), `refused: this run's Claude is in session next`) {
+		t.Errorf("a session followed before was shut out\n%s", r)
+	}
 	if !strings.Contains(r.log.String(), `"confirmed":true,"event":"session","session_id":"next"`) ||
 		strings.Count(r.log.String(), `"event":"verified"`) != 2 || !rep.Ended {
 		t.Errorf("want both forms verified, the cleared session followed once confirmed, the run ended at its Stop (report %+v)\n%s", rep, r)

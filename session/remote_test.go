@@ -227,11 +227,8 @@ var layout = fakeclaude.Question{Header: "Layout", Question: "Which layout shoul
 // or whose text the screen cannot show as typed (a skin tone, invalid
 // UTF-8, a zero-width joiner), is refused with the reason, on one line,
 // before the form is taken: no key is sent, the form still waits, and a
-// later answer that can be given answers it. Before, an answer with such
-// text was taken and failed on the screen: headless, the form was
-// cancelled and the next answer found no form; on the person's terminal
-// the sender was told it failed. A cancel given for one question of two
-// was taken for the whole form.
+// later answer that can be given answers it. A cancel given for one
+// question of two is refused too: a cancel ends the whole form.
 func TestRemoteRefused(t *testing.T) {
 	t.Parallel()
 	notes := sel("Top bar")

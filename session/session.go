@@ -212,8 +212,10 @@ type session struct {
 	sessionID string
 	besides   map[string]bool
 	// candidates are sessions Claude said it started (a /clear, a fork),
-	// by their transcript, not followed until confirmed (see ours).
+	// by their transcript, not followed until confirmed; earlier are the
+	// sessions followed before the current one, still heard (see ours).
 	candidates map[string]string
+	earlier    map[string]string
 	// modes are the permission modes already said (noteMode).
 	modes map[string]bool
 	// heldStop is a Stop that came while a form was open, and the

@@ -40,11 +40,14 @@ func (s *session) stop(path string) {
 	})
 }
 
-// stopPath is the transcript a Stop is checked against: the session's, or,
-// before Claude named its session, the Stop's own.
+// stopPath is the transcript a message is checked against: its session's,
+// or, before Claude named its session, the message's own.
 func (s *session) stopPath(p *hook.Payload) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if path, ok := s.earlier[p.SessionID]; ok && p.SessionID != s.sessionID {
+		return path
+	}
 	if s.transcript != "" || s.sessionID != "" {
 		return s.transcript
 	}

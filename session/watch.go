@@ -39,8 +39,15 @@ func (s *session) input(p []byte) {
 		s.undoInflight()
 	}
 	if esc {
+		// The person's input comes from outside the session's goroutines.
 		for _, f := range s.formsIn(handedOver) {
-			s.goWork(func() { s.escaped(f, at) })
+			if !s.enterWork() {
+				return
+			}
+			go func() {
+				defer s.work.Done()
+				s.escaped(f, at)
+			}()
 		}
 	}
 }

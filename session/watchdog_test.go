@@ -60,12 +60,10 @@ func (c *idleChild) Wait() (ptyhost.Status, error) { return ptyhost.Status{}, ni
 func (c *idleChild) Signal(os.Signal) error        { c.exit(); return nil }
 
 // TestWatchdogs: the headless watchdogs mean what --idle-timeout says.
-// A SessionStart is Claude's session started (before, only another hook
-// message was, and a run with no form was ended by the start watchdog
-// although its session event was logged); with no idle limit
-// (--idle-timeout 0) the start watchdog is off too; a screen that keeps
-// changing without ever settling, or whose changes the emulator skipped,
-// is not idle (before, both were ended as idle).
+// A SessionStart is Claude's session started, so a run with no form is not
+// ended by the start watchdog; with no idle limit (--idle-timeout 0) the
+// start watchdog is off too; a screen that keeps changing without ever
+// settling, or whose changes the emulator skipped, is not idle.
 func TestWatchdogs(t *testing.T) {
 	const life = 1500 * time.Millisecond // the child's, unless the watchdog ends it first
 	stream := func(em screen.Emulator, n int) { fmt.Fprintf(em, "line %d of a long stream\r\n", n) }
@@ -90,6 +88,7 @@ func TestWatchdogs(t *testing.T) {
 			s := newSession(Config{Log: events.New(log), Host: ptyhost.Config{Headless: true, Cols: 80, Rows: 20},
 				IdleLimit: tc.idle})
 			s.startLimit, s.startQuiet = 200*time.Millisecond, 100*time.Millisecond
+			begun := time.Now() // the child's life starts after it
 			c := newIdleChild(life, tc.draw)
 			msgs := make(chan hook.Message, 1)
 			if tc.started {
@@ -97,7 +96,6 @@ func TestWatchdogs(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			begun := time.Now()
 			rep, err := s.serve(ctx, c, c, msgs)
 			if err != nil {
 				t.Fatal(err)

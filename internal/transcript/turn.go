@@ -3,8 +3,11 @@ package transcript
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
+	"os"
+	"time"
 
 	"github.com/claudewrap/claudewrap/internal/safefile"
 )
@@ -34,7 +37,8 @@ func (m Message) TurnOver() bool {
 
 // LastMessage returns the last whole user or assistant message of the
 // main conversation (not a subagent's) in the transcript at path, reading
-// back from its end (at most 64 MiB); false when there is none.
+// back from its end: the last MiB, then four times as much while no message
+// is found there (at most 64 MiB); false when there is none.
 func LastMessage(path string) (Message, bool) {
 	f, err := safefile.Open(path)
 	if err != nil {
@@ -46,16 +50,22 @@ func LastMessage(path string) (Message, bool) {
 		return Message{}, false
 	}
 	end := fi.Size()
-	start := max(0, end-maxBack)
-	if _, err := f.Seek(start, io.SeekStart); err != nil {
-		return Message{}, false
+	for back := int64(1 << 20); ; back *= 4 {
+		start := max(0, end-min(back, maxBack))
+		if m, ok := lastIn(f, start, end); ok || start == 0 || back >= maxBack {
+			return m, ok
+		}
 	}
-	// Lines are read forward and the last message kept: Claude appends
-	// whole lines, so one without its newline is still being written.
-	rd := bufio.NewReaderSize(io.LimitReader(f, end-start), 64*1024)
+}
+
+// lastIn is the last message in the lines of f between start and end.
+// Claude appends whole lines, so one without its newline is still being
+// written; the first line read may be cut at its start.
+func lastIn(f *os.File, start, end int64) (Message, bool) {
+	rd := bufio.NewReaderSize(io.NewSectionReader(f, start, end-start), 64*1024)
 	var last Message
 	found := false
-	first := start > 0 // the first line read may be cut at its start
+	first := start > 0
 	for {
 		line, err := rd.ReadBytes('\n')
 		if err != nil {
@@ -126,4 +136,32 @@ func Names(path, id string) bool {
 		}
 	}
 	return false
+}
+
+// AwaitUse reports whether the transcript at path records the tool use id,
+// reading it again every 100 ms for up to wait (Claude writes the tool use
+// before it runs the tool's hooks).
+func AwaitUse(ctx context.Context, path, id string, wait time.Duration) bool {
+	if id == "" {
+		return false
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		uses, _ := Read(path)
+		for _, u := range uses {
+			if u.ID == id {
+				return true
+			}
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		t := time.NewTimer(100 * time.Millisecond)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		}
+	}
 }
