@@ -241,6 +241,9 @@ func runRun(opts *RunOptions) (err error) {
 		log = events.New(opts.Stdout)
 	default:
 		f, err := safefile.Create(evName)
+		if err != nil && strings.HasPrefix(evName, "/dev/") {
+			return usageErrorf("--events: %v (for stdout, --events -)", err)
+		}
 		if err != nil {
 			return usageErrorf("--events: %v", err)
 		}
