@@ -37,6 +37,11 @@ func (s *session) decideTool(m hook.Message) {
 	if reply == nil {
 		reply = func([]byte) bool { return false }
 	}
+	if p.ToolName == exitPlanMode {
+		// Plan approval is a dialog Claude shows in every mode: there a
+		// deny becomes the person's feedback, or "No" (permission).
+		reason = ""
+	}
 	if reason == "" {
 		reply(nil)
 	} else {

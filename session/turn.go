@@ -68,17 +68,25 @@ func (s *session) turnOver(path string) bool {
 	deadline := time.Now().Add(stopWait)
 	for {
 		m, _ := transcript.LastMessage(path)
+		again := false
 		if m.TurnOver() {
 			s.mu.Lock()
-			again := m.UUID != "" && m.UUID == s.lastTurn
-			s.lastTurn = m.UUID
-			s.mu.Unlock()
-			if again {
-				s.log.Emit("error", events.Fields{"message": "a second Stop for a turn already over: not Claude's, ignored"})
+			// The turn before's end: Claude may not have written this
+			// turn's yet.
+			again = m.UUID != "" && m.UUID == s.lastTurn
+			if !again {
+				s.lastTurn = m.UUID
 			}
-			return !again
+			s.mu.Unlock()
+			if !again {
+				return true
+			}
 		}
 		if time.Now().After(deadline) || s.ctx.Err() != nil {
+			if again {
+				s.log.Emit("error", events.Fields{"message": "a second Stop for a turn already over: not Claude's, ignored"})
+				return false
+			}
 			why := "its transcript is not known"
 			if _, err := os.Stat(path); path != "" && err != nil {
 				why = fmt.Sprintf("its transcript %s cannot be read", path)
