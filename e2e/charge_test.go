@@ -180,7 +180,7 @@ touch FINISHED
 		if r.code != 0 || res == nil || res.IsError || strings.Count(r.events, `"event":"turn_end"`) != 1 {
 			t.Errorf("want the command's result recorded, one turn end (Claude's), exit 0; got %+v\n%s", res, r)
 		}
-		if !strings.Contains(r.events, "shows it still working): not Claude's, ignored") ||
+		if !strings.Contains(r.events, "shows it still working: its last message") ||
 			!r.has("session", "session_id", "evil", "followed", "once Claude's transcript shows it") ||
 			strings.Contains(r.events, "refused: this run's Claude is in session evil") {
 			t.Errorf("want the forged Stop ignored and the pin kept\n%s", r)

@@ -213,7 +213,7 @@ func TestFormStopWhileWorking(t *testing.T) {
 	c.record(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: "Bash", ToolUseID: "toolu_bash"})
 	c.mu.Unlock()
 	c.forge(&hook.Payload{SessionID: "real", TranscriptPath: c.transcript, HookEventName: hook.Stop})
-	r.wait(`shows it still working): not Claude's, ignored`)
+	r.wait(`shows it still working: its last message assistant tool_use calling a tool`)
 	if r.has("turn_end") {
 		t.Fatalf("a Stop while Claude works ended the turn\n%s", r)
 	}

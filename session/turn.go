@@ -91,7 +91,7 @@ func (s *session) turnOver(path string) bool {
 			if _, err := os.Stat(path); path != "" && err != nil {
 				why = fmt.Sprintf("its transcript %s cannot be read", path)
 			} else if path != "" {
-				why = fmt.Sprintf("its transcript %s shows it still working", path)
+				why = fmt.Sprintf("its transcript %s shows it still working: its last message %s", path, m)
 			}
 			s.log.Emit("error", events.Fields{"message": "a Stop that Claude's transcript does not confirm (" + why + "): not Claude's, ignored"})
 			return false

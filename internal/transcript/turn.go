@@ -27,6 +27,22 @@ type Message struct {
 	ToolUse bool
 }
 
+// String says what m is, for messages: "none", or its role, stop reason,
+// whether it calls a tool, and its uuid.
+func (m Message) String() string {
+	if m.Role == "" {
+		return "none"
+	}
+	s := m.Role
+	if m.StopReason != "" {
+		s += " " + m.StopReason
+	}
+	if m.ToolUse {
+		s += " calling a tool"
+	}
+	return s + " " + m.UUID
+}
+
 // TurnOver reports whether Claude's turn ended with m: an assistant
 // message that calls no tool. Claude writes it before it runs its Stop
 // hooks; while a tool runs, or while Claude waits for its model after a
