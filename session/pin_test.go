@@ -200,8 +200,7 @@ func TestFormForgedSessionStart(t *testing.T) {
 
 // TestFormStopWhileWorking: a Stop sent while Claude's transcript shows it
 // still working (a tool of its running: the command that sent it) does not
-// end the turn: reported and ignored; a second Stop for a turn already
-// over is too. Claude's own Stop ends the run.
+// end the turn: reported and ignored. Claude's own Stop ends the run.
 func TestFormStopWhileWorking(t *testing.T) {
 	t.Parallel()
 	c := newChild(t, fakeclaude.Faults{})
@@ -225,7 +224,8 @@ func TestFormStopWhileWorking(t *testing.T) {
 	}
 }
 
-// TestSecondStop: a Stop for a turn whose Stop already came is ignored.
+// TestSecondStop: a Stop for a turn whose Stop already came is ignored,
+// once no later turn's end has shown in the transcript.
 func TestSecondStop(t *testing.T) {
 	t.Parallel()
 	c := newChild(t, fakeclaude.Faults{})
