@@ -97,6 +97,17 @@ func AwaitPrompt(ctx context.Context, s Screen, quiet time.Duration) error {
 	return err
 }
 
+// AwaitIdle waits until Claude waits at its prompt, its turn over: the
+// input box shows with no turn running under it (screen.Working), and the
+// screen has then not changed for quiet; or ctx ends.
+func AwaitIdle(ctx context.Context, s Screen, quiet time.Duration) error {
+	_, err := awaitStill(ctx, s, quiet, func(sn screen.Snapshot) bool {
+		_, ok := screen.Prompt(sn)
+		return ok && !screen.Working(sn)
+	})
+	return err
+}
+
 // awaitStill waits for a screen that satisfies cond and then does not
 // change for quiet, or until ctx ends; it returns the last screen seen.
 // What Claude draws after the person's pointer is no change (see

@@ -70,3 +70,24 @@ func Echoes(s Snapshot, text string) int {
 	}
 	return n
 }
+
+// interruptHint is what Claude's footer, under its input box, says while a
+// turn runs (the model, a tool), on every pinned version; never while it
+// waits at its prompt.
+const interruptHint = "esc to interrupt"
+
+// Working reports whether Claude's screen shows a turn running: its input
+// box with the interrupt hint under it.
+func Working(s Snapshot) bool {
+	ls := lines(s)
+	_, top, ok := promptBox(ls, s.Cols)
+	if !ok {
+		return false
+	}
+	for _, l := range ls[top+1:] {
+		if strings.Contains(l.text(), interruptHint) {
+			return true
+		}
+	}
+	return false
+}

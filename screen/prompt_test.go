@@ -59,3 +59,28 @@ func TestEchoesKeptInPrompt(t *testing.T) {
 		}
 	}
 }
+
+// TestWorking: the interrupt hint under the input box is a turn running;
+// the same words above it (Claude's own text), or no input box, are not.
+func TestWorking(t *testing.T) {
+	rule := strings.Repeat("─", 60)
+	for _, tt := range []struct {
+		name  string
+		lines []string
+		want  bool
+	}{
+		{"working", []string{"● Running.", "✢ Pondering… (0s · ↓ 12 tokens)", rule, "❯ ", rule, "  esc to interrupt · ← for agents"}, true},
+		{"working, manual mode", []string{"✽ Seasoning…", rule, "❯ ", rule, "  ⏸ manual mode on · esc to interrupt · ← for a…"}, true},
+		{"at the prompt", []string{"● Done.", "✻ Cogitated for 0s", rule, "❯ ", rule, "  ? for shortcuts · ← for agents"}, false},
+		{"the words in Claude's text", []string{"● Press esc to interrupt me.", rule, "❯ ", rule, "  ? for shortcuts"}, false},
+		{"no input box", []string{"esc to interrupt"}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			em := screen.New(screen.Options{Cols: 60, Rows: 12})
+			em.Write([]byte(strings.Join(tt.lines, "\r\n")))
+			if got := screen.Working(em.Snapshot()); got != tt.want {
+				t.Errorf("Working = %t, want %t\n%s", got, tt.want, em.Snapshot().Text())
+			}
+		})
+	}
+}

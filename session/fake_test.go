@@ -59,9 +59,11 @@ type fakeChild struct {
 	// session is the session id Claude's hooks carry ("" for none).
 	session string
 	// transcript is the transcript Claude's hooks name, which hook writes
-	// as Claude Code does (see record); lines counts its lines.
+	// as Claude Code does (see record); lines counts its lines; lagging
+	// writes nothing more, as a Claude Code far behind on a loaded machine.
 	transcript string
 	lines      int
+	lagging    bool
 }
 
 type pendingForm struct {
@@ -159,6 +161,9 @@ func (c *fakeChild) record(p *hook.Payload) {
 		entry = map[string]any{"type": "assistant", "message": map[string]any{"role": "assistant", "stop_reason": "end_turn",
 			"content": []any{map[string]any{"type": "text", "text": "Done."}}}}
 	default:
+		return
+	}
+	if c.lagging {
 		return
 	}
 	c.lines++

@@ -238,3 +238,29 @@ func TestSecondStop(t *testing.T) {
 		t.Errorf("%d turn ends\n%s", n, r)
 	}
 }
+
+// TestStopTranscriptLags: Claude's Stop comes, but its transcript has not
+// caught up with the turn's end (still its question's tool_use): Claude's
+// screen shows it waiting at its prompt, so the Stop is taken, and said.
+func TestStopTranscriptLags(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+		Policy: rules.Fail, ExitAfterTurn: true, Host: hostHeadless})
+	c.session = "real"
+	c.hook(&hook.Payload{HookEventName: hook.SessionStart, Source: "startup"})
+	r.wait(`"session"`)
+	c.mu.Lock()
+	c.noStop = true
+	c.mu.Unlock()
+	c.ask("t1", database)
+	r.wait(`"verified"`)
+	c.mu.Lock()
+	c.lagging = true
+	c.mu.Unlock()
+	c.hook(&hook.Payload{HookEventName: hook.Stop})
+	rep := r.result()
+	if !rep.Ended || !r.has("turn_end") || !strings.Contains(r.log.String(), "its screen shows it waiting at its prompt: the Stop is taken") {
+		t.Errorf("report %+v\n%s", rep, r)
+	}
+}

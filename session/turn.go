@@ -87,6 +87,11 @@ func (s *session) turnOver(path string) bool {
 				s.log.Emit("error", events.Fields{"message": "a second Stop for a turn already over: not Claude's, ignored"})
 				return false
 			}
+			if s.ctx.Err() == nil && s.idleOnScreen() {
+				s.log.Emit("error", events.Fields{"message": fmt.Sprintf("Claude's transcript %s does not show the end of its turn yet "+
+					"(its last message %s), but its screen shows it waiting at its prompt: the Stop is taken", path, m)})
+				return true
+			}
 			why := "its transcript is not known"
 			if _, err := os.Stat(path); path != "" && err != nil {
 				why = fmt.Sprintf("its transcript %s cannot be read", path)
@@ -103,6 +108,21 @@ func (s *session) turnOver(path string) bool {
 			t.Stop()
 		}
 	}
+}
+
+// idleQuietStop is how long Claude's screen must stay still, its prompt
+// showing and no turn running, for a Stop its transcript does not confirm
+// yet: a turn running redraws its spinner and timer far more often.
+const idleQuietStop = time.Second
+
+// idleOnScreen reports whether Claude's screen shows it waiting at its
+// prompt, its turn over, within stopWait. Claude's transcript can lag far
+// behind its Stop hook on a loaded machine; the screen does not, and a
+// command of Claude's does not draw on it.
+func (s *session) idleOnScreen() bool {
+	ctx, cancel := context.WithTimeout(s.ctx, stopWait)
+	defer cancel()
+	return askflow.AwaitIdle(ctx, s.child.Screen(), idleQuietStop) == nil
 }
 
 // endOfTurn applies a Stop Claude's transcript confirmed.
