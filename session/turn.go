@@ -55,15 +55,17 @@ func (s *session) stopPath(p *hook.Payload) string {
 }
 
 // stopWait bounds the wait for Claude's transcript to show the end of the
-// turn a Stop says is over. Claude writes its last message before it runs
-// its Stop hooks: the wait is for a slow disk, and for a Stop that is not
-// Claude's, which is reported once it runs out.
+// turn a Stop says is over, and then for its screen to. Claude writes its
+// last message as it ends the turn, but on a loaded machine its transcript
+// can lag far behind its Stop hook.
 const stopWait = 3 * time.Second
 
 // turnOver reports whether Claude's transcript at path shows its turn over
 // (its last message the assistant's, calling no tool) at a turn not already
-// ended. A process of Claude's can run the hook command and send a Stop
-// while Claude works: that one is reported and ignored.
+// ended, or, when the transcript does not show it yet, Claude's screen
+// shows it waiting at its prompt. A process of Claude's can run the hook
+// command and send a Stop while Claude works, or once more after a turn:
+// that one is reported and ignored.
 func (s *session) turnOver(path string) bool {
 	deadline := time.Now().Add(stopWait)
 	for {
