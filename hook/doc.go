@@ -4,7 +4,9 @@
 // `claudewrap hook` (forward the hook's JSON and get out of Claude's way), and
 // the validation of what arrives: only processes descending from claudewrap
 // (Claude's own hooks) are heard. It never decides or presses anything; a
-// PermissionRequest's decision and, under the hook answer strategy, a
-// question's answers (made by the session) only pass through, taken only
-// while the hook command still waits to read them.
+// PermissionRequest's decision, a tool's deny at PreToolUse and, under the
+// hook answer strategy, a question's answers (made by the session) only
+// pass through, taken only while the hook command still waits to read
+// them. Under --gate the hook command fails closed: a tool call the wrapper
+// did not decide is denied.
 package hook

@@ -1,5 +1,7 @@
 // Package rules owns claudewrap's YAML answer rules: strict loading with
-// errors at file:line:col, the default file locations, and matching each
+// errors at file:line:col, the default file locations and which of them may
+// act (a folder's .claudewrap.yaml only once the person allowed its exact
+// content, kept in their config folder), and matching each
 // question of a form to the first rule whose conditions hold. A rule that
 // cannot apply to the question it matched makes that question unmatched,
 // with a reason; nothing is guessed. It reads rule files and forms (a

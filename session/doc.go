@@ -24,10 +24,14 @@
 // cancel recorded with no key of theirs a mismatch, never verified, unless on a form
 // claudewrap answered they differ from its answer; a form recorded with
 // nobody's key but claudewrap's, none of them for it, is checked as
-// claudewrap's, never taken for the person's), turn.go (the end of Claude's turn, the
-// chat message, with its bug report if it cannot be sent), watch.go (the
-// person typing, forms with no hook), pin.go (which hook messages are
-// this Claude's session's), dialogs.go (permission
+// claudewrap's, never taken for the person's), turn.go (the end of Claude's turn,
+// confirmed in its transcript, or on its screen where the transcript lags,
+// before it acts; the chat message, with its bug report if it cannot be
+// sent), watch.go (the person typing, forms with no hook), pin.go (which
+// hook messages are this Claude's session's; another session followed only
+// once its transcript confirms it), gate.go (every tool's PreToolUse
+// decided by the deny rules, in every permission mode; Claude's mode said
+// when it asks nothing), dialogs.go (permission
 // requests, the trust and other dialogs, the person asked about one, the
 // watchdog that ends a headless run nobody can go on with: blocked, exit
 // 7), permcheck.go (permission answers found in Claude's transcript:
