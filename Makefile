@@ -70,6 +70,7 @@ cross:
 check: cross
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	go mod tidy -diff
+	go run ./tools/housecheck $$(git ls-files '*.go')
 	go run $(STATICCHECK) -tags e2e ./...
 	$(MAKE) test
 

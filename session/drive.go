@@ -122,7 +122,7 @@ func (s *session) drive(f *form, ds []answer.Decision, driven chan struct{}) {
 		cfg.Walk = true
 	}
 	cfg.Questions, cfg.Recorded, cfg.LastKey = f.questions, f.posted, s.keyTime
-	cfg.LastAsked = func() time.Time { return s.askedBesides(f) }
+	cfg.LastAsked = func() time.Time { return s.lastAskedOther(f) }
 	cfg.OnKey = func(k askflow.KeyEvent) {
 		s.keySeen(k.Seen)
 		fields := events.Fields{"tool_use_id": f.ID(), "question": k.Question, "key": k.Key,
@@ -641,7 +641,7 @@ func (s *session) awaitRecord(ctx context.Context, f *form, ds []answer.Decision
 	if !s.cfg.Host.Headless {
 		return
 	}
-	if f.viaHook && s.alike(f) {
+	if f.viaHook && s.sameQuestionsOpen(f) {
 		// Never drawn itself: what shows is the form alike, asked since
 		// (Claude asking again after a hook denied it), and not this one's.
 		return
@@ -661,9 +661,9 @@ func (s *session) awaitRecord(ctx context.Context, f *form, ds []answer.Decision
 	_ = s.child.Signal(syscall.SIGTERM)
 }
 
-// alike reports whether a form other than f, not yet recorded or done,
+// sameQuestionsOpen reports whether a form other than f, not yet recorded or done,
 // asks the very questions f asks.
-func (s *session) alike(f *form) bool {
+func (s *session) sameQuestionsOpen(f *form) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, g := range s.forms {

@@ -261,9 +261,9 @@ func (s *session) showsOther(f *form, snap screen.Snapshot) bool {
 	return slices.ContainsFunc(others, func(qs []answer.Question) bool { return askflow.Showing(snap, qs) })
 }
 
-// askedBesides is when the latest form in flight other than f was asked
+// lastAskedOther is when the latest form in flight other than f was asked
 // (zero: none), for askflow (see askflow.Config.LastAsked).
-func (s *session) askedBesides(f *form) time.Time {
+func (s *session) lastAskedOther(f *form) time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var last time.Time

@@ -124,7 +124,7 @@ func (s *session) undoInflight() {
 	if !ok {
 		msg := "you typed while claudewrap's " + name + " was in flight; it cannot be taken back, so your keys act on the screen after it"
 		if string(lk.key) == "\x1b" {
-			// Run 50, 2.1.321: the form stayed, nothing recorded.
+			// Claude may take an Esc and the next key as Alt and that key.
 			msg += " (or, right after an Esc, Claude may read the two as one key, Alt and yours, and the Esc does nothing)"
 		}
 		s.log.Emit("error", events.Fields{"message": msg})

@@ -41,15 +41,15 @@ func TestAskedBesides(t *testing.T) {
 	at := time.Now()
 	one, two := &form{asked: at}, &form{asked: at.Add(90 * time.Millisecond)}
 	s := &session{forms: map[string]*form{"toolu_1": one}}
-	if got := s.askedBesides(one); !got.IsZero() {
-		t.Fatalf("askedBesides with one form in flight: %v, want zero", got)
+	if got := s.lastAskedOther(one); !got.IsZero() {
+		t.Fatalf("lastAskedOther with one form in flight: %v, want zero", got)
 	}
 	s.forms["toolu_2"] = two
-	if got := s.askedBesides(one); !got.Equal(two.asked) {
-		t.Errorf("askedBesides(first) = %v, want the second form's arrival %v", got, two.asked)
+	if got := s.lastAskedOther(one); !got.Equal(two.asked) {
+		t.Errorf("lastAskedOther(first) = %v, want the second form's arrival %v", got, two.asked)
 	}
-	if got := s.askedBesides(two); !got.Equal(one.asked) {
-		t.Errorf("askedBesides(second) = %v, want the first form's arrival %v", got, one.asked)
+	if got := s.lastAskedOther(two); !got.Equal(one.asked) {
+		t.Errorf("lastAskedOther(second) = %v, want the first form's arrival %v", got, one.asked)
 	}
 }
 

@@ -76,11 +76,11 @@ func (s *session) sessionStartLocked(p *hook.Payload) {
 	switch {
 	case s.sessionID == "":
 		s.sessionID, s.transcript = p.SessionID, p.TranscriptPath
-	case p.Source == "startup" && p.SessionID != s.sessionID || s.besides[p.SessionID]:
-		if s.besides == nil {
-			s.besides = map[string]bool{}
+	case p.Source == "startup" && p.SessionID != s.sessionID || s.sideSessions[p.SessionID]:
+		if s.sideSessions == nil {
+			s.sideSessions = map[string]bool{}
 		}
-		s.besides[p.SessionID] = true
+		s.sideSessions[p.SessionID] = true
 		fields["followed"] = false
 	case p.SessionID == s.sessionID && s.transcript == "":
 		s.transcript = p.TranscriptPath

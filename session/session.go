@@ -206,11 +206,11 @@ type session struct {
 	// lastSent is when claudewrap last sent a key (see keyTime).
 	lastSent time.Time
 	lastPre  time.Time // when the last PreToolUse arrived
-	// sessionID is the session Claude said it is in (see ours); besides
+	// sessionID is the session Claude said it is in (see ours); sideSessions
 	// are sessions Claude started beside it (its sessions view's), never
 	// followed.
-	sessionID string
-	besides   map[string]bool
+	sessionID    string
+	sideSessions map[string]bool
 	// candidates are sessions Claude said it started (a /clear, a fork),
 	// by their transcript, not followed until confirmed; earlier are the
 	// sessions followed before the current one, still heard (see ours).
@@ -218,13 +218,13 @@ type session struct {
 	earlier    map[string]string
 	// modes are the permission modes already said (noteMode).
 	modes map[string]bool
-	// heldStop is a Stop that came while a form was open, and the
+	// stopDeferred is a Stop that came while a form was open, and the
 	// transcript it is to be checked against (see stop); lastTurn is the
 	// message that ended the last turn a Stop applied to.
-	heldStop     bool
-	heldStopPath string
-	lastTurn     string
-	turns        int // Stop hooks applied (turn_end): a turn over ends cancelOnSight
+	stopDeferred     bool
+	stopDeferredPath string
+	lastTurn         string
+	turns            int // Stop hooks applied (turn_end): a turn over ends cancelOnSight
 	// choice is a permission decision waiting for its dialog to show (see
 	// dialogs.go); dialogCancel stops the dialog being answered when the
 	// person types.

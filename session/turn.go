@@ -28,7 +28,7 @@ import (
 func (s *session) stop(path string) {
 	s.mu.Lock()
 	if s.openLocked() != nil {
-		s.heldStop, s.heldStopPath = true, path
+		s.stopDeferred, s.stopDeferredPath = true, path
 		s.mu.Unlock()
 		return
 	}
@@ -172,9 +172,9 @@ func (s *session) openLocked() *form {
 // none was recorded after it (arrive drops it then): f has just left the
 // open states for next.
 func (s *session) releaseStopLocked(next state) {
-	if s.heldStop && (next == done || next == handedOver) && s.openLocked() == nil {
-		s.heldStop = false
-		path := s.heldStopPath
+	if s.stopDeferred && (next == done || next == handedOver) && s.openLocked() == nil {
+		s.stopDeferred = false
+		path := s.stopDeferredPath
 		s.goWork(func() { s.stop(path) })
 	}
 }

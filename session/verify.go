@@ -47,9 +47,9 @@ func (s *session) arrive(p *hook.Payload) arrival {
 	default:
 		close(a.f.posted)
 	}
-	if s.heldStop && a.st != recorded {
+	if s.stopDeferred && a.st != recorded {
 		// Claude cannot have ended the turn before it recorded this form.
-		s.heldStop = false
+		s.stopDeferred = false
 		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID,
 			"message": "a Stop came before Claude recorded this form: it was not Claude's, ignored"})
 	}
@@ -210,10 +210,9 @@ const EscRecordedReason = "the person pressed Esc as Claude recorded it"
 // id) is the cancel after all. Claude runs PostToolUse as a form is
 // submitted, and a key of the person's read just before or after
 // interrupts the turn: the tool_result Claude then writes is the cancel,
-// whatever the hook said (random forms run 62, seed 1764230000, s009 on
-// 2.1.330: the person's Esc overtook claudewrap's Enter; run 82, s044 on
-// 2.1.299: the Esc came 60 ms after the PostToolUse, the tool_result 280
-// ms after it). The record is read from the transcript for up to escWait,
+// whatever the hook said (the person's Esc may overtake claudewrap's Enter,
+// or come after the PostToolUse and before the tool_result is written).
+// The record is read from the transcript for up to escWait,
 // and once more if Claude ends meanwhile; none by then, or another,
 // leaves the PostToolUse as the record.
 func (s *session) recordedCancel(f *form, id string) bool {

@@ -91,8 +91,8 @@ func (s *session) escaped(f *form, at time.Time) {
 			break
 		}
 		// The form is back: watch on, for the Esc may act later than
-		// that frame (2.1.266 drew the form 0.4 s after the person's
-		// Esc and a resize, then took it away: random forms run 82, s000).
+		// that frame (2.1.266 may draw the form again after an Esc and a
+		// resize, then take it away).
 	}
 	s.mu.Lock()
 	confirm := s.transcript != "" || s.lastInput.After(at)
