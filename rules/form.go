@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/claudewrap/claudewrap/answer"
-	"github.com/claudewrap/claudewrap/hook"
 )
 
 // ParseForm reads the questions of a form from JSON: a hook's tool_input,
@@ -14,7 +13,9 @@ import (
 func ParseForm(b []byte) ([]answer.Question, error) {
 	var f struct {
 		Questions []answer.Question `json:"questions"`
-		ToolInput *hook.ToolInput   `json:"tool_input"`
+		ToolInput *struct {
+			Questions []answer.Question `json:"questions"`
+		} `json:"tool_input"`
 	}
 	if err := json.Unmarshal(b, &f); err != nil {
 		return nil, fmt.Errorf("not a form: %w", err)
