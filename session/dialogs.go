@@ -401,7 +401,7 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Under the lock input takes: a key of theirs from now on cancels
-	// this answer (see gatedKeys), and one before now is seen here.
+	// this answer (see lease), and one before now is seen here.
 	s.mu.Lock()
 	typed := s.lastInput.After(shown)
 	if !typed {
@@ -418,7 +418,7 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text
 		s.mu.Unlock()
 	}()
 	cfg := s.cfg.Flow
-	cfg.Screen, cfg.Keys = s.child.Screen(), gatedKeys{s, ctx, s.keys}
+	cfg.Screen, cfg.Keys = s.child.Screen(), s.lease(ctx)
 	cfg.OnKey = func(k askflow.KeyEvent) {
 		s.log.Emit("key", events.Fields{"dialog": string(d.Kind), "key": k.Key, "before": k.Before, "after": k.After})
 	}

@@ -182,8 +182,8 @@ func TestDialogTypedBeforeAnswer(t *testing.T) {
 	c := newDialogChild(bashOptions...)
 	log := &testkit.SyncBuffer{}
 	s := newSession(Config{Log: events.New(log), Host: ptyhost.Config{Cols: 80, Rows: 20}})
-	s.ctx, s.child, s.rawKeys = context.Background(), c, stampedKeys{s, c}
-	s.keys = trackedKeys{s, s.rawKeys}
+	s.ctx, s.child, s.out = context.Background(), c, c
+	s.keys = keyboard{s: s}
 	d, ok := screen.ParseDialog(c.em.Snapshot())
 	if !ok {
 		t.Fatal("no dialog on the screen")

@@ -111,7 +111,7 @@ func (s *session) drive(f *form, ds []answer.Decision, driven chan struct{}) {
 	defer cancel()
 
 	cfg := s.cfg.Flow
-	cfg.Screen, cfg.Keys, cfg.Decisions = redrawable{s.child.Screen(), s.child}, gatedKeys{s, ctx, s.keys}, ds
+	cfg.Screen, cfg.Keys, cfg.Decisions = redrawable{s.child.Screen(), s.child}, s.lease(ctx), ds
 	if s.cfg.Host.Headless {
 		cfg.Screen = growable{redrawable{s.child.Screen(), s.child}}
 	} else {

@@ -34,19 +34,6 @@ const (
 	inflightWindow = 2 * time.Second
 )
 
-// stampedKeys sends claudewrap's keys, noting when (see keyTime).
-type stampedKeys struct {
-	s *session
-	k askflow.Keys
-}
-
-func (t stampedKeys) SendKeys(p []byte) error {
-	t.s.mu.Lock()
-	t.s.lastSent = time.Now()
-	t.s.mu.Unlock()
-	return t.k.SendKeys(p)
-}
-
 // keyTime is when a key last went to Claude, claudewrap's or the
 // person's: askflow tells from it whether Claude may refuse a new form's
 // early Enter (see askflow.Config.LastKey).
@@ -59,41 +46,48 @@ func (s *session) keyTime() time.Time {
 	return s.lastSent
 }
 
-// gatedKeys sends a drive's, a dialog's or the chat message's keys while
-// its context lasts.
-// The check and the write are one step under s.gate, which input holds
-// while it hands forms over, before the person's keys are passed on: a key
-// whose check passed reaches Claude before theirs, acting on the screen
-// askflow confirmed, and a key checked after is not sent. Without the gate,
-// a person's Down could pass between askflow's last look at ctx and its
-// Enter, and the Enter would take the option below the one confirmed.
-type gatedKeys struct {
+// keyboard is claudewrap's one way to Claude's keys. Each key is stamped
+// (see keyTime) and noted as in flight (see undoInflight), unless it is
+// the key that takes another back. A leased keyboard (see lease) sends
+// only while its context lasts.
+type keyboard struct {
 	s   *session
-	ctx context.Context
-	k   askflow.Keys
+	ctx context.Context // the lease's; nil: not leased
+	// undo: this key takes claudewrap's last one back, and is not in
+	// flight itself.
+	undo bool
 }
 
-func (g gatedKeys) SendKeys(p []byte) error {
-	g.s.gate.Lock()
-	defer g.s.gate.Unlock()
-	if err := g.ctx.Err(); err != nil {
-		return fmt.Errorf("not sent: %w", err)
+// lease is the keyboard of a drive, a dialog's answer or the chat message,
+// for as long as ctx lasts. The check of ctx and the write are one step
+// under s.gate, which input holds while it hands forms over, before the
+// person's keys are passed on: a key whose check passed reaches Claude
+// before theirs, acting on the screen askflow confirmed, and a key checked
+// after is not sent. Without it, a person's Down could pass between
+// askflow's last look and its Enter, and the Enter would take the option
+// below the one confirmed.
+func (s *session) lease(ctx context.Context) keyboard { return keyboard{s: s, ctx: ctx} }
+
+func (k keyboard) SendKeys(p []byte) error {
+	s := k.s
+	if k.ctx != nil {
+		s.gate.Lock()
+		defer s.gate.Unlock()
+		if err := k.ctx.Err(); err != nil {
+			return fmt.Errorf("not sent: %w", err)
+		}
 	}
-	return g.k.SendKeys(p)
-}
-
-// trackedKeys sends claudewrap's keys, noting each as in flight.
-type trackedKeys struct {
-	s *session
-	k askflow.Keys
-}
-
-func (t trackedKeys) SendKeys(p []byte) error {
-	seq := t.s.child.Screen().Snapshot().Seq
-	t.s.mu.Lock()
-	t.s.lastKey = &inflight{key: slices.Clone(p), seq: seq, at: time.Now()}
-	t.s.mu.Unlock()
-	return t.k.SendKeys(p)
+	var seq uint64
+	if !k.undo {
+		seq = s.child.Screen().Snapshot().Seq
+	}
+	s.mu.Lock()
+	s.lastSent = time.Now()
+	if !k.undo {
+		s.lastKey = &inflight{key: slices.Clone(p), seq: seq, at: s.lastSent}
+	}
+	s.mu.Unlock()
+	return s.out.SendKeys(p)
 }
 
 // keySeen notes that askflow saw the last key's effect.
@@ -137,7 +131,7 @@ func (s *session) undoInflight() {
 		s.log.Emit("error", events.Fields{"message": "claudewrap's " + name + " never showed after you typed: not taken back"})
 		return
 	}
-	if err := s.rawKeys.SendKeys(undo); err != nil {
+	if err := (keyboard{s: s, undo: true}).SendKeys(undo); err != nil {
 		return
 	}
 	s.log.Emit("key", events.Fields{"key": undoName, "undo": name,

@@ -12,15 +12,15 @@ type nopKeys struct{ n int }
 func (k *nopKeys) SendKeys([]byte) error { k.n++; return nil }
 
 // TestKeyTime: askflow learns when a key last went to Claude, claudewrap's
-// (through stampedKeys) or the person's, whichever came later.
+// (through its keyboard) or the person's, whichever came later.
 func TestKeyTime(t *testing.T) {
-	s := &session{}
+	k := &nopKeys{}
+	s := &session{out: k}
 	if !s.keyTime().IsZero() {
 		t.Fatal("keyTime before any key is not zero")
 	}
-	k := &nopKeys{}
 	before := time.Now()
-	if err := (stampedKeys{s, k}).SendKeys([]byte("\r")); err != nil || k.n != 1 {
+	if err := (keyboard{s: s, undo: true}).SendKeys([]byte("\r")); err != nil || k.n != 1 {
 		t.Fatalf("SendKeys: %v, %d keys passed on", err, k.n)
 	}
 	sent := s.keyTime()
@@ -35,9 +35,9 @@ func TestKeyTime(t *testing.T) {
 	}
 }
 
-// TestAskedBesides: askflow learns when another form in flight was last
+// TestLastAskedOther: askflow learns when another form in flight was last
 // asked, never the form it drives.
-func TestAskedBesides(t *testing.T) {
+func TestLastAskedOther(t *testing.T) {
 	at := time.Now()
 	one, two := &form{asked: at}, &form{asked: at.Add(90 * time.Millisecond)}
 	s := &session{forms: map[string]*form{"toolu_1": one}}

@@ -154,13 +154,12 @@ type session struct {
 	// version is Claude Code's, from its install ("" when not known): it
 	// decides whether the pointer moving is the person's (screen.Typed).
 	version string
-	// keys sends claudewrap's keys, noted as in flight (inflight.go);
-	// rawKeys sends without noting. A drive, a dialog and the chat
-	// message send through gatedKeys, which hold gate.
-	keys    askflow.Keys
-	rawKeys askflow.Keys
-	log     *events.Log
-	rec     *bundle.Recorder // the screen so far, for bug reports; may be nil
+	// keys sends claudewrap's keys (see keyboard); out is Claude's own
+	// key input beneath it.
+	keys askflow.Keys
+	out  askflow.Keys
+	log  *events.Log
+	rec  *bundle.Recorder // the screen so far, for bug reports; may be nil
 	// ctx ends when Claude has exited or the caller's context ended.
 	ctx context.Context
 	// killGrace is how long Claude has to end after SIGTERM when the
@@ -177,7 +176,7 @@ type session struct {
 	startLimit, startQuiet time.Duration
 
 	// gate makes a key of claudewrap's and the person taking a form over
-	// one at a time (see gatedKeys, input).
+	// one at a time (see lease, input).
 	gate sync.Mutex
 
 	mu    sync.Mutex
@@ -323,8 +322,8 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 // serve answers the forms of a running Claude, as its hook messages
 // arrive, until it exits.
 func (s *session) serve(ctx context.Context, child Child, keys askflow.Keys, msgs <-chan hook.Message) (Report, error) {
-	s.child, s.rawKeys = child, stampedKeys{s, keys}
-	s.keys = trackedKeys{s, s.rawKeys}
+	s.child, s.out = child, keys
+	s.keys = keyboard{s: s}
 	unregister := s.registerRemote()
 	defer unregister()
 	// Work for forms ends with Claude: a prompt or askflow still running

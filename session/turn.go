@@ -229,7 +229,7 @@ func (s *session) interrupted() bool {
 func (s *session) message(text string, from *form, at time.Time) {
 	// The prompt is the person's once they type, as a form is: their key
 	// since the chat was chosen, or while the message is typed, stops it
-	// (see gatedKeys). An Enter of claudewrap's that went before their key
+	// (see lease). An Enter of claudewrap's that went before their key
 	// sent it.
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
@@ -257,7 +257,7 @@ func (s *session) message(text string, from *form, at time.Time) {
 		s.mu.Unlock()
 	}()
 	cfg := s.cfg.Flow
-	keys := &lastSent{k: gatedKeys{s, ctx, s.keys}}
+	keys := &lastSent{k: s.lease(ctx)}
 	cfg.Screen, cfg.Keys = s.child.Screen(), keys
 	err := askflow.Message(ctx, cfg, text, left)
 	if err != nil && ctx.Err() != nil && s.ctx.Err() == nil && keys.last == "\r" {

@@ -19,7 +19,7 @@ func (s *session) input(p []byte) {
 	}
 	esc := screen.EscPressed(p) // Esc alone, not the start of an arrow
 	// Under the gate, so that no key of claudewrap's checked before the
-	// hand-over goes after the person's (see gatedKeys).
+	// hand-over goes after the person's (see lease).
 	s.gate.Lock()
 	s.mu.Lock()
 	at := time.Now()
