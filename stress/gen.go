@@ -14,44 +14,42 @@ import (
 // shorter one.
 func Generate(seed uint64, forms int) Plan { return GenerateWith(seed, forms, Latest) }
 
-// Generation is what the generator draws. Each one added more and changed
-// what a seed gives; an earlier one gives the seeds of the runs made with
-// it their forms again.
+// Generation is what the generator draws. Each one adds to the one before
+// and changes what a seed gives, so a plan is repeated with the generation
+// it was drawn with.
 type Generation int
 
 const (
-	// Plain is the generator before it drew emoji sequences (d67c786).
+	// Plain is the first generator: no emoji sequences.
 	Plain Generation = iota
-	// Sequences draws emoji sequences in labels, descriptions and headers
-	// (random forms runs 32 to 36).
+	// Sequences draws emoji sequences in labels, descriptions and headers.
 	Sequences
 	// Marks draws headers holding the tab row's own marks too ("✔ Done",
-	// "Next →"; run 37).
+	// "Next →").
 	Marks
 	// Spaces draws headers and labels with white space at their ends or
-	// two spaces inside, and headers holding ", " or a quote, too (run 38).
+	// two spaces inside, and headers holding ", " or a quote, too.
 	Spaces
 	// Scripts draws labels, descriptions, headers and questions in other
 	// scripts (Thai, Arabic, Hebrew, Persian, Hangul, Devanagari,
 	// fullwidth Latin) and with invisible characters (a zero-width space,
 	// a soft hyphen, a word joiner, U+FEFF, a direction mark, a no-break
-	// space), too (runs 39 to 43).
+	// space), too.
 	Scripts
 	// Typed types answers and notes in other scripts too: Devanagari with
 	// spacing marks, which 2.1.330 and later give a cell and must show as
-	// typed, Thai, Arabic, Hebrew, Hangul, fullwidth Latin (run 44).
+	// typed, Thai, Arabic, Hebrew, Hangul, fullwidth Latin.
 	Typed
 	// Terminals runs some sessions on a pseudo-terminal, as a person's
 	// would be, instead of headless, and resizes it while forms are
 	// answered (Session.Terminal, Case.Resizes). A seed's forms, answers
 	// and headless sessions are Typed's; a session on a terminal gets
-	// another size, and its cases the classes "terminal" and "resized"
-	// (run 45).
+	// another size, and its cases the classes "terminal" and "resized".
 	Terminals
 	// Replies has the terminal answer Claude's queries as nothing, an
 	// xterm or a kitty would (Session.Replies; class "kitty-keyboard"), and
-	// gives a session on a 24-row terminal the class "short" (run 46). The
-	// sizes and resizes are Terminals'.
+	// gives a session on a 24-row terminal the class "short". The sizes and
+	// resizes are Terminals'.
 	Replies
 	// Person has the person at a session's terminal press Down once, now
 	// and then, while a form is answered (Case.Person; class "person"). The

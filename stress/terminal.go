@@ -63,8 +63,8 @@ type terminal struct {
 	afterKey     map[string]bool
 	// keyAt is when the person's key was written: a form asked by then,
 	// by its question event's time, is in atKey however late the event was
-	// read (the events are polled every 20 ms; run 54's s035 on 2.1.266
-	// was asked 4 ms before the key).
+	// read: the events are polled every 20 ms, and a form asked a few ms
+	// before the key was asked when it was pressed.
 	keyAt time.Time
 	// esc: the person's key was Esc (Case.Person); questioned holds every
 	// form whose question event came, personCancelled those claudewrap

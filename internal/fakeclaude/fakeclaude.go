@@ -118,8 +118,7 @@ type Faults struct {
 	// OnSend is called synchronously in SendKeys with the key's number.
 	OnSend func(n int)
 	// KeepSent sends a message from Claude's prompt but leaves its text in
-	// the input box, as Claude Code 2.1.197 sometimes does (stress seed
-	// 9737646259466774155, s035).
+	// the input box, as Claude Code 2.1.197 sometimes does.
 	KeepSent bool
 	// Garble leaves the screen garbled after the key (the page's question
 	// loses its last character, as Claude Code 2.1.197's renderer drops
