@@ -53,7 +53,8 @@ type Case struct {
 	Classes  []string
 	// Resizes change the terminal's size while the form is answered, each
 	// After its first key (as the harness reads claudewrap's key event,
-	// polled every 20 ms); only in a session run on a terminal, and never
+	// polled every 20 ms), so what a resize meets on the screen varies from
+	// one try to the next; only in a session run on a terminal, and never
 	// with --answer-via hook, which presses no key.
 	Resizes []Resize `json:",omitempty"`
 	// Person, when set, is the person at the terminal pressing a key while
