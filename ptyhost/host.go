@@ -130,9 +130,9 @@ func Start(cfg Config) (*Host, error) {
 		done:    make(chan struct{}),
 	}
 	// Signals are caught from here on, before the size is read, Claude
-	// starts, the terminal goes raw and Claude's output reaches it: a
-	// SIGTERM in between killed the wrapper with the terminal left raw,
-	// and a resize was lost. They are acted on once the host runs.
+	// starts and the terminal goes raw, so that a SIGTERM in between cannot
+	// leave the terminal raw, nor a resize be lost. They are acted on once
+	// the host runs.
 	sigs := catchSignals()
 	cols, rows := cfg.Cols, cfg.Rows
 	if !cfg.Headless {

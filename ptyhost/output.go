@@ -12,14 +12,14 @@ type outRelay interface {
 	close()
 }
 
-// readLoop copies the child's output to the person's terminal, then a
-// queue to the emulator and the Tap, so that the person never waits on
-// them: bursts pass at the PTY's pace unless the queue's budget fills,
-// which in passthrough only a Tap slower than the burst makes it do (the
-// emulator skips, see feeder). (The Tap — a recording, the bug-report recorder — encodes every
-// byte: on the person's path it cost a quarter of passthrough's
-// throughput.) Where there is a relay thread, it does the copy to the
-// person and readLoop takes what it read.
+// readLoop copies the child's output to the person's terminal first, then
+// through a queue to the emulator and the Tap, so that the person never
+// waits on them: a Tap encodes every byte, which on the person's path would
+// cost a quarter of passthrough's throughput. A burst passes at the PTY's
+// pace unless the queue's budget fills, which in passthrough only a Tap
+// slower than the burst makes happen (the emulator skips, see feeder).
+// Where there is a relay thread, it copies to the person and readLoop takes
+// what it read.
 func (h *Host) readLoop() {
 	q := newOutQueue(queueBudget)
 	// Headless, the emulator is all there is: it is never held back.
@@ -69,7 +69,7 @@ func (h *Host) copyLoop(q *outQueue) {
 	for {
 		// The emulator is woken when the output pauses (nothing more to
 		// read now), not for every read: waking it for each 4 KB a PTY
-		// read gives took a fifth of a burst's throughput on two cores.
+		// read gives costs a fifth of a burst's throughput on two cores.
 		// During a burst it is not woken at all (see outQueue).
 		if q.wantsSignal() && (rcErr != nil || !readable(rc)) {
 			q.signal()
@@ -90,15 +90,15 @@ func (h *Host) copyLoop(q *outQueue) {
 }
 
 // feeder writes the queue's bytes to the emulator, then the Tap. In
-// passthrough, an emulator that has fallen skipAt behind the person's
-// screen stops emulating: on two cores, emulating a long burst took a
-// third of its throughput from the person. The rest of the burst goes to
-// the Tap and to Skip, which blanks the screen (nothing on it is judged)
-// but keeps the private modes, as they were and as the skipped bytes
-// switch them: the alternate screen the restore depends on among them. Once the burst is over the child is made
-// to draw its whole screen again (Redraw) onto the blank one. Claude Code
-// redraws from the top-left corner on a size change, erasing every row
-// first. Headless there is nobody to wait for, so the emulator never skips.
+// passthrough, an emulator skipAt behind the person's screen stops
+// emulating, since emulating a long burst costs the person a third of its
+// throughput on two cores: the rest of the burst goes to the Tap and to
+// Skip, which blanks the screen (nothing on it is judged) but follows the
+// private modes the restore depends on, the alternate screen among them.
+// Once the burst is over the child redraws its whole screen onto the blank
+// one (Redraw: Claude Code redraws from the top-left corner on a size
+// change, erasing every row first). Headless nobody waits, so the emulator
+// never skips.
 type feeder struct {
 	h        *Host
 	skipping bool // only the drain goroutine touches it

@@ -14,9 +14,9 @@ import (
 // programs redraw on every size change. It waits (a second at most) for the
 // child to draw at the narrower size before widening again, so that the
 // two changes are not taken for one, and then for the redraw at full size
-// to land and go quiet: a key sent while the child is still drawing was
-// seen to leave Claude Code 2.1.197's screen garbled. A size change by the
-// person meanwhile wins.
+// to land and go quiet: a key sent while the child is still drawing can
+// leave Claude Code's screen garbled (2.1.197). A size change by the person
+// meanwhile wins.
 func (h *Host) Redraw() error {
 	h.redrawMu.Lock()
 	defer h.redrawMu.Unlock()
