@@ -34,6 +34,7 @@ func (q Question) hook() answer.Question {
 // options: no Type something row, notes typed with n.
 func previewLayout(q Question) bool { return q.hook().PreviewLayout() }
 
+// Answers is qs as the hook receives them.
 func Answers(qs []Question) []answer.Question {
 	var h []answer.Question
 	for _, q := range qs {
@@ -51,13 +52,15 @@ func cloneQuestions(qs []Question) []Question {
 	return out
 }
 
-// Positions on a question page, in the order Up/Down walk through them:
-// options 0..n-1, "Type something" n, the button n+1 (multi-select only),
-// "Chat about this" last.
+// OtherPos is the place of "Type something" on q's page. The places are in
+// the order Up/Down walk through them: options 0..n-1, "Type something" n,
+// the button n+1 (multi-select only), "Chat about this" last.
 func OtherPos(q Question) int { return len(q.Options) }
 
+// ButtonPos is the place of a multi-select page's Next or Submit button.
 func ButtonPos(q Question) int { return len(q.Options) + 1 }
 
+// ChatPos is the place of "Chat about this" on q's page.
 func ChatPos(q Question) int {
 	if previewLayout(q) {
 		return len(q.Options)
@@ -389,8 +392,8 @@ func (fc *Claude) apply(k pending) (before, after State, on func(State)) {
 }
 
 // Garble leaves the screen garbled until the next Redraw, as Claude Code
-// 2.1.197 left a short screen when a form asked with another took its
-// place.
+// 2.1.197 can leave a short screen when a form asked with another takes
+// its place.
 func (fc *Claude) Garble() {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
@@ -489,8 +492,8 @@ func (fc *Claude) Settle() {
 	}
 }
 
-// Records, read after settle.
-
+// Submitted are the answers Claude would report, by question; nil until
+// submitted. Read the records after [Claude.Settle].
 func (fc *Claude) Submitted() map[string]string {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
@@ -505,24 +508,28 @@ func (fc *Claude) Notes() map[string]string {
 	return fc.notes
 }
 
+// State is where the fake is now.
 func (fc *Claude) State() State {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
 	return fc.st.State
 }
 
+// Sent are the messages sent from Claude's prompt.
 func (fc *Claude) Sent() []string {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
 	return append([]string(nil), fc.sent...)
 }
 
+// Received is every SendKeys call, in order.
 func (fc *Claude) Received() []KeyRec {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
 	return append([]KeyRec(nil), fc.received...)
 }
 
+// Enters is every Enter and number key that reached the form, in order.
 func (fc *Claude) Enters() []EnterRec {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
