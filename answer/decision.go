@@ -140,11 +140,11 @@ func Invisible(r rune) bool {
 
 // sanitize is s as 2.1.266 and later draw it: the direction marks, the
 // Mongolian vowel separator and VS15 left out, the joiners, VS16 and white
-// space kept, and every other invisible character as U+FFFD (seen for a
-// soft hyphen, a zero-width space, a word joiner, U+FEFF, controls, the
-// Hangul fillers, the bidirectional embeddings and isolates).
-// With marks set, the direction marks are kept (2.1.330 was seen to record
-// a right-to-left mark it did not draw).
+// space kept, and every other invisible character as U+FFFD (a soft
+// hyphen, a zero-width space, a word joiner, U+FEFF, controls, the Hangul
+// fillers, the bidirectional embeddings and isolates among them). With
+// marks set, the direction marks are kept: 2.1.330 may record a
+// right-to-left mark it does not draw.
 func sanitize(s string, marks bool) string {
 	return strings.Map(func(r rune) rune {
 		switch {
@@ -162,7 +162,7 @@ func sanitize(s string, marks bool) string {
 }
 
 // stripped is s without any invisible character: what a version that
-// leaves them all out would record (none seen to), for another pick.
+// leaves them all out would record (none is known to), for another pick.
 func stripped(s string) string {
 	return strings.Map(func(r rune) rune {
 		if Invisible(r) {

@@ -151,9 +151,9 @@ func (a Answer) Ratio() float64 {
 	return float64(a.Wrap.Median) / float64(a.Reference())
 }
 
-// Met: claudewrap answered right every time, within 1.2× the reference
-// (issue 16's goal, the hook strategy's too);
-// with no oracle ever right there is nothing to be slower than.
+// Met reports whether claudewrap answered right every time, within 1.2×
+// the reference, the target for both answer strategies; with no oracle
+// ever right there is nothing to be slower than.
 func (a Answer) Met() bool {
 	return a.Wrap.Wrong == 0 && (a.Reference() == 0 || a.Ratio() <= 1.2)
 }

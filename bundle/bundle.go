@@ -28,7 +28,7 @@ const (
 // Recorder keeps a recording of the session in memory, for bug reports. It
 // is a ptyhost.Tap, safe for concurrent use. It keeps the bytes as they
 // came, with their times, and makes the asciicast only when one is asked
-// for (Cast): encoding every byte as it passed cost a good part of
+// for (Cast): encoding every byte as it passed would cost a good part of
 // passthrough's throughput.
 //
 // It keeps two generations of at most half its limit each: when the newer

@@ -73,8 +73,8 @@ func (j *joiner) flush(gen int) {
 // unfinished returns where an escape sequence that p ends inside starts,
 // or len(p): an Esc followed by '[' and only parameter and intermediate
 // bytes (no final byte yet), or by ']', 'P' or '_' with no terminator (BEL
-// or ST) and no other control yet, at most seqMax bytes long. An Esc alone at the end is the Esc
-// key, unless it may be the first half of an ST.
+// or ST) and no other control yet, at most seqMax bytes long. An Esc alone
+// at the end is the Esc key, unless it may be the first half of an ST.
 func unfinished(p []byte) int {
 	for i := 0; i < len(p); {
 		if p[i] != 0x1b || i+1 == len(p) {

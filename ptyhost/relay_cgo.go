@@ -127,7 +127,7 @@ static void *cw_run(void *arg) {
 		// Go is woken when the output pauses, or when enough has gathered:
 		// not for every read, which would cost a Go thread's wake-up each.
 		// During a burst the pause is not looked for: poll(2) on a PTY
-		// waits for the kernel's flush work, which cost a tenth of the
+		// waits for the kernel's flush work, which costs a tenth of the
 		// throughput; Go looks again every window instead (take).
 		if (wake && (full || (!burst && !cw_readable(r->in)))) {
 			pthread_mutex_lock(&r->mu);
@@ -245,14 +245,13 @@ import (
 )
 
 // cRelay copies the child's output to the person's terminal from a thread
-// of its own, one the Go runtime does not know of. In a relay in Go, each
-// 4 KB read woke a thread of the runtime's poller and its monitor
-// (sysmon), on top of the kernel's work, and Go has no setting for either:
-// it moved a stream at 0.75 of a bare PTY on two cores, this thread at
-// 0.84, a relay in C with no emulator (script(1)) at 0.86 (BENCH.md). The thread blocks in
-// read(2) on a descriptor the poller never sees, writes to the person,
-// and hands the bytes to Go in large pieces: it wakes Go when the output
-// pauses or a piece is full, never per read.
+// of its own, one the Go runtime does not know of: a relay in Go wakes the
+// runtime's poller and its monitor (sysmon) for each 4 KB read, and Go has
+// no setting for either (BENCH.md: 0.75 of a bare PTY's throughput on two
+// cores, against 0.84 for this thread). The thread blocks in read(2) on a
+// descriptor the poller never sees, writes to the person, and hands the
+// bytes to Go in large pieces, waking it when the output pauses or a piece
+// is full, never per read.
 type cRelay struct {
 	note *os.File // the eventfd the thread signals; Go's poller serves it
 	pty  *os.File // Go's descriptor of the PTY, to wake the thread at stop; nil in tests

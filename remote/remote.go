@@ -411,7 +411,11 @@ func PendingAll(ctx context.Context) ([]Form, error) {
 	return out, nil
 }
 
-// Answer answers form toolUseID of session s and waits for the outcome.
+// Answer answers form toolUseID of session s and waits for the outcome,
+// which comes once Claude has recorded the answer (at most [AnswerWait]).
+// The connection stays open until then, its writing side too: its end, a
+// half-close included, reads as the client gone, and the session stops
+// waiting for it (the answer stands).
 func Answer(ctx context.Context, s Info, toolUseID string, ds []answer.Decision) (Outcome, error) {
 	var o Outcome
 	err := call(ctx, s, request{Op: "answer", ToolUseID: toolUseID, Answers: ds}, &o)

@@ -231,8 +231,8 @@ func spaceless(s string) string {
 // asShown is a label as 2.1.266 and later show it, and record it when it
 // is picked on the screen: without VS16, a soft hyphen, zero-width space,
 // word joiner or U+FEFF as U+FFFD, its white space (a no-break space too)
-// trimmed and made one. They draw it without its direction marks, and were
-// seen to record a right-to-left mark kept: marks says which.
+// trimmed and made one. They draw it without its direction marks, and may
+// record a right-to-left mark kept: marks says which.
 func asShown(s string, marks bool) string {
 	s = strings.Map(func(r rune) rune {
 		switch r {

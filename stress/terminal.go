@@ -63,8 +63,8 @@ type terminal struct {
 	afterKey     map[string]bool
 	// keyAt is when the person's key was written: a form asked by then,
 	// by its question event's time, is in atKey however late the event was
-	// read (the events are polled every 20 ms; run 54's s035 on 2.1.266
-	// was asked 4 ms before the key).
+	// read: the events are polled every 20 ms, and a form asked a few ms
+	// before the key was asked when it was pressed.
 	keyAt time.Time
 	// esc: the person's key was Esc (Case.Person); questioned holds every
 	// form whose question event came, personCancelled those claudewrap
@@ -280,14 +280,13 @@ func (t *terminal) resize(r Resize, id string) {
 
 // follow follows claudewrap's events until close: as each case's form gets
 // its first key it makes the case's resizes, in order, and presses the
-// person's key if the case has one (see Case.Person); when a form is
-// handed to the person, or given up (which leaves it to them too), it calls
+// person's key if the case has one (see Case.Person); when a form is handed
+// to the person, or given up (which leaves it to them too), it calls
 // handedOver once: nobody will come. After the person's Esc it leaves the
-// end to claudewrap, which reports their cancel and ends the run as the
-// turn stops, or calls handedOver escGrace after the key (see escEnds),
-// handed over or not. It polls
-// the events file (claudewrap appends a line per event) every 20 ms, and
-// reads it a last time once claudewrap has exited.
+// end to claudewrap, which reports their cancel and ends the run as the turn
+// stops, or calls handedOver escGrace after the key (see escEnds), handed
+// over or not. It polls the events file (claudewrap appends a line per
+// event) every 20 ms, and reads it a last time once claudewrap has exited.
 func (t *terminal) follow(events string, cases map[string]Case, handedOver func()) {
 	t.wg.Add(1)
 	go func() {
@@ -430,9 +429,9 @@ func (t *terminal) justAfterKey(id string) bool {
 // then for Claude's prompt (up to 5 s) before it ends the run itself.
 const escGrace = 10 * time.Second
 
-// escEnds reports, once, that the run is to end, at now, after the
-// person's Esc (see follow): escGrace after it, unless claudewrap reported their cancel
-// (it ends the run itself: sessionTimeout is the backstop), or a form
+// escEnds reports, once, that the run is to end, at now, after the person's
+// Esc (see follow): escGrace after it, unless claudewrap reported their
+// cancel (it ends the run itself: sessionTimeout is the backstop), or a form
 // asked after the key is still being answered.
 func (t *terminal) escEnds(now time.Time) bool {
 	t.mu.Lock()

@@ -1,6 +1,6 @@
-// Package claudetest runs the real Claude Code offline for tests: it finds the
-// pinned binaries installed by `make claude`, gives each run an isolated HOME
-// pre-seeded past the first-run dialogs, starts the fake Messages API with a
-// scenario, and builds the claudewrap binary under test. It never skips: a
-// missing Claude Code fails the test with the command that installs it.
+// Package claudetest runs the real Claude Code offline for tests: a
+// [Sandbox] has the pinned binary installed by `make claude`, an isolated
+// HOME past the first-run dialogs, the fake Messages API playing a
+// scenario, and the claudewrap binary under test. It never skips: a missing
+// Claude Code fails the test with the command that installs it.
 package claudetest

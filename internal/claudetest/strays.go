@@ -13,9 +13,10 @@ import (
 // works moves the conversation to the background, and Claude starts a
 // daemon for it (claude daemon run, bg-pty-host, the forked session) that
 // outlives Claude by design. claudewrap ends it with the run on Linux (see
-// ptyhost); this is the net for what a run leaves all the same: left, each
-// held a few hundred MB and wrote into the home as the test removed it. It
-// returns how many it killed; without /proc (macOS) it finds none.
+// ptyhost); this is the net for what a run leaves all the same, which
+// would hold a few hundred MB each and write into the home as the test
+// removes it. It returns how many it killed; without /proc (macOS) it finds
+// none.
 func KillStrays(home string) int {
 	n := 0
 	// Again until a pass finds none: the daemon may start a process as

@@ -1,5 +1,6 @@
 // Package peercred asks the kernel who is at the other end of a Unix
-// socket (user and process: SO_PEERCRED on Linux, LOCAL_PEERCRED and
-// LOCAL_PEERPID on macOS) and walks a process's ancestry. The hook socket
-// and the remote-control socket use it: a socket's path proves nothing.
+// socket ([Peer]: SO_PEERCRED on Linux, LOCAL_PEERCRED and LOCAL_PEERPID on
+// macOS) and walks a process's ancestry ([ParentOf]). The hook socket and
+// the remote-control socket use it, since a socket's path proves nothing;
+// whom to trust is theirs to decide.
 package peercred

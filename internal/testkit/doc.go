@@ -1,7 +1,5 @@
 // Package testkit holds the helpers that tests of several packages share:
-// the termios of a terminal on every OS, a buffer a process writes to
-// while a test reads it, hostile text with a check that none of it reached
-// a terminal raw, and what tests of refused files need: a sticky
-// directory, another user's file, a FIFO, a deadline on a call that could
-// wait for ever. It is for tests only; nothing else imports it.
+// a terminal's termios, a buffer a process writes while a test reads it
+// ([SyncBuffer]), hostile text, and the files safefile refuses (a FIFO, a
+// sticky directory, another user's file). Only tests import it.
 package testkit

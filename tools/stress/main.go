@@ -4,7 +4,7 @@
 //
 //	go run ./tools/stress -count 300                  # a new random seed, every pinned version
 //	go run ./tools/stress -seed 42 -count 20 -versions 2.1.330
-//	go run ./tools/stress -seed 42 -count 20 -only s003  # one session again
+//	go run ./tools/stress -seed 42 -count 20 -only NAME  # one session again
 //
 // `make stress` runs it with SEED, COUNT and VERSIONS. The seed is printed
 // first: run it again with -seed to repeat the very same forms. Sessions
@@ -46,8 +46,8 @@ func main() {
 	minPct := flag.Float64("min", 99.5, "fail when fewer than this percent of the forms asked were answered")
 	md := flag.String("md", "", "also write the figures as Markdown to this file")
 	via := flag.String("answer-via", "", "answer through the `screen` (default) or the PreToolUse `hook` (an answer path independent of the recogniser)")
-	only := flag.String("only", "*", "run only the sessions whose name matches this `GLOB` (s012, s01*), to repeat a failure")
-	gen := flag.Int("generation", int(stress.Latest), "the generator's `generation`: 0 before emoji sequences, 1 with them (random forms runs 32 to 36), 2 with headers holding the tab row's marks (run 37), 3 with white space at the ends of headers and labels (run 38), 4 with other scripts and invisible characters (runs 39 to 43), 5 with answers and notes typed in other scripts (run 44), 6 with sessions on a resized terminal (run 45), 7 with that terminal answering Claude's queries as an xterm or a kitty would (runs 46 to 49), 8 with the person at it pressing Down now and then (runs 50 to 53), 9 with that terminal sending its replies cut in two now and then (runs 54 to 58), 10 with the person pressing Up, Left, Right or Esc as well as Down (runs 59 to 69), 11 with questions whose options are of one family (a shared start, case alone, markdown, no space, punctuation, a tab) and question texts in markdown (runs 70 to 80), 12 with Claude drawing some sessions with its fullscreen renderer (runs 81 and 82), 13 with some sessions in a colour theme other than Claude's default and some in its vim mode; an earlier one repeats an earlier run")
+	only := flag.String("only", "*", "run only the sessions whose name, as the report prints it, matches this `GLOB`, to repeat a failure")
+	gen := flag.Int("generation", int(stress.Latest), "the generator's `generation`, each adding to the one before: 0 no emoji sequences, 1 emoji sequences, 2 headers holding the tab row's marks, 3 white space at the ends of headers and labels, 4 other scripts and invisible characters, 5 answers and notes typed in other scripts, 6 sessions on a resized terminal, 7 that terminal answering Claude's queries as an xterm or a kitty would, 8 the person at it pressing Down now and then, 9 the terminal sending its replies cut in two now and then, 10 the person pressing Up, Left, Right or Esc too, 11 questions whose options are of one family (a shared start, case alone, markdown, no space, punctuation, a tab) and question texts in markdown, 12 some sessions drawn with Claude's fullscreen renderer, 13 some sessions in a colour theme other than Claude's default and some in its vim mode. A seed gives the same forms again with the generation it was drawn with")
 	fullscreen := flag.Bool("fullscreen", false, "have Claude draw every session with its fullscreen renderer (`/tui fullscreen`), not only those the generator draws so")
 	vim := flag.Bool("vim", false, "turn Claude's vim mode on in every session, not only in those the generator draws so")
 	pointer := flag.Bool("pointer", false, "in every session on a terminal, have Claude draw with its fullscreen renderer and the person's pointer move over it throughout (Claude Code "+screen.PointerVersion+" and later)")

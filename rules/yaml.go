@@ -1,0 +1,224 @@
+package rules
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// yamlError places a YAML syntax error. yaml.v3 names the line where the
+// enclosing construct starts (and, for parser errors, one line early), so
+// the line is found instead as the first whose prefix of the file fails with
+// the same message. Once the bad line is in, every longer prefix fails the
+// same way, so a binary search finds it: a few parses, not one per line.
+func yamlError(path string, b []byte, err error) *Error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 1
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		fmt.Sscan(m[1], &line)
+		msg = m[2]
+	}
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	// ends[k] is where the prefix of k lines ends.
+	ends := make([]int, len(lines)+1)
+	for i, l := range lines {
+		ends[i+1] = ends[i] + len(l)
+	}
+	failsSame := func(k int) bool {
+		var n yaml.Node
+		perr := yaml.Unmarshal(b[:ends[k]], &n)
+		if perr == nil {
+			return false
+		}
+		pm := strings.TrimPrefix(perr.Error(), "yaml: ")
+		if m := yamlLine.FindStringSubmatch(perr.Error()); m != nil {
+			pm = m[2]
+		}
+		return pm == msg
+	}
+	lo, hi := max(line-1, 1), len(lines)
+	if lo <= hi && failsSame(hi) {
+		for lo < hi {
+			mid := lo + (hi-lo)/2
+			if failsSame(mid) {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		line = lo
+	}
+	return &Error{File: path, Line: max(line, 1), Col: 1, Msg: syntaxMessage(msg)}
+}
+
+// syntaxHints say in a person's words what yaml.v3's commonest syntax
+// errors mean.
+var syntaxHints = []struct{ raw, hint string }{
+	{"did not find expected ',' or '}'", "a { … } opened here or above is not closed"},
+	{"did not find expected ',' or ']'", "a [ … ] opened here or above is not closed"},
+	{"mapping values are not allowed in this context", "a ':' where a value was expected: quote the value, or check the indentation"},
+	{"did not find expected key", "this line's indentation does not line up with the keys above it"},
+	{"did not find expected '-' indicator", "this list item's indentation does not line up with the items above it"},
+	{"found character that cannot start any plain scalar", "a value starts with a character YAML reserves (` @ % or a tab): quote it"},
+	{"found a tab character", "a tab in the indentation: YAML indents with spaces"},
+	{"could not find expected ':'", "a key without its ':' (or a line that belongs to the text above it)"},
+	{"found unexpected end of stream", "the file ends inside a quoted string, a { … } or a [ … ]"},
+	{"did not find expected node content", "a value is missing here, or a [ … ] or { … } is not closed"},
+	{"found character that cannot start any token", "a tab, or a character YAML reserves, where a key or value starts (YAML indents with spaces)"},
+	{"found undefined tag handle", "a '!' starts a YAML tag: quote the value"},
+}
+
+// syntaxMessage is a YAML syntax error for a person: what it likely means,
+// the parser's own words, and that nothing after it was checked (a parser
+// cannot go on past a syntax error).
+func syntaxMessage(raw string) string {
+	hint := ""
+	for _, h := range syntaxHints {
+		if strings.Contains(raw, h.raw) {
+			hint = h.hint + " "
+			break
+		}
+	}
+	return fmt.Sprintf("YAML syntax error: %s(the parser says: %s); the rest of the file was not checked", hint, raw)
+}
+
+// parser reads a rules file's YAML nodes strictly, gathering every
+// problem with its place.
+type parser struct {
+	file      *File
+	errs      Errors
+	regexSize int // what the file's regular expressions compile to so far
+}
+
+// typoSince reports whether an unknown key was reported since the error
+// count was before: a missing key is then most likely that typo, and is
+// not reported again.
+func (p *parser) typoSince(before int) bool {
+	for _, e := range p.errs[before:] {
+		if strings.HasPrefix(e.Msg, "unknown key ") {
+			return true
+		}
+	}
+	return false
+}
+
+// unique reports a name given to two rules (or two permissions) of a file:
+// events and rules test name the rule that answered, so each must say which.
+func (p *parser) unique(n *yaml.Node, what, name string, seen map[string]int) {
+	if name == "" {
+		return
+	}
+	if first, dup := seen[name]; dup {
+		p.errorf(n, "%s name %q is used twice (first at line %d)", what, name, first)
+		return
+	}
+	seen[name] = n.Line
+}
+
+func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
+	p.errs = append(p.errs, &Error{File: p.file.Path, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(format, args...)})
+}
+
+// fields walks a mapping, calling each known key's handler and reporting
+// unknown and repeated keys.
+func (p *parser) fields(n *yaml.Node, what string, known map[string]func(k, v *yaml.Node)) bool {
+	if n.Kind != yaml.MappingNode {
+		p.errorf(n, "%s must be a mapping, not %s", what, kind(n))
+		return false
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		f, ok := known[k.Value]
+		switch {
+		case !isString(k):
+			p.errorf(k, "keys in %s must be names, not %s", what, kind(k))
+		case !ok:
+			p.errorf(k, "unknown key %q in %s (want one of %s)", k.Value, what, keyList(known))
+		case seen[k.Value]:
+			p.errorf(k, "%q given twice in %s", k.Value, what)
+		default:
+			seen[k.Value] = true
+			f(k, v)
+		}
+	}
+	return true
+}
+
+func keyList(m map[string]func(k, v *yaml.Node)) string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return strings.Join(ks, ", ")
+}
+
+func kind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	switch n.Tag {
+	case "!!null":
+		return "empty"
+	case "!!bool":
+		return "a boolean"
+	case "!!int", "!!float":
+		return "a number"
+	case "!!str":
+		return "a string"
+	case "!!merge":
+		return "a merge key (<<)"
+	}
+	return "a value tagged " + n.Tag
+}
+
+// isString reports whether n is a string. A plain scalar that looks like a
+// date is one too: YAML 1.2, which editors follow, has no timestamps.
+func isString(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode &&
+		(n.Tag == "!!str" || n.Tag == "!!timestamp" && n.Style&yaml.TaggedStyle == 0)
+}
+
+// intValue returns the value of an integer scalar, written as YAML allows
+// (2, 0x2, 0o2, 1_000).
+func intValue(n *yaml.Node) (int64, bool) {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
+		return 0, false
+	}
+	i, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)
+	return i, err == nil
+}
+
+func (p *parser) str(n *yaml.Node, what string) (string, bool) {
+	if !isString(n) {
+		p.errorf(n, "%s must be a string, not %s", what, kind(n))
+		return "", false
+	}
+	return n.Value, true
+}
+
+func (p *parser) regex(n *yaml.Node, what string) *regexp.Regexp {
+	s, ok := p.str(n, what)
+	if !ok {
+		return nil
+	}
+	re, err := p.compileRegex(s)
+	if err != nil {
+		p.errorf(n, "%s: %v", what, err)
+		return nil
+	}
+	return re
+}
