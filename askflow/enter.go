@@ -1,0 +1,87 @@
+package askflow
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+// left reports, after an Enter that seemed refused, whether it took effect
+// after all: Claude recorded the form, or no form shows (its prompt is
+// back), or, for several questions, another page of this form shows.
+// Another form on the screen does not tell: Claude may have swapped it in.
+func (r *runner) left(s screen.Snapshot) bool {
+	if r.recorded() {
+		return true
+	}
+	fm, err := screen.Recognize(s)
+	if len(r.headers) == 1 {
+		return err != nil
+	}
+	return err == nil && r.movedOn(s) && (fm.Review != nil || len(fm.TabDisagreements(r.headers)) == 0)
+}
+
+// movedOn reports whether the screen has left the current question's page:
+// for one question, the form is gone (or shows its review page, or another
+// question); for several, another question's page or the review page shows.
+// A form still asking this question, even changed, has not moved on.
+func (r *runner) movedOn(s screen.Snapshot) bool {
+	if r.recorded() {
+		return true
+	}
+	fm, err := screen.Recognize(s)
+	if len(r.headers) == 1 {
+		// A page with its question cut (see Form.Resembles) is this one.
+		q := r.cfg.Questions[r.q]
+		return err != nil || !fm.Asks(q) && !fm.Resembles(q)
+	}
+	if err != nil {
+		return false
+	}
+	if fm.Review != nil {
+		return true
+	}
+	if len(fm.Tabs) > 0 {
+		return fm.ActiveTab() >= 0 && fm.ActiveTab() != r.q
+	}
+	for j := range r.cfg.Questions {
+		if j != r.q && fm.Shows(r.cfg.Questions, j) {
+			return true
+		}
+	}
+	return false
+}
+
+// enter presses Enter on the focused row, which must be target (and the
+// page must satisfy ok, if set), and waits for the page to move on. A
+// swallowed Enter is not sent again: its first copy might land late and
+// answer the next question.
+func (r *runner) enter(ctx context.Context, target int, ok func(*screen.Form) bool) error {
+	on := fmt.Sprintf("the focus on row %d", target+1)
+	s, err := r.ready(ctx, "enter", target, ok, on)
+	if err != nil {
+		return err
+	}
+	_, err = r.press(ctx, "enter", keyEnter, focusOf(s), false, r.movedOn, r.focusedOn(target, ok))
+	if err == nil || ctx.Err() != nil {
+		return err
+	}
+	// Claude Code 2.1.330 was seen to drop an Enter now and then (about one
+	// form in ten in a long session), leaving the screen exactly as it was.
+	// Only then, and only on the last question, is Enter sent again, once:
+	// were Claude merely slow, the second copy would land on its empty
+	// prompt or on the review page's Submit answers, never on another
+	// question's row.
+	last := r.q == len(r.cfg.Questions)-1
+	if now := r.cfg.Screen.Snapshot(); !last || now.Seq != s.Seq || !r.focusedOn(target, ok)(now) {
+		return err
+	}
+	moved, err := r.refused(ctx, "enter", r.left, r.focusedOn(target, ok), on)
+	if err != nil || moved {
+		return err
+	}
+	r.unsettled = true
+	_, err = r.press(ctx, "enter", keyEnter, focusOf(s), false, r.movedOn, r.focusedOn(target, ok))
+	return err
+}

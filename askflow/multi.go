@@ -1,0 +1,158 @@
+package askflow
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/claudewrap/claudewrap/screen"
+)
+
+func (r *runner) multi(ctx context.Context, labels []string) error {
+	q := r.cfg.Questions[r.q]
+	want := map[int]bool{}
+	for _, l := range labels {
+		want[q.Index(l)] = true
+	}
+	if _, err := r.page(ctx, r.cfg.FormTimeout); err != nil {
+		return err
+	}
+	for i, t := range r.ticks {
+		if t && !want[i] {
+			return r.fail("tick", r.cfg.Screen.Snapshot(), "%q is ticked already and was not asked for", q.Options[i].Label)
+		}
+	}
+	for _, l := range labels {
+		i := q.Index(l)
+		if done, err := r.tickNumber(ctx, i); done || err != nil {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if _, err := r.moveTo(ctx, i); err != nil {
+			return err
+		}
+		if r.ticks[i] {
+			// Ticked before we came: the recorded order may differ, and
+			// verification will say so.
+			continue
+		}
+		isTicked := func(t bool) func(screen.Snapshot) bool {
+			return r.focusedOn(i, func(fm *screen.Form) bool { return r.ticks[i] == t })
+		}
+		unticked := func(fm *screen.Form) bool { return !r.ticks[i] }
+		if _, err := r.ready(ctx, "tick", i, unticked, fmt.Sprintf("option %d focused and not ticked", i+1)); err != nil {
+			return err
+		}
+		if _, err := r.press(ctx, "tick", keyEnter, fmt.Sprintf("option %d", i+1), true, isTicked(true), isTicked(false)); err != nil {
+			return err
+		}
+	}
+	button := screen.ButtonPosition(q)
+	if err := r.settle(ctx); err != nil {
+		return err
+	}
+	if tabbed, err := r.tabOn(ctx, want); tabbed || err != nil {
+		return err
+	}
+	if _, err := r.moveTo(ctx, button); err != nil {
+		return err
+	}
+	// Every option has been on the screen on the way (the focus walked
+	// past it); each must show ticked exactly when asked for. Options only
+	// ever above the screen's top were never focused, so never ticked.
+	for i := range q.Options {
+		t, seen := r.ticks[i]
+		if !seen && !want[i] && i < r.aboveTop {
+			continue
+		}
+		if !seen || t != want[i] {
+			return r.fail("tick", r.cfg.Screen.Snapshot(), "%q ticked=%t (seen %t) before the button", q.Options[i].Label, t, seen)
+		}
+	}
+	return r.enter(ctx, button, nil)
+}
+
+// tickNumber ticks option i of a multi-select page by its number (see
+// numberKey), the focus left where it is: one key where the walk takes a
+// move a row. The page must show whole, so that every option's tick is
+// seen at each look (the check before leaving the page counts on it). It
+// reports false, having pressed nothing, when the walk is the way: the
+// focus on i already, no number for it or a page not whole, before the
+// number or during the guard's wait (see ripenedOrWalk). Like a tick
+// by Enter, a number with no visible effect is sent again: a late first
+// copy would then untick the option, which the check before leaving the
+// page catches.
+func (r *runner) tickNumber(ctx context.Context, i int) (bool, error) {
+	fm, err := r.page(ctx, r.cfg.FormTimeout)
+	if err != nil {
+		return true, err
+	}
+	key := numberKey(fm, i)
+	if key == "" || r.cfg.Walk || !fm.Whole() || r.position(fm) == i {
+		return false, nil
+	}
+	if r.ticks[i] {
+		// Ticked before we came: the recorded order may differ, and
+		// verification will say so.
+		return true, nil
+	}
+	if err := r.settle(ctx); err != nil {
+		return true, err
+	}
+	shows := func(ticked bool) func(screen.Snapshot) bool {
+		return func(s screen.Snapshot) bool {
+			fm, err := screen.Recognize(s)
+			return err == nil && r.agrees(fm) && fm.Whole() && numberKey(fm, i) == key && r.ticks[i] == ticked
+		}
+	}
+	s, walk, err := r.ripenedOrWalk(ctx, "tick", shows(false), fmt.Sprintf("option %d numbered and not ticked", i+1))
+	if err != nil || walk {
+		return err != nil, err
+	}
+	r.number = true
+	_, err = r.press(ctx, "tick", key, focusOf(s), true, shows(true), shows(false))
+	r.number = false
+	return true, err
+}
+
+// tabOn leaves a multi-select question by Tab from the focused option,
+// when the page shows whole, its tab row included, with every option
+// ticked exactly as asked and Type something empty. On every pinned
+// version Tab moves on to the next page as the button does, keeping the
+// ticks in the order they were made (testdata/screens/*/*-tab-review-*),
+// and it saves the walk down to the button and the Enter on it. It
+// reports false, having pressed nothing, on any other page (a list
+// scrolled on a short screen, options off the screen): the walk to the
+// button then sees every option on the way. Like an Enter, a Tab with no
+// visible effect is not sent again.
+func (r *runner) tabOn(ctx context.Context, want map[int]bool) (bool, error) {
+	q := r.cfg.Questions[r.q]
+	whole := func(fm *screen.Form) bool {
+		if len(fm.Tabs) == 0 || !fm.Whole() || fm.Preview != nil ||
+			fm.Focus.Kind != screen.FocusOption || len(fm.Options) != len(q.Options) ||
+			fm.Other == nil || !fm.Other.Placeholder {
+			return false
+		}
+		for _, o := range fm.Options {
+			if o.Ticked != want[o.Number-1] {
+				return false
+			}
+		}
+		return true
+	}
+	fm, err := r.page(ctx, r.cfg.FormTimeout)
+	if err != nil {
+		return false, err
+	}
+	if !whole(fm) {
+		return false, nil
+	}
+	at := r.position(fm)
+	s, err := r.ready(ctx, "next", at, whole, "the whole page with the options ticked as asked")
+	if err != nil {
+		return true, err
+	}
+	_, err = r.press(ctx, "next", keyTab, focusOf(s), false, r.movedOn, r.focusedOn(at, whole))
+	return true, err
+}
