@@ -65,91 +65,101 @@ func (r *runner) wait(ctx context.Context, d time.Duration, ok func(screen.Snaps
 // yet take effect twice, late: the next commit waits for the screen to
 // settle first (see [runner.settle]).
 func (r *runner) press(ctx context.Context, step, key string, before string, retry bool, effect, safe func(screen.Snapshot) bool) (screen.Snapshot, error) {
-	var last screen.Snapshot
 	tries := 1
 	if retry {
 		tries += r.cfg.Retries
 	}
-	for try := 0; try < tries; try++ {
-		if err := ctx.Err(); err != nil {
-			return last, r.fail(step, r.cfg.Screen.Snapshot(), "%v", err)
-		}
-		if r.halted() {
-			// A wait before this key saw the other form, or the sessions
-			// view: no key goes.
-			return last, r.fail(step, r.cfg.Screen.Snapshot(), "%s not sent", r.keyName(key))
-		}
-		if try > 0 {
-			r.unsettled = true
-		}
-		if key != keyUp && key != keyDown {
-			r.onlyMoves = false
-		}
-		if err := r.cfg.Keys.SendKeys([]byte(key)); err != nil {
-			return last, r.fail(step, r.cfg.Screen.Snapshot(), "send %s: %v", r.keyName(key), err)
-		}
-		r.keys++
-		s, ok := r.wait(ctx, r.cfg.StepTimeout, effect)
-		last = s
-		if r.cfg.OnKey != nil {
+	p := keyPress{
+		tries: tries,
+		before: func(try int) error {
+			if err := ctx.Err(); err != nil {
+				return r.fail(step, r.cfg.Screen.Snapshot(), "%v", err)
+			}
+			if r.halted() {
+				// A wait before this key saw the other form, or the sessions
+				// view: no key goes.
+				return r.fail(step, r.cfg.Screen.Snapshot(), "%s not sent", r.keyName(key))
+			}
+			if try > 0 {
+				r.unsettled = true
+			}
+			if key != keyUp && key != keyDown {
+				r.onlyMoves = false
+			}
+			return nil
+		},
+		send: func() error {
+			if err := r.cfg.Keys.SendKeys([]byte(key)); err != nil {
+				return r.fail(step, r.cfg.Screen.Snapshot(), "send %s: %v", r.keyName(key), err)
+			}
+			r.keys++
+			return nil
+		},
+		await: func() (screen.Snapshot, bool) { return r.wait(ctx, r.cfg.StepTimeout, effect) },
+		report: func(s screen.Snapshot, ok bool) {
+			if r.cfg.OnKey == nil {
+				return
+			}
 			after := focusOf(s)
 			if !ok && ctx.Err() != nil {
 				after = "" // cut short (the person took over): the screen says nothing of this key yet
 			}
 			r.cfg.OnKey(KeyEvent{Question: r.q + 1, Key: r.keyName(key), Before: before, After: after, Seen: ok})
-		}
-		if ok {
-			return s, nil
-		}
-		if ctx.Err() != nil {
-			return s, r.fail(step, s, "%v", ctx.Err())
-		}
-		if r.halted() {
-			return s, r.fail(step, s, "%s was sent to this form", r.keyName(key))
-		}
-		if !safe(s) && r.redraw() {
-			// Claude sometimes leaves stale characters that garble the
-			// page; a redraw shows what the key really did.
-			if s, ok = r.wait(ctx, r.cfg.StepTimeout, effect); ok {
-				return s, nil
+		},
+		unseen: func(s screen.Snapshot, try int) (screen.Snapshot, bool, error) {
+			if ctx.Err() != nil {
+				return s, false, r.fail(step, s, "%v", ctx.Err())
 			}
-			last = s
-		}
-		if !safe(s) && r.lost(s) {
-			// The key made the page taller than the screen, and what is
-			// left of it is no form (notes wrapped in a narrow preview
-			// column pushed the options off a short screen: stress seed
-			// 12353519114840221176, s034 at 44x16). Headless, a taller
-			// terminal shows what the key did.
-			grown, err := r.enlarge()
-			if err != nil {
-				return s, err
+			if r.halted() {
+				return s, false, r.fail(step, s, "%s was sent to this form", r.keyName(key))
 			}
-			if grown {
+			var ok bool
+			if !safe(s) && r.redraw() {
+				// Claude sometimes leaves stale characters that garble the
+				// page; a redraw shows what the key really did.
 				if s, ok = r.wait(ctx, r.cfg.StepTimeout, effect); ok {
-					return s, nil
+					return s, true, nil
 				}
-				last = s
 			}
-		}
-		if !safe(s) {
-			return s, r.fail(step, s, "%s had an unexpected effect", r.keyName(key))
-		}
-		if try+1 < tries && r.cfg.Screen.Snapshot().Seq != s.Seq {
-			// Output came after the last settled frame (Claude mid-paint,
-			// another form swapping in, the key's own effect late): the
-			// key goes again only if the screen it settles on allows.
-			ns, ok := r.wait(ctx, r.cfg.StepTimeout, func(n screen.Snapshot) bool { return n.Seq != s.Seq })
-			last = ns
-			if ok && effect(ns) {
-				return ns, nil
+			if !safe(s) && r.lost(s) {
+				// The key made the page taller than the screen, and what is
+				// left of it is no form (notes wrapped in a narrow preview
+				// column pushed the options off a short screen: stress seed
+				// 12353519114840221176, s034 at 44x16). Headless, a taller
+				// terminal shows what the key did.
+				grown, err := r.enlarge()
+				if err != nil {
+					return s, false, err
+				}
+				if grown {
+					if s, ok = r.wait(ctx, r.cfg.StepTimeout, effect); ok {
+						return s, true, nil
+					}
+				}
 			}
-			if !ok || !safe(ns) {
-				return ns, r.fail(step, ns, "%s had an unexpected effect", r.keyName(key))
+			if !safe(s) {
+				return s, false, r.fail(step, s, "%s had an unexpected effect", r.keyName(key))
 			}
-		}
+			if try+1 < tries && r.cfg.Screen.Snapshot().Seq != s.Seq {
+				// Output came after the last settled frame (Claude mid-paint,
+				// another form swapping in, the key's own effect late): the
+				// key goes again only if the screen it settles on allows.
+				ns, ok := r.wait(ctx, r.cfg.StepTimeout, func(n screen.Snapshot) bool { return n.Seq != s.Seq })
+				if ok && effect(ns) {
+					return ns, true, nil
+				}
+				if !ok || !safe(ns) {
+					return ns, false, r.fail(step, ns, "%s had an unexpected effect", r.keyName(key))
+				}
+				return ns, false, nil
+			}
+			return s, false, nil
+		},
+		fail: func(last screen.Snapshot) error {
+			return r.fail(step, last, "%s had no visible effect after %d tries", r.keyName(key), tries)
+		},
 	}
-	return last, r.fail(step, last, "%s had no visible effect after %d tries", r.keyName(key), tries)
+	return p.run()
 }
 
 // settle waits, after a retried key, until the screen has not changed for
