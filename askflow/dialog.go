@@ -10,15 +10,37 @@ import (
 	"github.com/claudewrap/claudewrap/screen"
 )
 
+// DialogConfig is how [Choose] presses keys in a dialog.
+type DialogConfig struct {
+	Screen Screen
+	Keys   Keys
+	// StepTimeout bounds the wait for one key's effect (default 3s);
+	// Retries is how often an arrow with no visible effect is sent again
+	// (default 2).
+	StepTimeout time.Duration
+	Retries     int
+	// OnKey, if set, is called after each key's effect was seen (or not).
+	OnKey func(KeyEvent)
+}
+
+func (cfg DialogConfig) withDefaults() DialogConfig {
+	if cfg.StepTimeout <= 0 {
+		cfg.StepTimeout = 3 * time.Second
+	}
+	if cfg.Retries <= 0 {
+		cfg.Retries = 2
+	}
+	return cfg
+}
+
 // Choose picks the option labelled label in the dialog d on the screen
 // (the trust dialog, a permission prompt, plan approval), the way Run
 // answers a form: one arrow key at a time, each confirmed by the pointer
 // moving one row; Enter only with the pointer on that option, and only
 // while the screen still shows d; then it waits for d to go. When the
 // screen shows anything else (the dialog changed under it, a key had no
-// effect), it presses nothing more and returns an *Error. Only Screen,
-// Keys, StepTimeout, Retries and OnKey of cfg are used.
-func Choose(ctx context.Context, cfg Config, d screen.Dialog, label string) (keys int, err error) {
+// effect), it presses nothing more and returns an *Error.
+func Choose(ctx context.Context, cfg DialogConfig, d screen.Dialog, label string) (keys int, err error) {
 	return ChooseText(ctx, cfg, d, label, "")
 }
 
@@ -28,8 +50,8 @@ func Choose(ctx context.Context, cfg Config, d screen.Dialog, label string) (key
 // text (white space aside, and spacing marks where they get no cell; see
 // sameTyped) and the rest of the dialog is unchanged. An empty text is
 // Choose.
-func ChooseText(ctx context.Context, cfg Config, d screen.Dialog, label, text string) (keys int, err error) {
-	cfg = withDefaults(cfg)
+func ChooseText(ctx context.Context, cfg DialogConfig, d screen.Dialog, label, text string) (keys int, err error) {
+	cfg = cfg.withDefaults()
 	text = OneLine(text)
 	fail := func(step, reason string) error {
 		return &Error{Step: step, Reason: reason, Keys: keys, Last: cfg.Screen.Snapshot()}
@@ -105,7 +127,7 @@ func sameBut(a, b screen.Dialog, i int) bool {
 
 // typeDialog types text in one write, once: a text sent twice would show
 // twice, so it is never sent again.
-func typeDialog(ctx context.Context, cfg Config, keys *int, text string, before screen.Dialog,
+func typeDialog(ctx context.Context, cfg DialogConfig, keys *int, text string, before screen.Dialog,
 	done func(screen.Snapshot) (screen.Dialog, bool)) (screen.Dialog, error) {
 	return dialogKey(ctx, cfg, keys, text, "text", 1, before, done, func() error {
 		return &Error{Step: "type", Reason: "the typed text did not show in the dialog", Keys: *keys, Last: cfg.Screen.Snapshot()}
@@ -118,7 +140,7 @@ const dialogQuiet = 300 * time.Millisecond
 
 // settledDialog waits (at most StepTimeout) until the screen has not
 // changed for dialogQuiet, and reads the dialog on it.
-func settledDialog(ctx context.Context, cfg Config) (screen.Dialog, bool) {
+func settledDialog(ctx context.Context, cfg DialogConfig) (screen.Dialog, bool) {
 	deadline := time.Now().Add(cfg.StepTimeout)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		seq := cfg.Screen.Snapshot().Seq
@@ -134,7 +156,7 @@ func settledDialog(ctx context.Context, cfg Config) (screen.Dialog, bool) {
 
 // pressDialog sends key once (Enter is never sent again: it commits) or up
 // to 1+Retries times for an arrow, until the screen shows done.
-func pressDialog(ctx context.Context, cfg Config, keys *int, key string, before screen.Dialog,
+func pressDialog(ctx context.Context, cfg DialogConfig, keys *int, key string, before screen.Dialog,
 	done func(screen.Snapshot) (screen.Dialog, bool)) (screen.Dialog, error) {
 	tries, step := 1+cfg.Retries, "move"
 	if key == keyEnter {
@@ -151,7 +173,7 @@ func pressDialog(ctx context.Context, cfg Config, keys *int, key string, before 
 // when it never does. A key that may go again goes only while the dialog
 // is the one it was, its focus unmoved. It returns the dialog done read
 // last.
-func dialogKey(ctx context.Context, cfg Config, keys *int, key, name string, tries int, before screen.Dialog,
+func dialogKey(ctx context.Context, cfg DialogConfig, keys *int, key, name string, tries int, before screen.Dialog,
 	done func(screen.Snapshot) (screen.Dialog, bool), fail func() error) (screen.Dialog, error) {
 	var got screen.Dialog
 	var waitErr error
