@@ -33,7 +33,7 @@ type Redrawer interface {
 // where no person's terminal holds the size. A page taller than the screen
 // loses its top, and an option up there never shows, focused or not (see
 // runner.offTop); the page, at first or after a key, can even leave no
-// form in sight (see runner.lost).
+// form in sight (see runner.formOutOfSight).
 // On a screen tall enough they show. SetRows sets the rows, the width
 // kept, and returns once Claude has drawn at that size (or a second has
 // passed); askflow confirms the page again either way, and gives the rows

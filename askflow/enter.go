@@ -7,11 +7,11 @@ import (
 	"github.com/claudewrap/claudewrap/screen"
 )
 
-// left reports, after an Enter that seemed refused, whether it took effect
+// commitTaken reports, after an Enter that seemed refused, whether it took effect
 // after all: Claude recorded the form, or no form shows (its prompt is
 // back), or, for several questions, another page of this form shows.
 // Another form on the screen does not tell: Claude may have swapped it in.
-func (r *runner) left(s screen.Snapshot) bool {
+func (r *runner) commitTaken(s screen.Snapshot) bool {
 	if r.recorded() {
 		return true
 	}
@@ -19,14 +19,14 @@ func (r *runner) left(s screen.Snapshot) bool {
 	if len(r.headers) == 1 {
 		return err != nil
 	}
-	return err == nil && r.movedOn(s) && (fm.Review != nil || len(fm.TabDisagreements(r.headers)) == 0)
+	return err == nil && r.pastQuestion(s) && (fm.Review != nil || len(fm.TabDisagreements(r.headers)) == 0)
 }
 
-// movedOn reports whether the screen has left the current question's page:
+// pastQuestion reports whether the screen has left the current question's page:
 // for one question, the form is gone (or shows its review page, or another
 // question); for several, another question's page or the review page shows.
 // A form still asking this question, even changed, has not moved on.
-func (r *runner) movedOn(s screen.Snapshot) bool {
+func (r *runner) pastQuestion(s screen.Snapshot) bool {
 	if r.recorded() {
 		return true
 	}
@@ -59,11 +59,11 @@ func (r *runner) movedOn(s screen.Snapshot) bool {
 // answer the next question.
 func (r *runner) enter(ctx context.Context, target int, ok func(*screen.Form) bool) error {
 	on := fmt.Sprintf("the focus on row %d", target+1)
-	s, err := r.ready(ctx, "enter", target, ok, on)
+	s, err := r.readyToCommit(ctx, "enter", target, ok, on)
 	if err != nil {
 		return err
 	}
-	_, err = r.press(ctx, "enter", keyEnter, focusOf(s), false, r.movedOn, r.focusedOn(target, ok))
+	_, err = r.press(ctx, "enter", keyEnter, focusOf(s), false, r.pastQuestion, r.focusedOn(target, ok))
 	if err == nil || ctx.Err() != nil {
 		return err
 	}
@@ -77,11 +77,11 @@ func (r *runner) enter(ctx context.Context, target int, ok func(*screen.Form) bo
 	if now := r.cfg.Screen.Snapshot(); !last || now.Seq != s.Seq || !r.focusedOn(target, ok)(now) {
 		return err
 	}
-	moved, err := r.refused(ctx, "enter", r.left, r.focusedOn(target, ok), on)
+	moved, err := r.guardAfterDrop(ctx, "enter", r.commitTaken, r.focusedOn(target, ok), on)
 	if err != nil || moved {
 		return err
 	}
 	r.unsettled = true
-	_, err = r.press(ctx, "enter", keyEnter, focusOf(s), false, r.movedOn, r.focusedOn(target, ok))
+	_, err = r.press(ctx, "enter", keyEnter, focusOf(s), false, r.pastQuestion, r.focusedOn(target, ok))
 	return err
 }

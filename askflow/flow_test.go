@@ -1417,7 +1417,7 @@ func TestElsewhere(t *testing.T) {
 // tick's Enter then went to the other form's row 1. Whatever waited, the
 // screen is looked at again before Enter: nothing but moves may go to a
 // form that is no longer there. The swap is made from LastAsked, which
-// ripen calls once the page was confirmed, just before it waits.
+// waitGuard calls once the page was confirmed, just before it waits.
 func TestSwapDuringGuard(t *testing.T) {
 	tests := []struct {
 		name      string

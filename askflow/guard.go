@@ -48,10 +48,10 @@ func guarded(shown, lastKey time.Time) bool {
 	return !lastKey.IsZero() && shown.Sub(lastKey) < keysQuiet
 }
 
-// ripen waits, on a guarded form, until it has been shown for formAge
+// waitGuard waits, on a guarded form, until it has been shown for formAge
 // (and, asked alongside another form, until that one was asked formAge
 // ago: see [Config.LastAsked]).
-func (r *runner) ripen(ctx context.Context) error {
+func (r *runner) waitGuard(ctx context.Context) error {
 	if r.shown.IsZero() {
 		return nil
 	}
@@ -79,13 +79,13 @@ func (r *runner) ripen(ctx context.Context) error {
 	}
 }
 
-// ripened waits out ripen, then for a settled screen on which ready holds,
+// confirmAfterGuard waits out waitGuard, then for a settled screen on which ready holds,
 // what naming it for the error. What was confirmed before a wait is
 // confirmed again after it: Claude may have put another form up meanwhile
 // (2.1.197 paints one form and swaps in another asked with it about 90 ms
 // later), and a key that commits must land on the form it was meant for.
-func (r *runner) ripened(ctx context.Context, step string, ready func(screen.Snapshot) bool, what string) (screen.Snapshot, error) {
-	if err := r.ripen(ctx); err != nil {
+func (r *runner) confirmAfterGuard(ctx context.Context, step string, ready func(screen.Snapshot) bool, what string) (screen.Snapshot, error) {
+	if err := r.waitGuard(ctx); err != nil {
 		return screen.Snapshot{}, r.fail(step, r.cfg.Screen.Snapshot(), "%v", err)
 	}
 	s, ok := r.wait(ctx, r.cfg.StepTimeout, ready)
@@ -101,26 +101,26 @@ func (r *runner) ripened(ctx context.Context, step string, ready func(screen.Sna
 	return s, nil
 }
 
-// refused is called when an Enter left no trace: Claude may have refused
+// guardAfterDrop is called when an Enter left no trace: Claude may have refused
 // it as typed ahead on a form taken as unguarded. The form is taken as
 // guarded from now on, and the next Enter waits for formAge. It then
 // reports whether the first Enter took effect meanwhile (done holds: it
-// was only slow), else confirms ready again (see ripened), what naming it.
-func (r *runner) refused(ctx context.Context, step string, done, ready func(screen.Snapshot) bool, what string) (bool, error) {
+// was only slow), else confirms ready again (see confirmAfterGuard), what naming it.
+func (r *runner) guardAfterDrop(ctx context.Context, step string, done, ready func(screen.Snapshot) bool, what string) (bool, error) {
 	r.guarded = true
 	moved := false
-	_, err := r.ripened(ctx, step, func(s screen.Snapshot) bool {
+	_, err := r.confirmAfterGuard(ctx, step, func(s screen.Snapshot) bool {
 		moved = done(s)
 		return moved || ready(s)
 	}, what)
 	return moved, err
 }
 
-// ripenedUnless is ripened for ready that also ends, reporting true, on
+// confirmAfterGuardOr is confirmAfterGuard for ready that also ends, reporting true, on
 // a page that agrees with the hook, its focus known, where off holds.
-func (r *runner) ripenedUnless(ctx context.Context, step string, ready func(screen.Snapshot) bool, off func(*screen.Form) bool, what string) (screen.Snapshot, bool, error) {
+func (r *runner) confirmAfterGuardOr(ctx context.Context, step string, ready func(screen.Snapshot) bool, off func(*screen.Form) bool, what string) (screen.Snapshot, bool, error) {
 	gone := false
-	s, err := r.ripened(ctx, step, func(s screen.Snapshot) bool {
+	s, err := r.confirmAfterGuard(ctx, step, func(s screen.Snapshot) bool {
 		if ready(s) {
 			gone = false
 			return true
@@ -132,13 +132,13 @@ func (r *runner) ripenedUnless(ctx context.Context, step string, ready func(scre
 	return s, gone && err == nil, err
 }
 
-// ripenedOrWalk is ripened for a number key (ready: the page as the
+// confirmNumberOrWalk is confirmAfterGuard for a number key (ready: the page as the
 // number needs it), which also ends, reporting walk, when the page agrees
 // with the hook but no longer suits the number. A move sent for a form
 // asked with this one can land here late, as the guard waits (2.1.197,
 // stress seed 1764045000 s045: an Up taken by this form, its focus
 // wrapped to "Type something"); the number would then be typed, not
 // pressed, and the walk, each move confirmed, brings the focus back.
-func (r *runner) ripenedOrWalk(ctx context.Context, step string, ready func(screen.Snapshot) bool, what string) (screen.Snapshot, bool, error) {
-	return r.ripenedUnless(ctx, step, ready, func(*screen.Form) bool { return true }, what)
+func (r *runner) confirmNumberOrWalk(ctx context.Context, step string, ready func(screen.Snapshot) bool, what string) (screen.Snapshot, bool, error) {
+	return r.confirmAfterGuardOr(ctx, step, ready, func(*screen.Form) bool { return true }, what)
 }

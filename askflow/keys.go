@@ -16,10 +16,10 @@ const (
 
 var keyNames = map[string]string{keyUp: "Up", keyDown: "Down", keyEnter: "Enter", keyEsc: "Esc", keyNotes: "n", keyTab: "Tab", keyKillLine: "Ctrl-U"}
 
-// keyName is keyName, a number sent by pick or tickNumber named as such
+// keyName is keyName, a number sent by pickByNumber or tickByNumber named as such
 // (typed text may be a digit too).
 func (r *runner) keyName(k string) string {
-	if r.number {
+	if r.sendingNumber {
 		return "number " + k
 	}
 	return keyName(k)

@@ -8,7 +8,7 @@ import (
 )
 
 func (r *runner) cancel(ctx context.Context) error {
-	fm, s, ok := r.formWhere(ctx, r.cfg.FormTimeout, func(fm *screen.Form) bool {
+	fm, s, ok := r.awaitForm(ctx, r.cfg.FormTimeout, func(fm *screen.Form) bool {
 		return fm.Review != nil || r.agrees(fm)
 	})
 	if !ok {
@@ -29,7 +29,7 @@ func (r *runner) cancel(ctx context.Context) error {
 func (r *runner) chat(ctx context.Context) error {
 	chat := screen.ChatPosition(r.cfg.Questions[r.q])
 	on := fmt.Sprintf("the focus on %q", "Chat about this")
-	s, err := r.ready(ctx, "chat", chat, nil, on)
+	s, err := r.readyToCommit(ctx, "chat", chat, nil, on)
 	if err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func (r *runner) chat(ctx context.Context) error {
 	if now := r.cfg.Screen.Snapshot(); now.Seq != s.Seq || !r.focusedOn(chat, nil)(now) {
 		return err
 	}
-	moved, err := r.refused(ctx, "chat", gone, r.focusedOn(chat, nil), on)
+	moved, err := r.guardAfterDrop(ctx, "chat", gone, r.focusedOn(chat, nil), on)
 	if err != nil || moved {
 		return err
 	}

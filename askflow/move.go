@@ -25,7 +25,7 @@ func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 			return nil, r.fail("move", r.cfg.Screen.Snapshot(), "focus did not reach row %d in %d moves", target+1, limit)
 		}
 		if r.offTop(fm, target) {
-			nf, err := r.grow(ctx, target)
+			nf, err := r.growToShow(ctx, target)
 			if err != nil {
 				return nil, err
 			}
@@ -113,19 +113,19 @@ func (r *runner) approach(ctx context.Context, step string, target int) error {
 	return r.fail(step, r.cfg.Screen.Snapshot(), "keys kept needing retries; nothing more pressed")
 }
 
-// ready brings the focus to target (see approach), waits out the guard
-// and looks again (see ripened), ok holding for the page if set. A focus
+// readyToCommit brings the focus to target (see approach), waits out the guard
+// and looks again (see confirmAfterGuard), ok holding for the page if set. A focus
 // found on another row of a page still this question's is brought back at
 // once, at most approachRounds times: a move that another form's driver
 // sent just before it gave the screen up (see Config.Elsewhere) can land
 // here, late.
-func (r *runner) ready(ctx context.Context, step string, target int, ok func(*screen.Form) bool, what string) (screen.Snapshot, error) {
+func (r *runner) readyToCommit(ctx context.Context, step string, target int, ok func(*screen.Form) bool, what string) (screen.Snapshot, error) {
 	want := r.focusedOn(target, ok)
 	for round := 1; ; round++ {
 		if err := r.approach(ctx, step, target); err != nil {
 			return screen.Snapshot{}, err
 		}
-		s, moved, err := r.ripenedUnless(ctx, step, want, func(fm *screen.Form) bool { return r.position(fm) != target }, what)
+		s, moved, err := r.confirmAfterGuardOr(ctx, step, want, func(fm *screen.Form) bool { return r.position(fm) != target }, what)
 		if err == nil && !moved {
 			return s, nil
 		}

@@ -7,7 +7,7 @@ import (
 	"github.com/claudewrap/claudewrap/screen"
 )
 
-func (r *runner) multi(ctx context.Context, labels []string) error {
+func (r *runner) answerMulti(ctx context.Context, labels []string) error {
 	q := r.cfg.Questions[r.q]
 	want := map[int]bool{}
 	for _, l := range labels {
@@ -23,7 +23,7 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 	}
 	for _, l := range labels {
 		i := q.Index(l)
-		if done, err := r.tickNumber(ctx, i); done || err != nil {
+		if done, err := r.tickByNumber(ctx, i); done || err != nil {
 			if err != nil {
 				return err
 			}
@@ -41,7 +41,7 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 			return r.focusedOn(i, func(fm *screen.Form) bool { return r.ticks[i] == t })
 		}
 		unticked := func(fm *screen.Form) bool { return !r.ticks[i] }
-		if _, err := r.ready(ctx, "tick", i, unticked, fmt.Sprintf("option %d focused and not ticked", i+1)); err != nil {
+		if _, err := r.readyToCommit(ctx, "tick", i, unticked, fmt.Sprintf("option %d focused and not ticked", i+1)); err != nil {
 			return err
 		}
 		if _, err := r.press(ctx, "tick", keyEnter, fmt.Sprintf("option %d", i+1), true, isTicked(true), isTicked(false)); err != nil {
@@ -52,7 +52,7 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 	if err := r.settle(ctx); err != nil {
 		return err
 	}
-	if tabbed, err := r.tabOn(ctx, want); tabbed || err != nil {
+	if tabbed, err := r.nextByTab(ctx, want); tabbed || err != nil {
 		return err
 	}
 	if _, err := r.moveTo(ctx, button); err != nil {
@@ -73,17 +73,17 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 	return r.enter(ctx, button, nil)
 }
 
-// tickNumber ticks option i of a multi-select page by its number (see
+// tickByNumber ticks option i of a multi-select page by its number (see
 // numberKey), the focus left where it is: one key where the walk takes a
 // move a row. The page must show whole, so that every option's tick is
 // seen at each look (the check before leaving the page counts on it). It
 // reports false, having pressed nothing, when the walk is the way: the
 // focus on i already, no number for it or a page not whole, before the
-// number or during the guard's wait (see ripenedOrWalk). Like a tick
+// number or during the guard's wait (see confirmNumberOrWalk). Like a tick
 // by Enter, a number with no visible effect is sent again: a late first
 // copy would then untick the option, which the check before leaving the
 // page catches.
-func (r *runner) tickNumber(ctx context.Context, i int) (bool, error) {
+func (r *runner) tickByNumber(ctx context.Context, i int) (bool, error) {
 	fm, err := r.page(ctx, r.cfg.FormTimeout)
 	if err != nil {
 		return true, err
@@ -106,17 +106,17 @@ func (r *runner) tickNumber(ctx context.Context, i int) (bool, error) {
 			return err == nil && r.agrees(fm) && fm.Whole() && numberKey(fm, i) == key && r.ticks[i] == ticked
 		}
 	}
-	s, walk, err := r.ripenedOrWalk(ctx, "tick", shows(false), fmt.Sprintf("option %d numbered and not ticked", i+1))
+	s, walk, err := r.confirmNumberOrWalk(ctx, "tick", shows(false), fmt.Sprintf("option %d numbered and not ticked", i+1))
 	if err != nil || walk {
 		return err != nil, err
 	}
-	r.number = true
+	r.sendingNumber = true
 	_, err = r.press(ctx, "tick", key, focusOf(s), true, shows(true), shows(false))
-	r.number = false
+	r.sendingNumber = false
 	return true, err
 }
 
-// tabOn leaves a multi-select question by Tab from the focused option,
+// nextByTab leaves a multi-select question by Tab from the focused option,
 // when the page shows whole, its tab row included, with every option
 // ticked exactly as asked and Type something empty. On every pinned
 // version Tab moves on to the next page as the button does, keeping the
@@ -126,7 +126,7 @@ func (r *runner) tickNumber(ctx context.Context, i int) (bool, error) {
 // scrolled on a short screen, options off the screen): the walk to the
 // button then sees every option on the way. Like an Enter, a Tab with no
 // visible effect is not sent again.
-func (r *runner) tabOn(ctx context.Context, want map[int]bool) (bool, error) {
+func (r *runner) nextByTab(ctx context.Context, want map[int]bool) (bool, error) {
 	q := r.cfg.Questions[r.q]
 	whole := func(fm *screen.Form) bool {
 		if len(fm.Tabs) == 0 || !fm.Whole() || fm.Preview != nil ||
@@ -149,10 +149,10 @@ func (r *runner) tabOn(ctx context.Context, want map[int]bool) (bool, error) {
 		return false, nil
 	}
 	at := r.position(fm)
-	s, err := r.ready(ctx, "next", at, whole, "the whole page with the options ticked as asked")
+	s, err := r.readyToCommit(ctx, "next", at, whole, "the whole page with the options ticked as asked")
 	if err != nil {
 		return true, err
 	}
-	_, err = r.press(ctx, "next", keyTab, focusOf(s), false, r.movedOn, r.focusedOn(at, whole))
+	_, err = r.press(ctx, "next", keyTab, focusOf(s), false, r.pastQuestion, r.focusedOn(at, whole))
 	return true, err
 }

@@ -8,12 +8,12 @@ import (
 	"github.com/claudewrap/claudewrap/screen"
 )
 
-// notes types the notes of the focused option: n opens them, the text goes
+// typeNotes types the notes of the focused option: n opens them, the text goes
 // in one write, and Esc closes them (it keeps what was typed); each step is
 // confirmed on the screen. While open, a narrow notes field shows only part
 // of the text: it is compared in full once closed, before any Enter. A
 // second Esc would cancel the form, so none is sent.
-func (r *runner) notes(ctx context.Context, target int, text string) error {
+func (r *runner) typeNotes(ctx context.Context, target int, text string) error {
 	shows := func(ok func(p *screen.Preview) bool) func(screen.Snapshot) bool {
 		return r.focusedOn(target, func(fm *screen.Form) bool { return fm.Preview != nil && ok(fm.Preview) })
 	}
@@ -40,9 +40,9 @@ func (r *runner) notes(ctx context.Context, target int, text string) error {
 		return fm.Preview != nil && !fm.Preview.Editing && sameTyped(fm.Preview.Notes, text, fm.MarksJoin)
 	})
 	// n changes the form like Enter does: not before the guard's wait,
-	// and on the form still there after it (see ripened).
+	// and on the form still there after it (see confirmAfterGuard).
 	empty := func(fm *screen.Form) bool { return fm.Preview != nil && !fm.Preview.Editing && fm.Preview.Notes == "" }
-	if _, err := r.ready(ctx, "notes", target, empty, fmt.Sprintf("option %d focused, with no notes", target+1)); err != nil {
+	if _, err := r.readyToCommit(ctx, "notes", target, empty, fmt.Sprintf("option %d focused, with no notes", target+1)); err != nil {
 		return err
 	}
 	if _, err := r.press(ctx, "notes", keyNotes, fmt.Sprintf("option %d", target+1), true, open, closed); err != nil {

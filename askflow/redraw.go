@@ -7,11 +7,11 @@ import (
 	"github.com/claudewrap/claudewrap/screen"
 )
 
-// formWhere waits up to d for a recognised form satisfying ok. When none
+// awaitForm waits up to d for a recognised form satisfying ok. When none
 // comes, it asks Claude for one full redraw (if the screen can) and waits
 // once more: Claude's renderer leaves stale or split characters at some
 // sizes, which a redraw clears.
-func (r *runner) formWhere(ctx context.Context, d time.Duration, ok func(*screen.Form) bool) (*screen.Form, screen.Snapshot, bool) {
+func (r *runner) awaitForm(ctx context.Context, d time.Duration, ok func(*screen.Form) bool) (*screen.Form, screen.Snapshot, bool) {
 	var got *screen.Form
 	check := func(s screen.Snapshot) bool {
 		fm, err := screen.Recognize(s)

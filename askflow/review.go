@@ -21,7 +21,7 @@ func (r *runner) review(ctx context.Context) error {
 	// garbled: judge the page by the first settled frame that lists the
 	// intended answers, and report the last one seen if none ever does.
 	var why string
-	fm, s, ok := r.formWhere(ctx, r.cfg.FormTimeout, func(fm *screen.Form) bool {
+	fm, s, ok := r.awaitForm(ctx, r.cfg.FormTimeout, func(fm *screen.Form) bool {
 		if fm.Review == nil || fm.Focus.Kind == screen.FocusUnknown {
 			why = "the review page never showed"
 			return false

@@ -25,11 +25,11 @@ type runner struct {
 	elsewhere bool
 	// away is set when a wait saw Claude's sessions view (see
 	// screen.SessionsView): the form is off the screen, and no key goes.
-	away    bool
-	number  bool      // the key being pressed is an option's number (see numberKey)
-	shown   time.Time // when the form was first seen agreeing with the hook
-	guarded bool      // whether Claude may refuse an early Enter on it (see formAge)
-	redraws int       // redraws asked for on this question (at most maxRedraws)
+	away          bool
+	sendingNumber bool      // the key being pressed is an option's number (see numberKey)
+	shown         time.Time // when the form was first seen agreeing with the hook
+	guarded       bool      // whether Claude may refuse an early Enter on it (see formAge)
+	redraws       int       // redraws asked for on this question (at most maxRedraws)
 	// ticks holds, for the multi-select question being answered, each
 	// option's tick as last seen on the screen.
 	ticks map[int]bool
@@ -38,10 +38,10 @@ type runner struct {
 	// never pressed, so never ticked by us.
 	aboveTop int
 	// rows is the terminal's height before askflow made it taller (see
-	// [Grower]), 0 while it has not; lostGrows counts the times it did so
-	// on this question for a page that showed no form (see lost).
-	rows      int
-	lostGrows int
+	// [Grower]), 0 while it has not; sightGrows counts the times it did so
+	// on this question for a page that showed no form (see formOutOfSight).
+	rows       int
+	sightGrows int
 }
 
 func (r *runner) run(ctx context.Context) (Outcome, error) {
@@ -81,15 +81,15 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 		r.q = i
 		r.ticks = map[int]bool{}
 		r.aboveTop = 0
-		r.redraws, r.lostGrows = 0, 0
+		r.redraws, r.sightGrows = 0, 0
 		var err error
 		switch {
 		case d.Action == answer.Type:
-			err = r.typed(ctx, d.Text)
+			err = r.typeAnswer(ctx, d.Text)
 		case r.cfg.Questions[i].MultiSelect:
-			err = r.multi(ctx, d.Labels)
+			err = r.answerMulti(ctx, d.Labels)
 		default:
-			err = r.single(ctx, d.Labels[0], d.Notes)
+			err = r.answerSingle(ctx, d.Labels[0], d.Notes)
 		}
 		if err != nil {
 			return 0, err
@@ -169,29 +169,29 @@ func (r *runner) page(ctx context.Context, d time.Duration) (*screen.Form, error
 	want := func(fm *screen.Form) bool {
 		return r.agrees(fm) && (fm.Focus.Kind != screen.FocusUnknown || hiddenFocus(fm))
 	}
-	fm, s, ok := r.formWhere(ctx, d, want)
+	fm, s, ok := r.awaitForm(ctx, d, want)
 	// A page taller than the screen may show no form at all before any
-	// key, as after one (see lost): Claude Code 2.1.197 at 44x18 left the
+	// key, as after one (see formOutOfSight): Claude Code 2.1.197 at 44x18 left the
 	// preview box above the top, and only notes and options beside nothing
 	// in sight (stress seed 1764045000, s039). Headless, the terminal is
 	// made taller; nothing was pressed for it. SetRows has waited for the
-	// draw at the new size: a step is enough to look, as in grow.
-	for !ok && ctx.Err() == nil && !r.halted() && r.lost(s) {
-		grown, err := r.enlarge()
+	// draw at the new size: a step is enough to look, as in growToShow.
+	for !ok && ctx.Err() == nil && !r.halted() && r.formOutOfSight(s) {
+		grown, err := r.growTerminal()
 		if err != nil {
 			return nil, err
 		}
 		if !grown {
 			break
 		}
-		fm, s, ok = r.formWhere(ctx, r.cfg.StepTimeout, want)
+		fm, s, ok = r.awaitForm(ctx, r.cfg.StepTimeout, want)
 	}
 	if !ok {
 		return nil, r.fail("agree", s, "the screen never showed this question as the hook describes it%s", describeDisagreement(s, r))
 	}
 	if hiddenFocus(fm) {
 		var err error
-		if fm, err = r.reveal(ctx, fm); err != nil {
+		if fm, err = r.showHiddenFocus(ctx, fm); err != nil {
 			return nil, err
 		}
 	}

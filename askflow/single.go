@@ -8,12 +8,12 @@ import (
 	"github.com/claudewrap/claudewrap/screen"
 )
 
-// single answers a single-select question: the option, and on a preview
+// answerSingle answers a single-select question: the option, and on a preview
 // question its notes, typed with n and confirmed before Enter.
-func (r *runner) single(ctx context.Context, label, notes string) error {
+func (r *runner) answerSingle(ctx context.Context, label, notes string) error {
 	target := r.cfg.Questions[r.q].Index(label)
 	if !r.cfg.Questions[r.q].PreviewLayout() {
-		if done, err := r.pick(ctx, target); done || err != nil {
+		if done, err := r.pickByNumber(ctx, target); done || err != nil {
 			return err
 		}
 	}
@@ -31,7 +31,7 @@ func (r *runner) single(ctx context.Context, label, notes string) error {
 		return r.fail("notes", r.cfg.Screen.Snapshot(), "the notes already hold %q", fm.Preview.Notes)
 	}
 	if notes != "" && fm.Preview.Notes == "" {
-		if err := r.notes(ctx, target, notes); err != nil {
+		if err := r.typeNotes(ctx, target, notes); err != nil {
 			return err
 		}
 	}
@@ -66,14 +66,14 @@ func numberKey(fm *screen.Form, target int) string {
 	return ""
 }
 
-// pick commits option target of a single-select page by its number, one
+// pickByNumber commits option target of a single-select page by its number, one
 // key where the walk takes a move a row and Enter. The page must agree
 // with the hook and numberKey hold for it, after the guard's wait and a
-// fresh look (see ripened), as for an Enter; it is then left for the next
+// fresh look (see confirmAfterGuard), as for an Enter; it is then left for the next
 // page as an Enter leaves it. It reports false, having pressed nothing
 // that took effect, when the walk is the way: the focus on target already
 // (Enter alone), no number for it (see numberKey), before the number or
-// during the guard's wait (see ripenedOrWalk), or the number had no
+// during the guard's wait (see confirmNumberOrWalk), or the number had no
 // visible effect. Claude refuses a key typed ahead on a guarded form
 // without a trace (see formAge); the form is then taken as guarded and,
 // confirmed again after the guard's wait, walked instead. The walk takes
@@ -82,7 +82,7 @@ func numberKey(fm *screen.Form, target int) string {
 // take effect here means the number before it was read and did nothing,
 // and a number taken late would have moved the page on first: the moves
 // then go unconfirmed, and nothing more is pressed.
-func (r *runner) pick(ctx context.Context, target int) (bool, error) {
+func (r *runner) pickByNumber(ctx context.Context, target int) (bool, error) {
 	fm, err := r.page(ctx, r.cfg.FormTimeout)
 	if err != nil {
 		return true, err
@@ -99,20 +99,20 @@ func (r *runner) pick(ctx context.Context, target int) (bool, error) {
 		return err == nil && r.agrees(fm) && numberKey(fm, target) == key
 	}
 	what := fmt.Sprintf("option %d numbered, the focus on an option", target+1)
-	s, walk, err := r.ripenedOrWalk(ctx, "enter", ready, what)
+	s, walk, err := r.confirmNumberOrWalk(ctx, "enter", ready, what)
 	if err != nil || walk {
 		return err != nil, err
 	}
-	r.number = true
-	_, err = r.press(ctx, "enter", key, focusOf(s), false, r.movedOn, ready)
-	r.number = false
+	r.sendingNumber = true
+	_, err = r.press(ctx, "enter", key, focusOf(s), false, r.pastQuestion, ready)
+	r.sendingNumber = false
 	if err == nil || ctx.Err() != nil || r.halted() {
 		return true, err
 	}
 	if !ready(r.cfg.Screen.Snapshot()) {
 		return true, err
 	}
-	moved, err := r.refused(ctx, "enter", r.left, ready, what)
+	moved, err := r.guardAfterDrop(ctx, "enter", r.commitTaken, ready, what)
 	if moved || err != nil {
 		return true, err
 	}

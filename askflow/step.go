@@ -121,13 +121,13 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 					return s, true, nil
 				}
 			}
-			if !safe(s) && r.lost(s) {
+			if !safe(s) && r.formOutOfSight(s) {
 				// The key made the page taller than the screen, and what is
 				// left of it is no form (notes wrapped in a narrow preview
 				// column pushed the options off a short screen: stress seed
 				// 12353519114840221176, s034 at 44x16). Headless, a taller
 				// terminal shows what the key did.
-				grown, err := r.enlarge()
+				grown, err := r.growTerminal()
 				if err != nil {
 					return s, false, err
 				}

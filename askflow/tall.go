@@ -22,7 +22,7 @@ func hiddenFocus(fm *screen.Form) bool {
 // option's row never shows, focused or not (every pinned version alike,
 // testdata/screens/*/stress-7480-s024-50x16), and it cannot be confirmed.
 // That the list is not scrolled is known when the target was seen focused
-// and out of sight (see reveal), or from the missing ↑ mark; the mark
+// and out of sight (see showHiddenFocus), or from the missing ↑ mark; the mark
 // shares its column with the pointer, so not when the first row is focused.
 func (r *runner) offTop(fm *screen.Form, target int) bool {
 	if !fm.Cut || fm.MoreAbove || len(fm.Options) == 0 || target >= fm.Options[0].Number-1 {
@@ -31,29 +31,29 @@ func (r *runner) offTop(fm *screen.Form, target int) bool {
 	return target < r.aboveTop || !fm.Options[0].Focused
 }
 
-// grow has the terminal made taller (see enlarge), so that a page taller
+// growToShow has the terminal made taller (see growTerminal), so that a page taller
 // than the screen shows its top, and confirms the page again on the
 // taller screen. It returns nil, having changed nothing, when the screen
 // cannot grow.
-func (r *runner) grow(ctx context.Context, target int) (*screen.Form, error) {
-	if grown, err := r.enlarge(); !grown || err != nil {
+func (r *runner) growToShow(ctx context.Context, target int) (*screen.Form, error) {
+	if grown, err := r.growTerminal(); !grown || err != nil {
 		return nil, err
 	}
 	// Claude's draw at the new size may come late: until it does, the old
 	// frame sits at the top of the taller screen. Wait a step for a page
 	// that shows the target, then take whatever page agrees (a page still
 	// cut grows again, within MaxRows and the move limit).
-	_, _, _ = r.formWhere(ctx, r.cfg.StepTimeout, func(fm *screen.Form) bool {
+	_, _, _ = r.awaitForm(ctx, r.cfg.StepTimeout, func(fm *screen.Form) bool {
 		return r.agrees(fm) && fm.Focus.Kind != screen.FocusUnknown && !r.offTop(fm, target)
 	})
 	return r.page(ctx, r.cfg.FormTimeout)
 }
 
-// enlarge makes the terminal twice as tall (at most MaxRows) when the
+// growTerminal makes the terminal twice as tall (at most MaxRows) when the
 // screen is a [Grower], and reports whether it did. Claude draws the form
 // anew, and may refuse an early Enter again: the guard before the next
 // commit counts from now.
-func (r *runner) enlarge() (bool, error) {
+func (r *runner) growTerminal() (bool, error) {
 	g, ok := r.cfg.Screen.(Grower)
 	snap := r.cfg.Screen.Snapshot()
 	if !ok || snap.Rows >= MaxRows {
@@ -70,25 +70,25 @@ func (r *runner) enlarge() (bool, error) {
 	return true, nil
 }
 
-// lost reports whether s shows no form at all, where the page was or was
+// formOutOfSight reports whether s shows no form at all, where the page was or was
 // to be, before a key or after one: at most twice per question, so that
 // a form that is gone does not grow the terminal to its limit.
-func (r *runner) lost(s screen.Snapshot) bool {
-	if _, err := screen.Recognize(s); err == nil || r.lostGrows >= 2 {
+func (r *runner) formOutOfSight(s screen.Snapshot) bool {
+	if _, err := screen.Recognize(s); err == nil || r.sightGrows >= 2 {
 		return false
 	}
 	if _, prompt := screen.Prompt(s); prompt {
 		return false // the form is gone, not out of sight
 	}
-	r.lostGrows++
+	r.sightGrows++
 	return true
 }
 
-// reveal brings a focus hidden above the screen's top into view with Down,
+// showHiddenFocus brings a focus hidden above the screen's top into view with Down,
 // one key per hidden option at most. A move commits nothing, and the focus
 // it shows is read from the screen, not inferred; give it a moment first,
 // in case the page was caught mid-redraw.
-func (r *runner) reveal(ctx context.Context, fm *screen.Form) (*screen.Form, error) {
+func (r *runner) showHiddenFocus(ctx context.Context, fm *screen.Form) (*screen.Form, error) {
 	known := func(s screen.Snapshot) bool {
 		nf, err := screen.Recognize(s)
 		if err != nil || !r.agrees(nf) || nf.Focus.Kind == screen.FocusUnknown {

@@ -6,7 +6,7 @@ import (
 	"github.com/claudewrap/claudewrap/screen"
 )
 
-func (r *runner) typed(ctx context.Context, text string) error {
+func (r *runner) typeAnswer(ctx context.Context, text string) error {
 	other := screen.OtherPosition(r.cfg.Questions[r.q])
 	fm, err := r.moveTo(ctx, other)
 	if err != nil {
@@ -16,9 +16,9 @@ func (r *runner) typed(ctx context.Context, text string) error {
 		return r.fail("type", r.cfg.Screen.Snapshot(), "the Type something row does not show empty")
 	}
 	// Typing changes the form like Enter does: not before the guard's
-	// wait, and on the form still there after it (see ripened).
+	// wait, and on the form still there after it (see confirmAfterGuard).
 	blank := func(fm *screen.Form) bool { return fm.Other != nil && fm.Other.Placeholder }
-	if _, err := r.ready(ctx, "type", other, blank, "the focus on the empty Type something row"); err != nil {
+	if _, err := r.readyToCommit(ctx, "type", other, blank, "the focus on the empty Type something row"); err != nil {
 		return err
 	}
 	shows := r.focusedOn(other, func(fm *screen.Form) bool {
