@@ -22,21 +22,18 @@ type Keys interface {
 }
 
 // Redrawer is a [Screen] that can have Claude redraw it in full (by nudging
-// the terminal's size). askflow asks for it (at most twice per question) when the screen
-// never shows what it waits for: Claude's renderer sometimes leaves stale
-// or split characters that a redraw clears.
+// the terminal's size). askflow asks for a redraw, at most twice per
+// question, when the screen never shows what it waits for: Claude's
+// renderer sometimes leaves stale or split characters behind.
 type Redrawer interface {
 	Redraw() error
 }
 
 // Grower is a [Screen] whose terminal askflow may make taller: headless,
 // where no person's terminal holds the size. A page taller than the screen
-// loses its top, and an option up there never shows, focused or not (see
-// runner.offTop); the page, at first or after a key, can even leave no
-// form in sight (see runner.formOutOfSight).
-// On a screen tall enough they show. SetRows sets the rows, the width
-// kept, and returns once Claude has drawn at that size (or a second has
-// passed); askflow confirms the page again either way, and gives the rows
+// loses its top, where an option can never be confirmed, and may leave no
+// form in sight at all. SetRows keeps the width and returns once Claude has
+// drawn at the new size (or a second has passed); askflow gives the rows
 // back when the form is done.
 type Grower interface {
 	SetRows(rows int) error
@@ -74,50 +71,38 @@ type Config struct {
 	Retries     int
 
 	// Walk, if set, answers by arrows, Enter and Tab alone, never by an
-	// option's number (see numberKey). The session sets it while a person
-	// is on Claude's screen: an arrow of claudewrap's in flight when they
-	// type can be taken back, a number (which commits) cannot. Tests of
-	// the walk set it too.
+	// option's number. The session sets it while a person is on Claude's
+	// screen: an arrow in flight when they type can be taken back, a
+	// number (which commits) cannot.
 	Walk bool
 
 	// OnKey, if set, is called after each key's effect was seen (or not).
 	OnKey func(KeyEvent)
 
-	// LastKey, if set, says when a key last went to Claude, from anyone:
-	// claudewrap or the person. A form first seen with no key in the
-	// [keysQuiet] before it cannot be one Claude guards against keys typed
-	// ahead, so its first Enter (or n, or typed text) need not wait (see
-	// [formAge]). Unset, every form is taken as guarded.
+	// LastKey, if set, says when a key last went to Claude, from anyone.
+	// A form first seen with no key in the second before it is not one
+	// Claude guards against keys typed ahead, so its first Enter need not
+	// wait. Unset, every form is taken as guarded.
 	LastKey func() time.Time
 
 	// LastAsked, if set, says when Claude last asked a form other than
 	// this one (its PreToolUse arrived). A form asked alongside another is
-	// taken as guarded, whatever the keys: Claude Code 2.1.197 was seen to
-	// take an Enter pressed 50 ms after such a form's first paint (the
-	// chosen row ticked) and then never record it nor draw anything again.
-	// Its first Enter (or n, a number, or typed text) then waits formAge
-	// from the form's first sight and siblingAge from that other form's
-	// arrival: the wait leaves time for Claude to swap in the other form,
-	// which some versions paint over this one hundreds of milliseconds
-	// later, where a key meant for this one would land.
+	// taken as guarded, and its first key that commits waits a second
+	// from that other form's arrival: Claude may yet paint the other form
+	// over this one, where the key would land.
 	LastAsked func() time.Time
 
 	// Elsewhere, if set, reports whether the screen shows another form
-	// asked with this one instead of this one. Claude Code 2.1.197 and
-	// 2.1.266 may show forms asked together in any order, and swap one
-	// for another just after painting it. Until a key other than a move
-	// went to this form, Run then stops with an error that wraps
-	// ErrElsewhere: the other form can be answered first, and this one
-	// driven again once it shows. After such a key, the form is no longer
-	// the same as when it was first seen, and Run fails as for any screen
-	// that does not confirm a step.
+	// asked with this one instead of this one (Claude shows forms asked
+	// together in any order). While only moves went to this form, Run then
+	// stops with an error that wraps [ErrElsewhere], so that the other
+	// form can be answered first; after any other key it fails as for any
+	// step the screen does not confirm.
 	Elsewhere func(screen.Snapshot) bool
 
 	// Recorded, if set, is closed when Claude has recorded the form (its
-	// PostToolUse arrived): the last Enter took effect, whatever the
-	// screen shows next. Claude may draw its next form at once in the same
-	// place, and one just like it would look like this form with its focus
-	// moved.
+	// PostToolUse arrived): the last Enter took effect, whatever the screen
+	// shows next, even a next form that looks like this one.
 	Recorded <-chan struct{}
 }
 
@@ -187,10 +172,9 @@ var ErrInterrupted = errors.New("answering interrupted")
 var ErrElsewhere = errors.New("another form asked with this one is on the screen")
 
 // ErrAway is wrapped by the error Run returns when Claude's sessions view
-// showed instead of the form (screen.SessionsView): the person moved the
-// conversation to the background (← at Claude's prompt), and the form
-// waits in the view's list, off the screen. Run stops at once, with no
-// further key: any key would act on the view.
+// showed instead of the form: the person moved the conversation to the
+// background, where the form waits off the screen. Run stops at once, as
+// any key would act on the view.
 var ErrAway = errors.New("the conversation is in the background (Claude's sessions view): the form waits there, off the screen")
 
 // Run answers the form. It returns an *Error when the screen did not

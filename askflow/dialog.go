@@ -46,10 +46,9 @@ func Choose(ctx context.Context, cfg DialogConfig, d screen.Dialog, label string
 
 // ChooseText is Choose for an option that takes text in place of its label
 // (plan approval's "Tell Claude what to change"): with the pointer on it,
-// text goes in one write, and Enter comes only once that row shows exactly
-// text (white space aside, and spacing marks where they get no cell; see
-// sameTyped) and the rest of the dialog is unchanged. An empty text is
-// Choose.
+// text goes in one write, and Enter comes only once that row shows the
+// text (as sameTyped compares it) and the rest of the dialog is unchanged.
+// An empty text is Choose.
 func ChooseText(ctx context.Context, cfg DialogConfig, d screen.Dialog, label, text string) (keys int, err error) {
 	cfg = cfg.withDefaults()
 	text = OneLine(text)
@@ -61,8 +60,8 @@ func ChooseText(ctx context.Context, cfg DialogConfig, d screen.Dialog, label, t
 		return 0, fail("choose", fmt.Sprintf("no option %q in the dialog (%s)", label, strings.Join(d.Options, " / ")))
 	}
 	// Claude may draw a dialog again from scratch just after it first
-	// shows (2.1.330's trust dialog does, its pointer back on the first
-	// row): nothing is pressed before the screen has been still a moment.
+	// shows, its pointer back on the first row: nothing is pressed before
+	// the screen has been still a moment.
 	cur, ok := settledDialog(ctx, cfg)
 	if !ok || !cur.Same(d) {
 		return 0, fail("agree", "the dialog is no longer on the screen")

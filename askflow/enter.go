@@ -7,10 +7,10 @@ import (
 	"github.com/claudewrap/claudewrap/screen"
 )
 
-// commitTaken reports, after an Enter that seemed refused, whether it took effect
-// after all: Claude recorded the form, or no form shows (its prompt is
-// back), or, for several questions, another page of this form shows.
-// Another form on the screen does not tell: Claude may have swapped it in.
+// commitTaken reports, after an Enter that seemed dropped, whether it took
+// effect after all: Claude recorded the form, no form shows, or another
+// page of this form shows. Another form does not tell: Claude may have
+// swapped it in.
 func (r *runner) commitTaken(s screen.Snapshot) bool {
 	if r.recorded() {
 		return true
@@ -22,10 +22,9 @@ func (r *runner) commitTaken(s screen.Snapshot) bool {
 	return err == nil && r.pastQuestion(s) && (fm.Review != nil || len(fm.TabDisagreements(r.headers)) == 0)
 }
 
-// pastQuestion reports whether the screen has left the current question's page:
-// for one question, the form is gone (or shows its review page, or another
-// question); for several, another question's page or the review page shows.
-// A form still asking this question, even changed, has not moved on.
+// pastQuestion reports whether the screen has left the current question's
+// page: for one question, nothing on it asks that question any more; for
+// several, another question's page or the review page shows.
 func (r *runner) pastQuestion(s screen.Snapshot) bool {
 	if r.recorded() {
 		return true
@@ -55,8 +54,8 @@ func (r *runner) pastQuestion(s screen.Snapshot) bool {
 
 // enter presses Enter on the focused row, which must be target (and the
 // page must satisfy ok, if set), and waits for the page to move on. A
-// swallowed Enter is not sent again: its first copy might land late and
-// answer the next question.
+// dropped Enter is sent again only on the last question, where a late
+// first copy cannot answer another question.
 func (r *runner) enter(ctx context.Context, target int, ok func(*screen.Form) bool) error {
 	on := fmt.Sprintf("the focus on row %d", target+1)
 	s, err := r.readyToCommit(ctx, "enter", target, ok, on)
@@ -67,12 +66,9 @@ func (r *runner) enter(ctx context.Context, target int, ok func(*screen.Form) bo
 	if err == nil || ctx.Err() != nil {
 		return err
 	}
-	// Claude Code 2.1.330 was seen to drop an Enter now and then (about one
-	// form in ten in a long session), leaving the screen exactly as it was.
-	// Only then, and only on the last question, is Enter sent again, once:
-	// were Claude merely slow, the second copy would land on its empty
-	// prompt or on the review page's Submit answers, never on another
-	// question's row.
+	// Claude Code 2.1.330 sometimes drops an Enter, leaving the screen as
+	// it was; a second copy, were Claude merely slow, lands on its empty
+	// prompt or on the review page's Submit, never on another question.
 	last := r.q == len(r.cfg.Questions)-1
 	if now := r.cfg.Screen.Snapshot(); !last || now.Seq != s.Seq || !r.focusedOn(target, ok)(now) {
 		return err

@@ -16,8 +16,8 @@ const (
 
 var keyNames = map[string]string{keyUp: "Up", keyDown: "Down", keyEnter: "Enter", keyEsc: "Esc", keyNotes: "n", keyTab: "Tab", keyKillLine: "Ctrl-U"}
 
-// keyName is keyName, a number sent by pickByNumber or tickByNumber named as such
-// (typed text may be a digit too).
+// keyName is keyName, with an option's number named as such (typed text
+// may be a digit too).
 func (r *runner) keyName(k string) string {
 	if r.sendingNumber {
 		return "number " + k
@@ -25,6 +25,7 @@ func (r *runner) keyName(k string) string {
 	return keyName(k)
 }
 
+// keyName names k for a KeyEvent or an error.
 func keyName(k string) string {
 	if n, ok := keyNames[k]; ok {
 		return n

@@ -7,6 +7,7 @@ import (
 	"github.com/claudewrap/claudewrap/screen"
 )
 
+// cancel cancels the form with Esc.
 func (r *runner) cancel(ctx context.Context) error {
 	fm, s, ok := r.awaitForm(ctx, r.cfg.FormTimeout, func(fm *screen.Form) bool {
 		return fm.Review != nil || r.agrees(fm)
@@ -44,8 +45,8 @@ func (r *runner) chat(ctx context.Context) error {
 	if err == nil || ctx.Err() != nil {
 		return err
 	}
-	// A dropped Enter (see enter) leaves the screen as it was; sent again,
-	// a late first copy lands on Claude's empty prompt, which ignores it.
+	// A dropped Enter (see enter) goes again: a late first copy lands on
+	// Claude's empty prompt, which ignores it.
 	if now := r.cfg.Screen.Snapshot(); now.Seq != s.Seq || !r.focusedOn(chat, nil)(now) {
 		return err
 	}

@@ -63,12 +63,8 @@ func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 
 // upWraps reports whether the way up from position cur to target, over
 // the wrap from option 1 to "Type something" (see [screen.UpWraps]), takes
-// fewer keys than the way down: a typed answer is one Up from option 1,
-// not a walk past every option. Each key is still confirmed, and once
-// past the wrap the walk goes up like any other. On a multi-select page
-// fm must show whole: the check before its button counts on every
-// option's tick having been seen, and a jump over a scrolled list would
-// skip some.
+// fewer keys than the way down. A multi-select page must show whole: the
+// check before its button counts on every option's tick having been seen.
 func (r *runner) upWraps(fm *screen.Form, cur, target int) bool {
 	q := r.cfg.Questions[r.q]
 	other := screen.OtherPosition(q)
@@ -113,12 +109,10 @@ func (r *runner) approach(ctx context.Context, step string, target int) error {
 	return r.fail(step, r.cfg.Screen.Snapshot(), "keys kept needing retries; nothing more pressed")
 }
 
-// readyToCommit brings the focus to target (see approach), waits out the guard
-// and looks again (see confirmAfterGuard), ok holding for the page if set. A focus
-// found on another row of a page still this question's is brought back at
-// once, at most approachRounds times: a move that another form's driver
-// sent just before it gave the screen up (see Config.Elsewhere) can land
-// here, late.
+// readyToCommit brings the focus to target (see approach), waits out the
+// guard and looks again (see confirmAfterGuard), ok holding for the page
+// if set. A focus found moved meanwhile (a late move meant for another
+// form) is brought back, at most approachRounds times.
 func (r *runner) readyToCommit(ctx context.Context, step string, target int, ok func(*screen.Form) bool, what string) (screen.Snapshot, error) {
 	want := r.focusedOn(target, ok)
 	for round := 1; ; round++ {

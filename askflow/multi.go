@@ -7,6 +7,9 @@ import (
 	"github.com/claudewrap/claudewrap/screen"
 )
 
+// answerMulti answers a multi-select question: it ticks each option asked
+// for, in order, then leaves the page by Tab or by its Next or Submit
+// button, once every option shows ticked exactly as asked.
 func (r *runner) answerMulti(ctx context.Context, labels []string) error {
 	q := r.cfg.Questions[r.q]
 	want := map[int]bool{}
@@ -58,9 +61,9 @@ func (r *runner) answerMulti(ctx context.Context, labels []string) error {
 	if _, err := r.moveTo(ctx, button); err != nil {
 		return err
 	}
-	// Every option has been on the screen on the way (the focus walked
-	// past it); each must show ticked exactly when asked for. Options only
-	// ever above the screen's top were never focused, so never ticked.
+	// The walk to the button showed every option; each must show ticked
+	// exactly when asked for. Options only ever above the screen's top were
+	// never focused, so never ticked.
 	for i := range q.Options {
 		t, seen := r.ticks[i]
 		if !seen && !want[i] && i < r.aboveTop {
@@ -74,15 +77,11 @@ func (r *runner) answerMulti(ctx context.Context, labels []string) error {
 }
 
 // tickByNumber ticks option i of a multi-select page by its number (see
-// numberKey), the focus left where it is: one key where the walk takes a
-// move a row. The page must show whole, so that every option's tick is
-// seen at each look (the check before leaving the page counts on it). It
-// reports false, having pressed nothing, when the walk is the way: the
-// focus on i already, no number for it or a page not whole, before the
-// number or during the guard's wait (see confirmNumberOrWalk). Like a tick
-// by Enter, a number with no visible effect is sent again: a late first
-// copy would then untick the option, which the check before leaving the
-// page catches.
+// numberKey), the focus left where it is. The page must show whole, so
+// that every option's tick is seen. It reports false, having pressed
+// nothing, when the walk is the way. Like a tick by Enter, a number with
+// no visible effect goes again: a late first copy would untick the
+// option, which the check before leaving the page catches.
 func (r *runner) tickByNumber(ctx context.Context, i int) (bool, error) {
 	fm, err := r.page(ctx, r.cfg.FormTimeout)
 	if err != nil {
@@ -116,16 +115,11 @@ func (r *runner) tickByNumber(ctx context.Context, i int) (bool, error) {
 	return true, err
 }
 
-// nextByTab leaves a multi-select question by Tab from the focused option,
-// when the page shows whole, its tab row included, with every option
-// ticked exactly as asked and Type something empty. On every pinned
-// version Tab moves on to the next page as the button does, keeping the
-// ticks in the order they were made (testdata/screens/*/*-tab-review-*),
-// and it saves the walk down to the button and the Enter on it. It
-// reports false, having pressed nothing, on any other page (a list
-// scrolled on a short screen, options off the screen): the walk to the
-// button then sees every option on the way. Like an Enter, a Tab with no
-// visible effect is not sent again.
+// nextByTab leaves a multi-select question by Tab, which moves on as the
+// button does and keeps the ticks (the *-tab-review-* golden screens),
+// when the whole page shows, every option ticked as asked and Type
+// something empty. It reports false, having pressed nothing, on any other
+// page, which is then walked. Like Enter, Tab is never sent twice.
 func (r *runner) nextByTab(ctx context.Context, want map[int]bool) (bool, error) {
 	q := r.cfg.Questions[r.q]
 	whole := func(fm *screen.Form) bool {

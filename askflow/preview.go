@@ -8,20 +8,16 @@ import (
 	"github.com/claudewrap/claudewrap/screen"
 )
 
-// typeNotes types the notes of the focused option: n opens them, the text goes
-// in one write, and Esc closes them (it keeps what was typed); each step is
-// confirmed on the screen. While open, a narrow notes field shows only part
-// of the text: it is compared in full once closed, before any Enter. A
-// second Esc would cancel the form, so none is sent.
+// typeNotes types the notes of the focused option: n opens them, the text
+// goes in one write, and Esc closes them, keeping the text; each step is
+// confirmed on the screen. Esc is never sent twice: a second one would
+// cancel the form.
 func (r *runner) typeNotes(ctx context.Context, target int, text string) error {
 	shows := func(ok func(p *screen.Preview) bool) func(screen.Snapshot) bool {
 		return r.focusedOn(target, func(fm *screen.Form) bool { return fm.Preview != nil && ok(fm.Preview) })
 	}
-	// Open notes take rows: on a short screen they push the form's top,
-	// the focused option with it, off the screen. While they are open the
-	// focus cannot move (keys go to the notes), so an open page whose
-	// focused row is off the screen will do; the focus is confirmed again
-	// once they are closed, before any Enter.
+	// Open notes may push the focused row off a short screen; the focus
+	// cannot move while they are open, and is confirmed again once closed.
 	editing := func(ok func(p *screen.Preview) bool) func(screen.Snapshot) bool {
 		focused := shows(ok)
 		return func(s screen.Snapshot) bool {
@@ -39,8 +35,7 @@ func (r *runner) typeNotes(ctx context.Context, target int, text string) error {
 	done := r.focusedOn(target, func(fm *screen.Form) bool {
 		return fm.Preview != nil && !fm.Preview.Editing && sameTyped(fm.Preview.Notes, text, fm.MarksJoin)
 	})
-	// n changes the form like Enter does: not before the guard's wait,
-	// and on the form still there after it (see confirmAfterGuard).
+	// n changes the form as Enter does (see readyToCommit).
 	empty := func(fm *screen.Form) bool { return fm.Preview != nil && !fm.Preview.Editing && fm.Preview.Notes == "" }
 	if _, err := r.readyToCommit(ctx, "notes", target, empty, fmt.Sprintf("option %d focused, with no notes", target+1)); err != nil {
 		return err
@@ -48,8 +43,8 @@ func (r *runner) typeNotes(ctx context.Context, target int, text string) error {
 	if _, err := r.press(ctx, "notes", keyNotes, fmt.Sprintf("option %d", target+1), true, open, closed); err != nil {
 		return err
 	}
-	// Typed again only while nothing shows: a late first copy then makes
-	// the notes differ, which the check after Esc catches.
+	// Typed again only while nothing shows; a late first copy makes the
+	// notes differ, which the check after Esc catches.
 	if _, err := r.press(ctx, "notes", text, "notes", true, typed, open); err != nil {
 		return err
 	}

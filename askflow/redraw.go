@@ -8,9 +8,8 @@ import (
 )
 
 // awaitForm waits up to d for a recognised form satisfying ok. When none
-// comes, it asks Claude for one full redraw (if the screen can) and waits
-// once more: Claude's renderer leaves stale or split characters at some
-// sizes, which a redraw clears.
+// comes, it asks Claude for one full redraw (see [Redrawer]) and waits
+// once more.
 func (r *runner) awaitForm(ctx context.Context, d time.Duration, ok func(*screen.Form) bool) (*screen.Form, screen.Snapshot, bool) {
 	var got *screen.Form
 	check := func(s screen.Snapshot) bool {
@@ -29,9 +28,9 @@ func (r *runner) awaitForm(ctx context.Context, d time.Duration, ok func(*screen
 	return got, s, found
 }
 
-// maxRedraws bounds the redraws per question. Claude Code 2.1.197 was seen
-// to garble a preview page on two keys of one question (each time its
-// preview box changed height), so one is not always enough.
+// maxRedraws bounds the redraws per question: Claude Code 2.1.197 can
+// garble a preview page on each key that changes its preview's height, so
+// one is not always enough.
 const maxRedraws = 2
 
 // redraw has Claude redraw its screen, if the screen can, at most

@@ -8,18 +8,17 @@ import (
 	"github.com/claudewrap/claudewrap/screen"
 )
 
-// sameText compares text as review page rv shows it with text as asked:
-// white space does not count (the page wraps, sometimes inside a word), nor
-// what the screen gives no cell (see screen.Squash), and what Claude lost
-// at a row's end does not (screen.SameWrapped).
+// sameText compares text as review page rv shows it with text as asked,
+// allowing for the page's wrapping (see screen.SameWrapped).
 func sameText(rv *screen.Review, shown, asked string) bool {
 	return screen.SameWrapped(shown, asked, rv.Silent)
 }
 
+// review submits the review page once it lists the intended answers, by
+// Enter on "Submit answers".
 func (r *runner) review(ctx context.Context) error {
-	// A frame drawn while the terminal was being resized may show the page
-	// garbled: judge the page by the first settled frame that lists the
-	// intended answers, and report the last one seen if none ever does.
+	// A frame drawn during a resize may be garbled: judge the page by the
+	// first one that lists the intended answers.
 	var why string
 	fm, s, ok := r.awaitForm(ctx, r.cfg.FormTimeout, func(fm *screen.Form) bool {
 		if fm.Review == nil || fm.Focus.Kind == screen.FocusUnknown {
@@ -79,8 +78,8 @@ func (r *runner) reviewMismatch(fm *screen.Form) string {
 		i := first + k
 		q := r.cfg.Questions[i]
 		d := r.cfg.Decisions[i]
-		// What Claude records, another pick's look-alike too: the page is
-		// read loosely, and what Claude records is checked (session).
+		// The page is read loosely (a look-alike answer passes); the
+		// session checks what Claude records exactly.
 		if !sameText(rv, a.Question, q.Question) || !slices.ContainsFunc(d.Renderings(q.MultiSelect), func(w string) bool { return sameText(rv, a.Answer, w) }) {
 			return fmt.Sprintf("the review page lists %q -> %q, want %q -> %q", a.Question, a.Answer, q.Question, d.Recorded())
 		}

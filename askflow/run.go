@@ -10,6 +10,8 @@ import (
 	"github.com/claudewrap/claudewrap/screen"
 )
 
+// runner answers one form for [Run] (or types one message for [Message]):
+// it holds what was sent and seen so far.
 type runner struct {
 	cfg     Config
 	keys    int
@@ -54,10 +56,8 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 		}
 	}
 	for i, d := range r.cfg.Decisions {
-		// Refused before any key: typed, text the screen cannot show could
-		// never be confirmed (sameTyped), and "Type something", n or "Chat
-		// about this" would be pressed for nothing. (Check held above: only
-		// the text can fail here.)
+		// Text the screen cannot show could never be confirmed (see
+		// sameTyped): refuse it before any key is pressed for it.
 		if err := screen.CheckAnswer(r.cfg.Questions[i], d); err != nil {
 			return 0, &Error{Question: i + 1, Step: "text", Reason: err.Error()}
 		}
@@ -99,10 +99,9 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 	// question may too (it has a Submit tab), so look before leaving.
 	review := len(r.cfg.Questions) > 1
 	if !review {
-		// Gone means Claude's prompt (or another form) shows: a review
-		// page Claude left garbled is not gone, and a redraw shows it; nor
-		// is this page with its question cut, as a resize leaves it until
-		// Claude draws at the new width.
+		// The page is gone once Claude's prompt or another form shows; a
+		// garbled review page, or this page with its question cut by a
+		// resize, is not gone.
 		settled := func(s screen.Snapshot) bool {
 			if fm, err := screen.Recognize(s); err == nil {
 				q := r.cfg.Questions[0]
@@ -170,12 +169,9 @@ func (r *runner) page(ctx context.Context, d time.Duration) (*screen.Form, error
 		return r.agrees(fm) && (fm.Focus.Kind != screen.FocusUnknown || hiddenFocus(fm))
 	}
 	fm, s, ok := r.awaitForm(ctx, d, want)
-	// A page taller than the screen may show no form at all before any
-	// key, as after one (see formOutOfSight): Claude Code 2.1.197 at 44x18 left the
-	// preview box above the top, and only notes and options beside nothing
-	// in sight (stress seed 1764045000, s039). Headless, the terminal is
-	// made taller; nothing was pressed for it. SetRows has waited for the
-	// draw at the new size: a step is enough to look, as in growToShow.
+	// A page taller than the screen may leave no form in sight even before
+	// any key (see formOutOfSight); headless, the terminal is made taller
+	// and the page looked for again.
 	for !ok && ctx.Err() == nil && !r.halted() && r.formOutOfSight(s) {
 		grown, err := r.growTerminal()
 		if err != nil {
@@ -202,6 +198,8 @@ func (r *runner) page(ctx context.Context, d time.Duration) (*screen.Form, error
 	return fm, nil
 }
 
+// describeDisagreement says how s differs from the current question's
+// page, for an error.
 func describeDisagreement(s screen.Snapshot, r *runner) string {
 	fm, err := screen.Recognize(s)
 	if err != nil {
@@ -223,6 +221,7 @@ func describeDisagreement(s screen.Snapshot, r *runner) string {
 	return ": " + strings.Join(d, "; ")
 }
 
+// focusOf names the focused row of the form on s, for a KeyEvent.
 func focusOf(s screen.Snapshot) string {
 	fm, err := screen.Recognize(s)
 	if err != nil {

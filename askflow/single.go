@@ -8,8 +8,8 @@ import (
 	"github.com/claudewrap/claudewrap/screen"
 )
 
-// answerSingle answers a single-select question: the option, and on a preview
-// question its notes, typed with n and confirmed before Enter.
+// answerSingle answers a single-select question: the option, and on a
+// preview question its notes, typed with n and confirmed before Enter.
 func (r *runner) answerSingle(ctx context.Context, label, notes string) error {
 	target := r.cfg.Questions[r.q].Index(label)
 	if !r.cfg.Questions[r.q].PreviewLayout() {
@@ -24,9 +24,8 @@ func (r *runner) answerSingle(ctx context.Context, label, notes string) error {
 	if !r.cfg.Questions[r.q].PreviewLayout() {
 		return r.enter(ctx, target, nil)
 	}
-	// Notes already there are compared as typed notes are: on 2.1.321 and
-	// older, notes that differ only in a vowel sign cannot be told apart,
-	// as with typed notes, and PostToolUse's exact check reports them.
+	// Notes already there are compared as typed notes are (see sameTyped);
+	// Claude's record of the answer is checked exactly later.
 	if fm.Preview.Notes != "" && (notes == "" || !sameTyped(fm.Preview.Notes, notes, fm.MarksJoin)) {
 		return r.fail("notes", r.cfg.Screen.Snapshot(), "the notes already hold %q", fm.Preview.Notes)
 	}
@@ -35,24 +34,19 @@ func (r *runner) answerSingle(ctx context.Context, label, notes string) error {
 			return err
 		}
 	}
-	// Enter while the notes are being typed would record the notes alone
-	// on some versions: the notes must show, done with.
+	// Enter while the notes are open records the notes alone on some
+	// versions: they must show closed.
 	return r.enter(ctx, target, func(fm *screen.Form) bool {
 		return !fm.Preview.Editing && sameTyped(fm.Preview.Notes, notes, fm.MarksJoin)
 	})
 }
 
-// numberKey returns the key that stands for option target on page fm: its
-// number, on every pinned version, commits a single-select question's
-// option and moves on, and ticks or unticks a multi-select one's leaving
-// the focus where it is (testdata/screens/*/digit-*). It returns "" unless
-// the number is what the key would mean here: the option shows with that
-// number, so its row confirms which option the key names, and the focus is
-// on an option row, so the key goes to the list (with the focus on "Type
-// something", or notes open, it would be typed there). The list must show
-// from option 1, not scrolled: the recordings hold no number pressed on a
-// scrolled list, where a number might count the rows in sight. A preview
-// page keeps the walk: notes are typed on the focused option.
+// numberKey returns the key that stands for option target on page fm, its
+// number: it commits a single-select option, or ticks a multi-select one
+// in place (the digit-* golden screens). It returns "" unless the option
+// shows with that number, the focus is on an option row (elsewhere the
+// digit would be typed), and the list is not scrolled; a preview page is
+// always walked, as its notes are typed on the focused option.
 func numberKey(fm *screen.Form, target int) string {
 	if fm.Preview != nil || fm.Focus.Kind != screen.FocusOption || target < 0 || target > 8 ||
 		fm.MoreAbove || len(fm.Options) == 0 || fm.Options[0].Number != 1 {
@@ -66,22 +60,13 @@ func numberKey(fm *screen.Form, target int) string {
 	return ""
 }
 
-// pickByNumber commits option target of a single-select page by its number, one
-// key where the walk takes a move a row and Enter. The page must agree
-// with the hook and numberKey hold for it, after the guard's wait and a
-// fresh look (see confirmAfterGuard), as for an Enter; it is then left for the next
-// page as an Enter leaves it. It reports false, having pressed nothing
-// that took effect, when the walk is the way: the focus on target already
-// (Enter alone), no number for it (see numberKey), before the number or
-// during the guard's wait (see confirmNumberOrWalk), or the number had no
-// visible effect. Claude refuses a key typed ahead on a guarded form
-// without a trace (see formAge); the form is then taken as guarded and,
-// confirmed again after the guard's wait, walked instead. The walk takes
-// at least one move (the focus is not on target), each confirmed on this
-// page before the Enter; Claude reads keys in order, so a move seen to
-// take effect here means the number before it was read and did nothing,
-// and a number taken late would have moved the page on first: the moves
-// then go unconfirmed, and nothing more is pressed.
+// pickByNumber commits option target of a single-select page by its
+// number, one key in place of a walk and Enter, confirmed as an Enter is.
+// It reports false, having pressed nothing that took effect, when the walk
+// is the way: no number suits (see numberKey), the focus is on target
+// already, or the number was dropped (see guardAfterDrop). The walk then
+// moves at least once, and Claude reads keys in order, so a number taken
+// late would leave the walk's first move unconfirmed.
 func (r *runner) pickByNumber(ctx context.Context, target int) (bool, error) {
 	fm, err := r.page(ctx, r.cfg.FormTimeout)
 	if err != nil {

@@ -59,11 +59,11 @@ func (r *runner) wait(ctx context.Context, d time.Duration, ok func(screen.Snaps
 	return s, true
 }
 
-// press sends key and waits for effect. When the effect does not show and
-// the key may be retried, it is sent again only if safe still holds for the
-// screen (nothing else happened), at most Retries times. A retried key may
-// yet take effect twice, late: the next commit waits for the screen to
-// settle first (see [runner.settle]).
+// press sends key to the form and waits for effect (see keyPress). When
+// the effect does not show and the key may be retried, it goes again, at
+// most Retries times, only while safe holds for the screen (nothing else
+// happened). A retried key may yet take effect twice, late, so the next
+// commit waits for the screen to settle first (see [runner.settle]).
 func (r *runner) press(ctx context.Context, step, key string, before string, retry bool, effect, safe func(screen.Snapshot) bool) (screen.Snapshot, error) {
 	tries := 1
 	if retry {
@@ -122,11 +122,9 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 				}
 			}
 			if !safe(s) && r.formOutOfSight(s) {
-				// The key made the page taller than the screen, and what is
-				// left of it is no form (notes wrapped in a narrow preview
-				// column pushed the options off a short screen: stress seed
-				// 12353519114840221176, s034 at 44x16). Headless, a taller
-				// terminal shows what the key did.
+				// The key made the page taller than the screen (notes
+				// wrapped in a narrow preview column), leaving no form in
+				// sight; headless, a taller terminal shows what it did.
 				grown, err := r.growTerminal()
 				if err != nil {
 					return s, false, err

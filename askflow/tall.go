@@ -18,12 +18,10 @@ func hiddenFocus(fm *screen.Form) bool {
 
 // offTop reports whether position target is an option above the top of
 // fm, a page taller than the screen whose list is not scrolled: Claude
-// Code draws such a page whole and the terminal cuts its top, so that
-// option's row never shows, focused or not (every pinned version alike,
-// testdata/screens/*/stress-7480-s024-50x16), and it cannot be confirmed.
-// That the list is not scrolled is known when the target was seen focused
-// and out of sight (see showHiddenFocus), or from the missing ↑ mark; the mark
-// shares its column with the pointer, so not when the first row is focused.
+// draws such a page whole and the terminal cuts its top, so that option's
+// row never shows and cannot be confirmed. The list is known not to be
+// scrolled when the focus was hidden up there (see showHiddenFocus), or
+// when no ↑ mark shows beside an unfocused first row.
 func (r *runner) offTop(fm *screen.Form, target int) bool {
 	if !fm.Cut || fm.MoreAbove || len(fm.Options) == 0 || target >= fm.Options[0].Number-1 {
 		return false
@@ -31,18 +29,16 @@ func (r *runner) offTop(fm *screen.Form, target int) bool {
 	return target < r.aboveTop || !fm.Options[0].Focused
 }
 
-// growToShow has the terminal made taller (see growTerminal), so that a page taller
-// than the screen shows its top, and confirms the page again on the
-// taller screen. It returns nil, having changed nothing, when the screen
-// cannot grow.
+// growToShow makes the terminal taller so that a page taller than the
+// screen shows its top, and confirms the page again. It returns nil,
+// having changed nothing, when the screen cannot grow.
 func (r *runner) growToShow(ctx context.Context, target int) (*screen.Form, error) {
 	if grown, err := r.growTerminal(); !grown || err != nil {
 		return nil, err
 	}
-	// Claude's draw at the new size may come late: until it does, the old
-	// frame sits at the top of the taller screen. Wait a step for a page
-	// that shows the target, then take whatever page agrees (a page still
-	// cut grows again, within MaxRows and the move limit).
+	// Until Claude draws at the new size, the old frame sits at the top of
+	// the taller screen: wait a step for a page that shows the target,
+	// then take whatever page agrees (one still cut grows again).
 	_, _, _ = r.awaitForm(ctx, r.cfg.StepTimeout, func(fm *screen.Form) bool {
 		return r.agrees(fm) && fm.Focus.Kind != screen.FocusUnknown && !r.offTop(fm, target)
 	})
@@ -51,8 +47,7 @@ func (r *runner) growToShow(ctx context.Context, target int) (*screen.Form, erro
 
 // growTerminal makes the terminal twice as tall (at most MaxRows) when the
 // screen is a [Grower], and reports whether it did. Claude draws the form
-// anew, and may refuse an early Enter again: the guard before the next
-// commit counts from now.
+// anew, so the guard before the next commit counts from now.
 func (r *runner) growTerminal() (bool, error) {
 	g, ok := r.cfg.Screen.(Grower)
 	snap := r.cfg.Screen.Snapshot()
@@ -70,9 +65,10 @@ func (r *runner) growTerminal() (bool, error) {
 	return true, nil
 }
 
-// formOutOfSight reports whether s shows no form at all, where the page was or was
-// to be, before a key or after one: at most twice per question, so that
-// a form that is gone does not grow the terminal to its limit.
+// formOutOfSight reports whether s shows neither a form nor Claude's
+// prompt, as a page taller than the screen may leave it. It says so at
+// most twice per question, so that a form that is gone does not grow the
+// terminal to its limit.
 func (r *runner) formOutOfSight(s screen.Snapshot) bool {
 	if _, err := screen.Recognize(s); err == nil || r.sightGrows >= 2 {
 		return false
@@ -84,10 +80,9 @@ func (r *runner) formOutOfSight(s screen.Snapshot) bool {
 	return true
 }
 
-// showHiddenFocus brings a focus hidden above the screen's top into view with Down,
-// one key per hidden option at most. A move commits nothing, and the focus
-// it shows is read from the screen, not inferred; give it a moment first,
-// in case the page was caught mid-redraw.
+// showHiddenFocus brings a focus hidden above the screen's top (see
+// hiddenFocus) into view with Down, one key per hidden option at most,
+// after a moment's wait in case the page was caught mid-redraw.
 func (r *runner) showHiddenFocus(ctx context.Context, fm *screen.Form) (*screen.Form, error) {
 	known := func(s screen.Snapshot) bool {
 		nf, err := screen.Recognize(s)

@@ -6,6 +6,8 @@ import (
 	"github.com/claudewrap/claudewrap/screen"
 )
 
+// typeAnswer answers the question with text typed on its "Type something"
+// row, confirmed on the screen before Enter.
 func (r *runner) typeAnswer(ctx context.Context, text string) error {
 	other := screen.OtherPosition(r.cfg.Questions[r.q])
 	fm, err := r.moveTo(ctx, other)
@@ -15,8 +17,7 @@ func (r *runner) typeAnswer(ctx context.Context, text string) error {
 	if fm.Other == nil || !fm.Other.Placeholder {
 		return r.fail("type", r.cfg.Screen.Snapshot(), "the Type something row does not show empty")
 	}
-	// Typing changes the form like Enter does: not before the guard's
-	// wait, and on the form still there after it (see confirmAfterGuard).
+	// Typing changes the form as Enter does (see readyToCommit).
 	blank := func(fm *screen.Form) bool { return fm.Other != nil && fm.Other.Placeholder }
 	if _, err := r.readyToCommit(ctx, "type", other, blank, "the focus on the empty Type something row"); err != nil {
 		return err
@@ -24,9 +25,8 @@ func (r *runner) typeAnswer(ctx context.Context, text string) error {
 	shows := r.focusedOn(other, func(fm *screen.Form) bool {
 		return fm.Other != nil && !fm.Other.Placeholder && sameTyped(fm.Other.Text, text, fm.MarksJoin)
 	})
-	// The text goes in one write. It is sent again only while the row
-	// still shows empty: a late first copy then doubles the text, which the
-	// check before Enter catches.
+	// The text goes in one write, again only while the row shows empty; a
+	// late first copy doubles the text, which the check before Enter catches.
 	empty := r.focusedOn(other, func(fm *screen.Form) bool { return fm.Other != nil && fm.Other.Placeholder })
 	if _, err := r.press(ctx, "type", text, fm.Focus.String(), true, shows, empty); err != nil {
 		return err
@@ -37,16 +37,13 @@ func (r *runner) typeAnswer(ctx context.Context, text string) error {
 }
 
 // sameTyped compares text claudewrap typed (an answer, notes, a message,
-// a dialog's text) with what the screen shows of it, where only white space
-// does not count, nor spacing marks on a screen that gives them no cell
-// (marksJoin: 2.1.321 and older; screen.SquashTypedOn). What else
-// screen.Squash leaves out (a skin tone, an emoji joined by ZWJ, a
-// combining accent, a variation selector, an invisible character such as a
-// soft hyphen) has no cell or is drawn as U+FFFD, so the screen cannot
-// confirm that it reached Claude: text holding any is never confirmed, and
-// nothing that would commit it is pressed.
+// a dialog's text) with what the screen shows of it, white space aside and
+// spacing marks where the screen gives them no cell (marksJoin; see
+// screen.SquashTypedOn). Text holding what the screen cannot show at all
+// (a skin tone, a ZWJ sequence, an invisible character) never matches.
 func sameTyped(shown, typed string, marksJoin bool) bool {
 	return squashTyped(shown, marksJoin) == squashTyped(typed, marksJoin)
 }
 
+// squashTyped is s as sameTyped compares it.
 func squashTyped(s string, marksJoin bool) string { return screen.SquashTypedOn(s, marksJoin) }
