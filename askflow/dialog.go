@@ -10,26 +10,47 @@ import (
 	"github.com/claudewrap/claudewrap/screen"
 )
 
+// DialogConfig is how [Choose] presses keys in a dialog.
+type DialogConfig struct {
+	Screen Screen
+	Keys   Keys
+	// StepTimeout bounds the wait for one key's effect (default 3s);
+	// Retries is how often an arrow with no visible effect is sent again
+	// (default 2).
+	StepTimeout time.Duration
+	Retries     int
+	// OnKey, if set, is called after each key's effect was seen (or not).
+	OnKey func(KeyEvent)
+}
+
+func (cfg DialogConfig) withDefaults() DialogConfig {
+	if cfg.StepTimeout <= 0 {
+		cfg.StepTimeout = 3 * time.Second
+	}
+	if cfg.Retries <= 0 {
+		cfg.Retries = 2
+	}
+	return cfg
+}
+
 // Choose picks the option labelled label in the dialog d on the screen
 // (the trust dialog, a permission prompt, plan approval), the way Run
 // answers a form: one arrow key at a time, each confirmed by the pointer
 // moving one row; Enter only with the pointer on that option, and only
 // while the screen still shows d; then it waits for d to go. When the
 // screen shows anything else (the dialog changed under it, a key had no
-// effect), it presses nothing more and returns an *Error. Only Screen,
-// Keys, StepTimeout, Retries and OnKey of cfg are used.
-func Choose(ctx context.Context, cfg Config, d screen.Dialog, label string) (keys int, err error) {
+// effect), it presses nothing more and returns an *Error.
+func Choose(ctx context.Context, cfg DialogConfig, d screen.Dialog, label string) (keys int, err error) {
 	return ChooseText(ctx, cfg, d, label, "")
 }
 
 // ChooseText is Choose for an option that takes text in place of its label
 // (plan approval's "Tell Claude what to change"): with the pointer on it,
-// text goes in one write, and Enter comes only once that row shows exactly
-// text (white space aside, and spacing marks where they get no cell; see
-// sameTyped) and the rest of the dialog is unchanged. An empty text is
-// Choose.
-func ChooseText(ctx context.Context, cfg Config, d screen.Dialog, label, text string) (keys int, err error) {
-	cfg = withDefaults(cfg)
+// text goes in one write, and Enter comes only once that row shows the
+// text (as sameTyped compares it) and the rest of the dialog is unchanged.
+// An empty text is Choose.
+func ChooseText(ctx context.Context, cfg DialogConfig, d screen.Dialog, label, text string) (keys int, err error) {
+	cfg = cfg.withDefaults()
 	text = OneLine(text)
 	fail := func(step, reason string) error {
 		return &Error{Step: step, Reason: reason, Keys: keys, Last: cfg.Screen.Snapshot()}
@@ -39,9 +60,9 @@ func ChooseText(ctx context.Context, cfg Config, d screen.Dialog, label, text st
 		return 0, fail("choose", fmt.Sprintf("no option %q in the dialog (%s)", label, strings.Join(d.Options, " / ")))
 	}
 	// Claude may draw a dialog again from scratch just after it first
-	// shows (2.1.330's trust dialog does, its pointer back on the first
-	// row): nothing is pressed before the screen has been still a moment.
-	cur, ok := settled(ctx, cfg)
+	// shows, its pointer back on the first row: nothing is pressed before
+	// the screen has been still a moment.
+	cur, ok := settledDialog(ctx, cfg)
 	if !ok || !cur.Same(d) {
 		return 0, fail("agree", "the dialog is no longer on the screen")
 	}
@@ -50,7 +71,7 @@ func ChooseText(ctx context.Context, cfg Config, d screen.Dialog, label, text st
 		if cur.Focus > target {
 			key, want = keyUp, cur.Focus-1
 		}
-		next, err := press(ctx, cfg, &keys, key, cur, func(sn screen.Snapshot) (screen.Dialog, bool) {
+		next, err := pressDialog(ctx, cfg, &keys, key, cur, func(sn screen.Snapshot) (screen.Dialog, bool) {
 			nd, ok := screen.ParseDialog(sn)
 			return nd, ok && nd.Same(d) && nd.Focus == want
 		})
@@ -61,7 +82,7 @@ func ChooseText(ctx context.Context, cfg Config, d screen.Dialog, label, text st
 	}
 	// Enter: the screen, still a moment, must show d with the pointer on
 	// the option.
-	if now, ok := settled(ctx, cfg); !ok || !now.Same(d) || now.Focus != target {
+	if now, ok := settledDialog(ctx, cfg); !ok || !now.Same(d) || now.Focus != target {
 		return keys, fail("confirm", fmt.Sprintf("the pointer is not on %q any more", label))
 	}
 	shown := d
@@ -74,16 +95,16 @@ func ChooseText(ctx context.Context, cfg Config, d screen.Dialog, label, text st
 			nd, ok := screen.ParseDialog(sn)
 			return nd, ok && nd.Focus == target && sameBut(nd, d, target) && sameTyped(nd.Options[target], want, sn.MarksJoin)
 		}
-		if _, err := pressText(ctx, cfg, &keys, text, cur, shows); err != nil {
+		if _, err := typeDialog(ctx, cfg, &keys, text, cur, shows); err != nil {
 			return keys, err
 		}
-		now, ok := settled(ctx, cfg)
+		now, ok := settledDialog(ctx, cfg)
 		if _, still := shows(cfg.Screen.Snapshot()); !ok || !still {
 			return keys, fail("type", "the row does not show the text typed")
 		}
 		shown = now
 	}
-	_, err = press(ctx, cfg, &keys, keyEnter, shown, func(sn screen.Snapshot) (screen.Dialog, bool) {
+	_, err = pressDialog(ctx, cfg, &keys, keyEnter, shown, func(sn screen.Snapshot) (screen.Dialog, bool) {
 		nd, ok := screen.ParseDialog(sn)
 		return nd, !ok || !nd.Same(shown)
 	})
@@ -103,42 +124,22 @@ func sameBut(a, b screen.Dialog, i int) bool {
 	return true
 }
 
-// pressText types text in one write, once: a text sent twice would show
+// typeDialog types text in one write, once: a text sent twice would show
 // twice, so it is never sent again.
-func pressText(ctx context.Context, cfg Config, keys *int, text string, before screen.Dialog,
+func typeDialog(ctx context.Context, cfg DialogConfig, keys *int, text string, before screen.Dialog,
 	done func(screen.Snapshot) (screen.Dialog, bool)) (screen.Dialog, error) {
-	var got screen.Dialog
-	if err := cfg.Keys.SendKeys([]byte(text)); err != nil {
-		return got, err
-	}
-	*keys++
-	wctx, cancel := context.WithTimeout(ctx, cfg.StepTimeout)
-	defer cancel()
-	snap, err := cfg.Screen.Wait(wctx, func(sn screen.Snapshot) bool {
-		var ok bool
-		got, ok = done(sn)
-		return ok
+	return dialogKey(ctx, cfg, keys, text, "text", 1, before, done, func() error {
+		return &Error{Step: "type", Reason: "the typed text did not show in the dialog", Keys: *keys, Last: cfg.Screen.Snapshot()}
 	})
-	if cfg.OnKey != nil {
-		after, _ := screen.ParseDialog(snap)
-		cfg.OnKey(KeyEvent{Key: "text", Before: focusName(before), After: focusName(after)})
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return got, ErrInterrupted
-		}
-		return got, &Error{Step: "type", Reason: "the typed text did not show in the dialog", Keys: *keys, Last: cfg.Screen.Snapshot()}
-	}
-	return got, nil
 }
 
 // dialogQuiet is how long the screen must not change before a dialog is
 // taken as drawn for good.
 const dialogQuiet = 300 * time.Millisecond
 
-// settled waits (at most StepTimeout) until the screen has not changed for
-// dialogQuiet, and reads the dialog on it.
-func settled(ctx context.Context, cfg Config) (screen.Dialog, bool) {
+// settledDialog waits (at most StepTimeout) until the screen has not
+// changed for dialogQuiet, and reads the dialog on it.
+func settledDialog(ctx context.Context, cfg DialogConfig) (screen.Dialog, bool) {
 	deadline := time.Now().Add(cfg.StepTimeout)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		seq := cfg.Screen.Snapshot().Seq
@@ -152,51 +153,70 @@ func settled(ctx context.Context, cfg Config) (screen.Dialog, bool) {
 	return screen.ParseDialog(cfg.Screen.Snapshot())
 }
 
-// press sends key once (Enter is never sent again: it commits) or up to
-// 1+Retries times for an arrow, until the screen shows done.
-func press(ctx context.Context, cfg Config, keys *int, key string, before screen.Dialog,
+// pressDialog sends key once (Enter is never sent again: it commits) or up
+// to 1+Retries times for an arrow, until the screen shows done.
+func pressDialog(ctx context.Context, cfg DialogConfig, keys *int, key string, before screen.Dialog,
 	done func(screen.Snapshot) (screen.Dialog, bool)) (screen.Dialog, error) {
-	tries := 1 + cfg.Retries
+	tries, step := 1+cfg.Retries, "move"
 	if key == keyEnter {
-		tries = 1
+		tries, step = 1, "commit"
 	}
+	return dialogKey(ctx, cfg, keys, key, keyNames[key], tries, before, done, func() error {
+		return &Error{Step: step, Reason: fmt.Sprintf("%s had no visible effect on the dialog", keyNames[key]),
+			Keys: *keys, Last: cfg.Screen.Snapshot()}
+	})
+}
+
+// dialogKey presses key, named name for OnKey, at most tries times until
+// done, which reads the dialog from the screen, holds; fail is the error
+// when it never does. A key that may go again goes only while the dialog
+// is the one it was, its focus unmoved. It returns the dialog done read
+// last.
+func dialogKey(ctx context.Context, cfg DialogConfig, keys *int, key, name string, tries int, before screen.Dialog,
+	done func(screen.Snapshot) (screen.Dialog, bool), fail func() error) (screen.Dialog, error) {
 	var got screen.Dialog
-	for range tries {
-		if err := cfg.Keys.SendKeys([]byte(key)); err != nil {
-			return got, err
-		}
-		*keys++
-		wctx, cancel := context.WithTimeout(ctx, cfg.StepTimeout)
-		snap, err := cfg.Screen.Wait(wctx, func(sn screen.Snapshot) bool {
-			var ok bool
-			got, ok = done(sn)
-			return ok
-		})
-		cancel()
-		if cfg.OnKey != nil {
-			after, _ := screen.ParseDialog(snap)
-			cfg.OnKey(KeyEvent{Key: keyNames[key], Before: focusName(before), After: focusName(after)})
-		}
-		if err == nil {
-			return got, nil
-		}
-		if ctx.Err() != nil {
-			return got, ErrInterrupted
-		}
-		if errors.Is(err, context.DeadlineExceeded) && key != keyEnter {
-			// The dialog must still be the one it was, focus unmoved, for
-			// the arrow to go again.
-			if now, ok := screen.ParseDialog(cfg.Screen.Snapshot()); !ok || !now.Same(before) || now.Focus != before.Focus {
-				break
+	var waitErr error
+	p := keyPress{
+		tries: tries,
+		send: func() error {
+			if err := cfg.Keys.SendKeys([]byte(key)); err != nil {
+				return err
 			}
-		}
+			*keys++
+			return nil
+		},
+		await: func() (screen.Snapshot, bool) {
+			wctx, cancel := context.WithTimeout(ctx, cfg.StepTimeout)
+			defer cancel()
+			var snap screen.Snapshot
+			snap, waitErr = cfg.Screen.Wait(wctx, func(sn screen.Snapshot) bool {
+				var ok bool
+				got, ok = done(sn)
+				return ok
+			})
+			return snap, waitErr == nil
+		},
+		report: func(s screen.Snapshot, _ bool) {
+			if cfg.OnKey != nil {
+				after, _ := screen.ParseDialog(s)
+				cfg.OnKey(KeyEvent{Key: name, Before: focusName(before), After: focusName(after)})
+			}
+		},
+		unseen: func(s screen.Snapshot, _ int) (screen.Snapshot, bool, error) {
+			if ctx.Err() != nil {
+				return s, false, ErrInterrupted
+			}
+			if tries > 1 && errors.Is(waitErr, context.DeadlineExceeded) {
+				if now, ok := screen.ParseDialog(cfg.Screen.Snapshot()); !ok || !now.Same(before) || now.Focus != before.Focus {
+					return s, false, fail()
+				}
+			}
+			return s, false, nil
+		},
+		fail: func(screen.Snapshot) error { return fail() },
 	}
-	step := "move"
-	if key == keyEnter {
-		step = "commit"
-	}
-	return got, &Error{Step: step, Reason: fmt.Sprintf("%s had no visible effect on the dialog", keyNames[key]),
-		Keys: *keys, Last: cfg.Screen.Snapshot()}
+	_, err := p.run()
+	return got, err
 }
 
 func focusName(d screen.Dialog) string {

@@ -92,8 +92,8 @@ func (d *fakeDialog) sent() []string {
 	return append([]string(nil), d.keys...)
 }
 
-func dialogConfig(d *fakeDialog) Config {
-	return Config{Screen: d.em, Keys: d, StepTimeout: 200 * time.Millisecond}
+func dialogConfig(d *fakeDialog) DialogConfig {
+	return DialogConfig{Screen: d.em, Keys: d, StepTimeout: 200 * time.Millisecond}
 }
 
 // TestChooseDialog: the option is reached one confirmed key at a time, and

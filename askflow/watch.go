@@ -56,7 +56,7 @@ func Untouched(s screen.Snapshot, qs []answer.Question) bool {
 
 // NotesOpen reports whether the form asking qs shows a preview question
 // with its notes open for typing: there, Esc closes the notes, not the
-// form (testdata/screens/*/preview-notes-closed).
+// form.
 func NotesOpen(s screen.Snapshot, qs []answer.Question) bool {
 	fm, err := screen.Recognize(s)
 	return err == nil && Showing(s, qs) && fm.Preview != nil && fm.Preview.Editing
@@ -110,9 +110,9 @@ func AwaitIdle(ctx context.Context, s Screen, quiet time.Duration) error {
 
 // awaitStill waits for a screen that satisfies cond and then does not
 // change for quiet, or until ctx ends; it returns the last screen seen.
-// What Claude draws after the person's pointer is no change (see
-// screen.SameBesidePointer): a pointer that kept moving kept the screen
-// from ever being still (random forms run 87, a chat message never sent).
+// What Claude draws after the person's mouse pointer is no change (see
+// screen.SameBesidePointer), or a moving pointer would keep the screen
+// from ever being still.
 func awaitStill(ctx context.Context, s Screen, quiet time.Duration, cond func(screen.Snapshot) bool) (screen.Snapshot, error) {
 	for {
 		sn, err := s.Wait(ctx, cond)

@@ -417,8 +417,8 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text
 		s.dialogCancel = nil
 		s.mu.Unlock()
 	}()
-	cfg := s.cfg.Flow
-	cfg.Screen, cfg.Keys = s.child.Screen(), s.lease(ctx)
+	cfg := askflow.DialogConfig{Screen: s.child.Screen(), Keys: s.lease(ctx),
+		StepTimeout: s.cfg.Flow.StepTimeout, Retries: s.cfg.Flow.Retries}
 	cfg.OnKey = func(k askflow.KeyEvent) {
 		s.log.Emit("key", events.Fields{"dialog": string(d.Kind), "key": k.Key, "before": k.Before, "after": k.After})
 	}
