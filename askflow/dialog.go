@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // Choose picks the option labelled label in the dialog d on the screen
@@ -50,7 +51,7 @@ func ChooseText(ctx context.Context, cfg Config, d screen.Dialog, label, text st
 		if cur.Focus > target {
 			key, want = keyUp, cur.Focus-1
 		}
-		next, err := press(ctx, cfg, &keys, key, cur, func(sn screen.Snapshot) (screen.Dialog, bool) {
+		next, err := press(ctx, cfg, &keys, key, cur, func(sn vt.Snapshot) (screen.Dialog, bool) {
 			nd, ok := screen.ParseDialog(sn)
 			return nd, ok && nd.Same(d) && nd.Focus == want
 		})
@@ -70,7 +71,7 @@ func ChooseText(ctx context.Context, cfg Config, d screen.Dialog, label, text st
 		// followed the label, if any ("shift+tab to approve with this
 		// feedback"): exactly that.
 		want := text + strings.TrimPrefix(d.Options[target], label)
-		shows := func(sn screen.Snapshot) (screen.Dialog, bool) {
+		shows := func(sn vt.Snapshot) (screen.Dialog, bool) {
 			nd, ok := screen.ParseDialog(sn)
 			return nd, ok && nd.Focus == target && sameBut(nd, d, target) && sameTyped(nd.Options[target], want, sn.MarksJoin)
 		}
@@ -83,7 +84,7 @@ func ChooseText(ctx context.Context, cfg Config, d screen.Dialog, label, text st
 		}
 		shown = now
 	}
-	_, err = press(ctx, cfg, &keys, keyEnter, shown, func(sn screen.Snapshot) (screen.Dialog, bool) {
+	_, err = press(ctx, cfg, &keys, keyEnter, shown, func(sn vt.Snapshot) (screen.Dialog, bool) {
 		nd, ok := screen.ParseDialog(sn)
 		return nd, !ok || !nd.Same(shown)
 	})
@@ -106,7 +107,7 @@ func sameBut(a, b screen.Dialog, i int) bool {
 // pressText types text in one write, once: a text sent twice would show
 // twice, so it is never sent again.
 func pressText(ctx context.Context, cfg Config, keys *int, text string, before screen.Dialog,
-	done func(screen.Snapshot) (screen.Dialog, bool)) (screen.Dialog, error) {
+	done func(vt.Snapshot) (screen.Dialog, bool)) (screen.Dialog, error) {
 	var got screen.Dialog
 	if err := cfg.Keys.SendKeys([]byte(text)); err != nil {
 		return got, err
@@ -114,7 +115,7 @@ func pressText(ctx context.Context, cfg Config, keys *int, text string, before s
 	*keys++
 	wctx, cancel := context.WithTimeout(ctx, cfg.StepTimeout)
 	defer cancel()
-	snap, err := cfg.Screen.Wait(wctx, func(sn screen.Snapshot) bool {
+	snap, err := cfg.Screen.Wait(wctx, func(sn vt.Snapshot) bool {
 		var ok bool
 		got, ok = done(sn)
 		return ok
@@ -143,7 +144,7 @@ func settled(ctx context.Context, cfg Config) (screen.Dialog, bool) {
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		seq := cfg.Screen.Snapshot().Seq
 		qctx, cancel := context.WithTimeout(ctx, dialogQuiet)
-		_, err := cfg.Screen.Wait(qctx, func(sn screen.Snapshot) bool { return sn.Seq != seq })
+		_, err := cfg.Screen.Wait(qctx, func(sn vt.Snapshot) bool { return sn.Seq != seq })
 		cancel()
 		if err != nil {
 			break // still for dialogQuiet, or ctx ended
@@ -155,7 +156,7 @@ func settled(ctx context.Context, cfg Config) (screen.Dialog, bool) {
 // press sends key once (Enter is never sent again: it commits) or up to
 // 1+Retries times for an arrow, until the screen shows done.
 func press(ctx context.Context, cfg Config, keys *int, key string, before screen.Dialog,
-	done func(screen.Snapshot) (screen.Dialog, bool)) (screen.Dialog, error) {
+	done func(vt.Snapshot) (screen.Dialog, bool)) (screen.Dialog, error) {
 	tries := 1 + cfg.Retries
 	if key == keyEnter {
 		tries = 1
@@ -167,7 +168,7 @@ func press(ctx context.Context, cfg Config, keys *int, key string, before screen
 		}
 		*keys++
 		wctx, cancel := context.WithTimeout(ctx, cfg.StepTimeout)
-		snap, err := cfg.Screen.Wait(wctx, func(sn screen.Snapshot) bool {
+		snap, err := cfg.Screen.Wait(wctx, func(sn vt.Snapshot) bool {
 			var ok bool
 			got, ok = done(sn)
 			return ok

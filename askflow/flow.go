@@ -11,12 +11,13 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // Screen is the emulated screen askflow reads.
 type Screen interface {
-	Snapshot() screen.Snapshot
-	Wait(ctx context.Context, ok func(screen.Snapshot) bool) (screen.Snapshot, error)
+	Snapshot() vt.Snapshot
+	Wait(ctx context.Context, ok func(vt.Snapshot) bool) (vt.Snapshot, error)
 }
 
 // Keys sends keys to Claude.
@@ -114,7 +115,7 @@ type Config struct {
 	// driven again once it shows. After such a key, the form is no longer
 	// the same as when it was first seen, and Run fails as for any screen
 	// that does not confirm a step.
-	Elsewhere func(screen.Snapshot) bool
+	Elsewhere func(vt.Snapshot) bool
 
 	// Recorded, if set, is closed when Claude has recorded the form (its
 	// PostToolUse arrived): the last Enter took effect, whatever the
@@ -151,7 +152,7 @@ type Error struct {
 	Step     string // what was being done
 	Reason   string
 	Keys     int // keys sent before giving up
-	Last     screen.Snapshot
+	Last     vt.Snapshot
 	// Elsewhere is set when another form showed instead of this one
 	// before anything but a move was pressed (see [Config.Elsewhere]).
 	Elsewhere bool
@@ -353,9 +354,9 @@ func (r *runner) ripen(ctx context.Context) error {
 // confirmed again after it: Claude may have put another form up meanwhile
 // (2.1.197 paints one form and swaps in another asked with it about 90 ms
 // later), and a key that commits must land on the form it was meant for.
-func (r *runner) ripened(ctx context.Context, step string, ready func(screen.Snapshot) bool, what string) (screen.Snapshot, error) {
+func (r *runner) ripened(ctx context.Context, step string, ready func(vt.Snapshot) bool, what string) (vt.Snapshot, error) {
 	if err := r.ripen(ctx); err != nil {
-		return screen.Snapshot{}, r.fail(step, r.cfg.Screen.Snapshot(), "%v", err)
+		return vt.Snapshot{}, r.fail(step, r.cfg.Screen.Snapshot(), "%v", err)
 	}
 	s, ok := r.wait(ctx, r.cfg.StepTimeout, ready)
 	if !ok && ctx.Err() == nil && !r.halted() && r.redraw() {
@@ -429,7 +430,7 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 		// page Claude left garbled is not gone, and a redraw shows it; nor
 		// is this page with its question cut, as a resize leaves it until
 		// Claude draws at the new width.
-		settled := func(s screen.Snapshot) bool {
+		settled := func(s vt.Snapshot) bool {
 			if fm, err := screen.Recognize(s); err == nil {
 				q := r.cfg.Questions[0]
 				return fm.Review != nil || !fm.Asks(q) && !fm.Resembles(q)
@@ -460,7 +461,7 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 }
 
 // fail builds an *Error for the current question.
-func (r *runner) fail(step string, last screen.Snapshot, format string, args ...any) error {
+func (r *runner) fail(step string, last vt.Snapshot, format string, args ...any) error {
 	reason := fmt.Sprintf(format, args...)
 	switch {
 	case r.elsewhere:
@@ -492,7 +493,7 @@ func (r *runner) agrees(fm *screen.Form) bool {
 
 // wait waits up to d for a settled screen satisfying ok, returning the
 // last screen seen on failure.
-func (r *runner) wait(ctx context.Context, d time.Duration, ok func(screen.Snapshot) bool) (screen.Snapshot, bool) {
+func (r *runner) wait(ctx context.Context, d time.Duration, ok func(vt.Snapshot) bool) (vt.Snapshot, bool) {
 	wctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	if r.cfg.Recorded != nil {
@@ -505,7 +506,7 @@ func (r *runner) wait(ctx context.Context, d time.Duration, ok func(screen.Snaps
 			}
 		}()
 	}
-	check := func(s screen.Snapshot) bool {
+	check := func(s vt.Snapshot) bool {
 		if ok(s) {
 			return true
 		}
@@ -532,7 +533,7 @@ func (r *runner) wait(ctx context.Context, d time.Duration, ok func(screen.Snaps
 		return s, ok(s)
 	}
 	if err != nil {
-		var we *screen.WaitError
+		var we *vt.WaitError
 		if errors.As(err, &we) {
 			return we.Last, false
 		}
@@ -545,9 +546,9 @@ func (r *runner) wait(ctx context.Context, d time.Duration, ok func(screen.Snaps
 // comes, it asks Claude for one full redraw (if the screen can) and waits
 // once more: Claude's renderer leaves stale or split characters at some
 // sizes, which a redraw clears.
-func (r *runner) formWhere(ctx context.Context, d time.Duration, ok func(*screen.Form) bool) (*screen.Form, screen.Snapshot, bool) {
+func (r *runner) formWhere(ctx context.Context, d time.Duration, ok func(*screen.Form) bool) (*screen.Form, vt.Snapshot, bool) {
 	var got *screen.Form
-	check := func(s screen.Snapshot) bool {
+	check := func(s vt.Snapshot) bool {
 		fm, err := screen.Recognize(s)
 		if err != nil || !ok(fm) {
 			return false
@@ -682,7 +683,7 @@ func (r *runner) enlarge() (bool, error) {
 // lost reports whether s shows no form at all, where the page was or was
 // to be, before a key or after one: at most twice per question, so that
 // a form that is gone does not grow the terminal to its limit.
-func (r *runner) lost(s screen.Snapshot) bool {
+func (r *runner) lost(s vt.Snapshot) bool {
 	if _, err := screen.Recognize(s); err == nil || r.lostGrows >= 2 {
 		return false
 	}
@@ -698,7 +699,7 @@ func (r *runner) lost(s screen.Snapshot) bool {
 // it shows is read from the screen, not inferred; give it a moment first,
 // in case the page was caught mid-redraw.
 func (r *runner) reveal(ctx context.Context, fm *screen.Form) (*screen.Form, error) {
-	known := func(s screen.Snapshot) bool {
+	known := func(s vt.Snapshot) bool {
 		nf, err := screen.Recognize(s)
 		if err != nil || !r.agrees(nf) || nf.Focus.Kind == screen.FocusUnknown {
 			return false
@@ -711,7 +712,7 @@ func (r *runner) reveal(ctx context.Context, fm *screen.Form) (*screen.Form, err
 	}
 	r.aboveTop = max(r.aboveTop, fm.Options[0].Number-1)
 	for range fm.Options[0].Number - 1 {
-		s, err := r.press(ctx, "reveal", keyDown, "above the screen", false, known, func(screen.Snapshot) bool { return false })
+		s, err := r.press(ctx, "reveal", keyDown, "above the screen", false, known, func(vt.Snapshot) bool { return false })
 		if err == nil {
 			return fm, nil
 		}
@@ -723,7 +724,7 @@ func (r *runner) reveal(ctx context.Context, fm *screen.Form) (*screen.Form, err
 	return nil, r.fail("reveal", r.cfg.Screen.Snapshot(), "the focus stayed above the screen's top")
 }
 
-func describeDisagreement(s screen.Snapshot, r *runner) string {
+func describeDisagreement(s vt.Snapshot, r *runner) string {
 	fm, err := screen.Recognize(s)
 	if err != nil {
 		return " (" + err.Error() + ")"
@@ -749,8 +750,8 @@ func describeDisagreement(s screen.Snapshot, r *runner) string {
 // screen (nothing else happened), at most Retries times. A retried key may
 // yet take effect twice, late: the next commit waits for the screen to
 // settle first (see [runner.settle]).
-func (r *runner) press(ctx context.Context, step, key string, before string, retry bool, effect, safe func(screen.Snapshot) bool) (screen.Snapshot, error) {
-	var last screen.Snapshot
+func (r *runner) press(ctx context.Context, step, key string, before string, retry bool, effect, safe func(vt.Snapshot) bool) (vt.Snapshot, error) {
+	var last vt.Snapshot
 	tries := 1
 	if retry {
 		tries += r.cfg.Retries
@@ -824,7 +825,7 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 			// Output came after the last settled frame (Claude mid-paint,
 			// another form swapping in, the key's own effect late): the
 			// key goes again only if the screen it settles on allows.
-			ns, ok := r.wait(ctx, r.cfg.StepTimeout, func(n screen.Snapshot) bool { return n.Seq != s.Seq })
+			ns, ok := r.wait(ctx, r.cfg.StepTimeout, func(n vt.Snapshot) bool { return n.Seq != s.Seq })
 			last = ns
 			if ok && effect(ns) {
 				return ns, nil
@@ -847,7 +848,7 @@ func (r *runner) settle(ctx context.Context) error {
 	deadline := time.Now().Add(r.cfg.FormTimeout)
 	for time.Now().Before(deadline) {
 		seq := r.cfg.Screen.Snapshot().Seq
-		s, changed := r.wait(ctx, r.cfg.StepTimeout, func(s screen.Snapshot) bool { return s.Seq != seq })
+		s, changed := r.wait(ctx, r.cfg.StepTimeout, func(s vt.Snapshot) bool { return s.Seq != seq })
 		if ctx.Err() != nil {
 			return r.fail("settle", s, "%v", ctx.Err())
 		}
@@ -878,7 +879,7 @@ func keyName(k string) string {
 	return fmt.Sprintf("text %q", k)
 }
 
-func focusOf(s screen.Snapshot) string {
+func focusOf(s vt.Snapshot) string {
 	fm, err := screen.Recognize(s)
 	if err != nil {
 		return "no form"
@@ -928,7 +929,7 @@ func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 		}
 		var next *screen.Form
 		_, err := r.press(ctx, "move", key, fm.Focus.String(), true,
-			func(s screen.Snapshot) bool {
+			func(s vt.Snapshot) bool {
 				nf, err := screen.Recognize(s)
 				if err != nil || !r.agrees(nf) || nf.Focus.Kind == screen.FocusUnknown || r.position(nf) == cur {
 					return false
@@ -936,7 +937,7 @@ func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 				next = nf
 				return true
 			},
-			func(s screen.Snapshot) bool {
+			func(s vt.Snapshot) bool {
 				nf, err := screen.Recognize(s)
 				return err == nil && r.agrees(nf)
 			})
@@ -982,7 +983,7 @@ func (r *runner) recorded() bool {
 // after all: Claude recorded the form, or no form shows (its prompt is
 // back), or, for several questions, another page of this form shows.
 // Another form on the screen does not tell: Claude may have swapped it in.
-func (r *runner) left(s screen.Snapshot) bool {
+func (r *runner) left(s vt.Snapshot) bool {
 	if r.recorded() {
 		return true
 	}
@@ -997,7 +998,7 @@ func (r *runner) left(s screen.Snapshot) bool {
 // for one question, the form is gone (or shows its review page, or another
 // question); for several, another question's page or the review page shows.
 // A form still asking this question, even changed, has not moved on.
-func (r *runner) movedOn(s screen.Snapshot) bool {
+func (r *runner) movedOn(s vt.Snapshot) bool {
 	if r.recorded() {
 		return true
 	}
@@ -1026,8 +1027,8 @@ func (r *runner) movedOn(s screen.Snapshot) bool {
 
 // focusedOn returns a check that the current page shows with the focus at
 // position target and, if set, ok holds for it.
-func (r *runner) focusedOn(target int, ok func(*screen.Form) bool) func(screen.Snapshot) bool {
-	return func(s screen.Snapshot) bool {
+func (r *runner) focusedOn(target int, ok func(*screen.Form) bool) func(vt.Snapshot) bool {
+	return func(s vt.Snapshot) bool {
 		fm, err := screen.Recognize(s)
 		return err == nil && r.agrees(fm) && r.position(fm) == target && (ok == nil || ok(fm))
 	}
@@ -1062,11 +1063,11 @@ func (r *runner) approach(ctx context.Context, step string, target int) error {
 // once, at most approachRounds times: a move that another form's driver
 // sent just before it gave the screen up (see Config.Elsewhere) can land
 // here, late.
-func (r *runner) ready(ctx context.Context, step string, target int, ok func(*screen.Form) bool, what string) (screen.Snapshot, error) {
+func (r *runner) ready(ctx context.Context, step string, target int, ok func(*screen.Form) bool, what string) (vt.Snapshot, error) {
 	want := r.focusedOn(target, ok)
 	for round := 1; ; round++ {
 		if err := r.approach(ctx, step, target); err != nil {
-			return screen.Snapshot{}, err
+			return vt.Snapshot{}, err
 		}
 		s, moved, err := r.ripenedUnless(ctx, step, want, func(fm *screen.Form) bool { return r.position(fm) != target }, what)
 		if err == nil && !moved {
@@ -1119,10 +1120,10 @@ func (r *runner) enter(ctx context.Context, target int, ok func(*screen.Form) bo
 // guarded from now on, and the next Enter waits for formAge. It then
 // reports whether the first Enter took effect meanwhile (done holds: it
 // was only slow), else confirms ready again (see ripened), what naming it.
-func (r *runner) refused(ctx context.Context, step string, done, ready func(screen.Snapshot) bool, what string) (bool, error) {
+func (r *runner) refused(ctx context.Context, step string, done, ready func(vt.Snapshot) bool, what string) (bool, error) {
 	r.guarded = true
 	moved := false
-	_, err := r.ripened(ctx, step, func(s screen.Snapshot) bool {
+	_, err := r.ripened(ctx, step, func(s vt.Snapshot) bool {
 		moved = done(s)
 		return moved || ready(s)
 	}, what)
@@ -1215,7 +1216,7 @@ func (r *runner) pick(ctx context.Context, target int) (bool, error) {
 	if err := r.settle(ctx); err != nil {
 		return true, err
 	}
-	ready := func(s screen.Snapshot) bool {
+	ready := func(s vt.Snapshot) bool {
 		fm, err := screen.Recognize(s)
 		return err == nil && r.agrees(fm) && numberKey(fm, target) == key
 	}
@@ -1247,9 +1248,9 @@ func (r *runner) pick(ctx context.Context, target int) (bool, error) {
 
 // ripenedUnless is ripened for ready that also ends, reporting true, on
 // a page that agrees with the hook, its focus known, where off holds.
-func (r *runner) ripenedUnless(ctx context.Context, step string, ready func(screen.Snapshot) bool, off func(*screen.Form) bool, what string) (screen.Snapshot, bool, error) {
+func (r *runner) ripenedUnless(ctx context.Context, step string, ready func(vt.Snapshot) bool, off func(*screen.Form) bool, what string) (vt.Snapshot, bool, error) {
 	gone := false
-	s, err := r.ripened(ctx, step, func(s screen.Snapshot) bool {
+	s, err := r.ripened(ctx, step, func(s vt.Snapshot) bool {
 		if ready(s) {
 			gone = false
 			return true
@@ -1268,7 +1269,7 @@ func (r *runner) ripenedUnless(ctx context.Context, step string, ready func(scre
 // stress seed 1764045000 s045: an Up taken by this form, its focus
 // wrapped to "Type something"); the number would then be typed, not
 // pressed, and the walk, each move confirmed, brings the focus back.
-func (r *runner) ripenedOrWalk(ctx context.Context, step string, ready func(screen.Snapshot) bool, what string) (screen.Snapshot, bool, error) {
+func (r *runner) ripenedOrWalk(ctx context.Context, step string, ready func(vt.Snapshot) bool, what string) (vt.Snapshot, bool, error) {
 	return r.ripenedUnless(ctx, step, ready, func(*screen.Form) bool { return true }, what)
 }
 
@@ -1278,7 +1279,7 @@ func (r *runner) ripenedOrWalk(ctx context.Context, step string, ready func(scre
 // of the text: it is compared in full once closed, before any Enter. A
 // second Esc would cancel the form, so none is sent.
 func (r *runner) notes(ctx context.Context, target int, text string) error {
-	shows := func(ok func(p *screen.Preview) bool) func(screen.Snapshot) bool {
+	shows := func(ok func(p *screen.Preview) bool) func(vt.Snapshot) bool {
 		return r.focusedOn(target, func(fm *screen.Form) bool { return fm.Preview != nil && ok(fm.Preview) })
 	}
 	// Open notes take rows: on a short screen they push the form's top,
@@ -1286,9 +1287,9 @@ func (r *runner) notes(ctx context.Context, target int, text string) error {
 	// focus cannot move (keys go to the notes), so an open page whose
 	// focused row is off the screen will do; the focus is confirmed again
 	// once they are closed, before any Enter.
-	editing := func(ok func(p *screen.Preview) bool) func(screen.Snapshot) bool {
+	editing := func(ok func(p *screen.Preview) bool) func(vt.Snapshot) bool {
 		focused := shows(ok)
-		return func(s screen.Snapshot) bool {
+		return func(s vt.Snapshot) bool {
 			if focused(s) {
 				return true
 			}
@@ -1317,7 +1318,7 @@ func (r *runner) notes(ctx context.Context, target int, text string) error {
 	if _, err := r.press(ctx, "notes", text, "notes", true, typed, open); err != nil {
 		return err
 	}
-	_, err := r.press(ctx, "notes", keyEsc, "notes", false, done, func(screen.Snapshot) bool { return false })
+	_, err := r.press(ctx, "notes", keyEsc, "notes", false, done, func(vt.Snapshot) bool { return false })
 	return err
 }
 
@@ -1351,7 +1352,7 @@ func (r *runner) multi(ctx context.Context, labels []string) error {
 			// verification will say so.
 			continue
 		}
-		isTicked := func(t bool) func(screen.Snapshot) bool {
+		isTicked := func(t bool) func(vt.Snapshot) bool {
 			return r.focusedOn(i, func(fm *screen.Form) bool { return r.ticks[i] == t })
 		}
 		unticked := func(fm *screen.Form) bool { return !r.ticks[i] }
@@ -1414,8 +1415,8 @@ func (r *runner) tickNumber(ctx context.Context, i int) (bool, error) {
 	if err := r.settle(ctx); err != nil {
 		return true, err
 	}
-	shows := func(ticked bool) func(screen.Snapshot) bool {
-		return func(s screen.Snapshot) bool {
+	shows := func(ticked bool) func(vt.Snapshot) bool {
+		return func(s vt.Snapshot) bool {
 			fm, err := screen.Recognize(s)
 			return err == nil && r.agrees(fm) && fm.Whole() && numberKey(fm, i) == key && r.ticks[i] == ticked
 		}
@@ -1543,12 +1544,12 @@ func (r *runner) review(ctx context.Context) error {
 		}
 		return r.fail("review", s, "%s", why)
 	}
-	onSubmit := func(s screen.Snapshot) bool {
+	onSubmit := func(s vt.Snapshot) bool {
 		fm, err := screen.Recognize(s)
 		return err == nil && fm.Review != nil && fm.Focus.Kind == screen.FocusSubmit && r.reviewMismatch(fm) == ""
 	}
 	if fm.Focus.Kind != screen.FocusSubmit {
-		onReview := func(s screen.Snapshot) bool {
+		onReview := func(s vt.Snapshot) bool {
 			fm, err := screen.Recognize(s)
 			return err == nil && fm.Review != nil
 		}
@@ -1562,7 +1563,7 @@ func (r *runner) review(ctx context.Context) error {
 	if s, ok := r.wait(ctx, r.cfg.StepTimeout, onSubmit); !ok {
 		return r.fail("submit", s, "focus is not on %q before Enter", "Submit answers")
 	}
-	gone := func(s screen.Snapshot) bool {
+	gone := func(s vt.Snapshot) bool {
 		_, err := screen.Recognize(s)
 		return err != nil || r.recorded()
 	}
@@ -1577,11 +1578,11 @@ func (r *runner) cancel(ctx context.Context) error {
 	if !ok {
 		return r.fail("cancel", s, "the form never showed as the hook describes it%s", describeDisagreement(s, r))
 	}
-	gone := func(s screen.Snapshot) bool {
+	gone := func(s vt.Snapshot) bool {
 		_, err := screen.Recognize(s)
 		return err != nil || r.recorded()
 	}
-	showing := func(s screen.Snapshot) bool { return !gone(s) }
+	showing := func(s vt.Snapshot) bool { return !gone(s) }
 	// A second Esc is safe: cancelling is never a wrong answer.
 	_, err := r.press(ctx, "cancel", keyEsc, fm.Focus.String(), true, gone, showing)
 	return err
@@ -1625,7 +1626,7 @@ func (r *runner) chat(ctx context.Context) error {
 	if r.unsettled {
 		return r.fail("chat", s, "focus is not settled on %q", "Chat about this")
 	}
-	gone := func(s screen.Snapshot) bool {
+	gone := func(s vt.Snapshot) bool {
 		_, err := screen.Recognize(s)
 		return err != nil || r.recorded()
 	}
@@ -1673,7 +1674,7 @@ func Message(ctx context.Context, cfg Config, text, left string) error {
 	ofLeft := func(t string, join bool) bool {
 		return left != "" && t != "" && strings.HasPrefix(squashTyped(left, join), squashTyped(t, join))
 	}
-	ready := func(s screen.Snapshot) bool {
+	ready := func(s vt.Snapshot) bool {
 		t, ok := screen.Prompt(s)
 		return ok && (t == "" || sameTyped(t, left, s.MarksJoin))
 	}
@@ -1688,11 +1689,11 @@ func Message(ctx context.Context, cfg Config, text, left string) error {
 	}
 	for t, _ := screen.Prompt(s); t != ""; t, _ = screen.Prompt(s) {
 		was := len(squashTyped(t, s.MarksJoin))
-		shorter := func(s screen.Snapshot) bool {
+		shorter := func(s vt.Snapshot) bool {
 			u, ok := screen.Prompt(s)
 			return ok && len(squashTyped(u, s.MarksJoin)) < was && (u == "" || ofLeft(u, s.MarksJoin))
 		}
-		unchanged := func(s screen.Snapshot) bool {
+		unchanged := func(s vt.Snapshot) bool {
 			u, ok := screen.Prompt(s)
 			return ok && u == t
 		}
@@ -1705,23 +1706,23 @@ func Message(ctx context.Context, cfg Config, text, left string) error {
 			return err
 		}
 	}
-	empty := func(s screen.Snapshot) bool {
+	empty := func(s vt.Snapshot) bool {
 		t, ok := screen.Prompt(s)
 		return ok && t == ""
 	}
 	if !empty(r.cfg.Screen.Snapshot()) {
 		return r.fail("message", r.cfg.Screen.Snapshot(), "Claude's prompt stopped showing empty before the message was typed")
 	}
-	typed := func(s screen.Snapshot) bool {
+	typed := func(s vt.Snapshot) bool {
 		t, ok := screen.Prompt(s)
 		return ok && sameTyped(t, text, s.MarksJoin)
 	}
-	s, err = r.press(ctx, "message", text, "prompt", false, typed, func(screen.Snapshot) bool { return false })
+	s, err = r.press(ctx, "message", text, "prompt", false, typed, func(vt.Snapshot) bool { return false })
 	if err != nil {
 		return err
 	}
 	echoes := screen.Echoes(s, text)
-	sent := func(s screen.Snapshot) bool {
+	sent := func(s vt.Snapshot) bool {
 		t, ok := screen.Prompt(s)
 		return !ok || !sameTyped(t, text, s.MarksJoin) || screen.Echoes(s, text) > echoes
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/internal/ptyfile"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // Config describes the child and the person's terminal.
@@ -72,7 +73,7 @@ type Host struct {
 	child  *child
 	ptmx   *os.File
 	relay  outRelay // reads ptmx where there is one; else readLoop does
-	screen screen.Emulator
+	screen vt.Emulator
 	term   *terminal // the person's terminal in passthrough, else nil
 	// in reads the person's keys; Cancel stops it once the child is gone,
 	// so that no key typed after is taken from the shell or a prompt.
@@ -223,7 +224,7 @@ func (h *Host) startOnPTY(cols, rows int) (*os.File, error) {
 }
 
 // Screen is the emulated copy of the child's terminal.
-func (h *Host) Screen() screen.Emulator { return h.screen }
+func (h *Host) Screen() vt.Emulator { return h.screen }
 
 // Done is closed when the child has exited and its output has drained.
 func (h *Host) Done() <-chan struct{} { return h.done }
@@ -798,7 +799,7 @@ func (h *Host) Redraw() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	_, _ = h.screen.Wait(ctx, func(s screen.Snapshot) bool { return s.Seq != seq })
+	_, _ = h.screen.Wait(ctx, func(s vt.Snapshot) bool { return s.Seq != seq })
 	if c, r := h.screen.Size(); c != cols-1 || r != rows {
 		return nil
 	}
@@ -834,11 +835,11 @@ func (h *Host) resizeDrawn(cols, rows int) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	s, err := h.screen.Wait(ctx, func(s screen.Snapshot) bool { return s.Seq != seq })
+	s, err := h.screen.Wait(ctx, func(s vt.Snapshot) bool { return s.Seq != seq })
 	for err == nil {
 		qctx, qcancel := context.WithTimeout(ctx, redrawQuiet)
 		seq = s.Seq
-		s, err = h.screen.Wait(qctx, func(s screen.Snapshot) bool { return s.Seq != seq })
+		s, err = h.screen.Wait(qctx, func(s vt.Snapshot) bool { return s.Seq != seq })
 		qcancel()
 	}
 	return nil

@@ -1,6 +1,10 @@
 package screen
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/claudewrap/claudewrap/vt"
+)
 
 // SessionsView reports whether s shows Claude Code's sessions view rather
 // than its conversation: ← at its prompt while Claude works moves the
@@ -23,7 +27,7 @@ import "strings"
 // bottom row, under the rule of its prompt box, is the view's footer, or
 // a row begins with the notice while the prompt box closes the screen
 // (a narrow screen cuts the footer short).
-func SessionsView(s Snapshot) bool {
+func SessionsView(s vt.Snapshot) bool {
 	ls := lines(s)
 	bottom := len(ls) - 1
 	for bottom >= 0 && ls[bottom].blank() {

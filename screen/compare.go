@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // Disagreements compares the question page f with the question the hook
@@ -161,13 +162,13 @@ func (f *Form) Shows(qs []answer.Question, i int) bool {
 func Squash(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	var seqs clusters
+	var seqs vt.Clusters
 	for _, r := range s {
 		if unicode.IsSpace(r) {
-			seqs = clusters{}
+			seqs = vt.Clusters{}
 			continue
 		}
-		if w := runeWidth(r); shown(r, w, seqs.joins(r, w)) {
+		if w := vt.RuneWidth(r); shown(r, w, seqs.Joins(r, w)) {
 			b.WriteRune(r)
 		}
 	}
@@ -177,7 +178,7 @@ func Squash(s string) string {
 // shown reports whether Squash keeps r, w columns wide, joined to the
 // sequence before it or not.
 func shown(r rune, w int, joined bool) bool {
-	return !joined && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError && !answer.Invisible(r) && !isSpacingMark(r)
+	return !joined && w != 0 && !vt.IsEmojiModifier(r) && r != utf8.RuneError && !answer.Invisible(r) && !vt.IsSpacingMark(r)
 }
 
 // Typable reports whether typed text s can show on the screen as typed,
@@ -201,13 +202,13 @@ func CheckText(s string) error {
 	if !utf8.ValidString(s) {
 		return fmt.Errorf("%q is not valid UTF-8: the screen cannot show it as typed", s)
 	}
-	var seqs clusters
+	var seqs vt.Clusters
 	for _, r := range s {
 		if unicode.IsSpace(r) {
-			seqs = clusters{}
+			seqs = vt.Clusters{}
 			continue
 		}
-		if w := runeWidth(r); !shown(r, w, seqs.joins(r, w)) && !isSpacingMark(r) {
+		if w := vt.RuneWidth(r); !shown(r, w, seqs.Joins(r, w)) && !vt.IsSpacingMark(r) {
 			return fmt.Errorf("%q holds %s (%U), which the screen cannot show as typed: typing it could not be confirmed", s, unshownKind(r), r)
 		}
 	}
@@ -218,9 +219,9 @@ func CheckText(s string) error {
 // joined by a zero-width joiner comes after the joiner, which is named.)
 func unshownKind(r rune) string {
 	switch {
-	case isEmojiModifier(r):
+	case vt.IsEmojiModifier(r):
 		return "a skin tone"
-	case r == zeroWidthJoiner:
+	case r == vt.ZeroWidthJoiner:
 		return "a zero-width joiner"
 	case r == utf8.RuneError:
 		return "the replacement character"
@@ -266,7 +267,7 @@ func SquashTyped(s string) string { return SquashTypedOn(s, true) }
 // screen showing "की".
 func SquashTypedOn(s string, marksJoin bool) string {
 	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) || marksJoin && isSpacingMark(r) {
+		if unicode.IsSpace(r) || marksJoin && vt.IsSpacingMark(r) {
 			return -1
 		}
 		return r
@@ -365,7 +366,7 @@ func hasRunes(a []rune, i int, r []rune) bool {
 // mark after it in its word, a tab before it; a flag's two letters both
 // stay, and are not), and whether it ends its word.
 func squashMeasured(s string) (out []rune, odd, ends []bool) {
-	var seqs clusters
+	var seqs vt.Clusters
 	word := false // a character of this word was kept
 	tab := false  // a tab before this word (drawn up to 8 columns wide)
 	for _, r := range s {
@@ -373,18 +374,18 @@ func squashMeasured(s string) (out []rune, odd, ends []bool) {
 			if word {
 				ends[len(ends)-1] = true
 			}
-			seqs, word, tab = clusters{}, false, tab || r == '\t'
+			seqs, word, tab = vt.Clusters{}, false, tab || r == '\t'
 			continue
 		}
-		w := runeWidth(r)
-		joined := seqs.joins(r, w)
+		w := vt.RuneWidth(r)
+		joined := seqs.Joins(r, w)
 		if shown(r, w, joined) {
 			out, odd, ends, word = append(out, r), append(odd, tab), append(ends, false), true
 			tab = false
 			continue
 		}
 		n := len(out)
-		if word && (joined || isEmojiModifier(r) || r == zeroWidthJoiner && runeWidth(out[n-1]) == 2 || r == 0xFE0F || r == 0x20E3 || indicMark(r)) {
+		if word && (joined || vt.IsEmojiModifier(r) || r == vt.ZeroWidthJoiner && vt.RuneWidth(out[n-1]) == 2 || r == 0xFE0F || r == 0x20E3 || indicMark(r)) {
 			odd[n-1] = true
 		}
 	}

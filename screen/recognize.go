@@ -6,13 +6,15 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // line is one screen row without the right halves of wide characters.
 type line struct {
 	y     int
 	runes []rune
-	cells []Cell
+	cells []vt.Cell
 	xs    []int // the cell column of each rune; nil when it is the rune's index
 }
 
@@ -70,7 +72,7 @@ func (l line) sub(from, to int) line {
 
 // lines splits s into lines. The runes of all lines share one allocation; a
 // line's cells are the snapshot's row itself unless it holds wide characters.
-func lines(s Snapshot) []line {
+func lines(s vt.Snapshot) []line {
 	out := make([]line, len(s.Cells))
 	total := 0
 	for _, row := range s.Cells {
@@ -88,7 +90,7 @@ func lines(s Snapshot) []line {
 		}
 		l := line{y: y, runes: runes[start:len(runes):len(runes)], cells: row}
 		if halves {
-			l.cells = make([]Cell, 0, len(l.runes))
+			l.cells = make([]vt.Cell, 0, len(l.runes))
 			l.xs = make([]int, 0, len(l.runes))
 			for x, c := range row {
 				if c.Char != 0 {
@@ -109,7 +111,7 @@ func lines(s Snapshot) []line {
 // "Submit answers" and "Cancel" and the answers above them. The whole
 // structure must be there, so that permission prompts, numbered lists in
 // Claude's replies and half-drawn frames are not taken for a form.
-func Recognize(s Snapshot) (*Form, error) {
+func Recognize(s vt.Snapshot) (*Form, error) {
 	ls := lines(s)
 	bottom := len(ls) - 1
 	for bottom >= 0 && ls[bottom].blank() {
@@ -199,7 +201,7 @@ type numbered struct {
 	mark   rune // column 0: ' ', pointer, moreAbove or moreBelow
 	number int
 	label  string
-	numFG  Color // colour of the number, which descriptions share
+	numFG  vt.Color // colour of the number, which descriptions share
 }
 
 func (n numbered) focused() bool { return n.mark == pointer }
@@ -228,13 +230,13 @@ func parseNumbered(l line) (numbered, bool) {
 }
 
 // firstFG is the colour of the first non-space character.
-func firstFG(l line) Color {
+func firstFG(l line) vt.Color {
 	for i, r := range l.runes {
 		if r != ' ' {
 			return l.cells[i].FG
 		}
 	}
-	return DefaultFG
+	return vt.DefaultFG
 }
 
 func parseTabs(l line) []Tab {
@@ -257,7 +259,7 @@ func parseTabs(l line) []Tab {
 			Title:    oneSpaced(string(r[i+1 : j])),
 			Answered: r[i] == chipAnswered,
 			Submit:   r[i] == chipSubmit,
-			Active:   l.cells[i].BG != DefaultBG,
+			Active:   l.cells[i].BG != vt.DefaultBG,
 		})
 	}
 	return tabs
@@ -290,10 +292,10 @@ func wrappedTabs(l, next line) ([]string, bool) {
 		return nil, false
 	}
 	var starts []int // each tab's box's first column
-	bg := DefaultBG
+	bg := vt.DefaultBG
 	active := -1
 	for _, i := range tabStarts(l.runes) {
-		if l.cells[i].BG != DefaultBG {
+		if l.cells[i].BG != vt.DefaultBG {
 			bg, active = l.cells[i].BG, len(starts)
 		}
 		starts = append(starts, l.x(i)-1)
@@ -304,7 +306,7 @@ func wrappedTabs(l, next line) ([]string, bool) {
 	parts := make([]strings.Builder, len(starts))
 	found := false
 	for i, r := range next.runes {
-		if r == ' ' && next.cells[i].BG == DefaultBG {
+		if r == ' ' && next.cells[i].BG == vt.DefaultBG {
 			continue
 		}
 		x := next.x(i)
@@ -332,11 +334,11 @@ func wrappedTabs(l, next line) ([]string, bool) {
 // with the active tab's part on its background colour. A question's own
 // rows start at the left edge and have no background.
 func isTabTail(l line) bool {
-	if len(l.runes) == 0 || l.runes[0] != ' ' || l.cells[0].BG != DefaultBG {
+	if len(l.runes) == 0 || l.runes[0] != ' ' || l.cells[0].BG != vt.DefaultBG {
 		return false
 	}
 	for i, r := range l.runes {
-		if r != ' ' && l.cells[i].BG != DefaultBG {
+		if r != ' ' && l.cells[i].BG != vt.DefaultBG {
 			return true
 		}
 	}
@@ -538,7 +540,7 @@ func inList(ls []line, y int) bool {
 // dimLabel reports whether a numbered-looking row is drawn all in the dim
 // colour, as a description such as "2. Not an option" is: a real option's
 // label is not dim, but for the "Type something" placeholder.
-func dimLabel(l line, n numbered, dim Color) bool {
+func dimLabel(l line, n numbered, dim vt.Color) bool {
 	t := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(n.label, boxOpen), boxTicked))
 	if t == otherSingle || t == otherMulti {
 		return false
@@ -602,7 +604,7 @@ func isButton(l line) (Button, bool) {
 // parseListBody reads the option list of a single- or multi-select question
 // above the rule at row rule: the rows up to a blank one (or the top of the
 // screen), then what is above them.
-func parseListBody(f *Form, ls []line, rule int, dim Color) error {
+func parseListBody(f *Form, ls []line, rule int, dim vt.Color) error {
 	ob := rule
 	for ob > 0 && (!ls[ob-1].blank() || inList(ls, ob-1)) {
 		ob--
@@ -739,7 +741,7 @@ func parseListBody(f *Form, ls []line, rule int, dim Color) error {
 // parsePreviewBody reads the preview layout above the rule at row rule:
 // from the bottom, the notes, the preview box, and the options to the left
 // of the box.
-func parsePreviewBody(f *Form, ls []line, rule int, dim Color) error {
+func parsePreviewBody(f *Form, ls []line, rule int, dim vt.Color) error {
 	// The box's bottom border is the lowest "└───┘" above the rule; what a
 	// preview holds is drawn inside the box, above it.
 	bottom, bx := -1, -1
@@ -810,7 +812,7 @@ func parsePreviewBody(f *Form, ls []line, rule int, dim Color) error {
 	// on one line, ":" on the next) and wraps the text beside it: the text
 	// is what is not in the label's colour.
 	var notes []string
-	var label Color
+	var label vt.Color
 	var labelText strings.Builder
 	found := false
 	for y := bottom + 1; y < rule; y++ {
@@ -873,7 +875,7 @@ func isText(s, want string) bool {
 // by the dim space that starts its number box, its number is read from
 // the dim characters of its first two lines, and its focus from the
 // pointer or its label drawn bold.
-func previewOptions(ls []line, top, rule, bx int, dim Color, cut bool) ([]Option, int, error) {
+func previewOptions(ls []line, top, rule, bx int, dim vt.Color, cut bool) ([]Option, int, error) {
 	type item struct {
 		number  string
 		label   []string
@@ -938,7 +940,7 @@ func previewOptions(ls []line, top, rule, bx int, dim Color, cut bool) ([]Option
 		if labelAt >= 0 {
 			t := strings.TrimSpace(string(left.runes[labelAt:]))
 			it.label = append(it.label, t)
-			if left.cells[labelAt].Attr&Bold != 0 {
+			if left.cells[labelAt].Attr&vt.Bold != 0 {
 				it.bold = true
 			}
 		}
@@ -973,7 +975,7 @@ func previewOptions(ls []line, top, rule, bx int, dim Color, cut bool) ([]Option
 
 // dimLead reports whether l, blank, holds the dim space that begins an
 // option's number box (" N.") within its first columns.
-func dimLead(l line, dim Color) bool {
+func dimLead(l line, dim vt.Color) bool {
 	for i, r := range l.runes {
 		if l.x(i) >= 5 {
 			break
@@ -1153,7 +1155,7 @@ func addRow(s *string, row string, full bool) {
 func (l line) end() int {
 	for i := len(l.runes) - 1; i >= 0; i-- {
 		if l.runes[i] != ' ' {
-			return l.x(i) + max(1, runeWidth(l.runes[i]))
+			return l.x(i) + max(1, vt.RuneWidth(l.runes[i]))
 		}
 	}
 	return 0

@@ -1,4 +1,4 @@
-package screen
+package vt
 
 import (
 	"bytes"
@@ -13,7 +13,8 @@ type screenTest struct {
 	in         []string // chunks as the child might write them
 	want       []string // rows from the top; rows below must be blank
 	cursor     Pos
-	replies    string // wanted answers on Options.Replies
+	replies    string  // wanted answers on Options.Replies
+	measure    Measure // Options.Measure
 	check      func(t *testing.T, s Snapshot)
 }
 
@@ -91,20 +92,30 @@ var screenTests = []screenTest{
 		cursor: Pos{5, 0},
 	},
 	{
-		// Claude Code measures an emoji sequence as its first emoji and
+		// A program that measures an emoji sequence as its first emoji
 		// draws what follows it two columns on.
 		name: "an emoji joined by ZWJ, and a skin tone, join the emoji before them",
 		cols: 20, rows: 2,
-		in:     []string{"👨\u200d💻x", "👨\u200d👩\u200d👧", "👍\U0001F3FDy"},
-		want:   []string{"👨x👨👍y"},
-		cursor: Pos{8, 0},
+		in:      []string{"👨\u200d💻x", "👨\u200d👩\u200d👧", "👍\U0001F3FDy"},
+		want:    []string{"👨x👨👍y"},
+		cursor:  Pos{8, 0},
+		measure: Measure{EmojiSequences: true},
 	},
 	{
 		name: "a ZWJ joins nothing across text, a control or a sequence",
 		cols: 20, rows: 2,
-		in:     []string{"a\u200d💻", "👨\u200d\x1b[m💻", "👨\u200d\a💻", "x\U0001F3FD"},
-		want:   []string{"a💻👨💻👨💻x\U0001F3FD"},
-		cursor: Pos{14, 0},
+		in:      []string{"a\u200d💻", "👨\u200d\x1b[m💻", "👨\u200d\a💻", "x\U0001F3FD"},
+		want:    []string{"a💻👨💻👨💻x\U0001F3FD"},
+		cursor:  Pos{14, 0},
+		measure: Measure{EmojiSequences: true},
+	},
+	{
+		// xterm gives each emoji of a sequence its own two columns.
+		name: "emoji sequences as xterm measures them",
+		cols: 20, rows: 2,
+		in:     []string{"👨\u200d💻x", "👍\U0001F3FDy", "1\u20e3z"},
+		want:   []string{"👨💻x👍\U0001F3FDy1z"},
+		cursor: Pos{12, 0},
 	},
 	{
 		name: "invalid UTF-8, C1 controls and the placeholder rune",
@@ -400,7 +411,7 @@ func TestScreen(t *testing.T) {
 		for _, size := range chunkSizes {
 			t.Run(fmt.Sprintf("%s/%s", tc.name, sizeName(size)), func(t *testing.T) {
 				var replies bytes.Buffer
-				e := New(Options{Cols: tc.cols, Rows: tc.rows, Replies: &replies})
+				e := New(Options{Cols: tc.cols, Rows: tc.rows, Replies: &replies, Measure: tc.measure})
 				for _, c := range chunks(tc.in, size) {
 					if n, err := e.Write([]byte(c)); n != len(c) || err != nil {
 						t.Fatalf("Write(%q) = %d, %v", c, n, err)
@@ -534,8 +545,8 @@ func TestRuneWidth(t *testing.T) {
 		'数': 2, '한': 2, 'ア': 2, 'Ａ': 2, '🚀': 2, '✅': 2, '🫠': 2, '\U00020000': 2,
 		'\u0301': 0, '\u200d': 0, '\ufe0f': 0,
 	} {
-		if got := runeWidth(r); got != want {
-			t.Errorf("runeWidth(%q) = %d, want %d", r, got, want)
+		if got := RuneWidth(r); got != want {
+			t.Errorf("RuneWidth(%q) = %d, want %d", r, got, want)
 		}
 	}
 }

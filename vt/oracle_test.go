@@ -1,4 +1,4 @@
-package screen
+package vt
 
 // The emulator this package used before it had its own: vt10x behind the
 // tokenizer that worked around its defects. It is kept, in tests only, as the
@@ -364,7 +364,7 @@ func (f *oldFilter) print(r rune) {
 		r = utf8.RuneError
 	}
 	f.last = r
-	switch runeWidth(r) {
+	switch RuneWidth(r) {
 	case 0:
 		// Dropped: vt10x would give a combining mark a cell of its own.
 		return
@@ -697,7 +697,7 @@ func FuzzOracle(f *testing.F) {
 // zero-width joiner, a skin tone), which vt10x gives cells of their own and
 // the emulator joins as Claude Code lays them out (filter.print).
 func oracleSkip(in []byte) bool {
-	if slices.ContainsFunc([]rune(string(in)), func(r rune) bool { return r == zeroWidthJoiner || isEmojiModifier(r) }) {
+	if slices.ContainsFunc([]rune(string(in)), func(r rune) bool { return r == ZeroWidthJoiner || IsEmojiModifier(r) }) {
 		return true
 	}
 	for i := 0; i+1 < len(in); i++ {

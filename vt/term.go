@@ -1,4 +1,4 @@
-package screen
+package vt
 
 // term is the cell grid behind the tokenizer in filter.go: cursor movement,
 // erasing, scrolling, insertion and deletion, attributes, the alternate
