@@ -10,7 +10,7 @@ import (
 // than its conversation: ← at its prompt while Claude works moves the
 // conversation to the background (every pinned version), and a form it
 // then asks waits in the view's "Needs input" list, not on the screen
-// (2.1.227 and later). Seen (random forms run 59, seed 1764200000 s008) as
+// (2.1.227 and later). It looks like
 //
 //	Your conversation moved to the background — enter opens it · esc returns to it ·   (2.1.227, 2.1.299)
 //	Your session moved to the background · enter opens it · esc returns to it ·        (2.1.330, 2.1.332)

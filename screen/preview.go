@@ -163,7 +163,7 @@ func previewOptions(ls []line, top, rule, bx int, dim vt.Color, cut bool) ([]Opt
 				// A label too long to share its first row (an unbroken
 				// word): the number's box, squeezed, wraps too, its dim
 				// space alone on this row, "N." on the next, where the
-				// label begins (random forms run 72, s000).
+				// label begins.
 				items = append(items, &item{lines: 1})
 				end = y
 			}

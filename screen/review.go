@@ -70,9 +70,8 @@ func parseReviewPage(ls []line, bottom, cols int) (*Form, error) {
 			answering = true
 			continue
 		case t == reviewArrow && len(rv.Answers) > 0:
-			// The arrow alone: the answer's first word did not fit
-			// after it and begins the next row (random forms run 81,
-			// s017: a 69-letter identifier at 73 columns).
+			// The arrow alone: the answer's first word (a long
+			// identifier) did not fit after it and begins the next row.
 			answering = true
 			continue
 		}
@@ -108,7 +107,7 @@ func parseReviewPage(ls []line, bottom, cols int) (*Form, error) {
 // edge may have lost text at its end (see SameWrapped). Claude wraps a row
 // a column short of the edge: "…" in place of what did not fit ended in
 // the column before the last, and the row without an emoji that did not
-// (a space where it began) three columns short (random forms runs 73, 75).
+// (a space where it began) three columns short.
 const fullRow = 3
 
 // addRow adds a row to a review entry's question or answer, after a space,
