@@ -40,9 +40,9 @@ type filter struct {
 	str    []byte
 	carry  [utf8.UTFMax]byte // an incomplete UTF-8 character from the end of a write
 	nCarry int
-	last   rune  // last printed character, for REP
-	args   []int // scratch for CSI parameters
-	sgrIn  []int // scratch for SGR parameters
+	last   rune       // last printed character, for REP
+	args   []int      // scratch for CSI parameters
+	sgrIn  []sgrParam // scratch for SGR parameters
 
 	seqs Clusters // the emoji sequence being printed, if any (see print)
 	// keycap: the last character put is a keycap's base (0-9, #, *), with

@@ -1,232 +1,181 @@
 package vt
 
-import (
-	"bytes"
-	"cmp"
-	"strconv"
-	"strings"
-)
+// sgrParam is one ';'-separated SGR parameter: its number (0 when empty,
+// 65535 at most, as xterm caps them), or its ':'-separated sub-parameters.
+type sgrParam struct {
+	n   int
+	sub []byte // nil unless the parameter holds a ':'
+}
 
-// sgr handles SGR with the given parameters. The common case (plain numbers
-// separated by ';') is read without allocating; anything else goes through
-// rewriteSGR, whose output is what the grid's setAttr understands.
+// maxParam caps a parameter's number, so that no SGR or colour reads an
+// overlong one.
+const maxParam = 65535
+
+// sgr applies SGR parameters to the pen, as xterm does, reading them without
+// allocating. The screen counts as changed unless every parameter is one
+// that draws nothing (blink, underline colour, an unknown ':' form).
 func (f *filter) sgr(params []byte) {
-	args, ok := f.fastSGR(params)
-	if !ok {
-		args = args[:0]
-		sgr := rewriteSGR(string(params))
-		if sgr == "" {
-			return
+	ps := f.sgrIn[:0]
+	for {
+		i := 0
+		for i < len(params) && params[i] != ';' {
+			i++
 		}
-		for _, p := range strings.Split(sgr, ";") {
-			n, err := strconv.Atoi(p)
-			if err != nil {
-				break // vt10x stopped at the first parameter it could not read
-			}
-			args = append(args, n)
+		ps = append(ps, readSGRParam(params[:i]))
+		if i == len(params) {
+			break
 		}
+		params = params[i+1:]
 	}
-	f.args = args
-	if len(args) == 0 && ok {
-		return // only parameters that are dropped, such as blink
+	f.sgrIn = ps
+	if f.t.cur.setAttr(ps) {
+		f.touch()
 	}
-	f.t.setAttr(args)
-	f.touch()
 }
 
-// fastSGR does what rewriteSGR does for parameters that are all plain
-// numbers (no empty ones, no colons, no leading zeros, at most 9 digits),
-// putting the result in f.args. It reports false for other parameters.
-func (f *filter) fastSGR(params []byte) ([]int, bool) {
-	out := f.args[:0]
-	if len(params) == 0 {
-		return append(out, 0), true // SGR 0
-	}
-	in := f.sgrIn[:0]
-	ok := true
-	eachParam(params, func(p []byte) {
-		if !ok || len(p) == 0 || len(p) > 9 || len(p) > 1 && p[0] == '0' || bytes.IndexByte(p, ':') >= 0 {
-			ok = false
-			return
+// readSGRParam reads one parameter: digits, or sub-parameters with ':'.
+func readSGRParam(p []byte) sgrParam {
+	n := 0
+	for _, c := range p {
+		if c == ':' {
+			return sgrParam{sub: p}
 		}
-		in = append(in, atoi(p))
-	})
-	f.sgrIn = in
-	if !ok {
-		return out, false
+		n = min(n*10+int(c-'0'), maxParam)
 	}
-	for i := 0; i < len(in); i++ {
-		switch p := in[i]; p {
-		case 38, 48, 58:
-			n := -1
-			switch rest := in[i+1:]; {
-			case len(rest) >= 2 && rest[0] == 5:
-				n = 2
-			case len(rest) >= 4 && rest[0] == 2:
-				n = 4
-			}
-			if n < 0 {
-				return out, true
-			}
-			if p != 58 {
-				out = append(out, in[i:i+1+n]...)
-			}
-			i += n
-		case 2:
-			out = append(out, 5)
-		case 22:
-			out = append(out, 22, 25)
-		case 5, 6, 25:
-		default:
-			out = append(out, p)
-		}
-	}
-	return out, true
+	return sgrParam{n: n}
 }
 
-// rewriteSGR rewrites SGR parameters for the grid's setAttr, which follows
-// vt10x's, or returns "" to drop them.
-//
-//   - vt10x has no dim attribute but a blink one nobody uses, so dim (2) is
-//     sent as blink (5), normal intensity (22) also clears it, and real blink
-//     is dropped.
-//   - vt10x stops at the first parameter that is not a number, and a
-//     sequence left without parameters resets everything: empty parameters
-//     become 0, colon forms (38:2::r:g:b, 4:3) become their semicolon forms,
-//     and unknown colon forms and underline colours (58) are dropped.
-func rewriteSGR(params string) string {
-	if params == "" {
-		return "0"
-	}
-	in := strings.Split(params, ";")
-	out := make([]string, 0, len(in)+1)
-	for i := 0; i < len(in); i++ {
-		p := in[i]
-		if strings.Contains(p, ":") {
-			out = append(out, colonSGR(strings.Split(p, ":"))...)
+// setAttr applies SGR parameters to the pen and reports whether any of them
+// is one that can draw.
+func (p *pen) setAttr(ps []sgrParam) (drew bool) {
+	for i := 0; i < len(ps); i++ {
+		if ps[i].sub != nil {
+			drew = p.colonAttr(ps[i].sub) || drew
 			continue
 		}
-		switch p {
-		case "":
-			out = append(out, "0")
-		case "38", "48", "58":
-			n := colorArgs(in[i+1:])
+		switch a := ps[i].n; {
+		case a == 5 || a == 6 || a == 25: // blink: not shown
+			continue
+		case a == 38 || a == 48 || a == 58:
+			c, n, ok := extColor(ps[i+1:])
 			if n < 0 {
-				return strings.Join(out, ";")
-			}
-			if p != "58" {
-				for _, a := range in[i : i+1+n] {
-					out = append(out, cmp.Or(a, "0"))
-				}
+				// The colour's arguments are missing: the rest is dropped.
+				return drew
 			}
 			i += n
-		case "2":
-			out = append(out, "5")
-		case "22":
-			out = append(out, "22", "25")
-		case "5", "6", "25":
-		default:
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, ";")
-}
-
-// colorArgs returns how many parameters follow 38, 48 or 58: 2 for 5;n, 4 for
-// 2;r;g;b, or -1 if they are missing.
-func colorArgs(rest []string) int {
-	switch {
-	case len(rest) >= 2 && rest[0] == "5":
-		return 2
-	case len(rest) >= 4 && rest[0] == "2":
-		return 4
-	}
-	return -1
-}
-
-// colonSGR converts one colon-separated SGR parameter.
-func colonSGR(sub []string) []string {
-	switch {
-	case sub[0] == "4" && len(sub) == 2 && sub[1] == "0":
-		return []string{"24"}
-	case sub[0] == "4":
-		return []string{"4"}
-	case sub[0] != "38" && sub[0] != "48":
-	case len(sub) == 3 && sub[1] == "5":
-		return []string{sub[0], "5", sub[2]}
-	case (len(sub) == 5 || len(sub) == 6) && sub[1] == "2":
-		// 38:2:r:g:b, or 38:2:colourspace:r:g:b as ITU T.416 has it.
-		rgb := sub[len(sub)-3:]
-		return []string{sub[0], "2", rgb[0], rgb[1], rgb[2]}
-	}
-	return nil
-}
-
-// setAttr applies SGR parameters to the pen, as vt10x did.
-func (t *term) setAttr(attr []int) {
-	if len(attr) == 0 {
-		attr = []int{0}
-	}
-	c := &t.cur.pen
-	for i := 0; i < len(attr); i++ {
-		switch a := attr[i]; {
+			switch {
+			case a == 58: // underline colour: not shown
+				continue
+			case ok && a == 38:
+				p.fg = c
+			case ok:
+				p.bg = c
+			}
 		case a == 0:
-			c.mode &^= vtReverse | vtUnderline | vtBold | vtItalic | vtBlink
-			c.fg, c.bg = vtDefaultFG, vtDefaultBG
+			p.attr, p.fg, p.bg = 0, DefaultFG, DefaultBG
 		case a == 1:
-			c.mode |= vtBold
+			p.attr |= Bold
+		case a == 2:
+			p.attr |= Dim
 		case a == 3:
-			c.mode |= vtItalic
-		case a == 4:
-			c.mode |= vtUnderline
-		case a == 5 || a == 6:
-			c.mode |= vtBlink
+			p.attr |= Italic
+		case a == 4 || a == 21: // 21: double underline (ECMA-48), as xterm reads it
+			p.attr |= Underline
 		case a == 7:
-			c.mode |= vtReverse
-		case a == 21 || a == 22:
-			c.mode &^= vtBold
+			p.attr |= Reverse
+		case a == 22:
+			p.attr &^= Bold | Dim
 		case a == 23:
-			c.mode &^= vtItalic
+			p.attr &^= Italic
 		case a == 24:
-			c.mode &^= vtUnderline
-		case a == 25 || a == 26:
-			c.mode &^= vtBlink
+			p.attr &^= Underline
 		case a == 27:
-			c.mode &^= vtReverse
-		case a == 38 || a == 48:
-			col, n, ok := extColor(attr[i+1:])
-			i += n
-			if ok && a == 38 {
-				c.fg = col
-			} else if ok {
-				c.bg = col
-			}
+			p.attr &^= Reverse
 		case a == 39:
-			c.fg = vtDefaultFG
+			p.fg = DefaultFG
 		case a == 49:
-			c.bg = vtDefaultBG
+			p.bg = DefaultBG
 		case a >= 30 && a <= 37:
-			c.fg = vtColor(a - 30)
+			p.fg = Color(a - 30)
 		case a >= 40 && a <= 47:
-			c.bg = vtColor(a - 40)
+			p.bg = Color(a - 40)
 		case a >= 90 && a <= 97:
-			c.fg = vtColor(a - 90 + 8)
+			p.fg = Color(a - 90 + 8)
 		case a >= 100 && a <= 107:
-			c.bg = vtColor(a - 100 + 8)
+			p.bg = Color(a - 100 + 8)
 		}
+		drew = true
 	}
+	return drew
 }
 
-// extColor reads the arguments of SGR 38 or 48: 5;n or 2;r;g;b. It returns
-// how many it consumed and whether they made a colour.
-func extColor(rest []int) (c vtColor, n int, ok bool) {
-	in := func(v int) bool { return v >= 0 && v <= 255 }
-	switch {
-	case len(rest) >= 2 && rest[0] == 5:
-		return vtColor(rest[1]), 2, in(rest[1])
-	case len(rest) >= 4 && rest[0] == 2:
-		r, g, b := rest[1], rest[2], rest[3]
-		return vtColor(r<<16 | g<<8 | b), 4, in(r) && in(g) && in(b)
+// extColor reads the arguments of SGR 38, 48 or 58 in their ';' form: 5;n
+// or 2;r;g;b. It returns how many it consumed (-1 when they are missing)
+// and whether they made a colour.
+func extColor(rest []sgrParam) (c Color, n int, ok bool) {
+	plain := func(k int) bool {
+		for _, p := range rest[:k] {
+			if p.sub != nil {
+				return false
+			}
+		}
+		return true
 	}
-	return 0, 0, false
+	in := func(v int) bool { return v <= 255 }
+	switch {
+	case len(rest) >= 2 && plain(2) && rest[0].n == 5:
+		return Color(rest[1].n), 2, in(rest[1].n)
+	case len(rest) >= 4 && plain(4) && rest[0].n == 2:
+		r, g, b := rest[1].n, rest[2].n, rest[3].n
+		return RGB(uint8(r), uint8(g), uint8(b)), 4, in(r) && in(g) && in(b)
+	}
+	return 0, -1, false
+}
+
+// colonAttr applies one SGR parameter with ':' sub-parameters: an underline
+// style (4:0 is none, others one), or a colour (38:5:n, 38:2:r:g:b,
+// 38:2:colourspace:r:g:b as ITU T.416 has it; empty ones are 0). It reports
+// whether the form is one that can draw; others are ignored.
+func (p *pen) colonAttr(s []byte) bool {
+	var sub [6]int // the first six sub-parameters
+	n, set := 1, false
+	for _, c := range s {
+		switch {
+		case c == ':':
+			n++
+		case n <= len(sub):
+			sub[n-1] = min(sub[n-1]*10+int(c-'0'), maxParam)
+			set = set || n == 2
+		}
+	}
+	in := func(v int) bool { return v <= 255 }
+	switch {
+	case sub[0] == 4 && n == 2 && set && sub[1] == 0:
+		p.attr &^= Underline
+	case sub[0] == 4:
+		p.attr |= Underline
+	case sub[0] != 38 && sub[0] != 48:
+		return false
+	case n == 3 && sub[1] == 5:
+		if in(sub[2]) {
+			p.setColor(sub[0], Color(sub[2]))
+		}
+	case (n == 5 || n == 6) && sub[1] == 2:
+		r, g, b := sub[n-3], sub[n-2], sub[n-1]
+		if in(r) && in(g) && in(b) {
+			p.setColor(sub[0], RGB(uint8(r), uint8(g), uint8(b)))
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// setColor sets the foreground for SGR 38, the background for 48.
+func (p *pen) setColor(sgr int, c Color) {
+	if sgr == 38 {
+		p.fg = c
+	} else {
+		p.bg = c
+	}
 }
