@@ -1,20 +1,17 @@
-// Package screen is the grammar of Claude Code's screens: it reads the
-// forms, dialogs, prompt and views Claude draws off a [vt.Snapshot], and
-// holds them against what the hook reported.
+// Package screen is the grammar of Claude Code's screens: it reads what
+// Claude draws off a [vt.Snapshot] and holds it against what the hook
+// reported.
 //
-// [New] gives a [vt.Emulator] measuring text as Claude Code does, by
-// version ([Options.Version], or the version on Claude's banner).
-// [Recognize] reads the AskUserQuestion form as a [Form] from the bottom of
-// the screen up (a form taller than the terminal loses its top, a long list
-// scrolls); layout.go describes every layout and how it differs by version.
-// [Form.Disagreements] and [Form.Shows] compare a page with the questions
-// asked, text compared as [Squash] leaves it. [ParseDialog] reads the other
-// menus as a [Dialog]; [Prompt], [Echoes] and [Working] read Claude's input
-// box; [SessionsView] Claude's sessions view; [Typed] and [EscPressed] tell
-// the person's keys from the terminal's reports; [SameBesidePointer] what
-// Claude draws after the pointer. The golden screens under testdata/ are
-// recorded from every pinned Claude Code.
+// [New] gives a [vt.Emulator] that measures text as Claude Code does, by
+// version. [Recognize] reads the AskUserQuestion form as a [Form], from the
+// bottom of the screen up; [Form.Shows] and [Form.Disagreements] compare it
+// with the questions asked, text compared as [Squash] leaves it.
+// [ParseDialog] reads Claude's other menus as a [Dialog]; [Prompt] and
+// [Working] its input box, [SessionsView] its sessions view; [Typed] tells
+// the person's keys from the terminal's reports. What each layout looks
+// like, and how it differs by version, is in layout.go, with golden screens
+// recorded from every pinned Claude Code under testdata/.
 //
-// It knows no terminal escape sequences but the keys and reports in typed
-// input: the emulator is package vt's. It touches no PTY or process.
+// It must not parse terminal output (package vt's job) or touch a PTY or a
+// process.
 package screen

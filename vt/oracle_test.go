@@ -2,8 +2,9 @@ package vt
 
 // The emulator this package used before it had its own: vt10x behind the
 // tokenizer that worked around its defects. It is kept, in tests only, as the
-// reference the new emulator is compared with (see FuzzOracle) and to measure
-// vt10x's cost (BenchmarkVT10xWrite).
+// reference the new emulator is compared with (see FuzzOracle), but where
+// vt10x differs from xterm (xtermDifferences), and to measure vt10x's cost
+// (BenchmarkVT10xWrite).
 
 import (
 	"bytes"
