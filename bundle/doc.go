@@ -8,8 +8,8 @@
 //
 // While Claude runs, a [Recorder] keeps the recording in memory, bounded: past
 // its limit it starts again from a drawing of the current screen
-// ([screen.Snapshot.ANSI]), and the recording's header names the Claude
-// Code version that drawing was measured by ([screen.Snapshot.Version]), so
+// ([vt.Snapshot.ANSI]), and the recording's header names the Claude
+// Code version that drawing was measured by ([vt.Snapshot.Version]), so
 // a replay measures alike. The package writes and reads files only when
 // asked to; it knows nothing of PTYs or keys.
 package bundle

@@ -1,5 +1,5 @@
 // Package fakeclaude is a model of Claude Code 2.1.330's AskUserQuestion
-// form for unit tests. It draws into a real screen.Emulator the way the
+// form for unit tests. It draws into a real vt.Emulator the way the
 // recorded screens show it (testdata/screens/2.1.330), clearing and redrawing
 // inside a synchronized update on every change, and takes keys as Claude
 // does: on a goroutine, a little later, like a real TUI. Its pages are
