@@ -824,6 +824,12 @@ func FuzzOracle(f *testing.F) {
 		uint8(10), uint8(6), uint8(5), uint16(30), uint8(7), uint8(3))
 	f.Add([]byte("\x1b[1;31;7mred\x1b[2J\x1b[38;5;9;48;2;1;2;3mX\x1b[0K\x1b[1J\x1b[20hA\nB\x1b[20l\x1b[5I\x1b[2Z\x1b[3g\x1bH\x1b[0g\t"),
 		uint8(12), uint8(4), uint8(1), uint16(0), uint8(0), uint8(0))
+	// The two above without DECALN and ED 1, which differ from vt10x
+	// (xtermDifferences).
+	f.Add([]byte("\x1b[3;5r\x1b[?6h\x1b[2;3Habc\x1b[2L\x1b[M\x1bM\x1bD\x1b[S\x1b[T\x1b[3@\x1b[2P\x1b(0lqk\x1b(B\x1b7\x1b[?6l\x1b8x"),
+		uint8(10), uint8(6), uint8(5), uint16(30), uint8(7), uint8(3))
+	f.Add([]byte("\x1b[1;31;7mred\x1b[2J\x1b[38;5;9;48;2;1;2;3mX\x1b[0K\x1b[0J\x1b[20hA\nB\x1b[20l\x1b[5I\x1b[2Z\x1b[3g\x1bH\x1b[0g\t"),
+		uint8(12), uint8(4), uint8(1), uint16(0), uint8(0), uint8(0))
 	f.Fuzz(func(t *testing.T, in []byte, cols, rows, chunk uint8, resizeAt uint16, newCols, newRows uint8) {
 		cols, rows, chunk = max(cols%100, 1), max(rows%50, 1), max(chunk, 1)
 		run := oracleRun{in: in, sizes: [][2]int{{int(cols), int(rows)}}, resizeAt: (int(resizeAt) + int(chunk) - 1) / int(chunk) * int(chunk)}
