@@ -7,13 +7,13 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
-	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // Screen is the emulated screen askflow reads.
 type Screen interface {
-	Snapshot() screen.Snapshot
-	Wait(ctx context.Context, ok func(screen.Snapshot) bool) (screen.Snapshot, error)
+	Snapshot() vt.Snapshot
+	Wait(ctx context.Context, ok func(vt.Snapshot) bool) (vt.Snapshot, error)
 }
 
 // Keys sends keys to Claude.
@@ -98,7 +98,7 @@ type Config struct {
 	// stops with an error that wraps [ErrElsewhere], so that the other
 	// form can be answered first; after any other key it fails as for any
 	// step the screen does not confirm.
-	Elsewhere func(screen.Snapshot) bool
+	Elsewhere func(vt.Snapshot) bool
 
 	// Recorded, if set, is closed when Claude has recorded the form (its
 	// PostToolUse arrived): the last Enter took effect, whatever the screen
@@ -133,7 +133,7 @@ type Error struct {
 	Step     string // what was being done
 	Reason   string
 	Keys     int // keys sent before giving up
-	Last     screen.Snapshot
+	Last     vt.Snapshot
 	// Elsewhere is set when another form showed instead of this one
 	// before anything but a move was pressed (see [Config.Elsewhere]).
 	Elsewhere bool

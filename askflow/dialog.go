@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // DialogConfig is how [Choose] presses keys in a dialog.
@@ -71,7 +72,7 @@ func ChooseText(ctx context.Context, cfg DialogConfig, d screen.Dialog, label, t
 		if cur.Focus > target {
 			key, want = keyUp, cur.Focus-1
 		}
-		next, err := pressDialog(ctx, cfg, &keys, key, cur, func(sn screen.Snapshot) (screen.Dialog, bool) {
+		next, err := pressDialog(ctx, cfg, &keys, key, cur, func(sn vt.Snapshot) (screen.Dialog, bool) {
 			nd, ok := screen.ParseDialog(sn)
 			return nd, ok && nd.Same(d) && nd.Focus == want
 		})
@@ -91,7 +92,7 @@ func ChooseText(ctx context.Context, cfg DialogConfig, d screen.Dialog, label, t
 		// followed the label, if any ("shift+tab to approve with this
 		// feedback"): exactly that.
 		want := text + strings.TrimPrefix(d.Options[target], label)
-		shows := func(sn screen.Snapshot) (screen.Dialog, bool) {
+		shows := func(sn vt.Snapshot) (screen.Dialog, bool) {
 			nd, ok := screen.ParseDialog(sn)
 			return nd, ok && nd.Focus == target && sameBut(nd, d, target) && sameTyped(nd.Options[target], want, sn.MarksJoin)
 		}
@@ -104,7 +105,7 @@ func ChooseText(ctx context.Context, cfg DialogConfig, d screen.Dialog, label, t
 		}
 		shown = now
 	}
-	_, err = pressDialog(ctx, cfg, &keys, keyEnter, shown, func(sn screen.Snapshot) (screen.Dialog, bool) {
+	_, err = pressDialog(ctx, cfg, &keys, keyEnter, shown, func(sn vt.Snapshot) (screen.Dialog, bool) {
 		nd, ok := screen.ParseDialog(sn)
 		return nd, !ok || !nd.Same(shown)
 	})
@@ -127,7 +128,7 @@ func sameBut(a, b screen.Dialog, i int) bool {
 // typeDialog types text in one write, once: a text sent twice would show
 // twice, so it is never sent again.
 func typeDialog(ctx context.Context, cfg DialogConfig, keys *int, text string, before screen.Dialog,
-	done func(screen.Snapshot) (screen.Dialog, bool)) (screen.Dialog, error) {
+	done func(vt.Snapshot) (screen.Dialog, bool)) (screen.Dialog, error) {
 	return dialogKey(ctx, cfg, keys, text, "text", 1, before, done, func() error {
 		return &Error{Step: "type", Reason: "the typed text did not show in the dialog", Keys: *keys, Last: cfg.Screen.Snapshot()}
 	})
@@ -144,7 +145,7 @@ func settledDialog(ctx context.Context, cfg DialogConfig) (screen.Dialog, bool) 
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		seq := cfg.Screen.Snapshot().Seq
 		qctx, cancel := context.WithTimeout(ctx, dialogQuiet)
-		_, err := cfg.Screen.Wait(qctx, func(sn screen.Snapshot) bool { return sn.Seq != seq })
+		_, err := cfg.Screen.Wait(qctx, func(sn vt.Snapshot) bool { return sn.Seq != seq })
 		cancel()
 		if err != nil {
 			break // still for dialogQuiet, or ctx ended
@@ -156,7 +157,7 @@ func settledDialog(ctx context.Context, cfg DialogConfig) (screen.Dialog, bool) 
 // pressDialog sends key once (Enter is never sent again: it commits) or up
 // to 1+Retries times for an arrow, until the screen shows done.
 func pressDialog(ctx context.Context, cfg DialogConfig, keys *int, key string, before screen.Dialog,
-	done func(screen.Snapshot) (screen.Dialog, bool)) (screen.Dialog, error) {
+	done func(vt.Snapshot) (screen.Dialog, bool)) (screen.Dialog, error) {
 	tries, step := 1+cfg.Retries, "move"
 	if key == keyEnter {
 		tries, step = 1, "commit"
@@ -173,7 +174,7 @@ func pressDialog(ctx context.Context, cfg DialogConfig, keys *int, key string, b
 // is the one it was, its focus unmoved. It returns the dialog done read
 // last.
 func dialogKey(ctx context.Context, cfg DialogConfig, keys *int, key, name string, tries int, before screen.Dialog,
-	done func(screen.Snapshot) (screen.Dialog, bool), fail func() error) (screen.Dialog, error) {
+	done func(vt.Snapshot) (screen.Dialog, bool), fail func() error) (screen.Dialog, error) {
 	var got screen.Dialog
 	var waitErr error
 	p := keyPress{
@@ -185,24 +186,24 @@ func dialogKey(ctx context.Context, cfg DialogConfig, keys *int, key, name strin
 			*keys++
 			return nil
 		},
-		await: func() (screen.Snapshot, bool) {
+		await: func() (vt.Snapshot, bool) {
 			wctx, cancel := context.WithTimeout(ctx, cfg.StepTimeout)
 			defer cancel()
-			var snap screen.Snapshot
-			snap, waitErr = cfg.Screen.Wait(wctx, func(sn screen.Snapshot) bool {
+			var snap vt.Snapshot
+			snap, waitErr = cfg.Screen.Wait(wctx, func(sn vt.Snapshot) bool {
 				var ok bool
 				got, ok = done(sn)
 				return ok
 			})
 			return snap, waitErr == nil
 		},
-		report: func(s screen.Snapshot, _ bool) {
+		report: func(s vt.Snapshot, _ bool) {
 			if cfg.OnKey != nil {
 				after, _ := screen.ParseDialog(s)
 				cfg.OnKey(KeyEvent{Key: name, Before: focusName(before), After: focusName(after)})
 			}
 		},
-		unseen: func(s screen.Snapshot, _ int) (screen.Snapshot, bool, error) {
+		unseen: func(s vt.Snapshot, _ int) (vt.Snapshot, bool, error) {
 			if ctx.Err() != nil {
 				return s, false, ErrInterrupted
 			}
@@ -213,7 +214,7 @@ func dialogKey(ctx context.Context, cfg DialogConfig, keys *int, key, name strin
 			}
 			return s, false, nil
 		},
-		fail: func(screen.Snapshot) error { return fail() },
+		fail: func(vt.Snapshot) error { return fail() },
 	}
 	_, err := p.run()
 	return got, err

@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // fakeDialog draws a permission prompt on an emulated screen and moves its
 // pointer as Claude would; change, if set, redraws another dialog instead
 // of moving when the nth key arrives.
 type fakeDialog struct {
-	em      screen.Emulator
+	em      vt.Emulator
 	mu      sync.Mutex
 	options []string
 	focus   int

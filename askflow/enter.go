@@ -5,13 +5,14 @@ import (
 	"fmt"
 
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // commitTaken reports, after an Enter that seemed dropped, whether it took
 // effect after all: Claude recorded the form, no form shows, or another
 // page of this form shows. Another form does not tell: Claude may have
 // swapped it in.
-func (r *runner) commitTaken(s screen.Snapshot) bool {
+func (r *runner) commitTaken(s vt.Snapshot) bool {
 	if r.recorded() {
 		return true
 	}
@@ -25,7 +26,7 @@ func (r *runner) commitTaken(s screen.Snapshot) bool {
 // pastQuestion reports whether the screen has left the current question's
 // page: for one question, nothing on it asks that question any more; for
 // several, another question's page or the review page shows.
-func (r *runner) pastQuestion(s screen.Snapshot) bool {
+func (r *runner) pastQuestion(s vt.Snapshot) bool {
 	if r.recorded() {
 		return true
 	}

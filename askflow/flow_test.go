@@ -19,6 +19,7 @@ import (
 	"github.com/claudewrap/claudewrap/internal/claudetest"
 	"github.com/claudewrap/claudewrap/internal/fakeclaude"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // Questions as the test scenarios ask them (testdata/scenarios).
@@ -69,7 +70,7 @@ func patient(c *askflow.Config) { c.StepTimeout = patientStep }
 // redrawable is the fake's screen as the session gives it to askflow: one
 // that can have Claude redraw it.
 type redrawable struct {
-	screen.Emulator
+	vt.Emulator
 	fc *fakeClaude
 }
 
@@ -356,7 +357,7 @@ func focusLine(s string) string {
 	return ""
 }
 
-func replayRecording(t *testing.T, path string) (screen.Snapshot, cast.Header) {
+func replayRecording(t *testing.T, path string) (vt.Snapshot, cast.Header) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -1391,7 +1392,7 @@ func TestElsewhere(t *testing.T) {
 				fc.Ask([]fq{naming})
 			}
 			_, err := drive(t, context.Background(), fc, hook, tt.ds, func(c *askflow.Config) {
-				c.Elsewhere = func(s screen.Snapshot) bool { return askflow.Showing(s, other) }
+				c.Elsewhere = func(s vt.Snapshot) bool { return askflow.Showing(s, other) }
 			})
 			checkNothingSubmitted(t, fc)
 			if got := errors.Is(err, askflow.ErrElsewhere); got != tt.elsewhere || err == nil {
@@ -1464,7 +1465,7 @@ func TestSwapDuringGuard(t *testing.T) {
 					return time.Now()
 				}
 				if tt.elsewhere {
-					c.Elsewhere = func(s screen.Snapshot) bool { return askflow.Showing(s, hookOf(other)) }
+					c.Elsewhere = func(s vt.Snapshot) bool { return askflow.Showing(s, hookOf(other)) }
 				}
 			})
 			checkNothingSubmitted(t, fc)
@@ -1557,9 +1558,9 @@ type swapOnTimeout struct {
 	swap func()
 }
 
-func (w *swapOnTimeout) Wait(ctx context.Context, ok func(screen.Snapshot) bool) (screen.Snapshot, error) {
+func (w *swapOnTimeout) Wait(ctx context.Context, ok func(vt.Snapshot) bool) (vt.Snapshot, error) {
 	s, err := w.redrawable.Wait(ctx, ok)
-	var we *screen.WaitError
+	var we *vt.WaitError
 	if errors.As(err, &we) {
 		w.once.Do(w.swap)
 	}

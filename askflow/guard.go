@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // formAge is how long a guarded form must have been on the screen before
@@ -65,9 +66,9 @@ func (r *runner) waitGuard(ctx context.Context) error {
 // ready holds (what names it for the error). Claude may have swapped in
 // another form during the wait, and a key that commits must land on the
 // form it was meant for.
-func (r *runner) confirmAfterGuard(ctx context.Context, step string, ready func(screen.Snapshot) bool, what string) (screen.Snapshot, error) {
+func (r *runner) confirmAfterGuard(ctx context.Context, step string, ready func(vt.Snapshot) bool, what string) (vt.Snapshot, error) {
 	if err := r.waitGuard(ctx); err != nil {
-		return screen.Snapshot{}, r.fail(step, r.cfg.Screen.Snapshot(), "%v", err)
+		return vt.Snapshot{}, r.fail(step, r.cfg.Screen.Snapshot(), "%v", err)
 	}
 	s, ok := r.wait(ctx, r.cfg.StepTimeout, ready)
 	if !ok && ctx.Err() == nil && !r.halted() && r.redraw() {
@@ -84,10 +85,10 @@ func (r *runner) confirmAfterGuard(ctx context.Context, step string, ready func(
 // Claude may have dropped it as typed ahead, so the form is taken as
 // guarded from now on. After the guard's wait it reports whether the key
 // took effect late (done holds), else confirms ready again.
-func (r *runner) guardAfterDrop(ctx context.Context, step string, done, ready func(screen.Snapshot) bool, what string) (bool, error) {
+func (r *runner) guardAfterDrop(ctx context.Context, step string, done, ready func(vt.Snapshot) bool, what string) (bool, error) {
 	r.guarded = true
 	moved := false
-	_, err := r.confirmAfterGuard(ctx, step, func(s screen.Snapshot) bool {
+	_, err := r.confirmAfterGuard(ctx, step, func(s vt.Snapshot) bool {
 		moved = done(s)
 		return moved || ready(s)
 	}, what)
@@ -96,9 +97,9 @@ func (r *runner) guardAfterDrop(ctx context.Context, step string, done, ready fu
 
 // confirmAfterGuardOr is confirmAfterGuard that also ends, reporting true,
 // on this question's page with a known focus where off holds.
-func (r *runner) confirmAfterGuardOr(ctx context.Context, step string, ready func(screen.Snapshot) bool, off func(*screen.Form) bool, what string) (screen.Snapshot, bool, error) {
+func (r *runner) confirmAfterGuardOr(ctx context.Context, step string, ready func(vt.Snapshot) bool, off func(*screen.Form) bool, what string) (vt.Snapshot, bool, error) {
 	gone := false
-	s, err := r.confirmAfterGuard(ctx, step, func(s screen.Snapshot) bool {
+	s, err := r.confirmAfterGuard(ctx, step, func(s vt.Snapshot) bool {
 		if ready(s) {
 			gone = false
 			return true
@@ -114,6 +115,6 @@ func (r *runner) confirmAfterGuardOr(ctx context.Context, step string, ready fun
 // when this question's page no longer suits the number (ready): a move
 // meant for another form may land here during the wait, and the number
 // would then be typed rather than pressed.
-func (r *runner) confirmNumberOrWalk(ctx context.Context, step string, ready func(screen.Snapshot) bool, what string) (screen.Snapshot, bool, error) {
+func (r *runner) confirmNumberOrWalk(ctx context.Context, step string, ready func(vt.Snapshot) bool, what string) (vt.Snapshot, bool, error) {
 	return r.confirmAfterGuardOr(ctx, step, ready, func(*screen.Form) bool { return true }, what)
 }

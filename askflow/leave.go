@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // cancel cancels the form with Esc.
@@ -15,11 +16,11 @@ func (r *runner) cancel(ctx context.Context) error {
 	if !ok {
 		return r.fail("cancel", s, "the form never showed as the hook describes it%s", describeDisagreement(s, r))
 	}
-	gone := func(s screen.Snapshot) bool {
+	gone := func(s vt.Snapshot) bool {
 		_, err := screen.Recognize(s)
 		return err != nil || r.recorded()
 	}
-	showing := func(s screen.Snapshot) bool { return !gone(s) }
+	showing := func(s vt.Snapshot) bool { return !gone(s) }
 	// A second Esc is safe: cancelling is never a wrong answer.
 	_, err := r.press(ctx, "cancel", keyEsc, fm.Focus.String(), true, gone, showing)
 	return err
@@ -37,7 +38,7 @@ func (r *runner) chat(ctx context.Context) error {
 	if r.unsettled {
 		return r.fail("chat", s, "focus is not settled on %q", "Chat about this")
 	}
-	gone := func(s screen.Snapshot) bool {
+	gone := func(s vt.Snapshot) bool {
 		_, err := screen.Recognize(s)
 		return err != nil || r.recorded()
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // messageQuiet is how long the screen must be still, Claude's prompt
@@ -33,7 +34,7 @@ func Message(ctx context.Context, cfg Config, text, lastSent string) error {
 	leftover := func(t string, join bool) bool {
 		return lastSent != "" && t != "" && strings.HasPrefix(squashTyped(lastSent, join), squashTyped(t, join))
 	}
-	ready := func(s screen.Snapshot) bool {
+	ready := func(s vt.Snapshot) bool {
 		t, ok := screen.Prompt(s)
 		return ok && (t == "" || sameTyped(t, lastSent, s.MarksJoin))
 	}
@@ -48,11 +49,11 @@ func Message(ctx context.Context, cfg Config, text, lastSent string) error {
 	}
 	for t, _ := screen.Prompt(s); t != ""; t, _ = screen.Prompt(s) {
 		was := len(squashTyped(t, s.MarksJoin))
-		shorter := func(s screen.Snapshot) bool {
+		shorter := func(s vt.Snapshot) bool {
 			u, ok := screen.Prompt(s)
 			return ok && len(squashTyped(u, s.MarksJoin)) < was && (u == "" || leftover(u, s.MarksJoin))
 		}
-		unchanged := func(s screen.Snapshot) bool {
+		unchanged := func(s vt.Snapshot) bool {
 			u, ok := screen.Prompt(s)
 			return ok && u == t
 		}
@@ -65,23 +66,23 @@ func Message(ctx context.Context, cfg Config, text, lastSent string) error {
 			return err
 		}
 	}
-	empty := func(s screen.Snapshot) bool {
+	empty := func(s vt.Snapshot) bool {
 		t, ok := screen.Prompt(s)
 		return ok && t == ""
 	}
 	if !empty(r.cfg.Screen.Snapshot()) {
 		return r.fail("message", r.cfg.Screen.Snapshot(), "Claude's prompt stopped showing empty before the message was typed")
 	}
-	typed := func(s screen.Snapshot) bool {
+	typed := func(s vt.Snapshot) bool {
 		t, ok := screen.Prompt(s)
 		return ok && sameTyped(t, text, s.MarksJoin)
 	}
-	s, err = r.press(ctx, "message", text, "prompt", false, typed, func(screen.Snapshot) bool { return false })
+	s, err = r.press(ctx, "message", text, "prompt", false, typed, func(vt.Snapshot) bool { return false })
 	if err != nil {
 		return err
 	}
 	echoes := screen.Echoes(s, text)
-	sent := func(s screen.Snapshot) bool {
+	sent := func(s vt.Snapshot) bool {
 		t, ok := screen.Prompt(s)
 		return !ok || !sameTyped(t, text, s.MarksJoin) || screen.Echoes(s, text) > echoes
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // moveTo moves the focus to position target, one confirmed key at a time.
@@ -42,7 +43,7 @@ func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 		}
 		var next *screen.Form
 		_, err := r.press(ctx, "move", key, fm.Focus.String(), true,
-			func(s screen.Snapshot) bool {
+			func(s vt.Snapshot) bool {
 				nf, err := screen.Recognize(s)
 				if err != nil || !r.agrees(nf) || nf.Focus.Kind == screen.FocusUnknown || r.position(nf) == cur {
 					return false
@@ -50,7 +51,7 @@ func (r *runner) moveTo(ctx context.Context, target int) (*screen.Form, error) {
 				next = nf
 				return true
 			},
-			func(s screen.Snapshot) bool {
+			func(s vt.Snapshot) bool {
 				nf, err := screen.Recognize(s)
 				return err == nil && r.agrees(nf)
 			})
@@ -79,8 +80,8 @@ func (r *runner) upWraps(fm *screen.Form, cur, target int) bool {
 
 // focusedOn returns a check that the current page shows with the focus at
 // position target and, if set, ok holds for it.
-func (r *runner) focusedOn(target int, ok func(*screen.Form) bool) func(screen.Snapshot) bool {
-	return func(s screen.Snapshot) bool {
+func (r *runner) focusedOn(target int, ok func(*screen.Form) bool) func(vt.Snapshot) bool {
+	return func(s vt.Snapshot) bool {
 		fm, err := screen.Recognize(s)
 		return err == nil && r.agrees(fm) && r.position(fm) == target && (ok == nil || ok(fm))
 	}
@@ -113,11 +114,11 @@ func (r *runner) approach(ctx context.Context, step string, target int) error {
 // guard and looks again (see confirmAfterGuard), ok holding for the page
 // if set. A focus found moved meanwhile (a late move meant for another
 // form) is brought back, at most approachRounds times.
-func (r *runner) readyToCommit(ctx context.Context, step string, target int, ok func(*screen.Form) bool, what string) (screen.Snapshot, error) {
+func (r *runner) readyToCommit(ctx context.Context, step string, target int, ok func(*screen.Form) bool, what string) (vt.Snapshot, error) {
 	want := r.focusedOn(target, ok)
 	for round := 1; ; round++ {
 		if err := r.approach(ctx, step, target); err != nil {
-			return screen.Snapshot{}, err
+			return vt.Snapshot{}, err
 		}
 		s, moved, err := r.confirmAfterGuardOr(ctx, step, want, func(fm *screen.Form) bool { return r.position(fm) != target }, what)
 		if err == nil && !moved {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // answerMulti answers a multi-select question: it ticks each option asked
@@ -40,7 +41,7 @@ func (r *runner) answerMulti(ctx context.Context, labels []string) error {
 			// verification will say so.
 			continue
 		}
-		isTicked := func(t bool) func(screen.Snapshot) bool {
+		isTicked := func(t bool) func(vt.Snapshot) bool {
 			return r.focusedOn(i, func(fm *screen.Form) bool { return r.ticks[i] == t })
 		}
 		unticked := func(fm *screen.Form) bool { return !r.ticks[i] }
@@ -99,8 +100,8 @@ func (r *runner) tickByNumber(ctx context.Context, i int) (bool, error) {
 	if err := r.settle(ctx); err != nil {
 		return true, err
 	}
-	shows := func(ticked bool) func(screen.Snapshot) bool {
-		return func(s screen.Snapshot) bool {
+	shows := func(ticked bool) func(vt.Snapshot) bool {
+		return func(s vt.Snapshot) bool {
 			fm, err := screen.Recognize(s)
 			return err == nil && r.agrees(fm) && fm.Whole() && numberKey(fm, i) == key && r.ticks[i] == ticked
 		}

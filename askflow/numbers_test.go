@@ -11,7 +11,7 @@ import (
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/internal/fakeclaude"
-	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // numbers has askflow answer by options' numbers where it may (the
@@ -272,7 +272,7 @@ func TestSwapDuringGuardNumbers(t *testing.T) {
 					return time.Now()
 				}
 				if tt.elsewhere {
-					c.Elsewhere = func(s screen.Snapshot) bool { return askflow.Showing(s, hookOf(other)) }
+					c.Elsewhere = func(s vt.Snapshot) bool { return askflow.Showing(s, hookOf(other)) }
 				}
 			})
 			checkNothingSubmitted(t, fc)

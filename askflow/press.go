@@ -1,6 +1,6 @@
 package askflow
 
-import "github.com/claudewrap/claudewrap/screen"
+import "github.com/claudewrap/claudewrap/vt"
 
 // keyPress sends one key and confirms its effect on the screen, trying at
 // most tries times. Forms and dialogs press keys alike; what differs is
@@ -15,24 +15,24 @@ type keyPress struct {
 	// send sends the key once.
 	send func() error
 	// await waits for the key's effect and reports whether it showed.
-	await func() (screen.Snapshot, bool)
+	await func() (vt.Snapshot, bool)
 	// report, if set, is told of each key sent and the screen its wait
 	// ended on.
-	report func(s screen.Snapshot, seen bool)
+	report func(s vt.Snapshot, seen bool)
 	// unseen, if set, decides after a key whose effect did not show,
 	// from the screen s the wait ended on: it returns the screen to go on
 	// from and whether the effect showed after all, or an error that ends
 	// the press. Otherwise the key goes again, while tries allow.
-	unseen func(s screen.Snapshot, try int) (screen.Snapshot, bool, error)
+	unseen func(s vt.Snapshot, try int) (vt.Snapshot, bool, error)
 	// fail is the error once no try showed the effect; last is the screen
 	// the last one ended on.
-	fail func(last screen.Snapshot) error
+	fail func(last vt.Snapshot) error
 }
 
 // run presses the key until its effect shows, and returns the screen
 // that showed it or, with an error, the last screen seen.
-func (p keyPress) run() (screen.Snapshot, error) {
-	var last screen.Snapshot
+func (p keyPress) run() (vt.Snapshot, error) {
+	var last vt.Snapshot
 	for try := 0; try < p.tries; try++ {
 		if p.before != nil {
 			if err := p.before(try); err != nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // typeNotes types the notes of the focused option: n opens them, the text
@@ -13,14 +14,14 @@ import (
 // confirmed on the screen. Esc is never sent twice: a second one would
 // cancel the form.
 func (r *runner) typeNotes(ctx context.Context, target int, text string) error {
-	shows := func(ok func(p *screen.Preview) bool) func(screen.Snapshot) bool {
+	shows := func(ok func(p *screen.Preview) bool) func(vt.Snapshot) bool {
 		return r.focusedOn(target, func(fm *screen.Form) bool { return fm.Preview != nil && ok(fm.Preview) })
 	}
 	// Open notes may push the focused row off a short screen; the focus
 	// cannot move while they are open, and is confirmed again once closed.
-	editing := func(ok func(p *screen.Preview) bool) func(screen.Snapshot) bool {
+	editing := func(ok func(p *screen.Preview) bool) func(vt.Snapshot) bool {
 		focused := shows(ok)
-		return func(s screen.Snapshot) bool {
+		return func(s vt.Snapshot) bool {
 			if focused(s) {
 				return true
 			}
@@ -48,6 +49,6 @@ func (r *runner) typeNotes(ctx context.Context, target int, text string) error {
 	if _, err := r.press(ctx, "notes", text, "notes", true, typed, open); err != nil {
 		return err
 	}
-	_, err := r.press(ctx, "notes", keyEsc, "notes", false, done, func(screen.Snapshot) bool { return false })
+	_, err := r.press(ctx, "notes", keyEsc, "notes", false, done, func(vt.Snapshot) bool { return false })
 	return err
 }

@@ -5,14 +5,15 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // awaitForm waits up to d for a recognised form satisfying ok. When none
 // comes, it asks Claude for one full redraw (see [Redrawer]) and waits
 // once more.
-func (r *runner) awaitForm(ctx context.Context, d time.Duration, ok func(*screen.Form) bool) (*screen.Form, screen.Snapshot, bool) {
+func (r *runner) awaitForm(ctx context.Context, d time.Duration, ok func(*screen.Form) bool) (*screen.Form, vt.Snapshot, bool) {
 	var got *screen.Form
-	check := func(s screen.Snapshot) bool {
+	check := func(s vt.Snapshot) bool {
 		fm, err := screen.Recognize(s)
 		if err != nil || !ok(fm) {
 			return false

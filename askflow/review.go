@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // sameText compares text as review page rv shows it with text as asked,
@@ -34,12 +35,12 @@ func (r *runner) review(ctx context.Context) error {
 		}
 		return r.fail("review", s, "%s", why)
 	}
-	onSubmit := func(s screen.Snapshot) bool {
+	onSubmit := func(s vt.Snapshot) bool {
 		fm, err := screen.Recognize(s)
 		return err == nil && fm.Review != nil && fm.Focus.Kind == screen.FocusSubmit && r.reviewMismatch(fm) == ""
 	}
 	if fm.Focus.Kind != screen.FocusSubmit {
-		onReview := func(s screen.Snapshot) bool {
+		onReview := func(s vt.Snapshot) bool {
 			fm, err := screen.Recognize(s)
 			return err == nil && fm.Review != nil
 		}
@@ -53,7 +54,7 @@ func (r *runner) review(ctx context.Context) error {
 	if s, ok := r.wait(ctx, r.cfg.StepTimeout, onSubmit); !ok {
 		return r.fail("submit", s, "focus is not on %q before Enter", "Submit answers")
 	}
-	gone := func(s screen.Snapshot) bool {
+	gone := func(s vt.Snapshot) bool {
 		_, err := screen.Recognize(s)
 		return err != nil || r.recorded()
 	}

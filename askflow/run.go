@@ -8,6 +8,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // runner answers one form for [Run] (or types one message for [Message]):
@@ -102,7 +103,7 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 		// The page is gone once Claude's prompt or another form shows; a
 		// garbled review page, or this page with its question cut by a
 		// resize, is not gone.
-		settled := func(s screen.Snapshot) bool {
+		settled := func(s vt.Snapshot) bool {
 			if fm, err := screen.Recognize(s); err == nil {
 				q := r.cfg.Questions[0]
 				return fm.Review != nil || !fm.Asks(q) && !fm.Resembles(q)
@@ -133,7 +134,7 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 }
 
 // fail builds an *Error for the current question.
-func (r *runner) fail(step string, last screen.Snapshot, format string, args ...any) error {
+func (r *runner) fail(step string, last vt.Snapshot, format string, args ...any) error {
 	reason := fmt.Sprintf(format, args...)
 	switch {
 	case r.elsewhere:
@@ -200,7 +201,7 @@ func (r *runner) page(ctx context.Context, d time.Duration) (*screen.Form, error
 
 // describeDisagreement says how s differs from the current question's
 // page, for an error.
-func describeDisagreement(s screen.Snapshot, r *runner) string {
+func describeDisagreement(s vt.Snapshot, r *runner) string {
 	fm, err := screen.Recognize(s)
 	if err != nil {
 		return " (" + err.Error() + ")"
@@ -222,7 +223,7 @@ func describeDisagreement(s screen.Snapshot, r *runner) string {
 }
 
 // focusOf names the focused row of the form on s, for a KeyEvent.
-func focusOf(s screen.Snapshot) string {
+func focusOf(s vt.Snapshot) string {
 	fm, err := screen.Recognize(s)
 	if err != nil {
 		return "no form"

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // answerSingle answers a single-select question: the option, and on a
@@ -79,7 +80,7 @@ func (r *runner) pickByNumber(ctx context.Context, target int) (bool, error) {
 	if err := r.settle(ctx); err != nil {
 		return true, err
 	}
-	ready := func(s screen.Snapshot) bool {
+	ready := func(s vt.Snapshot) bool {
 		fm, err := screen.Recognize(s)
 		return err == nil && r.agrees(fm) && numberKey(fm, target) == key
 	}

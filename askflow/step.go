@@ -6,11 +6,12 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // wait waits up to d for a settled screen satisfying ok, returning the
 // last screen seen on failure.
-func (r *runner) wait(ctx context.Context, d time.Duration, ok func(screen.Snapshot) bool) (screen.Snapshot, bool) {
+func (r *runner) wait(ctx context.Context, d time.Duration, ok func(vt.Snapshot) bool) (vt.Snapshot, bool) {
 	wctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	if r.cfg.Recorded != nil {
@@ -23,7 +24,7 @@ func (r *runner) wait(ctx context.Context, d time.Duration, ok func(screen.Snaps
 			}
 		}()
 	}
-	check := func(s screen.Snapshot) bool {
+	check := func(s vt.Snapshot) bool {
 		if ok(s) {
 			return true
 		}
@@ -50,7 +51,7 @@ func (r *runner) wait(ctx context.Context, d time.Duration, ok func(screen.Snaps
 		return s, ok(s)
 	}
 	if err != nil {
-		var we *screen.WaitError
+		var we *vt.WaitError
 		if errors.As(err, &we) {
 			return we.Last, false
 		}
@@ -64,7 +65,7 @@ func (r *runner) wait(ctx context.Context, d time.Duration, ok func(screen.Snaps
 // most Retries times, only while safe holds for the screen (nothing else
 // happened). A retried key may yet take effect twice, late, so the next
 // commit waits for the screen to settle first (see [runner.settle]).
-func (r *runner) press(ctx context.Context, step, key string, before string, retry bool, effect, safe func(screen.Snapshot) bool) (screen.Snapshot, error) {
+func (r *runner) press(ctx context.Context, step, key string, before string, retry bool, effect, safe func(vt.Snapshot) bool) (vt.Snapshot, error) {
 	tries := 1
 	if retry {
 		tries += r.cfg.Retries
@@ -95,8 +96,8 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 			r.keys++
 			return nil
 		},
-		await: func() (screen.Snapshot, bool) { return r.wait(ctx, r.cfg.StepTimeout, effect) },
-		report: func(s screen.Snapshot, ok bool) {
+		await: func() (vt.Snapshot, bool) { return r.wait(ctx, r.cfg.StepTimeout, effect) },
+		report: func(s vt.Snapshot, ok bool) {
 			if r.cfg.OnKey == nil {
 				return
 			}
@@ -106,7 +107,7 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 			}
 			r.cfg.OnKey(KeyEvent{Question: r.q + 1, Key: r.keyName(key), Before: before, After: after, Seen: ok})
 		},
-		unseen: func(s screen.Snapshot, try int) (screen.Snapshot, bool, error) {
+		unseen: func(s vt.Snapshot, try int) (vt.Snapshot, bool, error) {
 			if ctx.Err() != nil {
 				return s, false, r.fail(step, s, "%v", ctx.Err())
 			}
@@ -142,7 +143,7 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 				// Output came after the last settled frame (Claude mid-paint,
 				// another form swapping in, the key's own effect late): the
 				// key goes again only if the screen it settles on allows.
-				ns, ok := r.wait(ctx, r.cfg.StepTimeout, func(n screen.Snapshot) bool { return n.Seq != s.Seq })
+				ns, ok := r.wait(ctx, r.cfg.StepTimeout, func(n vt.Snapshot) bool { return n.Seq != s.Seq })
 				if ok && effect(ns) {
 					return ns, true, nil
 				}
@@ -153,7 +154,7 @@ func (r *runner) press(ctx context.Context, step, key string, before string, ret
 			}
 			return s, false, nil
 		},
-		fail: func(last screen.Snapshot) error {
+		fail: func(last vt.Snapshot) error {
 			return r.fail(step, last, "%s had no visible effect after %d tries", r.keyName(key), tries)
 		},
 	}
@@ -170,7 +171,7 @@ func (r *runner) settle(ctx context.Context) error {
 	deadline := time.Now().Add(r.cfg.FormTimeout)
 	for time.Now().Before(deadline) {
 		seq := r.cfg.Screen.Snapshot().Seq
-		s, changed := r.wait(ctx, r.cfg.StepTimeout, func(s screen.Snapshot) bool { return s.Seq != seq })
+		s, changed := r.wait(ctx, r.cfg.StepTimeout, func(s vt.Snapshot) bool { return s.Seq != seq })
 		if ctx.Err() != nil {
 			return r.fail("settle", s, "%v", ctx.Err())
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // hiddenFocus reports whether fm is a page taller than the screen whose
@@ -69,7 +70,7 @@ func (r *runner) growTerminal() (bool, error) {
 // prompt, as a page taller than the screen may leave it. It says so at
 // most twice per question, so that a form that is gone does not grow the
 // terminal to its limit.
-func (r *runner) formOutOfSight(s screen.Snapshot) bool {
+func (r *runner) formOutOfSight(s vt.Snapshot) bool {
 	if _, err := screen.Recognize(s); err == nil || r.sightGrows >= 2 {
 		return false
 	}
@@ -84,7 +85,7 @@ func (r *runner) formOutOfSight(s screen.Snapshot) bool {
 // hiddenFocus) into view with Down, one key per hidden option at most,
 // after a moment's wait in case the page was caught mid-redraw.
 func (r *runner) showHiddenFocus(ctx context.Context, fm *screen.Form) (*screen.Form, error) {
-	known := func(s screen.Snapshot) bool {
+	known := func(s vt.Snapshot) bool {
 		nf, err := screen.Recognize(s)
 		if err != nil || !r.agrees(nf) || nf.Focus.Kind == screen.FocusUnknown {
 			return false
@@ -97,7 +98,7 @@ func (r *runner) showHiddenFocus(ctx context.Context, fm *screen.Form) (*screen.
 	}
 	r.aboveTop = max(r.aboveTop, fm.Options[0].Number-1)
 	for range fm.Options[0].Number - 1 {
-		s, err := r.press(ctx, "reveal", keyDown, "above the screen", false, known, func(screen.Snapshot) bool { return false })
+		s, err := r.press(ctx, "reveal", keyDown, "above the screen", false, known, func(vt.Snapshot) bool { return false })
 		if err == nil {
 			return fm, nil
 		}

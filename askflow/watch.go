@@ -6,20 +6,21 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // What the session asks of the screen around a form, so that it need not
 // read screens itself.
 
 // FormShown reports whether a question form is on the screen.
-func FormShown(s screen.Snapshot) bool {
+func FormShown(s vt.Snapshot) bool {
 	_, err := screen.Recognize(s)
 	return err == nil
 }
 
 // Showing reports whether the form on the screen is the one asking qs:
 // one of its question pages, or a review page listing its questions.
-func Showing(s screen.Snapshot, qs []answer.Question) bool {
+func Showing(s vt.Snapshot, qs []answer.Question) bool {
 	fm, err := screen.Recognize(s)
 	if err != nil {
 		return false
@@ -49,7 +50,7 @@ func Showing(s screen.Snapshot, qs []answer.Question) bool {
 
 // Untouched reports whether the screen still shows the form asking qs on
 // its first question page: the person has not answered or left it.
-func Untouched(s screen.Snapshot, qs []answer.Question) bool {
+func Untouched(s vt.Snapshot, qs []answer.Question) bool {
 	fm, err := screen.Recognize(s)
 	return err == nil && len(qs) > 0 && fm.Review == nil && len(fm.Disagreements(qs[0])) == 0
 }
@@ -57,14 +58,14 @@ func Untouched(s screen.Snapshot, qs []answer.Question) bool {
 // NotesOpen reports whether the form asking qs shows a preview question
 // with its notes open for typing: there, Esc closes the notes, not the
 // form.
-func NotesOpen(s screen.Snapshot, qs []answer.Question) bool {
+func NotesOpen(s vt.Snapshot, qs []answer.Question) bool {
 	fm, err := screen.Recognize(s)
 	return err == nil && Showing(s, qs) && fm.Preview != nil && fm.Preview.Editing
 }
 
 // NotesClosed reports whether the form asking qs shows a preview question
 // with its notes closed.
-func NotesClosed(s screen.Snapshot, qs []answer.Question) bool {
+func NotesClosed(s vt.Snapshot, qs []answer.Question) bool {
 	fm, err := screen.Recognize(s)
 	return err == nil && Showing(s, qs) && fm.Preview != nil && !fm.Preview.Editing
 }
@@ -72,14 +73,14 @@ func NotesClosed(s screen.Snapshot, qs []answer.Question) bool {
 // InsertMode reports whether the form asking qs shows "Type something"
 // typed in vim's insert mode, where Esc leaves the mode and cancels
 // nothing.
-func InsertMode(s screen.Snapshot, qs []answer.Question) bool {
+func InsertMode(s vt.Snapshot, qs []answer.Question) bool {
 	fm, err := screen.Recognize(s)
 	return err == nil && Showing(s, qs) && fm.Insert
 }
 
 // InsertLeft reports whether the form asking qs shows a question page out
 // of vim's insert mode.
-func InsertLeft(s screen.Snapshot, qs []answer.Question) bool {
+func InsertLeft(s vt.Snapshot, qs []answer.Question) bool {
 	fm, err := screen.Recognize(s)
 	return err == nil && Showing(s, qs) && fm.Review == nil && !fm.Insert
 }
@@ -93,7 +94,7 @@ func Dismiss(k Keys) error { return k.SendKeys([]byte(keyEsc)) }
 // AwaitPrompt waits until Claude's own prompt shows and the screen has then
 // not changed for quiet (see awaitStill), or ctx ends.
 func AwaitPrompt(ctx context.Context, s Screen, quiet time.Duration) error {
-	_, err := awaitStill(ctx, s, quiet, func(sn screen.Snapshot) bool { _, ok := screen.Prompt(sn); return ok })
+	_, err := awaitStill(ctx, s, quiet, func(sn vt.Snapshot) bool { _, ok := screen.Prompt(sn); return ok })
 	return err
 }
 
@@ -101,7 +102,7 @@ func AwaitPrompt(ctx context.Context, s Screen, quiet time.Duration) error {
 // input box shows with no turn running under it (screen.Working), and the
 // screen has then not changed for quiet; or ctx ends.
 func AwaitIdle(ctx context.Context, s Screen, quiet time.Duration) error {
-	_, err := awaitStill(ctx, s, quiet, func(sn screen.Snapshot) bool {
+	_, err := awaitStill(ctx, s, quiet, func(sn vt.Snapshot) bool {
 		_, ok := screen.Prompt(sn)
 		return ok && !screen.Working(sn)
 	})
@@ -113,14 +114,14 @@ func AwaitIdle(ctx context.Context, s Screen, quiet time.Duration) error {
 // What Claude draws after the person's mouse pointer is no change (see
 // screen.SameBesidePointer), or a moving pointer would keep the screen
 // from ever being still.
-func awaitStill(ctx context.Context, s Screen, quiet time.Duration, cond func(screen.Snapshot) bool) (screen.Snapshot, error) {
+func awaitStill(ctx context.Context, s Screen, quiet time.Duration, cond func(vt.Snapshot) bool) (vt.Snapshot, error) {
 	for {
 		sn, err := s.Wait(ctx, cond)
 		if err != nil {
 			return sn, err
 		}
 		qctx, cancel := context.WithTimeout(ctx, quiet)
-		_, err = s.Wait(qctx, func(n screen.Snapshot) bool { return n.Seq != sn.Seq && !screen.SameBesidePointer(sn, n) })
+		_, err = s.Wait(qctx, func(n vt.Snapshot) bool { return n.Seq != sn.Seq && !screen.SameBesidePointer(sn, n) })
 		cancel()
 		switch {
 		case ctx.Err() != nil:

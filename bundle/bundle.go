@@ -15,7 +15,7 @@ import (
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/cast"
 	"github.com/claudewrap/claudewrap/internal/safefile"
-	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // File names inside a bundle.
@@ -41,7 +41,7 @@ type Recorder struct {
 	old       generation // the one before cur; empty until cur first fills
 	cur       generation
 	limit     int
-	snap      func() screen.Snapshot
+	snap      func() vt.Snapshot
 	installed string // Claude Code's version as its install says, for the header
 }
 
@@ -50,7 +50,7 @@ type Recorder struct {
 type generation struct {
 	from    time.Duration // since Recorder.start
 	frame   []byte
-	version string // the version frame was measured by (screen.Snapshot.Version)
+	version string // the version frame was measured by (vt.Snapshot.Version)
 	events  []event
 	size    int
 	cols    int
@@ -74,7 +74,7 @@ func NewRecorder(cols, rows, limit int, installed string) *Recorder {
 }
 
 // SetScreen gives the recorder the emulated screen to start over from.
-func (r *Recorder) SetScreen(snap func() screen.Snapshot) {
+func (r *Recorder) SetScreen(snap func() vt.Snapshot) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.snap = snap

@@ -13,10 +13,11 @@ import (
 	"github.com/claudewrap/claudewrap/cast"
 	"github.com/claudewrap/claudewrap/internal/testkit"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // play replays a recording onto a fresh emulator.
-func play(t *testing.T, rec []byte) screen.Snapshot {
+func play(t *testing.T, rec []byte) vt.Snapshot {
 	t.Helper()
 	h, evs, err := cast.Read(bytes.NewReader(rec))
 	if err != nil {
@@ -32,7 +33,7 @@ func play(t *testing.T, rec []byte) screen.Snapshot {
 // recorded returns a 40x6 emulator of Claude Code version (its
 // screen.Options.Version) and a recorder of it, told the install's version
 // installed, which write feeds alike.
-func recorded(version, installed string) (screen.Emulator, *Recorder, func(string)) {
+func recorded(version, installed string) (vt.Emulator, *Recorder, func(string)) {
 	em := screen.New(screen.Options{Cols: 40, Rows: 6, Version: version})
 	r := NewRecorder(40, 6, 2048, installed)
 	r.SetScreen(em.Snapshot)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // TestAwayInSessionsView: the person presses ← at Claude's prompt while it
@@ -109,7 +110,7 @@ func minor(version string) int {
 }
 
 // waitView waits until em shows Claude's sessions view.
-func waitView(t *testing.T, em screen.Emulator, d time.Duration) {
+func waitView(t *testing.T, em vt.Emulator, d time.Duration) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()

@@ -26,6 +26,7 @@ import (
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/screen"
 	"github.com/claudewrap/claudewrap/session"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // lockedBuffer is an event log the test can read while the session writes.
@@ -422,13 +423,13 @@ func TestTakeover(t *testing.T) {
 }
 
 // waitQuiet waits until the screen has not changed for quiet, at most limit.
-func waitQuiet(em screen.Emulator, quiet, limit time.Duration) {
+func waitQuiet(em vt.Emulator, quiet, limit time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	for ctx.Err() == nil {
 		seq := em.Snapshot().Seq
 		qctx, qcancel := context.WithTimeout(ctx, quiet)
-		_, err := em.Wait(qctx, func(s screen.Snapshot) bool { return s.Seq != seq })
+		_, err := em.Wait(qctx, func(s vt.Snapshot) bool { return s.Seq != seq })
 		qcancel()
 		if err != nil {
 			return

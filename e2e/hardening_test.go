@@ -35,6 +35,7 @@ import (
 	"github.com/claudewrap/claudewrap/screen"
 	"github.com/claudewrap/claudewrap/session"
 	"github.com/claudewrap/claudewrap/stress"
+	"github.com/claudewrap/claudewrap/vt"
 
 	"github.com/claudewrap/claudewrap/internal/testkit"
 )
@@ -655,7 +656,7 @@ func TestHardRulesHalfWritten(t *testing.T) {
 
 // repainted reports whether Claude has drawn the screen for a width of
 // cols: a horizontal rule (above the form and the prompt) spans it exactly.
-func repainted(s screen.Snapshot, cols int) bool {
+func repainted(s vt.Snapshot, cols int) bool {
 	if s.Cols != cols {
 		return false
 	}
@@ -738,7 +739,7 @@ func TestHardResizeStorm(t *testing.T) {
 					seq := r.host.Screen().Snapshot().Seq
 					ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 					defer cancel()
-					r.host.Screen().Wait(ctx, func(s screen.Snapshot) bool { return s.Seq > seq && repainted(s, cols) })
+					r.host.Screen().Wait(ctx, func(s vt.Snapshot) bool { return s.Seq > seq && repainted(s, cols) })
 					return true
 				}
 				var run *faultRun
@@ -927,7 +928,7 @@ func TestHardSocketAbuse(t *testing.T) {
 						if i == conns/2 {
 							// Half-way: wait for the form, go on over it.
 							ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-							_, err := r.host.Screen().Wait(ctx, func(s screen.Snapshot) bool {
+							_, err := r.host.Screen().Wait(ctx, func(s vt.Snapshot) bool {
 								return strings.Contains(s.Text(), "Which database should we use?")
 							})
 							cancel()

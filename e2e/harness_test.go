@@ -19,6 +19,7 @@ import (
 	"github.com/claudewrap/claudewrap/internal/claudetest"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // forVersions runs f once per pinned Claude Code version, in parallel.
@@ -37,11 +38,11 @@ func forEach(t *testing.T, versions []string, f func(t *testing.T, version strin
 }
 
 // waitText waits until the emulated screen contains every string in want.
-func waitText(t *testing.T, em screen.Emulator, d time.Duration, want ...string) screen.Snapshot {
+func waitText(t *testing.T, em vt.Emulator, d time.Duration, want ...string) vt.Snapshot {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
-	snap, err := em.Wait(ctx, func(s screen.Snapshot) bool {
+	snap, err := em.Wait(ctx, func(s vt.Snapshot) bool {
 		text := s.Text()
 		for _, w := range want {
 			if !strings.Contains(text, w) {
@@ -175,14 +176,14 @@ func TestRunHeadlessRecord(t *testing.T) {
 	})
 }
 
-func replayBytes(b []byte) (screen.Snapshot, error) {
+func replayBytes(b []byte) (vt.Snapshot, error) {
 	h, evs, err := cast.Read(bytes.NewReader(b))
 	if err != nil {
-		return screen.Snapshot{}, err
+		return vt.Snapshot{}, err
 	}
 	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height, Version: h.ClaudeVersion()})
 	if err := cast.Play(evs, -1, em); err != nil {
-		return screen.Snapshot{}, err
+		return vt.Snapshot{}, err
 	}
 	return em.Snapshot(), nil
 }

@@ -10,11 +10,12 @@ import (
 
 	"github.com/claudewrap/claudewrap/cast"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // sawForm replays the run's recording and reports whether some frame held
 // a form for which ok holds: proof that a test met the layout it is about.
-func (r *run) sawForm(t *testing.T, ok func(screen.Snapshot, *screen.Form) bool) bool {
+func (r *run) sawForm(t *testing.T, ok func(vt.Snapshot, *screen.Form) bool) bool {
 	t.Helper()
 	f, err := os.Open(r.cast)
 	if err != nil {
@@ -85,7 +86,7 @@ func TestPreviewWithNotes(t *testing.T) {
 				if len(v) == 0 || !strings.Contains(strings.ReplaceAll(toJSON(v[0]["notes"]), " ", ""), "keepitcollapsible") {
 					t.Errorf("the verified event does not carry the notes Claude recorded\n%s", r)
 				}
-				if !r.sawForm(t, func(_ screen.Snapshot, f *screen.Form) bool { return f.Preview != nil && f.Preview.Editing }) {
+				if !r.sawForm(t, func(_ vt.Snapshot, f *screen.Form) bool { return f.Preview != nil && f.Preview.Editing }) {
 					t.Errorf("the recording never shows the preview layout with notes open\n%s", r)
 				}
 				report("Claude Code %s: preview layout at %s: option and notes recorded and verified (%d keys)", version, size, len(r.find("key")))
@@ -106,10 +107,10 @@ func TestShortTerminal(t *testing.T) {
 		r.answered(t, "toolu_01tall",
 			[]string{`"Which database should we use for the new payments service?"="Redis"`},
 			[]string{`"Which features should we build first?"="API, Auth"`})
-		if !r.sawForm(t, func(_ screen.Snapshot, f *screen.Form) bool { return f.Cut && f.Review == nil }) {
+		if !r.sawForm(t, func(_ vt.Snapshot, f *screen.Form) bool { return f.Cut && f.Review == nil }) {
 			t.Errorf("the recording never shows a form cut at the top\n%s", r)
 		}
-		if !r.sawForm(t, func(_ screen.Snapshot, f *screen.Form) bool { return f.MoreAbove || f.MoreBelow }) {
+		if !r.sawForm(t, func(_ vt.Snapshot, f *screen.Form) bool { return f.MoreAbove || f.MoreBelow }) {
 			t.Errorf("the recording never shows a scrolled option list\n%s", r)
 		}
 		report("Claude Code %s: 16-row terminal, four options, top cut and list scrolled: verified (%d keys)", version, len(r.find("key")))
@@ -135,10 +136,10 @@ func TestReviewPage(t *testing.T) {
 					[]string{`"Which approvals do we need?"=""Say \"hi\" first", "Yes, and always""`,
 						`"Which approvals do we need?"="Say "hi" first, Yes, and always"`},
 					[]string{`"How should we name the service?"="pay-svc"`})
-				barred := r.sawForm(t, func(s screen.Snapshot, f *screen.Form) bool {
+				barred := r.sawForm(t, func(s vt.Snapshot, f *screen.Form) bool {
 					return f.Review != nil && strings.Contains(s.Text(), "│ ● ")
 				})
-				if !r.sawForm(t, func(_ screen.Snapshot, f *screen.Form) bool { return f.Review != nil && len(f.Review.Answers) == 3 }) {
+				if !r.sawForm(t, func(_ vt.Snapshot, f *screen.Form) bool { return f.Review != nil && len(f.Review.Answers) == 3 }) {
 					t.Errorf("the recording never shows the review page with three answers\n%s", r)
 				}
 				report("Claude Code %s: review page at %s (question behind a bar: %t), quoted multi-select labels: verified", version, size, barred)

@@ -13,6 +13,7 @@ import (
 	"github.com/claudewrap/claudewrap/internal/claudetest"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // TestMessageClearsLeftover: a chat message claudewrap sent before, left in
@@ -40,7 +41,7 @@ func TestMessageClearsLeftover(t *testing.T) {
 		h.SendKeys([]byte(leftover))
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		s, err := h.Screen().Wait(ctx, func(s screen.Snapshot) bool {
+		s, err := h.Screen().Wait(ctx, func(s vt.Snapshot) bool {
 			p, ok := screen.Prompt(s)
 			return ok && p == leftover
 		})

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/internal/claudetest"
-	"github.com/claudewrap/claudewrap/screen"
 	"github.com/claudewrap/claudewrap/stress"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // TestLabelNotOffered: a rule that names a label the form does not offer
@@ -85,7 +85,7 @@ type terminalRun struct {
 	ptmx   *os.File
 	mu     sync.Mutex
 	shown  bytes.Buffer
-	screen screen.Emulator // what the person sees
+	screen vt.Emulator // what the person sees
 	done   chan struct{}
 	sb     *claudetest.Sandbox
 	events string

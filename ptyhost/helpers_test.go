@@ -15,11 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claudewrap/claudewrap/vt"
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
-
-	"github.com/claudewrap/claudewrap/screen"
 )
 
 // TestMain turns the test binary into a helper child when asked to, so tests
@@ -193,7 +192,7 @@ func helperChild(mode string, args []string) int {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		snap, err := h.Screen().Wait(ctx, func(s screen.Snapshot) bool { return strings.Contains(s.Text(), "daemon") })
+		snap, err := h.Screen().Wait(ctx, func(s vt.Snapshot) bool { return strings.Contains(s.Text(), "daemon") })
 		if err != nil {
 			fmt.Println(err)
 			return 1
@@ -301,11 +300,11 @@ func startHost(t *testing.T, cfg Config) *Host {
 }
 
 // waitScreen waits until the screen holds want, failing with the last screen.
-func waitScreen(t *testing.T, em screen.Emulator, want string) {
+func waitScreen(t *testing.T, em vt.Emulator, want string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if _, err := em.Wait(ctx, func(s screen.Snapshot) bool { return strings.Contains(s.Text(), want) }); err != nil {
+	if _, err := em.Wait(ctx, func(s vt.Snapshot) bool { return strings.Contains(s.Text(), want) }); err != nil {
 		t.Fatalf("waiting for %q: %v", want, err)
 	}
 }

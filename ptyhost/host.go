@@ -16,6 +16,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/internal/ptyfile"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // Config describes the child and the person's terminal.
@@ -71,7 +72,7 @@ type Host struct {
 	child  *child
 	ptmx   *os.File
 	relay  outRelay // reads ptmx where there is one; else readLoop does
-	screen screen.Emulator
+	screen vt.Emulator
 	term   *terminal // the person's terminal in passthrough, else nil
 	// in reads the person's keys; Cancel stops it once the child is gone,
 	// so that no key typed after is taken from the shell or a prompt.
@@ -222,7 +223,7 @@ func (h *Host) startOnPTY(cols, rows int) (*os.File, error) {
 }
 
 // Screen is the emulated copy of the child's terminal.
-func (h *Host) Screen() screen.Emulator { return h.screen }
+func (h *Host) Screen() vt.Emulator { return h.screen }
 
 // Done is closed when the child has exited and its output has drained.
 func (h *Host) Done() <-chan struct{} { return h.done }

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 
 	"github.com/claudewrap/claudewrap/internal/testkit"
 )
@@ -206,7 +207,7 @@ func TestRestoreLeavesAltScreen(t *testing.T) {
 // person's terminal is taken back to the main screen.
 func TestSkipKeepsAltScreen(t *testing.T) {
 	orig := newScreen
-	newScreen = func(o screen.Options) screen.Emulator { return slowScreen{orig(o)} }
+	newScreen = func(o screen.Options) vt.Emulator { return slowScreen{orig(o)} }
 	t.Cleanup(func() { newScreen = orig })
 
 	cfg, ptmx := onPersonTerminal(t, "altburst")
@@ -317,7 +318,7 @@ func TestPassthroughInputAndRestore(t *testing.T) {
 // stuckScreen is an emulator that takes nothing until open is closed, then
 // records what it is fed.
 type stuckScreen struct {
-	screen.Emulator
+	vt.Emulator
 	open chan struct{}
 	mu   sync.Mutex
 	fed  bytes.Buffer
@@ -341,7 +342,7 @@ func (s *stuckScreen) Write(p []byte) (int, error) {
 func TestPassthroughEmulatorStuck(t *testing.T) {
 	stuck := &stuckScreen{open: make(chan struct{})}
 	orig := newScreen
-	newScreen = func(o screen.Options) screen.Emulator {
+	newScreen = func(o screen.Options) vt.Emulator {
 		stuck.Emulator = orig(o)
 		return stuck
 	}
@@ -419,7 +420,7 @@ func (o *outputTap) bytes() []byte {
 
 // slowScreen is an emulator that takes 20 ms over every write: it falls
 // behind any burst.
-type slowScreen struct{ screen.Emulator }
+type slowScreen struct{ vt.Emulator }
 
 func (s slowScreen) Write(p []byte) (int, error) {
 	time.Sleep(20 * time.Millisecond)
@@ -432,7 +433,7 @@ func (s slowScreen) Write(p []byte) (int, error) {
 // the burst, the redraw at the terminal's own size.
 func TestPassthroughSkipResync(t *testing.T) {
 	orig := newScreen
-	newScreen = func(o screen.Options) screen.Emulator { return slowScreen{orig(o)} }
+	newScreen = func(o screen.Options) vt.Emulator { return slowScreen{orig(o)} }
 	t.Cleanup(func() { newScreen = orig })
 
 	cfg, ptmx := onPersonTerminal(t, "burstredraw")
@@ -441,7 +442,7 @@ func TestPassthroughSkipResync(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	s, err := h.Screen().Wait(ctx, func(s screen.Snapshot) bool {
+	s, err := h.Screen().Wait(ctx, func(s vt.Snapshot) bool {
 		return strings.HasPrefix(s.Text(), "redrawn at 100x30")
 	})
 	if err != nil {
@@ -463,7 +464,7 @@ func TestPassthroughSkipResync(t *testing.T) {
 func TestHeadlessNeverSkips(t *testing.T) {
 	orig := newScreen
 	fed := &countingScreen{}
-	newScreen = func(o screen.Options) screen.Emulator {
+	newScreen = func(o screen.Options) vt.Emulator {
 		fed.Emulator = slowScreen{orig(o)}
 		return fed
 	}
@@ -479,7 +480,7 @@ func TestHeadlessNeverSkips(t *testing.T) {
 }
 
 type countingScreen struct {
-	screen.Emulator
+	vt.Emulator
 	n atomic.Int64
 }
 

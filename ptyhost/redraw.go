@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // Redraw has the child draw its whole screen again, by making the terminal
@@ -30,7 +30,7 @@ func (h *Host) Redraw() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	_, _ = h.screen.Wait(ctx, func(s screen.Snapshot) bool { return s.Seq != seq })
+	_, _ = h.screen.Wait(ctx, func(s vt.Snapshot) bool { return s.Seq != seq })
 	if c, r := h.screen.Size(); c != cols-1 || r != rows {
 		return nil
 	}
@@ -66,11 +66,11 @@ func (h *Host) resizeDrawn(cols, rows int) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	s, err := h.screen.Wait(ctx, func(s screen.Snapshot) bool { return s.Seq != seq })
+	s, err := h.screen.Wait(ctx, func(s vt.Snapshot) bool { return s.Seq != seq })
 	for err == nil {
 		qctx, qcancel := context.WithTimeout(ctx, redrawQuiet)
 		seq = s.Seq
-		s, err = h.screen.Wait(qctx, func(s screen.Snapshot) bool { return s.Seq != seq })
+		s, err = h.screen.Wait(qctx, func(s vt.Snapshot) bool { return s.Seq != seq })
 		qcancel()
 	}
 	return nil

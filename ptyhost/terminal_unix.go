@@ -12,9 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/claudewrap/claudewrap/vt"
 	"golang.org/x/term"
-
-	"github.com/claudewrap/claudewrap/screen"
 )
 
 // terminal is the person's terminal in passthrough.
@@ -30,9 +29,9 @@ type terminal struct {
 // left is the state a child left the person's terminal in, as last
 // emulated, that restoring it depends on.
 type left struct {
-	alt    bool       // on the alternate screen
-	origin bool       // origin mode (DECOM) on
-	cursor screen.Pos // where the cursor is, counted from the screen's top-left corner
+	alt    bool   // on the alternate screen
+	origin bool   // origin mode (DECOM) on
+	cursor vt.Pos // where the cursor is, counted from the screen's top-left corner
 }
 
 // live holds the terminals in raw mode, for [RestoreTerminals].

@@ -1,12 +1,16 @@
 package screen
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/claudewrap/claudewrap/vt"
+)
 
 // SessionsView reports whether s shows Claude Code's sessions view rather
 // than its conversation: ← at its prompt while Claude works moves the
 // conversation to the background (every pinned version), and a form it
 // then asks waits in the view's "Needs input" list, not on the screen
-// (2.1.227 and later). Seen (random forms run 59, seed 1764200000 s008) as
+// (2.1.227 and later). It looks like
 //
 //	Your conversation moved to the background — enter opens it · esc returns to it ·   (2.1.227, 2.1.299)
 //	Your session moved to the background · enter opens it · esc returns to it ·        (2.1.330, 2.1.332)
@@ -23,7 +27,7 @@ import "strings"
 // bottom row, under the rule of its prompt box, is the view's footer, or
 // a row begins with the notice while the prompt box closes the screen
 // (a narrow screen cuts the footer short).
-func SessionsView(s Snapshot) bool {
+func SessionsView(s vt.Snapshot) bool {
 	ls := lines(s)
 	bottom := len(ls) - 1
 	for bottom >= 0 && ls[bottom].blank() {

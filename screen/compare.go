@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // Disagreements compares the question page f with the question the hook
@@ -29,13 +30,11 @@ func (f *Form) Disagreements(q answer.Question) []string {
 
 // Resembles reports whether f may be question q's page with its question's
 // text garbled: the header and every visible option agree, whatever the
-// question shows. A frame cut to a new width before Claude draws at it can
-// cut a wrapped question's first line and keep labels that fit (random
-// forms run 54, 2.1.266 s035 at 80 columns): f then does not Ask q, and is
-// not told from q's page. The same cut can end an option's label early
-// (run 89, 2.1.330 s034 at 73 columns): a label that begins the asked one
-// agrees here. (A next form with the same header and options resembles q
-// too; Claude's record of q tells them apart.)
+// question shows, and a label may be the start of the asked one. A frame cut
+// to a new width before Claude redraws can cut a wrapped question's first
+// line or a label's end and keep the rest, so f does not Ask q and yet is
+// q's page. (A next form with the same header and options resembles q too;
+// Claude's record of q tells them apart.)
 func (f *Form) Resembles(q answer.Question) bool {
 	return f.Review == nil && ((f.Header == "" && f.Cut) || sameHeader(f.Header, q.Header)) && len(f.layoutDisagreements(q, true)) == 0
 }
@@ -147,8 +146,8 @@ func (f *Form) Shows(qs []answer.Question, i int) bool {
 
 // Squash removes what the screen does not show of s, so that text on the
 // screen and text asked compare equal: white space (text the screen wraps
-// may be broken inside a word), and what the emulator gives no cell of its
-// own as Claude Code lays it out (see clusters): zero-width characters
+// may be broken inside a word), and what gets no cell of its own as Claude
+// Code lays it out ([vt.Clusters]): zero-width characters
 // (joiners, variation selectors, combining marks), skin tones, and an emoji
 // joined by a zero-width joiner to a wide character before it; and what
 // Claude draws as U+FFFD or not at all (invisible: a soft hyphen, a zero-
@@ -161,13 +160,13 @@ func (f *Form) Shows(qs []answer.Question, i int) bool {
 func Squash(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	var seqs clusters
+	var seqs vt.Clusters
 	for _, r := range s {
 		if unicode.IsSpace(r) {
-			seqs = clusters{}
+			seqs = vt.Clusters{}
 			continue
 		}
-		if w := runeWidth(r); shown(r, w, seqs.joins(r, w)) {
+		if w := vt.RuneWidth(r); shown(r, w, seqs.Joins(r, w)) {
 			b.WriteRune(r)
 		}
 	}
@@ -177,7 +176,7 @@ func Squash(s string) string {
 // shown reports whether Squash keeps r, w columns wide, joined to the
 // sequence before it or not.
 func shown(r rune, w int, joined bool) bool {
-	return !joined && w != 0 && !isEmojiModifier(r) && r != utf8.RuneError && !answer.Invisible(r) && !isSpacingMark(r)
+	return !joined && w != 0 && !vt.IsEmojiModifier(r) && r != utf8.RuneError && !answer.Invisible(r) && !vt.IsSpacingMark(r)
 }
 
 // Typable reports whether typed text s can show on the screen as typed,
@@ -201,13 +200,13 @@ func CheckText(s string) error {
 	if !utf8.ValidString(s) {
 		return fmt.Errorf("%q is not valid UTF-8: the screen cannot show it as typed", s)
 	}
-	var seqs clusters
+	var seqs vt.Clusters
 	for _, r := range s {
 		if unicode.IsSpace(r) {
-			seqs = clusters{}
+			seqs = vt.Clusters{}
 			continue
 		}
-		if w := runeWidth(r); !shown(r, w, seqs.joins(r, w)) && !isSpacingMark(r) {
+		if w := vt.RuneWidth(r); !shown(r, w, seqs.Joins(r, w)) && !vt.IsSpacingMark(r) {
 			return fmt.Errorf("%q holds %s (%U), which the screen cannot show as typed: typing it could not be confirmed", s, unshownKind(r), r)
 		}
 	}
@@ -218,9 +217,9 @@ func CheckText(s string) error {
 // joined by a zero-width joiner comes after the joiner, which is named.)
 func unshownKind(r rune) string {
 	switch {
-	case isEmojiModifier(r):
+	case vt.IsEmojiModifier(r):
 		return "a skin tone"
-	case r == zeroWidthJoiner:
+	case r == vt.ZeroWidthJoiner:
 		return "a zero-width joiner"
 	case r == utf8.RuneError:
 		return "the replacement character"
@@ -255,18 +254,18 @@ func CheckAnswer(q answer.Question, d answer.Decision) error {
 
 // SquashTyped is the loosest comparison of typed text, the one every
 // version's screen can be held to: without white space, and without
-// spacing marks, which 2.1.321 and older give no cell (see filter.banner).
+// spacing marks, which 2.1.321 and older give no cell (see [New]).
 // Everything else must show as typed. [Typable] uses it.
 func SquashTyped(s string) string { return SquashTypedOn(s, true) }
 
 // SquashTypedOn is typed text as a screen shows it whose spacing marks join
-// their letter or not ([Snapshot.MarksJoin]): without white space and, where
+// their letter or not ([vt.Measure.MarksJoin]): without white space and, where
 // they join, without spacing marks. Where they get a cell (2.1.330 and
 // later) they must show as typed, so "कि" typed does not confirm against a
 // screen showing "की".
 func SquashTypedOn(s string, marksJoin bool) string {
 	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) || marksJoin && isSpacingMark(r) {
+		if unicode.IsSpace(r) || marksJoin && vt.IsSpacingMark(r) {
 			return -1
 		}
 		return r
@@ -290,14 +289,13 @@ func sameHeader(screen, asked string) bool {
 // at the row's end is lost, on a row holding odd text (a word lost whole
 // must hold it):
 //   - "…" in its place (2.1.266 and later): the rest of the word it began
-//     in (random forms run 73, s025: "more, …" then "Dev laptop" on the
-//     next row for "more, 👨‍💻 Dev laptop"; run 75, s006: "Python, नम…"
-//     ending the answer for "Python, नमस्ते");
+//     in ("more, …" then "Dev laptop" on the next row for "more, 👨‍💻 Dev
+//     laptop"; "Python, नम…" ending the answer for "Python, नमस्ते");
 //   - nothing in its place (silent: 2.1.227 and older; Review.Silent): the
 //     rest of a word, up to silentLoss characters as Squash leaves them
-//     ("more," then "Dev laptop"; "Python, नम"; run 76, s035: "tab\the"
-//     for "tab\there"): no more than a wrap leaves at a row's end, and not
-//     a whole label of a multi-select left out, unless a short one.
+//     ("more," then "Dev laptop"; "Python, नम"; "tab\the" for
+//     "tab\there"): no more than a wrap leaves at a row's end, and not a
+//     whole label of a multi-select left out, unless a short one.
 //
 // Nothing else may be missing, and nowhere else. What "…" hid is not seen:
 // a review page cut so cannot tell "नमस्ते" from another odd word that
@@ -365,7 +363,7 @@ func hasRunes(a []rune, i int, r []rune) bool {
 // mark after it in its word, a tab before it; a flag's two letters both
 // stay, and are not), and whether it ends its word.
 func squashMeasured(s string) (out []rune, odd, ends []bool) {
-	var seqs clusters
+	var seqs vt.Clusters
 	word := false // a character of this word was kept
 	tab := false  // a tab before this word (drawn up to 8 columns wide)
 	for _, r := range s {
@@ -373,18 +371,18 @@ func squashMeasured(s string) (out []rune, odd, ends []bool) {
 			if word {
 				ends[len(ends)-1] = true
 			}
-			seqs, word, tab = clusters{}, false, tab || r == '\t'
+			seqs, word, tab = vt.Clusters{}, false, tab || r == '\t'
 			continue
 		}
-		w := runeWidth(r)
-		joined := seqs.joins(r, w)
+		w := vt.RuneWidth(r)
+		joined := seqs.Joins(r, w)
 		if shown(r, w, joined) {
 			out, odd, ends, word = append(out, r), append(odd, tab), append(ends, false), true
 			tab = false
 			continue
 		}
 		n := len(out)
-		if word && (joined || isEmojiModifier(r) || r == zeroWidthJoiner && runeWidth(out[n-1]) == 2 || r == 0xFE0F || r == 0x20E3 || indicMark(r)) {
+		if word && (joined || vt.IsEmojiModifier(r) || r == vt.ZeroWidthJoiner && vt.RuneWidth(out[n-1]) == 2 || r == 0xFE0F || r == 0x20E3 || indicMark(r)) {
 			odd[n-1] = true
 		}
 	}

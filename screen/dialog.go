@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // DialogKind is what a dialog asks about.
@@ -102,7 +104,7 @@ const dialogTail = 3
 // run of rows indented alike, one of them behind the pointer, under a
 // full-width rule; the pointer is never in column 0 (forms and Claude's
 // input box put it there). An AskUserQuestion form is not a dialog.
-func ParseDialog(s Snapshot) (Dialog, bool) {
+func ParseDialog(s vt.Snapshot) (Dialog, bool) {
 	if _, err := Recognize(s); err == nil {
 		return Dialog{}, false
 	}

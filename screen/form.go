@@ -49,7 +49,7 @@ type Form struct {
 	// Focus is the one focused element, or FocusUnknown.
 	Focus Focus
 
-	// MarksJoin is the snapshot's ([Snapshot.MarksJoin]): spacing marks get
+	// MarksJoin is the snapshot's ([vt.Measure.MarksJoin]): spacing marks get
 	// no cell on this page (see [SquashTypedOn]).
 	MarksJoin bool
 }

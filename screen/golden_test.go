@@ -15,6 +15,7 @@ import (
 	"github.com/claudewrap/claudewrap/cast"
 	"github.com/claudewrap/claudewrap/internal/claudetest"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -39,13 +40,13 @@ func recordings(t testing.TB) []string {
 
 // replay feeds a recording's output to a fresh emulator, each event split
 // into chunks of the given size (0: whole events).
-func replay(t testing.TB, path string, chunk int) screen.Snapshot {
+func replay(t testing.TB, path string, chunk int) vt.Snapshot {
 	t.Helper()
 	return replayAt(t, path, chunk, -1)
 }
 
 // replayAt is replay up to at seconds into the recording (-1: to its end).
-func replayAt(t testing.TB, path string, chunk int, at float64) screen.Snapshot {
+func replayAt(t testing.TB, path string, chunk int, at float64) vt.Snapshot {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -71,7 +72,7 @@ func replayAt(t testing.TB, path string, chunk int, at float64) screen.Snapshot 
 }
 
 type chunked struct {
-	screen.Emulator
+	vt.Emulator
 	n int
 }
 
@@ -89,7 +90,7 @@ func (c chunked) Write(p []byte) (int, error) {
 
 // describe is what a golden file holds: the recognised form, or why none
 // and the dialog on the screen, if any.
-func describe(s screen.Snapshot) string {
+func describe(s vt.Snapshot) string {
 	f, err := screen.Recognize(s)
 	if err != nil {
 		out := err.Error() + "\n"
@@ -229,8 +230,8 @@ func TestANSIRedrawsSnapshot(t *testing.T) {
 		for y := range want.Cells {
 			for x, c := range want.Cells[y] {
 				g := got.Cells[y][x]
-				c.Attr &^= screen.Reverse
-				g.Attr &^= screen.Reverse
+				c.Attr &^= vt.Reverse
+				g.Attr &^= vt.Reverse
 				if g != c {
 					t.Fatalf("%s: cell %d,%d is %+v, want %+v\n%s", rec, x, y, g, c, got.Text())
 				}
@@ -330,7 +331,7 @@ func TestWrappedTabTitle(t *testing.T) {
 			cells := slices.Clone(snap.Cells)
 			cells[y] = slices.Clone(cells[y])
 			for x := range cells[y] {
-				cells[y][x].BG = screen.DefaultBG
+				cells[y][x].BG = vt.DefaultBG
 			}
 			snap.Cells = cells
 			if _, err := screen.Recognize(snap); err == nil || !strings.Contains(err.Error(), "no blank line under the header") {
@@ -348,8 +349,8 @@ func TestWrappedTabTitle(t *testing.T) {
 // then does not end the question asked: no key.
 func TestWrappedTabTitleCut(t *testing.T) {
 	const question = "Which test runner should we use for part 4?"
-	plain := screen.Cell{Char: 'x', FG: screen.DefaultFG, BG: screen.DefaultBG}
-	blank := screen.Cell{Char: ' ', FG: screen.DefaultFG, BG: screen.DefaultBG}
+	plain := vt.Cell{Char: 'x', FG: vt.DefaultFG, BG: vt.DefaultBG}
+	blank := vt.Cell{Char: ' ', FG: vt.DefaultFG, BG: vt.DefaultBG}
 	for _, v := range byHand {
 		t.Run(v, func(t *testing.T) {
 			snap := replay(t, "../testdata/screens/"+v+"/stress-4034-s020-40x20.cast", 0)
@@ -366,25 +367,25 @@ func TestWrappedTabTitleCut(t *testing.T) {
 			}
 			for _, tc := range []struct {
 				name  string
-				edit  func(cells [][]screen.Cell)
+				edit  func(cells [][]vt.Cell)
 				whole bool // the question's own rows are left
 			}{
-				{"in the terminal's colours", func(cells [][]screen.Cell) {
+				{"in the terminal's colours", func(cells [][]vt.Cell) {
 					for x := range cells[0] {
-						cells[0][x].BG = screen.DefaultBG
+						cells[0][x].BG = vt.DefaultBG
 					}
 				}, true},
 				// The way a header chip is drawn.
-				{"on its colour from the left edge", func(cells [][]screen.Cell) {
+				{"on its colour from the left edge", func(cells [][]vt.Cell) {
 					cells[0][0].BG = cells[0][strings.IndexRune(rows[0], 'D')].BG
 				}, true},
-				{"with text at the left edge", func(cells [][]screen.Cell) {
+				{"with text at the left edge", func(cells [][]vt.Cell) {
 					cells[0][0] = plain
 				}, true},
-				{"above another row", func(cells [][]screen.Cell) {
+				{"above another row", func(cells [][]vt.Cell) {
 					cells[1][0] = plain
 				}, true},
-				{"above no question", func(cells [][]screen.Cell) {
+				{"above no question", func(cells [][]vt.Cell) {
 					for _, y := range []int{2, 3} {
 						for x := range cells[y] {
 							cells[y][x] = blank
@@ -605,7 +606,7 @@ func opts(labels ...string) []answer.Option {
 
 // withRow is s with row y's characters replaced by text (blank after it),
 // colours and attributes kept.
-func withRow(s screen.Snapshot, y int, text string) screen.Snapshot {
+func withRow(s vt.Snapshot, y int, text string) vt.Snapshot {
 	cells := slices.Clone(s.Cells)
 	cells[y] = slices.Clone(cells[y])
 	r := []rune(text)
@@ -1336,7 +1337,7 @@ func TestSameBesidePointer(t *testing.T) {
 
 // flipped returns s with the first character of text, on the first row
 // that holds it, changed; its rows before text hold no wide character.
-func flipped(s screen.Snapshot, text string) (screen.Snapshot, bool) {
+func flipped(s vt.Snapshot, text string) (vt.Snapshot, bool) {
 	for y := range s.Cells {
 		line := s.Line(y)
 		if i := strings.Index(line, text); i >= 0 {

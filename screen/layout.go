@@ -73,11 +73,11 @@ package screen
 //     leave them all out;
 //   - 2.1.321 and older measure a spacing mark (a Devanagari vowel sign)
 //     as part of its letter and draw what follows there; 2.1.330 gives it
-//     a column, as terminals do (the emulator follows the banner's version);
+//     a column, as terminals do (New follows the banner's version);
 //   - every version measures a keycap ("1️⃣", drawn "1⃣" from 2.1.266 on)
 //     as two columns, where a terminal gives it one; 2.1.266 to 2.1.321
 //     draw a preview layout's option row as one run, what follows the
-//     keycap unmoved, so the emulator gives it two (filter.print);
+//     keycap unmoved, so New's emulator gives it two (vt.Measure);
 //   - a lone Esc takes about half a second to act on 2.1.197;
 //   - in Claude's vim mode (editorMode "vim"), 2.1.321 and later type
 //     "Type something" in vim's insert mode: the footer then begins

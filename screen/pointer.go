@@ -1,5 +1,7 @@
 package screen
 
+import "github.com/claudewrap/claudewrap/vt"
+
 // SameBesidePointer reports whether a and b hold the same characters but
 // for what Claude's fullscreen renderer draws after the person's pointer
 // (2.1.299 and later; recordings fullscreen-hover): the row under it shaded
@@ -8,7 +10,7 @@ package screen
 // parks it. None of it says anything about Claude working. The logo is the
 // cells left of "Claude Code" on the banner's row, the row above it and
 // the two below.
-func SameBesidePointer(a, b Snapshot) bool {
+func SameBesidePointer(a, b vt.Snapshot) bool {
 	if a.Cols != b.Cols || a.Rows != b.Rows || a.CursorVisible != b.CursorVisible ||
 		a.AltScreen != b.AltScreen || len(a.Cells) != len(b.Cells) {
 		return false
@@ -37,7 +39,7 @@ func SameBesidePointer(a, b Snapshot) bool {
 
 // logoAt returns the row of Claude's banner and the column its
 // "Claude Code" begins at, past a logo; -1, 0 when no row holds one.
-func logoAt(s Snapshot) (row, col int) {
+func logoAt(s vt.Snapshot) (row, col int) {
 	for y, r := range s.Cells {
 		for x := 1; x < len(r); x++ {
 			if r[x].Char == 'C' && rowHas(r[x:], "Claude Code v") {

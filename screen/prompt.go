@@ -1,12 +1,16 @@
 package screen
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/claudewrap/claudewrap/vt"
+)
 
 // Prompt finds Claude's own input box — a "❯" line between two rules, the
 // bottom rule possibly several lines further down when the input wraps —
 // and returns the text in it. ok is false when no input box shows (e.g. a
 // form or a dialog has taken its place).
-func Prompt(s Snapshot) (text string, ok bool) {
+func Prompt(s vt.Snapshot) (text string, ok bool) {
 	text, _, ok = promptBox(lines(s), s.Cols)
 	return text, ok
 }
@@ -41,7 +45,7 @@ func echoLine(l line) bool {
 // leaves out, spacing marks too on every version (see [Squash]): a count,
 // never a confirmation of what was typed. With no input box on the screen
 // there is nothing to count above: 0.
-func Echoes(s Snapshot, text string) int {
+func Echoes(s vt.Snapshot, text string) int {
 	want := Squash(text)
 	ls := lines(s)
 	_, top, ok := promptBox(ls, s.Cols)
@@ -78,7 +82,7 @@ const interruptHint = "esc to interrupt"
 
 // Working reports whether Claude's screen shows a turn running: its input
 // box with the interrupt hint under it.
-func Working(s Snapshot) bool {
+func Working(s vt.Snapshot) bool {
 	ls := lines(s)
 	_, top, ok := promptBox(ls, s.Cols)
 	if !ok {

@@ -5,23 +5,18 @@ import (
 	"strconv"
 )
 
-// Typed reports whether input from the person's terminal holds
-// anything but the terminal's own reports (replies to Claude's queries,
-// focus events), which arrive on the same stdin and must not count as the
-// person taking a form over. A report is read strictly, so that no key
-// passes for one: a key missed would leave claudewrap pressing keys while
-// the person types, worse than a form handed over for nothing. A report cut
-// in two counts as typed (a handover, never a missed key); ptyhost passes
-// one on whole when its rest follows within 50 ms (see its joiner).
+// Typed reports whether input from the person's terminal holds anything
+// but the terminal's own reports (replies to Claude's queries, focus
+// events), which arrive on the same input and must not count as the person
+// taking a form over. Reports are read strictly, so that no key passes for
+// one; a report cut in two counts as typed (ptyhost passes one on whole when
+// its rest follows within 50 ms).
 //
-// The pointer moving with no button held, reported because Claude's
-// fullscreen renderer asks for every motion (?1003h), is no key either: it
-// moves no focus (an Enter after it chose the focused row on every pinned
-// version: recordings fullscreen-hover-enter). But Claude Code before
-// 2.1.299 marks the option under the pointer with a second "❯", which
-// leaves the page unreadable (fullscreen-hover), so for those versions,
-// and when the version (as [Snapshot.Version]) is not known, it counts as
-// the person's. A click, a drag or the wheel always does.
+// Pointer motion with no button held (Claude's fullscreen renderer asks
+// for it, ?1003h) is no key either where Claude draws nothing on a form for
+// it ([PointerInert]); before that version, or when the version
+// ([vt.Measure.Version]) is not known, it counts as the person's. A click,
+// a drag or the wheel always does.
 func Typed(p []byte, version string) bool { return len(keys(p, PointerInert(version))) > 0 }
 
 // PointerVersion is the first Claude Code that draws nothing on a form for
@@ -30,7 +25,7 @@ func Typed(p []byte, version string) bool { return len(keys(p, PointerInert(vers
 // pointer.
 const PointerVersion = "2.1.299"
 
-// PointerInert reports whether Claude Code version (as [Snapshot.Version])
+// PointerInert reports whether Claude Code version (as [vt.Measure.Version])
 // draws nothing on a form for the pointer moving: PointerVersion or later.
 // A version not known does not.
 func PointerInert(version string) bool {

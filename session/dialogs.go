@@ -15,6 +15,7 @@ import (
 	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // Permitter decides tools' permission requests. rules.Set is one.
@@ -133,7 +134,7 @@ func (s *session) permission(m hook.Message) {
 // that waits for input for ever, a rule that fails the run. Said once, as a
 // blocked event with the reason and the screen; Claude is ended, and the
 // run exits 7.
-func (s *session) block(reason string, snap *screen.Snapshot) {
+func (s *session) block(reason string, snap *vt.Snapshot) {
 	s.mu.Lock()
 	if s.report.Blocked != "" {
 		s.mu.Unlock()
@@ -198,7 +199,7 @@ func (s *session) watchDialogs(ctx context.Context) {
 	)
 	for {
 		wctx, cancel := context.WithTimeout(ctx, 250*time.Millisecond)
-		snap, err := em.Wait(wctx, func(sn screen.Snapshot) bool { return sn.Seq != seq })
+		snap, err := em.Wait(wctx, func(sn vt.Snapshot) bool { return sn.Seq != seq })
 		cancel()
 		if ctx.Err() != nil {
 			return

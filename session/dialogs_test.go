@@ -16,12 +16,13 @@ import (
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // dialogChild is Claude showing one permission prompt: arrows move its
 // pointer, Enter picks the option and the dialog goes.
 type dialogChild struct {
-	em     screen.Emulator
+	em     vt.Emulator
 	done   chan struct{}
 	once   sync.Once
 	chosen chan struct{} // closed on Enter
@@ -88,10 +89,10 @@ func (c *dialogChild) Picked() string {
 	return c.picked
 }
 
-func (c *dialogChild) Screen() screen.Emulator { return c.em }
-func (c *dialogChild) Redraw() error           { return nil }
-func (c *dialogChild) SetRows(int) error       { return nil }
-func (c *dialogChild) Done() <-chan struct{}   { return c.done }
+func (c *dialogChild) Screen() vt.Emulator   { return c.em }
+func (c *dialogChild) Redraw() error         { return nil }
+func (c *dialogChild) SetRows(int) error     { return nil }
+func (c *dialogChild) Done() <-chan struct{} { return c.done }
 func (c *dialogChild) Wait() (ptyhost.Status, error) {
 	return ptyhost.Status{}, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // start queues f to be answered with the decisions, unless this is a dry
@@ -142,7 +143,7 @@ func (s *session) drive(f *form, ds []answer.Decision, driven chan struct{}) {
 			return
 		}
 		if yields < maxYields {
-			cfg.Elsewhere = func(snap screen.Snapshot) bool { return s.showsOther(f, snap) }
+			cfg.Elsewhere = func(snap vt.Snapshot) bool { return s.showsOther(f, snap) }
 		} else {
 			cfg.Elsewhere = nil
 		}
@@ -194,7 +195,7 @@ func (s *session) drive(f *form, ds []answer.Decision, driven chan struct{}) {
 // or the session ended.
 func (s *session) awaitTurn(ctx context.Context, f *form, cancel context.CancelFunc) bool {
 	var gone, turn bool
-	try := func(snap screen.Snapshot) bool {
+	try := func(snap vt.Snapshot) bool {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		switch {
@@ -214,7 +215,7 @@ func (s *session) awaitTurn(ctx context.Context, f *form, cancel context.CancelF
 // lookUntil calls try on the screen until it reports true or ctx ends:
 // on each new screen as it settles, on the screen as it is when a form
 // changes state, and every turnPoll.
-func (s *session) lookUntil(ctx context.Context, try func(screen.Snapshot) bool) {
+func (s *session) lookUntil(ctx context.Context, try func(vt.Snapshot) bool) {
 	for !try(s.child.Screen().Snapshot()) {
 		s.mu.Lock()
 		changed := s.changed
@@ -360,16 +361,16 @@ func (s *session) cancelFailed(f *form) {
 	em := s.child.Screen()
 	before := em.Snapshot()
 	_ = askflow.Dismiss(s.keys)
-	var closed func(screen.Snapshot) bool
+	var closed func(vt.Snapshot) bool
 	switch {
 	case askflow.NotesOpen(before, f.questions):
-		closed = func(sn screen.Snapshot) bool { return askflow.NotesClosed(sn, f.questions) }
+		closed = func(sn vt.Snapshot) bool { return askflow.NotesClosed(sn, f.questions) }
 	case askflow.InsertMode(before, f.questions):
-		closed = func(sn screen.Snapshot) bool { return askflow.InsertLeft(sn, f.questions) }
+		closed = func(sn vt.Snapshot) bool { return askflow.InsertLeft(sn, f.questions) }
 	}
 	if closed != nil {
 		ctx, cancel := context.WithTimeout(s.ctx, escWait)
-		_, err := em.Wait(ctx, func(sn screen.Snapshot) bool { return sn.Seq != before.Seq && closed(sn) })
+		_, err := em.Wait(ctx, func(sn vt.Snapshot) bool { return sn.Seq != before.Seq && closed(sn) })
 		cancel()
 		if err == nil {
 			_ = askflow.Dismiss(s.keys)
@@ -378,7 +379,7 @@ func (s *session) cancelFailed(f *form) {
 	// Cancelled once it is seen gone (2.1.197 acts on an Esc half a
 	// second late), not before.
 	ctx, cancel := context.WithTimeout(s.ctx, escWait)
-	_, err := em.Wait(ctx, func(sn screen.Snapshot) bool { return !askflow.Showing(sn, f.questions) })
+	_, err := em.Wait(ctx, func(sn vt.Snapshot) bool { return !askflow.Showing(sn, f.questions) })
 	cancel()
 	if err != nil && s.ctx.Err() == nil {
 		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": fmt.Sprintf("Esc did not take the form away within %v: it is still on Claude's screen", escWait)})
@@ -410,7 +411,7 @@ func (s *session) cancelFailed(f *form) {
 // keeps changing without showing f for the idle limit (see lookBounded).
 func (s *session) cancelOnSight(f *form, turn int) {
 	over, seen := false, false
-	try := func(snap screen.Snapshot) bool {
+	try := func(snap vt.Snapshot) bool {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.turns != turn {
@@ -522,7 +523,7 @@ func (s *session) cancelOnSight(f *form, turn int) {
 // with a changing one. It ends the run (blocked) and reports true when it
 // gives up; with no limit (--idle-timeout 0) it looks until done or the
 // run ends.
-func (s *session) lookBounded(f *form, try func(screen.Snapshot) bool, done func() bool, limit time.Duration, start time.Time, redrawn bool) bool {
+func (s *session) lookBounded(f *form, try func(vt.Snapshot) bool, done func() bool, limit time.Duration, start time.Time, redrawn bool) bool {
 	if limit < 0 {
 		s.lookUntil(s.ctx, try)
 		return false
@@ -716,7 +717,7 @@ func (s *session) writeBundle(f *form, ds []answer.Decision, ae *askflow.Error) 
 // redrawable is Claude's emulated screen as askflow reads it, able to have
 // Claude redraw it.
 type redrawable struct {
-	screen.Emulator
+	vt.Emulator
 	child Child
 }
 

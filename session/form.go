@@ -10,7 +10,7 @@ import (
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
-	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // state is where a form is in its life. Each form moves only along these
@@ -204,7 +204,7 @@ const aloneWait = time.Second
 // decided), the one the screen shows goes, and of two alike the first
 // asked (see twinLocked). Until the screen shows any of them, the first
 // asked waits, at most turnWait.
-func (s *session) turnLocked(f *form, snap screen.Snapshot) bool {
+func (s *session) turnLocked(f *form, snap vt.Snapshot) bool {
 	var waiting []*form
 	first := true
 	for _, g := range s.forms {
@@ -246,7 +246,7 @@ func (s *session) turnLocked(f *form, snap screen.Snapshot) bool {
 // showsOther reports whether snap shows, instead of f, another form
 // waiting its turn (for askflow.Config.Elsewhere). A form with f's
 // questions cannot be told from f, so the screen must not show f's.
-func (s *session) showsOther(f *form, snap screen.Snapshot) bool {
+func (s *session) showsOther(f *form, snap vt.Snapshot) bool {
 	if askflow.Showing(snap, f.questions) {
 		return false
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/events"
-	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // A key claudewrap sends takes a moment to show on the screen. A person who
@@ -127,7 +127,7 @@ func (s *session) undoInflight() {
 	ctx, cancel := context.WithTimeout(s.ctx, undoWait)
 	defer cancel()
 	em := s.child.Screen()
-	if _, err := em.Wait(ctx, func(sn screen.Snapshot) bool { return sn.Seq != lk.seq }); err != nil {
+	if _, err := em.Wait(ctx, func(sn vt.Snapshot) bool { return sn.Seq != lk.seq }); err != nil {
 		s.log.Emit("error", events.Fields{"message": "claudewrap's " + name + " never showed after you typed: not taken back"})
 		return
 	}

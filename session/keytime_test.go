@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 type nopKeys struct{ n int }
@@ -62,7 +62,7 @@ func TestTurnAfterHookAnswer(t *testing.T) {
 		f := &form{seq: 1, asked: long, state: queued}
 		g := &form{seq: 2, asked: long, state: submitted, viaHook: viaHook}
 		s := &session{forms: map[string]*form{"toolu_1": f, "toolu_2": g}}
-		if got := s.turnLocked(f, screen.Snapshot{}); got != viaHook {
+		if got := s.turnLocked(f, vt.Snapshot{}); got != viaHook {
 			t.Errorf("later form submitted (via hook %t): turnLocked = %t, want %t", viaHook, got, viaHook)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/rules"
-	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // TestRunEndsWhenItsContextEnds: when the caller's context ends, Claude is
@@ -46,7 +46,7 @@ func TestRunEndsWhenItsContextEnds(t *testing.T) {
 	case h := <-started:
 		wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer wcancel()
-		if _, err := h.Screen().Wait(wctx, func(s screen.Snapshot) bool { return strings.Contains(s.Text(), "ready") }); err != nil {
+		if _, err := h.Screen().Wait(wctx, func(s vt.Snapshot) bool { return strings.Contains(s.Text(), "ready") }); err != nil {
 			t.Fatalf("the stand-in never started: %v", err)
 		}
 	case <-time.After(10 * time.Second):

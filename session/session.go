@@ -18,7 +18,7 @@ import (
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
-	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // Decider decides the answer to one question. rules.Set is one.
@@ -36,7 +36,7 @@ type Asker interface {
 // *ptyhost.Host is one, and the tests' fake Claude another.
 type Child interface {
 	// Screen is the emulated copy of Claude's screen.
-	Screen() screen.Emulator
+	Screen() vt.Emulator
 	SendKeys(p []byte) error
 	// Redraw has Claude draw its whole screen again.
 	Redraw() error

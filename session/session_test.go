@@ -23,7 +23,7 @@ import (
 	"github.com/claudewrap/claudewrap/internal/transcript"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/rules"
-	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // The form's life in a session, driven against the fake Claude: make unit
@@ -1211,7 +1211,7 @@ func TestCancelOnSightTall(t *testing.T) {
 	// The rows come back once the form is cancelled (after its Esc).
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if s, err := c.Screen().Wait(ctx, func(s screen.Snapshot) bool { return s.Rows == 40 }); err != nil {
+	if s, err := c.Screen().Wait(ctx, func(s vt.Snapshot) bool { return s.Rows == 40 }); err != nil {
 		t.Errorf("the terminal stayed %d rows tall, want its 40 back", s.Rows)
 	}
 	r.end()

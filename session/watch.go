@@ -8,6 +8,7 @@ import (
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/internal/transcript"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // input sees what the person types into Claude's terminal: any key (not the
@@ -70,7 +71,7 @@ func (s *session) escaped(f *form, at time.Time) {
 	ctx, cancel := context.WithTimeout(s.ctx, escWait)
 	defer cancel()
 	em := s.child.Screen()
-	gone := func(sn screen.Snapshot) bool { return !askflow.FormShown(sn) }
+	gone := func(sn vt.Snapshot) bool { return !askflow.FormShown(sn) }
 	for {
 		if _, err := em.Wait(ctx, gone); err != nil {
 			return // still there: the Esc closed something else (notes, a text row)
@@ -262,7 +263,7 @@ func (s *session) watchForms(ctx context.Context) {
 			}
 		}
 		// Wait for this form to go before watching for the next.
-		if _, err := em.Wait(ctx, func(sn screen.Snapshot) bool { return !askflow.FormShown(sn) }); err != nil {
+		if _, err := em.Wait(ctx, func(sn vt.Snapshot) bool { return !askflow.FormShown(sn) }); err != nil {
 			return
 		}
 	}

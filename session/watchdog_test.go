@@ -14,13 +14,14 @@ import (
 	"github.com/claudewrap/claudewrap/internal/testkit"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // idleChild is Claude at its prompt with nothing to ask: its screen stays
 // still, or it streams output (draw), until it exits by itself after life
 // or is signalled.
 type idleChild struct {
-	em   screen.Emulator
+	em   vt.Emulator
 	done chan struct{}
 	once sync.Once
 }
@@ -28,7 +29,7 @@ type idleChild struct {
 // newIdleChild starts a child that lives for life; draw, if set, is called
 // every few milliseconds meanwhile with the line number, as a program
 // streaming output writes.
-func newIdleChild(life time.Duration, draw func(em screen.Emulator, n int)) *idleChild {
+func newIdleChild(life time.Duration, draw func(em vt.Emulator, n int)) *idleChild {
 	c := &idleChild{em: screen.New(screen.Options{Cols: 80, Rows: 20}), done: make(chan struct{})}
 	_, _ = c.em.Write([]byte("\x1b[2J\x1b[H╭───╮\r\n│ > │\r\n╰───╯\r\n"))
 	exit := time.AfterFunc(life, c.exit)
@@ -51,7 +52,7 @@ func newIdleChild(life time.Duration, draw func(em screen.Emulator, n int)) *idl
 }
 
 func (c *idleChild) exit()                         { c.once.Do(func() { close(c.done) }) }
-func (c *idleChild) Screen() screen.Emulator       { return c.em }
+func (c *idleChild) Screen() vt.Emulator           { return c.em }
 func (c *idleChild) SendKeys([]byte) error         { return nil }
 func (c *idleChild) Redraw() error                 { return nil }
 func (c *idleChild) SetRows(int) error             { return nil }
@@ -66,13 +67,13 @@ func (c *idleChild) Signal(os.Signal) error        { c.exit(); return nil }
 // settling, or whose changes the emulator skipped, is not idle.
 func TestWatchdogs(t *testing.T) {
 	const life = 1500 * time.Millisecond // the child's, unless the watchdog ends it first
-	stream := func(em screen.Emulator, n int) { fmt.Fprintf(em, "line %d of a long stream\r\n", n) }
-	skip := func(em screen.Emulator, n int) { em.Skip(fmt.Appendf(nil, "line %d, behind\r\n", n)) }
+	stream := func(em vt.Emulator, n int) { fmt.Fprintf(em, "line %d of a long stream\r\n", n) }
+	skip := func(em vt.Emulator, n int) { em.Skip(fmt.Appendf(nil, "line %d, behind\r\n", n)) }
 	for _, tc := range []struct {
 		name    string
 		idle    time.Duration
 		started bool // Claude sends SessionStart
-		draw    func(em screen.Emulator, n int)
+		draw    func(em vt.Emulator, n int)
 		blocked string // "" for a run that is not ended
 	}{
 		{"session started", 0, true, nil, ""},

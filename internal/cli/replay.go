@@ -15,6 +15,7 @@ import (
 	"github.com/claudewrap/claudewrap/internal/safe"
 	"github.com/claudewrap/claudewrap/internal/safefile"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // ReplayOptions are the flags of `claudewrap replay`.
@@ -138,7 +139,7 @@ func printBundle(w io.Writer, rep *bundle.Report, form *screen.Form) {
 // after "Chat about this" on form rep.ToolUseID), and what the replayed
 // screen shows of it: Claude's prompt holding it, and Claude's echoes of it
 // as sent.
-func printMessageBundle(w io.Writer, rep *bundle.Report, snap screen.Snapshot) {
+func printMessageBundle(w io.Writer, rep *bundle.Report, snap vt.Snapshot) {
 	fmt.Fprintln(w)
 	printLine(w, "--- bug report: the chat message after form %s: %s (after %d keys) ---", rep.ToolUseID, rep.Reason, rep.Keys)
 	if len(rep.Decisions) == 0 {
@@ -165,17 +166,17 @@ func printMessageBundle(w io.Writer, rep *bundle.Report, snap screen.Snapshot) {
 
 // replay feeds a recording through a fresh emulator, event by event, and
 // returns the screen.
-func replay(r io.Reader, at float64) (screen.Snapshot, error) {
+func replay(r io.Reader, at float64) (vt.Snapshot, error) {
 	rd, err := cast.NewReader(r)
 	if err != nil {
-		return screen.Snapshot{}, err
+		return vt.Snapshot{}, err
 	}
 	h := rd.Header
 	// The recording's Claude Code version measures spacing marks as they
 	// were measured live; its banner, where it shows one, still overrides.
 	em := screen.New(screen.Options{Cols: h.Width, Rows: h.Height, Version: h.ClaudeVersion()})
 	if err := rd.Play(at, em); err != nil {
-		return screen.Snapshot{}, err
+		return vt.Snapshot{}, err
 	}
 	return em.Snapshot(), nil
 }

@@ -1,6 +1,6 @@
 // Package fakeclaude is a model of Claude Code 2.1.330's AskUserQuestion
 // form for unit tests. A [Claude] draws the form into a real
-// screen.Emulator as the recorded screens show it, takes keys a little
+// vt.Emulator as the recorded screens show it, takes keys a little
 // later on a goroutine of its own as a real TUI does, and records what
 // Claude would report and every key; [Faults] make it misbehave.
 //

@@ -8,6 +8,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // Question is one question of the fake form.
@@ -192,7 +193,7 @@ type pending struct {
 // Claude is the fake form. Create it with New.
 type Claude struct {
 	t  testing.TB
-	em screen.Emulator
+	em vt.Emulator
 	f  Faults
 
 	mu        sync.Mutex
@@ -402,7 +403,7 @@ func (fc *Claude) Garble() {
 }
 
 // Screen is the emulated terminal the fake draws into.
-func (fc *Claude) Screen() screen.Emulator { return fc.em }
+func (fc *Claude) Screen() vt.Emulator { return fc.em }
 
 // OnState has fn called, on the fake's goroutine, whenever its state
 // changes (the form shows, is submitted, cancelled, ...).

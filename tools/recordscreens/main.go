@@ -61,7 +61,7 @@ import (
 	"github.com/claudewrap/claudewrap/fakeapi"
 	"github.com/claudewrap/claudewrap/internal/claudetest"
 	"github.com/claudewrap/claudewrap/ptyhost"
-	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 const (
@@ -331,14 +331,14 @@ func play(h *ptyhost.Host, g *gate, steps []Step) error {
 		switch {
 		case s.Wait != "":
 			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-			_, err := em.Wait(ctx, func(s screen.Snapshot) bool { return strings.Contains(s.Text(), steps[i].Wait) })
+			_, err := em.Wait(ctx, func(s vt.Snapshot) bool { return strings.Contains(s.Text(), steps[i].Wait) })
 			cancel()
 			if err != nil {
 				return fmt.Errorf("step %d: waiting for %q: %w", i+1, s.Wait, err)
 			}
 		case s.Gone != "":
 			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-			_, err := em.Wait(ctx, func(s screen.Snapshot) bool { return !strings.Contains(s.Text(), steps[i].Gone) })
+			_, err := em.Wait(ctx, func(s vt.Snapshot) bool { return !strings.Contains(s.Text(), steps[i].Gone) })
 			cancel()
 			if err != nil {
 				return fmt.Errorf("step %d: waiting for %q to go: %w", i+1, s.Gone, err)
@@ -352,7 +352,7 @@ func play(h *ptyhost.Host, g *gate, steps []Step) error {
 					return fmt.Errorf("step %d: %w", i+1, err)
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), keyLimit)
-				em.Wait(ctx, func(s screen.Snapshot) bool { return s.Seq != before }) // unchanged is fine too
+				em.Wait(ctx, func(s vt.Snapshot) bool { return s.Seq != before }) // unchanged is fine too
 				cancel()
 			}
 		case s.Text != "":
@@ -376,12 +376,12 @@ func play(h *ptyhost.Host, g *gate, steps []Step) error {
 }
 
 // settle waits until no change has reached the screen for stillFor.
-func settle(em screen.Emulator) error {
+func settle(em vt.Emulator) error {
 	deadline := time.Now().Add(settleLimit)
 	last := em.Snapshot()
 	for time.Now().Before(deadline) {
 		ctx, cancel := context.WithTimeout(context.Background(), stillFor)
-		s, err := em.Wait(ctx, func(s screen.Snapshot) bool { return s.Seq != last.Seq })
+		s, err := em.Wait(ctx, func(s vt.Snapshot) bool { return s.Seq != last.Seq })
 		cancel()
 		if err != nil {
 			return nil // nothing changed for stillFor

@@ -1,4 +1,4 @@
-package screen
+package vt
 
 import (
 	"bytes"
@@ -13,7 +13,8 @@ type screenTest struct {
 	in         []string // chunks as the child might write them
 	want       []string // rows from the top; rows below must be blank
 	cursor     Pos
-	replies    string // wanted answers on Options.Replies
+	replies    string  // wanted answers on Options.Replies
+	measure    Measure // Options.Measure
 	check      func(t *testing.T, s Snapshot)
 }
 
@@ -91,20 +92,30 @@ var screenTests = []screenTest{
 		cursor: Pos{5, 0},
 	},
 	{
-		// Claude Code measures an emoji sequence as its first emoji and
+		// A program that measures an emoji sequence as its first emoji
 		// draws what follows it two columns on.
 		name: "an emoji joined by ZWJ, and a skin tone, join the emoji before them",
 		cols: 20, rows: 2,
-		in:     []string{"👨\u200d💻x", "👨\u200d👩\u200d👧", "👍\U0001F3FDy"},
-		want:   []string{"👨x👨👍y"},
-		cursor: Pos{8, 0},
+		in:      []string{"👨\u200d💻x", "👨\u200d👩\u200d👧", "👍\U0001F3FDy"},
+		want:    []string{"👨x👨👍y"},
+		cursor:  Pos{8, 0},
+		measure: Measure{EmojiSequences: true},
 	},
 	{
 		name: "a ZWJ joins nothing across text, a control or a sequence",
 		cols: 20, rows: 2,
-		in:     []string{"a\u200d💻", "👨\u200d\x1b[m💻", "👨\u200d\a💻", "x\U0001F3FD"},
-		want:   []string{"a💻👨💻👨💻x\U0001F3FD"},
-		cursor: Pos{14, 0},
+		in:      []string{"a\u200d💻", "👨\u200d\x1b[m💻", "👨\u200d\a💻", "x\U0001F3FD"},
+		want:    []string{"a💻👨💻👨💻x\U0001F3FD"},
+		cursor:  Pos{14, 0},
+		measure: Measure{EmojiSequences: true},
+	},
+	{
+		// xterm gives each emoji of a sequence its own two columns.
+		name: "emoji sequences as xterm measures them",
+		cols: 20, rows: 2,
+		in:     []string{"👨\u200d💻x", "👍\U0001F3FDy", "1\u20e3z"},
+		want:   []string{"👨💻x👍\U0001F3FDy1z"},
+		cursor: Pos{12, 0},
 	},
 	{
 		name: "invalid UTF-8, C1 controls and the placeholder rune",
@@ -389,6 +400,187 @@ var screenTests = []screenTest{
 		want:   []string{"", "  xy"},
 		cursor: Pos{4, 1},
 	},
+
+	// Where the emulator follows xterm and vt10x did not (see
+	// xtermDifferences in oracle_test.go).
+	{
+		name: "ED 1 from the second row erases the first",
+		cols: 10, rows: 3,
+		in: []string{
+			"aaa\r\nbbb\r\nccc",
+			"\x1b[2;2H", // CUP row 2, column 2
+			"\x1b[1J",   // ED 1: from the top to the cursor
+		},
+		want:   []string{"", "  b", "ccc"},
+		cursor: Pos{1, 1},
+	},
+	{
+		name: "DECSTBM ignores a region of less than two rows",
+		cols: 10, rows: 3,
+		in: []string{
+			"top\r\nmid\r\nbot",
+			"\x1b[2;2r", // DECSTBM rows 2 to 2: ignored, the cursor stays
+			"\x1b[3;1r", // DECSTBM rows 3 to 1: ignored
+			"\n",        // LF at the bottom scrolls the whole screen
+			"x",
+		},
+		want:   []string{"mid", "bot", "   x"},
+		cursor: Pos{4, 2},
+	},
+	{
+		name: "DECSTBM with a bottom of 0 takes the last row",
+		cols: 10, rows: 4,
+		in: []string{
+			"a\r\nb\r\nc\r\nd",
+			"\x1b[2;0r", // DECSTBM rows 2 to the last, cursor home
+			"\x1b[4;1H", // CUP row 4
+			"\n",        // LF at the bottom scrolls rows 2 to 4
+		},
+		want:   []string{"a", "c", "d"},
+		cursor: Pos{0, 3},
+	},
+	{
+		name: "DECALN resets margins, origin mode and attributes",
+		cols: 4, rows: 3,
+		in: []string{
+			"\x1b[1;4;31m", // SGR bold, underline, red
+			"\x1b[2;3r",    // DECSTBM rows 2 to 3
+			"\x1b[?6h",     // DECOM: origin mode
+			"\x1b[2;2H",    // CUP row 2, column 2 of the region
+			"\x1b#8",       // DECALN: E everywhere, cursor home
+			"x",
+		},
+		want:   []string{"xEEE", "EEEE", "EEEE"},
+		cursor: Pos{1, 0},
+		check: func(t *testing.T, s Snapshot) {
+			for x, want := range map[int]Cell{0: {'x', 1, DefaultBG, 0}, 1: {'E', DefaultFG, DefaultBG, 0}} {
+				if got := s.Cells[0][x]; got != want {
+					t.Errorf("cell %d = %+v, want %+v", x, got, want)
+				}
+			}
+		},
+	},
+	{
+		name: "SGR 21 underlines and SGR 26 does nothing",
+		cols: 10, rows: 2,
+		in: []string{
+			"\x1b[2m", // SGR dim
+			"a",
+			"\x1b[26m", // SGR 26: nothing (vt10x cleared dim)
+			"b",
+			"\x1b[1;21m", // SGR bold, double underline (vt10x: bold off)
+			"c",
+		},
+		want:   []string{"abc"},
+		cursor: Pos{3, 0},
+		check: func(t *testing.T, s Snapshot) {
+			for x, want := range []Attr{Dim, Dim, Dim | Bold | Underline} {
+				if got := s.Cells[0][x].Attr; got != want {
+					t.Errorf("cell %d attributes %b, want %b", x, got, want)
+				}
+			}
+		},
+	},
+	{
+		name: "SGR parameters in unusual forms",
+		cols: 10, rows: 2,
+		in: []string{
+			"\x1b[99999999999999999999;1m", // SGR an overlong parameter (ignored), bold
+			"a",
+			"\x1b[0;38:5:m", // SGR reset, palette colour with an empty index: 0
+			"b",
+			"\x1b[0;38;5;04m", // SGR reset, palette colour 4 with a leading zero
+			"c",
+		},
+		want:   []string{"abc"},
+		cursor: Pos{3, 0},
+		check: func(t *testing.T, s Snapshot) {
+			for x, want := range []Cell{{'a', DefaultFG, DefaultBG, Bold}, {'b', 0, DefaultBG, 0}, {'c', 4, DefaultBG, 0}} {
+				if got := s.Cells[0][x]; got != want {
+					t.Errorf("cell %d = %+v, want %+v", x, got, want)
+				}
+			}
+		},
+	},
+	{
+		name: "a true colour with red and green 0",
+		cols: 10, rows: 2,
+		in: []string{
+			"\x1b[38;2;0;0;5m", // SGR true-colour foreground rgb(0, 0, 5)
+			"a",
+			"\x1b[1m", // SGR bold: brightens palette colours only
+			"b",
+		},
+		want:   []string{"ab"},
+		cursor: Pos{2, 0},
+		check: func(t *testing.T, s Snapshot) {
+			for x, want := range []Cell{{'a', RGB(0, 0, 5), DefaultBG, 0}, {'b', RGB(0, 0, 5), DefaultBG, Bold}} {
+				if got := s.Cells[0][x]; got != want {
+					t.Errorf("cell %d = %+v, want %+v", x, got, want)
+				}
+			}
+		},
+	},
+	{
+		name: "DEC special graphics leave letters alone",
+		cols: 10, rows: 2,
+		in: []string{
+			"\x1b(0", // SCS G0 DEC special graphics
+			"ABCDEFGqx",
+			"\x1b(B", // SCS G0 ASCII
+		},
+		want:   []string{"ABCDEFG─│"},
+		cursor: Pos{9, 0},
+	},
+	{
+		name: "erasing leaves the pen's colours without its attributes",
+		cols: 6, rows: 2,
+		in: []string{
+			"\x1b[1;4;7;41m", // SGR bold, underline, reverse, red background
+			"ab",
+			"\x1b[K", // EL to the end of the row
+		},
+		want:   []string{"ab"},
+		cursor: Pos{2, 0},
+		check: func(t *testing.T, s Snapshot) {
+			for x, want := range map[int]Cell{1: {'b', 1, DefaultFG, Bold | Underline | Reverse}, 2: {' ', DefaultFG, 1, 0}, 5: {' ', DefaultFG, 1, 0}} {
+				if got := s.Cells[0][x]; got != want {
+					t.Errorf("cell %d = %+v, want %+v", x, got, want)
+				}
+			}
+		},
+	},
+	{
+		name: "a line feed scrolls in a row in the pen's colours",
+		cols: 4, rows: 2,
+		in: []string{
+			"\x1b[44m", // SGR blue background
+			"x\r\n",
+			"y\r\n", // LF at the bottom scrolls
+		},
+		want:   []string{"y"},
+		cursor: Pos{0, 1},
+		check: func(t *testing.T, s Snapshot) {
+			if got := s.Cells[1][0]; got != (Cell{' ', DefaultFG, 4, 0}) {
+				t.Errorf("scrolled-in cell = %+v, want a blank on blue", got)
+			}
+		},
+	},
+	{
+		name: "a wrap scrolls in a row in the pen's colours",
+		cols: 3, rows: 1,
+		in: []string{
+			"\x1b[45m", // SGR magenta background
+			"abcd",     // d wraps and scrolls
+		},
+		want:   []string{"d"},
+		cursor: Pos{1, 0},
+		check: func(t *testing.T, s Snapshot) {
+			if got := s.Cells[0][1]; got != (Cell{' ', DefaultFG, 5, 0}) {
+				t.Errorf("scrolled-in cell = %+v, want a blank on magenta", got)
+			}
+		},
+	},
 }
 
 // chunkSizes are the write sizes every screen test is replayed at; 0 means
@@ -400,7 +592,7 @@ func TestScreen(t *testing.T) {
 		for _, size := range chunkSizes {
 			t.Run(fmt.Sprintf("%s/%s", tc.name, sizeName(size)), func(t *testing.T) {
 				var replies bytes.Buffer
-				e := New(Options{Cols: tc.cols, Rows: tc.rows, Replies: &replies})
+				e := New(Options{Cols: tc.cols, Rows: tc.rows, Replies: &replies, Measure: tc.measure})
 				for _, c := range chunks(tc.in, size) {
 					if n, err := e.Write([]byte(c)); n != len(c) || err != nil {
 						t.Fatalf("Write(%q) = %d, %v", c, n, err)
@@ -511,6 +703,31 @@ func TestResize(t *testing.T) {
 	}
 }
 
+// TestTabStopsAfterResize: columns a resize adds get the default tab stops,
+// every 8 columns, as xterm's do (vt10x gave them none).
+func TestTabStopsAfterResize(t *testing.T) {
+	in := []string{
+		"\t",     // HT: to column 3, the last (no stop before it)
+		"\r\tx",  // after the resize, HT to the stop at column 8
+		"\t",     // HT: to the stop at column 16
+		"\x1b[Z", // CBT: back to column 8
+	}
+	for _, size := range chunkSizes {
+		t.Run(sizeName(size), func(t *testing.T) {
+			e := New(Options{Cols: 4, Rows: 2})
+			e.Write([]byte(in[0]))
+			e.Resize(20, 2)
+			for _, c := range chunks(in[1:], size) {
+				e.Write([]byte(c))
+			}
+			s := e.Snapshot()
+			if got, want := s.Line(0), "        x"; got != want || s.Cursor != (Pos{8, 0}) {
+				t.Errorf("row %q cursor %v, want %q cursor {8 0}", got, s.Cursor, want)
+			}
+		})
+	}
+}
+
 func TestSnapshotText(t *testing.T) {
 	e := New(Options{Cols: 10, Rows: 4})
 	e.Write([]byte("a \r\n\r\n b数"))
@@ -534,31 +751,8 @@ func TestRuneWidth(t *testing.T) {
 		'数': 2, '한': 2, 'ア': 2, 'Ａ': 2, '🚀': 2, '✅': 2, '🫠': 2, '\U00020000': 2,
 		'\u0301': 0, '\u200d': 0, '\ufe0f': 0,
 	} {
-		if got := runeWidth(r); got != want {
-			t.Errorf("runeWidth(%q) = %d, want %d", r, got, want)
-		}
-	}
-}
-
-func TestRewriteSGR(t *testing.T) {
-	for in, want := range map[string]string{
-		"":               "0",
-		"1;31":           "1;31",
-		";2":             "0;5",
-		"22":             "22;25",
-		"5;1":            "1",
-		"38;5;208;1":     "38;5;208;1",
-		"38;2;1;;3":      "38;2;1;0;3",
-		"38;2;1":         "",
-		"58;5;3;4":       "4",
-		"38:2::10:20:30": "38;2;10;20;30",
-		"48:2:10:20:30":  "48;2;10;20;30",
-		"38:5:9":         "38;5;9",
-		"4:0;4:3":        "24;4",
-		"9:1":            "",
-	} {
-		if got := rewriteSGR(in); got != want {
-			t.Errorf("rewriteSGR(%q) = %q, want %q", in, got, want)
+		if got := RuneWidth(r); got != want {
+			t.Errorf("RuneWidth(%q) = %d, want %d", r, got, want)
 		}
 	}
 }

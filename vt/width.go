@@ -1,4 +1,4 @@
-package screen
+package vt
 
 import (
 	"sort"
@@ -6,11 +6,11 @@ import (
 	"unicode"
 )
 
-// runeWidth reports how many columns a terminal gives r: 0 for combining and
+// RuneWidth reports how many columns a terminal gives r: 0 for combining and
 // format characters, 2 for East Asian Wide and Fullwidth characters (which
 // include emoji with emoji presentation), 1 otherwise. Ambiguous-width
 // characters count as narrow, as in terminals outside CJK locales.
-func runeWidth(r rune) int {
+func RuneWidth(r rune) int {
 	switch {
 	case r < 0x300:
 		return 1
@@ -46,29 +46,29 @@ func computeWidth(r rune) int {
 	return 1
 }
 
-const zeroWidthJoiner = 0x200D
+// ZeroWidthJoiner (U+200D) joins the emoji around it into one sequence.
+const ZeroWidthJoiner = 0x200D
 
-// isEmojiModifier reports whether r is one of the five skin tones, which
+// IsEmojiModifier reports whether r is one of the five skin tones, which
 // join the emoji before them.
-func isEmojiModifier(r rune) bool { return r >= 0x1F3FB && r <= 0x1F3FF }
+func IsEmojiModifier(r rune) bool { return r >= 0x1F3FB && r <= 0x1F3FF }
 
-// clusters follows emoji sequences as Claude Code measures them: an emoji
-// joined by a zero-width joiner to the wide character before it (👨 ZWJ 💻),
-// or a skin tone after one, adds no width: the sequence is as wide as its
-// first emoji, and Claude draws what follows there. The emulator (filter)
-// gives a joined character no cell, and Squash leaves it out, by this one
-// rule. The zero value is outside any sequence; anything but a character
-// (a control, an escape, white space in Squash) ends one.
-type clusters struct{ cluster, join bool }
+// Clusters follows emoji sequences as [Measure.EmojiSequences] lays them
+// out: an emoji joined by a zero-width joiner to the wide character before
+// it (👨 ZWJ 💻), or a skin tone after one, adds no width, so the sequence
+// is as wide as its first emoji. The zero value is outside any sequence;
+// anything but a character (a control, an escape sequence; white space,
+// for a caller measuring text) ends one.
+type Clusters struct{ cluster, join bool }
 
-// joins reports whether r, w columns wide, joins the sequence before it,
+// Joins reports whether r, w columns wide, joins the sequence before it,
 // and moves past r.
-func (c *clusters) joins(r rune, w int) bool {
-	if c.cluster && (c.join && w == 2 || isEmojiModifier(r)) {
+func (c *Clusters) Joins(r rune, w int) bool {
+	if c.cluster && (c.join && w == 2 || IsEmojiModifier(r)) {
 		c.join = false
 		return true
 	}
-	c.join = c.cluster && r == zeroWidthJoiner
+	c.join = c.cluster && r == ZeroWidthJoiner
 	switch w {
 	case 0: // a mark or joiner stays in the sequence
 	case 2:
@@ -118,4 +118,11 @@ var wideTable = [][2]rune{
 	{0x1F6CC, 0x1F6CC}, {0x1F6D0, 0x1F6D2}, {0x1F6D5, 0x1F6DF}, {0x1F6EB, 0x1F6EC}, {0x1F6F4, 0x1F6FC},
 	{0x1F7E0, 0x1F7F0}, {0x1F90C, 0x1F93A}, {0x1F93C, 0x1F945}, {0x1F947, 0x1F9FF}, {0x1FA70, 0x1FAFF},
 	{0x20000, 0x3FFFD},
+}
+
+// IsSpacingMark reports whether r extends the grapheme before it and is
+// drawn one column wide by terminals: a spacing combining mark (Mc: the
+// Devanagari vowel sign ि), or Thai's and Lao's sara am.
+func IsSpacingMark(r rune) bool {
+	return r >= 0x0900 && (unicode.Is(unicode.Mc, r) || r == 0x0E33 || r == 0x0EB3)
 }

@@ -1,15 +1,11 @@
-package screen
+package vt
 
 // term is the cell grid behind the tokenizer in filter.go: cursor movement,
-// erasing, scrolling, insertion and deletion, attributes, the alternate
-// screen and tab stops. It follows the behaviour of github.com/hinshun/vt10x,
-// which this package used before (FuzzOracle compares the two), but writes
-// cells without allocating and takes whole runs of ASCII at once.
-//
-// Colours are kept as vt10x kept them (a palette index below 256, a true
-// colour as bare RGB, or one of vtDefaultFG/vtDefaultBG) and cells are stored
-// as the [Cell]s a snapshot reports; each row of the visible screen carries a
-// dirty flag, so that a snapshot copies only rows that changed.
+// erasing, scrolling, insertion and deletion, the pen, the alternate screen
+// and tab stops, as xterm has them. Cells are stored as the [Cell]s a
+// snapshot reports, written without allocating, and each row of the visible
+// screen carries a dirty flag, so that a snapshot copies only rows that
+// changed.
 type term struct {
 	cols, rows int
 	lines      [][]Cell // the visible screen
@@ -33,29 +29,16 @@ const (
 	modeHide
 )
 
-// vtColor is a colour as vt10x stored it.
-type vtColor uint32
-
-const (
-	vtDefaultFG vtColor = 1<<24 + iota
-	vtDefaultBG
-)
-
-// Pen attribute bits, as vt10x numbered them.
-const (
-	vtReverse = 1 << iota
-	vtUnderline
-	vtBold
-	vtGfx
-	vtItalic
-	vtBlink // carries Dim: see rewriteSGR
-)
-
-// pen is the attributes new characters are drawn with.
+// pen is what new characters are drawn with: SGR's attributes and colours,
+// and the G0 character set.
 type pen struct {
-	mode   uint8
-	fg, bg vtColor
+	attr   Attr
+	fg, bg Color
+	gfx    bool // G0 is DEC special graphics
 }
+
+// defaultPen is the pen after SGR 0 in G0 ASCII.
+var defaultPen = pen{fg: DefaultFG, bg: DefaultBG}
 
 type cursor struct {
 	pen
@@ -71,7 +54,7 @@ const (
 
 func newTerm(cols, rows int) *term {
 	t := &term{}
-	t.cur.fg, t.cur.bg = vtDefaultFG, vtDefaultBG
+	t.cur.pen = defaultPen
 	t.inkCell = t.cur.ink()
 	t.inkPen = t.cur.pen
 	t.resize(cols, rows)
@@ -79,66 +62,30 @@ func newTerm(cols, rows int) *term {
 	return t
 }
 
-// cellColor maps a vt10x colour. vt10x stored a true colour as bare RGB, so
-// one with red and green both zero cannot be told from a palette index and is
-// reported as one.
-func cellColor(c vtColor) Color {
-	switch {
-	case c == vtDefaultFG:
-		return DefaultFG
-	case c == vtDefaultBG:
-		return DefaultBG
-	case c < 256:
-		return Color(c)
-	}
-	return rgbFlag | Color(c)&0xFFFFFF
-}
-
-func cellAttr(m uint8) Attr {
-	var a Attr
-	if m&vtBold != 0 {
-		a |= Bold
-	}
-	if m&vtBlink != 0 {
-		a |= Dim
-	}
-	if m&vtItalic != 0 {
-		a |= Italic
-	}
-	if m&vtUnderline != 0 {
-		a |= Underline
-	}
-	if m&vtReverse != 0 {
-		a |= Reverse
-	}
-	return a
-}
-
-// blank is what erasing leaves: a space in the pen's colours as they are,
-// neither brightened nor reversed.
+// blank is what erasing and scrolling leave: a space in the pen's colours as
+// they are, neither brightened nor reversed, without attributes (xterm's
+// ClearCells).
 func (p pen) blank() Cell {
-	return Cell{Char: ' ', FG: cellColor(p.fg), BG: cellColor(p.bg), Attr: cellAttr(p.mode)}
+	return Cell{Char: ' ', FG: p.fg, BG: p.bg}
 }
 
 // ink is what printing leaves, but for the character: bold brightens palette
 // colours 0-7, and reverse swaps the unbrightened colours.
 func (p pen) ink() Cell {
 	fg, bg := p.fg, p.bg
-	if p.mode&vtBold != 0 && fg < 8 {
+	if p.attr&Bold != 0 && fg < 8 {
 		fg += 8
 	}
-	if p.mode&vtReverse != 0 {
+	if p.attr&Reverse != 0 {
 		fg, bg = p.bg, p.fg
 	}
-	return Cell{FG: cellColor(fg), BG: cellColor(bg), Attr: cellAttr(p.mode)}
+	return Cell{FG: fg, BG: bg, Attr: p.attr}
 }
 
-// gfxChars is the DEC special graphics set for 'A' to '~', as vt10x had it.
-var gfxChars = [62]rune{
-	'↑', '↓', '→', '←', '█', '▚', '☃', // A - G
-	0, 0, 0, 0, 0, 0, 0, 0, // H - O
-	0, 0, 0, 0, 0, 0, 0, 0, // P - W
-	0, 0, 0, 0, 0, 0, 0, ' ', // X - _
+// gfxChars is the DEC special graphics set, '_' to '~'; other characters
+// print as themselves, as in xterm.
+var gfxChars = [32]rune{
+	' ',                                    // _
 	'◆', '▒', '␉', '␌', '␍', '␊', '°', '±', // ` - g
 	'␤', '␋', '┘', '┐', '┌', '└', '┼', '⎺', // h - o
 	'⎻', '─', '⎼', '⎽', '├', '┤', '┴', '┬', // p - w
@@ -156,7 +103,7 @@ func (t *term) put(c rune) {
 
 // putASCII prints a run of printable ASCII characters.
 func (t *term) putASCII(p []byte) {
-	if t.cur.mode&vtGfx != 0 {
+	if t.cur.gfx {
 		for _, b := range p {
 			t.put(rune(b))
 		}
@@ -192,8 +139,8 @@ func (t *term) advance() {
 }
 
 func (t *term) setChar(c rune, x, y int) {
-	if t.cur.mode&vtGfx != 0 && c >= 0x41 && c <= 0x7e && gfxChars[c-0x41] != 0 {
-		c = gfxChars[c-0x41]
+	if t.cur.gfx && c >= '_' && c <= '~' {
+		c = gfxChars[c-'_']
 	}
 	if t.inkPen != t.cur.pen {
 		t.inkPen, t.inkCell = t.cur.pen, t.cur.ink()
@@ -236,15 +183,12 @@ func (t *term) putTab(forward bool) {
 	t.moveTo(x, t.cur.y)
 }
 
-// newline moves down a row, scrolling at the bottom of the region; the rows
-// it scrolls in are blank in the default colours.
+// newline moves down a row, scrolling at the bottom of the region as IND
+// does.
 func (t *term) newline(firstCol bool) {
 	y := t.cur.y
 	if y == t.bot {
-		cur := t.cur
-		t.cur = cursor{pen: pen{fg: vtDefaultFG, bg: vtDefaultBG}}
 		t.scrollUp(t.top, 1)
-		t.cur = cur
 	} else {
 		y++
 	}
@@ -314,8 +258,7 @@ func (t *term) scrollDown(orig, n int) {
 	}
 }
 
-// index is IND: down a row, scrolling at the bottom of the region with the
-// pen's colours.
+// index is IND: down a row, scrolling at the bottom of the region.
 func (t *term) index() {
 	if t.cur.y == t.bot {
 		t.scrollUp(t.top, 1)
@@ -367,12 +310,15 @@ func (t *term) deleteLines(n int) {
 	}
 }
 
+// setScroll sets the scrolling region, rows top to bot (0-based,
+// inclusive), and homes the cursor, when it holds two rows or more; as in
+// xterm, a smaller one is ignored.
 func (t *term) setScroll(top, bot int) {
-	top, bot = clamp(top, 0, t.rows-1), clamp(bot, 0, t.rows-1)
-	if top > bot {
-		top, bot = bot, top
+	if top < 0 || bot >= t.rows || bot <= top {
+		return
 	}
 	t.top, t.bot = top, bot
+	t.moveAbsTo(0, 0)
 }
 
 func (t *term) saveCursor() { t.saved = t.cur }
@@ -436,32 +382,40 @@ func (t *term) privateMode(n int, set bool) {
 	}
 }
 
-// reset is RIS as vt10x had it, which erases only part of the screen (the
-// filter erases the rest).
+// reset is RIS for the grid: the pen, the saved cursor, tab stops every 8
+// columns, the margins and the modes as at start, and the screen erased.
 func (t *term) reset() {
-	t.cur = cursor{pen: pen{fg: vtDefaultFG, bg: vtDefaultBG}}
+	t.cur = cursor{pen: defaultPen}
 	t.saveCursor()
 	for i := range t.tabs {
 		t.tabs[i] = i > 0 && i%8 == 0
 	}
 	t.top, t.bot = 0, t.rows-1
 	t.mode = modeWrap
-	t.clear(0, 0, t.rows-1, t.cols-1)
-	t.moveTo(0, 0)
+	t.clear(0, 0, t.cols-1, t.rows-1)
 }
 
-// alignment is DECALN: the screen filled with E.
+// alignment is DECALN as xterm has it: margins reset, origin mode off, the
+// pen's attributes reset (its colours kept), the cursor home, and the screen
+// filled with E in the default rendition.
 func (t *term) alignment() {
+	t.top, t.bot = 0, t.rows-1
+	t.cur.state &^= originMode
+	t.cur.attr = 0
+	t.moveTo(0, 0)
+	e := Cell{Char: 'E', FG: DefaultFG, BG: DefaultBG}
 	for y := range t.rows {
 		for x := range t.cols {
-			t.setChar('E', x, y)
+			t.lines[y][x] = e
 		}
+		t.dirty[y] = true
 	}
 }
 
 // resize keeps the content that still fits, moving it up when the cursor row
 // would fall off the bottom, and blanks the rest of both screens. New
-// columns get no tab stops, as in vt10x.
+// columns get the default tab stops, every 8, as xterm's (set for every
+// column at start) do.
 func (t *term) resize(cols, rows int) {
 	if cols < 1 || rows < 1 || cols == t.cols && rows == t.rows {
 		return
@@ -486,9 +440,12 @@ func (t *term) resize(cols, rows int) {
 	t.dirty = make([]bool, rows)
 	tabs := make([]bool, cols)
 	copy(tabs, t.tabs)
+	for x := len(t.tabs); x < cols; x++ {
+		tabs[x] = x > 0 && x%8 == 0
+	}
 	t.tabs = tabs
 	t.cols, t.rows = cols, rows
-	t.setScroll(0, rows-1)
+	t.top, t.bot = 0, rows-1
 	t.moveTo(t.cur.x, t.cur.y)
 	for range 2 {
 		if minCols < cols && minRows > 0 {

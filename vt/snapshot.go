@@ -1,4 +1,4 @@
-package screen
+package vt
 
 import (
 	"fmt"
@@ -71,16 +71,10 @@ type Snapshot struct {
 	// Seq increases with every Write or Resize that changed the state: two
 	// snapshots of one emulator with equal Seq have identical content.
 	Seq uint64
-	// MarksJoin is set when the child measures a spacing mark (a Devanagari
-	// vowel sign) as part of its letter, so the mark gets no cell and text
-	// on the screen cannot show it: Claude Code 2.1.321 and older, by its
-	// banner or [Options.Version] (see [SquashTypedOn]).
-	MarksJoin bool
-	// Version is the Claude Code version the screen is measured by: its
-	// banner's, else [Options.Version]'s; "" when neither said one it could
-	// read (measured as the newest). A recording that starts from a drawing of this screen
-	// names it, so that a replay measures alike.
-	Version string
+	// Measure is what the screen was laid out by: [Options.Measure], or
+	// what [Options.Detect] found since. A recording that starts from a
+	// drawing of this screen names it, so that a replay lays out alike.
+	Measure
 }
 
 // Line returns the text of row y with trailing spaces trimmed. A wide
@@ -120,9 +114,9 @@ func (s Snapshot) String() string {
 
 // ANSI returns bytes that draw the snapshot on a blank terminal of its size:
 // every cell with its colours and attributes, then the cursor. A recording
-// that starts with them replays to this screen, so that a bug report can
-// hold only the output since a moment (see package bundle). Reverse video
-// is written as the colours it shows, but for swapped default colours.
+// that starts with them replays to this screen, so that it can hold only the
+// output since a moment. Reverse video is written as the colours it shows,
+// but for swapped default colours.
 func (s Snapshot) ANSI() []byte {
 	var b []byte
 	if s.AltScreen {

@@ -1,4 +1,4 @@
-package screen
+package vt
 
 import "testing"
 
@@ -34,8 +34,8 @@ func TestSnapshotsShareUnchangedRows(t *testing.T) {
 
 func TestRuneWidthTable(t *testing.T) {
 	for r := range rune(0x10000) {
-		if got, want := runeWidth(r), computeWidth(r); got != want {
-			t.Fatalf("runeWidth(%U) = %d, want %d", r, got, want)
+		if got, want := RuneWidth(r), computeWidth(r); got != want {
+			t.Fatalf("RuneWidth(%U) = %d, want %d", r, got, want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package screen
+package vt
 
 import (
 	"fmt"
@@ -53,14 +53,14 @@ func New(o Options) Emulator {
 		replies: o.Replies,
 		quiet:   o.Quiet,
 		filter: filter{
-			t:      newTerm(o.Cols, o.Rows),
-			answer: o.Replies != nil,
-			modes:  map[int]bool{},
+			t:       newTerm(o.Cols, o.Rows),
+			answer:  o.Replies != nil,
+			modes:   map[int]bool{},
+			measure: o.Measure,
 		},
 	}
-	if n, ok := parseVersion(o.Version); ok {
-		// Until a banner says otherwise.
-		e.filter.marksJoin, e.filter.version = marksJoin(n), formatVersion(n)
+	if o.Detect != nil {
+		e.filter.detect, e.filter.detectLeft = o.Detect, o.DetectLines
 	}
 	return e
 }
@@ -130,8 +130,7 @@ func (e *vtEmulator) Resize(cols, rows int) {
 	e.seq++
 	// The old frame cut to the new size is nothing the child drew: it
 	// settles once the child's redraw ends, or after the quiet period if
-	// none comes. Judged at once, a page cut to a narrower screen passed
-	// for the form gone (random forms run 54, 2.1.266 s035).
+	// none comes.
 	e.syncEnded = false
 	e.lastOutput = time.Now()
 	e.notifyLocked()
@@ -200,8 +199,7 @@ func (e *vtEmulator) snapshotLocked() Snapshot {
 		Origin:        t.cur.state&originMode != 0,
 		Title:         e.title,
 		Seq:           e.seq,
-		MarksJoin:     e.filter.marksJoin,
-		Version:       e.filter.version,
+		Measure:       e.filter.measure,
 	}
 	e.snapOK = true
 	return e.snap
@@ -213,14 +211,14 @@ func pairHalves(row []Cell) {
 	for x := range row {
 		switch c := &row[x]; {
 		case c.Char == placeholder:
-			if x > 0 && row[x-1].Char != 0 && runeWidth(row[x-1].Char) == 2 {
+			if x > 0 && row[x-1].Char != 0 && RuneWidth(row[x-1].Char) == 2 {
 				c.Char = 0
 			} else {
 				c.Char = ' '
 			}
 		case c.Char == 0:
 			c.Char = ' '
-		case c.Char >= 0x1100 && runeWidth(c.Char) == 2:
+		case c.Char >= 0x1100 && RuneWidth(c.Char) == 2:
 			if x+1 >= len(row) || row[x+1].Char != placeholder {
 				c.Char = ' '
 			}

@@ -1,4 +1,4 @@
-package screen
+package vt
 
 import (
 	"bytes"
@@ -96,11 +96,11 @@ func (f *filter) replyNumbers(prefix string, a, b int, suffix string) {
 	f.reply = append(f.reply, suffix...)
 }
 
-// csiArgs reads the parameters of a CSI command into f.args as vt10x read
-// them after this package had cleaned them for it: missing trailing
-// parameters take their defaults, an empty or zero count means 1 (CSI 0 X
-// erases one character, CSI ;5H goes to column 5 of row 1), counts stop at
-// 9999, and tab counts (CHT, CBT) at the width.
+// csiArgs reads the parameters of a CSI command into f.args: missing
+// trailing parameters take their defaults, an empty or zero count means 1
+// (CSI 0 X erases one character, CSI ;5H goes to column 5 of row 1), an
+// empty selector or margin 0, counts stop at 9999, and tab counts (CHT,
+// CBT) at the width.
 func (f *filter) csiArgs(params []byte, final byte) []int {
 	const empty = -1
 	args := f.args[:0]
@@ -117,7 +117,7 @@ func (f *filter) csiArgs(params []byte, final byte) []int {
 		args = args[:len(args)-1]
 	}
 	f.args = args
-	one := strings.IndexByte("JKghlsu", final) < 0
+	one := strings.IndexByte("JKghlrsu", final) < 0
 	for i, n := range args {
 		n = max(n, 0)
 		switch {
@@ -180,8 +180,8 @@ func (f *filter) csi(final byte, args []int) {
 			if y < t.rows-1 {
 				t.clear(0, y+1, t.cols-1, t.rows-1)
 			}
-		case 1: // above; vt10x spared the top row when the cursor was on the second
-			if y > 1 {
+		case 1: // above, and the cursor's row up to it
+			if y > 0 {
 				t.clear(0, 0, t.cols-1, y-1)
 			}
 			t.clear(0, y, x, y)
@@ -221,9 +221,12 @@ func (f *filter) csi(final byte, args []int) {
 				t.setMode(modeCRLF, final == 'h')
 			}
 		}
-	case 'r': // DECSTBM
-		t.setScroll(arg(0, 1)-1, arg(1, t.rows)-1)
-		t.moveAbsTo(0, 0)
+	case 'r': // DECSTBM: a bottom of 0 or past the screen is its last row
+		bot := arg(1, 0)
+		if bot == 0 || bot > t.rows {
+			bot = t.rows
+		}
+		t.setScroll(max(arg(0, 1), 1)-1, bot-1)
 	case 's': // SCOSC
 		t.saveCursor()
 	case 'u': // SCORC
@@ -313,9 +316,9 @@ func (f *filter) dispatchEsc(seq []byte) {
 	case len(s) == 2 && s[0] == '(': // SCS G0: only line drawing and ASCII
 		switch s[1] {
 		case '0':
-			t.cur.mode |= vtGfx
+			t.cur.gfx = true
 		case 'B':
-			t.cur.mode &^= vtGfx
+			t.cur.gfx = false
 		}
 	case len(s) == 2 && s[0] == '#' && s[1] == '8': // DECALN
 		t.alignment()
@@ -332,7 +335,6 @@ func (f *filter) reset() {
 		f.t.privateMode(1047, false)
 	}
 	f.t.reset()
-	f.t.clear(0, 0, f.t.cols-1, f.t.rows-1)
 	f.alt, f.inSync, f.title, f.last = false, false, "", 0
 	clear(f.modes)
 	f.touch()

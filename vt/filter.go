@@ -1,8 +1,6 @@
-package screen
+package vt
 
 import (
-	"strconv"
-	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -42,21 +40,18 @@ type filter struct {
 	str    []byte
 	carry  [utf8.UTFMax]byte // an incomplete UTF-8 character from the end of a write
 	nCarry int
-	last   rune  // last printed character, for REP
-	args   []int // scratch for CSI parameters
-	sgrIn  []int // scratch for SGR parameters
+	last   rune       // last printed character, for REP
+	args   []int      // scratch for CSI parameters
+	sgrIn  []sgrParam // scratch for SGR parameters
 
-	seqs clusters // the emoji sequence being printed, if any (see print)
+	seqs Clusters // the emoji sequence being printed, if any (see print)
 	// keycap: the last character put is a keycap's base (0-9, #, *), with
 	// nothing after it but a VS16 (see print).
 	keycap bool
 
-	// marksJoin: the child is Claude Code 2.1.321 or older, as its install
-	// says (Options.Version) or its banner (see banner), which measures a
-	// spacing mark (a Devanagari vowel sign) as part of the letter before it.
-	marksJoin bool
-	version   string // what marksJoin was decided by, "2.1.321"; "" if nothing
-	lookedFor int    // line feeds seen while looking for the banner
+	measure    Measure
+	detect     func(above, row []Cell) (Measure, bool) // Options.Detect
+	detectLeft int                                     // line feeds detect is still called at
 
 	reply []byte // answers, written after unlocking
 	dirty bool   // something changed since the last Seq
@@ -89,7 +84,7 @@ func (f *filter) feed(p []byte) {
 				}
 				f.t.putASCII(p[i:j])
 				f.last = rune(p[j-1])
-				f.seqs = clusters{}
+				f.seqs = Clusters{}
 				f.keycap = isKeycapBase(f.last)
 				f.touch()
 				i = j
@@ -157,7 +152,7 @@ func (f *filter) completeCarry(p []byte) []byte {
 }
 
 func (f *filter) startEscape() {
-	f.seqs = clusters{}
+	f.seqs = Clusters{}
 	f.keycap = false
 	f.state = escape
 	f.seq = append(f.seq[:0], 0x1b)
@@ -165,10 +160,10 @@ func (f *filter) startEscape() {
 
 // control handles a C0 control character, in ground or inside a sequence.
 func (f *filter) control(b byte) {
-	f.seqs = clusters{}
+	f.seqs = Clusters{}
 	f.keycap = false
-	if b == '\n' && f.lookedFor < bannerLines {
-		f.banner()
+	if b == '\n' && f.detectLeft > 0 {
+		f.detectMeasure()
 	}
 	switch b {
 	case '\b', '\t', '\n', '\v', '\f', '\r':
@@ -257,30 +252,28 @@ func (f *filter) print(r rune) {
 	case r == placeholder:
 		r = utf8.RuneError
 	}
-	if f.marksJoin && isSpacingMark(r) && unicode.In(f.last, unicode.L, unicode.M) {
-		// Claude Code 2.1.321 and older measure a grapheme as its first
-		// character, and draw what follows right after its letter.
+	if f.measure.MarksJoin && IsSpacingMark(r) && unicode.In(f.last, unicode.L, unicode.M) {
+		// Measured as part of its letter: what follows is drawn right after
+		// the letter.
 		f.last = r
 		return
 	}
 	f.last = r
-	if r == keycapMark && f.keycap && f.t.cur.state&wrapNext == 0 && f.t.cur.x < f.t.cols {
-		// Claude Code measures a keycap (1⃣, 1️⃣) as an emoji, two
-		// columns, where a terminal gives the digit one and the mark none;
-		// it draws what follows two columns on, at times without moving
-		// the cursor there (2.1.266 to 2.1.321: " 1⃣ First"), which would
-		// leave a stale column. The keycap gets the second column.
+	if f.measure.EmojiSequences && r == keycapMark && f.keycap && f.t.cur.state&wrapNext == 0 && f.t.cur.x < f.t.cols {
+		// A keycap measured as an emoji, two columns, where a terminal gives
+		// the digit one and the mark none: the keycap gets the second column,
+		// so that none is left stale when the program draws what follows
+		// two columns on without moving the cursor there.
 		f.keycap = false
 		f.t.put(placeholder)
 		f.touch()
 		return
 	}
 	f.keycap = f.keycap && r == vs16
-	w := runeWidth(r)
-	if f.seqs.joins(r, w) {
+	w := RuneWidth(r)
+	if f.measure.EmojiSequences && f.seqs.Joins(r, w) {
 		// An emoji joined to the one before it (👨 ZWJ 💻) or its skin
-		// tone: Claude Code measures the whole sequence as its first emoji,
-		// two columns, and draws what follows there, so it gets no cells.
+		// tone: the sequence is as wide as its first emoji.
 		return
 	}
 	switch w {
@@ -321,6 +314,20 @@ func (f *filter) wide(r rune) {
 	f.touch()
 }
 
+// detectMeasure calls Options.Detect before a line feed leaves the cursor's
+// row.
+func (f *filter) detectMeasure() {
+	f.detectLeft--
+	y := f.t.cur.y
+	var above []Cell
+	if y > 0 {
+		above = f.t.lines[y-1]
+	}
+	if m, ok := f.detect(above, f.t.lines[y]); ok {
+		f.measure, f.detectLeft = m, 0
+	}
+}
+
 // touch records a change to the screen.
 func (f *filter) touch() {
 	f.dirty = true
@@ -331,122 +338,4 @@ func (f *filter) replyString(s string) {
 	if f.answer {
 		f.reply = append(f.reply, s...)
 	}
-}
-
-// bannerLines bounds the line feeds the banner is looked for in: Claude
-// Code draws it first (after the trust dialog, if that shows).
-const bannerLines = 256
-
-// banner looks for Claude Code's banner ("Claude Code v2.1.321" beside or
-// above its logo, " ▐▛███▜▌") on the cursor's row and the one above it,
-// before a line feed leaves the row, and notes whether that version
-// measures a spacing mark as part of its letter. 2.1.330 gives it a
-// column, as terminals do; 2.1.197 to 2.1.321 do not (random forms run 39:
-// "हिन्दी में" drawn as "हिन्दी" three columns wide, "में" over its end).
-// The logo must be there, so that text someone typed is not taken for
-// it. A child that shows no such banner (narrow terminals get a "Welcome
-// back!" box with the version in its border, away from the logo, on
-// 2.1.227 and older) is taken as Options.Version says, the newest if
-// nothing does. It reads the rows in place: nothing is allocated but the
-// version's text, once found.
-func (f *filter) banner() {
-	f.lookedFor++
-	t := f.t
-	y := t.cur.y
-	if y >= len(t.lines) {
-		return
-	}
-	for vy := max(y-1, 0); vy <= y; vy++ {
-		n, ok := versionIn(t.lines[vy])
-		if ok && (hasLogo(t.lines[vy]) || vy < y && hasLogo(t.lines[y])) {
-			f.lookedFor = bannerLines
-			f.marksJoin = marksJoin(n)
-			f.version = formatVersion(n) // once a session
-			return
-		}
-	}
-}
-
-// marksJoin reports whether Claude Code version n measures a spacing mark
-// as part of its letter (2.1.321 and older; see banner).
-func marksJoin(n [3]int) bool { return before(n, [3]int{2, 1, 322}) }
-
-// before reports whether version n is older than v.
-func before(n, v [3]int) bool {
-	return n[0] < v[0] || n[0] == v[0] && (n[1] < v[1] || n[1] == v[1] && n[2] < v[2])
-}
-
-func formatVersion(n [3]int) string {
-	return strconv.Itoa(n[0]) + "." + strconv.Itoa(n[1]) + "." + strconv.Itoa(n[2])
-}
-
-// parseVersion reads "2.1.321" (what follows it, " (Claude Code)", is
-// ignored).
-func parseVersion(s string) (n [3]int, ok bool) {
-	s, _, _ = strings.Cut(s, " ")
-	parts := strings.Split(s, ".")
-	if len(parts) != 3 {
-		return n, false
-	}
-	for i, p := range parts {
-		if p == "" || len(p) > 6 || strings.Trim(p, "0123456789") != "" {
-			return n, false
-		}
-		n[i], _ = strconv.Atoi(p)
-	}
-	return n, true
-}
-
-func hasLogo(row []Cell) bool {
-	for _, c := range row {
-		if c.Char == '▛' || c.Char == '▜' {
-			return true
-		}
-	}
-	return false
-}
-
-// versionIn reads the version after "Claude Code v" on row.
-func versionIn(row []Cell) (n [3]int, ok bool) {
-	const mark = "Claude Code v"
-	for x := range row {
-		if row[x].Char != 'C' || !rowHas(row[x:], mark) {
-			continue
-		}
-		k, digits := 0, 0
-	version:
-		for _, c := range row[x+len(mark):] {
-			switch {
-			case c.Char >= '0' && c.Char <= '9' && n[k] < 1e5: // six digits at most, as parseVersion reads
-				n[k] = n[k]*10 + int(c.Char-'0')
-				digits++
-			case c.Char == '.' && k < 2 && digits > 0:
-				k, digits = k+1, 0
-			default:
-				break version
-			}
-		}
-		return n, k == 2 && digits > 0
-	}
-	return n, false
-}
-
-// rowHas reports whether row starts with the ASCII text s.
-func rowHas(row []Cell, s string) bool {
-	if len(row) < len(s) {
-		return false
-	}
-	for i := range len(s) {
-		if row[i].Char != rune(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// isSpacingMark reports whether r extends the grapheme before it and is
-// drawn one column wide by terminals: a spacing combining mark (Mc: the
-// Devanagari vowel sign ि), or Thai's and Lao's sara am.
-func isSpacingMark(r rune) bool {
-	return r >= 0x0900 && (unicode.Is(unicode.Mc, r) || r == 0x0E33 || r == 0x0EB3)
 }
