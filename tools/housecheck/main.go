@@ -23,8 +23,8 @@ import (
 const maxLines = 800
 
 // story matches what belongs in a commit message or a test's name, not in a
-// comment: "run 87", "runs 32 to 36", "seed 1764270000", "s029" (a stress
-// session), a golden screen named after a seed, a UUID.
+// comment: a run's number, a seed, a stress session's name (an s and three
+// digits), a golden screen named after a seed, a UUID.
 var story = regexp.MustCompile(`(?i)\bruns? \d+\b|\bseed \d{3,}|\bs\d{3}\b|stress-\d+-s\d+|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-`)
 
 func main() {
@@ -66,7 +66,7 @@ func check(w io.Writer, paths []string) (int, error) {
 				for i := 0; sc.Scan(); i++ {
 					line := strings.TrimPrefix(sc.Text(), "//")
 					if strings.HasPrefix(line, "\t") {
-						continue // a command shown in a doc comment, e.g. -only s003
+						continue // a command shown in a doc comment may name a session
 					}
 					if m := story.FindString(line); m != "" {
 						pos := fset.Position(c.Slash)
