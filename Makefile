@@ -7,8 +7,8 @@ E2E_VERSIONS    ?= 2.1.332 2.1.197
 STATICCHECK     := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 VERSION         ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT          ?= $(shell git rev-parse HEAD 2>/dev/null)
-LDFLAGS         := -X github.com/claudewrap/claudewrap/internal/cli.version=$(VERSION) \
-                   -X github.com/claudewrap/claudewrap/internal/cli.commit=$(COMMIT)
+LDFLAGS         := -X github.com/claudewrap/claudewrap/cmd/claudewrap/internal/cli.version=$(VERSION) \
+                   -X github.com/claudewrap/claudewrap/cmd/claudewrap/internal/cli.commit=$(COMMIT)
 GOTEST_FLAGS    ?=
 
 SHELL := /bin/bash

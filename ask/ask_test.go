@@ -10,7 +10,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/claudewrap/claudewrap/answer"
-	"github.com/claudewrap/claudewrap/internal/testkit"
+	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
 )
 
 var single = answer.Question{Question: "Which database?", Header: "Database", Options: []answer.Option{

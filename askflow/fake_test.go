@@ -2,10 +2,10 @@ package askflow_test
 
 import (
 	"github.com/claudewrap/claudewrap/askflow"
-	"github.com/claudewrap/claudewrap/internal/fakeclaude"
+	"github.com/claudewrap/claudewrap/internal/testsupport/fakeclaude"
 )
 
-// Short names for the fake Claude (internal/fakeclaude) these tests drive.
+// Short names for the fake Claude (internal/testsupport/fakeclaude) these tests drive.
 type (
 	fq         = fakeclaude.Question
 	fo         = fakeclaude.Option

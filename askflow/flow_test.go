@@ -16,8 +16,8 @@ import (
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/cast"
-	"github.com/claudewrap/claudewrap/internal/claudetest"
-	"github.com/claudewrap/claudewrap/internal/fakeclaude"
+	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
+	"github.com/claudewrap/claudewrap/internal/testsupport/fakeclaude"
 	"github.com/claudewrap/claudewrap/screen"
 	"github.com/claudewrap/claudewrap/vt"
 )

@@ -17,7 +17,7 @@ import (
 
 	"github.com/creack/pty"
 
-	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
 )
 
 // Settings from the environment; `make bench` sets the defaults below.

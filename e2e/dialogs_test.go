@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
 )
 
 // The dialogs that are not question forms (issue 13), on every pinned

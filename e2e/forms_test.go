@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
 	"github.com/claudewrap/claudewrap/session"
 )
 

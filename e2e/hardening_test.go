@@ -30,14 +30,14 @@ import (
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
 
-	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/screen"
 	"github.com/claudewrap/claudewrap/session"
 	"github.com/claudewrap/claudewrap/stress"
 	"github.com/claudewrap/claudewrap/vt"
 
-	"github.com/claudewrap/claudewrap/internal/testkit"
+	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
 )
 
 // startOnTTY is startInTerminal that keeps the person's side of the PTY open

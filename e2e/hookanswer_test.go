@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
 )
 
 // TestAnswerViaHook: --answer-via hook on every pinned version: the

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
 )
 
 var (

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
 	"github.com/claudewrap/claudewrap/stress"
 	"github.com/claudewrap/claudewrap/vt"
 )

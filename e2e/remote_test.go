@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
-	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
 	"github.com/claudewrap/claudewrap/remote"
 )
 

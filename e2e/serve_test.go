@@ -15,7 +15,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
 )
 
 // chromium is Debian's Chromium, which `make test` installs (make browser).

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
 	"github.com/claudewrap/claudewrap/stress"
 )
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claudewrap/claudewrap/internal/testkit"
+	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
 )
 
 const pre = `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","tool_use_id":"toolu_1",

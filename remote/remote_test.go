@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
-	"github.com/claudewrap/claudewrap/internal/testkit"
+	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
 )
 
 type fakeHandler struct {

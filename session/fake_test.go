@@ -19,14 +19,14 @@ import (
 	"github.com/claudewrap/claudewrap/bundle"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
-	"github.com/claudewrap/claudewrap/internal/fakeclaude"
-	"github.com/claudewrap/claudewrap/internal/testkit"
+	"github.com/claudewrap/claudewrap/internal/testsupport/fakeclaude"
+	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/rules"
 )
 
 // This file holds the session tests' stand-ins: fakeChild puts the fake
-// Claude (internal/fakeclaude) behind the Child interface and plays Claude
+// Claude (internal/testsupport/fakeclaude) behind the Child interface and plays Claude
 // Code's hooks around its forms; decider and asker stand in for the rules
 // and the person.
 

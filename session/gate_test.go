@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/hook"
-	"github.com/claudewrap/claudewrap/internal/fakeclaude"
+	"github.com/claudewrap/claudewrap/internal/testsupport/fakeclaude"
 	"github.com/claudewrap/claudewrap/rules"
 )
 

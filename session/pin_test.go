@@ -11,7 +11,7 @@ import (
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/hook"
-	"github.com/claudewrap/claudewrap/internal/fakeclaude"
+	"github.com/claudewrap/claudewrap/internal/testsupport/fakeclaude"
 	"github.com/claudewrap/claudewrap/rules"
 )
 

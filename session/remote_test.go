@@ -9,7 +9,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/events"
-	"github.com/claudewrap/claudewrap/internal/fakeclaude"
+	"github.com/claudewrap/claudewrap/internal/testsupport/fakeclaude"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"

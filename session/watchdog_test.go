@@ -11,7 +11,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
-	"github.com/claudewrap/claudewrap/internal/testkit"
+	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/screen"
 	"github.com/claudewrap/claudewrap/vt"

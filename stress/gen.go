@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
 )
 
 // Generate makes sessions until they hold at least forms cases. The same

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/claudewrap/claudewrap/fakeapi"
+	"github.com/claudewrap/claudewrap/internal/testsupport/fakeapi"
 	"github.com/claudewrap/claudewrap/internal/transcript"
 )
 

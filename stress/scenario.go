@@ -9,7 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/claudewrap/claudewrap/fakeapi"
+	"github.com/claudewrap/claudewrap/internal/testsupport/fakeapi"
 )
 
 // Scenario is what the fake API plays for the session: the prompt brings

@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"github.com/claudewrap/claudewrap/internal/cli"
+	"github.com/claudewrap/claudewrap/cmd/claudewrap/internal/cli"
 )
 
 func main() { os.Exit(int(cli.Main())) }

@@ -8,7 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/claudewrap/claudewrap/fakeapi"
+	"github.com/claudewrap/claudewrap/internal/testsupport/fakeapi"
 )
 
 func main() {

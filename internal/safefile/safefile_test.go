@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claudewrap/claudewrap/internal/testkit"
+	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
 )
 
 func writeFile(t *testing.T, path, data string, perm os.FileMode) {

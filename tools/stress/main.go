@@ -31,7 +31,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/claudewrap/claudewrap/internal/claudetest"
+	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
 	"github.com/claudewrap/claudewrap/screen"
 	"github.com/claudewrap/claudewrap/stress"
 )

@@ -17,7 +17,7 @@ import (
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/bundle"
 	"github.com/claudewrap/claudewrap/cast"
-	"github.com/claudewrap/claudewrap/internal/testkit"
+	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
 	"github.com/claudewrap/claudewrap/remote"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/claudewrap/claudewrap/internal/testkit"
+	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
 )
 
 // init limits the size of the files this binary writes when it stands

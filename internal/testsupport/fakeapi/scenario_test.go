@@ -9,7 +9,7 @@ import (
 )
 
 func TestLoadTestdata(t *testing.T) {
-	files, err := filepath.Glob("../testdata/scenarios/*.yaml")
+	files, err := filepath.Glob("../../../testdata/scenarios/*.yaml")
 	if err != nil || len(files) < 3 {
 		t.Fatalf("scenarios %v, %v", files, err)
 	}
@@ -107,7 +107,7 @@ func TestLoadMissing(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	files, _ := filepath.Glob("../testdata/scenarios/*.yaml")
+	files, _ := filepath.Glob("../../../testdata/scenarios/*.yaml")
 	for _, p := range files {
 		data, err := os.ReadFile(p)
 		if err != nil {

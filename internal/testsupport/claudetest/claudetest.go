@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/claudewrap/claudewrap/fakeapi"
+	"github.com/claudewrap/claudewrap/internal/testsupport/fakeapi"
 )
 
 // Pinned are the Claude Code versions claudewrap is proven on: a spread from

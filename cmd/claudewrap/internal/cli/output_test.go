@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/claudewrap/claudewrap/internal/testkit"
+	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
 )
 
 // runWithOutput runs claudewrap (this binary) headless on the fake claude,

@@ -21,7 +21,7 @@ func TestMainCommand(t *testing.T) {
 	var stderr strings.Builder
 	done := make(chan int, 1)
 	go func() {
-		code := Main(ctx, []string{"--scenario", "../testdata/scenarios/database.yaml", "--log", logPath,
+		code := Main(ctx, []string{"--scenario", "../../../testdata/scenarios/database.yaml", "--log", logPath,
 			"--requests-log", filepath.Join(dir, "requests.jsonl"), "--port-file", portFile}, pw, &stderr)
 		pw.Close()
 		done <- code
@@ -65,7 +65,7 @@ func TestMainBadFlags(t *testing.T) {
 	}{
 		{[]string{"--nope"}, 2},
 		{[]string{"extra"}, 2},
-		{[]string{"--scenario", "../testdata/scenarios/missing.yaml"}, 1},
+		{[]string{"--scenario", "../../../testdata/scenarios/missing.yaml"}, 1},
 		{[]string{"--addr", "0.0.0.0:0"}, 1},
 	}
 	for _, tt := range tests {

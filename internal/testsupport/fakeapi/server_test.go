@@ -31,7 +31,7 @@ func newTestServer(t *testing.T, sc *Scenario, opts ...Option) (*Server, string)
 
 func loadTestdata(t *testing.T, name string) *Scenario {
 	t.Helper()
-	sc, err := Load("../testdata/scenarios/" + name)
+	sc, err := Load("../../../testdata/scenarios/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
