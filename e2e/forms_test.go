@@ -368,8 +368,8 @@ func TestDryRun(t *testing.T) {
 		if r.code != 7 || len(b) != 1 || b[0]["reason"] != session.DryRunReason {
 			t.Fatalf("want exit 7 and one blocked event with the dry run's reason\n%s", r)
 		}
-		if lines := strings.Split(strings.TrimSpace(r.stderr), "\n"); len(lines) != 1 || !strings.Contains(lines[0], "dry run") {
-			t.Errorf("stderr %q, want one line with the reason", r.stderr)
+		if l := lastLine(r.stderr); !strings.Contains(l, "dry run") {
+			t.Errorf("stderr %q, want the reason last", r.stderr)
 		}
 		report("Claude Code %s: dry run: decided SQLite, pressed nothing, ended by itself (exit 7)", version)
 	})
@@ -406,8 +406,8 @@ func TestNoHook(t *testing.T) {
 		if r.code != 5 || len(errs) == 0 || !strings.Contains(fmt.Sprint(errs[0]["message"]), "no PreToolUse hook arrived") {
 			t.Fatalf("want exit 5 and an error naming the missing hook\n%s", r)
 		}
-		if l := strings.Split(strings.TrimSpace(r.stderr), "\n"); len(l) != 1 || !strings.Contains(l[0], "hooks did not run") {
-			t.Errorf("want one line on stderr naming the missing hooks, got %q", r.stderr)
+		if l := lastLine(r.stderr); !strings.Contains(l, "hooks did not run") {
+			t.Errorf("want stderr's last line naming the missing hooks, got %q", r.stderr)
 		}
 		for _, res := range r.sb.API.ToolResults() {
 			if !res.IsError {

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claudewrap/claudewrap/internal/testsupport/fakeapi"
 	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
+	"github.com/claudewrap/claudewrap/internal/testsupport/fakeapi"
 )
 
 // event is one line of claudewrap's event log.
@@ -261,4 +261,11 @@ func TestTwoDifferentForms(t *testing.T) {
 		}
 		report("Claude Code %s: two different forms at once: both answered, the one on the screen first, and verified", version)
 	})
+}
+
+// lastLine is the last line of a run's stderr: the exit's reason, after the
+// human lines.
+func lastLine(stderr string) string {
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	return lines[len(lines)-1]
 }

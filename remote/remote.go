@@ -131,6 +131,9 @@ func Register(h Handler, cwd string) (*Registration, error) {
 // Refresh rewrites the session's entry, now that Claude named its session.
 func (r *Registration) Refresh() { _ = r.write() }
 
+// ID is the session's name for claudewrap answer.
+func (r *Registration) ID() string { return r.info.ID }
+
 // write (re)writes the session's entry, atomically.
 func (r *Registration) write() error {
 	info := r.info

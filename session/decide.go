@@ -97,11 +97,19 @@ func (s *session) decide(f *form) ([]rules.Decision, bool) {
 		if !s.move(f, handedOver, deciding) {
 			return nil, false // recorded meanwhile
 		}
-		reason := "unmatched question"
+		fields := events.Fields{"tool_use_id": id, "reason": "unmatched question"}
 		if s.cfg.Policy == rules.Wait {
-			reason = "unmatched question: waits for an answer from anywhere (claudewrap answer, the person at the screen)"
+			fields["reason"] = "unmatched question: waits for an answer from anywhere (claudewrap answer, the person at the screen)"
+			if s.reg != nil {
+				fields["session"] = s.reg.ID()
+				fields["reason"] = fmt.Sprintf("unmatched question: waits for an answer: claudewrap answer %s "+
+					"(claudewrap pending shows the form, claudewrap serve answers it from a browser), or the person at the screen", s.reg.ID())
+				if s.cfg.Host.Headless {
+					s.goWork(func() { s.remindWaiting(f, s.reg.ID()) })
+				}
+			}
 		}
-		s.log.Emit("handed_over", events.Fields{"tool_use_id": id, "reason": reason})
+		s.log.Emit("handed_over", fields)
 		if s.cfg.DryRun && s.cfg.Host.Headless {
 			s.endDryRun() // it would wait for an answer a dry run refuses
 			return nil, false

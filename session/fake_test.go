@@ -319,6 +319,13 @@ type runResult struct {
 // filled in).
 func startRun(t *testing.T, c *fakeChild, cfg Config) *run {
 	t.Helper()
+	return startTuned(t, c, cfg, nil)
+}
+
+// startTuned is startRun with tune, if set, given the session before it
+// serves (the tests' shorter constants).
+func startTuned(t *testing.T, c *fakeChild, cfg Config, tune func(*session)) *run {
+	t.Helper()
 	r := &run{t: t, c: c, log: &testkit.SyncBuffer{}, res: make(chan runResult, 1), start: time.Now()}
 	cfg.Log = events.New(r.log)
 	if cfg.Flow.FormTimeout == 0 {
@@ -328,6 +335,9 @@ func startRun(t *testing.T, c *fakeChild, cfg Config) *run {
 		cfg.Flow.StepTimeout = 300 * time.Millisecond
 	}
 	r.s = newSession(cfg)
+	if tune != nil {
+		tune(r.s)
+	}
 	if cfg.Bundles != "" {
 		r.s.rec = bundle.NewRecorder(100, 40, recordLimit, "") // Run's, which serve leaves out
 	}

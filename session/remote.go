@@ -365,3 +365,41 @@ func (s *session) registerRemote() (stop func()) {
 	var once sync.Once
 	return func() { once.Do(reg.Close) }
 }
+
+// remindEvery is how often a headless run says again that a form waits for
+// an answer from elsewhere, so that a log read later shows it still waits.
+const remindEvery = 2 * time.Minute
+
+// remindWaiting emits a waiting event for f every s.remindEvery while it
+// waits, handed over, for an answer from elsewhere; session names the
+// session for claudewrap answer.
+func (s *session) remindWaiting(f *form, session string) {
+	every := s.remindEvery
+	if every == 0 {
+		every = remindEvery
+	}
+	start := time.Now()
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-f.posted:
+			return
+		case <-t.C:
+		}
+		// Said under s.mu, so that no reminder comes after the form has left
+		// the person's hands.
+		s.mu.Lock()
+		waiting := f.state == handedOver
+		if waiting {
+			s.log.Emit("waiting", events.Fields{"tool_use_id": f.ID(), "session": session,
+				"waited": time.Since(start).Round(time.Second).String()})
+		}
+		s.mu.Unlock()
+		if !waiting {
+			return
+		}
+	}
+}

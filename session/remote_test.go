@@ -289,3 +289,31 @@ func TestRemoteRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitingNamesSession: headless, a form left to an answer from
+// elsewhere names the session and the command that answers it, and says so
+// again while it waits; the reminders stop once it is answered.
+func TestWaitingNamesSession(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	c := newChild(t, fakeclaude.Faults{})
+	r := startTuned(t, c, Config{Decider: decider{}, Policy: rules.Wait, Remote: true,
+		Host: ptyhost.Config{Cols: 100, Rows: 40, Headless: true}},
+		func(s *session) { s.remindEvery = 50 * time.Millisecond })
+	c.ask("t1", database)
+	r.wait(`"handed_over"`)
+	id := r.s.reg.ID()
+	if !strings.Contains(r.log.String(), `"session":"`+id+`"`) || !strings.Contains(r.log.String(), "claudewrap answer "+id) {
+		t.Fatalf("the hand-over does not name session %s and its answer command\n%s", id, r)
+	}
+	r.log.WaitForN(t, `"waiting"`, 2, 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if o := (remoteHandler{r.s}).Answer(ctx, "t1", []answer.Decision{sel("PostgreSQL")}); o.Result != "verified" {
+		t.Fatalf("the answer: %+v, want verified\n%s", o, r)
+	}
+	r.end()
+	log := r.log.String()
+	if after := log[strings.Index(log, `"verified"`):]; strings.Contains(after, `"waiting"`) {
+		t.Errorf("a waiting event after Claude recorded the answer\n%s", log)
+	}
+}

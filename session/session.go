@@ -171,6 +171,9 @@ type session struct {
 	// hookGrace is how long a form may show before its PreToolUse
 	// arrives (the constant; tests make it shorter).
 	hookGrace time.Duration
+	// remindEvery is how often a form waiting for an answer from
+	// elsewhere is said again (remindEvery; tests make it shorter).
+	remindEvery time.Duration
 	// startLimit and startQuiet are the start watchdog's (the constants;
 	// tests make them shorter).
 	startLimit, startQuiet time.Duration

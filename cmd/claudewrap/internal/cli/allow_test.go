@@ -41,7 +41,7 @@ func startEvent(t *testing.T, dir string, env []string) (string, map[string]any)
 	t.Helper()
 	self, _ := os.Executable()
 	evs := filepath.Join(t.TempDir(), "events.jsonl")
-	cmd := exec.Command(self, "run", "--headless", "--claude", fakeClaudeScript(t), "--events", evs, "--", "exit", "0")
+	cmd := exec.Command(self, "run", "--headless", "--quiet", "--claude", fakeClaudeScript(t), "--events", evs, "--", "exit", "0")
 	cmd.Dir, cmd.Env = dir, env
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

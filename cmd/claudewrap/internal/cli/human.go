@@ -105,6 +105,9 @@ func (h *human) event(name string, f events.Fields) {
 			h.say("the chat message %q is not sent: Claude's prompt is yours (%s)", str("chat_message"), str("reason"))
 		case str("dialog") != "":
 			h.say("the %s dialog is yours: %s", str("dialog"), str("reason"))
+		case str("session") != "":
+			h.yours++
+			h.say("form %s %s", str("tool_use_id"), strings.TrimPrefix(str("reason"), "unmatched question: "))
 		default:
 			h.yours++
 			h.say("the form is yours: %s", str("reason"))
@@ -143,6 +146,8 @@ func (h *human) event(name string, f events.Fields) {
 	case "cancelled":
 		h.cancelled++
 		h.say("form cancelled%s", paren(str("reason")))
+	case "waiting":
+		h.say("form %s still waits for an answer (%s): claudewrap answer %s", str("tool_use_id"), str("waited"), str("session"))
 	case "timeout":
 		h.say("no answer in time (after %s)", str("after"))
 	case "dialog":

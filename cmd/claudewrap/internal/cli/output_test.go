@@ -16,7 +16,7 @@ import (
 func runWithOutput(t *testing.T, flag, path string) (int, string) {
 	t.Helper()
 	exe, _ := os.Executable()
-	cmd := exec.Command(exe, "run", "--headless", "--claude", fakeClaudeScript(t), flag, path, "--", "exit", "0")
+	cmd := exec.Command(exe, "run", "--headless", "--quiet", "--claude", fakeClaudeScript(t), flag, path, "--", "exit", "0")
 	cmd.Env = append(os.Environ(), "CLI_TEST_AS=claudewrap")
 	var stderr testkit.SyncBuffer
 	cmd.Stderr = &stderr

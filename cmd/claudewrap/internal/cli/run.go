@@ -30,10 +30,13 @@ type RunOptions struct {
 	Stdin          *os.File
 	Stdout, Stderr io.Writer
 
-	Claude        string
-	ClaudeArgs    []string
-	Rules         []string
-	Headless      bool
+	Claude     string
+	ClaudeArgs []string
+	Rules      []string
+	Headless   bool
+	// Quiet keeps the human lines off stderr (errors and the exit's reason
+	// are still said).
+	Quiet         bool
 	Cols, Rows    int
 	OnUnmatched   string
 	AnswerTimeout time.Duration
@@ -124,6 +127,7 @@ prints its reason on stderr.`,
 	f.StringVar(&opts.Claude, "claude", "", "Claude Code binary `PATH` (default $CLAUDEWRAP_CLAUDE, else claude on PATH)")
 	f.StringArrayVar(&opts.Rules, "rules", nil, "rule `FILE`, repeatable (default ./.claudewrap.yaml once allowed with 'claudewrap rules allow', else $XDG_CONFIG_HOME/claudewrap/rules.yaml)")
 	f.BoolVar(&opts.Headless, "headless", false, "draw Claude only on the virtual screen (automatic when stdin is not a terminal)")
+	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "say nothing on stderr but errors and the exit's reason (the events still go where --events says)")
 	f.StringVar(&size, "size", "120x40", "virtual terminal size `COLSxROWS` when headless (made taller, then given back, for a form that does not fit)")
 	f.StringVar(&opts.OnUnmatched, "on-unmatched", "", "`POLICY` for questions no rule answers: passthrough, ask, fallback, wait (claudewrap answer, serve, the person at the screen), cancel, fail (default: the rules' defaults.on_unmatched, else passthrough with Claude on your screen, ask when headless with a terminal, fail with none)")
 	f.DurationVar(&opts.AnswerTimeout, "answer-timeout", 0, "how long passthrough, ask and wait wait for a person before the fallback answer (default: the rules' answer_timeout, else none; 0: none)")
@@ -214,8 +218,10 @@ func runRun(opts *RunOptions) (err error) {
 	if evName == "" && opts.Headless && !isTerminal(opts.Stdout) {
 		evName = "-"
 	}
+	// The human lines go to stderr whatever it is (a terminal, a CI log, a
+	// file), unless --quiet.
 	var hum *human
-	if !opts.Headless || isTerminal(opts.Stderr) {
+	if !opts.Quiet {
 		hum = newHuman(opts.Stderr, !opts.Headless)
 	}
 	var (
