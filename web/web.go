@@ -12,6 +12,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -149,7 +150,8 @@ func (s *Server) file(name, ctype string) http.HandlerFunc {
 
 // guard lets through only requests with the token (in the URL's t, or
 // the X-Claudewrap-Token header the page sends), for this server's own
-// host name (no DNS rebinding), and no cross-site posts.
+// host name (no DNS rebinding), and no request that changes anything
+// from another site's page ([Server.crossSite]).
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tok := r.URL.Query().Get("t")
@@ -162,6 +164,10 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		}
 		if !s.hostAllowed(r.Host) {
 			httpError(w, http.StatusForbidden, "unknown host "+r.Host)
+			return
+		}
+		if why := s.crossSite(r); why != "" {
+			httpError(w, http.StatusForbidden, why)
 			return
 		}
 		if r.Method == http.MethodPost && r.Header.Get("X-Claudewrap-Token") == "" {
@@ -188,6 +194,54 @@ func (s *Server) hostAllowed(host string) bool {
 		return true // an address, not a name someone else controls
 	}
 	return h == "localhost"
+}
+
+// crossSite says why r, if it changes anything, came from a page other
+// than this one, or "": a browser names the page that sent it in Origin
+// (the page's scheme://host:port, or "null" from a sandboxed or local
+// page) and Sec-Fetch-Site. A request with neither (curl, a script) is no
+// browser's, and the token alone admits it.
+func (s *Server) crossSite(r *http.Request) string {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return ""
+	}
+	if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" || site == "same-site" {
+		// Same-site is another port or subdomain: another program's page.
+		return "a request from another site's page (Sec-Fetch-Site: " + site + ")"
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return ""
+	}
+	o, ok := canonicalOrigin(origin)
+	if ok && o == canonicalHost(r.Host) {
+		return ""
+	}
+	if ok {
+		for _, u := range s.URLs() {
+			if pu, err := url.Parse(u); err == nil && o == canonicalHost(pu.Host) {
+				return ""
+			}
+		}
+	}
+	return fmt.Sprintf("a request from another page (Origin %q)", origin)
+}
+
+// canonicalOrigin is origin as "http://host[:port]" in lower case, port 80
+// left out as browsers leave it out; ok is false for anything else ("null",
+// https, a path).
+func canonicalOrigin(origin string) (string, bool) {
+	u, err := url.Parse(origin)
+	if err != nil || u.Scheme != "http" || u.Host == "" || u.User != nil || u.Path != "" || u.RawQuery != "" || u.Fragment != "" {
+		return "", false
+	}
+	return canonicalHost(u.Host), true
+}
+
+// canonicalHost is the origin of this page served at host (a Host header,
+// or a URL's host:port), as canonicalOrigin writes it.
+func canonicalHost(host string) string {
+	return "http://" + strings.TrimSuffix(strings.ToLower(host), ":80")
 }
 
 // answerRequest is what the page posts: the form, and one answer per

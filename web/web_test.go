@@ -47,9 +47,23 @@ func start(t *testing.T) (*Server, *fakeSessions) {
 	return s, fs
 }
 
+func (f *fakeSessions) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.answers)
+}
+
 func do(t *testing.T, method, url, token, host, body string) (int, string) {
 	t.Helper()
+	return doHeaders(t, method, url, token, host, body, nil)
+}
+
+func doHeaders(t *testing.T, method, url, token, host, body string, header map[string]string) (int, string) {
+	t.Helper()
 	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
 	if token != "" {
 		req.Header.Set("X-Claudewrap-Token", token)
 	}
@@ -95,6 +109,49 @@ func TestServeSecurity(t *testing.T) {
 	}
 	if len(fs.answers) != 0 {
 		t.Errorf("answered without the token: %v", fs.answers)
+	}
+}
+
+// TestServeCrossSite: a request that changes something is refused when a
+// browser says another page sent it (Origin, Sec-Fetch-Site), token or
+// not; one with no Origin (curl, a script) needs only the token, and the
+// page's own origin, as its Host or as an address URLs gives, passes.
+func TestServeCrossSite(t *testing.T) {
+	s, fs := start(t)
+	base := strings.TrimSuffix(s.URL(), "/?t="+s.Token)
+	port := strings.Split(base, ":")[2]
+	const answer = `{"session":"42","tool_use_id":"toolu_1","answers":[{"select":["API"]}]}`
+	for _, tc := range []struct {
+		name, method, path, host string
+		header                   map[string]string
+		want                     int
+	}{
+		{"no origin (curl, claudewrap answer)", "POST", "/api/answer", "", nil, 200},
+		{"same origin", "POST", "/api/answer", "", map[string]string{"Origin": base, "Sec-Fetch-Site": "same-origin"}, 200},
+		{"same origin, no Sec-Fetch-Site", "POST", "/api/answer", "", map[string]string{"Origin": base}, 200},
+		{"same origin by name", "POST", "/api/answer", "localhost:" + port, map[string]string{"Origin": "http://localhost:" + port}, 200},
+		{"an address URLs gives, Host otherwise", "POST", "/api/answer", "127.0.0.2:" + port, map[string]string{"Origin": base}, 200},
+		{"foreign origin", "POST", "/api/answer", "", map[string]string{"Origin": "http://evil.example"}, 403},
+		{"foreign origin, Sec-Fetch-Site forged", "POST", "/api/answer", "", map[string]string{"Origin": "http://evil.example", "Sec-Fetch-Site": "same-origin"}, 403},
+		{"another port of this machine", "POST", "/api/answer", "", map[string]string{"Origin": "http://127.0.0.1:1", "Sec-Fetch-Site": "same-site"}, 403},
+		{"https is another origin", "POST", "/api/answer", "", map[string]string{"Origin": strings.Replace(base, "http:", "https:", 1)}, 403},
+		{"null origin (a sandboxed or local page)", "POST", "/api/answer", "", map[string]string{"Origin": "null"}, 403},
+		{"cross-site, no origin", "POST", "/api/answer", "", map[string]string{"Sec-Fetch-Site": "cross-site"}, 403},
+		{"cross-site, own origin", "POST", "/api/answer", "", map[string]string{"Origin": base, "Sec-Fetch-Site": "cross-site"}, 403},
+		{"PUT, foreign origin", "PUT", "/api/answer", "", map[string]string{"Origin": "http://evil.example"}, 403},
+		{"DELETE, foreign origin", "DELETE", "/api/pending", "", map[string]string{"Origin": "http://evil.example"}, 403},
+		{"GET changes nothing", "GET", "/api/pending", "", map[string]string{"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"}, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := fs.count()
+			code, body := doHeaders(t, tc.method, base+tc.path, s.Token, tc.host, answer, tc.header)
+			if code != tc.want {
+				t.Errorf("%s %s %v: %d %s, want %d", tc.method, tc.path, tc.header, code, body, tc.want)
+			}
+			if answered := fs.count() > before; answered != (tc.want == 200 && tc.method == "POST") {
+				t.Errorf("passed on: %v", answered)
+			}
+		})
 	}
 }
 
