@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -35,16 +36,42 @@ func (f *fakeSessions) Answer(_ context.Context, session, id string, ds []answer
 
 func start(t *testing.T) (*Server, *fakeSessions) {
 	t.Helper()
+	s, fs, _ := startLogged(t)
+	return s, fs
+}
+
+// logBuffer is a Server's Log, read by the test.
+type logBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func startLogged(t *testing.T) (*Server, *fakeSessions, *logBuffer) {
+	t.Helper()
 	fs := &fakeSessions{}
 	s, err := Listen("", fs)
 	if err != nil {
 		t.Fatal(err)
 	}
+	log := &logBuffer{}
+	s.Log = log
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { s.Serve(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
-	return s, fs
+	return s, fs, log
 }
 
 func (f *fakeSessions) count() int {
@@ -152,6 +179,40 @@ func TestServeCrossSite(t *testing.T) {
 				t.Errorf("passed on: %v", answered)
 			}
 		})
+	}
+}
+
+// TestServeLog: one line for each answer posted (the time, who posted it,
+// the session, the form and what came of it) and for each request refused
+// (why, the token never written); nothing for the page's ordinary
+// requests. What came in the request is written escaped.
+func TestServeLog(t *testing.T) {
+	s, _, log := startLogged(t)
+	base := strings.TrimSuffix(s.URL(), "/?t="+s.Token)
+	for _, p := range []string{"/?t=" + s.Token, "/app.js", "/app.css", "/favicon.ico", "/api/pending?t=" + s.Token} {
+		do(t, "GET", base+p, "", "", "")
+	}
+	if got := log.String(); got != "" {
+		t.Fatalf("the page's ordinary requests were logged:\n%s", got)
+	}
+	do(t, "POST", base+"/api/answer", s.Token, "", `{"session":"42","tool_use_id":"toolu_1","answers":[{"select":["API"]}]}`)
+	do(t, "POST", base+"/api/answer", s.Token, "", `{"session":"4\u001b]0;pwned\u0007","tool_use_id":"toolu_1","answers":[{"select":["API"]}]}`)
+	doHeaders(t, "POST", base+"/api/answer", s.Token, "", `{}`, map[string]string{"Origin": "http://evil.example"})
+	do(t, "GET", base+"/api/pending?t=wrong-"+s.Token, "", "", "")
+	got := log.String()
+	stamp := `claudewrap: \d\d:\d\d:\d\d `
+	for _, want := range []string{
+		stamp + `answer from 127\.0\.0\.1 to session 42, form toolu_1: verified\n`,
+		stamp + `answer from 127\.0\.0\.1 to session 4\\x1b\]0;pwned\\a, form toolu_1: not sent: this form no longer waits: .*\n`,
+		stamp + `refused POST /api/answer from 127\.0\.0\.1: a request from another page \(Origin "http://evil\.example"\)\n`,
+		stamp + `refused GET /api/pending from 127\.0\.0\.1: a token is required: .*\n`,
+	} {
+		if !regexp.MustCompile(want).MatchString(got) {
+			t.Errorf("no line matches %s in\n%s", want, got)
+		}
+	}
+	if n := strings.Count(got, "\n"); n != 4 || strings.Contains(got, s.Token) || strings.Contains(got, "\x1b") {
+		t.Errorf("%d lines, want 4, no token, nothing a terminal acts on:\n%s", n, got)
 	}
 }
 

@@ -29,7 +29,10 @@ Claude's screen and verified, the page shows what Claude recorded.
 It listens on 127.0.0.1 (a free port) unless --listen says otherwise, and
 answers only with the random token in the address it prints (with --listen on
 every interface, such as 0.0.0.0:8765, one address per line: this machine's
-first, then each of its interfaces'). Ctrl-C stops it.`,
+first, then each of its interfaces'). A request that would change something
+and that a browser says came from another page is refused, token or not. It
+writes one line on stderr for each answer (its time, session, form and what
+came of it) and for each request refused (why). Ctrl-C stops it.`,
 		Example: `  claudewrap serve
   claudewrap serve --listen 127.0.0.1:8765`,
 		Args: cobra.NoArgs,
@@ -48,6 +51,7 @@ first, then each of its interfaces'). Ctrl-C stops it.`,
 			for _, u := range srv.URLs() { // one, unless --listen names every interface
 				fmt.Fprintln(stdout, u)
 			}
+			srv.Log = stderr // a line for each answer and each request refused
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return srv.Serve(ctx)
