@@ -27,10 +27,11 @@ import (
 //go:embed static
 var static embed.FS
 
-// Sessions is what the page shows and answers.
+// Sessions is what the page shows and answers; from names the answer's
+// sender to the session.
 type Sessions interface {
 	Pending(ctx context.Context) ([]remote.Form, error)
-	Answer(ctx context.Context, session, toolUseID string, ds []answer.Decision) (remote.Outcome, error)
+	Answer(ctx context.Context, session, toolUseID, from string, ds []answer.Decision) (remote.Outcome, error)
 }
 
 // Server is the page's HTTP server.
@@ -305,7 +306,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, err.Error())
 		return
 	}
-	o, err := s.sessions.Answer(r.Context(), req.Session, req.ToolUseID, ds)
+	o, err := s.sessions.Answer(r.Context(), req.Session, req.ToolUseID, remote.FromPage+" from "+remoteHost(r), ds)
 	if err != nil {
 		fail(http.StatusBadGateway, err.Error())
 		return

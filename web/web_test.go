@@ -18,6 +18,7 @@ import (
 type fakeSessions struct {
 	mu      sync.Mutex
 	answers [][]answer.Decision
+	from    []string
 }
 
 var multi = remote.Form{Session: "42", ToolUseID: "toolu_1", Since: time.Now(), Questions: []answer.Question{{
@@ -27,10 +28,11 @@ var multi = remote.Form{Session: "42", ToolUseID: "toolu_1", Since: time.Now(), 
 func (f *fakeSessions) Pending(context.Context) ([]remote.Form, error) {
 	return []remote.Form{multi}, nil
 }
-func (f *fakeSessions) Answer(_ context.Context, session, id string, ds []answer.Decision) (remote.Outcome, error) {
+func (f *fakeSessions) Answer(_ context.Context, session, id, from string, ds []answer.Decision) (remote.Outcome, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.answers = append(f.answers, ds)
+	f.from = append(f.from, from)
 	return remote.Outcome{Result: "verified", Recorded: map[string]string{"Which features?": strings.Join(ds[0].Labels, ", ")}}, nil
 }
 
@@ -246,6 +248,9 @@ func TestServeAnswers(t *testing.T) {
 	var o remote.Outcome
 	if code != 200 || json.Unmarshal([]byte(body), &o) != nil || o.Result != "verified" || o.Recorded["Which features?"] != "API, Auth" {
 		t.Fatalf("good answer: %d %s", code, body)
+	}
+	if want := "claudewrap serve (page) from 127.0.0.1"; fs.from[0] != want {
+		t.Errorf("sent from %q, want %q", fs.from[0], want)
 	}
 }
 

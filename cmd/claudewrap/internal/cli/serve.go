@@ -75,10 +75,10 @@ func (remoteSessions) Pending(ctx context.Context) ([]remote.Form, error) {
 	return remote.PendingAll(ctx)
 }
 
-func (remoteSessions) Answer(ctx context.Context, session, id string, ds []answer.Decision) (remote.Outcome, error) {
+func (remoteSessions) Answer(ctx context.Context, session, id, from string, ds []answer.Decision) (remote.Outcome, error) {
 	s, err := remote.Find(session)
 	if err != nil {
 		return remote.Outcome{}, err
 	}
-	return remote.Answer(ctx, s, id, ds)
+	return remote.Answer(ctx, s, id, from, ds)
 }
