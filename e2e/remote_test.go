@@ -232,8 +232,8 @@ func answerUnchecked(t *testing.T, session, toolUseID string, ds []answer.Decisi
 
 // TestRemoteRace: the person is asked on claudewrap's prompt while an
 // answer comes from another process: the first wins, the prompt says it is
-// no longer asked, exactly one answer is submitted, and a second remote
-// answer is told the form was taken.
+// no longer asked and who answered, exactly one answer is submitted, and a
+// second remote answer is told the form was taken.
 func TestRemoteRace(t *testing.T) {
 	forVersions(t, func(t *testing.T, version string) {
 		tr := startInTerminal(t, version, "testdata/scenarios/database.yaml", "pick a database",
@@ -245,7 +245,7 @@ func TestRemoteRace(t *testing.T) {
 		if code != 0 || !strings.Contains(out, `= "MongoDB"`) {
 			t.Fatalf("remote answer: exit %d\n%s%s\nterminal: %s", code, out, errOut, tail(tr.text(), 2000))
 		}
-		tr.waitShown(t, "(no longer asked: answered from elsewhere")
+		tr.waitShown(t, "(no longer asked: answered from elsewhere (claudewrap answer))")
 		tr.ptmx.Write([]byte("1\r")) // too late: nobody asks any more
 		r := tr.wait(t)
 		res := r.toolResult(t, "toolu_01database")

@@ -2,7 +2,8 @@
 // other processes. Each `claudewrap run` lists itself with a control socket
 // in a private directory ([Register], [Dir]); `claudewrap pending`, `wait`,
 // `answer` and the serve page find it there ([Sessions]) and ask what waits
-// or answer it, one line of JSON each way.
+// or answer it, one line of JSON each way; an answer names its sender
+// ([FromAnswer], [FromPage]).
 //
 // It owns the directory, the protocol and both its ends; what a session
 // does with a request is its [Handler]'s. The kernel's word on who

@@ -15,9 +15,11 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/internal/peercred"
+	"github.com/claudewrap/claudewrap/internal/safe"
 	"github.com/claudewrap/claudewrap/internal/safefile"
 )
 
@@ -60,10 +62,11 @@ func (o Outcome) OK() bool {
 }
 
 // Handler is the session's side: what waits, and answering it. Answer
-// blocks until the outcome is known (bounded by ctx).
+// blocks until the outcome is known (bounded by ctx); from names who sent
+// the answer: one short line, safe to print, never empty.
 type Handler interface {
 	Pending() []Form
-	Answer(ctx context.Context, toolUseID string, ds []answer.Decision) Outcome
+	Answer(ctx context.Context, toolUseID, from string, ds []answer.Decision) Outcome
 	ClaudeSession() string
 }
 
@@ -72,6 +75,37 @@ type request struct {
 	Op        string            `json:"op"` // "pending" or "answer"
 	ToolUseID string            `json:"tool_use_id,omitempty"`
 	Answers   []answer.Decision `json:"answers,omitempty"`
+	// From names the sender of an answer, for the session's events and
+	// lines; a client that does not say is claudewrap answer.
+	From string `json:"from,omitempty"`
+}
+
+// Senders as they name themselves in [Answer].
+const (
+	FromAnswer = "claudewrap answer"
+	FromPage   = "claudewrap serve (page)"
+)
+
+// maxFrom bounds a sender's name, in bytes.
+const maxFrom = 100
+
+// sender is from as a session shows it: [FromAnswer] when empty, every
+// character a terminal would act on escaped ([safe.Line]), cut to maxFrom
+// bytes. Any process of the user may name itself anything; the name says
+// who answered and decides nothing.
+func sender(from string) string {
+	from = strings.TrimSpace(safe.Line(from))
+	if from == "" {
+		return FromAnswer
+	}
+	if len(from) > maxFrom {
+		i := maxFrom
+		for i > 0 && !utf8.RuneStart(from[i]) {
+			i--
+		}
+		from = from[:i] + "…"
+	}
+	return from
 }
 
 // Dir is the directory of this user's running sessions:
@@ -225,7 +259,7 @@ func (r *Registration) serve(c *net.UnixConn) {
 			}
 			cancel()
 		}()
-		reply(r.h.Answer(ctx, req.ToolUseID, req.Answers))
+		reply(r.h.Answer(ctx, req.ToolUseID, sender(req.From), req.Answers))
 	default:
 		reply(Outcome{Result: "refused", Message: fmt.Sprintf("bad request: unknown op %q", req.Op)})
 	}
@@ -416,11 +450,12 @@ func PendingAll(ctx context.Context) ([]Form, error) {
 
 // Answer answers form toolUseID of session s and waits for the outcome,
 // which comes once Claude has recorded the answer (at most [AnswerWait]).
+// from names the sender to the session ([FromAnswer], [FromPage]).
 // The connection stays open until then, its writing side too: its end, a
 // half-close included, reads as the client gone, and the session stops
 // waiting for it (the answer stands).
-func Answer(ctx context.Context, s Info, toolUseID string, ds []answer.Decision) (Outcome, error) {
+func Answer(ctx context.Context, s Info, toolUseID, from string, ds []answer.Decision) (Outcome, error) {
 	var o Outcome
-	err := call(ctx, s, request{Op: "answer", ToolUseID: toolUseID, Answers: ds}, &o)
+	err := call(ctx, s, request{Op: "answer", ToolUseID: toolUseID, Answers: ds, From: from}, &o)
 	return o, err
 }

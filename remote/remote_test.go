@@ -21,6 +21,7 @@ import (
 type fakeHandler struct {
 	mu      sync.Mutex
 	answers [][]answer.Decision
+	from    []string
 	claude  string
 }
 
@@ -29,10 +30,11 @@ var dbForm = Form{ToolUseID: "toolu_1", Since: time.Now().UTC(), Questions: []an
 
 func (h *fakeHandler) Pending() []Form       { return []Form{dbForm} }
 func (h *fakeHandler) ClaudeSession() string { return h.claude }
-func (h *fakeHandler) Answer(ctx context.Context, id string, ds []answer.Decision) Outcome {
+func (h *fakeHandler) Answer(ctx context.Context, id, from string, ds []answer.Decision) Outcome {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.answers = append(h.answers, ds)
+	h.from = append(h.from, from)
 	return Outcome{Result: "verified", Recorded: map[string]string{"Which database?": ds[0].Labels[0]}}
 }
 
@@ -82,7 +84,7 @@ func TestRegisterPendingAnswer(t *testing.T) {
 		t.Error("a 3-character prefix named a session")
 	}
 	s, _ := Find(reg.info.ID)
-	o, err := Answer(ctx, s, "toolu_1", []answer.Decision{{Action: answer.Select, Labels: []string{"SQLite"}}})
+	o, err := Answer(ctx, s, "toolu_1", FromAnswer, []answer.Decision{{Action: answer.Select, Labels: []string{"SQLite"}}})
 	if err != nil || !o.OK() || o.Recorded["Which database?"] != "SQLite" {
 		t.Fatalf("answer %+v %v", o, err)
 	}
@@ -90,6 +92,54 @@ func TestRegisterPendingAnswer(t *testing.T) {
 	if all, _ := Sessions(); len(all) != 0 {
 		t.Errorf("sessions after close: %+v", all)
 	}
+}
+
+// TestAnswerFrom: the session hears who sent an answer, as one short line
+// safe to print; a client that does not say (one older than the field) is
+// claudewrap answer.
+func TestAnswerFrom(t *testing.T) {
+	private(t)
+	h := &fakeHandler{}
+	reg, err := Register(h, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	s, _ := Find(reg.info.ID)
+	ds, _ := json.Marshal([]answer.Decision{{Action: answer.Select, Labels: []string{"SQLite"}}})
+	sel := `"answers":` + string(ds)
+	long := "x" + strings.Repeat("é", maxFrom) // cut at maxFrom, mid-character
+	for _, tc := range []struct{ name, request, want string }{
+		{"claudewrap answer", `{"op":"answer","tool_use_id":"toolu_1",` + sel + `,"from":"claudewrap answer"}`, FromAnswer},
+		{"the page", `{"op":"answer","tool_use_id":"toolu_1",` + sel + `,"from":"claudewrap serve (page) from 192.0.2.7"}`, "claudewrap serve (page) from 192.0.2.7"},
+		{"an older client", `{"op":"answer","tool_use_id":"toolu_1",` + sel + `}`, FromAnswer},
+		{"blank", `{"op":"answer","tool_use_id":"toolu_1",` + sel + `,"from":"  "}`, FromAnswer},
+		{"controls", `{"op":"answer","tool_use_id":"toolu_1",` + sel + `,"from":"x\u001b[2J\r\nclaudewrap: verified\u202e"}`, `x\x1b[2J\r\nclaudewrap: verified\u202e`},
+		{"long", `{"op":"answer","tool_use_id":"toolu_1",` + sel + `,"from":"` + long + `"}`, long[:maxFrom-1] + "…"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := net.Dial("unix", s.socket)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			c.Write([]byte(tc.request + "\n"))
+			if line, err := readLine(c, 1<<20); err != nil || !strings.Contains(string(line), `"result":"verified"`) {
+				t.Fatalf("reply %q %v", line, err)
+			}
+			h.mu.Lock()
+			got := h.from[len(h.from)-1]
+			h.mu.Unlock()
+			if got != tc.want {
+				t.Errorf("from %q, want %q", got, tc.want)
+			}
+		})
+	}
+	o, err := Answer(context.Background(), s, "toolu_1", FromPage, []answer.Decision{{Action: answer.Select, Labels: []string{"SQLite"}}})
+	if h.mu.Lock(); err != nil || !o.OK() || h.from[len(h.from)-1] != FromPage {
+		t.Errorf("Answer from the page: %+v %v, heard from %q", o, err, h.from[len(h.from)-1])
+	}
+	h.mu.Unlock()
 }
 
 // TestBadRequests: garbage, an unknown op, a request cut short are refused

@@ -123,6 +123,12 @@ func (s *session) decide(f *form) ([]rules.Decision, bool) {
 }
 
 func (s *session) emitDecision(id string, i int, q answer.Question, d rules.Decision) {
+	s.log.Emit("decision", decisionFields(id, i, q, d))
+}
+
+// decisionFields are the decision event's fields for d, question i of form
+// id.
+func decisionFields(id string, i int, q answer.Question, d rules.Decision) events.Fields {
 	fields := events.Fields{"tool_use_id": id, "question": q.Question, "index": i + 1, "rule": d.Rule, "action": d.Action.String()}
 	if d.File != "" {
 		fields["file"] = fmt.Sprintf("%s:%d", d.File, d.Line)
@@ -133,13 +139,13 @@ func (s *session) emitDecision(id string, i int, q answer.Question, d rules.Deci
 	if d.Text != "" {
 		fields["text"] = d.Text
 	}
-	s.log.Emit("decision", fields)
+	return fields
 }
 
 // ask asks the person for question i, with the answer timeout; on timeout
 // the fallback answers. An answer to the whole form from elsewhere
-// (claudewrap answer) that comes first ends the prompt and is returned as
-// whole.
+// (claudewrap answer, serve's page) that comes first ends the prompt,
+// naming its sender, and is returned as whole.
 func (s *session) ask(f *form, i int) (d0 rules.Decision, ok bool, whole []rules.Decision) {
 	q := f.questions[i]
 	ctx, cancel := s.ctx, context.CancelFunc(func() {})
@@ -172,7 +178,7 @@ func (s *session) ask(f *form, i int) (d0 rules.Decision, ok bool, whole []rules
 		s.mu.Lock()
 		f.asking = false // no second answer is sent while the prompt goes
 		s.mu.Unlock()
-		stop(ErrAnsweredElsewhere)
+		stop(fmt.Errorf("%w (%s)", ErrAnsweredElsewhere, ra.from))
 		<-got // the prompt has said so and is gone
 	}
 	s.mu.Lock()

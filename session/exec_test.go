@@ -12,6 +12,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/internal/testsupport/fakeclaude"
+	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
 )
 
@@ -126,7 +127,7 @@ func TestExecUnshowable(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if o := (remoteHandler{r.s}).Answer(ctx, "t1", []answer.Decision{sel("SQLite")}); o.Result != "verified" || o.Recorded[database.Question] != "SQLite" {
+	if o := (remoteHandler{r.s}).Answer(ctx, "t1", remote.FromAnswer, []answer.Decision{sel("SQLite")}); o.Result != "verified" || o.Recorded[database.Question] != "SQLite" {
 		t.Errorf("the answer from elsewhere: %+v, want verified SQLite\n%s", o, r)
 	}
 	r.end()

@@ -20,18 +20,19 @@ import (
 )
 
 // Answers from elsewhere (package remote: claudewrap answer, pending,
-// wait). A form waits for one while it is the person's (passthrough, the
-// wait policy) or while they are asked on claudewrap's prompt. The first
-// answer wins: the person's keys at Claude's screen, the prompt, the
-// fallback when time runs out, or a remote answer; the others are told. A
-// remote answer is checked before it takes the form (remote.Check: what
-// the form cannot take or the screen cannot show is refused, and changes
-// nothing), driven and verified exactly like a rule's, and its sender
-// learns what Claude recorded from the run's own events.
+// wait, serve's page). A form waits for one while it is the person's
+// (passthrough, the wait policy) or while they are asked on claudewrap's
+// prompt. The first answer wins: the person's keys at Claude's screen, the
+// prompt, the fallback when time runs out, or a remote answer; the others
+// are told. A remote answer is checked before it takes the form
+// (remote.Check: what the form cannot take or the screen cannot show is
+// refused, and changes nothing), driven and verified exactly like a
+// rule's, its decisions naming its sender ("from"), and its sender learns
+// what Claude recorded from the run's own events.
 
 // ErrAnsweredElsewhere ends claudewrap's prompt when the form was answered
-// from elsewhere first.
-var ErrAnsweredElsewhere = errors.New("answered from elsewhere (claudewrap answer)")
+// from elsewhere first; the cause the prompt shows names the sender.
+var ErrAnsweredElsewhere = errors.New("answered from elsewhere")
 
 // remoteHandler is the session as package remote serves it.
 type remoteHandler struct{ s *session }
@@ -60,8 +61,8 @@ func (h remoteHandler) Pending() []remote.Form {
 
 // Answer answers the form, if it still waits, and waits for what Claude
 // recorded: until ctx ends (its sender hung up, or remote.AnswerWait ran out), or
-// Claude has exited.
-func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decision) remote.Outcome {
+// Claude has exited. from, the sender, is named in the decisions.
+func (h remoteHandler) Answer(ctx context.Context, id, from string, ds []answer.Decision) remote.Outcome {
 	s := h.s
 	s.mu.Lock()
 	f := s.forms[id]
@@ -113,9 +114,7 @@ func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decisi
 		if !s.enterWork() {
 			return w.last("Claude exited before it recorded the answer")
 		}
-		for i, d := range rds {
-			s.emitDecision(id, i, f.questions[i], d)
-		}
+		s.emitRemoteDecisions(id, f.questions, rds, from)
 		started := s.start(f, rds, handedOver)
 		s.work.Done()
 		if !started {
@@ -128,7 +127,7 @@ func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decisi
 		asking, sent := f.asking, false
 		if asking {
 			select {
-			case f.remote <- remoteAnswer{rds, w}:
+			case f.remote <- remoteAnswer{rds, w, from}:
 				sent = true
 			default:
 			}
@@ -140,9 +139,7 @@ func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decisi
 		if !sent {
 			return remote.Outcome{Result: "taken", Message: "answered by someone else first"}
 		}
-		for i, d := range rds {
-			s.emitDecision(id, i, f.questions[i], d)
-		}
+		s.emitRemoteDecisions(id, f.questions, rds, from)
 	default:
 		return remote.Outcome{Result: "taken", Message: fmt.Sprintf("the form does not wait for a person (it is %s)", st)}
 	}
@@ -193,11 +190,22 @@ func (h remoteHandler) Answer(ctx context.Context, id string, ds []answer.Decisi
 // while it waits its turn or is pressed.
 const remotePoll = 100 * time.Millisecond
 
+// emitRemoteDecisions logs the decisions of an answer from elsewhere,
+// each naming its sender.
+func (s *session) emitRemoteDecisions(id string, qs []answer.Question, ds []rules.Decision, from string) {
+	for i, d := range ds {
+		fields := decisionFields(id, i, qs[i], d)
+		fields["from"] = from
+		s.log.Emit("decision", fields)
+	}
+}
+
 // remoteAnswer is an answer from elsewhere sent to claudewrap's prompt,
-// with its sender's waiter.
+// with its sender's waiter and name.
 type remoteAnswer struct {
-	ds []rules.Decision
-	w  *waiter
+	ds   []rules.Decision
+	w    *waiter
+	from string
 }
 
 // waiter is one answer from elsewhere waiting for its form's outcome.

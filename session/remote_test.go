@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -56,9 +57,11 @@ func TestRemoteTwoAnswers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	first := make(chan remote.Outcome, 1)
-	go func() { first <- remoteHandler{r.s}.Answer(ctx, "t1", []answer.Decision{sel("PostgreSQL")}) }()
+	go func() {
+		first <- remoteHandler{r.s}.Answer(ctx, "t1", remote.FromAnswer, []answer.Decision{sel("PostgreSQL")})
+	}()
 	r.leaves(r.form("t1"), handedOver)
-	if o := (remoteHandler{r.s}).Answer(ctx, "t1", []answer.Decision{sel("SQLite")}); o.Result != "taken" {
+	if o := (remoteHandler{r.s}).Answer(ctx, "t1", remote.FromAnswer, []answer.Decision{sel("SQLite")}); o.Result != "taken" {
 		t.Errorf("the second answer: %+v, want taken", o)
 	}
 	if o := <-first; o.Result != "verified" || o.Recorded[database.Question] != "PostgreSQL" {
@@ -78,9 +81,11 @@ func TestRemoteDroppedNotOK(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	second := make(chan remote.Outcome, 1)
-	go func() { second <- remoteHandler{r.s}.Answer(ctx, "t2", []answer.Decision{sel("Auth")}) }()
+	go func() {
+		second <- remoteHandler{r.s}.Answer(ctx, "t2", remote.FromAnswer, []answer.Decision{sel("Auth")})
+	}()
 	r.leaves(r.form("t2"), handedOver)
-	if o := (remoteHandler{r.s}).Answer(ctx, "t1", []answer.Decision{{Action: answer.Cancel}}); o.Result != "cancelled" || !o.OK() {
+	if o := (remoteHandler{r.s}).Answer(ctx, "t1", remote.FromAnswer, []answer.Decision{{Action: answer.Cancel}}); o.Result != "cancelled" || !o.OK() {
 		t.Errorf("t1's cancel: %+v, want cancelled", o)
 	}
 	o := <-second
@@ -99,7 +104,9 @@ func TestRemoteClaudeExits(t *testing.T) {
 	c.askTogether(pendingForm{"t1", []fakeclaude.Question{database}}, pendingForm{"t2", []fakeclaude.Question{features}})
 	r.log.WaitForN(t, `"handed_over"`, 2, 10*time.Second)
 	got := make(chan remote.Outcome, 1)
-	go func() { got <- remoteHandler{r.s}.Answer(context.Background(), "t2", []answer.Decision{sel("Auth")}) }()
+	go func() {
+		got <- remoteHandler{r.s}.Answer(context.Background(), "t2", remote.FromAnswer, []answer.Decision{sel("Auth")})
+	}()
 	r.leaves(r.form("t2"), handedOver)
 	r.end()
 	select {
@@ -148,7 +155,7 @@ func TestRemoteWithdrawnAtDeadline(t *testing.T) {
 	r.log.WaitForN(t, `"handed_over"`, 2, 10*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	o := remoteHandler{r.s}.Answer(ctx, "t2", []answer.Decision{sel("Auth")})
+	o := remoteHandler{r.s}.Answer(ctx, "t2", remote.FromAnswer, []answer.Decision{sel("Auth")})
 	if o.Result != "failed" || !strings.Contains(o.Message, "withdrawn") {
 		t.Errorf("outcome %+v, want failed: withdrawn", o)
 	}
@@ -195,10 +202,14 @@ func TestRemoteSecondWhilePromptGoes(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	first := make(chan remote.Outcome, 1)
-	go func() { first <- remoteHandler{r.s}.Answer(ctx, "t1", []answer.Decision{sel("SQLite")}) }()
+	go func() {
+		first <- remoteHandler{r.s}.Answer(ctx, "t1", remote.FromAnswer, []answer.Decision{sel("SQLite")})
+	}()
 	r.log.WaitFor(t, `"rule":"remote"`, 10*time.Second)
 	second := make(chan remote.Outcome, 1)
-	go func() { second <- remoteHandler{r.s}.Answer(ctx, "t1", []answer.Decision{sel("MongoDB")}) }()
+	go func() {
+		second <- remoteHandler{r.s}.Answer(ctx, "t1", remote.FromAnswer, []answer.Decision{sel("MongoDB")})
+	}()
 	var o2 remote.Outcome
 	select {
 	case o2 = <-second:
@@ -215,6 +226,56 @@ func TestRemoteSecondWhilePromptGoes(t *testing.T) {
 		t.Errorf("the second answer: %+v, want taken\n%s", o2, r)
 	}
 	r.end()
+}
+
+// TestRemoteFrom: an answer from elsewhere is named by its sender, in its
+// decisions and, when it stops claudewrap's prompt, in what the prompt is
+// told, whether the form was the person's or the prompt's.
+func TestRemoteFrom(t *testing.T) {
+	t.Parallel()
+	const from = "claudewrap serve (page) from 192.0.2.7"
+	for _, prompt := range []bool{false, true} {
+		t.Run(fmt.Sprintf("prompt %t", prompt), func(t *testing.T) {
+			t.Parallel()
+			c := newChild(t, fakeclaude.Faults{})
+			cfg := Config{Decider: decider{}, Policy: rules.Passthrough, Host: hostTerminal}
+			cause := make(chan error, 1)
+			if prompt {
+				cfg.Policy, cfg.Host = rules.Ask, hostHeadless
+				cfg.Asker = asker(func(ctx context.Context, q answer.Question) (answer.Decision, error) {
+					<-ctx.Done()
+					cause <- context.Cause(ctx)
+					return answer.Decision{}, ctx.Err()
+				})
+			}
+			r := startRun(t, c, cfg)
+			c.ask("t1", database)
+			if prompt {
+				r.wait(`"question"`)
+				deadline := time.Now().Add(10 * time.Second)
+				for len(remoteHandler{r.s}.Pending()) == 0 && time.Now().Before(deadline) {
+					time.Sleep(time.Millisecond)
+				}
+			} else {
+				r.wait(`"handed_over"`)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if o := (remoteHandler{r.s}).Answer(ctx, "t1", from, []answer.Decision{sel("SQLite")}); o.Result != "verified" {
+				t.Fatalf("outcome %+v\n%s", o, r)
+			}
+			if !strings.Contains(r.log.String(), `"from":"`+from+`"`) {
+				t.Errorf("no decision names %q\n%s", from, r)
+			}
+			if prompt {
+				err := <-cause
+				if !errors.Is(err, ErrAnsweredElsewhere) || err.Error() != "answered from elsewhere ("+from+")" {
+					t.Errorf("the prompt was stopped with %v", err)
+				}
+			}
+			r.end()
+		})
+	}
 }
 
 // layout is a question drawn with previews: notes go with its options.
@@ -272,7 +333,7 @@ func TestRemoteRefused(t *testing.T) {
 				r.wait(`"handed_over"`)
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 				defer cancel()
-				o := remoteHandler{r.s}.Answer(ctx, "t1", tc.bad)
+				o := remoteHandler{r.s}.Answer(ctx, "t1", remote.FromAnswer, tc.bad)
 				if o.Result != "refused" || !strings.Contains(o.Message, tc.why) || strings.Contains(o.Message, "\n") {
 					t.Errorf("the answer %v: %+v, want refused, one line saying %q\n%s", tc.bad, o, tc.why, r)
 				}
@@ -280,7 +341,7 @@ func TestRemoteRefused(t *testing.T) {
 				if got := c.Received(); len(got) > 0 || r.has("decision") || r.has("cancelled") || r.has("error") || len(remoteHandler{r.s}.Pending()) != 1 {
 					t.Errorf("after the refused answer: keys %v, the form pending %d times\n%s", got, len(remoteHandler{r.s}.Pending()), r)
 				}
-				o = remoteHandler{r.s}.Answer(ctx, "t1", tc.good)
+				o = remoteHandler{r.s}.Answer(ctx, "t1", remote.FromAnswer, tc.good)
 				if o.Result != "verified" || o.Recorded[tc.qs[0].Question] != tc.want {
 					t.Errorf("the answer after it: %+v, want verified %q\n%s", o, tc.want, r)
 				}
@@ -308,7 +369,7 @@ func TestWaitingNamesSession(t *testing.T) {
 	r.log.WaitForN(t, `"waiting"`, 2, 10*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if o := (remoteHandler{r.s}).Answer(ctx, "t1", []answer.Decision{sel("PostgreSQL")}); o.Result != "verified" {
+	if o := (remoteHandler{r.s}).Answer(ctx, "t1", "claudewrap answer", []answer.Decision{sel("PostgreSQL")}); o.Result != "verified" {
 		t.Fatalf("the answer: %+v, want verified\n%s", o, r)
 	}
 	r.end()

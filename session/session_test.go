@@ -22,6 +22,7 @@ import (
 	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
 	"github.com/claudewrap/claudewrap/internal/transcript"
 	"github.com/claudewrap/claudewrap/ptyhost"
+	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/vt"
 )
@@ -772,7 +773,7 @@ func TestRemoteAnswerAfterFailedDrive(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	o := remoteHandler{r.s}.Answer(ctx, "t1", []answer.Decision{sel("PostgreSQL")})
+	o := remoteHandler{r.s}.Answer(ctx, "t1", remote.FromAnswer, []answer.Decision{sel("PostgreSQL")})
 	// One line for the sender, naming the bug report; the screen is in it.
 	if o.Result != "failed" || strings.Contains(o.Message, "\n") || !strings.Contains(o.Message, "; bug report: ") || !strings.HasPrefix(o.Message, "question 1: ") {
 		t.Errorf("remote answer: %+v, want failed, one line with the bug report\n%s", o, r)
@@ -1276,7 +1277,7 @@ func TestFormEscAsked(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if o := (remoteHandler{r.s}).Answer(ctx, "t1", []answer.Decision{sel("SQLite")}); o.Result != "taken" {
+		if o := (remoteHandler{r.s}).Answer(ctx, "t1", remote.FromAnswer, []answer.Decision{sel("SQLite")}); o.Result != "taken" {
 			t.Errorf("an answer from elsewhere within escWait of the hand-over: %+v, want taken", o)
 		}
 		// escAsked has given up within escWait: nothing may be reported.
@@ -1589,7 +1590,7 @@ func TestRecordedForm(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if o := (remoteHandler{s}).Answer(ctx, "t1", []answer.Decision{sel("PostgreSQL")}); o.Result != "taken" || s.stateOf(f) != handedOver {
+	if o := (remoteHandler{s}).Answer(ctx, "t1", remote.FromAnswer, []answer.Decision{sel("PostgreSQL")}); o.Result != "taken" || s.stateOf(f) != handedOver {
 		t.Errorf("an answer after its PostToolUse: %+v, the form %v", o, s.stateOf(f))
 	}
 
@@ -1620,7 +1621,7 @@ func TestDryRun(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if o := (remoteHandler{r.s}).Answer(ctx, "t1", []answer.Decision{sel("PostgreSQL")}); o.Result != "refused" || !strings.Contains(o.Message, "dry run") {
+		if o := (remoteHandler{r.s}).Answer(ctx, "t1", remote.FromAnswer, []answer.Decision{sel("PostgreSQL")}); o.Result != "refused" || !strings.Contains(o.Message, "dry run") {
 			t.Errorf("remote answer: %+v, want refused for the dry run", o)
 		}
 		c.Settle()

@@ -2,6 +2,8 @@
 // (`claudewrap serve`): every form waiting in the user's running sessions,
 // with its real widgets, live, and after a submit what Claude recorded. The
 // page is embedded; the [Server] binds to loopback unless told otherwise and
-// answers only requests carrying its random token. It reaches the sessions
-// through [Sessions] and never touches a PTY or a screen.
+// answers only requests carrying its random token, and no request that
+// changes something from another site's page; it logs each answer and each
+// refusal to [Server.Log]. It reaches the sessions through [Sessions] and
+// never touches a PTY or a screen.
 package web

@@ -12,26 +12,35 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/internal/safe"
 	"github.com/claudewrap/claudewrap/remote"
 )
 
 //go:embed static
 var static embed.FS
 
-// Sessions is what the page shows and answers.
+// Sessions is what the page shows and answers; from names the answer's
+// sender to the session.
 type Sessions interface {
 	Pending(ctx context.Context) ([]remote.Form, error)
-	Answer(ctx context.Context, session, toolUseID string, ds []answer.Decision) (remote.Outcome, error)
+	Answer(ctx context.Context, session, toolUseID, from string, ds []answer.Decision) (remote.Outcome, error)
 }
 
 // Server is the page's HTTP server.
 type Server struct {
-	Token    string
+	Token string
+	// Log, when set before Serve, gets one human line for each answer
+	// posted and each request refused, and nothing else.
+	Log      io.Writer
+	logMu    sync.Mutex
 	sessions Sessions
 	ln       net.Listener
 	srv      *http.Server
@@ -135,6 +144,8 @@ func (s *Server) handler() http.Handler {
 	open := http.NewServeMux()
 	open.HandleFunc("GET /app.js", s.file("static/app.js", "text/javascript; charset=utf-8"))
 	open.HandleFunc("GET /app.css", s.file("static/app.css", "text/css; charset=utf-8"))
+	// Asked by every browser, without the token: not found, not refused.
+	open.HandleFunc("GET /favicon.ico", http.NotFound)
 	open.Handle("/", s.guard(mux))
 	return open
 }
@@ -149,23 +160,30 @@ func (s *Server) file(name, ctype string) http.HandlerFunc {
 
 // guard lets through only requests with the token (in the URL's t, or
 // the X-Claudewrap-Token header the page sends), for this server's own
-// host name (no DNS rebinding), and no cross-site posts.
+// host name (no DNS rebinding), and no request that changes anything
+// from another site's page ([Server.crossSite]).
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tok := r.URL.Query().Get("t")
 		if h := r.Header.Get("X-Claudewrap-Token"); h != "" {
 			tok = h
 		}
-		if subtle.ConstantTimeCompare([]byte(tok), []byte(s.Token)) != 1 {
-			httpError(w, http.StatusForbidden, "a token is required: open the address claudewrap serve printed")
-			return
+		why := ""
+		switch {
+		case subtle.ConstantTimeCompare([]byte(tok), []byte(s.Token)) != 1:
+			why = "a token is required: open the address claudewrap serve printed"
+		case !s.hostAllowed(r.Host):
+			why = "unknown host " + r.Host
+		default:
+			why = s.crossSite(r)
 		}
-		if !s.hostAllowed(r.Host) {
-			httpError(w, http.StatusForbidden, "unknown host "+r.Host)
-			return
+		if why == "" && r.Method == http.MethodPost && r.Header.Get("X-Claudewrap-Token") == "" {
+			why = "answers carry the token in X-Claudewrap-Token"
 		}
-		if r.Method == http.MethodPost && r.Header.Get("X-Claudewrap-Token") == "" {
-			httpError(w, http.StatusForbidden, "answers carry the token in X-Claudewrap-Token")
+		if why != "" {
+			// The path alone: a query may hold a token.
+			s.logf("refused %s %s from %s: %s", r.Method, clip(r.URL.Path), remoteHost(r), clip(why))
+			httpError(w, http.StatusForbidden, why)
 			return
 		}
 		w.Header().Set("Cache-Control", "no-store")
@@ -190,6 +208,54 @@ func (s *Server) hostAllowed(host string) bool {
 	return h == "localhost"
 }
 
+// crossSite says why r, if it changes anything, came from a page other
+// than this one, or "": a browser names the page that sent it in Origin
+// (the page's scheme://host:port, or "null" from a sandboxed or local
+// page) and Sec-Fetch-Site. A request with neither (curl, a script) is no
+// browser's, and the token alone admits it.
+func (s *Server) crossSite(r *http.Request) string {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return ""
+	}
+	if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" || site == "same-site" {
+		// Same-site is another port or subdomain: another program's page.
+		return "a request from another site's page (Sec-Fetch-Site: " + site + ")"
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return ""
+	}
+	o, ok := canonicalOrigin(origin)
+	if ok && o == canonicalHost(r.Host) {
+		return ""
+	}
+	if ok {
+		for _, u := range s.URLs() {
+			if pu, err := url.Parse(u); err == nil && o == canonicalHost(pu.Host) {
+				return ""
+			}
+		}
+	}
+	return fmt.Sprintf("a request from another page (Origin %q)", origin)
+}
+
+// canonicalOrigin is origin as "http://host[:port]" in lower case, port 80
+// left out as browsers leave it out; ok is false for anything else ("null",
+// https, a path).
+func canonicalOrigin(origin string) (string, bool) {
+	u, err := url.Parse(origin)
+	if err != nil || u.Scheme != "http" || u.Host == "" || u.User != nil || u.Path != "" || u.RawQuery != "" || u.Fragment != "" {
+		return "", false
+	}
+	return canonicalHost(u.Host), true
+}
+
+// canonicalHost is the origin of this page served at host (a Host header,
+// or a URL's host:port), as canonicalOrigin writes it.
+func canonicalHost(host string) string {
+	return "http://" + strings.TrimSuffix(strings.ToLower(host), ":80")
+}
+
 // answerRequest is what the page posts: the form, and one answer per
 // question, or the whole form's chat or cancel.
 type answerRequest struct {
@@ -206,15 +272,23 @@ type answerRequest struct {
 
 func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	var req answerRequest
+	// Logged before the page hears it: one line for each answer posted.
+	logged := func(result string) {
+		s.logf("answer from %s to session %s, form %s: %s", remoteHost(r), clip(req.Session), clip(req.ToolUseID), clip(result))
+	}
+	fail := func(status int, msg string) {
+		logged("not sent: " + msg)
+		httpError(w, status, msg)
+	}
 	dec := json.NewDecoder(io.LimitReader(r.Body, 1<<20))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		httpError(w, http.StatusBadRequest, "not an answer: "+err.Error())
+		fail(http.StatusBadRequest, "not an answer: "+err.Error())
 		return
 	}
 	forms, err := s.sessions.Pending(r.Context())
 	if err != nil {
-		httpError(w, http.StatusInternalServerError, err.Error())
+		fail(http.StatusInternalServerError, err.Error())
 		return
 	}
 	var form *remote.Form
@@ -224,20 +298,63 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if form == nil {
-		httpError(w, http.StatusConflict, "this form no longer waits: answered elsewhere, or Claude moved on")
+		fail(http.StatusConflict, "this form no longer waits: answered elsewhere, or Claude moved on")
 		return
 	}
 	ds, err := decisions(form.Questions, req)
 	if err != nil {
-		httpError(w, http.StatusBadRequest, err.Error())
+		fail(http.StatusBadRequest, err.Error())
 		return
 	}
-	o, err := s.sessions.Answer(r.Context(), req.Session, req.ToolUseID, ds)
+	o, err := s.sessions.Answer(r.Context(), req.Session, req.ToolUseID, remote.FromPage+" from "+remoteHost(r), ds)
 	if err != nil {
-		httpError(w, http.StatusBadGateway, err.Error())
+		fail(http.StatusBadGateway, err.Error())
 		return
 	}
+	result := o.Result
+	if o.Message != "" {
+		result += ": " + o.Message
+	}
+	logged(result)
 	writeJSON(w, http.StatusOK, o)
+}
+
+// logf writes one line to s.Log, stamped with the time, every character a
+// terminal would act on escaped (the session, the form and the reasons
+// come from the request).
+func (s *Server) logf(format string, args ...any) {
+	if s.Log == nil {
+		return
+	}
+	line := "claudewrap: " + time.Now().Format("15:04:05") + " " + safe.Line(fmt.Sprintf(format, args...))
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	fmt.Fprintln(s.Log, line)
+}
+
+// remoteHost is the address r came from, without its port.
+func remoteHost(r *http.Request) string {
+	h, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return h
+}
+
+// maxLogged bounds each piece of a request written to the log.
+const maxLogged = 200
+
+// clip is s cut to maxLogged bytes (on a character's boundary), marked
+// when cut.
+func clip(s string) string {
+	if len(s) <= maxLogged {
+		return s
+	}
+	i := maxLogged
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
 }
 
 // decisions checks the page's answer against the questions.

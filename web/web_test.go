@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 type fakeSessions struct {
 	mu      sync.Mutex
 	answers [][]answer.Decision
+	from    []string
 }
 
 var multi = remote.Form{Session: "42", ToolUseID: "toolu_1", Since: time.Now(), Questions: []answer.Question{{
@@ -26,30 +28,71 @@ var multi = remote.Form{Session: "42", ToolUseID: "toolu_1", Since: time.Now(), 
 func (f *fakeSessions) Pending(context.Context) ([]remote.Form, error) {
 	return []remote.Form{multi}, nil
 }
-func (f *fakeSessions) Answer(_ context.Context, session, id string, ds []answer.Decision) (remote.Outcome, error) {
+func (f *fakeSessions) Answer(_ context.Context, session, id, from string, ds []answer.Decision) (remote.Outcome, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.answers = append(f.answers, ds)
+	f.from = append(f.from, from)
 	return remote.Outcome{Result: "verified", Recorded: map[string]string{"Which features?": strings.Join(ds[0].Labels, ", ")}}, nil
 }
 
 func start(t *testing.T) (*Server, *fakeSessions) {
+	t.Helper()
+	s, fs, _ := startLogged(t)
+	return s, fs
+}
+
+// logBuffer is a Server's Log, read by the test.
+type logBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func startLogged(t *testing.T) (*Server, *fakeSessions, *logBuffer) {
 	t.Helper()
 	fs := &fakeSessions{}
 	s, err := Listen("", fs)
 	if err != nil {
 		t.Fatal(err)
 	}
+	log := &logBuffer{}
+	s.Log = log
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { s.Serve(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
-	return s, fs
+	return s, fs, log
+}
+
+func (f *fakeSessions) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.answers)
 }
 
 func do(t *testing.T, method, url, token, host, body string) (int, string) {
 	t.Helper()
+	return doHeaders(t, method, url, token, host, body, nil)
+}
+
+func doHeaders(t *testing.T, method, url, token, host, body string, header map[string]string) (int, string) {
+	t.Helper()
 	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
 	if token != "" {
 		req.Header.Set("X-Claudewrap-Token", token)
 	}
@@ -98,6 +141,83 @@ func TestServeSecurity(t *testing.T) {
 	}
 }
 
+// TestServeCrossSite: a request that changes something is refused when a
+// browser says another page sent it (Origin, Sec-Fetch-Site), token or
+// not; one with no Origin (curl, a script) needs only the token, and the
+// page's own origin, as its Host or as an address URLs gives, passes.
+func TestServeCrossSite(t *testing.T) {
+	s, fs := start(t)
+	base := strings.TrimSuffix(s.URL(), "/?t="+s.Token)
+	port := strings.Split(base, ":")[2]
+	const answer = `{"session":"42","tool_use_id":"toolu_1","answers":[{"select":["API"]}]}`
+	for _, tc := range []struct {
+		name, method, path, host string
+		header                   map[string]string
+		want                     int
+	}{
+		{"no origin (curl, claudewrap answer)", "POST", "/api/answer", "", nil, 200},
+		{"same origin", "POST", "/api/answer", "", map[string]string{"Origin": base, "Sec-Fetch-Site": "same-origin"}, 200},
+		{"same origin, no Sec-Fetch-Site", "POST", "/api/answer", "", map[string]string{"Origin": base}, 200},
+		{"same origin by name", "POST", "/api/answer", "localhost:" + port, map[string]string{"Origin": "http://localhost:" + port}, 200},
+		{"an address URLs gives, Host otherwise", "POST", "/api/answer", "127.0.0.2:" + port, map[string]string{"Origin": base}, 200},
+		{"foreign origin", "POST", "/api/answer", "", map[string]string{"Origin": "http://evil.example"}, 403},
+		{"foreign origin, Sec-Fetch-Site forged", "POST", "/api/answer", "", map[string]string{"Origin": "http://evil.example", "Sec-Fetch-Site": "same-origin"}, 403},
+		{"another port of this machine", "POST", "/api/answer", "", map[string]string{"Origin": "http://127.0.0.1:1", "Sec-Fetch-Site": "same-site"}, 403},
+		{"https is another origin", "POST", "/api/answer", "", map[string]string{"Origin": strings.Replace(base, "http:", "https:", 1)}, 403},
+		{"null origin (a sandboxed or local page)", "POST", "/api/answer", "", map[string]string{"Origin": "null"}, 403},
+		{"cross-site, no origin", "POST", "/api/answer", "", map[string]string{"Sec-Fetch-Site": "cross-site"}, 403},
+		{"cross-site, own origin", "POST", "/api/answer", "", map[string]string{"Origin": base, "Sec-Fetch-Site": "cross-site"}, 403},
+		{"PUT, foreign origin", "PUT", "/api/answer", "", map[string]string{"Origin": "http://evil.example"}, 403},
+		{"DELETE, foreign origin", "DELETE", "/api/pending", "", map[string]string{"Origin": "http://evil.example"}, 403},
+		{"GET changes nothing", "GET", "/api/pending", "", map[string]string{"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"}, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := fs.count()
+			code, body := doHeaders(t, tc.method, base+tc.path, s.Token, tc.host, answer, tc.header)
+			if code != tc.want {
+				t.Errorf("%s %s %v: %d %s, want %d", tc.method, tc.path, tc.header, code, body, tc.want)
+			}
+			if answered := fs.count() > before; answered != (tc.want == 200 && tc.method == "POST") {
+				t.Errorf("passed on: %v", answered)
+			}
+		})
+	}
+}
+
+// TestServeLog: one line for each answer posted (the time, who posted it,
+// the session, the form and what came of it) and for each request refused
+// (why, the token never written); nothing for the page's ordinary
+// requests. What came in the request is written escaped.
+func TestServeLog(t *testing.T) {
+	s, _, log := startLogged(t)
+	base := strings.TrimSuffix(s.URL(), "/?t="+s.Token)
+	for _, p := range []string{"/?t=" + s.Token, "/app.js", "/app.css", "/favicon.ico", "/api/pending?t=" + s.Token} {
+		do(t, "GET", base+p, "", "", "")
+	}
+	if got := log.String(); got != "" {
+		t.Fatalf("the page's ordinary requests were logged:\n%s", got)
+	}
+	do(t, "POST", base+"/api/answer", s.Token, "", `{"session":"42","tool_use_id":"toolu_1","answers":[{"select":["API"]}]}`)
+	do(t, "POST", base+"/api/answer", s.Token, "", `{"session":"4\u001b]0;pwned\u0007","tool_use_id":"toolu_1","answers":[{"select":["API"]}]}`)
+	doHeaders(t, "POST", base+"/api/answer", s.Token, "", `{}`, map[string]string{"Origin": "http://evil.example"})
+	do(t, "GET", base+"/api/pending?t=wrong-"+s.Token, "", "", "")
+	got := log.String()
+	stamp := `claudewrap: \d\d:\d\d:\d\d `
+	for _, want := range []string{
+		stamp + `answer from 127\.0\.0\.1 to session 42, form toolu_1: verified\n`,
+		stamp + `answer from 127\.0\.0\.1 to session 4\\x1b\]0;pwned\\a, form toolu_1: not sent: this form no longer waits: .*\n`,
+		stamp + `refused POST /api/answer from 127\.0\.0\.1: a request from another page \(Origin "http://evil\.example"\)\n`,
+		stamp + `refused GET /api/pending from 127\.0\.0\.1: a token is required: .*\n`,
+	} {
+		if !regexp.MustCompile(want).MatchString(got) {
+			t.Errorf("no line matches %s in\n%s", want, got)
+		}
+	}
+	if n := strings.Count(got, "\n"); n != 4 || strings.Contains(got, s.Token) || strings.Contains(got, "\x1b") {
+		t.Errorf("%d lines, want 4, no token, nothing a terminal acts on:\n%s", n, got)
+	}
+}
+
 // TestServeAnswers: a malformed answer gets a clear error and changes
 // nothing; a good one is passed on and its outcome returned.
 func TestServeAnswers(t *testing.T) {
@@ -128,6 +248,9 @@ func TestServeAnswers(t *testing.T) {
 	var o remote.Outcome
 	if code != 200 || json.Unmarshal([]byte(body), &o) != nil || o.Result != "verified" || o.Recorded["Which features?"] != "API, Auth" {
 		t.Fatalf("good answer: %d %s", code, body)
+	}
+	if want := "claudewrap serve (page) from 127.0.0.1"; fs.from[0] != want {
+		t.Errorf("sent from %q, want %q", fs.from[0], want)
 	}
 }
 

@@ -471,6 +471,29 @@ func TestHumanHandedOver(t *testing.T) {
 	}
 }
 
+// TestHumanRemoteDecision: an answer from elsewhere is said with its
+// sender, escaped; a decision that names none is claudewrap answer's.
+func TestHumanRemoteDecision(t *testing.T) {
+	var b bytes.Buffer
+	h := newHuman(&b, false)
+	d := func(from string) map[string]any {
+		f := map[string]any{"tool_use_id": "t1", "question": "Which?", "index": 1, "rule": "remote", "action": "select", "labels": []string{"A"}}
+		if from != "" {
+			f["from"] = from
+		}
+		return f
+	}
+	h.event("decision", d("claudewrap serve (page) from 192.0.2.7"))
+	h.event("decision", d(""))
+	h.event("decision", d("x\x1b[2J"))
+	want := "claudewrap: answered from elsewhere (claudewrap serve (page) from 192.0.2.7) \"Which?\": select \"A\"\n" +
+		"claudewrap: answered from elsewhere (claudewrap answer) \"Which?\": select \"A\"\n" +
+		"claudewrap: answered from elsewhere (x\\x1b[2J) \"Which?\": select \"A\"\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
 // TestHookNeverFails: `claudewrap hook` exits 0 and still forwards whatever
 // its flags and arguments (a claudewrap installed anew during a run may
 // take other ones than the settings gave Claude), and when it panics:
@@ -514,6 +537,7 @@ func TestHookNeverFails(t *testing.T) {
 type answerHandler struct {
 	outcome remote.Outcome
 	forms   []remote.Form
+	from    chan string // who sent each answer, when set
 }
 
 func (h answerHandler) Pending() []remote.Form {
@@ -523,7 +547,10 @@ func (h answerHandler) Pending() []remote.Form {
 	return []remote.Form{{ToolUseID: "toolu_1", Questions: []answer.Question{{Question: "Which?", Header: "Q",
 		Options: []answer.Option{{Label: "A"}, {Label: "B"}}}}}}
 }
-func (h answerHandler) Answer(context.Context, string, []answer.Decision) remote.Outcome {
+func (h answerHandler) Answer(_ context.Context, _, from string, _ []answer.Decision) remote.Outcome {
+	if h.from != nil {
+		h.from <- from
+	}
 	return h.outcome
 }
 func (h answerHandler) ClaudeSession() string { return "" }
@@ -543,7 +570,8 @@ func TestAnswerOutcomeOnce(t *testing.T) {
 		{remote.Outcome{Result: "taken", Message: "answered by someone else first"}, true, `{"result":"taken","message":"answered by someone else first"}` + "\n", "taken: answered by someone else first"},
 		{remote.Outcome{Result: "verified", Recorded: map[string]string{"Which?": "A"}}, false, "verified: Claude recorded", ""},
 	} {
-		reg, err := remote.Register(answerHandler{outcome: tc.o}, "/")
+		from := make(chan string, 1)
+		reg, err := remote.Register(answerHandler{outcome: tc.o, from: from}, "/")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -555,6 +583,9 @@ func TestAnswerOutcomeOnce(t *testing.T) {
 		reg.Close()
 		if tc.err == "" && err != nil || tc.err != "" && (err == nil || err.Error() != tc.err) || !strings.HasPrefix(out, tc.stdout) || tc.stdout == "" && out != "" {
 			t.Errorf("%+v (json %t): stdout %q, error %v", tc.o, tc.json, out, err)
+		}
+		if got := <-from; got != remote.FromAnswer {
+			t.Errorf("the session heard the answer from %q, want %q", got, remote.FromAnswer)
 		}
 	}
 }

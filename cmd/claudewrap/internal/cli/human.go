@@ -10,6 +10,7 @@ import (
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/internal/safe"
+	"github.com/claudewrap/claudewrap/remote"
 )
 
 // human turns the run's events into the short lines a person reads:
@@ -93,7 +94,8 @@ func (h *human) event(name string, f events.Fields) {
 			case "fallback":
 				by = "the fallback answers"
 			case "remote":
-				by = "answered from elsewhere (claudewrap answer)"
+				// The session names the sender; claudewrap answer's is the default.
+				by = "answered from elsewhere (" + firstOf(str("from"), remote.FromAnswer) + ")"
 			}
 			h.say("%s %q: %s", by, str("question"), decisionText(f))
 		}

@@ -225,7 +225,7 @@ func runAnswer(ctx context.Context, stdout io.Writer, opts *AnswerOptions, index
 	if err != nil {
 		return err
 	}
-	o, err := remote.Answer(ctx, s, f.ToolUseID, ds)
+	o, err := remote.Answer(ctx, s, f.ToolUseID, remote.FromAnswer, ds)
 	if err != nil {
 		return withCode(ExitError, err)
 	}

@@ -29,7 +29,10 @@ Claude's screen and verified, the page shows what Claude recorded.
 It listens on 127.0.0.1 (a free port) unless --listen says otherwise, and
 answers only with the random token in the address it prints (with --listen on
 every interface, such as 0.0.0.0:8765, one address per line: this machine's
-first, then each of its interfaces'). Ctrl-C stops it.`,
+first, then each of its interfaces'). A request that would change something
+and that a browser says came from another page is refused, token or not. It
+writes one line on stderr for each answer (its time, session, form and what
+came of it) and for each request refused (why). Ctrl-C stops it.`,
 		Example: `  claudewrap serve
   claudewrap serve --listen 127.0.0.1:8765`,
 		Args: cobra.NoArgs,
@@ -48,6 +51,7 @@ first, then each of its interfaces'). Ctrl-C stops it.`,
 			for _, u := range srv.URLs() { // one, unless --listen names every interface
 				fmt.Fprintln(stdout, u)
 			}
+			srv.Log = stderr // a line for each answer and each request refused
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return srv.Serve(ctx)
@@ -71,10 +75,10 @@ func (remoteSessions) Pending(ctx context.Context) ([]remote.Form, error) {
 	return remote.PendingAll(ctx)
 }
 
-func (remoteSessions) Answer(ctx context.Context, session, id string, ds []answer.Decision) (remote.Outcome, error) {
+func (remoteSessions) Answer(ctx context.Context, session, id, from string, ds []answer.Decision) (remote.Outcome, error) {
 	s, err := remote.Find(session)
 	if err != nil {
 		return remote.Outcome{}, err
 	}
-	return remote.Answer(ctx, s, id, ds)
+	return remote.Answer(ctx, s, id, from, ds)
 }
