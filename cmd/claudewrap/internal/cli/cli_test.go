@@ -199,7 +199,7 @@ func TestHelpMentionsEveryRunFlag(t *testing.T) {
 }
 
 func TestReplayPrintsScreenAndForm(t *testing.T) {
-	out, err := executeCmd(t, devNull(t), "replay", "../../testdata/screens/2.1.330/database-focus-2-100x40.cast")
+	out, err := executeCmd(t, devNull(t), "replay", "../../../../testdata/screens/2.1.330/database-focus-2-100x40.cast")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestReplayPrintsScreenAndForm(t *testing.T) {
 		}
 	}
 	// At 0 seconds nothing has been drawn yet: no form.
-	out, err = executeCmd(t, devNull(t), "replay", "--at", "0", "../../testdata/screens/2.1.330/database-focus-2-100x40.cast")
+	out, err = executeCmd(t, devNull(t), "replay", "--at", "0", "../../../../testdata/screens/2.1.330/database-focus-2-100x40.cast")
 	if err != nil || !strings.Contains(out, "no form on screen") {
 		t.Errorf("replay --at 0: %v\n%s", err, out)
 	}
@@ -256,7 +256,7 @@ func TestReplayTakesTheVersion(t *testing.T) {
 // TestReplayBundle replays a bug-report bundle: the screen, the form on it,
 // and for each question the hook reported whether the screen shows it.
 func TestReplayBundle(t *testing.T) {
-	rec, err := os.ReadFile("../../testdata/screens/2.1.330/three-features-100x40.cast")
+	rec, err := os.ReadFile("../../../../testdata/screens/2.1.330/three-features-100x40.cast")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +308,7 @@ func replayShows(t *testing.T, path string, want ...string) {
 // recording is Claude Code 2.1.197 keeping a sent message in its prompt
 // (stress seed 9737646259466774155, s035), cut at 3.25 s.
 func TestReplayMessageBundle(t *testing.T) {
-	b, err := os.ReadFile("../../testdata/screens/2.1.197/stress-4155-s035-87x43.cast")
+	b, err := os.ReadFile("../../../../testdata/screens/2.1.197/stress-4155-s035-87x43.cast")
 	if err != nil {
 		t.Fatal(err)
 	}

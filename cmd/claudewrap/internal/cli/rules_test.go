@@ -15,8 +15,8 @@ import (
 )
 
 const (
-	demoRules = "../../examples/demo.yaml"
-	threeForm = "../../testdata/forms/three.json"
+	demoRules = "../../../../examples/demo.yaml"
+	threeForm = "../../../../testdata/forms/three.json"
 )
 
 // executeRoot runs the root command with args and returns stdout, stderr
@@ -111,7 +111,7 @@ func TestRulesUsageErrors(t *testing.T) {
 }
 
 func TestRulesCheck(t *testing.T) {
-	examples, err := filepath.Glob("../../examples/*.yaml")
+	examples, err := filepath.Glob("../../../../examples/*.yaml")
 	if err != nil || len(examples) < 4 {
 		t.Fatalf("examples %q %v", examples, err)
 	}
@@ -119,7 +119,7 @@ func TestRulesCheck(t *testing.T) {
 	if err != nil || errOut != "" {
 		t.Fatalf("examples: %v\n%s", err, errOut)
 	}
-	if want := "../../examples/demo.yaml: ok (3 rules)\n"; !strings.Contains(out, want) {
+	if want := "../../../../examples/demo.yaml: ok (3 rules)\n"; !strings.Contains(out, want) {
 		t.Errorf("stdout %q lacks %q", out, want)
 	}
 	if n := strings.Count(out, ": ok ("); n != len(examples) {
@@ -180,13 +180,13 @@ func TestRulesTest(t *testing.T) {
 	}
 	want := `1. [Database] Which database should we use?
    single-select: "PostgreSQL", "SQLite", "MongoDB"
-   rule "database" (../../examples/demo.yaml:18): select "SQLite"
+   rule "database" (../../../../examples/demo.yaml:18): select "SQLite"
 2. [Features] Which features should we build?
    multi-select: "Auth", "Export", "Search", "API"
-   rule "features" (../../examples/demo.yaml:27): select "Auth", "API"
+   rule "features" (../../../../examples/demo.yaml:27): select "Auth", "API"
 3. [Naming] How should we name things?
    single-select: "camelCase", "snake_case"
-   rule "naming" (../../examples/demo.yaml:34): type "snake_case, like the rest of the repo"
+   rule "naming" (../../../../examples/demo.yaml:34): type "snake_case, like the rest of the repo"
 on_unmatched: passthrough; answer_timeout: none
 `
 	if out != want {
@@ -310,7 +310,7 @@ func TestRulesTestErrors(t *testing.T) {
 
 // TestRulesCheckProcess runs claudewrap itself (this test binary) to check
 // the exit statuses and that each error is printed exactly once.
-const permRules = "../../examples/permissions.yaml"
+const permRules = "../../../../examples/permissions.yaml"
 
 func TestRulesCheckProcess(t *testing.T) {
 	exe, err := os.Executable()
