@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -160,8 +163,49 @@ func loadFile(path string, programs bool) (*File, error) {
 // without blocking, of at most MaxFileSize bytes ([safefile.ReadFile]).
 // What it returns is what [Parse] checks and what an allowance's hash
 // ([Sum]) is of, read once.
+// An error is a [*FileError] that says why in a person's words.
 func ReadFile(path string) ([]byte, error) {
-	return safefile.ReadFile(path, MaxFileSize)
+	b, err := safefile.ReadFile(path, MaxFileSize)
+	if err != nil {
+		return nil, &FileError{Path: path, Why: unreadable(path, err), Err: err}
+	}
+	return b, nil
+}
+
+// FileError is a rules file that cannot be read. Its message names the file
+// and the reason without the system's words ("stat", "no such file or
+// directory"); Err is the error underneath, for [errors.Is].
+type FileError struct {
+	Path string
+	Why  string
+	Err  error
+}
+
+func (e *FileError) Error() string { return "rules file " + e.Path + ": " + e.Why }
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// unreadable says why the rules file at path could not be read (err).
+func unreadable(path string, err error) string {
+	var refused *safefile.RefusedError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file"
+	case errors.Is(err, syscall.ENOTDIR):
+		return "no such file (a part of its path is a file, not a folder)"
+	case errors.Is(err, fs.ErrPermission):
+		return "no permission to read it"
+	case errors.As(err, &refused):
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			return "a folder, not a file; name the rules file in it"
+		}
+		return refused.Why
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err // without the operation and the path, said once already
+	}
+	return "cannot be read: " + err.Error()
 }
 
 // Parse checks the rules in b, read from path. Loading is strict: unknown

@@ -268,20 +268,9 @@ func endsForm(a answer.Action) string {
 }
 
 // printLoadError prints every problem in err, one a line: file:line:col:
-// message for the rules, file: reason for a file that cannot be read. A
-// message may quote the file.
+// message for the rules, "rules file FILE: reason" for a file that cannot
+// be read ([rules.FileError]). A message may quote the file.
 func printLoadError(w io.Writer, err error) {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range j.Unwrap() {
-			printLoadError(w, e)
-		}
-		return
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		printLines(w, "", pe.Path+": "+pe.Err.Error())
-		return
-	}
 	printLines(w, "", err.Error())
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
+	"github.com/claudewrap/claudewrap/rules"
 )
 
 const (
@@ -135,7 +136,7 @@ func TestRulesCheck(t *testing.T) {
 	// A rule's program that cannot be run is a problem at its place.
 	progs := filepath.Join(dir, "progs.yaml")
 	os.WriteFile(progs, []byte("version: 1\nrules:\n  - answer: {exec: [./nowhere, -x]}\n  - answer: {exec: [no-such-program-claudewrap]}\n  - answer: {selekt: A}\n"), 0o644)
-	out, errOut, err = executeRoot(t, "rules", "check", bad, one, progs, missing)
+	out, errOut, err = executeRoot(t, "rules", "check", bad, one, progs, missing, dir)
 	if code := status(err); code != ExitError {
 		t.Errorf("exit %d (%v), want %d", code, err, ExitError)
 	}
@@ -152,7 +153,8 @@ func TestRulesCheck(t *testing.T) {
 		progs + `:4:21: exec: no program "no-such-program-claudewrap" in PATH`,
 		// Told with the file's other problems, in the order of the file.
 		progs + `:5:14: unknown key "selekt" in answer (want one of cancel, chat, exec, notes, select, type)`,
-		missing + ": no such file or directory",
+		"rules file " + missing + ": no such file",
+		"rules file " + dir + ": a folder, not a file; name the rules file in it",
 	}, "\n") + "\n"
 	if errOut != want {
 		t.Errorf("stderr:\n%s\nwant:\n%s", errOut, want)
@@ -281,7 +283,7 @@ func TestRulesTestErrors(t *testing.T) {
 		err    string // printed by Main
 	}{
 		{"bad rules", []string{bad, "--form", threeForm}, bad + ":2:8: rules must be a list, not a mapping\n", ""},
-		{"no rules file", []string{filepath.Join(dir, "none.yaml"), "--form", threeForm}, filepath.Join(dir, "none.yaml") + ": no such file or directory\n", ""},
+		{"no rules file", []string{filepath.Join(dir, "none.yaml"), "--form", threeForm}, "rules file " + filepath.Join(dir, "none.yaml") + ": no such file\n", ""},
 		{"no form file", []string{demoRules, "--form", filepath.Join(dir, "none.json")}, "", filepath.Join(dir, "none.json") + ": no such file or directory"},
 		{"not a form", []string{demoRules, "--form", notForm}, "", notForm + ": no questions"},
 		{"not JSON", []string{demoRules, "--form", demoRules}, "", demoRules + ": not a form"},
@@ -366,6 +368,21 @@ func TestRulesCheckProcess(t *testing.T) {
 		}
 		if errb.String() != tc.stderr {
 			t.Errorf("%v: stderr %q, want %q", tc.args, errb.String(), tc.stderr)
+		}
+	}
+}
+
+// TestNotActingUnreadable: a folder's rules file that cannot be read is
+// named once, with the reason in a person's words.
+func TestNotActingUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ path, want string }{
+		{filepath.Join(dir, ".claudewrap.yaml"), filepath.Join(dir, ".claudewrap.yaml") + " does not act: no such file"},
+		{dir, dir + " does not act: a folder, not a file; name the rules file in it"},
+	} {
+		_, err := rules.ReadFile(tc.path)
+		if got := notActing(rules.Ignored{Path: tc.path, Why: err}); got != tc.want {
+			t.Errorf("%q, want %q", got, tc.want)
 		}
 	}
 }

@@ -451,6 +451,10 @@ func notActing(ig rules.Ignored) string {
 		return fmt.Sprintf("%s changed since you allowed it, so nothing in it acts; "+
 			"read it again, then `claudewrap rules allow` to let it", ig.Path)
 	}
+	var fe *rules.FileError
+	if errors.As(ig.Why, &fe) {
+		return fmt.Sprintf("%s does not act: %s", ig.Path, fe.Why)
+	}
 	return fmt.Sprintf("%s does not act: %v", ig.Path, ig.Why)
 }
 
