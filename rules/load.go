@@ -70,7 +70,13 @@ type Defaults struct {
 	Fallback      *Answer       // nil when not set
 	Notify        string        // the --notify command; "" when not set
 	AnswerVia     string        // "screen" or "hook"; "" when not set
+	// OnUnmatchedAt and AnswerTimeoutAt are where those are set, for
+	// messages; zero when not set.
+	OnUnmatchedAt, AnswerTimeoutAt Pos
 }
+
+// Pos is a place in a rules file, for messages.
+type Pos struct{ Line, Col int }
 
 // Rule is one entry of rules:.
 type Rule struct {
@@ -140,22 +146,29 @@ const MaxFileSize = 4 << 20
 // LoadFile reads and checks one rules file. Only a regular file is read:
 // a FIFO nobody writes would wait for ever, a device never end.
 func LoadFile(path string) (*File, error) {
-	return loadFile(path, false)
+	return loadFile(path, checks{})
 }
 
 // CheckFile is LoadFile that also reports, among the file's other
-// problems, every rule's exec program that cannot be run from here (not
-// found, not executable): what `rules check` tells.
-func CheckFile(path string) (*File, error) {
-	return loadFile(path, true)
+// problems, what a run with this file alone refuses of its defaults
+// ([Set.Check]) and, with programs, every rule's exec program that cannot
+// be run from here (not found, not executable): what `rules check` tells.
+func CheckFile(path string, programs bool) (*File, error) {
+	return loadFile(path, checks{defaults: true, programs: programs})
 }
 
-func loadFile(path string, programs bool) (*File, error) {
+func loadFile(path string, c checks) (*File, error) {
 	b, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return parse(path, b, programs)
+	return parse(path, b, c)
+}
+
+// checks are what [CheckFile] adds to loading.
+type checks struct {
+	defaults bool // what a run with the file alone refuses of its defaults
+	programs bool // the rules' exec programs can be run from here
 }
 
 // ReadFile reads a rules file whole, as loading does: only a regular file
@@ -212,10 +225,10 @@ func unreadable(path string, err error) string {
 // keys, wrong types, bad regular expressions, several actions in one answer
 // and a missing version are errors with their line and column.
 func Parse(path string, b []byte) (*File, error) {
-	return parse(path, b, false)
+	return parse(path, b, checks{})
 }
 
-func parse(path string, b []byte, programs bool) (*File, error) {
+func parse(path string, b []byte, c checks) (*File, error) {
 	p := &parser{file: &File{Path: path, Sum: Sum(b)}}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	var doc yaml.Node
@@ -236,7 +249,15 @@ func parse(path string, b []byte, programs bool) (*File, error) {
 	} else {
 		p.top(doc.Content[0])
 	}
-	if programs {
+	if c.defaults && len(p.errs) == 0 {
+		// Only on defaults read whole: one left out by a mistake would
+		// be reported missing too.
+		var e *Error
+		if err := (&Set{Files: []*File{p.file}}).Check(); errors.As(err, &e) {
+			p.errs = append(p.errs, e)
+		}
+	}
+	if c.programs {
 		p.errs = append(p.errs, p.file.programErrors()...)
 	}
 	if len(p.errs) > 0 {
@@ -302,6 +323,7 @@ func (p *parser) defaults(n *yaml.Node) {
 					return
 				}
 				d.OnUnmatched = pol
+				d.OnUnmatchedAt = Pos{v.Line, v.Column}
 			}
 		},
 		"answer_via": func(k, v *yaml.Node) {
@@ -330,6 +352,7 @@ func (p *parser) defaults(n *yaml.Node) {
 					return
 				}
 				d.AnswerTimeout = dur
+				d.AnswerTimeoutAt = Pos{v.Line, v.Column}
 			}
 		},
 		"fallback": func(k, v *yaml.Node) {

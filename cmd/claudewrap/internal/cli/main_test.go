@@ -286,12 +286,13 @@ func TestExitReasons(t *testing.T) {
 		// is missing.
 		{"bad rules and no claude", []string{"run", "--claude", filepath.Join(dir, "nowhere"), "--rules", bad}, 2, "bad.yaml:4:"},
 		{"ask timeout without fallback", []string{"run", "--claude", self, "--rules", rules, "--answer-timeout", "1s"}, 2,
-			"needs a fallback answer"},
-		{"the rules' timeout without fallback", []string{"run", "--claude", self, "--rules", timed}, 2, "needs a fallback answer"},
+			"claudewrap: --answer-timeout 1s needs a fallback answer in the rules' defaults (defaults: {fallback: …}) to answer with when it runs out; add one, or drop the timeout"},
+		{"the rules' timeout without fallback", []string{"run", "--claude", self, "--rules", timed}, 2,
+			"timed.yaml:2:28: answer_timeout: 1m0s needs a fallback answer"},
 		{"fallback policy without fallback", []string{"run", "--claude", self, "--rules", rules, "--on-unmatched", "fallback"}, 2,
-			"--on-unmatched fallback needs a fallback answer"},
+			"claudewrap: --on-unmatched fallback needs a fallback answer in the rules' defaults (defaults: {fallback: …}) to answer unmatched questions with; add one, or choose another policy"},
 		{"the rules' fallback policy without fallback", []string{"run", "--claude", self, "--rules", fallbackless}, 2,
-			"the rules' on_unmatched: fallback needs a fallback answer"},
+			"fallbackless.yaml:2:26: on_unmatched: fallback needs a fallback answer"},
 		// A mistake in the rules is told first, whatever else is missing.
 		{"fallback policy without fallback, and no claude", []string{"run", "--claude", filepath.Join(dir, "nowhere"), "--rules", fallbackless}, 2,
 			"needs a fallback answer"},

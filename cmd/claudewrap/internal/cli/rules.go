@@ -88,11 +88,7 @@ later (a CI job that lints rules on a machine without them).`,
 func runRulesCheck(opts *RulesCheckOptions) error {
 	failed := false
 	for _, path := range opts.Files {
-		load := rules.CheckFile
-		if opts.SkipPrograms {
-			load = rules.LoadFile
-		}
-		f, err := load(path)
+		f, err := rules.CheckFile(path, !opts.SkipPrograms)
 		if err != nil {
 			failed = true
 			printLoadError(opts.Stderr, err)

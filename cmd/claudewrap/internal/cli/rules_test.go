@@ -322,6 +322,11 @@ func TestRulesCheckProcess(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(bad, []byte("version: 1\nrules:\n  - answer: {select: {index: 5}}\n"), 0o644)
+	// What run refuses, rules check refuses, at the same place.
+	fallbackless := filepath.Join(dir, "fallbackless.yaml")
+	os.WriteFile(fallbackless, []byte("version: 1\ndefaults: {on_unmatched: fallback}\n"), 0o644)
+	timed := filepath.Join(dir, "timed.yaml")
+	os.WriteFile(timed, []byte("version: 1\ndefaults: {answer_timeout: 1m}\n"), 0o644)
 	askRules := filepath.Join(dir, "ask.yaml")
 	os.WriteFile(askRules, []byte("version: 1\npermissions:\n  - {name: mine, when: {tool: Bash}, decide: ask}\n"), 0o644)
 	for _, tc := range []struct {
@@ -332,6 +337,12 @@ func TestRulesCheckProcess(t *testing.T) {
 		{[]string{"rules", "check", demoRules}, 0, demoRules + ": ok (3 rules)\n", ""},
 		{[]string{"rules", "check", bad}, 1, "", bad + ":3:30: index must be a whole number from 1 to 4\n"},
 		{[]string{"rules", "check"}, 2, "", "claudewrap: claudewrap rules check needs one or more rules FILEs (see 'claudewrap rules check --help')\n"},
+		{[]string{"rules", "check", fallbackless}, 1, "", fallbackless + ":2:26: on_unmatched: fallback needs a fallback answer in the rules' defaults " +
+			"(defaults: {fallback: …}) to answer unmatched questions with; add one, or choose another policy\n"},
+		{[]string{"rules", "check", "--skip-programs", timed}, 1, "", timed + ":2:28: answer_timeout: 1m0s needs a fallback answer in the rules' defaults " +
+			"(defaults: {fallback: …}) to answer with when it runs out; add one, or drop the timeout\n"},
+		{[]string{"run", "--headless", "--rules", fallbackless}, 2, "", "claudewrap: " + fallbackless + ":2:26: on_unmatched: fallback needs a fallback answer " +
+			"in the rules' defaults (defaults: {fallback: …}) to answer unmatched questions with; add one, or choose another policy\n"},
 		{[]string{"rules", "test", demoRules, "--form", threeForm}, 0, "", ""},
 		{[]string{"rules", "test", bad, "--form", threeForm}, 2, "", bad + ":3:30: index must be a whole number from 1 to 4\n"},
 		{[]string{"rules", "test", demoRules}, 2, "", "claudewrap: give --form FORM.json, or --tool NAME for a permission request\n"},
