@@ -58,8 +58,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/claudewrap/claudewrap/cast"
-	"github.com/claudewrap/claudewrap/internal/testsupport/fakeapi"
 	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
+	"github.com/claudewrap/claudewrap/internal/testsupport/fakeapi"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/vt"
 )
