@@ -327,6 +327,8 @@ func TestRulesCheckProcess(t *testing.T) {
 	os.WriteFile(fallbackless, []byte("version: 1\ndefaults: {on_unmatched: fallback}\n"), 0o644)
 	timed := filepath.Join(dir, "timed.yaml")
 	os.WriteFile(timed, []byte("version: 1\ndefaults: {answer_timeout: 1m}\n"), 0o644)
+	lookahead := filepath.Join(dir, "lookahead.yaml")
+	os.WriteFile(lookahead, []byte("version: 1\nrules:\n  - when: {question: 'deploy(?!ment)'}\n    answer: {cancel: true}\n"), 0o644)
 	askRules := filepath.Join(dir, "ask.yaml")
 	os.WriteFile(askRules, []byte("version: 1\npermissions:\n  - {name: mine, when: {tool: Bash}, decide: ask}\n"), 0o644)
 	for _, tc := range []struct {
@@ -341,6 +343,9 @@ func TestRulesCheckProcess(t *testing.T) {
 			"(defaults: {fallback: …}) to answer unmatched questions with; add one, or choose another policy\n"},
 		{[]string{"rules", "check", "--skip-programs", timed}, 1, "", timed + ":2:28: answer_timeout: 1m0s needs a fallback answer in the rules' defaults " +
 			"(defaults: {fallback: …}) to answer with when it runs out; add one, or drop the timeout\n"},
+		// A Perl feature RE2 lacks: Go's error, and a hint.
+		{[]string{"rules", "check", lookahead}, 1, "", lookahead + ":3:22: question: bad regular expression: error parsing regexp: " +
+			"invalid or unsupported Perl syntax: `(?!`; RE2 (Go's regexp) has no lookaround or backreferences; see https://github.com/google/re2/wiki/Syntax\n"},
 		{[]string{"run", "--headless", "--rules", fallbackless}, 2, "", "claudewrap: " + fallbackless + ":2:26: on_unmatched: fallback needs a fallback answer " +
 			"in the rules' defaults (defaults: {fallback: …}) to answer unmatched questions with; add one, or choose another policy\n"},
 		{[]string{"rules", "test", demoRules, "--form", threeForm}, 0, "", ""},
