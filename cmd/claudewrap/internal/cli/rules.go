@@ -47,12 +47,10 @@ func NewCmdRules(stdout, stderr io.Writer, runF *RulesRunFuncs) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "Check rule files, show how they answer a form, allow a folder's rules",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return usageErrorf("unknown command %q for %q", args[0], cmd.CommandPath())
-			}
-			return cmd.Help()
-		},
+		Args:  subcommandArgs,
+		RunE:  func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+		// cobra suggests only on the root: subcommandArgs does it here.
+		SuggestionsMinimumDistance: 2,
 	}
 	cmd.AddCommand(NewCmdRulesCheck(stdout, stderr, runF.Check), NewCmdRulesTest(stdout, stderr, runF.Test),
 		NewCmdRulesAllow(stdout, stderr, nil), NewCmdRulesRevoke(stdout, stderr, nil))

@@ -94,6 +94,7 @@ func TestRulesUsageErrors(t *testing.T) {
 		{[]string{"rules", "test", demoRules, "--form"}, "flag needs an argument"},
 		{[]string{"rules", "check", "--strict", demoRules}, "unknown flag: --strict"},
 		{[]string{"rules", "lint", demoRules}, `unknown command "lint" for "claudewrap rules"`},
+		{[]string{"rules", "chek", demoRules}, "unknown command \"chek\" for \"claudewrap rules\"\nDid you mean this? check"},
 	} {
 		_, _, err := executeRoot(t, tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -339,6 +340,7 @@ func TestRulesCheckProcess(t *testing.T) {
 		{[]string{"rules", "check", demoRules}, 0, demoRules + ": ok (3 rules)\n", ""},
 		{[]string{"rules", "check", bad}, 1, "", bad + ":3:30: index must be a whole number from 1 to 4\n"},
 		{[]string{"rules", "check"}, 2, "", "claudewrap: claudewrap rules check needs one or more rules FILEs (see 'claudewrap rules check --help')\n"},
+		{[]string{"rules", "chek", demoRules}, 2, "", "claudewrap: unknown command \"chek\" for \"claudewrap rules\"\nclaudewrap: Did you mean this? check\n"},
 		{[]string{"rules", "check", fallbackless}, 1, "", fallbackless + ":2:26: on_unmatched: fallback needs a fallback answer in the rules' defaults " +
 			"(defaults: {fallback: …}) to answer unmatched questions with; add one, or choose another policy\n"},
 		{[]string{"rules", "check", "--skip-programs", timed}, 1, "", timed + ":2:28: answer_timeout: 1m0s needs a fallback answer in the rules' defaults " +
@@ -399,6 +401,36 @@ func TestNotActingUnreadable(t *testing.T) {
 		_, err := rules.ReadFile(tc.path)
 		if got := notActing(rules.Ignored{Path: tc.path, Why: err}); got != tc.want {
 			t.Errorf("%q, want %q", got, tc.want)
+		}
+	}
+}
+
+// TestUnknownSubcommand: a name that is no subcommand, of the root or of
+// rules, is a usage error that suggests the names it is close to, each
+// line of it said after "claudewrap: " by Main.
+func TestUnknownSubcommand(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"rules", "chek"}, "unknown command \"chek\" for \"claudewrap rules\"\nDid you mean this? check"},
+		{[]string{"rules", "tset", "a.yaml"}, "unknown command \"tset\" for \"claudewrap rules\"\nDid you mean this? test"},
+		{[]string{"rules", "allwo"}, "unknown command \"allwo\" for \"claudewrap rules\"\nDid you mean this? allow"},
+		{[]string{"rules", "lint"}, "unknown command \"lint\" for \"claudewrap rules\""},
+		{[]string{"rnu"}, "unknown command \"rnu\" for \"claudewrap\"\nDid you mean this? run"},
+		{[]string{"ru"}, "unknown command \"ru\" for \"claudewrap\"\nDid you mean this? run, rules"},
+		{[]string{"nosuch"}, "unknown command \"nosuch\" for \"claudewrap\""},
+	} {
+		out, errOut, err := executeRoot(t, tc.args...)
+		if err == nil || err.Error() != tc.want || status(err) != ExitUsage || out != "" || errOut != "" {
+			t.Errorf("%v: error %q (exit %d), stdout %q, stderr %q; want %q, exit %d", tc.args, err, status(err), out, errOut, tc.want, ExitUsage)
+		}
+	}
+	// Without a name: help, exit 0.
+	for _, args := range [][]string{nil, {"rules"}} {
+		out, _, err := executeRoot(t, args...)
+		if err != nil || !strings.Contains(out, "Available Commands:") {
+			t.Errorf("%v: %v\n%s", args, err, out)
 		}
 	}
 }
