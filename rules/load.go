@@ -107,6 +107,8 @@ type Answer struct {
 	Exec []string
 	// ExecLine and ExecCol are where the program is named, for messages.
 	ExecLine, ExecCol int
+	// TextAt is where the text of Type, Chat or Notes is, for messages.
+	TextAt Pos
 }
 
 // Select names the options to pick: labels, or a 1-based position.
@@ -436,6 +438,7 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 					return
 				}
 				a.Type = &s
+				a.TextAt = Pos{v.Line, v.Column}
 			}
 		},
 		"chat": func(k, v *yaml.Node) {
@@ -446,6 +449,7 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 					return
 				}
 				a.Chat = &s
+				a.TextAt = Pos{v.Line, v.Column}
 			}
 		},
 		"cancel": func(k, v *yaml.Node) {
@@ -488,6 +492,7 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 					return
 				}
 				a.Notes = &s
+				a.TextAt = Pos{v.Line, v.Column}
 			}
 		}
 	}
