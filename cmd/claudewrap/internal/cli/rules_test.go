@@ -92,7 +92,7 @@ func TestRulesUsageErrors(t *testing.T) {
 		{[]string{"rules", "test", "--form", threeForm}, "needs one or more rules FILEs"},
 		{[]string{"rules", "test", demoRules}, "give --form FORM.json, or --tool NAME for a permission request"},
 		{[]string{"rules", "test", demoRules, "--form"}, "flag needs an argument"},
-		{[]string{"rules", "check", "--strict", demoRules}, "unknown flag: --strict"},
+		{[]string{"rules", "check", "--strikt", demoRules}, "unknown flag: --strikt"},
 		{[]string{"rules", "lint", demoRules}, `unknown command "lint" for "claudewrap rules"`},
 		{[]string{"rules", "chek", demoRules}, "unknown command \"chek\" for \"claudewrap rules\"\nDid you mean this? check"},
 	} {
@@ -432,5 +432,75 @@ func TestUnknownSubcommand(t *testing.T) {
 		if err != nil || !strings.Contains(out, "Available Commands:") {
 			t.Errorf("%v: %v\n%s", args, err, out)
 		}
+	}
+}
+
+// TestRulesCheckWarnings: a rule that can never act or never answer is a
+// warning on stderr, file:line: warning: message; the status stays 0, and
+// the file ok, unless --strict. Text the screen cannot show as typed is
+// held to the check answer --type uses.
+func TestRulesCheckWarnings(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	clean := write("clean.yaml", "version: 1\nrules:\n  - {when: {header: A}, answer: {type: snake_case}}\n")
+	shadowed := write("shadowed.yaml", `version: 1
+rules:
+  - {when: {header: A}, answer: {cancel: true}}
+  - {when: {header: A}, answer: {cancel: true}}
+`)
+	texts := write("texts.yaml", `version: 1
+defaults:
+  fallback:
+    type: "go on\u200b"
+rules:
+  - when: {header: A}
+    answer:
+      type: "snake\u200bcase"
+  - {when: {header: B}, answer: {chat: "x\uFE0F"}}
+  - {when: {header: C}, answer: {select: Sidebar, notes: "\u0301"}}
+  - answer: {type: fine}
+`)
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   ExitCode
+		stdout string
+		stderr []string
+	}{
+		{"clean", []string{clean}, ExitOK, clean + ": ok (1 rule)\n", nil},
+		{"never reached", []string{shadowed, clean}, ExitOK, shadowed + ": ok (2 rules)\n" + clean + ": ok (1 rule)\n", []string{
+			shadowed + ":4: warning: this rule is never reached: its when is the same as the rule's at line 3, which answers first",
+		}},
+		{"text the screen cannot show", []string{texts}, ExitOK, texts + ": ok (4 rules)\n", []string{
+			texts + `:4: warning: type: "go on\u200b" holds an invisible character (U+200B), which the screen cannot show as typed: typing it could not be confirmed; the fallback can never answer`,
+			texts + `:8: warning: type: "snake\u200bcase" holds an invisible character (U+200B), which the screen cannot show as typed: typing it could not be confirmed; this rule can never answer`,
+			texts + ":9: warning: chat: \"x\ufe0f\" holds" + ` a variation selector (U+FE0F), which the screen cannot show as typed: typing it could not be confirmed; this rule can never answer`,
+			texts + ":10: warning: notes: \"\u0301\" holds" + ` a combining mark (U+0301), which the screen cannot show as typed: typing it could not be confirmed; this rule can never answer`,
+		}},
+		{"strict", []string{"--strict", shadowed, clean}, ExitError, clean + ": ok (1 rule)\n", []string{
+			shadowed + ":4: warning: this rule is never reached: its when is the same as the rule's at line 3, which answers first",
+		}},
+		{"strict and clean", []string{"--strict", clean}, ExitOK, clean + ": ok (1 rule)\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, err := executeRoot(t, append([]string{"rules", "check"}, tc.args...)...)
+			if code := status(err); code != tc.code {
+				t.Errorf("exit %d (%v), want %d", code, err, tc.code)
+			}
+			want := ""
+			if len(tc.stderr) > 0 {
+				want = strings.Join(tc.stderr, "\n") + "\n"
+			}
+			if out != tc.stdout || errOut != want {
+				t.Errorf("stdout %q, want %q\nstderr:\n%s\nwant:\n%s", out, tc.stdout, errOut, want)
+			}
+		})
 	}
 }
