@@ -1,7 +1,9 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,9 +47,10 @@ func BenchmarkSyntaxErrorPosition(b *testing.B) {
 	}
 }
 
-// TestLoadFileRefusesWhatIsNotARulesFile: a FIFO nobody writes, a device
-// that never ends and a file over the size limit are refused at once, with
-// the reason.
+// TestLoadFileRefusesWhatIsNotARulesFile: a missing file, a folder, a
+// FIFO nobody writes, a device that never ends and a file over the size
+// limit are refused at once, each with its reason in a person's words: the
+// system's ("stat", "no such file or directory") are not shown.
 func TestLoadFileRefusesWhatIsNotARulesFile(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.yaml")
@@ -58,15 +61,43 @@ func TestLoadFileRefusesWhatIsNotARulesFile(t *testing.T) {
 	if err := os.WriteFile(big, bigRules(MaxFileSize/50, ""), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	missing := filepath.Join(dir, "nope.yaml")
+	under := filepath.Join(big, "rules.yaml")
 	for _, tc := range []struct{ path, want string }{
-		{fifo, "not a regular file (a FIFO)"},
-		{"/dev/zero", "not a regular file (a character device)"},
-		{dir, "not a regular file (a directory)"},
-		{big, "at most"},
+		{missing, "rules file " + missing + ": no such file"},
+		{under, "rules file " + under + ": no such file (a part of its path is a file, not a folder)"},
+		{dir, "rules file " + dir + ": a folder, not a file; name the rules file in it"},
+		{fifo, "rules file " + fifo + ": not a regular file (a FIFO)"},
+		{"/dev/zero", "rules file /dev/zero: not a regular file (a character device)"},
+		{big, fmt.Sprintf("rules file %s: %d bytes; at most %d allowed", big, len(bigRules(MaxFileSize/50, "")), MaxFileSize)},
 	} {
 		_, err := LoadFile(tc.path)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
+		if err == nil || err.Error() != tc.want {
 			t.Errorf("%s: %v, want %q", tc.path, err, tc.want)
+		}
+		var fe *FileError
+		if !errors.As(err, &fe) || fe.Path != tc.path {
+			t.Errorf("%s: %#v is no FileError of the path", tc.path, err)
+		}
+	}
+	if _, err := LoadFile(missing); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing: %v is not fs.ErrNotExist", err)
+	}
+}
+
+// TestUnreadable: the reasons that cannot be made for real by every user
+// (root reads any file), from the errors the system gives.
+func TestUnreadable(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{&fs.PathError{Op: "open", Path: "r.yaml", Err: syscall.EACCES}, "no permission to read it"},
+		{&fs.PathError{Op: "stat", Path: "r.yaml", Err: syscall.ENOENT}, "no such file"},
+		{&fs.PathError{Op: "read", Path: "r.yaml", Err: syscall.EIO}, "cannot be read: input/output error"},
+	} {
+		if got := unreadable("r.yaml", tc.err); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.err, got, tc.want)
 		}
 	}
 }

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -67,7 +70,13 @@ type Defaults struct {
 	Fallback      *Answer       // nil when not set
 	Notify        string        // the --notify command; "" when not set
 	AnswerVia     string        // "screen" or "hook"; "" when not set
+	// OnUnmatchedAt and AnswerTimeoutAt are where those are set, for
+	// messages; zero when not set.
+	OnUnmatchedAt, AnswerTimeoutAt Pos
 }
+
+// Pos is a place in a rules file, for messages.
+type Pos struct{ Line, Col int }
 
 // Rule is one entry of rules:.
 type Rule struct {
@@ -98,6 +107,8 @@ type Answer struct {
 	Exec []string
 	// ExecLine and ExecCol are where the program is named, for messages.
 	ExecLine, ExecCol int
+	// TextAt is where the text of Type, Chat or Notes is, for messages.
+	TextAt Pos
 }
 
 // Select names the options to pick: labels, or a 1-based position.
@@ -137,22 +148,29 @@ const MaxFileSize = 4 << 20
 // LoadFile reads and checks one rules file. Only a regular file is read:
 // a FIFO nobody writes would wait for ever, a device never end.
 func LoadFile(path string) (*File, error) {
-	return loadFile(path, false)
+	return loadFile(path, checks{})
 }
 
 // CheckFile is LoadFile that also reports, among the file's other
-// problems, every rule's exec program that cannot be run from here (not
-// found, not executable): what `rules check` tells.
-func CheckFile(path string) (*File, error) {
-	return loadFile(path, true)
+// problems, what a run with this file alone refuses of its defaults
+// ([Set.Check]) and, with programs, every rule's exec program that cannot
+// be run from here (not found, not executable): what `rules check` tells.
+func CheckFile(path string, programs bool) (*File, error) {
+	return loadFile(path, checks{defaults: true, programs: programs})
 }
 
-func loadFile(path string, programs bool) (*File, error) {
+func loadFile(path string, c checks) (*File, error) {
 	b, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return parse(path, b, programs)
+	return parse(path, b, c)
+}
+
+// checks are what [CheckFile] adds to loading.
+type checks struct {
+	defaults bool // what a run with the file alone refuses of its defaults
+	programs bool // the rules' exec programs can be run from here
 }
 
 // ReadFile reads a rules file whole, as loading does: only a regular file
@@ -160,18 +178,59 @@ func loadFile(path string, programs bool) (*File, error) {
 // without blocking, of at most MaxFileSize bytes ([safefile.ReadFile]).
 // What it returns is what [Parse] checks and what an allowance's hash
 // ([Sum]) is of, read once.
+// An error is a [*FileError] that says why in a person's words.
 func ReadFile(path string) ([]byte, error) {
-	return safefile.ReadFile(path, MaxFileSize)
+	b, err := safefile.ReadFile(path, MaxFileSize)
+	if err != nil {
+		return nil, &FileError{Path: path, Why: unreadable(path, err), Err: err}
+	}
+	return b, nil
+}
+
+// FileError is a rules file that cannot be read. Its message names the file
+// and the reason without the system's words ("stat", "no such file or
+// directory"); Err is the error underneath, for [errors.Is].
+type FileError struct {
+	Path string
+	Why  string
+	Err  error
+}
+
+func (e *FileError) Error() string { return "rules file " + e.Path + ": " + e.Why }
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// unreadable says why the rules file at path could not be read (err).
+func unreadable(path string, err error) string {
+	var refused *safefile.RefusedError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file"
+	case errors.Is(err, syscall.ENOTDIR):
+		return "no such file (a part of its path is a file, not a folder)"
+	case errors.Is(err, fs.ErrPermission):
+		return "no permission to read it"
+	case errors.As(err, &refused):
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			return "a folder, not a file; name the rules file in it"
+		}
+		return refused.Why
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err // without the operation and the path, said once already
+	}
+	return "cannot be read: " + err.Error()
 }
 
 // Parse checks the rules in b, read from path. Loading is strict: unknown
 // keys, wrong types, bad regular expressions, several actions in one answer
 // and a missing version are errors with their line and column.
 func Parse(path string, b []byte) (*File, error) {
-	return parse(path, b, false)
+	return parse(path, b, checks{})
 }
 
-func parse(path string, b []byte, programs bool) (*File, error) {
+func parse(path string, b []byte, c checks) (*File, error) {
 	p := &parser{file: &File{Path: path, Sum: Sum(b)}}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	var doc yaml.Node
@@ -192,7 +251,15 @@ func parse(path string, b []byte, programs bool) (*File, error) {
 	} else {
 		p.top(doc.Content[0])
 	}
-	if programs {
+	if c.defaults && len(p.errs) == 0 {
+		// Only on defaults read whole: one left out by a mistake would
+		// be reported missing too.
+		var e *Error
+		if err := (&Set{Files: []*File{p.file}}).Check(); errors.As(err, &e) {
+			p.errs = append(p.errs, e)
+		}
+	}
+	if c.programs {
 		p.errs = append(p.errs, p.file.programErrors()...)
 	}
 	if len(p.errs) > 0 {
@@ -258,6 +325,7 @@ func (p *parser) defaults(n *yaml.Node) {
 					return
 				}
 				d.OnUnmatched = pol
+				d.OnUnmatchedAt = Pos{v.Line, v.Column}
 			}
 		},
 		"answer_via": func(k, v *yaml.Node) {
@@ -286,6 +354,7 @@ func (p *parser) defaults(n *yaml.Node) {
 					return
 				}
 				d.AnswerTimeout = dur
+				d.AnswerTimeoutAt = Pos{v.Line, v.Column}
 			}
 		},
 		"fallback": func(k, v *yaml.Node) {
@@ -369,6 +438,7 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 					return
 				}
 				a.Type = &s
+				a.TextAt = Pos{v.Line, v.Column}
 			}
 		},
 		"chat": func(k, v *yaml.Node) {
@@ -379,6 +449,7 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 					return
 				}
 				a.Chat = &s
+				a.TextAt = Pos{v.Line, v.Column}
 			}
 		},
 		"cancel": func(k, v *yaml.Node) {
@@ -421,6 +492,7 @@ func (p *parser) answer(n *yaml.Node, what string) (Answer, bool) {
 					return
 				}
 				a.Notes = &s
+				a.TextAt = Pos{v.Line, v.Column}
 			}
 		}
 	}

@@ -129,11 +129,11 @@ var errorCases = []struct {
 
 	// Regular expressions are RE2.
 	{"backreference", "version: 1\nrules:\n  - when: {header: \"(a)\\\\1\"}\n    answer: {cancel: true}\n",
-		[]string{"r.yaml:3:20: header: bad regular expression: error parsing regexp: invalid escape sequence: `\\1`"}},
+		[]string{"r.yaml:3:20: header: bad regular expression: error parsing regexp: invalid escape sequence: `\\1`; RE2 (Go's regexp) has no lookaround or backreferences; see https://github.com/google/re2/wiki/Syntax"}},
 	{"possessive", "version: 1\nrules:\n  - when: {question: \"a++\"}\n    answer: {cancel: true}\n",
-		[]string{"r.yaml:3:22: question: bad regular expression: error parsing regexp: invalid nested repetition operator: `++`"}},
+		[]string{"r.yaml:3:22: question: bad regular expression: error parsing regexp: invalid nested repetition operator: `++`; RE2 (Go's regexp) has no possessive quantifiers or atomic groups; see https://github.com/google/re2/wiki/Syntax"}},
 	{"lookbehind", "version: 1\nrules:\n  - when:\n      question: \"(?<=a)b\"\n    answer: {cancel: true}\n",
-		[]string{"r.yaml:4:17: question: bad regular expression: error parsing regexp: invalid named capture: `(?<=a)b`"}},
+		[]string{"r.yaml:4:17: question: bad regular expression: error parsing regexp: invalid named capture: `(?<=a)b`; RE2 (Go's regexp) has no lookaround or backreferences; see https://github.com/google/re2/wiki/Syntax"}},
 	{"unclosed group", "version: 1\nrules:\n  - when: {header: \"(a\"}\n    answer: {cancel: true}\n",
 		[]string{"r.yaml:3:20: header: bad regular expression: error parsing regexp: missing closing ): `(a`"}},
 

@@ -1,9 +1,11 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"strings"
 )
 
 // Limits on the rules' regular expressions, in compiled instructions
@@ -24,6 +26,9 @@ const (
 func (p *parser) compileRegex(s string) (*regexp.Regexp, error) {
 	re, err := syntax.Parse(s, syntax.Perl)
 	if err != nil {
+		if hint := re2Hint(s, err); hint != "" {
+			return nil, fmt.Errorf("bad regular expression: %v; %s", err, hint)
+		}
 		return nil, fmt.Errorf("bad regular expression: %v", err)
 	}
 	size := regexSize(re)
@@ -80,4 +85,41 @@ func treeSize(re *syntax.Regexp) int64 {
 		}
 	}
 	return max(1, n)
+}
+
+// re2Hint says, for a parse error of s that is a Perl feature RE2 lacks
+// (lookaround, backreferences, possessive quantifiers, atomic groups),
+// that Go's regexp is RE2 and where its syntax is; "" for any other error.
+func re2Hint(s string, err error) string {
+	const syntaxPage = "see https://github.com/google/re2/wiki/Syntax"
+	var e *syntax.Error
+	if !errors.As(err, &e) {
+		return ""
+	}
+	lookaround := "RE2 (Go's regexp) has no lookaround or backreferences; " + syntaxPage
+	possessive := "RE2 (Go's regexp) has no possessive quantifiers or atomic groups; " + syntaxPage
+	switch e.Code {
+	case syntax.ErrInvalidNamedCapture: // (?<= and (?<! read as a name
+		if strings.HasPrefix(e.Expr, "(?<=") || strings.HasPrefix(e.Expr, "(?<!") {
+			return lookaround
+		}
+	case syntax.ErrInvalidPerlOp:
+		switch {
+		case e.Expr == "(?=" || e.Expr == "(?!":
+			return lookaround
+		case e.Expr == "(?P" && strings.Contains(s, "(?P="): // a named backreference
+			return lookaround
+		case e.Expr == "(?>":
+			return possessive
+		}
+	case syntax.ErrInvalidEscape: // \1 to \9, and \k<name>
+		if len(e.Expr) == 2 && (e.Expr[1] >= '1' && e.Expr[1] <= '9' || e.Expr[1] == 'k') {
+			return lookaround
+		}
+	case syntax.ErrInvalidRepeatOp: // a*+, a{2}+
+		if strings.HasSuffix(e.Expr, "+") {
+			return possessive
+		}
+	}
+	return ""
 }

@@ -78,3 +78,36 @@ func TestRegexSize(t *testing.T) {
 		}
 	}
 }
+
+// TestRE2Hint: a Perl feature RE2 lacks gets Go's error and a hint saying
+// so; any other mistake, Go's error alone.
+func TestRE2Hint(t *testing.T) {
+	const (
+		look = "; RE2 (Go's regexp) has no lookaround or backreferences; see https://github.com/google/re2/wiki/Syntax"
+		poss = "; RE2 (Go's regexp) has no possessive quantifiers or atomic groups; see https://github.com/google/re2/wiki/Syntax"
+	)
+	for _, tc := range []struct{ re, want string }{
+		{`(?<=a)b`, "invalid named capture: `(?<=a)b`" + look},
+		{`(?<!a)b`, "invalid named capture: `(?<!a)b`" + look},
+		{`a(?=b)`, "invalid or unsupported Perl syntax: `(?=`" + look},
+		{`a(?!b)`, "invalid or unsupported Perl syntax: `(?!`" + look},
+		{`(a)\1`, "invalid escape sequence: `\\1`" + look},
+		{`(?P<x>a)(?P=x)`, "invalid or unsupported Perl syntax: `(?P`" + look},
+		{`(?<x>a)\k<x>`, "invalid escape sequence: `\\k`" + look},
+		{`a*+`, "invalid nested repetition operator: `*+`" + poss},
+		{`a{2}+`, "invalid nested repetition operator: `{2}+`" + poss},
+		{`(?>ab)`, "invalid or unsupported Perl syntax: `(?>`" + poss},
+		// Not a Perl feature RE2 lacks: no hint.
+		{`a**`, "invalid nested repetition operator: `**`"},
+		{`(`, "missing closing ): `(`"},
+		{`x\q`, "invalid escape sequence: `\\q`"},
+		{`(?z)`, "invalid or unsupported Perl syntax: `(?z`"},
+	} {
+		src := fmt.Sprintf("version: 1\nrules:\n  - when: {question: '%s'}\n    answer: {cancel: true}\n", tc.re)
+		_, err := Parse("r.yaml", []byte(src))
+		want := "r.yaml:3:22: question: bad regular expression: error parsing regexp: " + tc.want
+		if err == nil || err.Error() != want {
+			t.Errorf("%s:\ngot  %v\nwant %s", tc.re, err, want)
+		}
+	}
+}

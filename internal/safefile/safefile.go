@@ -140,14 +140,14 @@ func ReadFile(name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if fi.Size() > limit {
-		return nil, fmt.Errorf("%s: %d bytes; at most %d allowed", name, fi.Size(), limit)
+		return nil, refused(name, "%d bytes; at most %d allowed", fi.Size(), limit)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s: grew past %d bytes while read; at most %d allowed", name, limit, limit)
+		return nil, refused(name, "grew past %d bytes while read; at most %d allowed", limit, limit)
 	}
 	return b, nil
 }

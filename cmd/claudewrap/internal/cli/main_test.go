@@ -277,16 +277,22 @@ func TestExitReasons(t *testing.T) {
 		line string
 	}{
 		{"no claude", []string{"run", "--claude", filepath.Join(dir, "nowhere"), "--rules", rules}, 3, "does not exist"},
+		// A rules file that cannot be read is said in a person's words.
+		{"no rules file", []string{"run", "--claude", self, "--rules", filepath.Join(dir, "nope.yaml")}, 2,
+			"claudewrap: rules file " + filepath.Join(dir, "nope.yaml") + ": no such file"},
+		{"a folder as rules file", []string{"run", "--claude", self, "--rules", dir}, 2,
+			"claudewrap: rules file " + dir + ": a folder, not a file; name the rules file in it"},
 		// The rules are read first: their mistake is told, whatever else
 		// is missing.
 		{"bad rules and no claude", []string{"run", "--claude", filepath.Join(dir, "nowhere"), "--rules", bad}, 2, "bad.yaml:4:"},
 		{"ask timeout without fallback", []string{"run", "--claude", self, "--rules", rules, "--answer-timeout", "1s"}, 2,
-			"needs a fallback answer"},
-		{"the rules' timeout without fallback", []string{"run", "--claude", self, "--rules", timed}, 2, "needs a fallback answer"},
+			"claudewrap: --answer-timeout 1s needs a fallback answer in the rules' defaults (defaults: {fallback: …}) to answer with when it runs out; add one, or drop the timeout"},
+		{"the rules' timeout without fallback", []string{"run", "--claude", self, "--rules", timed}, 2,
+			"timed.yaml:2:28: answer_timeout: 1m0s needs a fallback answer"},
 		{"fallback policy without fallback", []string{"run", "--claude", self, "--rules", rules, "--on-unmatched", "fallback"}, 2,
-			"--on-unmatched fallback needs a fallback answer"},
+			"claudewrap: --on-unmatched fallback needs a fallback answer in the rules' defaults (defaults: {fallback: …}) to answer unmatched questions with; add one, or choose another policy"},
 		{"the rules' fallback policy without fallback", []string{"run", "--claude", self, "--rules", fallbackless}, 2,
-			"the rules' on_unmatched: fallback needs a fallback answer"},
+			"fallbackless.yaml:2:26: on_unmatched: fallback needs a fallback answer"},
 		// A mistake in the rules is told first, whatever else is missing.
 		{"fallback policy without fallback, and no claude", []string{"run", "--claude", filepath.Join(dir, "nowhere"), "--rules", fallbackless}, 2,
 			"needs a fallback answer"},
@@ -327,7 +333,9 @@ func TestExitReasons(t *testing.T) {
 				t.Fatal(err)
 			}
 			lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
-			if code != tc.code || len(lines) != 1 || !strings.HasPrefix(lines[0], "claudewrap: ") || !strings.Contains(lines[0], tc.line) {
+			// A line given whole, from "claudewrap: ", is the whole line.
+			whole := strings.HasPrefix(tc.line, "claudewrap: ") && lines[0] != tc.line
+			if code != tc.code || len(lines) != 1 || !strings.HasPrefix(lines[0], "claudewrap: ") || !strings.Contains(lines[0], tc.line) || whole {
 				t.Fatalf("exit %d, stderr %q; want exit %d and one line with %q", code, stderr.String(), tc.code, tc.line)
 			}
 			if own {

@@ -61,6 +61,11 @@ keeps an emulated copy of the screen, and answers AskUserQuestion forms,
 checking each key's effect on the screen and what Claude recorded.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Runnable, so that a name that is no command reaches
+		// subcommandArgs, which says it as the rules command does.
+		Args:                       subcommandArgs,
+		RunE:                       func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+		SuggestionsMinimumDistance: 2,
 	}
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -98,4 +103,19 @@ func needArgs(check cobra.PositionalArgs, what string) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// subcommandArgs refuses an argument to a command that only groups
+// subcommands: a name that is none of them, with those it is close to
+// (cobra's SuggestFor and SuggestionsMinimumDistance), on a line of its own
+// so that Main says it after "claudewrap: " as every other line.
+func subcommandArgs(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
+	if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += "\nDid you mean this? " + strings.Join(s, ", ")
+	}
+	return withCode(ExitUsage, errors.New(msg))
 }

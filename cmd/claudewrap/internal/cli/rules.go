@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/internal/safefile"
 	"github.com/claudewrap/claudewrap/rules"
+	"github.com/claudewrap/claudewrap/screen"
 )
 
 // RulesCheckOptions are the arguments of `claudewrap rules check`.
@@ -22,6 +24,7 @@ type RulesCheckOptions struct {
 	Stdout, Stderr io.Writer
 	Files          []string
 	SkipPrograms   bool // --skip-programs: do not look for the rules' exec programs
+	Strict         bool // --strict: a warning fails the file too
 }
 
 // RulesTestOptions are the arguments and flags of `claudewrap rules test`.
@@ -47,12 +50,10 @@ func NewCmdRules(stdout, stderr io.Writer, runF *RulesRunFuncs) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "Check rule files, show how they answer a form, allow a folder's rules",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return usageErrorf("unknown command %q for %q", args[0], cmd.CommandPath())
-			}
-			return cmd.Help()
-		},
+		Args:  subcommandArgs,
+		RunE:  func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+		// cobra suggests only on the root: subcommandArgs does it here.
+		SuggestionsMinimumDistance: 2,
 	}
 	cmd.AddCommand(NewCmdRulesCheck(stdout, stderr, runF.Check), NewCmdRulesTest(stdout, stderr, runF.Test),
 		NewCmdRulesAllow(stdout, stderr, nil), NewCmdRulesRevoke(stdout, stderr, nil))
@@ -66,10 +67,18 @@ func NewCmdRulesCheck(stdout, stderr io.Writer, runF func(*RulesCheckOptions) er
 		Use:   "check FILE...",
 		Short: "Validate rule files",
 		Long: `Validate rule files. Every problem in every file is printed on stderr as
-file:line:col: message, and the exit status is 1; with none, it is 0. A rule's
-exec program must be found (a path relative to the rules file, a bare name in
-PATH) and be executable, unless --skip-programs says they are put in place
-later (a CI job that lints rules on a machine without them).`,
+file:line:col: message, and the exit status is 1; with none, it is 0. A file is
+refused for what run refuses of it alone, its defaults too (on_unmatched:
+fallback, or an answer_timeout, with no fallback answer). A rule's exec program
+must be found (a path relative to the rules file, a bare name in PATH) and be
+executable, unless --skip-programs says they are put in place later (a CI job
+that lints rules on a machine without them).
+
+A rule that can never act or never answer is a warning, file:line: warning:
+message, which leaves the status 0 unless --strict: a rule with the same when
+as an earlier one, a rule with no when before others, labels to select that no
+question can offer with those its when requires, and text to type that the
+screen cannot show.`,
 		Example: `  claudewrap rules check .claudewrap.yaml examples/*.yaml
   claudewrap rules check --skip-programs deploy/rules.yaml`,
 		Args: needArgs(cobra.MinimumNArgs(1), "one or more rules FILEs"),
@@ -82,20 +91,26 @@ later (a CI job that lints rules on a machine without them).`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.SkipPrograms, "skip-programs", false, "do not look for the rules' exec programs")
+	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "a warning fails the file (exit 1), as an error does")
 	return cmd
 }
 
 func runRulesCheck(opts *RulesCheckOptions) error {
 	failed := false
 	for _, path := range opts.Files {
-		load := rules.CheckFile
-		if opts.SkipPrograms {
-			load = rules.LoadFile
-		}
-		f, err := load(path)
+		f, err := rules.CheckFile(path, !opts.SkipPrograms)
 		if err != nil {
 			failed = true
 			printLoadError(opts.Stderr, err)
+			continue
+		}
+		ws := append(f.Warnings(), textWarnings(f)...)
+		sort.SliceStable(ws, func(i, j int) bool { return ws[i].Line < ws[j].Line })
+		for _, w := range ws {
+			printLine(opts.Stderr, "%s", w)
+		}
+		if opts.Strict && len(ws) > 0 {
+			failed = true
 			continue
 		}
 		what := plural(len(f.Rules), "rule")
@@ -111,6 +126,35 @@ func runRulesCheck(opts *RulesCheckOptions) error {
 		return withCode(ExitError, nil)
 	}
 	return nil
+}
+
+// textWarnings are the texts the rules of f would type (type, chat, notes,
+// and the fallback's) that the screen cannot show as typed, so that typing
+// them could never be confirmed: held to [screen.CheckText], as `answer
+// --type` is. Package rules does not know the screen, so this is done here.
+func textWarnings(f *rules.File) []rules.Warning {
+	var ws []rules.Warning
+	check := func(a *rules.Answer, whose string) {
+		for _, t := range []struct {
+			key  string
+			text *string
+		}{{"type", a.Type}, {"chat", a.Chat}, {"notes", a.Notes}} {
+			if t.text == nil {
+				continue
+			}
+			if err := screen.CheckText(*t.text); err != nil {
+				ws = append(ws, rules.Warning{File: f.Path, Line: a.TextAt.Line,
+					Msg: fmt.Sprintf("%s: %v; %s can never answer", t.key, err, whose)})
+			}
+		}
+	}
+	if fb := f.Defaults.Fallback; fb != nil {
+		check(fb, "the fallback")
+	}
+	for i := range f.Rules {
+		check(&f.Rules[i].Answer, "this rule")
+	}
+	return ws
 }
 
 // NewCmdRulesTest builds `claudewrap rules test`.
@@ -268,20 +312,9 @@ func endsForm(a answer.Action) string {
 }
 
 // printLoadError prints every problem in err, one a line: file:line:col:
-// message for the rules, file: reason for a file that cannot be read. A
-// message may quote the file.
+// message for the rules, "rules file FILE: reason" for a file that cannot
+// be read ([rules.FileError]). A message may quote the file.
 func printLoadError(w io.Writer, err error) {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range j.Unwrap() {
-			printLoadError(w, e)
-		}
-		return
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		printLines(w, "", pe.Path+": "+pe.Err.Error())
-		return
-	}
 	printLines(w, "", err.Error())
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
+	"github.com/claudewrap/claudewrap/rules"
 )
 
 const (
@@ -91,8 +92,9 @@ func TestRulesUsageErrors(t *testing.T) {
 		{[]string{"rules", "test", "--form", threeForm}, "needs one or more rules FILEs"},
 		{[]string{"rules", "test", demoRules}, "give --form FORM.json, or --tool NAME for a permission request"},
 		{[]string{"rules", "test", demoRules, "--form"}, "flag needs an argument"},
-		{[]string{"rules", "check", "--strict", demoRules}, "unknown flag: --strict"},
+		{[]string{"rules", "check", "--strikt", demoRules}, "unknown flag: --strikt"},
 		{[]string{"rules", "lint", demoRules}, `unknown command "lint" for "claudewrap rules"`},
+		{[]string{"rules", "chek", demoRules}, "unknown command \"chek\" for \"claudewrap rules\"\nDid you mean this? check"},
 	} {
 		_, _, err := executeRoot(t, tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -135,7 +137,7 @@ func TestRulesCheck(t *testing.T) {
 	// A rule's program that cannot be run is a problem at its place.
 	progs := filepath.Join(dir, "progs.yaml")
 	os.WriteFile(progs, []byte("version: 1\nrules:\n  - answer: {exec: [./nowhere, -x]}\n  - answer: {exec: [no-such-program-claudewrap]}\n  - answer: {selekt: A}\n"), 0o644)
-	out, errOut, err = executeRoot(t, "rules", "check", bad, one, progs, missing)
+	out, errOut, err = executeRoot(t, "rules", "check", bad, one, progs, missing, dir)
 	if code := status(err); code != ExitError {
 		t.Errorf("exit %d (%v), want %d", code, err, ExitError)
 	}
@@ -152,7 +154,8 @@ func TestRulesCheck(t *testing.T) {
 		progs + `:4:21: exec: no program "no-such-program-claudewrap" in PATH`,
 		// Told with the file's other problems, in the order of the file.
 		progs + `:5:14: unknown key "selekt" in answer (want one of cancel, chat, exec, notes, select, type)`,
-		missing + ": no such file or directory",
+		"rules file " + missing + ": no such file",
+		"rules file " + dir + ": a folder, not a file; name the rules file in it",
 	}, "\n") + "\n"
 	if errOut != want {
 		t.Errorf("stderr:\n%s\nwant:\n%s", errOut, want)
@@ -281,7 +284,7 @@ func TestRulesTestErrors(t *testing.T) {
 		err    string // printed by Main
 	}{
 		{"bad rules", []string{bad, "--form", threeForm}, bad + ":2:8: rules must be a list, not a mapping\n", ""},
-		{"no rules file", []string{filepath.Join(dir, "none.yaml"), "--form", threeForm}, filepath.Join(dir, "none.yaml") + ": no such file or directory\n", ""},
+		{"no rules file", []string{filepath.Join(dir, "none.yaml"), "--form", threeForm}, "rules file " + filepath.Join(dir, "none.yaml") + ": no such file\n", ""},
 		{"no form file", []string{demoRules, "--form", filepath.Join(dir, "none.json")}, "", filepath.Join(dir, "none.json") + ": no such file or directory"},
 		{"not a form", []string{demoRules, "--form", notForm}, "", notForm + ": no questions"},
 		{"not JSON", []string{demoRules, "--form", demoRules}, "", demoRules + ": not a form"},
@@ -320,6 +323,13 @@ func TestRulesCheckProcess(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(bad, []byte("version: 1\nrules:\n  - answer: {select: {index: 5}}\n"), 0o644)
+	// What run refuses, rules check refuses, at the same place.
+	fallbackless := filepath.Join(dir, "fallbackless.yaml")
+	os.WriteFile(fallbackless, []byte("version: 1\ndefaults: {on_unmatched: fallback}\n"), 0o644)
+	timed := filepath.Join(dir, "timed.yaml")
+	os.WriteFile(timed, []byte("version: 1\ndefaults: {answer_timeout: 1m}\n"), 0o644)
+	lookahead := filepath.Join(dir, "lookahead.yaml")
+	os.WriteFile(lookahead, []byte("version: 1\nrules:\n  - when: {question: 'deploy(?!ment)'}\n    answer: {cancel: true}\n"), 0o644)
 	askRules := filepath.Join(dir, "ask.yaml")
 	os.WriteFile(askRules, []byte("version: 1\npermissions:\n  - {name: mine, when: {tool: Bash}, decide: ask}\n"), 0o644)
 	for _, tc := range []struct {
@@ -330,6 +340,16 @@ func TestRulesCheckProcess(t *testing.T) {
 		{[]string{"rules", "check", demoRules}, 0, demoRules + ": ok (3 rules)\n", ""},
 		{[]string{"rules", "check", bad}, 1, "", bad + ":3:30: index must be a whole number from 1 to 4\n"},
 		{[]string{"rules", "check"}, 2, "", "claudewrap: claudewrap rules check needs one or more rules FILEs (see 'claudewrap rules check --help')\n"},
+		{[]string{"rules", "chek", demoRules}, 2, "", "claudewrap: unknown command \"chek\" for \"claudewrap rules\"\nclaudewrap: Did you mean this? check\n"},
+		{[]string{"rules", "check", fallbackless}, 1, "", fallbackless + ":2:26: on_unmatched: fallback needs a fallback answer in the rules' defaults " +
+			"(defaults: {fallback: …}) to answer unmatched questions with; add one, or choose another policy\n"},
+		{[]string{"rules", "check", "--skip-programs", timed}, 1, "", timed + ":2:28: answer_timeout: 1m0s needs a fallback answer in the rules' defaults " +
+			"(defaults: {fallback: …}) to answer with when it runs out; add one, or drop the timeout\n"},
+		// A Perl feature RE2 lacks: Go's error, and a hint.
+		{[]string{"rules", "check", lookahead}, 1, "", lookahead + ":3:22: question: bad regular expression: error parsing regexp: " +
+			"invalid or unsupported Perl syntax: `(?!`; RE2 (Go's regexp) has no lookaround or backreferences; see https://github.com/google/re2/wiki/Syntax\n"},
+		{[]string{"run", "--headless", "--rules", fallbackless}, 2, "", "claudewrap: " + fallbackless + ":2:26: on_unmatched: fallback needs a fallback answer " +
+			"in the rules' defaults (defaults: {fallback: …}) to answer unmatched questions with; add one, or choose another policy\n"},
 		{[]string{"rules", "test", demoRules, "--form", threeForm}, 0, "", ""},
 		{[]string{"rules", "test", bad, "--form", threeForm}, 2, "", bad + ":3:30: index must be a whole number from 1 to 4\n"},
 		{[]string{"rules", "test", demoRules}, 2, "", "claudewrap: give --form FORM.json, or --tool NAME for a permission request\n"},
@@ -367,5 +387,120 @@ func TestRulesCheckProcess(t *testing.T) {
 		if errb.String() != tc.stderr {
 			t.Errorf("%v: stderr %q, want %q", tc.args, errb.String(), tc.stderr)
 		}
+	}
+}
+
+// TestNotActingUnreadable: a folder's rules file that cannot be read is
+// named once, with the reason in a person's words.
+func TestNotActingUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ path, want string }{
+		{filepath.Join(dir, ".claudewrap.yaml"), filepath.Join(dir, ".claudewrap.yaml") + " does not act: no such file"},
+		{dir, dir + " does not act: a folder, not a file; name the rules file in it"},
+	} {
+		_, err := rules.ReadFile(tc.path)
+		if got := notActing(rules.Ignored{Path: tc.path, Why: err}); got != tc.want {
+			t.Errorf("%q, want %q", got, tc.want)
+		}
+	}
+}
+
+// TestUnknownSubcommand: a name that is no subcommand, of the root or of
+// rules, is a usage error that suggests the names it is close to, each
+// line of it said after "claudewrap: " by Main.
+func TestUnknownSubcommand(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"rules", "chek"}, "unknown command \"chek\" for \"claudewrap rules\"\nDid you mean this? check"},
+		{[]string{"rules", "tset", "a.yaml"}, "unknown command \"tset\" for \"claudewrap rules\"\nDid you mean this? test"},
+		{[]string{"rules", "allwo"}, "unknown command \"allwo\" for \"claudewrap rules\"\nDid you mean this? allow"},
+		{[]string{"rules", "lint"}, "unknown command \"lint\" for \"claudewrap rules\""},
+		{[]string{"rnu"}, "unknown command \"rnu\" for \"claudewrap\"\nDid you mean this? run"},
+		{[]string{"ru"}, "unknown command \"ru\" for \"claudewrap\"\nDid you mean this? run, rules"},
+		{[]string{"nosuch"}, "unknown command \"nosuch\" for \"claudewrap\""},
+	} {
+		out, errOut, err := executeRoot(t, tc.args...)
+		if err == nil || err.Error() != tc.want || status(err) != ExitUsage || out != "" || errOut != "" {
+			t.Errorf("%v: error %q (exit %d), stdout %q, stderr %q; want %q, exit %d", tc.args, err, status(err), out, errOut, tc.want, ExitUsage)
+		}
+	}
+	// Without a name: help, exit 0.
+	for _, args := range [][]string{nil, {"rules"}} {
+		out, _, err := executeRoot(t, args...)
+		if err != nil || !strings.Contains(out, "Available Commands:") {
+			t.Errorf("%v: %v\n%s", args, err, out)
+		}
+	}
+}
+
+// TestRulesCheckWarnings: a rule that can never act or never answer is a
+// warning on stderr, file:line: warning: message; the status stays 0, and
+// the file ok, unless --strict. Text the screen cannot show as typed is
+// held to the check answer --type uses.
+func TestRulesCheckWarnings(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	clean := write("clean.yaml", "version: 1\nrules:\n  - {when: {header: A}, answer: {type: snake_case}}\n")
+	shadowed := write("shadowed.yaml", `version: 1
+rules:
+  - {when: {header: A}, answer: {cancel: true}}
+  - {when: {header: A}, answer: {cancel: true}}
+`)
+	texts := write("texts.yaml", `version: 1
+defaults:
+  fallback:
+    type: "go on\u200b"
+rules:
+  - when: {header: A}
+    answer:
+      type: "snake\u200bcase"
+  - {when: {header: B}, answer: {chat: "x\uFE0F"}}
+  - {when: {header: C}, answer: {select: Sidebar, notes: "\u0301"}}
+  - answer: {type: fine}
+`)
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   ExitCode
+		stdout string
+		stderr []string
+	}{
+		{"clean", []string{clean}, ExitOK, clean + ": ok (1 rule)\n", nil},
+		{"never reached", []string{shadowed, clean}, ExitOK, shadowed + ": ok (2 rules)\n" + clean + ": ok (1 rule)\n", []string{
+			shadowed + ":4: warning: this rule is never reached: its when is the same as the rule's at line 3, which answers first",
+		}},
+		{"text the screen cannot show", []string{texts}, ExitOK, texts + ": ok (4 rules)\n", []string{
+			texts + `:4: warning: type: "go on\u200b" holds an invisible character (U+200B), which the screen cannot show as typed: typing it could not be confirmed; the fallback can never answer`,
+			texts + `:8: warning: type: "snake\u200bcase" holds an invisible character (U+200B), which the screen cannot show as typed: typing it could not be confirmed; this rule can never answer`,
+			texts + ":9: warning: chat: \"x\ufe0f\" holds" + ` a variation selector (U+FE0F), which the screen cannot show as typed: typing it could not be confirmed; this rule can never answer`,
+			texts + ":10: warning: notes: \"\u0301\" holds" + ` a combining mark (U+0301), which the screen cannot show as typed: typing it could not be confirmed; this rule can never answer`,
+		}},
+		{"strict", []string{"--strict", shadowed, clean}, ExitError, clean + ": ok (1 rule)\n", []string{
+			shadowed + ":4: warning: this rule is never reached: its when is the same as the rule's at line 3, which answers first",
+		}},
+		{"strict and clean", []string{"--strict", clean}, ExitOK, clean + ": ok (1 rule)\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, err := executeRoot(t, append([]string{"rules", "check"}, tc.args...)...)
+			if code := status(err); code != tc.code {
+				t.Errorf("exit %d (%v), want %d", code, err, tc.code)
+			}
+			want := ""
+			if len(tc.stderr) > 0 {
+				want = strings.Join(tc.stderr, "\n") + "\n"
+			}
+			if out != tc.stdout || errOut != want {
+				t.Errorf("stdout %q, want %q\nstderr:\n%s\nwant:\n%s", out, tc.stdout, errOut, want)
+			}
+		})
 	}
 }

@@ -298,20 +298,15 @@ func runRun(opts *RunOptions) (err error) {
 	if err != nil {
 		return startFailed(ExitUsage, err)
 	}
-	if policy == rules.Fallback && set.Defaults().Fallback == nil {
-		// It could only cancel each unmatched form, quietly.
-		from := "--on-unmatched fallback"
-		if opts.OnUnmatched == "" {
-			from = "the rules' on_unmatched: fallback"
-		}
-		return startFailed(ExitUsage, fmt.Errorf("%s needs a fallback answer in the rules' defaults "+
-			"(defaults: {fallback: …}) to answer unmatched questions with; add one, or choose another policy", from))
+	u := rules.Unmatched{Policy: policy, Timeout: timeout}
+	if opts.OnUnmatched != "" {
+		u.PolicyFlag = "--on-unmatched"
 	}
-	if timeout > 0 && set.Defaults().Fallback == nil && (policy == rules.Ask || policy == rules.Passthrough || policy == rules.Wait) {
-		// Without a fallback, the time running out could only cancel the
-		// person's form: refused, rather than done quietly.
-		return startFailed(ExitUsage, fmt.Errorf("an answer timeout (%v) needs a fallback answer in the rules' defaults "+
-			"(defaults: {fallback: …}) to answer with when it runs out; add one, or drop the timeout", timeout))
+	if opts.AnswerTimeout > 0 {
+		u.TimeoutFlag = "--answer-timeout"
+	}
+	if err := set.CheckUnmatched(u); err != nil {
+		return startFailed(ExitUsage, err)
 	}
 	// Found after the rules are read, so that a mistake in them is told
 	// first, whatever else is missing.
@@ -456,6 +451,10 @@ func notActing(ig rules.Ignored) string {
 	case errors.Is(ig.Why, rules.ErrChanged):
 		return fmt.Sprintf("%s changed since you allowed it, so nothing in it acts; "+
 			"read it again, then `claudewrap rules allow` to let it", ig.Path)
+	}
+	var fe *rules.FileError
+	if errors.As(ig.Why, &fe) {
+		return fmt.Sprintf("%s does not act: %s", ig.Path, fe.Why)
 	}
 	return fmt.Sprintf("%s does not act: %v", ig.Path, ig.Why)
 }

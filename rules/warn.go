@@ -1,0 +1,98 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Warning is a rule that loads but can never act, or can never answer:
+// `rules check` says so, and a run goes on.
+type Warning struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (w Warning) String() string { return fmt.Sprintf("%s:%d: warning: %s", w.File, w.Line, w.Msg) }
+
+// maxOptions is the most options a question offers.
+const maxOptions = 4
+
+// Warnings returns the rules of f that can never act or never answer, in
+// the order of the file: a rule with the same when as an earlier one
+// (never reached), a rule with no when before others (they are never
+// reached), and a rule that selects labels which, with those its when
+// requires offered, no question can offer together.
+func (f *File) Warnings() []Warning {
+	var ws []Warning
+	warn := func(line int, format string, args ...any) {
+		ws = append(ws, Warning{File: f.Path, Line: line, Msg: fmt.Sprintf(format, args...)})
+	}
+	first := map[string]int{} // a when, as whenKey writes it: the line of the first rule with it
+	for i, r := range f.Rules {
+		if r.When.any() {
+			if rest := f.Rules[i+1:]; len(rest) > 0 {
+				after := fmt.Sprintf("the %d rules after it (from line %d) are", len(rest), rest[0].Line)
+				if len(rest) == 1 {
+					after = fmt.Sprintf("the rule after it (line %d) is", rest[0].Line)
+				}
+				warn(r.Line, "this rule has no when, so it answers every question: %s never reached", after)
+			}
+			break // the rules after it are never reached, whatever they say
+		}
+		k := r.When.key()
+		if line, ok := first[k]; ok {
+			warn(r.Line, "this rule is never reached: its when is the same as the rule's at line %d, which answers first", line)
+			continue
+		}
+		first[k] = r.Line
+		if a := r.Answer.Select; a != nil && len(r.When.Options) > 0 {
+			offered := slices.Clone(r.When.Options)
+			for _, l := range a.Labels {
+				if !slices.Contains(offered, l) {
+					offered = append(offered, l)
+				}
+			}
+			if len(offered) > maxOptions {
+				warn(r.Line, "this rule can never answer: it selects %s and its when needs %s offered, %d options, "+
+					"but a question offers at most %d", quoteAll(a.Labels), quoteAll(r.When.Options), len(offered), maxOptions)
+			}
+		}
+	}
+	return ws
+}
+
+// any reports whether w holds for every question: it sets no condition.
+func (w When) any() bool {
+	return w.Header == nil && w.Question == nil && len(w.Options) == 0
+}
+
+// key writes w so that two whens that hold for the same questions by the
+// same conditions write the same: the options in any order, each once.
+func (w When) key() string {
+	var b strings.Builder
+	for _, re := range []*regexp.Regexp{w.Header, w.Question} {
+		if re == nil {
+			b.WriteString("-\x00")
+			continue
+		}
+		b.WriteString("=" + re.String() + "\x00")
+	}
+	opts := slices.Clone(w.Options)
+	slices.Sort(opts)
+	for _, o := range slices.Compact(opts) {
+		b.WriteString(o + "\x00")
+	}
+	return b.String()
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}

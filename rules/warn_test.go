@@ -1,0 +1,74 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestWarnings: rules that load but can never act or never answer are
+// warned about at their line; the examples have none.
+func TestWarnings(t *testing.T) {
+	for _, tc := range []struct {
+		name, rules string
+		want        []string
+	}{
+		{"none", `
+  - {when: {header: A}, answer: {cancel: true}}
+  - {when: {header: B}, answer: {cancel: true}}
+  - {answer: {cancel: true}}`, nil},
+		{"the same when twice", `
+  - {when: {header: "^A$", options: [x, y]}, answer: {select: x}}
+  - {when: {header: B}, answer: {cancel: true}}
+  - {when: {options: [y, x, y], header: "^A$"}, answer: {select: y}}`,
+			[]string{"r.yaml:5: warning: this rule is never reached: its when is the same as the rule's at line 3, which answers first"}},
+		{"question and header are not the same", `
+  - {when: {header: A}, answer: {cancel: true}}
+  - {when: {question: A}, answer: {cancel: true}}`, nil},
+		{"a different option", `
+  - {when: {header: A, options: [x]}, answer: {select: x}}
+  - {when: {header: A, options: [y]}, answer: {select: y}}`, nil},
+		{"no when before others", `
+  - {answer: {cancel: true}}
+  - {when: {header: A}, answer: {cancel: true}}
+  - {when: {header: A}, answer: {cancel: true}}`,
+			// The rules after it are said once, not each again.
+			[]string{"r.yaml:3: warning: this rule has no when, so it answers every question: the 2 rules after it (from line 4) are never reached"}},
+		{"an empty when before one", `
+  - {when: {header: A}, answer: {cancel: true}}
+  - {when: {}, answer: {cancel: true}}
+  - {when: {header: B}, answer: {cancel: true}}`,
+			[]string{"r.yaml:4: warning: this rule has no when, so it answers every question: the rule after it (line 5) is never reached"}},
+		{"labels no question offers together", `
+  - {when: {options: [A, B, C, D]}, answer: {select: E}}
+  - {when: {options: [A, B]}, answer: {select: [A, C, D, E]}}
+  - {when: {options: [A, B, C]}, answer: {select: [A, D]}}
+  - {when: {options: [PostgreSQL]}, answer: {select: SQLite}}`,
+			[]string{
+				`r.yaml:3: warning: this rule can never answer: it selects "E" and its when needs "A", "B", "C", "D" offered, 5 options, but a question offers at most 4`,
+				`r.yaml:4: warning: this rule can never answer: it selects "A", "C", "D", "E" and its when needs "A", "B" offered, 5 options, but a question offers at most 4`,
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := Parse("r.yaml", []byte("version: 1\nrules:"+tc.rules+"\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, w := range f.Warnings() {
+				got = append(got, w.String())
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("warnings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+	for _, path := range examplePaths(t) {
+		f, err := LoadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ws := f.Warnings(); len(ws) > 0 {
+			t.Errorf("%s: %v", path, ws)
+		}
+	}
+}
