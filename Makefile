@@ -5,6 +5,8 @@
 CLAUDE_VERSIONS ?= 2.1.332 2.1.330 2.1.321 2.1.299 2.1.266 2.1.227 2.1.197
 E2E_VERSIONS    ?= 2.1.332 2.1.197
 STATICCHECK     := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+GORELEASER      := github.com/goreleaser/goreleaser/v2@v2.15.1
+ACTIONLINT      := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 VERSION         ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT          ?= $(shell git rev-parse HEAD 2>/dev/null)
 LDFLAGS         := -X github.com/claudewrap/claudewrap/cmd/claudewrap/internal/cli.version=$(VERSION) \
@@ -13,7 +15,7 @@ GOTEST_FLAGS    ?=
 
 SHELL := /bin/bash
 
-.PHONY: lifecycle all build claude browser test unit nocgo cross check golden bench demo stress clean
+.PHONY: lifecycle release-snapshot all build claude browser test unit nocgo cross check golden bench demo stress clean
 
 all: build
 
@@ -72,7 +74,16 @@ check: cross
 	go mod tidy -diff
 	go run ./tools/housecheck $$(git ls-files '*.go')
 	go run $(STATICCHECK) -tags e2e ./...
+	go run $(ACTIONLINT) docs/github-actions.yml
+	go run $(GORELEASER) check
+	$(MAKE) release-snapshot
 	$(MAKE) test
+
+# Release archives (linux and darwin, amd64 and arm64, with man pages,
+# completions and checksums) built into dist/ as a release would, published
+# nowhere (.goreleaser.yaml).
+release-snapshot:
+	go run $(GORELEASER) release --snapshot --clean
 
 # Refresh golden files from the recordings.
 golden:

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Set by the linker: -X github.com/claudewrap/claudewrap/internal/cli.version=...
+// Set by the linker: -X github.com/claudewrap/claudewrap/cmd/claudewrap/internal/cli.version=...
 var (
 	version = "dev"
 	commit  = ""
