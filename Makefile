@@ -15,7 +15,7 @@ GOTEST_FLAGS    ?=
 
 SHELL := /bin/bash
 
-.PHONY: lifecycle release-snapshot all build claude browser test unit nocgo cross check golden bench demo stress clean
+.PHONY: lifecycle release-snapshot all build claude browser test test-all e2e unit nocgo cross check golden bench demo stress clean
 
 all: build
 
@@ -27,16 +27,31 @@ build:
 claude:
 	./scripts/install-claude.sh $(CLAUDE_VERSIONS)
 
-# Every test, the end-to-end suite on the real Claude Code included (its
-# tests build only with the e2e tag). The suite takes minutes: each check
-# prints its line as it passes, the failures' words at the end (the whole
-# go test -json stream goes to .cache/e2e.json).
-test: claude browser lifecycle
+# A newcomer's check: the unit tests, then the end-to-end suite on the real
+# Claude Code (its tests build only with the e2e tag), on the newest and the
+# oldest pinned versions only. Each check prints its line as it passes, the
+# failures' words at the end (the whole go test -json stream goes to
+# .cache/e2e.json).
+test: CLAUDE_VERSIONS := $(E2E_VERSIONS)
+test: claude lifecycle
 	go test -race -count=1 $(GOTEST_FLAGS) ./...
 	$(MAKE) nocgo
-	@echo "e2e: the real Claude Code against the fake API ($(E2E_VERSIONS); dialogs and random forms on every pinned version): one line per check as it passes"
-	@set -o pipefail; CLAUDEWRAP_CLAUDE_VERSIONS="$(CLAUDE_VERSIONS)" CLAUDEWRAP_E2E_VERSIONS="$(E2E_VERSIONS)" \
-		go test -race -count=1 -timeout 70m -tags e2e -json $(GOTEST_FLAGS) ./e2e 2>&1 | \
+	$(MAKE) e2e E2E_ALL="$(E2E_VERSIONS)" E2E_TAGS=e2e
+
+# The full matrix CI runs (.ci/run): the same, with the tests that run on
+# every pinned version on all of them, and the page of claudewrap serve in
+# Chromium.
+test-all: claude browser lifecycle
+	go test -race -count=1 $(GOTEST_FLAGS) ./...
+	$(MAKE) nocgo
+	$(MAKE) e2e E2E_ALL="$(CLAUDE_VERSIONS)" E2E_TAGS="e2e browser"
+
+E2E_ALL  ?= $(CLAUDE_VERSIONS)
+E2E_TAGS ?= e2e browser
+e2e:
+	@echo "e2e: the real Claude Code against the fake API ($(E2E_VERSIONS); dialogs and random forms on $(E2E_ALL)): one line per check as it passes"
+	@set -o pipefail; CLAUDEWRAP_CLAUDE_VERSIONS="$(E2E_ALL)" CLAUDEWRAP_E2E_VERSIONS="$(E2E_VERSIONS)" \
+		go test -race -count=1 -timeout 70m -tags "$(E2E_TAGS)" -json $(GOTEST_FLAGS) ./e2e 2>&1 | \
 		go run ./tools/testprogress -log .cache/e2e.json
 	@cat .cache/e2e-report.txt
 
@@ -77,7 +92,7 @@ check: cross
 	go run $(ACTIONLINT) docs/github-actions.yml
 	go run $(GORELEASER) check
 	$(MAKE) release-snapshot
-	$(MAKE) test
+	$(MAKE) test-all
 
 # Release archives (linux and darwin, amd64 and arm64, with man pages,
 # completions and checksums) built into dist/ as a release would, published
