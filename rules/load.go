@@ -23,7 +23,7 @@ import (
 // Policy is what happens to a question no rule answers.
 type Policy string
 
-// Policies for a question no rule answers (README.md, --on-unmatched).
+// Policies for a question no rule answers (docs/run.md, --on-unmatched).
 const (
 	Passthrough Policy = "passthrough"
 	Ask         Policy = "ask"

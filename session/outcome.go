@@ -14,7 +14,7 @@ import (
 // ExitCode is the status claudewrap exits with.
 type ExitCode int
 
-// Exit statuses, as README.md (Usage) lists them. Claude's own status passes
+// Exit statuses, as README.md (Exit status) lists them. Claude's own status passes
 // through as is.
 const (
 	ExitOK         ExitCode = 0

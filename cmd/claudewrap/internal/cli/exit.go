@@ -10,7 +10,7 @@ import (
 // ExitCode is the status claudewrap exits with; session says which.
 type ExitCode = session.ExitCode
 
-// Exit statuses, as README.md (Usage) lists them.
+// Exit statuses, as README.md (Exit status) lists them.
 const (
 	ExitOK         = session.ExitOK
 	ExitError      = session.ExitError
