@@ -44,10 +44,10 @@ test: claude lifecycle
 test-all: claude browser lifecycle
 	go test -race -count=1 $(GOTEST_FLAGS) ./...
 	$(MAKE) nocgo
-	$(MAKE) e2e E2E_ALL="$(CLAUDE_VERSIONS)" E2E_TAGS="e2e browser"
+	$(MAKE) e2e E2E_ALL="$(CLAUDE_VERSIONS)" E2E_TAGS=e2e,browser
 
 E2E_ALL  ?= $(CLAUDE_VERSIONS)
-E2E_TAGS ?= e2e browser
+E2E_TAGS ?= e2e,browser
 e2e:
 	@echo "e2e: the real Claude Code against the fake API ($(E2E_VERSIONS); dialogs and random forms on $(E2E_ALL)): one line per check as it passes"
 	@set -o pipefail; CLAUDEWRAP_CLAUDE_VERSIONS="$(E2E_ALL)" CLAUDEWRAP_E2E_VERSIONS="$(E2E_VERSIONS)" \

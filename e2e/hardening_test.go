@@ -848,6 +848,7 @@ func TestHardSocketAbuse(t *testing.T) {
 				`{"question":"Q?","header":"H","options":[{"label":"a"},{"label":"b"}]}]}}`),
 			[]byte(`[1,2,3]`),
 		}
+		const bashKind = 2 // kinds[bashKind] is a well-formed PreToolUse of another tool
 		unknown := []byte(`{"hook_event_name":"PostToolUse","tool_name":"AskUserQuestion","tool_use_id":"toolu_nobody",` +
 			`"tool_input":{"questions":[{"question":"Which database should we use?","header":"Database",` +
 			`"options":[{"label":"PostgreSQL"},{"label":"SQLite"},{"label":"MongoDB"}]}]},` +
@@ -1010,8 +1011,11 @@ func TestHardSocketAbuse(t *testing.T) {
 		if len(r.find(t, "verified")) != 1 || len(r.find(t, "mismatch")) != 0 || r.report.Mismatch || r.report.Navigation {
 			t.Errorf("want the real form verified, no mismatch\n%s", r)
 		}
-		if refused < conns+1 || unknownReported != 1 {
-			t.Errorf("%d refusals (want at least %d) and %d reports of the unknown id (want 1)\n%s", refused, conns+1, unknownReported, r)
+		// A Bash PreToolUse is no refusal: every tool's PreToolUse goes to
+		// the deny rules (none here), quietly for a session not Claude's.
+		want := conns + 1 - (conns+len(kinds)-1-bashKind)/len(kinds)
+		if refused < want || unknownReported != 1 {
+			t.Errorf("%d refusals (want at least %d) and %d reports of the unknown id (want 1)\n%s", refused, want, unknownReported, r)
 		}
 		if qs := r.find(t, "question"); len(qs) != 1 || qs[0]["tool_use_id"] != "toolu_01database" {
 			t.Errorf("want only the real form asked, got %v", qs)
