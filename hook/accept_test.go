@@ -201,3 +201,39 @@ func TestFloodMemoryBounded(t *testing.T) {
 		t.Errorf("peak heap %d MiB over %d MiB", peak.Load()>>20, limit>>20)
 	}
 }
+
+// slowAccept accepts each connection after delay, as a wrapper starved of
+// CPU does.
+type slowAccept struct {
+	listener
+	delay time.Duration
+}
+
+func (l slowAccept) AcceptUnix() (*net.UnixConn, error) {
+	c, err := l.listener.AcceptUnix()
+	time.Sleep(l.delay) // the starved wrapper, not synchronisation
+	return c, err
+}
+
+// TestRecordWaitsLonger: a PostToolUse, Claude's record of an answer, waits
+// past dialTimeout for a wrapper slow to accept it, rather than be lost; a
+// Stop still gives up after dialTimeout, so Claude never waits long on it.
+func TestRecordWaitsLonger(t *testing.T) {
+	saved := wrapListener
+	t.Cleanup(func() { wrapListener = saved })
+	wrapListener = func(l listener) listener { return slowAccept{l, 2 * dialTimeout} }
+	s := listen(t)
+	post := `{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"AskUserQuestion","tool_use_id":"toolu_1",` +
+		`"tool_input":{"questions":[{"question":"Q?","header":"H","options":[{"label":"a"},{"label":"b"}]}]},` +
+		`"tool_response":{"answers":{"Q?":"a"}}}`
+	if err := Forward(strings.NewReader(post), s.Path(), nil); err != nil {
+		t.Fatalf("PostToolUse: %v, want it acked after the slow accept", err)
+	}
+	if m := next(t, s); m.Err != nil || m.Payload == nil || m.Payload.HookEventName != PostToolUse {
+		t.Fatalf("got %+v, want the PostToolUse", m)
+	}
+	start := time.Now()
+	if err := Forward(strings.NewReader(`{"session_id":"s","hook_event_name":"Stop"}`), s.Path(), nil); err == nil {
+		t.Errorf("Stop acked after %v, want it given up after %v", time.Since(start), dialTimeout)
+	}
+}

@@ -424,6 +424,12 @@ func descends(pid, ancestor int) error {
 // Claude never waits on it for long.
 const dialTimeout = 500 * time.Millisecond
 
+// recordWait is how much longer a PostToolUse may wait for its ack: it is
+// Claude's record of an answer, which the wrapper verifies, and under load
+// the wrapper may accept it later than dialTimeout; lost, a form Claude
+// recorded would be reported unrecorded.
+const recordWait = 1500 * time.Millisecond
+
 // replyMargin is how long before the hook command stops waiting the wrapper
 // stops taking a reply: the time the reply has to reach it.
 const replyMargin = 250 * time.Millisecond
@@ -458,6 +464,9 @@ func ForwardWaiting(r io.Reader, socket string, stdout io.Writer, wait time.Dura
 	}
 	if question {
 		deadline = deadline.Add(wait) // the answers, under the hook strategy
+	}
+	if bytes.Contains(b, []byte(`"`+PostToolUse+`"`)) {
+		deadline = deadline.Add(recordWait)
 	}
 	c, err := net.DialTimeout("unix", socket, dialTimeout)
 	if err != nil {
