@@ -170,7 +170,7 @@ func TestRunHeadlessRecord(t *testing.T) {
 			names = append(names, fmt.Sprint(ev["event"]))
 		}
 		if strings.Join(names, ",") != "start,session,turn_end,exit" {
-			t.Errorf("events %v, want start,session,turn_end,exit", names)
+			t.Errorf("events %v, want start,session,turn_end,exit:\n%s", names, b)
 		}
 		report("Claude Code %s: headless run recorded and replayed", version)
 	})

@@ -34,8 +34,8 @@ func (s *session) stop(path string) {
 	}
 	s.mu.Unlock()
 	s.goWork(func() {
-		if s.turnOver(path) {
-			s.endOfTurn()
+		if over, by := s.turnOver(path); over {
+			s.endOfTurn(by)
 		}
 	})
 }
@@ -65,8 +65,9 @@ const stopWait = 3 * time.Second
 // ended, or, when the transcript does not show it yet, Claude's screen
 // shows it waiting at its prompt. A process of Claude's can run the hook
 // command and send a Stop while Claude works, or once more after a turn:
-// that one is reported and ignored.
-func (s *session) turnOver(path string) bool {
+// that one is reported and ignored. by says what showed the turn over when
+// it was not the transcript.
+func (s *session) turnOver(path string) (over bool, by string) {
 	deadline := time.Now().Add(stopWait)
 	for {
 		m, _ := transcript.LastMessage(path)
@@ -81,18 +82,17 @@ func (s *session) turnOver(path string) bool {
 			}
 			s.mu.Unlock()
 			if !again {
-				return true
+				return true, ""
 			}
 		}
 		if time.Now().After(deadline) || s.ctx.Err() != nil {
 			if again {
 				s.log.Emit("error", events.Fields{"message": "a second Stop for a turn already over: not Claude's, ignored"})
-				return false
+				return false, ""
 			}
 			if s.ctx.Err() == nil && s.idleOnScreen() {
-				s.log.Emit("error", events.Fields{"message": fmt.Sprintf("Claude's transcript %s does not show the end of its turn yet "+
-					"(its last message %s), but its screen shows it waiting at its prompt: the Stop is taken", path, m)})
-				return true
+				return true, fmt.Sprintf("Claude's transcript %s does not show the end of its turn yet "+
+					"(its last message %s), but its screen shows it waiting at its prompt: the Stop is taken", path, m)
 			}
 			why := "its transcript is not known"
 			if _, err := os.Stat(path); path != "" && err != nil {
@@ -101,7 +101,7 @@ func (s *session) turnOver(path string) bool {
 				why = fmt.Sprintf("its transcript %s shows it still working: its last message %s", path, m)
 			}
 			s.log.Emit("error", events.Fields{"message": "a Stop that Claude's transcript does not confirm (" + why + "): not Claude's, ignored"})
-			return false
+			return false, ""
 		}
 		t := time.NewTimer(100 * time.Millisecond)
 		select {
@@ -127,15 +127,21 @@ func (s *session) idleOnScreen() bool {
 	return askflow.AwaitIdle(ctx, s.child.Screen(), idleQuietStop) == nil
 }
 
-// endOfTurn applies a Stop Claude's transcript confirmed.
-func (s *session) endOfTurn() {
+// endOfTurn applies a Stop Claude's transcript, or else its screen,
+// confirmed; note says so when it was the screen. A transcript lagging on
+// a loaded machine is no error: the turn_end carries the note.
+func (s *session) endOfTurn(note string) {
 	s.mu.Lock()
 	msg, from, at := s.chat, s.chatFrom, s.chatAt
 	s.chat, s.chatFrom = "", nil
 	id := s.sessionID
 	s.turns++
 	s.mu.Unlock()
-	s.log.Emit("turn_end", events.Fields{"session_id": id})
+	fields := events.Fields{"session_id": id}
+	if note != "" {
+		fields["confirmed_by"], fields["note"] = "screen", note
+	}
+	s.log.Emit("turn_end", fields)
 	if msg != "" {
 		s.goWork(func() {
 			s.checkPermissions(s.ctx, false)
