@@ -30,7 +30,7 @@ const readTimeout = 5 * time.Second
 type Message struct {
 	Payload *Payload
 	Err     error
-	// Reply, set for a PermissionRequest, and for a question's PreToolUse
+	// Reply, set for a PermissionRequest, an Elicitation, and for a question's PreToolUse
 	// when ReplyToQuestions asked it to wait, sends the hook's output (what
 	// the hook command prints for Claude; nil or empty: no decision, Claude
 	// draws its dialog or form). Call it once: the hook waits for it at most
@@ -263,7 +263,7 @@ func (s *Server) serve(c *net.UnixConn, delivered func()) {
 	gated := false
 	switch {
 	case m.Err != nil:
-	case m.Payload.HookEventName == PermissionRequest:
+	case m.Payload.HookEventName == PermissionRequest, m.Payload.HookEventName == Elicitation:
 		wait = ReplyTimeout
 	case m.Payload.Gated():
 		wait, gated = ReplyTimeout, true
@@ -458,7 +458,8 @@ func ForwardWaiting(r io.Reader, socket string, stdout io.Writer, wait time.Dura
 	}
 	deadline := time.Now().Add(dialTimeout)
 	question := questionMessage(b)
-	if bytes.Contains(b, []byte(`"`+PermissionRequest+`"`)) || !question && bytes.Contains(b, []byte(`"`+PreToolUse+`"`)) {
+	if bytes.Contains(b, []byte(`"`+PermissionRequest+`"`)) || bytes.Contains(b, []byte(`"`+Elicitation+`"`)) ||
+		!question && bytes.Contains(b, []byte(`"`+PreToolUse+`"`)) {
 		// The wrapper decides before it answers.
 		deadline = deadline.Add(ReplyTimeout)
 	}
@@ -560,8 +561,9 @@ type Options struct {
 
 // Settings returns the --settings JSON that adds claudewrap's hooks: the
 // AskUserQuestion PreToolUse and PostToolUse hooks, a Stop hook, a
-// SessionStart hook (which session this run's Claude is) and a
-// PermissionRequest hook (the rules' permissions), each
+// SessionStart hook (which session this run's Claude is), a
+// PermissionRequest hook (the rules' permissions) and the Elicitation and
+// ElicitationResult hooks (MCP servers' input forms), each
 // running `EXE hook --socket SOCKET`. Claude Code combines these with the
 // person's own hooks.
 func Settings(exe, socket string) string { return SettingsWith(exe, socket, Options{}) }
@@ -596,6 +598,8 @@ func SettingsWith(exe, socket string, o Options) string {
 		Stop:              entry(""),
 		SessionStart:      entry(""),
 		PermissionRequest: entry(""),
+		Elicitation:       entry(""),
+		ElicitationResult: entry(""),
 	}})
 	return string(b)
 }

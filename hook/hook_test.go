@@ -169,8 +169,8 @@ func TestSettingsAnswering(t *testing.T) {
 			t.Errorf("%s: command %q, timeout %ds; want %q, at least %ds", ev, h.Command, h.Timeout, want, timeout)
 		}
 	}
-	if len(v.Hooks) != 5 {
-		t.Errorf("%d hooks, want 5", len(v.Hooks))
+	if len(v.Hooks) != 7 {
+		t.Errorf("%d hooks, want 7", len(v.Hooks))
 	}
 }
 

@@ -18,6 +18,11 @@ const (
 	// PermissionRequest comes for every tool about to ask the person's
 	// permission, before its dialog is drawn; its output can decide.
 	PermissionRequest = "PermissionRequest"
+	// Elicitation comes when an MCP server asks the person for input,
+	// before its form is drawn; its output can answer instead.
+	Elicitation = "Elicitation"
+	// ElicitationResult reports what the person answered on the screen.
+	ElicitationResult = "ElicitationResult"
 
 	// ToolName is the tool whose hooks claudewrap needs.
 	ToolName = "AskUserQuestion"
@@ -40,6 +45,16 @@ type Payload struct {
 	// AgentID names the subagent whose tool call it is, "" for the main
 	// conversation's.
 	AgentID string `json:"agent_id,omitempty"`
+
+	// An Elicitation's: the server, its message, "form" or "url" (absent
+	// on versions with form mode only) and the fields' JSON schema.
+	MCPServerName   string          `json:"mcp_server_name,omitempty"`
+	Message         string          `json:"message,omitempty"`
+	Mode            string          `json:"mode,omitempty"`
+	RequestedSchema json.RawMessage `json:"requested_schema,omitempty"`
+	// An ElicitationResult's: accept, decline or cancel, and the values.
+	Action  string          `json:"action,omitempty"`
+	Content json.RawMessage `json:"content,omitempty"`
 
 	// Input is tool_input as sent: a PermissionRequest's tool's, and
 	// AskUserQuestion's (which a PreToolUse answer is built on).
@@ -93,6 +108,14 @@ func Parse(b []byte) (*Payload, error) {
 	}
 	switch p.HookEventName {
 	case Stop:
+		return &p, nil
+	case Elicitation, ElicitationResult:
+		if p.MCPServerName == "" {
+			return nil, fmt.Errorf("%s without mcp_server_name", p.HookEventName)
+		}
+		if p.HookEventName == ElicitationResult && p.Action == "" {
+			return nil, errors.New("ElicitationResult without action")
+		}
 		return &p, nil
 	case SessionStart:
 		if p.SessionID == "" {

@@ -54,7 +54,9 @@ type File struct {
 	Defaults    Defaults
 	Rules       []Rule
 	Permissions []Permission
-	Dialogs     Dialogs
+	// Elicitations answer MCP servers' input forms.
+	Elicitations []Elicitation
+	Dialogs      Dialogs
 }
 
 // Dialogs are a file's answers to dialogs that are no tool's: the folder
@@ -284,8 +286,9 @@ func (p *parser) top(n *yaml.Node) {
 			}
 			p.file.Version = 1
 		},
-		"defaults":    func(k, v *yaml.Node) { p.defaults(v) },
-		"permissions": func(k, v *yaml.Node) { p.permissions(v) },
+		"defaults":     func(k, v *yaml.Node) { p.defaults(v) },
+		"permissions":  func(k, v *yaml.Node) { p.permissions(v) },
+		"elicitations": func(k, v *yaml.Node) { p.elicitations(v) },
 		"dialogs": func(k, v *yaml.Node) {
 			p.fields(v, "dialogs", map[string]func(k, v *yaml.Node){
 				"trust": func(k, v *yaml.Node) {

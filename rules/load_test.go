@@ -21,7 +21,7 @@ var errorCases = []struct {
 }{
 	// Unknown keys, at every level.
 	{"unknown top key", "version: 1\nrulez: []\n",
-		[]string{`r.yaml:2:1: unknown key "rulez" in the file (want one of defaults, dialogs, permissions, rules, version)`}},
+		[]string{`r.yaml:2:1: unknown key "rulez" in the file (want one of defaults, dialogs, elicitations, permissions, rules, version)`}},
 	{"unknown defaults key", "version: 1\ndefaults:\n  timeout: 3m\n",
 		[]string{`r.yaml:3:3: unknown key "timeout" in defaults (want one of answer_timeout, answer_via, fallback, notify, on_unmatched)`}},
 	{"unknown rule key", "version: 1\nrules:\n  - name: a\n    answer: {cancel: true}\n    then: x\n",
@@ -203,7 +203,7 @@ extra: true
 		`r.yaml:8:13: answer has several actions (select, cancel): give exactly one`,
 		`r.yaml:9:5: rule has no answer`,
 		`r.yaml:10:30: index must be a whole number from 1 to 4`,
-		`r.yaml:11:1: unknown key "extra" in the file (want one of defaults, dialogs, permissions, rules, version)`,
+		`r.yaml:11:1: unknown key "extra" in the file (want one of defaults, dialogs, elicitations, permissions, rules, version)`,
 	}},
 }
 

@@ -108,6 +108,9 @@ func ParseDialog(s vt.Snapshot) (Dialog, bool) {
 	if _, err := Recognize(s); err == nil {
 		return Dialog{}, false
 	}
+	if _, ok := ParseElicitation(s); ok {
+		return Dialog{}, false // an MCP server's form, not a menu
+	}
 	ls := lines(s)
 	bottom := len(ls) - 1
 	for bottom >= 0 && ls[bottom].blank() {

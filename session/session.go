@@ -75,6 +75,9 @@ type Config struct {
 	// act only on the dialogs Claude shows, which is said when Claude's
 	// mode shows none (noteMode).
 	AnswersDialogs bool
+	// Elicits answers MCP servers' input forms (the rules'
+	// elicitations:); nil answers none.
+	Elicits Eliciter
 	// Gate has every tool's PreToolUse decided by the permission rules'
 	// deny and fail decisions (decideTool, gate.go), in every permission mode.
 	Gate bool
@@ -189,6 +192,10 @@ type session struct {
 	// hook, a new dialog seen on the screen; one dialog may count twice):
 	// only its changes matter (see nothingElseOpen).
 	dialogs int
+	// elicitations counts MCP servers' input forms asked; elicitHook is
+	// when a rule last answered one through the hook.
+	elicitations int
+	elicitHook   time.Time
 	// changed is closed and replaced whenever a form changes state: a
 	// form waits for its turn to be driven on it.
 	changed chan struct{}
@@ -344,6 +351,11 @@ func (s *session) serve(ctx context.Context, child Child, keys askflow.Keys, msg
 		defer s.work.Done()
 		s.watchDialogs(ctx)
 	}()
+	s.work.Add(1)
+	go func() {
+		defer s.work.Done()
+		s.watchElicitations(ctx)
+	}()
 	// When the caller's context ends, Claude is asked to go (killed if it
 	// does not); forms asked meanwhile get the ended context and stop at
 	// once.
@@ -440,6 +452,10 @@ func (s *session) handle(m hook.Message) {
 		s.stop(s.stopPath(p))
 	case hook.PermissionRequest:
 		s.permission(m)
+	case hook.Elicitation:
+		s.elicitation(m)
+	case hook.ElicitationResult:
+		s.elicitationResult(p)
 	}
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -29,6 +30,7 @@ type human struct {
 	mismatched, cancelled, yours int
 	dialogsAnswered, dialogsSeen int
 	permissionsVerified, blocked int
+	elicitAsked, elicitAnswered  int
 	seenDialogs                  map[string]bool
 }
 
@@ -72,8 +74,15 @@ func (h *human) event(name string, f events.Fields) {
 			more = fmt.Sprintf(" (and %d more questions)", len(qs)-1)
 		}
 		h.say("Claude asks %q%s", qs[0].Question, more)
+	case "elicitation":
+		h.elicitAsked++
+		h.say("MCP server %q asks %q", str("server"), str("message"))
 	case "decision":
 		switch {
+		case str("elicitation") != "" && str("unmatched") != "":
+			h.say("no elicitation rule answers MCP server %q: %s", str("elicitation"), str("unmatched"))
+		case str("elicitation") != "":
+			h.say("MCP server %q: rule %q answers %s", str("elicitation"), str("rule"), elicitText(str("action"), f["content"]))
 		case str("dialog") != "" && str("unmatched") != "":
 			h.say("no permission rule for %s: %s", str("tool"), str("unmatched"))
 		case str("dialog") != "" && str("select") != "":
@@ -107,6 +116,8 @@ func (h *human) event(name string, f events.Fields) {
 			h.say("the chat message %q is not sent: Claude's prompt is yours (%s)", str("chat_message"), str("reason"))
 		case str("dialog") != "":
 			h.say("the %s dialog is yours: %s", str("dialog"), str("reason"))
+		case str("elicitation") != "":
+			h.say("MCP server %q's form %s", str("elicitation"), strings.TrimPrefix(str("reason"), "no rule answers it: "))
 		case str("session") != "":
 			h.yours++
 			h.say("form %s %s", str("tool_use_id"), strings.TrimPrefix(str("reason"), "unmatched question: "))
@@ -116,6 +127,11 @@ func (h *human) event(name string, f events.Fields) {
 		}
 	case "submitted":
 		switch {
+		case str("elicitation") != "":
+			h.elicitAnswered++
+			if str("by") == "person" {
+				h.say("you answered MCP server %q: %s", str("elicitation"), elicitText(str("action"), f["content"]))
+			}
 		case str("by") == "person":
 			h.answered++
 			h.say("you answered: %s", answersText(f["answers"]))
@@ -194,6 +210,9 @@ func (h *human) summary(code ExitCode, claudeEnded string) {
 	if h.dialogsAnswered > 0 || h.permissionsVerified > 0 {
 		parts = append(parts, fmt.Sprintf("%s answered, %d permission answers verified", plural(h.dialogsAnswered, "dialog"), h.permissionsVerified))
 	}
+	if h.elicitAsked > 0 {
+		parts = append(parts, fmt.Sprintf("%s asked by MCP servers, %d answered", plural(h.elicitAsked, "input form"), h.elicitAnswered))
+	}
 	if len(parts) == 0 {
 		parts = append(parts, "no questions")
 	}
@@ -256,4 +275,14 @@ func firstOf(ss ...string) string {
 		}
 	}
 	return ""
+}
+
+// elicitText is an MCP server's form's answer: the action, and accept's
+// values.
+func elicitText(action string, content any) string {
+	b, err := json.Marshal(content)
+	if action != "accept" || content == nil || err != nil {
+		return action
+	}
+	return action + " " + string(b)
 }

@@ -377,6 +377,7 @@ func runRun(opts *RunOptions) (err error) {
 		Exe:            exe,
 		Decider:        set,
 		Permits:        set,
+		Elicits:        set,
 		Gate:           set.Denies(),
 		AnswersDialogs: set.AnswersDialogs(),
 		Trust:          trustBy(opts.Trust, set),

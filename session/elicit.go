@@ -1,0 +1,180 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/rules"
+	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/vt"
+)
+
+// Eliciter decides MCP servers' input forms (elicitations). rules.Set is
+// one.
+type Eliciter interface {
+	Elicit(server, message string, schema json.RawMessage) rules.ElicitDecision
+}
+
+// elicitation handles an Elicitation hook: an MCP server asks the person
+// for input. A rule's answer goes back through the hook, which Claude Code
+// takes instead of drawing the form. With no rule the form is drawn: the
+// person's on their screen; headless, nobody can answer it, and the run is
+// blocked at once rather than left waiting on a form that blinks for ever.
+func (s *session) elicitation(m hook.Message) {
+	p := m.Payload
+	reply := func(out []byte) bool { return m.Reply != nil && m.Reply(out) }
+	fields := events.Fields{"server": p.MCPServerName, "message": p.Message, "fields": schemaFields(p.RequestedSchema)}
+	if p.Mode != "" {
+		fields["mode"] = p.Mode
+	}
+	s.log.Emit("elicitation", fields)
+	s.mu.Lock()
+	s.elicitations++
+	s.mu.Unlock()
+
+	var d rules.ElicitDecision
+	switch {
+	case p.Mode != "" && p.Mode != "form":
+		d.Err = fmt.Errorf("a %s elicitation is not a form rules can answer", p.Mode)
+	case s.cfg.Elicits != nil:
+		d = s.cfg.Elicits.Elicit(p.MCPServerName, p.Message, p.RequestedSchema)
+	}
+	dec := events.Fields{"elicitation": p.MCPServerName}
+	if d.Rule != "" {
+		dec["rule"], dec["file"] = d.Rule, fmt.Sprintf("%s:%d", d.File, d.Line)
+	}
+	if d.Matched() {
+		dec["action"], dec["via"] = string(d.Action), "hook"
+		if d.Action == rules.Accept {
+			dec["content"] = d.Content
+		}
+		s.log.Emit("decision", dec)
+		out := map[string]any{"hookEventName": hook.Elicitation, "action": string(d.Action)}
+		if d.Action == rules.Accept {
+			out["content"] = d.Content
+		}
+		b, _ := json.Marshal(map[string]any{"hookSpecificOutput": out})
+		if reply(b) {
+			s.mu.Lock()
+			s.elicitHook = time.Now()
+			s.mu.Unlock()
+			s.log.Emit("submitted", events.Fields{"elicitation": p.MCPServerName, "action": string(d.Action), "via": "hook"})
+			return
+		}
+		s.log.Emit("error", events.Fields{"elicitation": p.MCPServerName,
+			"message": "the rule's answer came too late for Claude's Elicitation hook: the form is drawn"})
+	} else {
+		why := "no elicitation rule matches"
+		if d.Err != nil {
+			why = d.Err.Error()
+		}
+		dec["unmatched"] = why
+		s.log.Emit("decision", dec)
+		reply(nil)
+	}
+	if s.cfg.Host.Headless {
+		snap := s.child.Screen().Snapshot()
+		s.block(fmt.Sprintf("MCP server %q asks for input (%q) and no rule answers it (headless): "+
+			"add an elicitations: rule for it", p.MCPServerName, p.Message), &snap)
+		return
+	}
+	s.log.Emit("handed_over", events.Fields{"elicitation": p.MCPServerName, "reason": "no rule answers it: it is yours on Claude's screen"})
+}
+
+// elicitationResult reports what the person answered on an MCP server's
+// form.
+func (s *session) elicitationResult(p *hook.Payload) {
+	fields := events.Fields{"elicitation": p.MCPServerName, "action": p.Action, "by": "person"}
+	if len(p.Content) > 0 && string(p.Content) != "null" {
+		fields["content"] = p.Content
+	}
+	s.log.Emit("submitted", fields)
+}
+
+// schemaFields lists an elicitation's fields for its event: name, title,
+// type, options and whether it is required, in the schema's order of
+// names.
+func schemaFields(b json.RawMessage) []map[string]any {
+	var sc struct {
+		Properties map[string]struct {
+			Type  string   `json:"type"`
+			Title string   `json:"title"`
+			Enum  []string `json:"enum"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	if json.Unmarshal(b, &sc) != nil {
+		return nil
+	}
+	required := map[string]bool{}
+	for _, r := range sc.Required {
+		required[r] = true
+	}
+	names := make([]string, 0, len(sc.Properties))
+	for n := range sc.Properties {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := []map[string]any{}
+	for _, n := range names {
+		f := sc.Properties[n]
+		e := map[string]any{"name": n, "type": f.Type}
+		if f.Title != "" {
+			e["title"] = f.Title
+		}
+		if len(f.Enum) > 0 {
+			e["options"] = f.Enum
+		}
+		if required[n] {
+			e["required"] = true
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// watchElicitations is the watchdog for MCP servers' input forms on the
+// screen: headless, a form nobody answers (no hook came, or its answer was
+// not taken) blocks the run after the dialog grace, however its "Calling…"
+// line blinks. With Claude on the person's screen it is theirs.
+func (s *session) watchElicitations(ctx context.Context) {
+	if !s.cfg.Host.Headless {
+		return
+	}
+	grace := s.cfg.DialogGrace
+	if grace <= 0 {
+		grace = dialogGrace
+	}
+	em := s.child.Screen()
+	shown := func(sn vt.Snapshot) bool { _, ok := screen.ParseElicitation(sn); return ok }
+	for {
+		if _, err := em.Wait(ctx, shown); err != nil {
+			return
+		}
+		wctx, cancel := context.WithTimeout(ctx, grace)
+		_, err := em.Wait(wctx, func(sn vt.Snapshot) bool { return !shown(sn) })
+		cancel()
+		if ctx.Err() != nil {
+			return
+		}
+		if err == nil {
+			continue // gone: answered, or cancelled with its tool
+		}
+		snap := em.Snapshot()
+		e, _ := screen.ParseElicitation(snap)
+		s.mu.Lock()
+		hooked := !s.elicitHook.IsZero() && time.Since(s.elicitHook) < grace+time.Second
+		s.mu.Unlock()
+		why := fmt.Sprintf("MCP server %q shows an input form nobody answers (headless)", e.Server)
+		if hooked {
+			why = fmt.Sprintf("MCP server %q shows its input form although Claude's Elicitation hook answered it", e.Server)
+		}
+		s.block(why, &snap)
+		return
+	}
+}
