@@ -27,8 +27,8 @@ func TestExamplesLoad(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(f.Rules) == 0 && len(f.Permissions) == 0 {
-				t.Error("no rules and no permissions")
+			if len(f.Rules) == 0 && len(f.Permissions) == 0 && len(f.Elicitations) == 0 {
+				t.Error("no rules, no permissions and no elicitations")
 			}
 		})
 	}

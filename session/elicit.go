@@ -29,6 +29,9 @@ func (s *session) elicitation(m hook.Message) {
 	p := m.Payload
 	reply := func(out []byte) bool { return m.Reply != nil && m.Reply(out) }
 	fields := events.Fields{"server": p.MCPServerName, "message": p.Message, "fields": schemaFields(p.RequestedSchema)}
+	if json.Valid(p.RequestedSchema) {
+		fields["requested_schema"] = p.RequestedSchema // for rules test --elicitation
+	}
 	if p.Mode != "" {
 		fields["mode"] = p.Mode
 	}

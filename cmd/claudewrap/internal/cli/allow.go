@@ -128,6 +128,9 @@ func powers(f *rules.File) []string {
 	for _, a := range order {
 		out = append(out, fmt.Sprintf("decides %s on tools: %s", a, strings.Join(byAction[a], ", ")))
 	}
+	for _, e := range f.Elicitations {
+		out = append(out, fmt.Sprintf("answers %s to MCP servers' input forms (rule %q, line %d)", e.Answer.Action, e.Name, e.Line))
+	}
 	for _, r := range f.Rules {
 		switch a := r.Answer; {
 		case a.Exec != nil:

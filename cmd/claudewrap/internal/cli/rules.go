@@ -33,6 +33,7 @@ type RulesTestOptions struct {
 	Files          []string
 	Form           string
 	Tool, Input    string // a permission request instead of a form
+	Elicitation    string // an MCP server's input form instead
 }
 
 // RulesRunFuncs replace the run functions of the rules subcommands in
@@ -117,6 +118,9 @@ func runRulesCheck(opts *RulesCheckOptions) error {
 		if n := len(f.Permissions); n > 0 {
 			what += ", " + plural(n, "permission")
 		}
+		if n := len(f.Elicitations); n > 0 {
+			what += ", " + plural(n, "elicitation")
+		}
 		if f.Dialogs.Trust {
 			what += ", trusts the folder"
 		}
@@ -161,8 +165,8 @@ func textWarnings(f *rules.File) []rules.Warning {
 func NewCmdRulesTest(stdout, stderr io.Writer, runF func(*RulesTestOptions) error) *cobra.Command {
 	opts := &RulesTestOptions{Stdout: stdout, Stderr: stderr}
 	cmd := &cobra.Command{
-		Use:   "test FILE... (--form FORM.json | --tool NAME [--input JSON])",
-		Short: "Show which rule answers each question of a form, or a tool's permission request",
+		Use:   "test FILE... (--form FORM.json | --tool NAME [--input JSON] | --elicitation ASK.json)",
+		Short: "Show which rule answers each question of a form, a tool's permission request or an MCP server's input form",
 		Long: `Show, for each question of a form, which rule answers it (the first that
 matches across the files, in order) and the resulting answer; or why it is
 unmatched, and what the rules' fallback answer would be.
@@ -171,17 +175,27 @@ FORM.json is an AskUserQuestion hook's tool_input, {"questions": [...]}, or a
 whole hook payload holding one. With --tool (and --input, the tool's input as
 JSON) it shows which permissions: rule decides that tool's permission request;
 it exits 1 when a headless run would end there with exit 7: no rule decides it,
-or the rule's decision is ask (blocked) or fail. With --form it
+or the rule's decision is ask (blocked) or fail. With --elicitation (an
+Elicitation hook's payload, or a run's elicitation event: the server, its
+message and requested_schema) it shows which elicitations: rule answers and
+what the server would get, and exits 1 when none can. With --form it
 exits 1 when a question is unmatched (a run under --on-unmatched fail would
 exit 4), so that CI can use it as a gate. A rules error, or a form that cannot
 be read, exits 2, as run does. Nothing is started and nothing is pressed.`,
 		Example: `  claudewrap rules test examples/demo.yaml --form testdata/forms/three.json
-  claudewrap rules test examples/permissions.yaml --tool Bash --input '{"command":"git push"}'`,
+  claudewrap rules test examples/permissions.yaml --tool Bash --input '{"command":"git push"}'
+  claudewrap rules test examples/elicitations.yaml --elicitation testdata/forms/deploy-elicitation.json`,
 		Args: needArgs(cobra.MinimumNArgs(1), "one or more rules FILEs"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
-			if (opts.Form == "") == (opts.Tool == "") {
-				return usageErrorf("give --form FORM.json, or --tool NAME for a permission request")
+			given := 0
+			for _, f := range []string{opts.Form, opts.Tool, opts.Elicitation} {
+				if f != "" {
+					given++
+				}
+			}
+			if given != 1 {
+				return usageErrorf("give --form FORM.json, --tool NAME for a permission request, or --elicitation ASK.json for an MCP server's input form")
 			}
 			if cmd.Flags().Changed("input") && opts.Tool == "" {
 				return usageErrorf("--input goes with --tool")
@@ -195,6 +209,7 @@ be read, exits 2, as run does. Nothing is started and nothing is pressed.`,
 	cmd.Flags().StringVar(&opts.Form, "form", "", "the form: a hook's tool_input as `FORM.json`")
 	cmd.Flags().StringVar(&opts.Tool, "tool", "", "a tool asking permission (Bash, Write, WebFetch, ExitPlanMode…)")
 	cmd.Flags().StringVar(&opts.Input, "input", "{}", "the tool's input as `JSON`, e.g. '{\"command\":\"go test ./...\"}'")
+	cmd.Flags().StringVar(&opts.Elicitation, "elicitation", "", "an MCP server's input form: an Elicitation hook's payload or a run's elicitation event, as `ASK.json`")
 	return cmd
 }
 
@@ -232,6 +247,57 @@ func runPermissionTest(opts *RulesTestOptions, set *rules.Set) error {
 	return nil
 }
 
+// runElicitationTest shows the elicitation rule that answers an MCP
+// server's input form, and what the server would be sent.
+func runElicitationTest(opts *RulesTestOptions, set *rules.Set) error {
+	b, err := safefile.ReadFile(opts.Elicitation, hook.MaxMessage)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = fmt.Errorf("%s: %w", opts.Elicitation, pe.Err)
+		}
+		return withCode(ExitUsage, err)
+	}
+	// An Elicitation hook's payload names the server mcp_server_name, the
+	// run's elicitation event server.
+	var ask struct {
+		Server  string          `json:"-"`
+		Message string          `json:"message"`
+		Schema  json.RawMessage `json:"requested_schema"`
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return withCode(ExitUsage, fmt.Errorf("%s: want a JSON object: %w", opts.Elicitation, err))
+	}
+	_ = json.Unmarshal(b, &ask)
+	for _, k := range []string{"mcp_server_name", "server"} {
+		if v, ok := raw[k]; ok && json.Unmarshal(v, &ask.Server) == nil && ask.Server != "" {
+			break
+		}
+	}
+	if ask.Server == "" || len(ask.Schema) == 0 {
+		return withCode(ExitUsage, fmt.Errorf("%s: want the server (mcp_server_name or server), message and requested_schema of an elicitation", opts.Elicitation))
+	}
+	w := opts.Stdout
+	printLine(w, "MCP server %q: %s", ask.Server, ask.Message)
+	d := set.Elicit(ask.Server, ask.Message, ask.Schema)
+	switch {
+	case d.Rule == "":
+		fmt.Fprintf(w, "   unmatched: no elicitation rule matches (at a terminal the form is yours; headless the run is blocked, exit 7)\n")
+		return withCode(ExitError, fmt.Errorf("no elicitation rule matches MCP server %q: a headless run would be blocked (exit 7)", ask.Server))
+	case d.Err != nil:
+		printLine(w, "   elicitation %q (%s:%d) cannot answer it: %v", d.Rule, d.File, d.Line, d.Err)
+		return withCode(ExitError, fmt.Errorf("elicitation rule %q cannot answer MCP server %q's form: a headless run would be blocked (exit 7)", d.Rule, ask.Server))
+	}
+	out := string(d.Action)
+	if d.Action == rules.Accept {
+		c, _ := json.Marshal(d.Content)
+		out += " " + string(c)
+	}
+	printLine(w, "   elicitation %q (%s:%d): %s, through the Elicitation hook", d.Rule, d.File, d.Line, out)
+	return nil
+}
+
 func runRulesTest(opts *RulesTestOptions) error {
 	set, err := rules.Load(opts.Files...)
 	if err != nil {
@@ -241,6 +307,9 @@ func runRulesTest(opts *RulesTestOptions) error {
 	}
 	if opts.Tool != "" {
 		return runPermissionTest(opts, set)
+	}
+	if opts.Elicitation != "" {
+		return runElicitationTest(opts, set)
 	}
 	// A form is a hook's tool_input: no larger than a hook message.
 	b, err := safefile.ReadFile(opts.Form, hook.MaxMessage)

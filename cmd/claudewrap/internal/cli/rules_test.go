@@ -90,7 +90,7 @@ func TestRulesUsageErrors(t *testing.T) {
 	}{
 		{[]string{"rules", "check"}, "needs one or more rules FILEs"},
 		{[]string{"rules", "test", "--form", threeForm}, "needs one or more rules FILEs"},
-		{[]string{"rules", "test", demoRules}, "give --form FORM.json, or --tool NAME for a permission request"},
+		{[]string{"rules", "test", demoRules}, "give --form FORM.json, --tool NAME for a permission request, or --elicitation ASK.json for an MCP server's input form"},
 		{[]string{"rules", "test", demoRules, "--form"}, "flag needs an argument"},
 		{[]string{"rules", "check", "--strikt", demoRules}, "unknown flag: --strikt"},
 		{[]string{"rules", "lint", demoRules}, `unknown command "lint" for "claudewrap rules"`},
@@ -313,7 +313,11 @@ func TestRulesTestErrors(t *testing.T) {
 
 // TestRulesCheckProcess runs claudewrap itself (this test binary) to check
 // the exit statuses and that each error is printed exactly once.
-const permRules = "../../../../examples/permissions.yaml"
+const (
+	permRules   = "../../../../examples/permissions.yaml"
+	elicitRules = "../../../../examples/elicitations.yaml"
+	deployAsk   = "../../../../testdata/forms/deploy-elicitation.json"
+)
 
 func TestRulesCheckProcess(t *testing.T) {
 	exe, err := os.Executable()
@@ -352,7 +356,7 @@ func TestRulesCheckProcess(t *testing.T) {
 			"in the rules' defaults (defaults: {fallback: …}) to answer unmatched questions with; add one, or choose another policy\n"},
 		{[]string{"rules", "test", demoRules, "--form", threeForm}, 0, "", ""},
 		{[]string{"rules", "test", bad, "--form", threeForm}, 2, "", bad + ":3:30: index must be a whole number from 1 to 4\n"},
-		{[]string{"rules", "test", demoRules}, 2, "", "claudewrap: give --form FORM.json, or --tool NAME for a permission request\n"},
+		{[]string{"rules", "test", demoRules}, 2, "", "claudewrap: give --form FORM.json, --tool NAME for a permission request, or --elicitation ASK.json for an MCP server's input form\n"},
 		{[]string{"rules", "test", permRules, "--tool", "Bash", "--input", `{"command":"git push"}`}, 0,
 			"Bash {\"command\":\"git push\"}\n   permission \"never-push\" (" + permRules +
 				":19): deny \"Do not push from this job; leave the commit for review.\", through the PermissionRequest hook\n", ""},
@@ -362,6 +366,16 @@ func TestRulesCheckProcess(t *testing.T) {
 		{[]string{"rules", "test", permRules, "--tool", "Bash", "--input", "[1]"}, 2, "",
 			"claudewrap: --input: want a JSON object: json: cannot unmarshal array into Go value of type map[string]interface {}\n"},
 		{[]string{"rules", "check", permRules}, 0, permRules + ": ok (0 rules, 7 permissions, trusts the folder)\n", ""},
+		{[]string{"rules", "check", elicitRules}, 0, elicitRules + ": ok (0 rules, 2 elicitations)\n", ""},
+		{[]string{"rules", "test", elicitRules, "--elicitation", deployAsk}, 0, "MCP server \"deploy\": Which environment should I deploy to?\n" +
+			"   elicitation \"deploy-to-staging\" (" + elicitRules + ":9): accept {\"confirm\":false,\"env\":\"staging\"}, through the Elicitation hook\n", ""},
+		{[]string{"rules", "test", demoRules, "--elicitation", deployAsk}, 1, "MCP server \"deploy\": Which environment should I deploy to?\n" +
+			"   unmatched: no elicitation rule matches (at a terminal the form is yours; headless the run is blocked, exit 7)\n",
+			"claudewrap: no elicitation rule matches MCP server \"deploy\": a headless run would be blocked (exit 7)\n"},
+		{[]string{"rules", "test", elicitRules, "--elicitation", threeForm}, 2, "",
+			"claudewrap: " + threeForm + ": want the server (mcp_server_name or server), message and requested_schema of an elicitation\n"},
+		{[]string{"rules", "test", elicitRules, "--elicitation", deployAsk, "--tool", "Bash"}, 2, "",
+			"claudewrap: give --form FORM.json, --tool NAME for a permission request, or --elicitation ASK.json for an MCP server's input form\n"},
 		// A rule that fails the run, or leaves the dialog to the person, is
 		// the gate's 1 too: a headless run would end there with 7.
 		{[]string{"rules", "test", permRules, "--tool", "NotebookEdit"}, 1, "NotebookEdit {}\n   permission \"everything-else\" (" + permRules +
