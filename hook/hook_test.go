@@ -83,6 +83,8 @@ func TestRefused(t *testing.T) {
 		{"unknown event", []byte(`{"hook_event_name":"Notification"}`), "unexpected hook event"},
 		{"session without id", []byte(`{"hook_event_name":"SessionStart"}`), "without session_id"},
 		{"post without answers", []byte(strings.Replace(pre, "PreToolUse", "PostToolUse", 1)), "without tool_response"},
+		{"elicitation without server", []byte(`{"hook_event_name":"Elicitation","message":"m"}`), "without mcp_server_name"},
+		{"result without action", []byte(`{"hook_event_name":"ElicitationResult","mcp_server_name":"demo"}`), "without action"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := net.Dial("unix", s.Path())
@@ -374,6 +376,31 @@ func TestPermissionReply(t *testing.T) {
 	go func() { <-s.Messages() }()
 	if err := Forward(strings.NewReader(pre), s.Path(), &out); err != nil || out.Len() != 0 {
 		t.Errorf("PreToolUse: %v, printed %q", err, out.String())
+	}
+}
+
+// TestElicitationReply: an MCP server's Elicitation is delivered with a
+// Reply, whose output the hook command prints for Claude; its schema and
+// the server come through.
+func TestElicitationReply(t *testing.T) {
+	s := listen(t)
+	msg := `{"hook_event_name":"Elicitation","session_id":"s","mcp_server_name":"demo","message":"Where?","mode":"form",` +
+		`"requested_schema":{"type":"object","properties":{"env":{"type":"string","enum":["a","b"]}}}}`
+	go func() {
+		m := <-s.Messages()
+		if m.Err != nil || m.Reply == nil || m.Payload.MCPServerName != "demo" || m.Payload.Message != "Where?" ||
+			m.Payload.Mode != "form" || !strings.Contains(string(m.Payload.RequestedSchema), `"enum":["a","b"]`) {
+			t.Errorf("message %+v", m)
+			return
+		}
+		m.Reply([]byte(`{"hookSpecificOutput":{"hookEventName":"Elicitation","action":"decline"}}`))
+	}()
+	var out bytes.Buffer
+	if err := Forward(strings.NewReader(msg), s.Path(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `"action":"decline"`) {
+		t.Errorf("printed %q", out.String())
 	}
 }
 
