@@ -3,6 +3,7 @@ package remote
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/screen"
@@ -35,4 +36,105 @@ func Check(qs []answer.Question, ds []answer.Decision) error {
 
 func sameDecision(a, b answer.Decision) bool {
 	return a.Action == b.Action && slices.Equal(a.Labels, b.Labels) && a.Text == b.Text && a.Notes == b.Notes
+}
+
+// Decided is a question of a waiting form that a rule has answered: the
+// rule's answer stands, and an answer from elsewhere gives the others.
+type Decided struct {
+	Index  int    `json:"index"` // the question's number, from 1
+	Rule   string `json:"rule"`
+	File   string `json:"file,omitempty"` // file:line
+	Answer string `json:"answer"`         // the rule's answer, for people: select "SQLite"
+	// Decision is the rule's answer itself; the session holds it, and it
+	// is not sent.
+	Decision answer.Decision `json:"-"`
+}
+
+// Open lists the questions of f no rule has answered, as indexes from 0.
+func (f Form) Open() []int {
+	decided := map[int]bool{}
+	for _, d := range f.Decided {
+		decided[d.Index-1] = true
+	}
+	var open []int
+	for i := range f.Questions {
+		if !decided[i] {
+			open = append(open, i)
+		}
+	}
+	return open
+}
+
+// Merge makes the whole form's answers from an answer from elsewhere to a
+// form some of whose questions rules have answered: ds gives either the
+// open questions' answers, in order, or every question's, where a decided
+// question's must be the rule's own. A chat or a cancel answers the whole
+// form. The rules' answers are never replaced: an answer that would is
+// refused, with the rule that stands.
+func Merge(qs []answer.Question, decided []Decided, ds []answer.Decision) ([]answer.Decision, error) {
+	if len(decided) == 0 {
+		return ds, nil
+	}
+	f := Form{Questions: qs, Decided: decided}
+	open := f.Open()
+	if len(ds) > 0 && (ds[0].Action == answer.Chat || ds[0].Action == answer.Cancel) {
+		whole := true
+		for _, d := range ds {
+			whole = whole && sameDecision(d, ds[0])
+		}
+		if whole && (len(ds) == len(open) || len(ds) == len(qs)) {
+			return answer.WholeForm(ds[0], len(qs)), nil
+		}
+	}
+	out := make([]answer.Decision, len(qs))
+	for _, d := range decided {
+		out[d.Index-1] = d.Decision
+	}
+	switch len(ds) {
+	case len(open):
+		for k, i := range open {
+			out[i] = ds[k]
+		}
+		return out, nil
+	case len(qs):
+		for _, d := range decided {
+			if got := ds[d.Index-1]; !sameDecision(got, d.Decision) {
+				return nil, fmt.Errorf("question %d (%q) is answered by rule %q (%s): leave it out, or give the same answer",
+					d.Index, qs[d.Index-1].Question, d.Rule, d.Answer)
+			}
+		}
+		return ds, nil
+	}
+	return nil, f.countError(len(ds))
+}
+
+// countError says how many answers a form some of whose questions rules
+// answered takes, when n is not one of them.
+func (f Form) countError(n int) error {
+	open := f.Open()
+	if n == len(open) || n == len(f.Questions) {
+		return nil
+	}
+	nums := make([]string, len(open))
+	for k, i := range open {
+		nums[k] = fmt.Sprint(i + 1)
+	}
+	give := fmt.Sprintf("%d answers (for questions %s)", len(open), strings.Join(nums, ", "))
+	if len(open) == 1 {
+		give = "1 answer (for question " + nums[0] + ")"
+	}
+	return fmt.Errorf("the form asks %d questions and rules answer %d: give %s, or all %d; %d given",
+		len(f.Questions), len(f.Decided), give, len(f.Questions), n)
+}
+
+// CountError is why n answers cannot answer f, nil when they can: f's
+// questions, or those no rule answered.
+func (f Form) CountError(n int) error {
+	if len(f.Decided) == 0 {
+		if n != len(f.Questions) {
+			return fmt.Errorf("the form asks %d questions; %d answers given", len(f.Questions), n)
+		}
+		return nil
+	}
+	return f.countError(n)
 }

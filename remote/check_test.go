@@ -39,3 +39,51 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestMerge: an answer from elsewhere to a form rules answered in part
+// gives the open questions, or all with the rules' own; a chat or a cancel
+// answers the whole form; an answer that would replace a rule's is refused
+// with the rule; a wrong count says what the form takes.
+func TestMerge(t *testing.T) {
+	q := func(s string) answer.Question {
+		return answer.Question{Question: s, Options: []answer.Option{{Label: "A"}, {Label: "B"}}}
+	}
+	qs := []answer.Question{q("one?"), q("two?"), q("three?")}
+	sel := func(l string) answer.Decision { return answer.Decision{Action: answer.Select, Labels: []string{l}} }
+	decided := []Decided{{Index: 2, Rule: "r2", Answer: `select "A"`, Decision: sel("A")}}
+	str := func(ds []answer.Decision) string {
+		var out []string
+		for _, d := range ds {
+			out = append(out, d.String())
+		}
+		return strings.Join(out, " | ")
+	}
+	for _, tc := range []struct {
+		name string
+		ds   []answer.Decision
+		want string // the merged answers, or a piece of the error
+		err  bool
+	}{
+		{"the open ones", []answer.Decision{sel("B"), sel("B")}, `select "B" | select "A" | select "B"`, false},
+		{"all, the rule's own", []answer.Decision{sel("B"), sel("A"), sel("B")}, `select "B" | select "A" | select "B"`, false},
+		{"all, another for the rule's", []answer.Decision{sel("B"), sel("B"), sel("B")}, `question 2 ("two?") is answered by rule "r2" (select "A")`, true},
+		{"cancel", answer.WholeForm(answer.Decision{Action: answer.Cancel}, 2), "cancel | cancel | cancel", false},
+		{"a count that fits nothing", []answer.Decision{sel("B")}, "the form asks 3 questions and rules answer 1: give 2 answers (for questions 1, 3), or all 3; 1 given", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Merge(qs, decided, tc.ds)
+			if tc.err {
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("want an error with %q, got %v (%s)", tc.want, err, str(got))
+				}
+				return
+			}
+			if err != nil || str(got) != tc.want {
+				t.Fatalf("got %q, %v; want %q", str(got), err, tc.want)
+			}
+		})
+	}
+	if got, err := Merge(qs, nil, []answer.Decision{sel("A")}); err != nil || len(got) != 1 {
+		t.Errorf("no rule: the answer as given, for Check: %v %v", got, err)
+	}
+}

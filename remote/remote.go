@@ -43,6 +43,9 @@ type Form struct {
 	Since     time.Time         `json:"since"`
 	ToolUseID string            `json:"tool_use_id"`
 	Questions []answer.Question `json:"questions"`
+	// Decided are the questions rules have answered (an answer from
+	// elsewhere gives the others; see Merge).
+	Decided []Decided `json:"decided,omitempty"`
 }
 
 // Outcome is what came of a remote answer.

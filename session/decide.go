@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
@@ -56,6 +57,11 @@ func (s *session) decide(f *form) ([]rules.Decision, bool) {
 	}
 	if len(unmatched) == 0 {
 		return ds, true
+	}
+	if len(unmatched) < len(qs) {
+		s.mu.Lock()
+		f.ruled = slices.Clone(ds)
+		s.mu.Unlock()
 	}
 	switch s.cfg.Policy {
 	case rules.Ask:

@@ -10,6 +10,7 @@ import (
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/vt"
 )
 
@@ -76,6 +77,9 @@ type form struct {
 	// of the two wins (see remote.go).
 	asking bool
 	remote chan remoteAnswer
+	// ruled holds the rules' decisions of a form some of whose questions
+	// no rule answers: they stand, and a person's answer gives the rest.
+	ruled []rules.Decision
 	// reply answers its waiting PreToolUse hook (the hook answer strategy;
 	// nil otherwise); input is the tool_input the answer is built on.
 	reply func([]byte) bool

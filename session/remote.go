@@ -53,7 +53,7 @@ func (h remoteHandler) Pending() []remote.Form {
 	var out []remote.Form
 	for _, f := range s.forms {
 		if (f.state == handedOver || f.state == deciding && f.asking) && !isClosed(f.posted) {
-			out = append(out, remote.Form{ToolUseID: f.ID(), Since: f.asked.UTC(), Questions: f.questions})
+			out = append(out, remote.Form{ToolUseID: f.ID(), Since: f.asked.UTC(), Questions: f.questions, Decided: decidedLocked(f)})
 		}
 	}
 	return out
@@ -69,8 +69,9 @@ func (h remoteHandler) Answer(ctx context.Context, id, from string, ds []answer.
 	var st state
 	var escAt time.Time
 	var posted bool
+	var decided []remote.Decided
 	if f != nil {
-		st, escAt, posted = f.state, f.escAt, isClosed(f.posted)
+		st, escAt, posted, decided = f.state, f.escAt, isClosed(f.posted), decidedLocked(f)
 	}
 	s.mu.Unlock()
 	if f == nil {
@@ -83,14 +84,27 @@ func (h remoteHandler) Answer(ctx context.Context, id, from string, ds []answer.
 		return remote.Outcome{Result: "taken", Message: "Claude has recorded it (its record is being read)"}
 	}
 	// Checked before the form is taken: a refused answer leaves the form
-	// waiting as it was, for a later answer.
+	// waiting as it was, for a later answer. The rules' answers stand.
+	ds, err := remote.Merge(f.questions, decided, ds)
+	if err != nil {
+		return remote.Outcome{Result: "refused", Message: err.Error()}
+	}
 	if err := remote.Check(f.questions, ds); err != nil {
 		return remote.Outcome{Result: "refused", Message: err.Error()}
 	}
+	ruled := map[int]rules.Decision{}
+	s.mu.Lock()
+	for _, d := range decided {
+		ruled[d.Index-1] = f.ruled[d.Index-1]
+	}
+	s.mu.Unlock()
 	rds := make([]rules.Decision, len(ds))
 	cancels := false
 	for i, d := range ds {
 		rds[i] = rules.Decision{Decision: d, Rule: "remote"}
+		if r, ok := ruled[i]; ok && d.Action != answer.Cancel && d.Action != answer.Chat {
+			rds[i] = r
+		}
 		cancels = cancels || d.Action == answer.Cancel
 	}
 	// Registered before the answer can win, so that no outcome of it is
@@ -186,14 +200,34 @@ func (h remoteHandler) Answer(ctx context.Context, id, from string, ds []answer.
 	}
 }
 
+// decidedLocked lists the questions of f that rules answered, when others
+// wait for a person; nil when none did. s.mu is held.
+func decidedLocked(f *form) []remote.Decided {
+	var out []remote.Decided
+	for i, d := range f.ruled {
+		if !d.Matched() {
+			continue
+		}
+		e := remote.Decided{Index: i + 1, Rule: d.Rule, Answer: d.Decision.String(), Decision: d.Decision}
+		if d.File != "" {
+			e.File = fmt.Sprintf("%s:%d", d.File, d.Line)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
 // remotePoll is how often a form answered from elsewhere is looked at
 // while it waits its turn or is pressed.
 const remotePoll = 100 * time.Millisecond
 
 // emitRemoteDecisions logs the decisions of an answer from elsewhere,
-// each naming its sender.
+// each naming its sender; those of rules were logged when they were made.
 func (s *session) emitRemoteDecisions(id string, qs []answer.Question, ds []rules.Decision, from string) {
 	for i, d := range ds {
+		if d.Rule != "remote" {
+			continue
+		}
 		fields := decisionFields(id, i, qs[i], d)
 		fields["from"] = from
 		s.log.Emit("decision", fields)

@@ -378,3 +378,63 @@ func TestWaitingNamesSession(t *testing.T) {
 		t.Errorf("a waiting event after Claude recorded the answer\n%s", log)
 	}
 }
+
+// TestRemotePartlyRuled: a form a rule answered in part waits for the rest
+// under the wait policy: pending shows the rule's answer, an answer from
+// elsewhere to the open question is merged with it, and Claude records
+// both; an answer that would replace the rule's is refused and changes
+// nothing; the rule's decision is not logged again as the sender's.
+func TestRemotePartlyRuled(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+		Policy: rules.Wait, Host: hostHeadless})
+	c.ask("t1", database, features)
+	r.wait(`"handed_over"`)
+	h := remoteHandler{r.s}
+	ps := h.Pending()
+	if len(ps) != 1 || len(ps[0].Decided) != 1 || ps[0].Decided[0].Index != 1 || ps[0].Decided[0].Rule != "test" ||
+		ps[0].Decided[0].Answer != `select "SQLite"` || len(ps[0].Open()) != 1 {
+		t.Fatalf("pending %+v", ps)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if o := h.Answer(ctx, "t1", remote.FromAnswer, []answer.Decision{sel("MongoDB"), sel("API")}); o.Result != "refused" ||
+		!strings.Contains(o.Message, `is answered by rule "test"`) {
+		t.Errorf("an answer replacing the rule's: %+v", o)
+	}
+	o := h.Answer(ctx, "t1", remote.FromAnswer, []answer.Decision{sel("API", "Auth")})
+	if o.Result != "verified" || o.Recorded[database.Question] != "SQLite" || o.Recorded[features.Question] != "API, Auth" {
+		t.Errorf("the open question's answer: %+v\n%s", o, r)
+	}
+	if n := strings.Count(r.log.String(), `"rule":"remote"`); n != 1 {
+		t.Errorf("%d decisions of the sender's, want 1 (the rule's stands as the rule's)\n%s", n, r)
+	}
+	r.end()
+}
+
+// TestPersonReplacesRule: a form a rule answered in part is the person's
+// at Claude's screen under passthrough; when they record another answer to
+// the rule's question, their submission says which rule's answer they
+// replaced, never silently.
+func TestPersonReplacesRule(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+		Policy: rules.Passthrough, Host: hostTerminal})
+	c.ask("t1", database, deploy)
+	r.wait(`"handed_over"`)
+	c.Settle()
+	for _, k := range []string{"1", "1", "1"} { // PostgreSQL, Fly.io, Submit
+		r.s.input([]byte(k))
+		if err := c.SendKeys([]byte(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ev := r.wait(`"by":"person"`)
+	rs, _ := ev["replaced_rules"].([]any)
+	if len(rs) != 1 || fmt.Sprint(rs[0]) != "map[question:Which database should we use? recorded:PostgreSQL rule:test rule_answer:SQLite]" {
+		t.Errorf("submitted %v\n%s", ev, r)
+	}
+	r.end()
+}

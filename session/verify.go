@@ -10,6 +10,7 @@ import (
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/internal/transcript"
+	"github.com/claudewrap/claudewrap/rules"
 )
 
 // lastKeyGrace bounds the wait for askflow to confirm its last key once
@@ -99,11 +100,16 @@ func (s *session) verify(a arrival) {
 	want := f.want
 	ours := f.state == submitted || f.state == driving
 	typed := s.lastInput.After(f.asked)
+	ruled := f.ruled
 	s.moveLocked(f, recorded, deciding, queued, driving, submitted, handedOver)
 	s.mu.Unlock()
 	got := p.ToolResponse.Answers
 	if (!ours || want == nil) && (typed || want == nil) {
-		s.log.Emit("submitted", events.Fields{"tool_use_id": p.ToolUseID, "by": "person", "answers": got})
+		fields := events.Fields{"tool_use_id": p.ToolUseID, "by": "person", "answers": got}
+		if r := replacedRules(f, ruled, p.ToolResponse); len(r) > 0 {
+			fields["replaced_rules"] = r
+		}
+		s.log.Emit("submitted", fields)
 		return
 	}
 	// claudewrap answered it, or it was recorded with nobody's key since
@@ -189,6 +195,28 @@ func differs(want map[string]expect, got *hook.ToolResponse) string {
 		}
 	}
 	return ""
+}
+
+// replacedRules lists the questions of a form the person answered at
+// Claude's screen whose record differs from the answer a rule had given
+// them: said, never silent.
+func replacedRules(f *form, ruled []rules.Decision, got *hook.ToolResponse) []map[string]any {
+	var out []map[string]any
+	for i, d := range ruled {
+		if !d.Matched() || d.Action != answer.Select && d.Action != answer.Type {
+			continue
+		}
+		q := f.questions[i]
+		if _, ok := got.Answers[q.Question]; !ok {
+			continue
+		}
+		one := map[string]expect{q.Question: expectations(f, ruled)[q.Question]}
+		rec := &hook.ToolResponse{Answers: map[string]string{q.Question: got.Answers[q.Question]}, Annotations: got.Annotations}
+		if differs(one, rec) != "" {
+			out = append(out, map[string]any{"question": q.Question, "rule": d.Rule, "rule_answer": d.Recorded(), "recorded": got.Answers[q.Question]})
+		}
+	}
+	return out
 }
 
 func notesOf(r *hook.ToolResponse) map[string]string {

@@ -259,15 +259,18 @@ func canonicalHost(host string) string {
 // answerRequest is what the page posts: the form, and one answer per
 // question, or the whole form's chat or cancel.
 type answerRequest struct {
-	Session   string `json:"session"`
-	ToolUseID string `json:"tool_use_id"`
-	Answers   []struct {
-		Select []string `json:"select,omitempty"`
-		Type   string   `json:"type,omitempty"`
-		Notes  string   `json:"notes,omitempty"`
-	} `json:"answers"`
-	Chat   string `json:"chat,omitempty"`
-	Cancel bool   `json:"cancel,omitempty"`
+	Session   string       `json:"session"`
+	ToolUseID string       `json:"tool_use_id"`
+	Answers   []pageAnswer `json:"answers"`
+	Chat      string       `json:"chat,omitempty"`
+	Cancel    bool         `json:"cancel,omitempty"`
+}
+
+// pageAnswer is the page's answer to one question.
+type pageAnswer struct {
+	Select []string `json:"select,omitempty"`
+	Type   string   `json:"type,omitempty"`
+	Notes  string   `json:"notes,omitempty"`
 }
 
 func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
@@ -301,7 +304,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusConflict, "this form no longer waits: answered elsewhere, or Claude moved on")
 		return
 	}
-	ds, err := decisions(form.Questions, req)
+	ds, err := decisions(*form, req)
 	if err != nil {
 		fail(http.StatusBadRequest, err.Error())
 		return
@@ -357,8 +360,16 @@ func clip(s string) string {
 	return s[:i] + "…"
 }
 
-// decisions checks the page's answer against the questions.
-func decisions(qs []answer.Question, req answerRequest) ([]answer.Decision, error) {
+// decisions checks the page's answer against the questions it asks: those
+// no rule answered (the session merges the rules' answers in).
+func decisions(f remote.Form, req answerRequest) ([]answer.Decision, error) {
+	qs := f.Questions
+	if len(f.Decided) > 0 {
+		qs = nil
+		for _, i := range f.Open() {
+			qs = append(qs, f.Questions[i])
+		}
+	}
 	if req.Chat != "" || req.Cancel {
 		if req.Chat != "" && req.Cancel || len(req.Answers) > 0 {
 			return nil, errors.New("chat and cancel answer the whole form alone")

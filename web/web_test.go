@@ -280,3 +280,21 @@ func TestURLsEveryInterface(t *testing.T) {
 		}
 	}
 }
+
+// TestDecisionsRuled: on a form a rule answered in part, the page answers
+// the questions no rule answered; a chat or cancel the whole form.
+func TestDecisionsRuled(t *testing.T) {
+	db := answer.Question{Question: "Which database?", Options: []answer.Option{{Label: "SQLite"}, {Label: "MongoDB"}}}
+	f := remote.Form{Questions: []answer.Question{db, multi.Questions[0]},
+		Decided: []remote.Decided{{Index: 1, Rule: "db", Answer: `select "SQLite"`}}}
+	ds, err := decisions(f, answerRequest{Answers: []pageAnswer{{Select: []string{"API", "Auth"}}}})
+	if err != nil || len(ds) != 1 || ds[0].String() != `select "API", "Auth"` {
+		t.Errorf("open question: %v %v", ds, err)
+	}
+	if _, err := decisions(f, answerRequest{Answers: []pageAnswer{{Select: []string{"SQLite"}}, {Select: []string{"API"}}}}); err == nil {
+		t.Error("two answers for one open question were taken")
+	}
+	if ds, err := decisions(f, answerRequest{Cancel: true}); err != nil || len(ds) != 1 || ds[0].Action != answer.Cancel {
+		t.Errorf("cancel: %v %v", ds, err)
+	}
+}

@@ -56,17 +56,29 @@ function questionBlock(f, q, i) {
   return fs;
 }
 
+// decidedBlock is a question a rule has answered: its answer stands.
+function decidedBlock(q, d) {
+  const fs = el("fieldset", { class: "decided" });
+  fs.append(el("legend", {}, el("span", { class: "chip", text: q.header }), q.question));
+  fs.append(el("div", { class: "desc", text: `answered by rule "${d.rule}"${d.file ? " (" + d.file + ")" : ""}: ${d.answer}` }));
+  return fs;
+}
+
+function decidedOf(f, i) { return (f.decided || []).find((d) => d.index === i + 1); }
+
+// collect is the answers to the questions no rule answered, in order.
 function collect(f, node) {
-  return f.questions.map((q, i) => {
+  return f.questions.flatMap((q, i) => {
+    if (decidedOf(f, i)) return [];
     const fs = node.querySelector(`fieldset[data-q="${i}"]`);
     const checked = [...fs.querySelectorAll("input:checked")].map((x) => x.value);
     const picked = q.multiSelect ? fs.ticked.filter((l) => checked.includes(l)) : checked;
     const typed = fs.querySelector("input.typed");
     const notes = fs.querySelector("input.notes");
-    if (typed && typed.value.trim() && picked.length === 0) return { type: typed.value };
+    if (typed && typed.value.trim() && picked.length === 0) return [{ type: typed.value }];
     const a = { select: picked };
     if (notes && notes.value.trim()) a.notes = notes.value;
-    return a;
+    return [a];
   });
 }
 
@@ -74,7 +86,10 @@ function formNode(f) {
   const node = el("section", { class: "form", "data-form": key(f) });
   node.append(el("div", { class: "meta",
     text: `session ${f.session} · ${f.cwd} · waiting since ${new Date(f.since).toLocaleTimeString()}` }));
-  f.questions.forEach((q, i) => node.append(questionBlock(f, q, i)));
+  f.questions.forEach((q, i) => {
+    const d = decidedOf(f, i);
+    node.append(d ? decidedBlock(q, d) : questionBlock(f, q, i));
+  });
   const chat = el("input", { type: "text", class: "chat", placeholder: "Chat about this instead (optional)" });
   const submit = el("button", { class: "primary", type: "button", text: "Submit" });
   const chatBtn = el("button", { type: "button", text: "Chat about this" });

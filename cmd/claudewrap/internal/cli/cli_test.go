@@ -358,6 +358,43 @@ func TestWaitTimeout(t *testing.T) {
 	}
 }
 
+// TestAnswerDecisionsRuled: on a form a rule answered in part, the flags
+// answer the questions no rule answered: one left, and --select says it;
+// --answers gives those, or every question's (the session holds the rules'
+// own to theirs).
+func TestAnswerDecisionsRuled(t *testing.T) {
+	db := answer.Question{Question: "Which database?", Options: []answer.Option{{Label: "SQLite"}, {Label: "MongoDB"}}}
+	feats := answer.Question{Question: "Which features?", MultiSelect: true, Options: []answer.Option{{Label: "Auth"}, {Label: "API"}}}
+	f := remote.Form{Questions: []answer.Question{db, feats}, Decided: []remote.Decided{{Index: 1, Rule: "db", Answer: `select "SQLite"`}}}
+	for _, tc := range []struct {
+		name string
+		opts AnswerOptions
+		want string
+	}{
+		{"the one open question", AnswerOptions{Select: []string{"api"}}, `select "API"`},
+		{"answers for the open ones", AnswerOptions{Answers: "[{select: [Auth]}]"}, `select "Auth"`},
+		{"answers for all", AnswerOptions{Answers: "[{select: SQLite}, {select: [Auth]}]"}, `select "SQLite" | select "Auth"`},
+		{"cancel", AnswerOptions{Cancel: true}, "cancel"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := tc.opts
+			ds, err := decisions(f, &opts, false)
+			var got []string
+			for _, d := range ds {
+				got = append(got, d.String())
+			}
+			if err != nil || strings.Join(got, " | ") != tc.want {
+				t.Fatalf("got %q, %v; want %q", strings.Join(got, " | "), err, tc.want)
+			}
+		})
+	}
+	opts := AnswerOptions{Answers: "[{select: SQLite}, {select: [Auth]}, {select: [API]}]"}
+	if _, err := decisions(f, &opts, false); err == nil || codeOf(err) != ExitUsage ||
+		!strings.Contains(err.Error(), "the form asks 2 questions and rules answer 1: give 1 answer (for question 2), or all 2; 3 given") {
+		t.Errorf("three answers to two questions: %v", err)
+	}
+}
+
 // TestAnswerDecisions: claudewrap answer's flags make one checked decision
 // per question; what the form cannot take is a usage error, before
 // anything is sent.
@@ -400,7 +437,7 @@ func TestAnswerDecisions(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := tc.opts
-			ds, err := decisions(tc.qs, &opts, tc.index)
+			ds, err := decisions(remote.Form{Questions: tc.qs}, &opts, tc.index)
 			if tc.err {
 				if err == nil || codeOf(err) != ExitUsage || !strings.Contains(err.Error(), tc.want) {
 					t.Fatalf("want a usage error with %q, got %v", tc.want, err)

@@ -135,6 +135,10 @@ func (h *human) event(name string, f events.Fields) {
 		case str("by") == "person":
 			h.answered++
 			h.say("you answered: %s", answersText(f["answers"]))
+			rs, _ := f["replaced_rules"].([]map[string]any)
+			for _, r := range rs {
+				h.say("  %q: rule %q answered %q; you replaced it with %q", r["question"], r["rule"], r["rule_answer"], r["recorded"])
+			}
 		case str("dialog") != "":
 			h.dialogsAnswered++
 		case f["chat_message"] != nil:

@@ -61,7 +61,19 @@ func printForms(w io.Writer, forms []remote.Form, asJSON bool) error {
 	for _, f := range forms {
 		printLine(w, "session %s (%s), form %s, waiting %s:", f.Session, f.Cwd, f.ToolUseID,
 			time.Since(f.Since).Round(time.Second))
+		decided := map[int]remote.Decided{}
+		for _, d := range f.Decided {
+			decided[d.Index-1] = d
+		}
 		for i, q := range f.Questions {
+			if d, ok := decided[i]; ok {
+				by := fmt.Sprintf("rule %q", d.Rule)
+				if d.File != "" {
+					by += " (" + d.File + ")"
+				}
+				printLine(w, "  %d. [%s] %s: answered by %s: %s", i+1, q.Header, q.Question, by, d.Answer)
+				continue
+			}
 			kind := "one answer"
 			if q.MultiSelect {
 				kind = "several answers"
@@ -84,7 +96,14 @@ func printForms(w io.Writer, forms []remote.Form, asJSON bool) error {
 		if inSession[f.Session] > 1 {
 			which = " --form " + f.ToolUseID
 		}
-		printLine(w, "  answer: claudewrap answer %s%s --select LABEL (one question), or --answers '[{select: A}, …]'", f.Session, which)
+		switch open := len(f.Open()); {
+		case len(f.Decided) > 0 && open == 1:
+			printLine(w, "  answer: claudewrap answer %s%s --select LABEL (the one question no rule answers)", f.Session, which)
+		case len(f.Decided) > 0:
+			printLine(w, "  answer: claudewrap answer %s%s --answers '[{select: A}, …]' (one per question no rule answers)", f.Session, which)
+		default:
+			printLine(w, "  answer: claudewrap answer %s%s --select LABEL (one question), or --answers '[{select: A}, …]'", f.Session, which)
+		}
 	}
 	return nil
 }
@@ -221,7 +240,7 @@ func runAnswer(ctx context.Context, stdout io.Writer, opts *AnswerOptions, index
 	if f == nil {
 		return withCode(ExitError, fmt.Errorf("no form waits in session %s%s", s.ID, map[bool]string{true: " with id " + opts.Form}[opts.Form != ""]))
 	}
-	ds, err := decisions(f.Questions, opts, indexSet)
+	ds, err := decisions(*f, opts, indexSet)
 	if err != nil {
 		return err
 	}
@@ -303,12 +322,26 @@ func checkAnswerFlags(opts *AnswerOptions, indexSet bool) error {
 	return nil
 }
 
-// decisions turns the flags into one decision per question, checked
-// against the questions as the session will check them (remote.Check):
-// what it would refuse is not sent.
-func decisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answer.Decision, error) {
+// decisions turns the flags into one decision per question the form asks
+// of a person (those no rule answered), checked against those questions
+// as the session will check them (remote.Check): what it would refuse is
+// not sent. --answers may give every question's instead, the rules' own
+// for theirs, which the session checks.
+func decisions(f remote.Form, opts *AnswerOptions, indexSet bool) ([]answer.Decision, error) {
 	if err := checkAnswerFlags(opts, indexSet); err != nil {
 		return nil, err
+	}
+	qs := f.Questions
+	if opts.Answers != "" && len(f.Decided) > 0 {
+		if err := f.CountError(answerCount(opts.Answers)); err != nil {
+			return nil, usageErrorf("--answers: %v", err)
+		}
+	}
+	if open := f.Open(); len(f.Decided) > 0 && !(opts.Answers != "" && answerCount(opts.Answers) == len(qs)) {
+		qs = make([]answer.Question, len(open))
+		for k, i := range open {
+			qs[k] = f.Questions[i]
+		}
 	}
 	ds, err := flagDecisions(qs, opts, indexSet)
 	if err != nil {
@@ -321,6 +354,16 @@ func decisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answ
 		return nil, usageErrorf("%v", err)
 	}
 	return ds, nil
+}
+
+// answerCount is how many answers --answers gives (0 when it does not
+// parse: checkAnswerFlags says why).
+func answerCount(s string) int {
+	as, err := rules.ParseAnswers("--answers", []byte(s))
+	if err != nil {
+		return 0
+	}
+	return len(as)
 }
 
 // flagDecisions is decisions before remote.Check.
