@@ -332,6 +332,10 @@ func TestRulesCheckProcess(t *testing.T) {
 	os.WriteFile(lookahead, []byte("version: 1\nrules:\n  - when: {question: 'deploy(?!ment)'}\n    answer: {cancel: true}\n"), 0o644)
 	askRules := filepath.Join(dir, "ask.yaml")
 	os.WriteFile(askRules, []byte("version: 1\npermissions:\n  - {name: mine, when: {tool: Bash}, decide: ask}\n"), 0o644)
+	bypass := filepath.Join(dir, "bypass.yaml")
+	os.WriteFile(bypass, []byte("version: 1\ndialogs: {bypass_permissions: accept}\n"), 0o644)
+	bypassTrue := filepath.Join(dir, "bypass-true.yaml")
+	os.WriteFile(bypassTrue, []byte("version: 1\ndialogs:\n  bypass_permissions: true\n"), 0o644)
 	for _, tc := range []struct {
 		args           []string
 		code           int
@@ -362,6 +366,8 @@ func TestRulesCheckProcess(t *testing.T) {
 		{[]string{"rules", "test", permRules, "--tool", "Bash", "--input", "[1]"}, 2, "",
 			"claudewrap: --input: want a JSON object: json: cannot unmarshal array into Go value of type map[string]interface {}\n"},
 		{[]string{"rules", "check", permRules}, 0, permRules + ": ok (0 rules, 7 permissions, trusts the folder)\n", ""},
+		{[]string{"rules", "check", bypass}, 0, bypass + ": ok (0 rules, accepts bypass permissions mode)\n", ""},
+		{[]string{"rules", "check", bypassTrue}, 1, "", bypassTrue + ":3:23: bypass_permissions must be accept, not a boolean\n"},
 		// A rule that fails the run, or leaves the dialog to the person, is
 		// the gate's 1 too: a headless run would end there with 7.
 		{[]string{"rules", "test", permRules, "--tool", "NotebookEdit"}, 1, "NotebookEdit {}\n   permission \"everything-else\" (" + permRules +
