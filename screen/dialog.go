@@ -26,8 +26,8 @@ const (
 )
 
 // Dialog is a menu Claude draws that is not an AskUserQuestion form: the
-// folder trust dialog, a permission prompt, plan approval, or one nobody
-// told claudewrap about.
+// folder trust dialog, the bypass-permissions confirmation, a permission
+// prompt, plan approval, or one nobody told claudewrap about.
 type Dialog struct {
 	Kind DialogKind
 	// Title is the first line under the rule the dialog is drawn below
