@@ -83,10 +83,11 @@ func ChooseText(ctx context.Context, cfg DialogConfig, d screen.Dialog, label, t
 	}
 	// Enter: the screen, still a moment, must show d with the pointer on
 	// the option.
-	if now, ok := settledDialog(ctx, cfg); !ok || !now.Same(d) || now.Focus != target {
+	now, ok := settledDialog(ctx, cfg)
+	if !ok || !now.Same(d) || now.Focus != target {
 		return keys, fail("confirm", fmt.Sprintf("the pointer is not on %q any more", label))
 	}
-	shown := d
+	shown := now
 	if text != "" {
 		// The row shows the text in place of its label, and the hint that
 		// followed the label, if any ("shift+tab to approve with this

@@ -105,9 +105,17 @@ func TestChooseDialog(t *testing.T) {
 	if !ok || shown.Kind != screen.PermissionDialog || len(shown.Options) != 3 {
 		t.Fatalf("dialog %+v %v", shown, ok)
 	}
-	keys, err := Choose(context.Background(), dialogConfig(d), shown, "No")
+	cfg := dialogConfig(d)
+	var seen []string
+	cfg.OnKey = func(k KeyEvent) { seen = append(seen, k.Key+": "+k.Before+" → "+k.After) }
+	keys, err := Choose(context.Background(), cfg, shown, "No")
 	if err != nil || keys != 3 || strings.Join(d.sent(), " ") != "Down Down Enter" || !d.done {
 		t.Fatalf("keys %d %v, sent %v, done %v", keys, err, d.sent(), d.done)
+	}
+	// Each key is told with the focus it was pressed on: Enter on "No".
+	if want := "Down: Yes → Yes, and always allow access to build/ from this project|" +
+		"Down: Yes, and always allow access to build/ from this project → No|Enter: No → "; strings.Join(seen, "|") != want {
+		t.Errorf("key events:\n%s\nwant:\n%s", strings.Join(seen, "\n"), strings.ReplaceAll(want, "|", "\n"))
 	}
 	// A label's first words name it too.
 	d = newFakeDialog("Yes", "Yes, and always allow access to build/ from this project", "No")

@@ -20,8 +20,9 @@ import (
 
 // The dialogs that are not question forms (issue 13), on every pinned
 // Claude Code version: the trust dialog, permission prompts, plan approval,
-// and dialogs nobody answers, through the claudewrap binary as a CI job
-// runs it (headless, --exit-after-turn).
+// and dialogs nobody answers; and the bypass confirmation on the e2e
+// versions; through the claudewrap binary as a CI job runs it (headless,
+// --exit-after-turn).
 
 // forPinned runs f on every pinned version, in parallel.
 func forPinned(t *testing.T, f func(t *testing.T, version string)) {
@@ -290,6 +291,66 @@ func TestDialogUnknown(t *testing.T) {
 		t.Log(r.events)
 		report("Claude Code %s: dialog nobody answers: blocked after %v: %s", version,
 			r.elapsed.Round(100*time.Millisecond), strings.TrimSpace(r.stderr))
+	})
+}
+
+// bypassRules accept the bypass confirmation; their allow rule is one that
+// bypass mode leaves unconsulted, which the run says.
+const bypassRules = `version: 1
+dialogs: {bypass_permissions: accept}
+permissions:
+  - {name: tests, when: {tool: Bash, command: "^go test "}, decide: allow}
+`
+
+// TestDialogBypass: `claude --dangerously-skip-permissions` first asks to
+// confirm Bypass Permissions mode (root may take the flag only with
+// IS_SANDBOX=1). A rules file of the person's that says
+// bypass_permissions: accept answers "Yes, I accept" on the screen: Claude
+// starts its session in bypass mode (its hooks report bypassPermissions),
+// records the acceptance in the person's settings, sends the prompt, and
+// the run ends at Claude's Stop (exit 0). A repository's .claudewrap.yaml
+// saying the same, not allowed, accepts nothing: the run ends by itself,
+// blocked (exit 7), naming the rule, nothing pressed, the prompt never
+// sent.
+func TestDialogBypass(t *testing.T) {
+	sandbox := []string{"IS_SANDBOX=1"}
+	forVersions(t, func(t *testing.T, version string) {
+		sent := func(r dialogRun) bool {
+			for _, req := range r.sb.API.Requests() {
+				if strings.Contains(req.Text, "say hello") {
+					return true
+				}
+			}
+			return false
+		}
+		accepted := func(r dialogRun) bool {
+			b, _ := os.ReadFile(filepath.Join(r.sb.Home, ".claude", "settings.json"))
+			var s struct{ SkipDangerousModePermissionPrompt bool }
+			return json.Unmarshal(b, &s) == nil && s.SkipDangerousModePermissionPrompt
+		}
+
+		sb := claudetest.New(t, version, "testdata/scenarios/hello.yaml")
+		r := runWrapped(t, sb, bypassRules, sandbox, nil, "say hello", "--dangerously-skip-permissions")
+		if r.code != 0 || !r.has("decision", "dialog", "bypass_permissions", "select", "Yes, I accept") ||
+			!strings.Contains(r.events, `"by":"dialogs.bypass_permissions in `) || !r.has("submitted", "dialog", "bypass_permissions") ||
+			!r.has("permission_mode", "permission_mode", "bypassPermissions") || !accepted(r) || !sent(r) {
+			t.Fatalf("accepted by a rule: want \"Yes, I accept\" picked by the rules file, Claude in bypass mode (its settings: accepted %t), "+
+				"the prompt sent (%t), exit 0\n%s", accepted(r), sent(r), r)
+		}
+
+		sb = claudetest.New(t, version, "testdata/scenarios/hello.yaml")
+		if err := os.WriteFile(filepath.Join(sb.Dir, ".claudewrap.yaml"), []byte(bypassRules), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r = runWrapped(t, sb, "", sandbox, nil, "say hello", "--dangerously-skip-permissions")
+		if r.code != 7 || !r.has("blocked") || r.has("key") || !r.has("dialog", "kind", "bypass_permissions") ||
+			!strings.Contains(r.stderr, ".claudewrap.yaml is not allowed") || !strings.Contains(r.stderr, "bypass_permissions: accept") ||
+			accepted(r) || sent(r) {
+			t.Fatalf("no rule in force (the folder's file not allowed): want blocked, exit 7, a reason naming the rule, nothing pressed, "+
+				"nothing accepted (%t), the prompt not sent (%t)\n%s", accepted(r), sent(r), r)
+		}
+		report("Claude Code %s: bypass confirmation: accepted by a rule (bypass mode, exit 0); a folder's file not allowed: blocked, exit 7 after %v",
+			version, r.elapsed.Round(100*time.Millisecond))
 	})
 }
 

@@ -48,15 +48,16 @@ func TestDefaultPaths(t *testing.T) {
 }
 
 const powerful = `version: 1
-dialogs: {trust: true}
+dialogs: {trust: true, bypass_permissions: accept}
 permissions:
   - {when: {tool: ".*"}, decide: allow}
 `
 
 // TestFolderFileActsOnceAllowed: a rules file found in the working folder
 // (a repository's) does not act until the person allowed its exact
-// content; the person's own config file acts meanwhile; a changed file
-// needs allowing again; a revoked one stops acting.
+// content (its trust, its acceptance of the bypass confirmation, its
+// permissions); the person's own config file acts meanwhile; a changed
+// file needs allowing again; a revoked one stops acting.
 func TestFolderFileActsOnceAllowed(t *testing.T) {
 	work, _, xdg := inFolders(t)
 	own := writeFile(t, xdg, "claudewrap/rules.yaml", "version: 1\nrules:\n  - {when: {header: X}, answer: {cancel: true}}\n")
@@ -67,7 +68,7 @@ func TestFolderFileActsOnceAllowed(t *testing.T) {
 	if err != nil || len(ignored) != 1 || ignored[0].Path != FolderFile || !errors.Is(ignored[0].Why, ErrNotAllowed) {
 		t.Fatalf("not allowed: ignored %v, err %v", ignored, err)
 	}
-	if len(s.Files) != 1 || s.Files[0].Path != own || s.Trust() != "" {
+	if len(s.Files) != 1 || s.Files[0].Path != own || s.Trust() != "" || s.Bypass() != "" {
 		t.Fatalf("want the person's own file alone in force, got %+v", s.Files)
 	}
 
@@ -77,7 +78,7 @@ func TestFolderFileActsOnceAllowed(t *testing.T) {
 		t.Fatalf("allow: %q %v", real, err)
 	}
 	s, ignored, err = LoadDefault()
-	if err != nil || len(ignored) != 0 || len(s.Files) != 1 || s.Trust() != FolderFile {
+	if err != nil || len(ignored) != 0 || len(s.Files) != 1 || s.Trust() != FolderFile || s.Bypass() != FolderFile {
 		t.Fatalf("allowed: files %+v, ignored %v, err %v", s.Files, ignored, err)
 	}
 	if fi, err := os.Stat(filepath.Join(xdg, "claudewrap", "allowed")); err != nil || fi.Mode().Perm() != 0o700 {
@@ -86,9 +87,9 @@ func TestFolderFileActsOnceAllowed(t *testing.T) {
 
 	// One byte more: not the content allowed.
 	writeFile(t, work, FolderFile, powerful+"\n")
-	_, ignored, _ = LoadDefault()
-	if len(ignored) != 1 || !errors.Is(ignored[0].Why, ErrChanged) {
-		t.Fatalf("changed: ignored %v", ignored)
+	s, ignored, _ = LoadDefault()
+	if len(ignored) != 1 || !errors.Is(ignored[0].Why, ErrChanged) || s.Bypass() != "" || s.Trust() != "" {
+		t.Fatalf("changed: ignored %v, in force %+v", ignored, s.Files)
 	}
 	b, _ = os.ReadFile(folder)
 	AllowFile(FolderFile, b)

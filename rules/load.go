@@ -60,9 +60,13 @@ type File struct {
 }
 
 // Dialogs are a file's answers to dialogs that are no tool's: the folder
-// trust dialog.
+// trust dialog, the bypass-permissions confirmation.
 type Dialogs struct {
 	Trust bool // answer "Yes, I trust this folder" (as --trust does)
+	// Bypass answers "Yes, I accept" to the confirmation
+	// --dangerously-skip-permissions asks for (bypass_permissions: accept);
+	// no flag and no default does.
+	Bypass bool
 }
 
 // Defaults are a file's defaults block.
@@ -298,6 +302,17 @@ func (p *parser) top(n *yaml.Node) {
 						return
 					}
 					p.file.Dialogs.Trust = b
+				},
+				"bypass_permissions": func(k, v *yaml.Node) {
+					// Only the word: true, or a word like it, accepts nothing.
+					switch {
+					case !isString(v):
+						p.errorf(v, "bypass_permissions must be accept, not %s", kind(v))
+					case v.Value != "accept":
+						p.errorf(v, "bypass_permissions: unknown %q (want accept)", v.Value)
+					default:
+						p.file.Dialogs.Bypass = true
+					}
 				},
 			})
 		},

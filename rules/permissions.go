@@ -250,6 +250,17 @@ func (s *Set) Trust() string {
 	return ""
 }
 
+// Bypass is the first rules file that says to accept the
+// bypass-permissions confirmation; "" when none does.
+func (s *Set) Bypass() string {
+	for _, f := range s.Files {
+		if f.Dialogs.Bypass {
+			return f.Path
+		}
+	}
+	return ""
+}
+
 func (w PermissionWhen) holds(tool string, input json.RawMessage) bool {
 	if w.Tool == nil || !w.Tool.MatchString(tool) {
 		return false

@@ -36,7 +36,24 @@ func TestPermissionErrors(t *testing.T) {
 		{"trust not a boolean", "version: 1\ndialogs: {trust: yes please}\n",
 			[]string{`r.yaml:2:18: trust must be true or false, not a string`}},
 		{"unknown dialog", "version: 1\ndialogs: {plan: true}\n",
-			[]string{`r.yaml:2:11: unknown key "plan" in dialogs (want one of trust)`}},
+			[]string{`r.yaml:2:11: unknown key "plan" in dialogs (want one of bypass_permissions, trust)`}},
+		// The bypass confirmation is accepted by the word alone.
+		{"bypass true", "version: 1\ndialogs: {bypass_permissions: true}\n",
+			[]string{`r.yaml:2:31: bypass_permissions must be accept, not a boolean`}},
+		{"bypass yes", "version: 1\ndialogs:\n  bypass_permissions: yes\n",
+			[]string{`r.yaml:3:23: bypass_permissions: unknown "yes" (want accept)`}},
+		{"bypass other word", "version: 1\ndialogs:\n  bypass_permissions: accepted\n",
+			[]string{`r.yaml:3:23: bypass_permissions: unknown "accepted" (want accept)`}},
+		{"bypass refuse", "version: 1\ndialogs:\n  bypass_permissions: exit\n",
+			[]string{`r.yaml:3:23: bypass_permissions: unknown "exit" (want accept)`}},
+		{"bypass case", "version: 1\ndialogs:\n  bypass_permissions: Accept\n",
+			[]string{`r.yaml:3:23: bypass_permissions: unknown "Accept" (want accept)`}},
+		{"bypass empty", "version: 1\ndialogs:\n  bypass_permissions:\n",
+			[]string{`r.yaml:3:22: bypass_permissions must be accept, not empty`}},
+		{"bypass list", "version: 1\ndialogs:\n  bypass_permissions: [accept]\n",
+			[]string{`r.yaml:3:23: bypass_permissions must be accept, not a list`}},
+		{"bypass misspelt", "version: 1\ndialogs:\n  bypass: accept\n",
+			[]string{`r.yaml:3:3: unknown key "bypass" in dialogs (want one of bypass_permissions, trust)`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("r.yaml", []byte(tc.in))
@@ -81,6 +98,9 @@ permissions:
 	if s.Trust() == "" {
 		t.Error("dialogs: trust not seen")
 	}
+	if s.Bypass() != "" {
+		t.Error("the bypass confirmation accepted by a file that does not say so")
+	}
 	for _, tc := range []struct {
 		tool, input string
 		rule        string
@@ -102,5 +122,29 @@ permissions:
 		if d.Rule != tc.rule || (d.Matched() && d.Verdict.String() != tc.want) {
 			t.Errorf("%s %s: rule %q decides %s, want %q %s", tc.tool, tc.input, d.Rule, d.Verdict, tc.rule, tc.want)
 		}
+	}
+}
+
+// TestBypassAccept: dialogs: {bypass_permissions: accept} is the one way a
+// rules file accepts the bypass confirmation; the first file in force that
+// says so is named.
+func TestBypassAccept(t *testing.T) {
+	plain, err := Parse("plain.yaml", []byte("version: 1\ndialogs: {trust: true}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Parse("r.yaml", []byte("version: 1\ndialogs:\n  bypass_permissions: accept\n"))
+	if err != nil || !f.Dialogs.Bypass || f.Dialogs.Trust {
+		t.Fatalf("want the confirmation accepted, nothing else: %+v %v", f, err)
+	}
+	quoted, err := Parse("q.yaml", []byte("version: 1\ndialogs: {bypass_permissions: \"accept\"}\n"))
+	if err != nil || !quoted.Dialogs.Bypass {
+		t.Fatalf("quoted: %+v %v", quoted, err)
+	}
+	if got := (&Set{Files: []*File{plain}}).Bypass(); got != "" {
+		t.Errorf("a file without the key accepts it: %q", got)
+	}
+	if got := (&Set{Files: []*File{plain, f, quoted}}).Bypass(); got != "r.yaml" {
+		t.Errorf("want the first file that says so, r.yaml, got %q", got)
 	}
 }

@@ -394,6 +394,13 @@ var agreementCases = []string{
 	"version: 1\ndefaults: {answer_timeout: 1m 30s}\n",
 	"version: 1\ndefaults: {answer_timeout: 1M}\n",
 	"version: 1\ndefaults: {answer_timeout: \"\"}\n",
+	"version: 1\ndialogs: {bypass_permissions: accept}\n",
+	"version: 1\ndialogs: {bypass_permissions: \"accept\"}\n",
+	"version: 1\ndialogs: {bypass_permissions: true}\n",
+	"version: 1\ndialogs: {bypass_permissions: Accept}\n",
+	"version: 1\ndialogs: {bypass_permissions: null}\n",
+	"version: 1\ndialogs: {bypass_permissions: [accept]}\n",
+	"version: 1\ndialogs: {trust: true, bypass_permissions: accept}\n",
 	"[]\n",
 	"~\n",
 	"version\n",
@@ -512,6 +519,7 @@ func TestSchemaKeysMatchLoader(t *testing.T) {
 		{"when", s.at("rules", "[]", "when"), "version: 1\nrules: [{when: {zz: 1}, answer: {cancel: true}}]\n"},
 		{"answer", s.at("rules", "[]", "answer"), "version: 1\nrules: [{answer: {zz: 1, cancel: true}}]\n"},
 		{"select", selectIndex, "version: 1\nrules: [{answer: {select: {zz: 1, index: 1}}}]\n"},
+		{"dialogs", s.at("dialogs"), "version: 1\ndialogs: {zz: 1}\n"},
 	} {
 		got, want := s.keys(tc.schema), loaderKeys(t, tc.yaml)
 		if !slices.Equal(got, want) {

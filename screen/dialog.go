@@ -18,12 +18,16 @@ const (
 	TrustDialog      DialogKind = "trust"      // "Accessing workspace: … Yes, I trust this folder"
 	PermissionDialog DialogKind = "permission" // a tool asks: "Do you want to proceed?" and the like
 	PlanDialog       DialogKind = "plan"       // ExitPlanMode: "Exit plan mode?", "Ready to code?"
-	OtherDialog      DialogKind = "other"      // a menu claudewrap does not know
+	// BypassDialog is the confirmation --dangerously-skip-permissions asks
+	// for before the session starts: "WARNING: Claude Code running in
+	// Bypass Permissions mode … No, exit / Yes, I accept".
+	BypassDialog DialogKind = "bypass_permissions"
+	OtherDialog  DialogKind = "other" // a menu claudewrap does not know
 )
 
 // Dialog is a menu Claude draws that is not an AskUserQuestion form: the
-// folder trust dialog, a permission prompt, plan approval, or one nobody
-// told claudewrap about.
+// folder trust dialog, the bypass-permissions confirmation, a permission
+// prompt, plan approval, or one nobody told claudewrap about.
 type Dialog struct {
 	Kind DialogKind
 	// Title is the first line under the rule the dialog is drawn below
@@ -281,10 +285,16 @@ func allSpace(r []rune) bool {
 	return true
 }
 
+// bypassWarning opens the bypass-permissions confirmation on every pinned
+// version; a narrow screen wraps it.
+const bypassWarning = "WARNING: Claude Code running in Bypass Permissions mode"
+
 // dialogKind tells the dialogs apart by their words, as each pinned version
 // draws them.
 func dialogKind(d Dialog) DialogKind {
 	switch {
+	case strings.HasPrefix(strings.Join(strings.Fields(d.Text), " "), bypassWarning):
+		return BypassDialog
 	case strings.Contains(d.Text, "trust this folder"):
 		return TrustDialog
 	case d.Title == "Exit plan mode?" || d.Title == "Ready to code?" ||

@@ -42,6 +42,9 @@ const exitPlanMode = "ExitPlanMode"
 // trustLabel is the trust dialog's "Yes" on every pinned version.
 const trustLabel = "Yes, I trust this folder"
 
+// bypassLabel is the bypass confirmation's "Yes" on every pinned version.
+const bypassLabel = "Yes, I accept"
+
 // screenChoice is a dialog to answer on the screen when it shows: a
 // permission rule's decision that only the screen can carry out.
 type screenChoice struct {
@@ -169,8 +172,8 @@ func (s *session) formOpen() bool {
 }
 
 // watchDialogs is the watchdog: it answers the dialogs claudewrap was told
-// to answer (the trust dialog with --trust, a permission rule's screen
-// choice), confirmed on the screen like every key, and does not let a
+// to answer (the trust dialog with --trust, the bypass confirmation, a
+// permission rule's screen choice), confirmed on the screen like every key, and does not let a
 // headless run wait for ever: a dialog nobody answers for DialogGrace, a
 // screen that has not changed for IdleLimit with no question open, or a
 // still screen startLimit after the start with no session started (no
@@ -301,6 +304,17 @@ func (s *session) chooseFor(d screen.Dialog) (label, text, why string) {
 		}
 		return "", "", ""
 	}
+	if d.Kind == screen.BypassDialog {
+		// Claude asks before its session starts: a look-alike drawn later
+		// (a tool's output) is not it, and gets no key.
+		s.mu.Lock()
+		done, started := s.bypassed, s.hooked
+		s.mu.Unlock()
+		if s.cfg.Bypass != "" && !done && !started {
+			return bypassLabel, "", s.cfg.Bypass
+		}
+		return "", "", ""
+	}
 	s.mu.Lock()
 	c := s.choice
 	s.mu.Unlock()
@@ -383,10 +397,10 @@ func (s *session) askDialog(ctx context.Context, d screen.Dialog) (label, text s
 func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text, why string, shown time.Time) error {
 	s.mu.Lock()
 	c := s.choice
-	if d.Kind != screen.TrustDialog {
+	if d.Kind != screen.TrustDialog && d.Kind != screen.BypassDialog {
 		s.choice = nil
 	} else {
-		c = nil
+		c = nil // no tool's: a permission choice waits for its own dialog
 	}
 	s.mu.Unlock()
 	fields := events.Fields{"dialog": string(d.Kind), "title": d.Title, "select": label, "by": why, "via": "screen"}
@@ -439,9 +453,14 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text
 		s.log.Emit("error", fields)
 		return fmt.Errorf("%v", fields["message"])
 	}
-	if d.Kind == screen.TrustDialog {
+	switch d.Kind {
+	case screen.TrustDialog:
 		s.mu.Lock()
 		s.trusted = true
+		s.mu.Unlock()
+	case screen.BypassDialog:
+		s.mu.Lock()
+		s.bypassed = true
 		s.mu.Unlock()
 	}
 	done := events.Fields{"dialog": string(d.Kind), "title": d.Title, "select": label, "keys": keys}
@@ -481,6 +500,9 @@ func blockedReason(d screen.Dialog) string {
 	case screen.TrustDialog:
 		return "Claude asks whether to trust this folder and nobody can answer (headless): " +
 			"run with --trust, or dialogs: {trust: true} in the rules, to trust it"
+	case screen.BypassDialog:
+		return "Claude asks to confirm Bypass Permissions mode (--dangerously-skip-permissions) and nobody can answer (headless): " +
+			"dialogs: {bypass_permissions: accept} in your rules accepts it"
 	case screen.PermissionDialog, screen.PlanDialog:
 		return fmt.Sprintf("Claude's %s dialog %q waits and no rule answers it (headless): "+
 			"add a permissions: rule for it", d.Kind, firstNonEmpty(d.Title, d.Prompt))

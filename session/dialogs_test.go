@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -19,13 +20,19 @@ import (
 	"github.com/claudewrap/claudewrap/vt"
 )
 
-// dialogChild is Claude showing one permission prompt: arrows move its
-// pointer, Enter picks the option and the dialog goes.
+// dialogChild is Claude showing one dialog, a permission prompt unless
+// made otherwise: arrows move its pointer, Enter picks the option and the
+// dialog goes.
 type dialogChild struct {
 	em     vt.Emulator
 	done   chan struct{}
 	once   sync.Once
 	chosen chan struct{} // closed on Enter
+
+	// head is drawn above the rule, body under it above the options,
+	// footer under them; plain options have no numbers.
+	head, body, footer string
+	plain              bool
 
 	mu      sync.Mutex
 	options []string
@@ -35,24 +42,43 @@ type dialogChild struct {
 
 func newDialogChild(options ...string) *dialogChild {
 	c := &dialogChild{em: screen.New(screen.Options{Cols: 80, Rows: 20}), done: make(chan struct{}),
-		chosen: make(chan struct{}), options: options}
+		chosen: make(chan struct{}), options: options,
+		head:   "● Bash(rm -rf build)\r\n\r\n",
+		body:   " Bash command\r\n\r\n   rm -rf build\r\n\r\n Do you want to proceed?\r\n",
+		footer: "\r\n Esc to cancel · Tab to amend\r\n"}
+	c.draw()
+	return c
+}
+
+// newBypassChild is Claude asking to confirm --dangerously-skip-permissions
+// before its session starts, its options numbered as 2.1.197 draws them or
+// plain as 2.1.332 does.
+func newBypassChild(numbered bool) *dialogChild {
+	c := &dialogChild{em: screen.New(screen.Options{Cols: 80, Rows: 20}), done: make(chan struct{}),
+		chosen: make(chan struct{}), options: []string{"No, exit", bypassLabel}, plain: !numbered,
+		body: "  WARNING: Claude Code running in Bypass Permissions mode\r\n\r\n" +
+			"  In Bypass Permissions mode, Claude Code will not ask for your approval before\r\n" +
+			"  running potentially dangerous commands.\r\n\r\n  https://code.claude.com/docs/en/security\r\n\r\n",
+		footer: "\r\n  Enter to confirm · Esc to cancel\r\n"}
 	c.draw()
 	return c
 }
 
 func (c *dialogChild) draw() {
 	var b strings.Builder
-	b.WriteString("\x1b[2J\x1b[H● Bash(rm -rf build)\r\n\r\n" + strings.Repeat("─", 80) + "\r\n")
-	b.WriteString(" Bash command\r\n\r\n   rm -rf build\r\n\r\n Do you want to proceed?\r\n")
+	b.WriteString("\x1b[2J\x1b[H" + c.head + strings.Repeat("─", 80) + "\r\n" + c.body)
 	if c.picked == "" {
 		for i, o := range c.options {
 			mark := "  "
 			if i == c.focus {
 				mark = "❯ "
 			}
-			b.WriteString(" " + mark + string(rune('1'+i)) + ". " + o + "\r\n")
+			if !c.plain {
+				o = string(rune('1'+i)) + ". " + o
+			}
+			b.WriteString(" " + mark + o + "\r\n")
 		}
-		b.WriteString("\r\n Esc to cancel · Tab to amend\r\n")
+		b.WriteString(c.footer)
 	}
 	_, _ = c.em.Write([]byte(b.String()))
 }
@@ -107,13 +133,25 @@ var bashOptions = []string{"Yes", "Yes, and don't ask again for rm commands in t
 // PermissionRequest for Bash comes first, as from Claude.
 func serveDialog(t *testing.T, c *dialogChild, cfg Config) (Report, *testkit.SyncBuffer) {
 	t.Helper()
+	cfg.Host = ptyhost.Config{Headless: true, Cols: 80, Rows: 20}
+	return serveChild(t, c, cfg, false, hook.Message{Payload: &hook.Payload{HookEventName: hook.PermissionRequest,
+		ToolName: "Bash", Input: json.RawMessage(`{"command":"rm -rf build"}`), SessionID: "s1"}})
+}
+
+// serveChild runs a session on a dialog child with cfg's host, the hook
+// messages given coming first; started has Claude's session started
+// before the child's screen is looked at.
+func serveChild(t *testing.T, c *dialogChild, cfg Config, started bool, first ...hook.Message) (Report, *testkit.SyncBuffer) {
+	t.Helper()
 	log := &testkit.SyncBuffer{}
-	cfg.Log, cfg.Host = events.New(log), ptyhost.Config{Headless: true, Cols: 80, Rows: 20}
+	cfg.Log = events.New(log)
 	cfg.DialogGrace = time.Second
 	s := newSession(cfg)
-	msgs := make(chan hook.Message, 1)
-	msgs <- hook.Message{Payload: &hook.Payload{HookEventName: hook.PermissionRequest, ToolName: "Bash",
-		Input: json.RawMessage(`{"command":"rm -rf build"}`), SessionID: "s1"}}
+	s.hooked = started
+	msgs := make(chan hook.Message, len(first))
+	for _, m := range first {
+		msgs <- m
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	rep, err := s.serve(ctx, c, c, msgs)
@@ -205,4 +243,79 @@ func TestDialogTypedBeforeAnswer(t *testing.T) {
 	if c.Picked() != "No" {
 		t.Errorf("picked %q, want No\n%s", c.Picked(), log)
 	}
+}
+
+// TestBypassAccepted: a rules file that accepts the bypass confirmation has
+// "Yes, I accept" picked on the screen, numbered or not, and the decision
+// names that file.
+func TestBypassAccepted(t *testing.T) {
+	for _, numbered := range []bool{false, true} {
+		c := newBypassChild(numbered)
+		go c.exitWhenChosen()
+		rep, log := serveChild(t, c, Config{Host: ptyhost.Config{Headless: true, Cols: 80, Rows: 20},
+			Bypass: "dialogs.bypass_permissions in r.yaml"}, false)
+		if c.Picked() != bypassLabel || rep.Blocked != "" ||
+			!logged(log, "decision", "dialog", "bypass_permissions", "by", "dialogs.bypass_permissions in r.yaml", "select", bypassLabel) ||
+			!logged(log, "key", "dialog", "bypass_permissions", "key", "Enter") {
+			t.Errorf("numbered %t: want %q picked by the rules file, got %q, report %+v\n%s", numbered, bypassLabel, c.Picked(), rep, log)
+		}
+	}
+}
+
+// TestBypassNotAccepted: with no rule accepting it, the bypass confirmation
+// is nobody's headless (blocked, the reason naming the rule that would
+// accept it, nothing pressed) and the person's at a terminal (nothing
+// pressed, nothing blocked). Once Claude's session started, a screen like
+// it is not Claude's confirmation and gets no key, whatever the rules say.
+func TestBypassNotAccepted(t *testing.T) {
+	headless := ptyhost.Config{Headless: true, Cols: 80, Rows: 20}
+	for _, tc := range []struct {
+		name    string
+		cfg     Config
+		started bool
+		blocked string // "" when the run is not blocked
+	}{
+		{"headless, no rule", Config{Host: headless}, false, "dialogs: {bypass_permissions: accept}"},
+		{"at a terminal, no rule", Config{Host: ptyhost.Config{Cols: 80, Rows: 20}}, false, ""},
+		{"after the session started", Config{Host: headless, Bypass: "dialogs.bypass_permissions in r.yaml"}, true,
+			"dialogs: {bypass_permissions: accept}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c := newBypassChild(false)
+			// Claude, left waiting past the dialog grace, ends by itself
+			// at a terminal.
+			life := time.AfterFunc(2*time.Second, func() { _ = c.Signal(os.Interrupt) })
+			defer life.Stop()
+			rep, log := serveChild(t, c, tc.cfg, tc.started)
+			if c.Picked() != "" || strings.Contains(log.String(), `"event":"key"`) {
+				t.Errorf("picked %q; want nothing pressed\n%s", c.Picked(), log)
+			}
+			if tc.blocked == "" && rep.Blocked != "" || tc.blocked != "" && !strings.Contains(rep.Blocked, tc.blocked) {
+				t.Errorf("blocked %q, want %q\n%s", rep.Blocked, tc.blocked, log)
+			}
+			if !logged(log, "dialog", "kind", "bypass_permissions", "source", "screen") {
+				t.Errorf("no dialog event of kind bypass_permissions\n%s", log)
+			}
+		})
+	}
+}
+
+// logged reports whether the log holds an event of that name with every
+// field given (name, value, name, value…).
+func logged(log *testkit.SyncBuffer, name string, fields ...string) bool {
+	for _, l := range strings.Split(log.String(), "\n") {
+		var ev map[string]any
+		if json.Unmarshal([]byte(l), &ev) != nil || ev["event"] != name {
+			continue
+		}
+		ok := true
+		for i := 0; i+1 < len(fields); i += 2 {
+			ok = ok && fmt.Sprint(ev[fields[i]]) == fields[i+1]
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }

@@ -84,6 +84,11 @@ type Config struct {
 	// Trust, when set, answers Claude's folder trust dialog "Yes", and says
 	// who said to ("--trust", or the rules file that does).
 	Trust string
+	// Bypass, when set, answers the confirmation of Claude's
+	// --dangerously-skip-permissions "Yes, I accept", once and only before
+	// Claude's session started (where Claude shows it), and says who said
+	// to: the rules file that does. Nothing sets it by default.
+	Bypass string
 	// DialogGrace is how long a headless run lets a dialog nobody answers
 	// stay before it is reported blocked (default 3s); IdleLimit how long
 	// Claude's screen may stay unchanged with no question open, and about
@@ -250,6 +255,7 @@ type session struct {
 	perms      []*permCheck
 	claimed    map[string]bool
 	trusted    bool // the trust dialog was answered
+	bypassed   bool // the bypass confirmation was accepted
 	// finished remembers the ids of the last forms done with (bounded), so
 	// that a whole day's forms do not pile up in forms.
 	finished  map[string]bool

@@ -7,6 +7,7 @@
 //	go run ./tools/recordscreens                      # everything, both pinned versions
 //	go run ./tools/recordscreens -only 'three-*'      # recordings whose name matches a glob
 //	go run ./tools/recordscreens -versions 2.1.330    # one version
+//	go run ./tools/recordscreens -parallel 1          # one Claude Code at a time (default 2)
 //
 // Each recording starts a fresh sandbox (scratch HOME pre-seeded past the
 // first-run dialogs, the fake Messages API playing a scenario from
@@ -25,6 +26,7 @@
 //	    versions: [2.1.330]               # optional; default: every -versions
 //	    args: [--permission-mode, default] # optional claude arguments before the prompt
 //	    untrusted: true                   # optional: leave the trust dialog up
+//	    env: [IS_SANDBOX=1]               # optional: more of Claude's environment
 //	    config: {editorMode: vim}          # optional keys of Claude's ~/.claude.json
 //	    fullscreen: true                  # optional: Claude's fullscreen renderer
 //	    steps:
@@ -70,7 +72,6 @@ const (
 	stillFor     = 300 * time.Millisecond // no change for this long: settled
 	settleLimit  = 15 * time.Second
 	keyLimit     = 2 * time.Second // for a key to change the screen
-	parallel     = 2
 )
 
 // Manifest is testdata/screens/manifest.yaml.
@@ -89,6 +90,7 @@ type Recording struct {
 	Versions  []string       `yaml:"versions"`
 	Args      []string       `yaml:"args"`
 	Untrusted bool           `yaml:"untrusted"`
+	Env       []string       `yaml:"env"`
 	Config    map[string]any `yaml:"config"`
 	// Fullscreen: drawn by Claude's fullscreen renderer ({"tui":
 	// "fullscreen"} in its settings.json).
@@ -130,15 +132,16 @@ func (j job) file() string {
 
 func main() {
 	only := flag.String("only", "*", "record only the entries whose `NAME-GLOB` matches")
+	parallel := flag.Int("parallel", 2, "how many recordings run at a time")
 	versions := flag.String("versions", strings.Join(claudetest.PinnedVersions(), ","), "comma-separated Claude Code `VERSIONS` (default: every pinned one)")
 	flag.Parse()
-	if err := run(*only, strings.Split(*versions, ",")); err != nil {
+	if err := run(*only, strings.Split(*versions, ","), max(*parallel, 1)); err != nil {
 		fmt.Fprintln(os.Stderr, "recordscreens:", err)
 		os.Exit(1)
 	}
 }
 
-func run(only string, versions []string) error {
+func run(only string, versions []string, parallel int) error {
 	jobs, err := plan(only, versions)
 	if err != nil {
 		return err
@@ -297,7 +300,7 @@ func record(j job) error {
 	h, err := ptyhost.Start(ptyhost.Config{
 		Path:     claude,
 		Args:     append(append([]string(nil), j.rec.Args...), j.rec.Prompt),
-		Env:      claudetest.Env(home, api.URL()),
+		Env:      append(claudetest.Env(home, api.URL()), j.rec.Env...),
 		Dir:      dir,
 		Headless: true,
 		Cols:     j.cols,

@@ -117,6 +117,10 @@ func powers(f *rules.File) []string {
 	if f.Dialogs.Trust {
 		out = append(out, "answers Claude's trust dialog \"Yes\" (Claude then runs the folder's own hooks and settings)")
 	}
+	if f.Dialogs.Bypass {
+		out = append(out, "accepts Claude's bypass-permissions confirmation \"Yes, I accept\" "+
+			"(with --dangerously-skip-permissions Claude then runs every tool without asking)")
+	}
 	byAction := map[rules.Action][]string{}
 	var order []rules.Action
 	for _, p := range f.Permissions {

@@ -10,10 +10,11 @@ import (
 )
 
 // repoRules is a repository's .claudewrap.yaml that would let anything
-// run: it trusts the folder, allows every tool, runs its own notify.
+// run: it trusts the folder, accepts bypass permissions mode, allows every
+// tool, runs its own notify.
 const repoRules = `version: 1
 defaults: {notify: "touch NOTIFIED"}
-dialogs: {trust: true}
+dialogs: {trust: true, bypass_permissions: accept}
 permissions:
   - {name: everything, when: {tool: ".*"}, decide: allow}
 `
@@ -79,6 +80,7 @@ func TestRepositoryRulesNotAllowed(t *testing.T) {
 	out, err := allow.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "allowed ") ||
 		!strings.Contains(string(out), `answers Claude's trust dialog "Yes"`) ||
+		!strings.Contains(string(out), `accepts Claude's bypass-permissions confirmation "Yes, I accept"`) ||
 		!strings.Contains(string(out), `decides allow on tools: "everything" (line 5)`) ||
 		!strings.Contains(string(out), `runs "touch NOTIFIED" when a question waits`) {
 		t.Fatalf("rules allow: %v\n%s", err, out)

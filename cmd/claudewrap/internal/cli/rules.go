@@ -124,6 +124,9 @@ func runRulesCheck(opts *RulesCheckOptions) error {
 		if f.Dialogs.Trust {
 			what += ", trusts the folder"
 		}
+		if f.Dialogs.Bypass {
+			what += ", accepts bypass permissions mode"
+		}
 		fmt.Fprintf(opts.Stdout, "%s: ok (%s)\n", path, what)
 	}
 	if failed {

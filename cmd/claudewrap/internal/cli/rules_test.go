@@ -336,6 +336,10 @@ func TestRulesCheckProcess(t *testing.T) {
 	os.WriteFile(lookahead, []byte("version: 1\nrules:\n  - when: {question: 'deploy(?!ment)'}\n    answer: {cancel: true}\n"), 0o644)
 	askRules := filepath.Join(dir, "ask.yaml")
 	os.WriteFile(askRules, []byte("version: 1\npermissions:\n  - {name: mine, when: {tool: Bash}, decide: ask}\n"), 0o644)
+	bypass := filepath.Join(dir, "bypass.yaml")
+	os.WriteFile(bypass, []byte("version: 1\ndialogs: {bypass_permissions: accept}\n"), 0o644)
+	bypassTrue := filepath.Join(dir, "bypass-true.yaml")
+	os.WriteFile(bypassTrue, []byte("version: 1\ndialogs:\n  bypass_permissions: true\n"), 0o644)
 	for _, tc := range []struct {
 		args           []string
 		code           int
@@ -376,6 +380,8 @@ func TestRulesCheckProcess(t *testing.T) {
 			"claudewrap: " + threeForm + ": want the server (mcp_server_name or server), message and requested_schema of an elicitation\n"},
 		{[]string{"rules", "test", elicitRules, "--elicitation", deployAsk, "--tool", "Bash"}, 2, "",
 			"claudewrap: give --form FORM.json, --tool NAME for a permission request, or --elicitation ASK.json for an MCP server's input form\n"},
+		{[]string{"rules", "check", bypass}, 0, bypass + ": ok (0 rules, accepts bypass permissions mode)\n", ""},
+		{[]string{"rules", "check", bypassTrue}, 1, "", bypassTrue + ":3:23: bypass_permissions must be accept, not a boolean\n"},
 		// A rule that fails the run, or leaves the dialog to the person, is
 		// the gate's 1 too: a headless run would end there with 7.
 		{[]string{"rules", "test", permRules, "--tool", "NotebookEdit"}, 1, "NotebookEdit {}\n   permission \"everything-else\" (" + permRules +

@@ -381,6 +381,7 @@ func runRun(opts *RunOptions) (err error) {
 		Gate:           set.Denies(),
 		AnswersDialogs: set.AnswersDialogs(),
 		Trust:          trustBy(opts.Trust, set),
+		Bypass:         bypassBy(set),
 		IdleLimit:      idleLimit(opts.IdleTimeout),
 		Policy:         policy,
 		Asker:          asker,
@@ -447,7 +448,7 @@ func lostOutput(log *events.Log, rec *cast.Writer, files []*os.File) error {
 func notActing(ig rules.Ignored) string {
 	switch {
 	case errors.Is(ig.Why, rules.ErrNotAllowed):
-		return fmt.Sprintf("%s is not allowed, so nothing in it acts (trust, permissions, programs, answers); "+
+		return fmt.Sprintf("%s is not allowed, so nothing in it acts (trust, bypass, permissions, programs, answers); "+
 			"read it, then `claudewrap rules allow` to let it", ig.Path)
 	case errors.Is(ig.Why, rules.ErrChanged):
 		return fmt.Sprintf("%s changed since you allowed it, so nothing in it acts; "+
@@ -468,6 +469,16 @@ func trustBy(flag bool, set *rules.Set) string {
 	}
 	if f := set.Trust(); f != "" {
 		return "dialogs.trust in " + f
+	}
+	return ""
+}
+
+// bypassBy is who says to accept Claude's bypass-permissions confirmation:
+// a rules file in force (the person's own, or a folder's they allowed);
+// "" for nobody. No flag does: the person writes it down.
+func bypassBy(set *rules.Set) string {
+	if f := set.Bypass(); f != "" {
+		return "dialogs.bypass_permissions in " + f
 	}
 	return ""
 }
