@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strings"
 	"syscall"
 	"time"
@@ -199,6 +200,7 @@ func (s *session) watchDialogs(ctx context.Context) {
 		counted   *screen.Dialog // the last dialog counted in s.dialogs
 		shownAt   time.Time
 		handled   bool
+		recent    recentScreens
 	)
 	for {
 		wctx, cancel := context.WithTimeout(ctx, 250*time.Millisecond)
@@ -215,9 +217,14 @@ func (s *session) watchDialogs(ctx context.Context) {
 		}
 		// A screen that changes counts whether it settles or not: output
 		// that never pauses (a stream) keeps it unsettled, and output the
-		// emulator skipped changes it too (screen's Skip).
+		// emulator skipped changes it too (screen's Skip). A screen that
+		// only goes back to what it showed a moment ago (a blinking dot, a
+		// spinner with no timer) has not changed: it waits all the same.
 		if snap.Seq != drawn {
-			drawn, changedAt = snap.Seq, now
+			drawn = snap.Seq
+			if recent.novel(snap) {
+				changedAt = now
+			}
 		}
 		open := s.formOpen()
 		s.mu.Lock()
@@ -518,4 +525,40 @@ func firstNonEmpty(ss ...string) string {
 		}
 	}
 	return ""
+}
+
+// recentScreens remembers the last screens seen, by their text, to tell a
+// screen that changes from one that blinks: Claude at work shows a timer
+// that counts, or new output; a form or dialog waiting shows the same few
+// frames again and again.
+type recentScreens struct {
+	texts [recentMax]uint64 // FNV-1a of each screen's text, a ring
+	n     int               // screens seen
+	skips uint64            // the snapshot's Skips when last seen
+}
+
+// recentMax is how many screens are remembered: more than any spinner's or
+// blink's frames.
+const recentMax = 32
+
+// novel reports whether sn shows what none of the recent screens did, or
+// output was skipped since (a stream the emulator could not keep up with);
+// it remembers sn.
+func (r *recentScreens) novel(sn vt.Snapshot) bool {
+	skipped := sn.Skips != r.skips
+	r.skips = sn.Skips
+	h := fnv.New64a()
+	for y := range sn.Rows {
+		_, _ = h.Write([]byte(sn.Line(y)))
+		_, _ = h.Write([]byte{'\n'})
+	}
+	sum := h.Sum64()
+	for i := range min(r.n, recentMax) {
+		if r.texts[i] == sum {
+			return skipped
+		}
+	}
+	r.texts[r.n%recentMax] = sum
+	r.n++
+	return true
 }

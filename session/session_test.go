@@ -964,8 +964,8 @@ func TestCancelOnSightNeverMovingBusy(t *testing.T) {
 	})
 }
 
-// spin has a spinner turn in the screen's corner, as a subagent's
-// progress would, until the returned func is called.
+// spin has a spinner turn in the screen's corner with a count beside it,
+// as a subagent's progress would, until the returned func is called.
 func spin(c *fakeChild) func() {
 	stop := make(chan struct{})
 	spun := make(chan struct{})
@@ -978,7 +978,8 @@ func spin(c *fakeChild) func() {
 			case <-stop:
 				return
 			case <-tick.C:
-				_, _ = c.Screen().Write([]byte("\x1b7\x1b[1;1H" + string(`|/-\`[i%4]) + "\x1b8"))
+				// Its count goes on: a screen at work, not one that blinks.
+				_, _ = c.Screen().Write([]byte("\x1b7\x1b[1;1H" + string(`|/-\`[i%4]) + fmt.Sprintf(" %d", i) + "\x1b8"))
 			}
 		}
 	}()

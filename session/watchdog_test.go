@@ -69,6 +69,10 @@ func TestWatchdogs(t *testing.T) {
 	const life = 1500 * time.Millisecond // the child's, unless the watchdog ends it first
 	stream := func(em vt.Emulator, n int) { fmt.Fprintf(em, "line %d of a long stream\r\n", n) }
 	skip := func(em vt.Emulator, n int) { em.Skip(fmt.Appendf(nil, "line %d, behind\r\n", n)) }
+	blink := func(em vt.Emulator, n int) { fmt.Fprintf(em, "\x1b[5;1H%s Calling demo…", []string{"●", " "}[n%2]) }
+	timer := func(em vt.Emulator, n int) {
+		fmt.Fprintf(em, "\x1b[5;1H%s Working… (%ds)", []string{"✢", "✳", "✶", "✻", "✽"}[n%5], n/10)
+	}
 	for _, tc := range []struct {
 		name    string
 		idle    time.Duration
@@ -82,6 +86,10 @@ func TestWatchdogs(t *testing.T) {
 		{"still", 300 * time.Millisecond, true, nil, "has not changed"},
 		{"streaming", 300 * time.Millisecond, true, stream, ""},
 		{"skipped", 300 * time.Millisecond, true, skip, ""},
+		// A dot that blinks, or a spinner going round, is a screen that
+		// waits; a timer that counts is one at work.
+		{"blinking", 300 * time.Millisecond, true, blink, "has not changed"},
+		{"spinner with a timer", 300 * time.Millisecond, true, timer, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -27,6 +27,7 @@ type vtEmulator struct {
 	filter
 
 	seq        uint64
+	skips      uint64        // Skip calls so far
 	changed    chan struct{} // made for waiters, closed on the next Write or Resize
 	lastOutput time.Time
 
@@ -199,6 +200,7 @@ func (e *vtEmulator) snapshotLocked() Snapshot {
 		Origin:        t.cur.state&originMode != 0,
 		Title:         e.title,
 		Seq:           e.seq,
+		Skips:         e.skips,
 		Measure:       e.filter.measure,
 	}
 	e.snapOK = true

@@ -21,6 +21,7 @@ func (e *vtEmulator) Skip(p []byte) {
 	e.dirty = false
 	e.snapOK = false
 	e.seq++
+	e.skips++
 	e.lastOutput = time.Now()
 	e.notifyLocked()
 }

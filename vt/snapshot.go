@@ -71,6 +71,9 @@ type Snapshot struct {
 	// Seq increases with every Write or Resize that changed the state: two
 	// snapshots of one emulator with equal Seq have identical content.
 	Seq uint64
+	// Skips counts the output skipped so far (Skip): a feeder behind a
+	// stream, whose screen changed though its text may not show it.
+	Skips uint64
 	// Measure is what the screen was laid out by: [Options.Measure], or
 	// what [Options.Detect] found since. A recording that starts from a
 	// drawing of this screen names it, so that a replay lays out alike.

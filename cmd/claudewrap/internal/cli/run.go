@@ -136,7 +136,7 @@ prints its reason on stderr.`,
 	f.StringVar(&opts.Record, "record", "", "write an asciicast v2 recording to `FILE.cast`")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "decide and log, press nothing; headless, end at the first form (exit 7, or 4 if unmatched under fail)")
 	f.BoolVar(&opts.Trust, "trust", false, "answer Claude's trust-folder dialog \"Yes\" (otherwise it is left to you, or reported as blocked when headless)")
-	f.DurationVar(&opts.IdleTimeout, "idle-timeout", 10*time.Minute, "headless: end the run when Claude's screen has not changed for this long with no question open (exit 7), or when a question that could not be answered because it had not shown yet still has not shown after about this long (exit 5); 0: no limit, nor the check that Claude started its session within 20s")
+	f.DurationVar(&opts.IdleTimeout, "idle-timeout", 10*time.Minute, "headless: end the run when Claude's screen has not changed for this long with no question open (exit 7; a blink is no change), or when a question that could not be answered because it had not shown yet still has not shown after about this long (exit 5); 0: no limit, nor the check that Claude started its session within 20s")
 	f.StringVar(&opts.AnswerVia, "answer-via", "", "`HOW` decided answers reach Claude: screen (driven, focus confirmed; the default) or hook (returned by the PreToolUse hook); verified either way")
 	f.StringVar(&opts.Notify, "notify", "", "run `CMD` (with sh -c) with the form as JSON on stdin when a question waits for a person")
 	_ = cmd.RegisterFlagCompletionFunc("on-unmatched", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
