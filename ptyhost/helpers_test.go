@@ -312,9 +312,15 @@ func waitScreen(t *testing.T, em vt.Emulator, want string) {
 // waitDone waits for the host to end, with a deadline.
 func waitDone(t *testing.T, h *Host) Status {
 	t.Helper()
+	return waitDoneWithin(t, h, 10*time.Second)
+}
+
+// waitDoneWithin is waitDone for a child that may take up to d.
+func waitDoneWithin(t *testing.T, h *Host, d time.Duration) Status {
+	t.Helper()
 	select {
 	case <-h.Done():
-	case <-time.After(10 * time.Second):
+	case <-time.After(d):
 		t.Fatalf("child did not exit; screen:\n%s", h.Screen().Snapshot().Text())
 	}
 	st, err := h.Wait()
