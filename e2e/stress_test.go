@@ -17,12 +17,23 @@ import (
 	"github.com/claudewrap/claudewrap/stress"
 )
 
-// sampleSeed and sampleForms fix the random-form sample `make test` runs on
-// every pinned version (`make stress` runs as many as asked, any seed).
-const (
-	sampleSeed  = 20261123
-	sampleForms = 30
-)
+// sampleSeed fixes the random-form sample run on every pinned version
+// (`make stress` runs as many as asked, any seed).
+const sampleSeed = 20261123
+
+// sampleSize is how many forms the sample has: 30, or
+// CLAUDEWRAP_SAMPLE_FORMS (`make test` asks for fewer).
+func sampleSize(t *testing.T) int {
+	v := os.Getenv("CLAUDEWRAP_SAMPLE_FORMS")
+	if v == "" {
+		return 30
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		t.Fatalf("CLAUDEWRAP_SAMPLE_FORMS=%q: want a number of forms, 1 or more", v)
+	}
+	return n
+}
 
 // TestStressSample answers a fixed sample of random forms (see package
 // stress) on every pinned Claude Code version, judged by what Claude
@@ -30,6 +41,7 @@ const (
 // unanswered (each is cancelled and reported, with a bug report).
 func TestStressSample(t *testing.T) {
 	bin := claudetest.Claudewrap(t)
+	sampleForms := sampleSize(t)
 	plan := stress.Generate(sampleSeed, sampleForms)
 	for _, version := range claudetest.PinnedVersions() {
 		t.Run("claude-"+version, func(t *testing.T) {
