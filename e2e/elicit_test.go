@@ -4,13 +4,19 @@ package e2e
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/creack/pty"
 
 	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
+	"github.com/claudewrap/claudewrap/rules"
+	"github.com/claudewrap/claudewrap/session"
 )
 
 // allowDeploy lets the MCP test server's tool run; the cases add their
@@ -75,5 +81,57 @@ func TestElicitation(t *testing.T) {
 				report("Claude Code %s: MCP server's input form answered %s by rule; the server got %s", version, tc.name, lines[0])
 			})
 		}
+	})
+}
+
+// TestElicitationByPerson: on the person's terminal an MCP server's form
+// no rule answers is theirs: claudewrap hands it over and presses nothing,
+// the person declines it in Claude's own form, the server gets the
+// decline, and claudewrap reports the person's answer from Claude's
+// ElicitationResult hook.
+func TestElicitationByPerson(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		ptmx, tty, err := pty.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ptmx.Close()
+		defer tty.Close()
+		pty.Setsize(tty, &pty.Winsize{Cols: 100, Rows: 40})
+		go io.Copy(io.Discard, ptmx)
+		got := filepath.Join(t.TempDir(), "mcp.jsonl")
+		set, err := rules.Load(writeRulesFile(t, allowDeploy))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := runSession(t, version, "testdata/scenarios/elicit.yaml", "deploy it", "  - {when: {header: x}, answer: {cancel: true}}\n", nil,
+			func(r *faultRun) {
+				go func() {
+					waitText(t, r.host.Screen(), 60*time.Second, "requests your input", "Decline")
+					// Down past the two fields to the buttons, right to
+					// Decline, Enter: each key once the last has landed.
+					for _, k := range []string{"\x1b[B", "\x1b[B", "\x1b[C", "\r"} {
+						waitQuiet(r.host.Screen(), 200*time.Millisecond, 3*time.Second)
+						ptmx.Write([]byte(k))
+					}
+				}()
+			},
+			func(c *session.Config) {
+				c.Host.Headless = false
+				c.Host.Stdin, c.Host.Stdout = tty, tty
+				c.Host.Args = append(c.Host.Args, "--mcp-config", claudetest.MCPConfig(t, got), "--permission-mode", "default")
+				c.Policy = rules.Passthrough
+				c.Permits, c.Elicits = set, set
+			})
+		b, _ := os.ReadFile(got)
+		if strings.TrimSpace(string(b)) != `{"action":"decline"}` {
+			t.Fatalf("the server got %q, want the person's decline\n%s", b, r)
+		}
+		handed, answered := r.find(t, "handed_over"), r.find(t, "submitted")
+		if len(handed) != 1 || len(answered) != 1 || answered[0]["by"] != "person" || answered[0]["action"] != "decline" ||
+			answered[0]["elicitation"] != "demo" {
+			t.Fatalf("want the form handed over and the person's decline reported\n%s", r)
+		}
+		report("Claude Code %s: an MCP server's input form on the person's terminal: theirs, declined, reported from ElicitationResult", version)
 	})
 }
