@@ -51,6 +51,9 @@ func helperChild(mode string, args []string) int {
 		defer term.Restore(0, st)
 	}
 	switch mode {
+	case "term":
+		fmt.Printf("TERM=%s", os.Getenv("TERM"))
+		return 0
 	case "burst":
 		// Writes of odd sizes split multi-byte characters and escape
 		// sequences across writes: 7 bytes at first, then 4093.

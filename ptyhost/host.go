@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -215,7 +217,11 @@ func (h *Host) startOnPTY(cols, rows int) (*os.File, error) {
 		ptmx.Close()
 		return nil, err
 	}
-	if h.child, err = startChild(h.cfg, tty); err != nil {
+	cfg := h.cfg
+	if cfg.Headless {
+		cfg.Env = headlessTerm(cfg.Env)
+	}
+	if h.child, err = startChild(cfg, tty); err != nil {
 		ptmx.Close()
 		return nil, err
 	}
@@ -454,3 +460,27 @@ func checkExecutable(path string) error {
 type writerFunc func(p []byte)
 
 func (f writerFunc) Write(p []byte) (int, error) { f(p); return len(p), nil }
+
+// headlessTerm is env for a child that draws only on the emulated screen.
+// A TERM that has Claude draw without colours or in ASCII (none, dumb,
+// linux) would describe a terminal nobody sees, and Claude's forms could
+// not be read: the child is told xterm-256color, what the emulator is.
+// Any other TERM is the person's choice and is kept.
+func headlessTerm(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	term := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "TERM="); ok {
+			term = v
+		}
+	}
+	switch term {
+	case "", "dumb", "linux", "unknown":
+	default:
+		return env
+	}
+	out := slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, "TERM=") })
+	return append(out, "TERM=xterm-256color")
+}

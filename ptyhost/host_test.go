@@ -643,3 +643,29 @@ func TestPassthroughReportCut(t *testing.T) {
 	ptmx.Write([]byte("quit\r"))
 	waitDone(t, h)
 }
+
+// TestHeadlessTerm: headless, the child draws only on the emulated screen:
+// a TERM that would have Claude draw without colours or in ASCII (none,
+// dumb, linux) becomes xterm-256color, what the emulator is; another TERM
+// is the person's and is kept.
+func TestHeadlessTerm(t *testing.T) {
+	for _, tc := range []struct{ env, want string }{
+		{"", "xterm-256color"},
+		{"TERM=dumb", "xterm-256color"},
+		{"TERM=linux", "xterm-256color"},
+		{"TERM=xterm-kitty", "xterm-kitty"},
+	} {
+		cfg := helperConfig(t, "term")
+		env := slices.DeleteFunc(cfg.Env, func(kv string) bool { return strings.HasPrefix(kv, "TERM=") })
+		if tc.env != "" {
+			env = append(env, tc.env)
+		}
+		cfg.Env = env
+		h := startHost(t, cfg)
+		waitDone(t, h)
+		<-h.outDone
+		if got := strings.TrimSpace(h.Screen().Snapshot().Text()); got != "TERM="+tc.want {
+			t.Errorf("%q: the child saw %q, want TERM=%s", tc.env, got, tc.want)
+		}
+	}
+}
