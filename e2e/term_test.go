@@ -9,20 +9,21 @@ import (
 )
 
 // TestHeadlessTerm: a headless run from a shell whose TERM has Claude draw
-// without colours or in ASCII (none, as in CI; dumb; the Linux console's)
-// answers its form all the same: Claude draws on claudewrap's emulator and
-// is told the terminal that is.
+// without colours or in ASCII (none, as in CI; dumb; the Linux console's),
+// or that asks for no colours (NO_COLOR, FORCE_COLOR=0), answers its form
+// all the same: Claude draws on claudewrap's emulator and is told the
+// terminal that is.
 func TestHeadlessTerm(t *testing.T) {
 	forVersions(t, func(t *testing.T, version string) {
-		for _, term := range []string{"", "dumb", "linux"} {
-			t.Run("TERM="+term, func(t *testing.T) {
+		for _, env := range []string{"TERM=", "TERM=dumb", "TERM=linux", "NO_COLOR=1", "FORCE_COLOR=0"} {
+			t.Run(env, func(t *testing.T) {
 				sb := claudetest.New(t, version, "testdata/scenarios/database.yaml")
 				r := runWrapped(t, sb, "version: 1\nrules:\n  - {when: {header: Database}, answer: {select: SQLite}}\n",
-					[]string{"TERM=" + term}, nil, "pick a database")
+					[]string{env}, nil, "pick a database")
 				if r.code != 0 || !r.has("verified") {
 					t.Fatalf("exit %d, want the form answered and verified\n%s", r.code, r)
 				}
-				report("Claude Code %s: headless with TERM=%q: the form answered and verified", version, term)
+				report("Claude Code %s: headless with %s: the form answered and verified", version, env)
 			})
 		}
 	})

@@ -52,7 +52,7 @@ func helperChild(mode string, args []string) int {
 	}
 	switch mode {
 	case "term":
-		fmt.Printf("TERM=%s", os.Getenv("TERM"))
+		fmt.Printf("TERM=%s NO_COLOR=%s FORCE_COLOR=%s", os.Getenv("TERM"), os.Getenv("NO_COLOR"), os.Getenv("FORCE_COLOR"))
 		return 0
 	case "burst":
 		// Writes of odd sizes split multi-byte characters and escape

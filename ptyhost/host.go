@@ -219,7 +219,7 @@ func (h *Host) startOnPTY(cols, rows int) (*os.File, error) {
 	}
 	cfg := h.cfg
 	if cfg.Headless {
-		cfg.Env = headlessTerm(cfg.Env)
+		cfg.Env = headlessEnv(cfg.Env)
 	}
 	if h.child, err = startChild(cfg, tty); err != nil {
 		ptmx.Close()
@@ -461,12 +461,13 @@ type writerFunc func(p []byte)
 
 func (f writerFunc) Write(p []byte) (int, error) { f(p); return len(p), nil }
 
-// headlessTerm is env for a child that draws only on the emulated screen.
-// A TERM that has Claude draw without colours or in ASCII (none, dumb,
-// linux) would describe a terminal nobody sees, and Claude's forms could
-// not be read: the child is told xterm-256color, what the emulator is.
-// Any other TERM is the person's choice and is kept.
-func headlessTerm(env []string) []string {
+// headlessEnv is env for a child that draws only on the emulated screen,
+// which nobody sees but claudewrap. A TERM that has Claude draw without
+// colours or in ASCII (none, dumb, linux), and NO_COLOR or FORCE_COLOR=0,
+// would have it draw for a terminal that is not there, and its forms could
+// not be read: the child is told TERM=xterm-256color, what the emulator is,
+// with colours. Any other TERM is the person's choice and is kept.
+func headlessEnv(env []string) []string {
 	if env == nil {
 		env = os.Environ()
 	}
@@ -476,11 +477,14 @@ func headlessTerm(env []string) []string {
 			term = v
 		}
 	}
+	out := slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		k, v, _ := strings.Cut(kv, "=")
+		return k == "NO_COLOR" || k == "FORCE_COLOR" && (v == "0" || v == "false")
+	})
 	switch term {
 	case "", "dumb", "linux", "unknown":
-	default:
-		return env
+		out = slices.DeleteFunc(out, func(kv string) bool { return strings.HasPrefix(kv, "TERM=") })
+		out = append(out, "TERM=xterm-256color")
 	}
-	out := slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, "TERM=") })
-	return append(out, "TERM=xterm-256color")
+	return out
 }

@@ -646,26 +646,29 @@ func TestPassthroughReportCut(t *testing.T) {
 
 // TestHeadlessTerm: headless, the child draws only on the emulated screen:
 // a TERM that would have Claude draw without colours or in ASCII (none,
-// dumb, linux) becomes xterm-256color, what the emulator is; another TERM
-// is the person's and is kept.
+// dumb, linux) becomes xterm-256color, what the emulator is, and NO_COLOR
+// and FORCE_COLOR=0 go; another TERM is the person's and is kept.
 func TestHeadlessTerm(t *testing.T) {
-	for _, tc := range []struct{ env, want string }{
-		{"", "xterm-256color"},
-		{"TERM=dumb", "xterm-256color"},
-		{"TERM=linux", "xterm-256color"},
-		{"TERM=xterm-kitty", "xterm-kitty"},
+	for _, tc := range []struct {
+		env  []string
+		want string
+	}{
+		{nil, "TERM=xterm-256color NO_COLOR= FORCE_COLOR="},
+		{[]string{"TERM=dumb"}, "TERM=xterm-256color NO_COLOR= FORCE_COLOR="},
+		{[]string{"TERM=linux", "NO_COLOR=1"}, "TERM=xterm-256color NO_COLOR= FORCE_COLOR="},
+		{[]string{"TERM=xterm-kitty", "FORCE_COLOR=0"}, "TERM=xterm-kitty NO_COLOR= FORCE_COLOR="},
+		{[]string{"TERM=xterm", "FORCE_COLOR=3"}, "TERM=xterm NO_COLOR= FORCE_COLOR=3"},
 	} {
 		cfg := helperConfig(t, "term")
-		env := slices.DeleteFunc(cfg.Env, func(kv string) bool { return strings.HasPrefix(kv, "TERM=") })
-		if tc.env != "" {
-			env = append(env, tc.env)
-		}
-		cfg.Env = env
+		env := slices.DeleteFunc(cfg.Env, func(kv string) bool {
+			return strings.HasPrefix(kv, "TERM=") || strings.HasPrefix(kv, "NO_COLOR=") || strings.HasPrefix(kv, "FORCE_COLOR=")
+		})
+		cfg.Env = append(env, tc.env...)
 		h := startHost(t, cfg)
 		waitDone(t, h)
 		<-h.outDone
-		if got := strings.TrimSpace(h.Screen().Snapshot().Text()); got != "TERM="+tc.want {
-			t.Errorf("%q: the child saw %q, want TERM=%s", tc.env, got, tc.want)
+		if got := strings.TrimSpace(h.Screen().Snapshot().Text()); got != tc.want {
+			t.Errorf("%q: the child saw %q, want %q", tc.env, got, tc.want)
 		}
 	}
 }
