@@ -449,6 +449,11 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text
 		done["text"] = text
 	}
 	s.log.Emit("submitted", done)
+	if text == "" && (label == "No" || strings.HasPrefix(label, "No, ")) {
+		// A No picked in Claude's dialog stops its turn, as a cancelled
+		// form does: no Stop hook follows.
+		s.turnInterrupted()
+	}
 	if c != nil {
 		if want, ok := screenOutcome(c, label, text); ok {
 			s.expect(permCheck{tool: c.tool, input: c.input, kind: d.Kind, rule: c.d.Rule, want: want, text: text})

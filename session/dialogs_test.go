@@ -53,6 +53,9 @@ func (c *dialogChild) draw() {
 			b.WriteString(" " + mark + string(rune('1'+i)) + ". " + o + "\r\n")
 		}
 		b.WriteString("\r\n Esc to cancel · Tab to amend\r\n")
+	} else {
+		// Claude waits at its prompt.
+		b.WriteString("\r\n" + strings.Repeat("─", 80) + "\r\n❯ \r\n" + strings.Repeat("─", 80) + "\r\n")
 	}
 	_, _ = c.em.Write([]byte(b.String()))
 }
@@ -204,5 +207,26 @@ func TestDialogTypedBeforeAnswer(t *testing.T) {
 	}
 	if c.Picked() != "No" {
 		t.Errorf("picked %q, want No\n%s", c.Picked(), log)
+	}
+}
+
+// TestDialogNoEndsTurn: a No picked in Claude's dialog stops Claude's
+// turn with no Stop hook after it (plan approval's "Exit plan mode?",
+// a permission prompt): with --exit-after-turn Claude is ended once it
+// waits at its prompt, not left until the idle limit. Before, a headless
+// run waited there for minutes.
+func TestDialogNoEndsTurn(t *testing.T) {
+	set, err := rules.Parse("r.yaml", []byte("version: 1\npermissions:\n  - name: rm\n    when: {tool: Bash}\n    decide: {select: \"No\"}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newDialogChild(bashOptions...)
+	start := time.Now()
+	rep, log := serveDialog(t, c, Config{Permits: &rules.Set{Files: []*rules.File{set}}, ExitAfterTurn: true})
+	if c.Picked() != "No" || rep.Blocked != "" || !rep.Ended {
+		t.Fatalf("want No picked and Claude ended at the end of its turn, got %q, report %+v\n%s", c.Picked(), rep, log)
+	}
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("Claude ended after %v, want as soon as its prompt shows", d)
 	}
 }
