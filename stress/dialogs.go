@@ -154,12 +154,13 @@ func (g *dialogGen) denyMessage() string {
 	return fmt.Sprintf("no %s in this job (%d)", g.pick(dialogWords), g.serial)
 }
 
-// decide draws a rule's decision; asking is allowed only for a call Claude
-// surely asks about, as the last of the session (nobody answers it).
-func (g *dialogGen) decide(last, asks, screenAllow bool) string {
-	list := []string{decideAllow, decideAllow, decideDeny, decideDeny}
-	if screenAllow {
-		list = append(list, decideSession, decideYes, decideNo)
+// decide draws a rule's decision. A No picked in the dialog stops
+// Claude's turn, so it comes last in a session; so does asking, only for a
+// call Claude surely asks about (nobody answers it).
+func (g *dialogGen) decide(last, asks bool) string {
+	list := []string{decideAllow, decideAllow, decideDeny, decideDeny, decideSession, decideYes}
+	if last {
+		list = append(list, decideNo)
 	}
 	if last && asks {
 		list = append(list, decideAsk, decideNone)
@@ -233,7 +234,7 @@ func (g *dialogGen) permission(id string, last bool, files map[string]string) Ca
 		d.Fallible = true
 		c.Classes = append(c.Classes, "webfetch")
 	}
-	d.Decide = g.decide(last, asks, true)
+	d.Decide = g.decide(last, asks)
 	if d.Decide == decideDeny {
 		d.Message = g.denyMessage()
 	}
@@ -262,7 +263,8 @@ func (g *dialogGen) command(n int, c *Case, files map[string]string) (string, bo
 		c.Classes = append(c.Classes, "long-command")
 		return "echo " + g.words(20+g.r.IntN(40)), false
 	case 2:
-		return fmt.Sprintf("mkdir -p out/%s-%d && touch out/%s-%d/%s.txt", g.pick(dialogWords), n, g.pick(dialogWords), n, g.pick(dialogWords)), true
+		sub := fmt.Sprintf("out/%s-%d", g.pick(dialogWords), n)
+		return fmt.Sprintf("mkdir -p %s && touch %s/%s.txt", sub, sub, g.pick(dialogWords)), true
 	case 3:
 		return fmt.Sprintf("echo %s > out-%d.txt", g.words(2+g.r.IntN(30)), n), true
 	case 4:

@@ -51,7 +51,7 @@ func TestGenerateDialogs(t *testing.T) {
 			for _, cl := range c.Classes {
 				classes[cl]++
 			}
-			if (d.Decide == decideAsk || d.Decide == decideNone) && k != len(r.Cases)-1 {
+			if (d.Decide == decideAsk || d.Decide == decideNone || d.Decide == decideNo) && k != len(r.Cases)-1 {
 				t.Errorf("%s: %s before the last call", c.ID, d.Decide)
 			}
 			if strings.Contains(string(mustJSON(t, d)), "@") {

@@ -153,6 +153,13 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 			return nil, err
 		}
 	}
+	// The project is a repository of its own: Claude takes the enclosing
+	// repository's root (the main worktree's, for a worktree) as the
+	// project whose .claude/settings.local.json a "don't ask again"
+	// answer writes, and every later session would read it.
+	if out, err := exec.Command("git", "init", "-q", project).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("git init %s: %v: %s", project, err, out)
+	}
 	s = s.resolved(project, outside)
 	for p, body := range s.Files {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
