@@ -314,11 +314,16 @@ func (s *session) chooseFor(d screen.Dialog) (label, text, why string) {
 	case rules.AllowSession:
 		// "Yes, and don't ask again for …", "Yes, and always allow …",
 		// "Yes, allow … from this project": the first "Yes, …" after plain
-		// "Yes" that does not hand the prompts to auto mode.
+		// "Yes" that does not change Claude's permission mode. With none
+		// (an edit offers only accept-edits mode), plain "Yes": the rule
+		// answers the next prompt alike.
 		for i, o := range d.Options {
-			if i > 0 && strings.HasPrefix(o, "Yes, ") && !strings.Contains(o, "auto mode") {
+			if i > 0 && strings.HasPrefix(o, "Yes, ") && !switchesMode(o) {
 				return o, "", why
 			}
+		}
+		if d.Find("Yes") >= 0 && d.Options[d.Find("Yes")] == "Yes" {
+			return "Yes", "", why
 		}
 	case rules.Allow: // plan approval, which keeps the rules in charge of edits
 		if d.Find("Yes, manually approve edits") >= 0 {
@@ -340,6 +345,15 @@ func (s *session) chooseFor(d screen.Dialog) (label, text, why string) {
 		}
 	}
 	return "", "", ""
+}
+
+// switchesMode reports whether picking option o changes Claude's
+// permission mode ("Yes, and switch to auto mode", "… switch to accept
+// edits … (shift+tab)", the key that cycles the modes): after it Claude
+// stops asking, and the rules' allow, ask and select no longer see its
+// prompts.
+func switchesMode(o string) bool {
+	return strings.Contains(o, "auto mode") || strings.Contains(o, "switch to") || strings.Contains(o, "shift+tab")
 }
 
 // askDialog asks the person on claudewrap's prompt which option of d to

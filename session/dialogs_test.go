@@ -230,3 +230,21 @@ func TestDialogNoEndsTurn(t *testing.T) {
 		t.Errorf("Claude ended after %v, want as soon as its prompt shows", d)
 	}
 }
+
+// TestDialogSessionKeepsMode: allow_session never picks an option that
+// changes Claude's permission mode (an edit's "Yes, and switch to accept
+// edits … (shift+tab)"): after it Claude stops asking, and a later rule
+// that says No is never asked (a random dialog ran an edit its rule
+// refused so). Plain "Yes" is picked instead.
+func TestDialogSessionKeepsMode(t *testing.T) {
+	set, err := rules.Parse("r.yaml", []byte("version: 1\npermissions:\n  - name: edits\n    when: {tool: Bash}\n    decide: allow_session\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newDialogChild("Yes", "Yes, and switch to accept edits (auto-approve file edits) for this session (shift+tab)", "No")
+	go c.exitWhenChosen()
+	rep, log := serveDialog(t, c, Config{Permits: &rules.Set{Files: []*rules.File{set}}})
+	if c.Picked() != "Yes" || rep.Blocked != "" {
+		t.Fatalf("want plain Yes picked, got %q, report %+v\n%s", c.Picked(), rep, log)
+	}
+}
