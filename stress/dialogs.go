@@ -53,8 +53,12 @@ const (
 	outsideDir = "@OUTSIDE@"
 )
 
-// dialogStream sets the dialogs' random stream apart from the forms'.
-const dialogStream = 0x6469616c6f6773
+// dialogStream sets the dialogs' random stream apart from the forms',
+// modeStream the permission modes' apart from the dialogs'.
+const (
+	dialogStream = 0x6469616c6f6773
+	modeStream   = 0x6d6f6465
+)
 
 // GenerateDialogs makes sessions of random dialogs until they hold at
 // least n cases: permission prompts (Bash commands short, long and on
@@ -62,13 +66,15 @@ const dialogStream = 0x6469616c6f6773
 // beside it, WebFetch of random URLs) under random rules, in sessions
 // Claude runs with --permission-mode default, and plan approval
 // (ExitPlanMode with a random plan, with or without a plan file) in
-// sessions run with --permission-mode plan, at random sizes. The same seed
+// sessions run with --permission-mode plan, at random sizes; some sessions
+// of permission prompts run in accept-edits mode, allowed or denied. The same seed
 // and n give the same sessions, named d000, d001…; the forms' sessions
 // are apart.
 func GenerateDialogs(seed uint64, n int) []Session {
 	var out []Session
 	for i, k := 0, 0; k < n; i++ {
-		g := &dialogGen{r: rand.New(rand.NewPCG(seed^dialogStream, uint64(i)))}
+		g := &dialogGen{r: rand.New(rand.NewPCG(seed^dialogStream, uint64(i))),
+			mode: rand.New(rand.NewPCG(seed^modeStream, uint64(i)))}
 		s := g.session(i, n-k)
 		k += len(s.Cases)
 		out = append(out, s)
@@ -77,15 +83,25 @@ func GenerateDialogs(seed uint64, n int) []Session {
 }
 
 type dialogGen struct {
-	r      *rand.Rand
+	r *rand.Rand
+	// mode draws the sessions run in accept-edits mode and their
+	// decisions, apart from r, so that a seed's other dialogs stay what
+	// they were before.
+	mode   *rand.Rand
 	serial int
 }
 
 func (g *dialogGen) pick(list []string) string { return list[g.r.IntN(len(list))] }
 func (g *dialogGen) chance(p float64) bool     { return g.r.Float64() < p }
 
-// planChance is how likely a dialog session is to be plan approval.
-const planChance = 0.3
+// planChance is how likely a dialog session is to be plan approval;
+// acceptEditsChance how likely one of permission prompts is to run in
+// accept-edits mode, where Claude asks about less and a deny must hold all
+// the same.
+const (
+	planChance        = 0.3
+	acceptEditsChance = 0.2
+)
 
 func (g *dialogGen) session(i, left int) Session {
 	s := Session{Name: fmt.Sprintf("d%03d", i), Files: map[string]string{}}
@@ -97,9 +113,23 @@ func (g *dialogGen) session(i, left int) Session {
 		s.Cases = []Case{g.plan(id(0))}
 	} else {
 		s.Mode = "default"
+		if g.mode.Float64() < acceptEditsChance {
+			s.Mode = "acceptEdits"
+		}
 		n := min(left, 1+g.r.IntN(4))
 		for k := 0; k < n; k++ {
-			s.Cases = append(s.Cases, g.permission(id(k), k == n-1, s.Files))
+			c := g.permission(id(k), k == n-1, s.Files)
+			if s.Mode != "default" {
+				// Claude asks about less here: only what holds whether it
+				// asks or not, a deny above all.
+				c.Dialog.Decide, c.Dialog.Message = decideAllow, ""
+				if g.mode.Float64() < 0.6 {
+					c.Dialog.Decide = decideDeny
+					c.Dialog.Message = fmt.Sprintf("not in %s mode (%s)", s.Mode, c.ID)
+				}
+				c.Classes = append(c.Classes, "mode-"+s.Mode)
+			}
+			s.Cases = append(s.Cases, c)
 		}
 	}
 	for k := range s.Cases {

@@ -76,7 +76,7 @@ func TestGenerateDialogs(t *testing.T) {
 	}
 	for _, want := range []string{"plan", "plan-file", "write", "edit", "read-outside", "webfetch", "long-command",
 		"multi-line", "outside", "80-columns", "narrow", "short", "chained",
-		"decide-allow", "decide-allow_session", "decide-deny", "decide-select-yes", "decide-select-no", "decide-ask", "decide-none"} {
+		"mode-acceptEdits", "decide-allow", "decide-allow_session", "decide-deny", "decide-select-yes", "decide-select-no", "decide-ask", "decide-none"} {
 		if classes[want] == 0 {
 			t.Errorf("no dialog of class %s in 200", want)
 		}
