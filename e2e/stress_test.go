@@ -71,10 +71,11 @@ func TestStressSample(t *testing.T) {
 }
 
 // dialogSeed and sampleDialogs fix the random-dialog sample: five sessions
-// with a Bash command denied, a Read beside the folder allowed for the
-// session, plan approval with a plan file approved and denied (at 79 and
-// at 80 columns, where the plan's question wraps), and a Bash command left
-// to a person nobody is (`make stress DIALOGS=n` runs as many as asked).
+// with a Bash command denied and a Read beside the folder allowed in
+// accept-edits mode, plan approval with a plan file approved and denied (at
+// 79 and at 80 columns, where the plan's question wraps), and a Bash
+// command left to a person nobody is (`make stress DIALOGS=n` runs as many
+// as asked).
 const (
 	dialogSeed    = 3
 	sampleDialogs = 6
