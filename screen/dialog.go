@@ -65,15 +65,16 @@ func (d Dialog) Same(o Dialog) bool {
 }
 
 // Find is the index of the option labelled label: equal, or the label
-// followed by more words on the row (a label that wraps, or a hint after
-// it); -1 when there is none, or more than one.
+// followed by more words on the row (a label that wraps, a hint after it,
+// or a clause after a comma: "No, and tell Claude what to do differently");
+// -1 when there is none, or more than one.
 func (d Dialog) Find(label string) int {
 	found := -1
 	for i, o := range d.Options {
 		if o == label {
 			return i
 		}
-		if strings.HasPrefix(o, label+" ") {
+		if strings.HasPrefix(o, label+" ") || strings.HasPrefix(o, label+", ") {
 			if found >= 0 {
 				return -1
 			}
@@ -361,10 +362,15 @@ func numbering(opts []string) bool {
 	return numbered == 0 || numbered == len(opts)
 }
 
-// number reads the "N. " an option starts with.
+// number reads the "N. " an option starts with. 2.1.197 draws a label
+// that wraps with no space after the number ("2.Yes, and don't ask
+// again …"), as forms draw their focused row: "N." then a letter.
 func number(o string) (int, bool) {
 	i := strings.IndexFunc(o, func(r rune) bool { return !unicode.IsDigit(r) })
-	if i <= 0 || !strings.HasPrefix(o[i:], ". ") {
+	if i <= 0 || !strings.HasPrefix(o[i:], ".") {
+		return 0, false
+	}
+	if rest := o[i+1:]; rest == "" || rest[0] != ' ' && !unicode.IsLetter([]rune(rest)[0]) {
 		return 0, false
 	}
 	n, err := strconv.Atoi(o[:i])
@@ -373,7 +379,7 @@ func number(o string) (int, bool) {
 
 func stripNumber(o string) string {
 	if _, ok := number(o); ok {
-		return strings.TrimSpace(o[strings.Index(o, ". ")+2:])
+		return strings.TrimSpace(o[strings.Index(o, ".")+1:])
 	}
 	return o
 }

@@ -67,3 +67,24 @@ func TestDialogWrapped(t *testing.T) {
 		t.Errorf("plan approval at 80 columns: got %s", d)
 	}
 }
+
+// TestDialogFind: an option is found by its label, whole or followed by
+// more words or a clause after a comma (WebFetch's "No, and tell Claude
+// what to do differently (esc)" for a rule's select: "No"); an exact label
+// wins, and two that only start alike find nothing.
+func TestDialogFind(t *testing.T) {
+	fetch := screen.Dialog{Options: []string{"Yes", "Yes, and don't ask again for example.com", "No, and tell Claude what to do differently (esc)"}}
+	plan := screen.Dialog{Options: []string{"Yes, and use auto mode", "Yes, manually approve edits", "Tell Claude what to change"}}
+	for _, tc := range []struct {
+		d     screen.Dialog
+		label string
+		want  int
+	}{
+		{fetch, "No", 2}, {fetch, "Yes", 0}, {fetch, "Yes, and don't ask again for example.com", 1},
+		{plan, "Yes", -1}, {plan, "Tell Claude", 2}, {plan, "Maybe", -1},
+	} {
+		if got := tc.d.Find(tc.label); got != tc.want {
+			t.Errorf("Find(%q) in %q = %d, want %d", tc.label, tc.d.Options, got, tc.want)
+		}
+	}
+}

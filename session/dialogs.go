@@ -49,6 +49,7 @@ type screenChoice struct {
 	input json.RawMessage
 	kind  screen.DialogKind
 	d     rules.PermissionDecision
+	at    time.Time // when Claude asked (its PermissionRequest)
 }
 
 // permission handles a PermissionRequest: the rules decide at once, through
@@ -83,7 +84,7 @@ func (s *session) permission(m hook.Message) {
 	if !d.Matched() {
 		s.log.Emit("decision", events.Fields{"dialog": string(kind), "tool": p.ToolName, "unmatched": "no permission rule matches"})
 		s.mu.Lock()
-		s.choice = &screenChoice{tool: p.ToolName, input: p.Input, kind: kind, d: d} // the person's, if anyone's
+		s.choice = &screenChoice{tool: p.ToolName, input: p.Input, kind: kind, d: d, at: time.Now()} // the person's, if anyone's
 		s.mu.Unlock()
 		reply(nil)
 		return
@@ -124,7 +125,7 @@ func (s *session) permission(m hook.Message) {
 		}
 	default:
 		s.mu.Lock()
-		s.choice = &screenChoice{tool: p.ToolName, input: p.Input, kind: kind, d: d}
+		s.choice = &screenChoice{tool: p.ToolName, input: p.Input, kind: kind, d: d, at: time.Now()}
 		s.mu.Unlock()
 		reply(nil)
 	}
@@ -235,6 +236,12 @@ func (s *session) watchDialogs(ctx context.Context) {
 			return
 		}
 		d, ok := screen.ParseDialog(snap)
+		if !ok && !open && s.cfg.Host.Headless && idle > 0 && now.Sub(changedAt) >= s.startQuiet {
+			if reason := s.unreadDialog(snap, now); reason != "" {
+				s.block(reason, &snap)
+				return
+			}
+		}
 		if !ok || open {
 			cur = nil
 			continue
@@ -283,6 +290,25 @@ func (s *session) watchDialogs(ctx context.Context) {
 			return
 		}
 	}
+}
+
+// unreadDialog is the reason to end a headless run whose screen stands
+// still with Claude's permission dialog drawn where claudewrap cannot read
+// it: Claude asked (a PermissionRequest) startLimit ago or more, no dialog
+// was answered since, and its input box is not on the screen (a dialog
+// takes its place). "" otherwise.
+func (s *session) unreadDialog(snap vt.Snapshot, now time.Time) string {
+	s.mu.Lock()
+	c := s.choice
+	s.mu.Unlock()
+	if c == nil || now.Sub(c.at) < s.startLimit {
+		return ""
+	}
+	if _, prompt := screen.Prompt(snap); prompt {
+		return ""
+	}
+	return fmt.Sprintf("Claude asked for permission for %s %v ago and its screen shows no dialog claudewrap can read (headless)",
+		c.tool, now.Sub(c.at).Round(time.Second))
 }
 
 // feedbackLabel is plan approval's option that takes the person's words

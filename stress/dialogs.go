@@ -336,7 +336,9 @@ func (g *dialogGen) plan(id string) Case {
 			"file_path": `{{match:create your plan at (\S+\.md)}}`, "content": plan}}
 		c.Classes = append(c.Classes, "plan-file")
 	}
-	if g.chance(0.3) {
+	// Without a plan file Claude gives the hooks ExitPlanMode's input
+	// empty: only the plan written to the file can be matched.
+	if g.chance(0.3) && d.Lead != nil {
 		d.When = map[string]any{"input": regexp.QuoteMeta(fmt.Sprintf("Plan %d:", g.serial))}
 	}
 	d.Decide = g.pick([]string{decideAllow, decideAllow, decideDeny, decideDeny, decideAsk, decideNone})
