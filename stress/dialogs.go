@@ -184,16 +184,15 @@ func (g *dialogGen) denyMessage() string {
 	return fmt.Sprintf("no %s in this job (%d)", g.pick(dialogWords), g.serial)
 }
 
-// decide draws a rule's decision. A No picked in the dialog stops
-// Claude's turn, so it comes last in a session; so does asking, only for a
-// call Claude surely asks about (nobody answers it).
+// decide draws a rule's decision. A No picked in the dialog, asking and
+// no rule act only on a dialog Claude shows (a deny holds whether it asks
+// or not), so they are drawn only for a call Claude surely asks about, and
+// last in a session: a No stops Claude's turn, and nobody answers the
+// others.
 func (g *dialogGen) decide(last, asks bool) string {
 	list := []string{decideAllow, decideAllow, decideDeny, decideDeny, decideSession, decideYes}
-	if last {
-		list = append(list, decideNo)
-	}
 	if last && asks {
-		list = append(list, decideAsk, decideNone)
+		list = append(list, decideNo, decideAsk, decideNone)
 	}
 	return g.pick(list)
 }
