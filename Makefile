@@ -113,6 +113,7 @@ bench:
 # make stress [SEED=n] [COUNT=300] [VERSIONS="2.1.332 2.1.197"] [PARALLEL=2] [GENERATION=n: default the newest]
 #             [FULLSCREEN=1: every session fullscreen] [THEME=name: every session in that colour theme] [VIM=1: vim mode on in every session]
 #             [POINTER=1: every session on a terminal fullscreen, the person's pointer moving over it; VERSIONS 2.1.299 and later]
+#             [DIALOGS=n: n random dialogs per version too, permission prompts and plan approval, tallied apart; COUNT=0 for dialogs alone]
 SEED     ?= 0
 COUNT    ?= 300
 VERSIONS ?= $(CLAUDE_VERSIONS)
@@ -123,9 +124,10 @@ FULLSCREEN ?=
 THEME ?=
 VIM ?=
 POINTER ?=
+DIALOGS ?=
 stress:
 	./scripts/install-claude.sh $(VERSIONS)
-	go run ./tools/stress -seed $(SEED) -count $(COUNT) -versions "$(VERSIONS)" -parallel $(PARALLEL) -answer-via $(ANSWER_VIA) \
+	go run ./tools/stress -seed $(SEED) -count $(COUNT) -versions "$(VERSIONS)" -parallel $(PARALLEL) -answer-via $(ANSWER_VIA) $(if $(DIALOGS),-dialogs $(DIALOGS)) \
 		$(if $(GENERATION),-generation $(GENERATION)) $(if $(FULLSCREEN),-fullscreen) $(if $(THEME),-theme $(THEME)) $(if $(VIM),-vim) $(if $(POINTER),-pointer)
 
 demo: build

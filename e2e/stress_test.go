@@ -82,6 +82,46 @@ func TestStressSample(t *testing.T) {
 	}
 }
 
+// dialogSeed and sampleDialogs fix the random-dialog sample: five sessions
+// with a Bash command denied and a Read beside the folder allowed in
+// accept-edits mode, plan approval with a plan file approved and denied (at
+// 79 and at 80 columns, where the plan's question wraps), and a Bash
+// command left to a person nobody is (`make stress DIALOGS=n` runs as many
+// as asked).
+const (
+	dialogSeed    = 3
+	sampleDialogs = 6
+)
+
+// TestStressDialogs answers the random-dialog sample (see
+// stress.GenerateDialogs) on every pinned Claude Code version, judged by
+// the tool_results Claude recorded: the tool ran, was refused with the
+// rule's message, the plan approved, or nothing ran where no rule decides.
+// None may be wrong; at most one may go unanswered, as in TestStressSample.
+func TestStressDialogs(t *testing.T) {
+	bin := claudetest.Claudewrap(t)
+	plan := stress.Plan{Seed: dialogSeed, Sessions: stress.GenerateDialogs(dialogSeed, sampleDialogs)}
+	for _, version := range claudetest.PinnedVersions() {
+		t.Run("claude-"+version, func(t *testing.T) {
+			vs := runOne(t, bin, claudetest.Binary(t, version), version, plan, false)
+			d := stress.Summarize(vs).Dialogs
+			if d == nil {
+				t.Fatal("no dialog was judged")
+			}
+			for _, v := range vs {
+				if v.Outcome == stress.Wrong || v.Outcome == stress.Failed {
+					t.Logf("%s %s %dx%d [%s]: %s (files: %s)", v.Outcome, v.Case, v.Cols, v.Rows, strings.Join(v.Classes, ","), v.Detail, v.Dir)
+				}
+			}
+			if d.Total.Wrong > 0 || d.Total.Failed > 1 || d.Total.Asked < sampleDialogs-1 {
+				t.Errorf("%d dialogs asked, %d right, %d wrong, %d not answered", d.Total.Asked, d.Total.Right, d.Total.Wrong, d.Total.Failed)
+			}
+			report("Claude Code %s: %d random dialogs (seed %d): %d right, %d wrong, %d not answered",
+				version, d.Total.Asked, dialogSeed, d.Total.Right, d.Total.Wrong, d.Total.Failed)
+		})
+	}
+}
+
 // TestTallPage answers the random forms that claudewrap could not answer
 // before, on every pinned version: a page taller than a short screen whose
 // wanted option 1 is above the screen's top, where Claude does not scroll

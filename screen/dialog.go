@@ -33,8 +33,14 @@ type Dialog struct {
 	// Title is the first line under the rule the dialog is drawn below
 	// ("Bash command", "Accessing workspace:", "Exit plan mode?").
 	Title string
-	// Prompt is the line just above the options ("Do you want to proceed?").
+	// Prompt is the text just above the options ("Do you want to
+	// proceed?"); Title and Prompt that Claude wrapped are joined with
+	// single spaces.
 	Prompt string
+	// Header is the first line of a dialog drawn in two parts, above its
+	// detail between dashed rules and the rule over the question: plan
+	// approval's "Ready to code?". "" for the others.
+	Header string
 	// Options are the rows' labels, without their numbers; a label that
 	// wraps is joined with single spaces.
 	Options []string
@@ -63,15 +69,16 @@ func (d Dialog) Same(o Dialog) bool {
 }
 
 // Find is the index of the option labelled label: equal, or the label
-// followed by more words on the row (a label that wraps, or a hint after
-// it); -1 when there is none, or more than one.
+// followed by more words on the row (a label that wraps, a hint after it,
+// or a clause after a comma: "No, and tell Claude what to do differently");
+// -1 when there is none, or more than one.
 func (d Dialog) Find(label string) int {
 	found := -1
 	for i, o := range d.Options {
 		if o == label {
 			return i
 		}
-		if strings.HasPrefix(o, label+" ") {
+		if strings.HasPrefix(o, label+" ") || strings.HasPrefix(o, label+", ") {
 			if found >= 0 {
 				return -1
 			}
@@ -88,6 +95,9 @@ func (d Dialog) String() string {
 		fmt.Fprintf(&b, " / %q", d.Prompt)
 	}
 	b.WriteString("\n")
+	if d.Header != "" {
+		fmt.Fprintf(&b, "  header: %q\n", d.Header)
+	}
 	for i, o := range d.Options {
 		mark := " "
 		if i == d.Focus {
@@ -218,30 +228,130 @@ func ParseDialog(s vt.Snapshot) (Dialog, bool) {
 		return Dialog{}, false
 	}
 	// Above it: the prompt, and the rule the dialog is drawn under.
-	ruleY := -1
+	ruleY, promptY := -1, -1
 	for y := top - 1; y >= 0; y-- {
 		if isRule(ls[y], s.Cols) {
 			ruleY = y
 			break
 		}
-		if d.Prompt == "" && !ls[y].blank() {
-			d.Prompt = strings.TrimSpace(ls[y].text())
+		if promptY < 0 && !ls[y].blank() {
+			promptY = y
 		}
 	}
 	if ruleY < 0 {
 		return Dialog{}, false
 	}
+	if promptY >= 0 {
+		from := promptY
+		for from-1 > ruleY && wrapsInto(ls[from-1], ls[from], s.Cols) {
+			from--
+		}
+		d.Prompt = joinLines(ls[from : promptY+1])
+	}
 	var text []string
 	for y := ruleY + 1; y <= bottom; y++ {
-		t := strings.TrimSpace(ls[y].text())
-		if d.Title == "" && t != "" {
-			d.Title = t
+		if d.Title == "" && !ls[y].blank() {
+			to := y
+			// A title runs past the middle of the screen before it wraps:
+			// a short one over a long path is two lines.
+			for to < top-1 && wrapsInto(ls[to], ls[to+1], s.Cols) && len(ls[to].text()) > s.Cols/2 {
+				to++
+			}
+			d.Title = joinLines(ls[y : to+1])
 		}
 		text = append(text, ls[y].text())
 	}
 	d.Text = strings.Join(text, "\n")
+	d.Header = header(ls, ruleY, s.Cols)
 	d.Kind = dialogKind(d)
 	return d, true
+}
+
+// wrapMargin is the columns at the screen's right edge Claude leaves free
+// when it wraps a dialog's text (its padding and border).
+const wrapMargin = 4
+
+// wrapsInto reports whether b continues a, wrapped there by Claude: both
+// indented alike, and b's first word would not have fitted at a's end near
+// the screen's right edge. A line that ends short of the edge is a line of
+// its own ("Bash command" above its tip).
+func wrapsInto(a, b line, cols int) bool {
+	ai, aEnd := extent(a)
+	bi, bEnd := extent(b)
+	if ai < 0 || bi < 0 || a.x(ai) != b.x(bi) {
+		return false
+	}
+	word := bi
+	for word+1 <= bEnd && b.runes[word+1] != ' ' {
+		word++
+	}
+	width := b.x(word) + 1 - b.x(bi)
+	if word+1 < len(b.runes) {
+		width = b.x(word+1) - b.x(bi)
+	}
+	return a.x(aEnd)+1+1+width > cols-wrapMargin
+}
+
+// extent is the index of l's first and last non-space rune; -1, -1 when
+// it is blank.
+func extent(l line) (first, last int) {
+	first, last = -1, -1
+	for i, r := range l.runes {
+		if r != ' ' {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	return first, last
+}
+
+// joinLines is the text of lines wrapped from one, joined with spaces.
+func joinLines(ls []line) string {
+	parts := make([]string, len(ls))
+	for i, l := range ls {
+		parts[i] = strings.TrimSpace(l.text())
+	}
+	return strings.Join(parts, " ")
+}
+
+// dashRune draws the dashed rules around a tool's detail in a dialog.
+const dashRune = '╌'
+
+// header is the first line of a dialog that begins above the rule at
+// ruleY: plan approval draws its header ("Ready to code?") and the plan
+// between dashed rules above a second rule, over its question. "" when
+// the line above the rule is no dashed rule.
+func header(ls []line, ruleY, cols int) string {
+	y := ruleY - 1
+	for y >= 0 && ls[y].blank() {
+		y--
+	}
+	if y < 0 || !isDashed(ls[y], cols) {
+		return ""
+	}
+	for ; y >= 0; y-- {
+		if isRule(ls[y], cols) {
+			for z := y + 1; z < ruleY; z++ {
+				if !ls[z].blank() {
+					return strings.TrimSpace(ls[z].text())
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// isDashed matches a dashed rule across most of the screen.
+func isDashed(l line, cols int) bool {
+	t := trimSpace(l.runes)
+	for _, r := range t {
+		if r != dashRune {
+			return false
+		}
+	}
+	return len(t) > 0 && len(t)*minRuleFraction >= cols
 }
 
 // numbering accepts options that are all numbered 1, 2, 3… ("1. Yes") or
@@ -259,10 +369,15 @@ func numbering(opts []string) bool {
 	return numbered == 0 || numbered == len(opts)
 }
 
-// number reads the "N. " an option starts with.
+// number reads the "N. " an option starts with. 2.1.197 draws a label
+// that wraps with no space after the number ("2.Yes, and don't ask
+// again …"), as forms draw their focused row: "N." then a letter.
 func number(o string) (int, bool) {
 	i := strings.IndexFunc(o, func(r rune) bool { return !unicode.IsDigit(r) })
-	if i <= 0 || !strings.HasPrefix(o[i:], ". ") {
+	if i <= 0 || !strings.HasPrefix(o[i:], ".") {
+		return 0, false
+	}
+	if rest := o[i+1:]; rest == "" || rest[0] != ' ' && !unicode.IsLetter([]rune(rest)[0]) {
 		return 0, false
 	}
 	n, err := strconv.Atoi(o[:i])
@@ -271,7 +386,7 @@ func number(o string) (int, bool) {
 
 func stripNumber(o string) string {
 	if _, ok := number(o); ok {
-		return strings.TrimSpace(o[strings.Index(o, ". ")+2:])
+		return strings.TrimSpace(o[strings.Index(o, ".")+1:])
 	}
 	return o
 }
@@ -297,10 +412,10 @@ func dialogKind(d Dialog) DialogKind {
 		return BypassDialog
 	case strings.Contains(d.Text, "trust this folder"):
 		return TrustDialog
-	case d.Title == "Exit plan mode?" || d.Title == "Ready to code?" ||
+	case d.Title == "Exit plan mode?" || d.Title == "Ready to code?" || d.Header == "Ready to code?" ||
 		strings.Contains(d.Prompt, "Would you like to proceed?"):
 		return PlanDialog
-	case strings.HasPrefix(d.Prompt, "Do you want to"):
+	case strings.HasPrefix(d.Prompt, "Do you want to") || strings.Contains(d.Prompt, " Do you want to "):
 		return PermissionDialog
 	}
 	return OtherDialog

@@ -53,6 +53,7 @@ type screenChoice struct {
 	input json.RawMessage
 	kind  screen.DialogKind
 	d     rules.PermissionDecision
+	at    time.Time // when Claude asked (its PermissionRequest)
 }
 
 // permission handles a PermissionRequest: the rules decide at once, through
@@ -87,7 +88,7 @@ func (s *session) permission(m hook.Message) {
 	if !d.Matched() {
 		s.log.Emit("decision", events.Fields{"dialog": string(kind), "tool": p.ToolName, "unmatched": "no permission rule matches"})
 		s.mu.Lock()
-		s.choice = &screenChoice{tool: p.ToolName, input: p.Input, kind: kind, d: d} // the person's, if anyone's
+		s.choice = &screenChoice{tool: p.ToolName, input: p.Input, kind: kind, d: d, at: time.Now()} // the person's, if anyone's
 		s.mu.Unlock()
 		reply(nil)
 		return
@@ -128,7 +129,7 @@ func (s *session) permission(m hook.Message) {
 		}
 	default:
 		s.mu.Lock()
-		s.choice = &screenChoice{tool: p.ToolName, input: p.Input, kind: kind, d: d}
+		s.choice = &screenChoice{tool: p.ToolName, input: p.Input, kind: kind, d: d, at: time.Now()}
 		s.mu.Unlock()
 		reply(nil)
 	}
@@ -245,6 +246,12 @@ func (s *session) watchDialogs(ctx context.Context) {
 			return
 		}
 		d, ok := screen.ParseDialog(snap)
+		if !ok && !open && s.cfg.Host.Headless && idle > 0 && now.Sub(changedAt) >= s.startQuiet {
+			if reason := s.unreadDialog(snap, now); reason != "" {
+				s.block(reason, &snap)
+				return
+			}
+		}
 		if !ok || open {
 			cur = nil
 			continue
@@ -295,6 +302,25 @@ func (s *session) watchDialogs(ctx context.Context) {
 	}
 }
 
+// unreadDialog is the reason to end a headless run whose screen stands
+// still with Claude's permission dialog drawn where claudewrap cannot read
+// it: Claude asked (a PermissionRequest) startLimit ago or more, no dialog
+// was answered since, and its input box is not on the screen (a dialog
+// takes its place). "" otherwise.
+func (s *session) unreadDialog(snap vt.Snapshot, now time.Time) string {
+	s.mu.Lock()
+	c := s.choice
+	s.mu.Unlock()
+	if c == nil || now.Sub(c.at) < s.startLimit {
+		return ""
+	}
+	if _, prompt := screen.Prompt(snap); prompt {
+		return ""
+	}
+	return fmt.Sprintf("Claude asked for permission for %s %v ago and its screen shows no dialog claudewrap can read (headless)",
+		c.tool, now.Sub(c.at).Round(time.Second))
+}
+
 // feedbackLabel is plan approval's option that takes the person's words
 // ("Ready to code?" with a plan file, every pinned version).
 const feedbackLabel = "Tell Claude what to change"
@@ -335,11 +361,16 @@ func (s *session) chooseFor(d screen.Dialog) (label, text, why string) {
 	case rules.AllowSession:
 		// "Yes, and don't ask again for …", "Yes, and always allow …",
 		// "Yes, allow … from this project": the first "Yes, …" after plain
-		// "Yes" that does not hand the prompts to auto mode.
+		// "Yes" that does not change Claude's permission mode. With none
+		// (an edit offers only accept-edits mode), plain "Yes": the rule
+		// answers the next prompt alike.
 		for i, o := range d.Options {
-			if i > 0 && strings.HasPrefix(o, "Yes, ") && !strings.Contains(o, "auto mode") {
+			if i > 0 && strings.HasPrefix(o, "Yes, ") && !switchesMode(o) {
 				return o, "", why
 			}
+		}
+		if d.Find("Yes") >= 0 && d.Options[d.Find("Yes")] == "Yes" {
+			return "Yes", "", why
 		}
 	case rules.Allow: // plan approval, which keeps the rules in charge of edits
 		if d.Find("Yes, manually approve edits") >= 0 {
@@ -361,6 +392,15 @@ func (s *session) chooseFor(d screen.Dialog) (label, text, why string) {
 		}
 	}
 	return "", "", ""
+}
+
+// switchesMode reports whether picking option o changes Claude's
+// permission mode ("Yes, and switch to auto mode", "… switch to accept
+// edits … (shift+tab)", the key that cycles the modes): after it Claude
+// stops asking, and the rules' allow, ask and select no longer see its
+// prompts.
+func switchesMode(o string) bool {
+	return strings.Contains(o, "auto mode") || strings.Contains(o, "switch to") || strings.Contains(o, "shift+tab")
 }
 
 // askDialog asks the person on claudewrap's prompt which option of d to
@@ -475,6 +515,11 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text
 		done["text"] = text
 	}
 	s.log.Emit("submitted", done)
+	if text == "" && (label == "No" || strings.HasPrefix(label, "No, ")) {
+		// A No picked in Claude's dialog stops its turn, as a cancelled
+		// form does: no Stop hook follows.
+		s.turnInterrupted()
+	}
 	if c != nil {
 		if want, ok := screenOutcome(c, label, text); ok {
 			s.expect(permCheck{tool: c.tool, input: c.input, kind: d.Kind, rule: c.d.Rule, want: want, text: text})

@@ -79,6 +79,9 @@ func (c *dialogChild) draw() {
 			b.WriteString(" " + mark + o + "\r\n")
 		}
 		b.WriteString(c.footer)
+	} else {
+		// Claude waits at its prompt.
+		b.WriteString("\r\n" + strings.Repeat("─", 80) + "\r\n❯ \r\n" + strings.Repeat("─", 80) + "\r\n")
 	}
 	_, _ = c.em.Write([]byte(b.String()))
 }
@@ -318,4 +321,43 @@ func logged(log *testkit.SyncBuffer, name string, fields ...string) bool {
 		}
 	}
 	return false
+}
+
+// TestDialogNoEndsTurn: a No picked in Claude's dialog stops Claude's
+// turn with no Stop hook after it (plan approval's "Exit plan mode?",
+// a permission prompt): with --exit-after-turn Claude is ended once it
+// waits at its prompt, not left until the idle limit. Before, a headless
+// run waited there for minutes.
+func TestDialogNoEndsTurn(t *testing.T) {
+	set, err := rules.Parse("r.yaml", []byte("version: 1\npermissions:\n  - name: rm\n    when: {tool: Bash}\n    decide: {select: \"No\"}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newDialogChild(bashOptions...)
+	start := time.Now()
+	rep, log := serveDialog(t, c, Config{Permits: &rules.Set{Files: []*rules.File{set}}, ExitAfterTurn: true})
+	if c.Picked() != "No" || rep.Blocked != "" || !rep.Ended {
+		t.Fatalf("want No picked and Claude ended at the end of its turn, got %q, report %+v\n%s", c.Picked(), rep, log)
+	}
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("Claude ended after %v, want as soon as its prompt shows", d)
+	}
+}
+
+// TestDialogSessionKeepsMode: allow_session never picks an option that
+// changes Claude's permission mode (an edit's "Yes, and switch to accept
+// edits … (shift+tab)"): after it Claude stops asking, and a later rule
+// that says No is never asked (a random dialog ran an edit its rule
+// refused so). Plain "Yes" is picked instead.
+func TestDialogSessionKeepsMode(t *testing.T) {
+	set, err := rules.Parse("r.yaml", []byte("version: 1\npermissions:\n  - name: edits\n    when: {tool: Bash}\n    decide: allow_session\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newDialogChild("Yes", "Yes, and switch to accept edits (auto-approve file edits) for this session (shift+tab)", "No")
+	go c.exitWhenChosen()
+	rep, log := serveDialog(t, c, Config{Permits: &rules.Set{Files: []*rules.File{set}}})
+	if c.Picked() != "Yes" || rep.Blocked != "" {
+		t.Fatalf("want plain Yes picked, got %q, report %+v\n%s", c.Picked(), rep, log)
+	}
 }

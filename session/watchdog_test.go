@@ -119,3 +119,44 @@ func TestWatchdogs(t *testing.T) {
 		})
 	}
 }
+
+// TestWatchdogUnreadDialog: Claude asked for permission (a
+// PermissionRequest a rule leaves to the screen) and its still screen
+// shows neither a dialog claudewrap can read nor its input box: a headless
+// run is ended, blocked, not left until the idle limit (a dialog 2.1.197
+// drew with "2.Yes" kept a random-dialog run alive for minutes). With its
+// input box on the screen (the request went away unseen), it is not.
+func TestWatchdogUnreadDialog(t *testing.T) {
+	const life = 2 * time.Second
+	rule := strings.Repeat("─", 80)
+	for _, tc := range []struct {
+		name, screen, blocked string
+	}{
+		{"unread", rule + "\r\n Bash command\r\n\r\n Do you want to proceed?\r\n ❯ 1.Yes\r\n", "no dialog claudewrap can read"},
+		{"at the prompt", rule + "\r\n❯ \r\n" + rule + "\r\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			log := &testkit.SyncBuffer{}
+			s := newSession(Config{Log: events.New(log), Host: ptyhost.Config{Headless: true, Cols: 80, Rows: 20}})
+			s.startLimit, s.startQuiet = 300*time.Millisecond, 100*time.Millisecond
+			c := newIdleChild(life, nil)
+			_, _ = c.em.Write([]byte("\x1b[2J\x1b[H● Bash(rm -rf build)\r\n\r\n" + tc.screen))
+			msgs := make(chan hook.Message, 2)
+			msgs <- hook.Message{Payload: &hook.Payload{HookEventName: hook.SessionStart, SessionID: "s1", Source: "startup"}}
+			msgs <- hook.Message{Payload: &hook.Payload{HookEventName: hook.PermissionRequest, ToolName: "Bash", SessionID: "s1"}}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			begun := time.Now()
+			rep, err := s.serve(ctx, c, c, msgs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch took := time.Since(begun); {
+			case tc.blocked == "" && (rep.Blocked != "" || took < life):
+				t.Errorf("ended after %v (blocked: %q); want the child to live its %v\n%s", took, rep.Blocked, life, log)
+			case tc.blocked != "" && (!strings.Contains(rep.Blocked, tc.blocked) || took >= life):
+				t.Errorf("blocked %q after %v, want %q before %v\n%s", rep.Blocked, took, tc.blocked, life, log)
+			}
+		})
+	}
+}

@@ -47,6 +47,9 @@ type Verdict struct {
 	// Replied counts the replies to Claude's terminal queries the terminal
 	// wrote while the form was open (see Session.Replies).
 	Replied int `json:"replied,omitempty"`
+	// Dialog: the case is a permission prompt or plan approval, tallied
+	// apart from the forms.
+	Dialog bool `json:"dialog,omitempty"`
 }
 
 // chatNotSent is the judgement on a form chatted whose message never came.

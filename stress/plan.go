@@ -57,6 +57,10 @@ type Case struct {
 	// one try to the next; only in a session run on a terminal, and never
 	// with --answer-via hook, which presses no key.
 	Resizes []Resize `json:",omitempty"`
+	// Dialog, when set, makes the case a permission prompt or plan
+	// approval instead of a form (GenerateDialogs): Questions and Answers
+	// are empty.
+	Dialog *Dialog `json:",omitempty"`
 	// Person, when set, is the person at the terminal pressing a key while
 	// the form is answered (generation Person): claudewrap must hand the
 	// form over, and what Claude records must be claudewrap's answer or
@@ -120,6 +124,13 @@ type Session struct {
 	// the rows (Plan.AllPointer, stress's -pointer; class "pointer"). Not
 	// drawn by any generation.
 	Pointer bool `json:",omitempty"`
+	// Mode, when set, is the permission mode Claude starts in
+	// (--permission-mode): "default" for permission prompts, "plan" for
+	// plan approval (GenerateDialogs).
+	Mode string `json:",omitempty"`
+	// Files are written before the session starts, path to content, the
+	// paths holding the project's or the folder beside it's placeholder.
+	Files map[string]string `json:",omitempty"`
 }
 
 // Plan is everything one seed generates.
@@ -128,11 +139,28 @@ type Plan struct {
 	Sessions []Session
 }
 
-// Forms returns the number of cases in the plan.
+// Forms returns the number of forms in the plan.
 func (p Plan) Forms() int {
 	n := 0
 	for _, s := range p.Sessions {
-		n += len(s.Cases)
+		for _, c := range s.Cases {
+			if c.Dialog == nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// Dialogs returns the number of dialog cases in the plan.
+func (p Plan) Dialogs() int {
+	n := 0
+	for _, s := range p.Sessions {
+		for _, c := range s.Cases {
+			if c.Dialog != nil {
+				n++
+			}
+		}
 	}
 	return n
 }

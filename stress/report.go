@@ -55,10 +55,30 @@ type Summary struct {
 	ByClass   map[string]map[string]*Tally // class -> version -> tally
 	Total     Tally
 	NotAsked  int
+	// Dialogs tallies the dialog cases (Verdict.Dialog) apart from the
+	// forms; nil when there were none.
+	Dialogs *Summary
 }
 
-// Summarize tallies verdicts.
+// Summarize tallies verdicts, the forms' and the dialogs' apart.
 func Summarize(vs []Verdict) Summary {
+	var forms, dialogs []Verdict
+	for _, v := range vs {
+		if v.Dialog {
+			dialogs = append(dialogs, v)
+		} else {
+			forms = append(forms, v)
+		}
+	}
+	s := summarize(forms)
+	if len(dialogs) > 0 {
+		d := summarize(dialogs)
+		s.Dialogs = &d
+	}
+	return s
+}
+
+func summarize(vs []Verdict) Summary {
 	s := Summary{ByVersion: map[string]*Tally{}, ByClass: map[string]map[string]*Tally{}}
 	for _, v := range vs {
 		if v.Outcome == NotAsked {
@@ -88,8 +108,22 @@ func Summarize(vs []Verdict) Summary {
 
 // Markdown writes the summary as two tables: per version, and per class
 // and version (right/asked); between them, when there were any, a line
-// counting the resizes that landed while a form was open.
+// counting the resizes that landed while a form was open. The dialogs'
+// tables follow the forms', under a line of their own.
 func (s Summary) Markdown(w io.Writer) {
+	if s.Total.Asked > 0 || s.Dialogs == nil {
+		s.markdown(w, "forms")
+	}
+	if s.Dialogs != nil {
+		if s.Total.Asked > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "Dialogs (permission prompts and plan approval), judged by what Claude recorded:\n\n")
+		s.Dialogs.markdown(w, "dialogs")
+	}
+}
+
+func (s Summary) markdown(w io.Writer, what string) {
 	// The column of forms left to the person shows only when there are some.
 	theirs := s.Total.Theirs > 0
 	row := func(name string, t *Tally) {
@@ -100,9 +134,9 @@ func (s Summary) Markdown(w io.Writer) {
 		fmt.Fprintf(w, " %.1f %% |\n", t.Answered())
 	}
 	if theirs {
-		fmt.Fprintf(w, "| Claude Code | forms asked | right | wrong | not answered | left to the person, who typed | answered |\n|---|---|---|---|---|---|---|\n")
+		fmt.Fprintf(w, "| Claude Code | %s asked | right | wrong | not answered | left to the person, who typed | answered |\n|---|---|---|---|---|---|---|\n", what)
 	} else {
-		fmt.Fprintf(w, "| Claude Code | forms asked | right | wrong | not answered | answered |\n|---|---|---|---|---|---|\n")
+		fmt.Fprintf(w, "| Claude Code | %s asked | right | wrong | not answered | answered |\n|---|---|---|---|---|---|\n", what)
 	}
 	for _, v := range s.Versions {
 		row(v, s.ByVersion[v])

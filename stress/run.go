@@ -142,6 +142,33 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	if err != nil {
 		return nil, err
 	}
+	dir := filepath.Join(cfg.Dir, version, s.Name)
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, err
+	}
+	home, project, state := filepath.Join(dir, "home"), filepath.Join(dir, "project"), filepath.Join(dir, "state")
+	outside := filepath.Join(dir, "outside")
+	for _, d := range []string{home, project, state, outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	// The project is a repository of its own: Claude takes the enclosing
+	// repository's root (the main worktree's, for a worktree) as the
+	// project whose .claude/settings.local.json a "don't ask again"
+	// answer writes, and every later session would read it.
+	if out, err := exec.Command("git", "init", "-q", project).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("git init %s: %v: %s", project, err, out)
+	}
+	s = s.resolved(project, outside)
+	for p, body := range s.Files {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			return nil, err
+		}
+	}
 	sc, err := s.Scenario()
 	if err != nil {
 		return nil, err
@@ -149,16 +176,6 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	rulesYAML, err := s.Rules()
 	if err != nil {
 		return nil, err
-	}
-	dir := filepath.Join(cfg.Dir, version, s.Name)
-	if err := os.RemoveAll(dir); err != nil {
-		return nil, err
-	}
-	home, project, state := filepath.Join(dir, "home"), filepath.Join(dir, "project"), filepath.Join(dir, "state")
-	for _, d := range []string{home, project, state} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, err
-		}
 	}
 	if err := claudetest.Seed(home, project); err != nil {
 		return nil, err
@@ -201,7 +218,11 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	if cfg.AnswerVia != "" {
 		args = append(args, "--answer-via", cfg.AnswerVia)
 	}
-	cmd := exec.CommandContext(rctx, cfg.Claudewrap, append(args, "--", s.Prompt)...)
+	args = append(args, "--")
+	if s.Mode != "" {
+		args = append(args, "--permission-mode", s.Mode)
+	}
+	cmd := exec.CommandContext(rctx, cfg.Claudewrap, append(args, s.Prompt)...)
 	cmd.Env = append(claudetest.Env(home, api.URL()), "XDG_STATE_HOME="+state)
 	cmd.Dir = project
 	var stderr bytes.Buffer
@@ -298,6 +319,7 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 			}
 		}
 		res, ok := results[c.ID]
+		v.Dialog = c.Dialog != nil
 		switch {
 		case !asked && k == 0:
 			// The prompt always brings the first form: not seeing it is
@@ -305,6 +327,21 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 			v.Outcome, v.Detail = Failed, "the first form was never asked; "+note
 		case !asked:
 			v.Outcome, v.Detail = NotAsked, "an earlier form ended the session"
+		case c.Dialog != nil && !ok:
+			v.Outcome, v.Detail = judgeDialog(c, nil, !timedOut)
+			if v.Outcome != Right {
+				v.Detail += "; " + note
+			}
+		case c.Dialog != nil:
+			v.Outcome, v.Detail = judgeDialog(c, &res, !timedOut)
+			v.ToolResult, v.IsError = res.Content, res.IsError
+			if v.Outcome == Right && timedOut && k == len(s.Cases)-1 {
+				// A headless run must end by itself after its last dialog.
+				v.Outcome, v.Detail = Failed, "recorded as intended, but the run did not end by itself"
+			}
+			if v.Outcome != Right {
+				v.Detail += "; " + note
+			}
 		case !ok:
 			v.Outcome, v.Detail = judge(c, nil, later)
 			v.Detail += "; " + note

@@ -26,6 +26,11 @@ func (s Session) Scenario() (*fakeapi.Scenario, error) {
 			group = s.Cases[k : k+len(group)+1]
 		}
 		k += len(group)
+		if lead := group[0].lead(); lead != nil {
+			sc.Rules = append(sc.Rules, fakeapi.Rule{Name: group[0].ID + " lead", When: when,
+				Reply: []fakeapi.Block{{Type: "text", Text: "First the groundwork."}, *lead}})
+			when = fakeapi.Match{ToolResultFor: lead.ID}
+		}
 		var blocks []fakeapi.Block
 		var ids []string
 		for _, c := range group {
@@ -76,6 +81,9 @@ func askedBy(reply, id string) bool {
 }
 
 func (c Case) toolUse() (fakeapi.Block, error) {
+	if c.Dialog != nil {
+		return fakeapi.Block{Type: "tool_use", ID: c.ID, Name: c.Dialog.Tool, Input: c.Dialog.Input}, nil
+	}
 	raw, err := json.Marshal(map[string]any{"questions": c.Questions})
 	if err != nil {
 		return fakeapi.Block{}, err
@@ -89,9 +97,10 @@ func (c Case) toolUse() (fakeapi.Block, error) {
 
 // rulesFile is claudewrap's rules format, as far as the harness writes it.
 type rulesFile struct {
-	Version  int        `yaml:"version"`
-	Defaults ruleDefs   `yaml:"defaults"`
-	Rules    []ruleYAML `yaml:"rules"`
+	Version     int              `yaml:"version"`
+	Defaults    ruleDefs         `yaml:"defaults"`
+	Rules       []ruleYAML       `yaml:"rules"`
+	Permissions []permissionYAML `yaml:"permissions,omitempty"`
 }
 
 type ruleDefs struct {
@@ -110,6 +119,10 @@ type ruleYAML struct {
 func (s Session) Rules() ([]byte, error) {
 	f := rulesFile{Version: 1, Defaults: ruleDefs{OnUnmatched: "fail"}}
 	for _, c := range s.Cases {
+		if c.Dialog != nil {
+			f.Permissions = append(f.Permissions, c.Dialog.rules(c.ID)...)
+			continue
+		}
 		for i, q := range c.Questions {
 			r := ruleYAML{
 				Name: fmt.Sprintf("%s q%d", c.ID, i+1),

@@ -5,6 +5,7 @@
 //	go run ./tools/stress -count 300                  # a new random seed, every pinned version
 //	go run ./tools/stress -seed 42 -count 20 -versions 2.1.330
 //	go run ./tools/stress -seed 42 -count 20 -only NAME  # one session again
+//	go run ./tools/stress -count 0 -dialogs 100 -parallel 1  # random dialogs alone
 //
 // `make stress` runs it with SEED, COUNT and VERSIONS. The seed is printed
 // first: run it again with -seed to repeat the very same forms. Sessions
@@ -39,6 +40,7 @@ import (
 func main() {
 	seed := flag.Uint64("seed", 0, "random seed (0: pick one and print it)")
 	count := flag.Int("count", 300, "forms per version")
+	dialogs := flag.Int("dialogs", 0, "random dialogs per version too: permission prompts under random rules and plan approval (sessions d000…), tallied apart")
 	versions := flag.String("versions", strings.Join(claudetest.PinnedVersions(), " "), "Claude Code versions, space- or comma-separated")
 	parallel := flag.Int("parallel", 2, "sessions at once (each is a Claude Code process)")
 	out := flag.String("out", ".cache/stress", "folder for the sessions' files")
@@ -54,7 +56,7 @@ func main() {
 	theme := flag.String("theme", "", "have Claude draw every session in this colour `theme` ("+strings.Join(claudetest.Themes, ", ")+"), not only those the generator draws so")
 	flag.Parse()
 	draws := draws{fullscreen: *fullscreen, theme: *theme, vim: *vim, pointer: *pointer}
-	if err := run(*seed, *count, strings.Fields(strings.ReplaceAll(*versions, ",", " ")), *parallel, *out, *keep, *minPct, *md, *only, *via, stress.Generation(*gen), draws); err != nil {
+	if err := run(*seed, *count, *dialogs, strings.Fields(strings.ReplaceAll(*versions, ",", " ")), *parallel, *out, *keep, *minPct, *md, *only, *via, stress.Generation(*gen), draws); err != nil {
 		fmt.Fprintln(os.Stderr, "stress:", err)
 		os.Exit(1)
 	}
@@ -69,7 +71,7 @@ type draws struct {
 	pointer    bool
 }
 
-func run(seed uint64, count int, versions []string, parallel int, out string, keep bool, minPct float64, md, only, via string, gen stress.Generation, all draws) error {
+func run(seed uint64, count, dialogs int, versions []string, parallel int, out string, keep bool, minPct float64, md, only, via string, gen stress.Generation, all draws) error {
 	fullscreen, theme, vim := all.fullscreen, all.theme, all.vim
 	if gen < stress.Plain || gen > stress.Latest {
 		return fmt.Errorf("-generation %d: want %d to %d", gen, stress.Plain, stress.Latest)
@@ -113,6 +115,7 @@ func run(seed uint64, count int, versions []string, parallel int, out string, ke
 		return fmt.Errorf("build claudewrap (run from the repository root): %w", err)
 	}
 	plan := stress.GenerateWith(seed, count, gen)
+	plan.Sessions = append(plan.Sessions, stress.GenerateDialogs(seed, dialogs)...)
 	if fullscreen {
 		plan.AllFullscreen()
 	}
@@ -137,6 +140,9 @@ func run(seed uint64, count int, versions []string, parallel int, out string, ke
 	}
 	plan.Sessions = keepSessions
 	cmdline := fmt.Sprintf("go run ./tools/stress -seed %d -count %d -versions '%s'", seed, count, strings.Join(versions, " "))
+	if dialogs > 0 {
+		cmdline += fmt.Sprintf(" -dialogs %d", dialogs)
+	}
 	if only != "*" {
 		cmdline += fmt.Sprintf(" -only '%s'", only)
 	}
@@ -156,8 +162,8 @@ func run(seed uint64, count int, versions []string, parallel int, out string, ke
 		cmdline += " -pointer"
 	}
 	cmdline += fmt.Sprintf(" -generation %d", gen) // a later generation gives the seed other forms
-	fmt.Printf("seed %d: %d forms in %d sessions, on Claude Code %s\n  repeat with: %s\n",
-		seed, plan.Forms(), len(plan.Sessions), strings.Join(versions, ", "), cmdline)
+	fmt.Printf("seed %d: %d forms and %d dialogs in %d sessions, on Claude Code %s\n  repeat with: %s\n",
+		seed, plan.Forms(), plan.Dialogs(), len(plan.Sessions), strings.Join(versions, ", "), cmdline)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -202,10 +208,18 @@ func run(seed uint64, count int, versions []string, parallel int, out string, ke
 	if runErr != nil {
 		return runErr
 	}
+	if d := sum.Dialogs; d != nil {
+		switch {
+		case d.Total.Wrong > 0:
+			return fmt.Errorf("%d dialogs answered wrong", d.Total.Wrong)
+		case d.Total.Answered() < minPct:
+			return fmt.Errorf("%.1f %% of the dialogs answered, want at least %.1f %%", d.Total.Answered(), minPct)
+		}
+	}
 	switch {
 	case sum.Total.Wrong > 0:
 		return fmt.Errorf("%d wrong answers", sum.Total.Wrong)
-	case sum.Total.Answered() < minPct:
+	case sum.Total.Asked > 0 && sum.Total.Answered() < minPct:
 		return fmt.Errorf("%.1f %% answered, want at least %.1f %%", sum.Total.Answered(), minPct)
 	}
 	return nil
