@@ -51,6 +51,22 @@ func (s *session) elicitation(m hook.Message) {
 	if d.Rule != "" {
 		dec["rule"], dec["file"] = d.Rule, fmt.Sprintf("%s:%d", d.File, d.Line)
 	}
+	if d.Matched() && s.cfg.DryRun {
+		// Decided and said, as a dry run does, but not given: the form is
+		// drawn for the person, and headless nobody can answer it.
+		dec["action"], dec["dry_run"] = string(d.Action), true
+		if d.Action == rules.Accept {
+			dec["content"] = d.Content
+		}
+		s.log.Emit("decision", dec)
+		reply(nil)
+		if s.cfg.Host.Headless {
+			s.endDryRun()
+			return
+		}
+		s.log.Emit("handed_over", events.Fields{"elicitation": p.MCPServerName, "reason": "dry run: it is yours on Claude's screen"})
+		return
+	}
 	if d.Matched() {
 		dec["action"], dec["via"] = string(d.Action), "hook"
 		if d.Action == rules.Accept {

@@ -231,3 +231,21 @@ func TestElicitOnScreenNoHook(t *testing.T) {
 		t.Errorf("report %+v\n%s", rep, log)
 	}
 }
+
+// TestElicitDryRun: a dry run decides an MCP server's form and says so, but
+// gives nothing through the hook; headless, nobody can answer it then.
+func TestElicitDryRun(t *testing.T) {
+	t.Parallel()
+	c := newElicitChild(t)
+	set := permits(t, "version: 1\nelicitations: [{name: no, when: {server: demo}, answer: decline}]\n")
+	r := serveElicit(t, c, Config{Elicits: set, Host: hostHeadless, DryRun: true})
+	if out := r.elicit(t, "Which environment should I deploy to?"); out != nil {
+		t.Errorf("a dry run replied %s", out)
+	}
+	rep := r.result(t, c)
+	log := r.log.String()
+	if !strings.Contains(log, `"dry_run":true`) || !strings.Contains(log, `"action":"decline"`) || rep.Blocked != DryRunReason ||
+		strings.Contains(log, `"submitted"`) {
+		t.Errorf("report %+v\n%s", rep, log)
+	}
+}
