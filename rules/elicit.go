@@ -57,17 +57,6 @@ type Value struct {
 	List []string
 }
 
-func (p *parser) elicitations(n *yaml.Node) {
-	if n.Kind != yaml.SequenceNode {
-		p.errorf(n, "elicitations must be a list, not %s", kind(n))
-		return
-	}
-	names := map[string]int{}
-	for _, e := range n.Content {
-		p.unique(e, "elicitation", p.elicitation(e), names)
-	}
-}
-
 // elicitation parses one elicitation rule and returns the name it was
 // given ("" for none).
 func (p *parser) elicitation(n *yaml.Node) string {

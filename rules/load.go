@@ -291,8 +291,8 @@ func (p *parser) top(n *yaml.Node) {
 			p.file.Version = 1
 		},
 		"defaults":     func(k, v *yaml.Node) { p.defaults(v) },
-		"permissions":  func(k, v *yaml.Node) { p.permissions(v) },
-		"elicitations": func(k, v *yaml.Node) { p.elicitations(v) },
+		"permissions":  func(k, v *yaml.Node) { p.entries(v, "permissions", "permission", p.permission) },
+		"elicitations": func(k, v *yaml.Node) { p.entries(v, "elicitations", "elicitation", p.elicitation) },
 		"dialogs": func(k, v *yaml.Node) {
 			p.fields(v, "dialogs", map[string]func(k, v *yaml.Node){
 				"trust": func(k, v *yaml.Node) {
@@ -316,16 +316,7 @@ func (p *parser) top(n *yaml.Node) {
 				},
 			})
 		},
-		"rules": func(k, v *yaml.Node) {
-			if v.Kind != yaml.SequenceNode {
-				p.errorf(v, "rules must be a list, not %s", kind(v))
-				return
-			}
-			names := map[string]int{}
-			for _, r := range v.Content {
-				p.unique(r, "rule", p.rule(r), names)
-			}
-		},
+		"rules": func(k, v *yaml.Node) { p.entries(v, "rules", "rule", p.rule) },
 	})
 	if ok && !sawVersion {
 		p.errorf(n, "missing version: 1")

@@ -61,17 +61,6 @@ func (v Verdict) String() string {
 	return string(v.Action)
 }
 
-func (p *parser) permissions(n *yaml.Node) {
-	if n.Kind != yaml.SequenceNode {
-		p.errorf(n, "permissions must be a list, not %s", kind(n))
-		return
-	}
-	names := map[string]int{}
-	for _, e := range n.Content {
-		p.unique(e, "permission", p.permission(e), names)
-	}
-}
-
 // permission parses one permission rule and returns the name it was given
 // ("" for none).
 func (p *parser) permission(n *yaml.Node) string {

@@ -122,6 +122,19 @@ func (p *parser) unique(n *yaml.Node, what, name string, seen map[string]int) {
 	seen[name] = n.Line
 }
 
+// entries parses the list under key, each entry with parse, which returns
+// the name the entry was given ("" for none): names must differ.
+func (p *parser) entries(n *yaml.Node, key, what string, parse func(*yaml.Node) string) {
+	if n.Kind != yaml.SequenceNode {
+		p.errorf(n, "%s must be a list, not %s", key, kind(n))
+		return
+	}
+	names := map[string]int{}
+	for _, e := range n.Content {
+		p.unique(e, what, parse(e), names)
+	}
+}
+
 func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
 	p.errs = append(p.errs, &Error{File: p.file.Path, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(format, args...)})
 }

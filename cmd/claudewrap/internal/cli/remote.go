@@ -181,7 +181,9 @@ another form for two minutes is withdrawn (exit 1): it is never pressed later.
 
 SESSION is the session's number from pending, or Claude's session id (a prefix
 of it will do). --answers gives one rules-style answer per question, in order;
-for a form of one question the other flags say it.`,
+for a form of one question the other flags say it. On a form a rule answered in
+part, they answer the questions left (pending marks those a rule answered); a
+rule's answer stands, and an answer that would replace it is refused.`,
 		Example: `  claudewrap answer 4242 --select SQLite
   claudewrap answer 4242 --answers '[{select: MongoDB}, {select: [UI, Auth]}, {type: snake_case}]'
   claudewrap answer 4242 --index 2 --notes "keep it collapsible"
