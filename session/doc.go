@@ -16,6 +16,11 @@
 // Claude's Elicitation hook (elicit.go). A headless run that nobody can go on with ends by itself: blocked,
 // exit 7.
 //
+// One goroutine, the conductor (conductor.go), owns the state moved onto
+// it; others send it events. It owns the answers from elsewhere that wait
+// for their form's outcome; the forms and the report are guarded by the
+// session's mutex.
+//
 // Claude is seen through the [Child] interface and its hook messages as a
 // channel, so tests drive a session against a fake Claude. session reads
 // no screens itself (askflow and screen say what the screen shows); the

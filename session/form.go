@@ -69,9 +69,9 @@ type form struct {
 	posted  chan struct{}      // closed when its PostToolUse arrives
 	viaHook bool               // answered through its PreToolUse hook: never drawn
 	escAt   time.Time          // handed over as asked just after the person's Esc (see start)
-	// handed is the session's order number when it was last handed over,
-	// read by outcomeOf without s.mu (it runs inside the events log's lock).
-	handed atomic.Uint64
+	// handed is the conductor's order number when it was last handed over;
+	// only the conductor reads or writes it.
+	handed uint64
 	// asking: the person is asked on claudewrap's prompt; an answer from
 	// elsewhere (claudewrap answer) goes to remote instead, and the first
 	// of the two wins (see remote.go).
@@ -135,7 +135,7 @@ func (s *session) moveLocked(f *form, next state, from ...state) bool {
 		f.want = nil // whatever happens now is not our answer
 	}
 	if next == handedOver {
-		f.handed.Store(s.order.Add(1))
+		s.loop.send(formHanded{f})
 	}
 	s.releaseStopLocked(next)
 	return true

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
 	"sync"
 	"time"
 
@@ -248,7 +247,7 @@ type waiter struct {
 	// cancels: the answer declines the form. A form cancelled otherwise
 	// (its turn interrupted) did not get that answer.
 	cancels bool
-	order   uint64 // when it began to wait (session.order)
+	order   uint64 // when it began to wait (conductor.order)
 	f       *form  // the form it waits on
 }
 
@@ -272,41 +271,27 @@ func (w *waiter) last(why string) remote.Outcome {
 }
 
 // await registers a wait for the outcome of form f, asked as id, read from
-// the events.
+// the events. The conductor meets it before any outcome said after it.
 func (s *session) await(id string, f *form, cancels bool) *waiter {
-	w := &waiter{ch: make(chan remote.Outcome, 1), cancels: cancels, order: s.order.Add(1), f: f}
-	s.wmu.Lock()
-	if s.waiters == nil {
-		s.waiters = map[string][]*waiter{}
-	}
-	s.waiters[id] = append(s.waiters[id], w)
-	s.wmu.Unlock()
+	w := &waiter{ch: make(chan remote.Outcome, 1), cancels: cancels, f: f}
+	s.loop.send(waitBegun{id, w})
 	return w
 }
 
-func (s *session) unawait(id string, w *waiter) {
-	s.wmu.Lock()
-	s.waiters[id] = slices.DeleteFunc(s.waiters[id], func(x *waiter) bool { return x == w })
-	if len(s.waiters[id]) == 0 {
-		delete(s.waiters, id)
-	}
-	s.wmu.Unlock()
-}
+func (s *session) unawait(id string, w *waiter) { s.loop.send(waitEnded{id, w}) }
 
-// outcomeOf watches the events for what came of a form someone waits on.
+// outcomeOf watches the events for what came of a form someone waits on,
+// and hands it to the conductor, which tells the waiters (see tell). It
+// runs inside the events log's lock, which is taken under s.mu: it reads
+// nothing of the session's.
 func (s *session) outcomeOf(name string, f events.Fields) {
 	id, _ := f["tool_use_id"].(string)
 	if id == "" {
 		return
 	}
-	s.wmu.Lock()
-	ws := slices.Clone(s.waiters[id])
-	s.wmu.Unlock()
-	if len(ws) == 0 {
-		return
-	}
 	str := func(k string) string { v, _ := f[k].(string); return v }
 	var o remote.Outcome
+	handover := false
 	switch name {
 	case "verified":
 		o = remote.Outcome{Result: "verified", Recorded: answersOf(f["answers"])}
@@ -327,11 +312,8 @@ func (s *session) outcomeOf(name string, f events.Fields) {
 		o = remote.Outcome{Result: "taken", Message: "handed to the person: " + str("reason")}
 		// Said just after the form moved: an answer that began to wait
 		// since (the form was the person's again) is not the one let go.
-		// (A chat message the person took over moves no form.) Not s.mu:
-		// this runs inside the events log's lock, which is taken under it.
-		if f["chat_message"] == nil {
-			ws = slices.DeleteFunc(ws, func(w *waiter) bool { return w.order > w.f.handed.Load() })
-		}
+		// (A chat message the person took over moves no form.)
+		handover = f["chat_message"] == nil
 	case "error":
 		if f["step"] == nil {
 			return
@@ -353,14 +335,22 @@ func (s *session) outcomeOf(name string, f events.Fields) {
 	default:
 		return
 	}
-	for _, w := range ws {
-		if o.Result == "cancelled" && !w.cancels {
+	s.loop.send(outcomeSaid{id, o, handover})
+}
+
+// tell gives the outcome e says to the answers waiting on its form; a
+// hand-over only to those that began to wait before the form's last one.
+func (c *conductor) tell(e outcomeSaid) {
+	for _, w := range c.waiters[e.id] {
+		switch {
+		case e.handover && w.order > w.f.handed:
+		case e.o.Result == "cancelled" && !w.cancels:
 			// Dropped, not declined as asked (the turn was interrupted):
 			// what was answered was never recorded.
-			w.tell(remote.Outcome{Result: "failed", Message: "the form was cancelled before the answer was recorded: " + o.Message})
-			continue
+			w.tell(remote.Outcome{Result: "failed", Message: "the form was cancelled before the answer was recorded: " + e.o.Message})
+		default:
+			w.tell(e.o)
 		}
-		w.tell(o)
 	}
 }
 

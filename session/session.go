@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -266,13 +265,10 @@ type session struct {
 	// outside may start more (enterWork).
 	workDone bool
 
-	// waiters are remote answers waiting for their form's outcome (remote.go).
-	wmu     sync.Mutex
-	waiters map[string][]*waiter
-	// order numbers waiters and handovers, so that a handover is told only
-	// to the waiters that were there before it (see outcomeOf).
-	order atomic.Uint64
-	reg   *remote.Registration
+	// loop is the conductor, which owns the answers from elsewhere waiting
+	// for their form's outcome (remote.go).
+	loop *conductor
+	reg  *remote.Registration
 	// served is closed once Claude has exited and the work for its forms
 	// is done: no outcome comes after it.
 	served chan struct{}
@@ -283,7 +279,7 @@ func newSession(cfg Config) *session {
 		cfg.Log = events.New(nil)
 	}
 	return &session{cfg: cfg, log: cfg.Log, forms: map[string]*form{}, finished: map[string]bool{},
-		changed: make(chan struct{}), served: make(chan struct{}), killGrace: killGrace, recordGrace: recordGrace, hookGrace: hookGrace,
+		changed: make(chan struct{}), served: make(chan struct{}), loop: newConductor(), killGrace: killGrace, recordGrace: recordGrace, hookGrace: hookGrace,
 		startLimit: startLimit, startQuiet: startQuiet}
 }
 
@@ -340,6 +336,8 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 func (s *session) serve(ctx context.Context, child Child, keys askflow.Keys, msgs <-chan hook.Message) (Report, error) {
 	s.child, s.out = child, keys
 	s.keys = keyboard{s: s}
+	s.loop.start()
+	defer s.loop.stop()
 	unregister := s.registerRemote()
 	defer unregister()
 	// Work for forms ends with Claude: a prompt or askflow still running
@@ -380,6 +378,7 @@ func (s *session) serve(ctx context.Context, child Child, keys askflow.Keys, msg
 			s.workDone = true
 			s.mu.Unlock()
 			s.work.Wait()
+			s.loop.sync() // every outcome said is told before served says none comes
 			close(s.served)
 			s.checkPermissions(ctx, true)
 			st, err := child.Wait()

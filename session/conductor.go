@@ -1,0 +1,175 @@
+package session
+
+import (
+	"slices"
+
+	"github.com/claudewrap/claudewrap/remote"
+)
+
+// conductor is the session's event loop: one goroutine that alone owns the
+// state given to it, which every other goroutine changes only by sending
+// it an event (see docs/architecture.md, "Inside session"). It owns the
+// answers from elsewhere that wait for their form's outcome, and the order
+// in which those waits began and forms were handed over.
+type conductor struct {
+	in      chan event    // what send hands to the pump
+	next    chan event    // the pump's queue, in the order sent
+	started chan struct{} // closed by start
+	quit    chan struct{} // closed by stop: the loop and the pump end
+	done    chan struct{} // closed once the loop has ended
+
+	// Owned by the loop goroutine.
+	waiters map[string][]*waiter
+	// order numbers the waits and the hand-overs as the loop meets them,
+	// so that a hand-over is told only to the waits begun before it.
+	order uint64
+}
+
+// event is one input to the conductor.
+type event interface{ isEvent() }
+
+// waitBegun: an answer from elsewhere waits for the outcome of form id.
+type waitBegun struct {
+	id string
+	w  *waiter
+}
+
+// waitEnded: the answer no longer waits (its sender has its outcome).
+type waitEnded struct {
+	id string
+	w  *waiter
+}
+
+// formHanded: f was just handed to the person (see session.moveLocked).
+type formHanded struct{ f *form }
+
+// outcomeSaid: an event says what came of form id (see outcomeOf);
+// handover says it is a hand-over, told only to the waits begun before
+// the form's last hand-over.
+type outcomeSaid struct {
+	id       string
+	o        remote.Outcome
+	handover bool
+}
+
+// barrier is handled once every event sent before it has been: its
+// channel is then closed (see sync).
+type barrier struct{ reached chan struct{} }
+
+func (waitBegun) isEvent()   {}
+func (waitEnded) isEvent()   {}
+func (formHanded) isEvent()  {}
+func (outcomeSaid) isEvent() {}
+func (barrier) isEvent()     {}
+
+func newConductor() *conductor {
+	return &conductor{in: make(chan event), next: make(chan event), started: make(chan struct{}),
+		quit: make(chan struct{}), done: make(chan struct{}), waiters: map[string][]*waiter{}}
+}
+
+// start runs the loop and its pump until stop.
+func (c *conductor) start() {
+	close(c.started)
+	go c.pump()
+	go c.loop()
+}
+
+// stop ends the loop once it has handled what was sent before; events sent
+// after are dropped.
+func (c *conductor) stop() {
+	c.sync()
+	close(c.quit)
+	select {
+	case <-c.started:
+		<-c.done
+	default:
+	}
+}
+
+// send hands e to the loop, and reports whether the pump took it: a
+// conductor not started yet, or stopped, drops what it is sent. It never
+// waits for the loop itself, only for the pump, so it may be called from
+// anywhere, the loop included, and inside the events log's lock (see
+// outcomeOf).
+func (c *conductor) send(e event) bool {
+	select {
+	case <-c.started:
+	default:
+		return false
+	}
+	select {
+	case c.in <- e:
+		return true
+	case <-c.quit:
+		return false
+	}
+}
+
+// sync returns once the loop has handled every event sent before it (at
+// once when the loop is not running).
+func (c *conductor) sync() {
+	b := barrier{make(chan struct{})}
+	if !c.send(b) {
+		return
+	}
+	select {
+	case <-b.reached:
+	case <-c.done:
+	}
+}
+
+// pump queues what is sent, without bound, and hands it to the loop in
+// order: a sender never waits on the loop's work.
+func (c *conductor) pump() {
+	var queue []event
+	for {
+		var out chan event
+		var head event
+		if len(queue) > 0 {
+			out, head = c.next, queue[0]
+		}
+		select {
+		case e := <-c.in:
+			queue = append(queue, e)
+		case out <- head:
+			queue[0] = nil
+			queue = queue[1:]
+		case <-c.quit:
+			return
+		}
+	}
+}
+
+func (c *conductor) loop() {
+	defer close(c.done)
+	for {
+		select {
+		case e := <-c.next:
+			c.handle(e)
+		case <-c.quit:
+			return
+		}
+	}
+}
+
+// handle is the one place the conductor's state changes.
+func (c *conductor) handle(e event) {
+	switch e := e.(type) {
+	case waitBegun:
+		c.order++
+		e.w.order = c.order
+		c.waiters[e.id] = append(c.waiters[e.id], e.w)
+	case waitEnded:
+		c.waiters[e.id] = slices.DeleteFunc(c.waiters[e.id], func(w *waiter) bool { return w == e.w })
+		if len(c.waiters[e.id]) == 0 {
+			delete(c.waiters, e.id)
+		}
+	case formHanded:
+		c.order++
+		e.f.handed = c.order
+	case outcomeSaid:
+		c.tell(e)
+	case barrier:
+		close(e.reached)
+	}
+}
