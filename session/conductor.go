@@ -1,17 +1,23 @@
 package session
 
 import (
+	"errors"
+	"fmt"
 	"slices"
+	"time"
 
 	"github.com/claudewrap/claudewrap/remote"
 )
 
 // conductor is the session's event loop: one goroutine that alone owns the
 // state given to it, which every other goroutine changes only by sending
-// it an event (see docs/architecture.md, "Inside session"). It owns the
-// answers from elsewhere that wait for their form's outcome, and the order
-// in which those waits began and forms were handed over.
+// it an event (see docs/architecture.md, "Inside session"). It owns who
+// may press keys (see lease): the keys of a lease and the person's keys
+// are its events, handled one at a time. It owns the answers from
+// elsewhere that wait for their form's outcome, and the order in which
+// those waits began and forms were handed over.
 type conductor struct {
+	s       *session
 	in      chan event    // what send hands to the pump
 	next    chan event    // the pump's queue, in the order sent
 	started chan struct{} // closed by start
@@ -52,6 +58,21 @@ type outcomeSaid struct {
 	handover bool
 }
 
+// keyPress: a leased keyboard's keys, written to Claude only if its lease
+// still holds; sent says how that went.
+type keyPress struct {
+	k    keyboard
+	keys []byte
+	sent chan error
+}
+
+// keyTyped: the person typed (esc: Esc alone); handled gets the time their
+// key was noted, once what claudewrap was answering is theirs.
+type keyTyped struct {
+	esc     bool
+	handled chan time.Time
+}
+
 // barrier is handled once every event sent before it has been: its
 // channel is then closed (see sync).
 type barrier struct{ reached chan struct{} }
@@ -61,9 +82,11 @@ func (waitEnded) isEvent()   {}
 func (formHanded) isEvent()  {}
 func (outcomeSaid) isEvent() {}
 func (barrier) isEvent()     {}
+func (keyPress) isEvent()    {}
+func (keyTyped) isEvent()    {}
 
-func newConductor() *conductor {
-	return &conductor{in: make(chan event), next: make(chan event), started: make(chan struct{}),
+func newConductor(s *session) *conductor {
+	return &conductor{s: s, in: make(chan event), next: make(chan event), started: make(chan struct{}),
 		quit: make(chan struct{}), done: make(chan struct{}), waiters: map[string][]*waiter{}}
 }
 
@@ -118,6 +141,40 @@ func (c *conductor) sync() {
 	}
 }
 
+// errEnded: a key sent to a conductor that is not running.
+var errEnded = errors.New("not sent: the session is not running")
+
+// press has the loop write p, a leased keyboard's keys, if its lease still
+// holds, and returns when it did or did not.
+func (c *conductor) press(k keyboard, p []byte) error {
+	e := keyPress{k, p, make(chan error, 1)}
+	if !c.send(e) {
+		return errEnded
+	}
+	select {
+	case err := <-e.sent:
+		return err
+	case <-c.done:
+		return errEnded
+	}
+}
+
+// typed has the loop hand over to the person what claudewrap is
+// answering, and returns when their key was noted; false when the loop is
+// not running.
+func (c *conductor) typed(esc bool) (time.Time, bool) {
+	e := keyTyped{esc, make(chan time.Time, 1)}
+	if !c.send(e) {
+		return time.Time{}, false
+	}
+	select {
+	case at := <-e.handled:
+		return at, true
+	case <-c.done:
+		return time.Time{}, false
+	}
+}
+
 // pump queues what is sent, without bound, and hands it to the loop in
 // order: a sender never waits on the loop's work.
 func (c *conductor) pump() {
@@ -169,6 +226,16 @@ func (c *conductor) handle(e event) {
 		e.f.handed = c.order
 	case outcomeSaid:
 		c.tell(e)
+	case keyPress:
+		// The lease's check and the write are one step: a key of the
+		// person's is handled before it or after it (see lease).
+		if err := e.k.ctx.Err(); err != nil {
+			e.sent <- fmt.Errorf("not sent: %w", err)
+			break
+		}
+		e.sent <- e.k.send(e.keys)
+	case keyTyped:
+		e.handled <- c.s.handOver(e.esc)
 	case barrier:
 		close(e.reached)
 	}

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,11 +16,11 @@ import (
 
 // These tests are scripts for the conductor: events sent one at a time,
 // each followed by the effects it must have had. Each step returns once
-// the conductor has handled its event (see sync), so nothing is polled
-// and nothing depends on timing.
+// the conductor has handled its event (a key's answer, or sync), so
+// nothing is polled and nothing depends on timing.
 
 // stillChild is a Claude whose screen never changes and who takes every
-// key; the keys are read once the conductor has handled them.
+// key; the keys are read once the conductor has answered for them.
 type stillChild struct {
 	em   vt.Emulator
 	keys *[]string
@@ -57,6 +58,46 @@ func scriptForm(s *session, id string, st state, cancel context.CancelFunc) *for
 	s.forms[id] = f
 	s.mu.Unlock()
 	return f
+}
+
+// TestConductorLease: the person's key is handled between two of a
+// drive's keys. The key pressed before it reaches Claude; the drive's form
+// is then the person's, its lease revoked, and its next key is not sent.
+func TestConductorLease(t *testing.T) {
+	s, log, keys := scriptSession(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f := scriptForm(s, "t1", driving, cancel)
+	k := s.lease(ctx)
+
+	if err := k.SendKeys([]byte("\x1b[B")); err != nil {
+		t.Fatalf("Down, leased: %v", err)
+	}
+	if !slices.Equal(*keys, []string{"\x1b[B"}) {
+		t.Fatalf("Claude got %q, want the Down", *keys)
+	}
+
+	if _, ok := s.loop.typed(false); !ok {
+		t.Fatal("the conductor has ended")
+	}
+	if st := s.stateOf(f); st != handedOver || ctx.Err() == nil {
+		t.Fatalf("after the person's key: form %s, lease %v; want handed over, revoked", st, ctx.Err())
+	}
+	if !strings.Contains(log.String(), `"event":"handed_over"`) {
+		t.Errorf("no hand-over said\n%s", log)
+	}
+
+	if err := k.SendKeys([]byte("\r")); err == nil || !strings.Contains(err.Error(), "not sent") {
+		t.Errorf("Enter after the hand-over: %v, want not sent", err)
+	}
+	if !slices.Equal(*keys, []string{"\x1b[B"}) {
+		t.Errorf("Claude got %q, want only the Down", *keys)
+	}
+	// Keys that are not leased (Esc to cancel a form nobody can take) are
+	// not the lease's to stop.
+	if err := s.keys.SendKeys([]byte("\x1b")); err != nil || len(*keys) != 2 {
+		t.Errorf("Esc, not leased: %v, Claude got %q", err, *keys)
+	}
 }
 
 // TestConductorOutcomes: what came of a form is told to the answers from

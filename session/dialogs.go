@@ -462,8 +462,9 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// Under the lock input takes: a key of theirs from now on cancels
-	// this answer (see lease), and one before now is seen here.
+	// Under s.mu, which the conductor takes as it hands over (see
+	// handOver): a key of theirs from now on cancels this answer (see
+	// lease), and one before now is seen here.
 	s.mu.Lock()
 	typed := s.lastInput.After(shown)
 	if !typed {

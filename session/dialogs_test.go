@@ -226,6 +226,8 @@ func TestDialogTypedBeforeAnswer(t *testing.T) {
 	s := newSession(Config{Log: events.New(log), Host: ptyhost.Config{Cols: 80, Rows: 20}})
 	s.ctx, s.child, s.out = context.Background(), c, c
 	s.keys = keyboard{s: s}
+	s.loop.start() // serve's: it hands over and presses the leased keys
+	t.Cleanup(s.loop.stop)
 	d, ok := screen.ParseDialog(c.em.Snapshot())
 	if !ok {
 		t.Fatal("no dialog on the screen")

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"time"
 
@@ -59,9 +58,10 @@ type keyboard struct {
 }
 
 // lease is the keyboard of a drive, a dialog's answer or the chat message,
-// for as long as ctx lasts. The check of ctx and the write are one step
-// under s.gate, which input holds while it hands forms over, before the
-// person's keys are passed on: a key whose check passed reaches Claude
+// for as long as ctx lasts. Each of its keys goes to the conductor, which
+// checks ctx and writes the key as one step; the person's key is an event
+// it handles between two such steps, handing forms over before their keys
+// are passed on (see input). So a key whose check passed reaches Claude
 // before theirs, acting on the screen askflow confirmed, and a key checked
 // after is not sent. Without it, a person's Down could pass between
 // askflow's last look and its Enter, and the Enter would take the option
@@ -69,14 +69,16 @@ type keyboard struct {
 func (s *session) lease(ctx context.Context) keyboard { return keyboard{s: s, ctx: ctx} }
 
 func (k keyboard) SendKeys(p []byte) error {
-	s := k.s
 	if k.ctx != nil {
-		s.gate.Lock()
-		defer s.gate.Unlock()
-		if err := k.ctx.Err(); err != nil {
-			return fmt.Errorf("not sent: %w", err)
-		}
+		return k.s.loop.press(k, p)
 	}
+	return k.send(p)
+}
+
+// send stamps p (see keyTime), notes it in flight unless it takes a key
+// back, and writes it to Claude.
+func (k keyboard) send(p []byte) error {
+	s := k.s
 	var seq uint64
 	if !k.undo {
 		seq = s.child.Screen().Snapshot().Seq

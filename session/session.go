@@ -185,10 +185,6 @@ type session struct {
 	// tests make them shorter).
 	startLimit, startQuiet time.Duration
 
-	// gate makes a key of claudewrap's and the person taking a form over
-	// one at a time (see lease, input).
-	gate sync.Mutex
-
 	mu    sync.Mutex
 	forms map[string]*form
 	seq   int // forms registered so far
@@ -265,8 +261,8 @@ type session struct {
 	// outside may start more (enterWork).
 	workDone bool
 
-	// loop is the conductor, which owns the answers from elsewhere waiting
-	// for their form's outcome (remote.go).
+	// loop is the conductor, which owns the key lease (see lease) and the
+	// answers from elsewhere waiting for their form's outcome (remote.go).
 	loop *conductor
 	reg  *remote.Registration
 	// served is closed once Claude has exited and the work for its forms
@@ -278,9 +274,11 @@ func newSession(cfg Config) *session {
 	if cfg.Log == nil {
 		cfg.Log = events.New(nil)
 	}
-	return &session{cfg: cfg, log: cfg.Log, forms: map[string]*form{}, finished: map[string]bool{},
-		changed: make(chan struct{}), served: make(chan struct{}), loop: newConductor(), killGrace: killGrace, recordGrace: recordGrace, hookGrace: hookGrace,
+	s := &session{cfg: cfg, log: cfg.Log, forms: map[string]*form{}, finished: map[string]bool{},
+		changed: make(chan struct{}), served: make(chan struct{}), killGrace: killGrace, recordGrace: recordGrace, hookGrace: hookGrace,
 		startLimit: startLimit, startQuiet: startQuiet}
+	s.loop = newConductor(s)
+	return s
 }
 
 // Run starts Claude, answers its forms until it exits, and reports.

@@ -19,23 +19,13 @@ func (s *session) input(p []byte) {
 		return
 	}
 	esc := screen.EscPressed(p) // Esc alone, not the start of an arrow
-	// Under the gate, so that no key of claudewrap's checked before the
-	// hand-over goes after the person's (see lease).
-	s.gate.Lock()
-	s.mu.Lock()
-	at := time.Now()
-	s.lastInput, s.lastEsc = at, esc
-	if s.dialogCancel != nil {
-		s.dialogCancel() // a dialog being answered is theirs now
-		s.dialogCancel = nil
+	// Handed over by the conductor between two of claudewrap's keys, so
+	// that no key of claudewrap's checked before the hand-over goes after
+	// the person's (see lease).
+	at, ok := s.loop.typed(esc)
+	if !ok {
+		return // the session is not running
 	}
-	if s.messageCancel != nil {
-		s.messageCancel() // and so is Claude's prompt
-		s.messageCancel = nil
-	}
-	s.mu.Unlock()
-	s.takeOver()
-	s.gate.Unlock()
 	if !s.cfg.Host.Headless {
 		s.undoInflight()
 	}
@@ -197,6 +187,27 @@ func (s *session) awaitTranscript(id string, watched func() bool) (transcript.Re
 		case <-t.C:
 		}
 	}
+}
+
+// handOver notes the person's key (Esc alone or not) and hands them what
+// claudewrap is answering: a dialog, the chat message, the forms being
+// driven or waiting to be. The conductor calls it, between two of
+// claudewrap's keys (see lease); it returns when the key came.
+func (s *session) handOver(esc bool) time.Time {
+	s.mu.Lock()
+	at := time.Now()
+	s.lastInput, s.lastEsc = at, esc
+	if s.dialogCancel != nil {
+		s.dialogCancel() // a dialog being answered is theirs now
+		s.dialogCancel = nil
+	}
+	if s.messageCancel != nil {
+		s.messageCancel() // and so is Claude's prompt
+		s.messageCancel = nil
+	}
+	s.mu.Unlock()
+	s.takeOver()
+	return at
 }
 
 // takeOver hands the forms being answered, or waiting to be, to the person;
