@@ -14,17 +14,14 @@ import (
 	"github.com/claudewrap/claudewrap/vt"
 )
 
-// state is where a form is in its life. Each form moves only along these
-// edges (see [session.move]):
+// state is where a form is in its life. Each form moves only as [life]
+// says (see [session.move]):
 //
 //	deciding ──▶ queued ◀─▶ driving ──▶ submitted ──▶ recorded
 //	   │   ▲        │          │  │          │
 //	   │   │        ▼          ▼  └──────────┴──────▶ done
 //	   └───┼──▶ handedOver ◀───┘
-//	       └────────┘ (passthrough timeout: back to queued)
-//
-// A form goes back from driving to queued when another form asked with it
-// shows instead of it before anything but a move was pressed.
+//	       └────────┘ (an answer from elsewhere, the answer timeout)
 //
 // Any form becomes recorded when its PostToolUse arrives, and done when it
 // is cancelled, chatted about, abandoned or left behind by an interrupted
@@ -45,13 +42,47 @@ var stateNames = [...]string{"deciding", "queued", "driving", "submitted", "hand
 
 func (s state) String() string { return stateNames[s] }
 
-// edges are the moves a form may make.
-var edges = map[state][]state{
-	deciding:   {queued, handedOver, done, recorded, submitted}, // submitted: through the hook
-	queued:     {driving, handedOver, done, recorded},
-	driving:    {submitted, handedOver, done, recorded, queued},
-	submitted:  {recorded, done},
-	handedOver: {queued, done, recorded},
+// edge is one move a form may make, and what it happens on (with, in
+// brackets, the function that makes it).
+type edge struct {
+	from, to state
+	on       string
+}
+
+// life is a form's state table: every move a form may make, what it
+// happens on and which function makes it. Whatever the move, going to
+// handedOver, recorded or done stops its drive at once, going to
+// handedOver or done drops what Claude was to record, and going to
+// handedOver or done may release a held Stop (see moveLocked).
+var life = []edge{
+	{deciding, queued, "its answers are decided, to be given on the screen (start)"},
+	{deciding, submitted, "its answers went back through its PreToolUse hook (answerByHook)"},
+	{deciding, handedOver, "a question no rule answers, under passthrough or wait (decide); a dry run; the person typed, or pressed Esc just before it was asked (start)"},
+	{deciding, done, "the turn was interrupted (dropQueued); Claude recorded the person's cancel (personCancelled)"},
+	{deciding, recorded, "its PostToolUse (verify)"},
+
+	{queued, driving, "its turn: the screen shows it and no other form is driven or awaits its record (awaitTurn)"},
+	{queued, handedOver, "the person typed (takeOver); an answer from elsewhere waited its turn too long (remoteHandler.Answer)"},
+	{queued, done, "the turn was interrupted (dropQueued); Claude recorded the person's cancel (personCancelled)"},
+	{queued, recorded, "its PostToolUse (verify)"},
+
+	{driving, queued, "another form asked with it shows instead, before anything but a move was pressed (drive)"},
+	{driving, submitted, "askflow submitted it (drive)"},
+	{driving, handedOver, "the person typed (takeOver); Claude's conversation went to the background, or the screen did not confirm a step with a person at it (failed)"},
+	{driving, done, "askflow cancelled it or chatted about it (drive); the screen did not confirm a step, headless (failed); Claude recorded the person's cancel (personCancelled)"},
+	{driving, recorded, "its PostToolUse (verify)"},
+
+	{submitted, recorded, "its PostToolUse (verify)"},
+	{submitted, done, "Claude recorded nothing in time (awaitRecord); Claude recorded the person's cancel (personCancelled)"},
+
+	{handedOver, queued, "an answer from elsewhere, or the answer timeout's (start)"},
+	{handedOver, done, "the person's Esc in Claude's menu (escaped, escAsked); Claude recorded the person's cancel (personCancelled)"},
+	{handedOver, recorded, "its PostToolUse (verify)"},
+}
+
+// allowed reports whether life lets a form go from one state to another.
+func allowed(from, to state) bool {
+	return slices.ContainsFunc(life, func(e edge) bool { return e.from == from && e.to == to })
 }
 
 // form is one AskUserQuestion form in flight. The fields after asked are
@@ -115,11 +146,7 @@ func (s *session) moveLocked(f *form, next state, from ...state) bool {
 	if !ok {
 		return false
 	}
-	allowed := false
-	for _, st := range edges[f.state] {
-		allowed = allowed || st == next
-	}
-	if !allowed {
+	if !allowed(f.state, next) {
 		// A bug of claudewrap's own: said, and the form stays put.
 		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(),
 			"message": "internal: a form cannot go from " + f.state.String() + " to " + next.String()})
