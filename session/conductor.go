@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -13,9 +14,9 @@ import (
 // state given to it, which every other goroutine changes only by sending
 // it an event (see docs/architecture.md, "Inside session"). It owns who
 // may press keys (see lease): the keys of a lease and the person's keys
-// are its events, handled one at a time. It owns the answers from
-// elsewhere that wait for their form's outcome, and the order in which
-// those waits began and forms were handed over.
+// are its events, handled one at a time. It owns the run's report, and the
+// answers from elsewhere that wait for their form's outcome, and the order
+// in which those waits began and forms were handed over.
 type conductor struct {
 	s       *session
 	in      chan event    // what send hands to the pump
@@ -25,6 +26,7 @@ type conductor struct {
 	done    chan struct{} // closed once the loop has ended
 
 	// Owned by the loop goroutine.
+	report  Report
 	waiters map[string][]*waiter
 	// order numbers the waits and the hand-overs as the loop meets them,
 	// so that a hand-over is told only to the waits begun before it.
@@ -73,17 +75,33 @@ type keyTyped struct {
 	handled chan time.Time
 }
 
+// reportChange: a change to the run's report (see session.flag).
+type reportChange func(r *Report)
+
+// reportRead: reply gets a copy of the report as it is.
+type reportRead struct{ reply chan Report }
+
+// blockRun: the run is blocked for reason, unless it already was; first
+// says whether this was the first.
+type blockRun struct {
+	reason string
+	first  chan bool
+}
+
 // barrier is handled once every event sent before it has been: its
 // channel is then closed (see sync).
 type barrier struct{ reached chan struct{} }
 
-func (waitBegun) isEvent()   {}
-func (waitEnded) isEvent()   {}
-func (formHanded) isEvent()  {}
-func (outcomeSaid) isEvent() {}
-func (barrier) isEvent()     {}
-func (keyPress) isEvent()    {}
-func (keyTyped) isEvent()    {}
+func (waitBegun) isEvent()    {}
+func (waitEnded) isEvent()    {}
+func (formHanded) isEvent()   {}
+func (outcomeSaid) isEvent()  {}
+func (barrier) isEvent()      {}
+func (keyPress) isEvent()     {}
+func (keyTyped) isEvent()     {}
+func (reportChange) isEvent() {}
+func (reportRead) isEvent()   {}
+func (blockRun) isEvent()     {}
 
 func newConductor(s *session) *conductor {
 	return &conductor{s: s, in: make(chan event), next: make(chan event), started: make(chan struct{}),
@@ -98,9 +116,15 @@ func (c *conductor) start() {
 }
 
 // stop ends the loop once it has handled what was sent before; events sent
-// after are dropped.
+// after are dropped. Its owner calls it (serve); a second call does
+// nothing.
 func (c *conductor) stop() {
 	c.sync()
+	select {
+	case <-c.quit:
+		return
+	default:
+	}
 	close(c.quit)
 	select {
 	case <-c.started:
@@ -148,15 +172,11 @@ var errEnded = errors.New("not sent: the session is not running")
 // holds, and returns when it did or did not.
 func (c *conductor) press(k keyboard, p []byte) error {
 	e := keyPress{k, p, make(chan error, 1)}
-	if !c.send(e) {
+	err, ok := request(c, e, e.sent)
+	if !ok {
 		return errEnded
 	}
-	select {
-	case err := <-e.sent:
-		return err
-	case <-c.done:
-		return errEnded
-	}
+	return err
 }
 
 // typed has the loop hand over to the person what claudewrap is
@@ -164,14 +184,45 @@ func (c *conductor) press(k keyboard, p []byte) error {
 // not running.
 func (c *conductor) typed(esc bool) (time.Time, bool) {
 	e := keyTyped{esc, make(chan time.Time, 1)}
-	if !c.send(e) {
-		return time.Time{}, false
+	return request(c, e, e.handled)
+}
+
+// readReport is the run's report as the loop has it now, after every change
+// sent before; once the loop has ended, the report it left.
+func (c *conductor) readReport() Report {
+	e := reportRead{make(chan Report, 1)}
+	if r, ok := request(c, e, e.reply); ok {
+		return r
 	}
 	select {
-	case at := <-e.handled:
-		return at, true
+	case <-c.started:
+		<-c.done // the loop has ended: what it left is no one else's
+		return c.report.clone()
+	default:
+		return Report{} // never started: nothing was reported
+	}
+}
+
+// block has the loop note the run blocked for reason, and reports whether
+// it was the first reason (false when the loop is not running).
+func (c *conductor) block(reason string) bool {
+	e := blockRun{reason, make(chan bool, 1)}
+	first, _ := request(c, e, e.first)
+	return first
+}
+
+// request sends e, an event that answers on reply, and waits for the answer;
+// false when the loop is not running or ends before it answers.
+func request[T any](c *conductor, e event, reply chan T) (T, bool) {
+	var none T
+	if !c.send(e) {
+		return none, false
+	}
+	select {
+	case v := <-reply:
+		return v, true
 	case <-c.done:
-		return time.Time{}, false
+		return none, false
 	}
 }
 
@@ -236,7 +287,25 @@ func (c *conductor) handle(e event) {
 		e.sent <- e.k.send(e.keys)
 	case keyTyped:
 		e.handled <- c.s.handOver(e.esc)
+	case reportChange:
+		e(&c.report)
+	case reportRead:
+		e.reply <- c.report.clone()
+	case blockRun:
+		first := c.report.Blocked == ""
+		if first {
+			c.report.Blocked = e.reason
+		}
+		e.first <- first
 	case barrier:
 		close(e.reached)
 	}
+}
+
+// clone is r with slices and maps of its own, for a reader apart from the
+// loop.
+func (r Report) clone() Report {
+	r.Failures = slices.Clone(r.Failures)
+	r.Why = maps.Clone(r.Why)
+	return r
 }

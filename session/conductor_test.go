@@ -143,3 +143,27 @@ func TestConductorOutcomes(t *testing.T) {
 		}
 	}
 }
+
+// TestConductorReport: the report's changes are made in the order sent,
+// and read after every change sent before the read; of two reasons for
+// one outcome the first stays, and a run is blocked once.
+func TestConductorReport(t *testing.T) {
+	s, _, _ := scriptSession(t)
+	s.because(ExitNavigation, "the screen did not confirm a step")
+	s.because(ExitNavigation, "a later failure")
+	s.flag(func(r *Report) { r.Interrupted = true })
+	if !s.interrupted() {
+		t.Error("interrupted, but the report does not say so")
+	}
+	if !s.loop.block("a dialog nobody answers") || s.loop.block("a screen that waits for ever") {
+		t.Error("blocked twice, or not at all")
+	}
+	r := s.loop.readReport()
+	if !r.Navigation || r.Why[ExitNavigation] != "the screen did not confirm a step" || r.Blocked != "a dialog nobody answers" {
+		t.Errorf("report %+v", r)
+	}
+	s.loop.stop()
+	if r := s.loop.readReport(); r.Blocked != "a dialog nobody answers" {
+		t.Errorf("the report left by the loop: %+v", r)
+	}
+}

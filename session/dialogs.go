@@ -140,13 +140,9 @@ func (s *session) permission(m hook.Message) {
 // blocked event with the reason and the screen; Claude is ended, and the
 // run exits 7.
 func (s *session) block(reason string, snap *vt.Snapshot) {
-	s.mu.Lock()
-	if s.report.Blocked != "" {
-		s.mu.Unlock()
+	if !s.loop.block(reason) {
 		return
 	}
-	s.report.Blocked = reason
-	s.mu.Unlock()
 	fields := events.Fields{"reason": reason}
 	if snap != nil {
 		fields["screen"] = snap.Text()

@@ -18,9 +18,9 @@
 //
 // One goroutine, the conductor (conductor.go), owns the state moved onto
 // it; others send it events. It owns who may press keys (a lease, which
-// the person's key revokes) and the answers from elsewhere that wait for
-// their form's outcome; the forms and the report are guarded by the
-// session's one mutex.
+// the person's key revokes), the run's report, and the answers from
+// elsewhere that wait for their form's outcome; the forms are guarded by
+// the session's one mutex.
 //
 // Claude is seen through the [Child] interface and its hook messages as a
 // channel, so tests drive a session against a fake Claude. session reads

@@ -148,7 +148,7 @@ func (s *session) matchPermissions(path string) int {
 			fields["want_text"] = c.text
 		}
 		fields["tool_result"] = clip(res.Content, 300)
-		s.becauseLocked(ExitMismatch, fmt.Sprintf("permission rule %q: Claude's transcript shows the %s call %s %s, not %s",
+		s.because(ExitMismatch, fmt.Sprintf("permission rule %q: Claude's transcript shows the %s call %s %s, not %s",
 			c.rule, c.tool, id, got, c.want))
 		s.log.Emit("mismatch", fields)
 	}

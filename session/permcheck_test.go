@@ -42,9 +42,11 @@ func writeTranscript(t *testing.T, calls ...call) string {
 	return p
 }
 
-func permSession(path string, checks ...permCheck) (*session, *bytes.Buffer) {
+func permSession(t *testing.T, path string, checks ...permCheck) (*session, *bytes.Buffer) {
 	var log bytes.Buffer
 	s := newSession(Config{Log: events.New(&log)})
+	s.loop.start() // serve's: the report is its
+	t.Cleanup(s.loop.stop)
 	s.transcript = path
 	for _, c := range checks {
 		s.expect(c)
@@ -65,7 +67,7 @@ func TestPermissionsVerified(t *testing.T) {
 		call{"t5", "WebFetch", `{"url":"https://example.com"}`, &transcript.Result{IsError: true,
 			Content: "The user doesn't want to proceed with this tool use. The tool use was rejected."}},
 	)
-	s, log := permSession(path,
+	s, log := permSession(t, path,
 		permCheck{tool: "Bash", input: json.RawMessage(ls), want: ran, kind: screen.PermissionDialog},
 		permCheck{tool: "Bash", input: json.RawMessage(ls), want: refused, text: "no network in this job"},
 		// A tool that ran and failed is not a refusal; the request may
@@ -76,7 +78,7 @@ func TestPermissionsVerified(t *testing.T) {
 	)
 	s.perms[2].input = json.RawMessage(`{"command":"false"}`)
 	s.checkPermissions(context.Background(), true)
-	if n := strings.Count(log.String(), `"event":"verified"`); n != 5 || s.report.Mismatch {
+	if n := strings.Count(log.String(), `"event":"verified"`); n != 5 || s.loop.readReport().Mismatch {
 		t.Fatalf("want 5 verified, no mismatch\n%s", log)
 	}
 	for _, id := range []string{"t1", "t2", "t3", "t4", "t5"} {
@@ -103,9 +105,9 @@ func TestPermissionsMismatch(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.c.tool, tc.c.input = "Bash", json.RawMessage(ls)
-			s, log := permSession(writeTranscript(t, call{"t1", "Bash", ls, tc.res}), tc.c)
+			s, log := permSession(t, writeTranscript(t, call{"t1", "Bash", ls, tc.res}), tc.c)
 			s.checkPermissions(context.Background(), true)
-			if !s.report.Mismatch || !strings.Contains(log.String(), `"event":"mismatch"`) {
+			if !s.loop.readReport().Mismatch || !strings.Contains(log.String(), `"event":"mismatch"`) {
 				t.Fatalf("want a mismatch\n%s", log)
 			}
 		})
@@ -120,14 +122,14 @@ func TestPermissionsMissing(t *testing.T) {
 		call{"t1", "Bash", `{"command":"rm -rf /"}`, &transcript.Result{Content: ""}},
 		call{"t2", "Bash", ls, nil},
 	)
-	s, log := permSession(path, permCheck{tool: "Bash", input: json.RawMessage(ls), want: ran})
+	s, log := permSession(t, path, permCheck{tool: "Bash", input: json.RawMessage(ls), want: ran})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // no wait: Claude is gone
 	if s.matchPermissions(path) != 1 {
 		t.Fatalf("want the check pending\n%s", log)
 	}
 	s.checkPermissions(ctx, true)
-	if s.report.Mismatch || !strings.Contains(log.String(), "not verified") || strings.Contains(log.String(), `"verified"`) {
+	if s.loop.readReport().Mismatch || !strings.Contains(log.String(), "not verified") || strings.Contains(log.String(), `"verified"`) {
 		t.Fatalf("want not verified, no mismatch\n%s", log)
 	}
 }

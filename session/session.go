@@ -199,7 +199,6 @@ type session struct {
 	// changed is closed and replaced whenever a form changes state: a
 	// form waits for its turn to be driven on it.
 	changed chan struct{}
-	report  Report
 	chat    string // a message to send when the turn ends ("Chat about this")
 	said    string // the last chat message sent (askflow.Message's left)
 	// chatFrom is the form whose "Chat about this" s.chat follows, for a
@@ -380,13 +379,12 @@ func (s *session) serve(ctx context.Context, child Child, keys askflow.Keys, msg
 			close(s.served)
 			s.checkPermissions(ctx, true)
 			st, err := child.Wait()
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			s.report.Claude = st
+			rep := s.loop.readReport()
+			rep.Claude = st
 			if i, ok := child.(interface{ Interrupted() bool }); ok && i.Interrupted() {
-				s.report.Interrupted = true // Ctrl-C (SIGINT) ended Claude
+				rep.Interrupted = true // Ctrl-C (SIGINT) ended Claude
 			}
-			return s.report, err
+			return rep, err
 		case <-ended:
 			ended = nil
 			_ = child.Signal(syscall.SIGTERM)
@@ -485,23 +483,17 @@ func (s *session) goWork(fn func()) {
 	}()
 }
 
-// flag sets one of the report's outcomes.
-func (s *session) flag(set func(r *Report)) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	set(&s.report)
-}
+// flag sets one of the report's outcomes. The report is the conductor's:
+// the change is one of its events, made in the order sent.
+func (s *session) flag(set func(r *Report)) { s.loop.send(reportChange(set)) }
 
 // because sets the outcome code with its reason; the first reason of each
 // outcome is kept.
 func (s *session) because(code ExitCode, reason string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.becauseLocked(code, reason)
+	s.flag(func(r *Report) { r.because(code, reason) })
 }
 
-func (s *session) becauseLocked(code ExitCode, reason string) {
-	r := &s.report
+func (r *Report) because(code ExitCode, reason string) {
 	switch code {
 	case ExitUnmatched:
 		r.Unmatched = true

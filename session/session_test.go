@@ -1682,6 +1682,8 @@ func TestUndrivenRecord(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var log testkit.SyncBuffer
 			s := newSession(Config{Log: events.New(&log)})
+			s.loop.start() // serve's: the report is its
+			t.Cleanup(s.loop.stop)
 			f := s.register(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
 				ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}})
 			s.mu.Lock()
@@ -1695,11 +1697,12 @@ func TestUndrivenRecord(t *testing.T) {
 			if !strings.Contains(log.String(), tc.want) {
 				t.Errorf("want %s\n%s", tc.want, log.String())
 			}
-			if got := s.report.Why[ExitMismatch] != ""; got != tc.exit6 {
+			rep := s.loop.readReport()
+			if got := rep.Why[ExitMismatch] != ""; got != tc.exit6 {
 				t.Errorf("mismatch reported: %v, want %v\n%s", got, tc.exit6, log.String())
 			}
-			if tc.exit6 && !strings.Contains(s.report.Why[ExitMismatch], "meant for another form") {
-				t.Errorf("reason %q", s.report.Why[ExitMismatch])
+			if tc.exit6 && !strings.Contains(rep.Why[ExitMismatch], "meant for another form") {
+				t.Errorf("reason %q", rep.Why[ExitMismatch])
 			}
 		})
 	}

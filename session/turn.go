@@ -224,11 +224,7 @@ func (s *session) endTurn() {
 	_ = s.child.Signal(syscall.SIGTERM)
 }
 
-func (s *session) interrupted() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.report.Interrupted
-}
+func (s *session) interrupted() bool { return s.loop.readReport().Interrupted }
 
 // message sends the chat message as the next turn; from is the form whose
 // chat it follows, chosen at (its drive queued).
@@ -279,10 +275,7 @@ func (s *session) message(text string, from *form, at time.Time) {
 		// claudewrap ended it at the Stop of the turn the message started
 		// (--exit-after-turn), the message went through; else Claude left
 		// on its own, which is not a navigation failure.
-		s.mu.Lock()
-		ended := s.report.Ended
-		s.mu.Unlock()
-		if ended {
+		if s.loop.readReport().Ended {
 			s.log.Emit("submitted", events.Fields{"chat_message": text})
 			return
 		}
