@@ -17,6 +17,10 @@ import (
 // are its events, handled one at a time. It owns the run's report, and the
 // answers from elsewhere that wait for their form's outcome, and the order
 // in which those waits began and forms were handed over.
+//
+// The loop takes s.mu as it hands over (handOver) and as it writes a key
+// (keyboard.send), so nothing may wait on it (press, typed, readReport,
+// block, sync) while holding s.mu; send, which never waits on it, may.
 type conductor struct {
 	s       *session
 	in      chan event    // what send hands to the pump
