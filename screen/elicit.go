@@ -12,17 +12,17 @@ import (
 // the fields in sight, an enum's or multi-select's list when one is open,
 // Accept and Decline, and a footer of keys:
 //
-//	  MCP server “demo” requests your input
+//	MCP server “demo” requests your input
 //
-//	  Which environment should I deploy to?
+//	Which environment should I deploy to?
 //
-//	  ❯ * Environment: ▸ not set
-//	      Really deploy?: ☐
-//	    ✔ Note: ship it
-//	    ↓ 2 more
-//	    Accept    Decline
+//	❯ * Environment: ▸ not set
+//	    Really deploy?: ☐
+//	  ✔ Note: ship it
+//	  ↓ 2 more
+//	  Accept    Decline
 //
-//	  Esc to cancel · ↑/↓ to navigate · Backspace to unset · → to expand
+//	Esc to cancel · ↑/↓ to navigate · Backspace to unset · → to expand
 //
 // A field's row is a pointer column, a mark ("*" required and unset, "✔"
 // set, "⚠" refused) and "Title: value". An open list's options sit below
