@@ -283,6 +283,7 @@ type property struct {
 	Maximum   *float64  `json:"maximum"`
 	MinItems  *int      `json:"minItems"`
 	MaxItems  *int      `json:"maxItems"`
+	Format    string    `json:"format"`
 }
 
 // choice is an option given as {const, title}.
