@@ -319,12 +319,31 @@ func (d *elicitDriver) waitForm(ctx context.Context) (screen.Elicitation, error)
 		}
 		return screen.Elicitation{}, d.fail("find", fmt.Sprintf("the form of MCP server %q with the fields %s never showed", d.cfg.Server, strings.Join(d.cfg.Titles, ", ")))
 	}
-	settledDialog(ctx, DialogConfig{Screen: d.cfg.Screen, StepTimeout: d.cfg.StepTimeout})
-	e, ok := d.read(d.cfg.Screen.Snapshot())
+	e, ok := d.settled(ctx)
 	if !ok {
 		return e, d.fail("find", "the form changed as it was drawn")
 	}
 	return e, nil
+}
+
+// settled waits (at most StepTimeout) until the form as read has not
+// changed for dialogQuiet, and reads it. The screen itself never stands
+// still: the "Calling…" line above the form blinks.
+func (d *elicitDriver) settled(ctx context.Context) (screen.Elicitation, bool) {
+	deadline := time.Now().Add(d.cfg.StepTimeout)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		last, _ := screen.ParseElicitation(d.cfg.Screen.Snapshot())
+		qctx, cancel := context.WithTimeout(ctx, dialogQuiet)
+		_, err := d.cfg.Screen.Wait(qctx, func(s vt.Snapshot) bool {
+			e, _ := screen.ParseElicitation(s)
+			return e.String() != last.String()
+		})
+		cancel()
+		if err != nil {
+			break // unchanged for dialogQuiet, or ctx ended
+		}
+	}
+	return d.read(d.cfg.Screen.Snapshot())
 }
 
 // moveTo walks the focus to place p of the ring (see pos) the shorter way,

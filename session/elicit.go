@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/rules"
@@ -21,8 +22,11 @@ type Eliciter interface {
 }
 
 // elicitation handles an Elicitation hook: an MCP server asks the person
-// for input. A rule's answer goes back through the hook, which Claude Code
-// takes instead of drawing the form. With no rule the form is drawn: the
+// for input. A rule's answer is given on the screen (elicitscreen.go): the
+// hook replies nothing, Claude draws the form, and askflow fills it in.
+// With --answer-via hook, or a value askflow cannot set, the answer goes
+// back through the hook, which Claude Code takes instead of drawing the
+// form. With no rule the form is drawn: the
 // person's on their screen; headless, nobody can answer it, and the run is
 // blocked at once rather than left waiting on a form that blinks for ever.
 func (s *session) elicitation(m hook.Message) {
@@ -72,6 +76,26 @@ func (s *session) elicitation(m hook.Message) {
 		if d.Action == rules.Accept {
 			dec["content"] = d.Content
 		}
+		if s.cfg.AnswerVia != AnswerViaHook {
+			// The screen's way, when askflow can set every value: decided
+			// now, before the hook's reply, so that it can still take the
+			// answer otherwise.
+			titles, values, defaults, why := screenPlan(p.RequestedSchema, d, s.child.Screen().Snapshot().Cols)
+			if why == "" {
+				dec["via"] = "screen"
+				s.log.Emit("decision", dec)
+				dr := &elicitDrive{server: p.MCPServerName, rule: d.Rule, action: d.Action, content: d.Content,
+					defaults: defaults, asked: time.Now(), cfg: askflow.ElicitConfig{Server: p.MCPServerName,
+						Titles: titles, Action: string(d.Action), Values: values}}
+				s.mu.Lock()
+				s.elicitDrive = dr
+				s.mu.Unlock()
+				reply(nil) // Claude draws the form
+				s.goWork(func() { s.driveElicitation(dr) })
+				return
+			}
+			dec["note"] = "answered through the hook: " + why
+		}
 		s.log.Emit("decision", dec)
 		out := map[string]any{"hookEventName": hook.Elicitation, "action": string(d.Action)}
 		if d.Action == rules.Accept {
@@ -105,9 +129,13 @@ func (s *session) elicitation(m hook.Message) {
 	s.log.Emit("handed_over", events.Fields{"elicitation": p.MCPServerName, "reason": "no rule answers it: it is yours on Claude's screen"})
 }
 
-// elicitationResult reports what the person answered on an MCP server's
-// form.
+// elicitationResult reports what an MCP server's form was answered on the
+// screen: claudewrap's answer is verified against its rule's, any other
+// is the person's.
 func (s *session) elicitationResult(p *hook.Payload) {
+	if s.elicitVerify(p.MCPServerName, p.Action, p.Content) {
+		return
+	}
 	fields := events.Fields{"elicitation": p.MCPServerName, "action": p.Action, "by": "person"}
 	if len(p.Content) > 0 && string(p.Content) != "null" {
 		fields["content"] = p.Content
@@ -183,6 +211,12 @@ func (s *session) watchElicitations(ctx context.Context) {
 		}
 		if err == nil {
 			continue // gone: answered, or cancelled with its tool
+		}
+		s.mu.Lock()
+		driving := s.elicitDrive != nil && s.elicitDrive.running
+		s.mu.Unlock()
+		if driving {
+			continue // askflow is answering it, and says when it cannot
 		}
 		snap := em.Snapshot()
 		e, _ := screen.ParseElicitation(snap)

@@ -201,6 +201,11 @@ type session struct {
 	// when a rule last answered one through the hook.
 	elicitations int
 	elicitHook   time.Time
+	// elicitDrive is the MCP form being answered on the screen, until
+	// Claude reports its result; elicitCancel stops askflow when the
+	// person types.
+	elicitDrive  *elicitDrive
+	elicitCancel context.CancelFunc
 	// changed is closed and replaced whenever a form changes state: a
 	// form waits for its turn to be driven on it.
 	changed chan struct{}
