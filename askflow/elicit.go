@@ -57,6 +57,10 @@ type ElicitConfig struct {
 	Retries     int
 	// OnKey, if set, is called after each key's effect was seen (or not).
 	OnKey func(KeyEvent)
+	// Answered, if set, is closed when Claude reports the form answered
+	// (its ElicitationResult hook): the last key took effect, though
+	// Claude may leave the form drawn a moment longer.
+	Answered <-chan struct{}
 }
 
 // Keys an MCP form takes besides the arrows, Enter and Esc.
@@ -94,9 +98,17 @@ func Elicit(ctx context.Context, cfg ElicitConfig) (keys int, err error) {
 	return d.keys, err
 }
 
+// elicitGap is how long a key that commits (Space, typed text, Enter,
+// Esc, ←) waits after the key before it. Claude Code 2.1.332 drops an
+// Enter on Accept sent 60 ms after the Down that focused it, though the
+// screen shows the focus there; 150 ms is enough, and 100 ms more covers
+// Claude's clock and ours.
+const elicitGap = 250 * time.Millisecond
+
 type elicitDriver struct {
 	cfg  ElicitConfig
 	keys int
+	sent time.Time // when the last key went
 	// done are the fields set so far; seen those of them the screen showed
 	// with their values since the last key that set one.
 	done, seen map[string]bool
@@ -545,6 +557,14 @@ func (d *elicitDriver) press(ctx context.Context, step, key string, tries int, b
 	p := keyPress{
 		tries: tries,
 		before: func(int) error {
+			if wait := time.Until(d.sent.Add(elicitGap)); tries == 1 && wait > 0 {
+				t := time.NewTimer(wait)
+				select {
+				case <-t.C:
+				case <-ctx.Done():
+				}
+				t.Stop()
+			}
 			if ctx.Err() != nil {
 				return ErrInterrupted
 			}
@@ -559,6 +579,7 @@ func (d *elicitDriver) press(ctx context.Context, step, key string, tries int, b
 				return err
 			}
 			d.keys++
+			d.sent = time.Now()
 			return nil
 		},
 		await: func() (vt.Snapshot, bool) {
@@ -566,6 +587,11 @@ func (d *elicitDriver) press(ctx context.Context, step, key string, tries int, b
 			defer cancel()
 			s, err := d.cfg.Screen.Wait(wctx, func(s vt.Snapshot) bool {
 				if leaves {
+					select {
+					case <-d.cfg.Answered:
+						return true
+					default:
+					}
 					_, on := screen.ParseElicitation(s)
 					return !on
 				}

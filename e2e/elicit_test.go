@@ -4,10 +4,12 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -26,35 +28,67 @@ permissions:
   - {name: deploy, when: {tool: "^mcp__demo__deploy$"}, decide: allow}
 `
 
+// fullSchema asks an enum, a boolean, a string, a number and a
+// multi-select (the recordings' form, testdata/screens/*/elicit-*).
+const fullSchema = `{"type":"object","properties":{` +
+	`"env":{"type":"string","title":"Environment","enum":["staging","production"]},` +
+	`"confirm":{"type":"boolean","title":"Really deploy?"},` +
+	`"note":{"type":"string","title":"Note"},` +
+	`"count":{"type":"number","title":"Replicas"},` +
+	`"regions":{"type":"array","title":"Regions","items":{"type":"string","enum":["eu","us","asia"]}}},"required":["env"]}`
+
 // TestElicitation: Claude calls the project's MCP server's deploy tool,
-// whose server asks for input (an enum and a boolean). A rule's accept
-// reaches the server with its values typed as the server's schema says,
-// and decline reaches it as decline; with no rule, a headless run ends by
-// itself, blocked (exit 7), and the server is answered nothing. On every
-// pinned version.
+// whose server asks for input. A rule's accept reaches the server with its
+// values typed as the server's schema says, answered on the screen (the
+// default: Claude draws the form and claudewrap fills it in, verified
+// from Claude's ElicitationResult) and through the hook (--answer-via
+// hook), for an enum and a boolean and for every kind of field; decline
+// reaches it as decline; with no rule, a headless run ends by itself,
+// blocked (exit 7), and the server is answered nothing. On every pinned
+// version.
 func TestElicitation(t *testing.T) {
 	forPinned(t, func(t *testing.T, version string) {
-		for _, tc := range []struct {
-			name  string
-			rules string
-			want  map[string]any // what the server received; nil: nothing
-			code  int
-		}{
-			{name: "accept", rules: allowDeploy + `elicitations:
+		const staging = `elicitations:
   - name: staging
     when: {server: demo, message: "(?i)environment"}
     answer: {accept: {Environment: staging, confirm: true}}
-`, want: map[string]any{"action": "accept", "content": map[string]any{"env": "staging", "confirm": true}}},
+`
+		const ship = `elicitations:
+  - name: ship
+    when: {server: demo}
+    answer: {accept: {env: production, confirm: false, note: ship it, count: 3, regions: [asia, eu]}}
+`
+		stagingGot := map[string]any{"action": "accept", "content": map[string]any{"env": "staging", "confirm": true}}
+		shipGot := map[string]any{"action": "accept", "content": map[string]any{"env": "production", "confirm": false,
+			"note": "ship it", "count": 3.0, "regions": []any{"eu", "asia"}}}
+		for _, tc := range []struct {
+			name   string
+			rules  string
+			schema string   // the server's; "" its default (an enum and a boolean)
+			flags  []string // claudewrap's
+			action string
+			via    string
+			want   map[string]any // what the server received; nil: nothing
+			code   int
+		}{
+			{name: "accept", rules: allowDeploy + staging, action: "accept", via: "screen", want: stagingGot},
+			{name: "accept by hook", rules: allowDeploy + staging, flags: []string{"--answer-via", "hook"}, action: "accept", via: "hook", want: stagingGot},
+			{name: "every kind", rules: allowDeploy + ship, schema: fullSchema, action: "accept", via: "screen", want: shipGot},
+			{name: "every kind by hook", rules: allowDeploy + ship, schema: fullSchema, flags: []string{"--answer-via", "hook"}, action: "accept", via: "hook", want: shipGot},
 			{name: "decline", rules: allowDeploy + `elicitations:
   - {name: no, when: {server: demo}, answer: decline}
-`, want: map[string]any{"action": "decline"}},
+`, action: "decline", via: "screen", want: map[string]any{"action": "decline"}},
 			{name: "no rule", rules: allowDeploy, code: 7},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				sb := claudetest.New(t, version, "testdata/scenarios/elicit.yaml")
 				got := filepath.Join(t.TempDir(), "mcp.jsonl")
-				r := runWrapped(t, sb, tc.rules, nil, nil, "deploy it",
-					"--mcp-config", claudetest.MCPConfig(t, got), "--permission-mode", "default")
+				var server []string
+				if tc.schema != "" {
+					server = []string{"-schema", tc.schema}
+				}
+				r := runWrapped(t, sb, tc.rules, nil, tc.flags, "deploy it",
+					"--mcp-config", claudetest.MCPConfig(t, got, server...), "--permission-mode", "default")
 				b, _ := os.ReadFile(got)
 				lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 				if r.code != tc.code {
@@ -68,20 +102,44 @@ func TestElicitation(t *testing.T) {
 					return
 				}
 				var first map[string]any
-				if len(lines) != 1 || json.Unmarshal([]byte(lines[0]), &first) != nil || !reflect.DeepEqual(first, tc.want) {
+				if len(lines) != 1 || json.Unmarshal([]byte(lines[0]), &first) != nil || !sameAnswer(first, tc.want) {
 					t.Fatalf("the server got %s, want %v\n%s", b, tc.want, r)
 				}
 				res := toolResult(r, "toolu_01deploy")
-				if res == nil || res.IsError || !strings.Contains(res.Content, `"action":"`+tc.name+`"`) {
+				if res == nil || res.IsError || !strings.Contains(res.Content, `"action":"`+tc.action+`"`) {
 					t.Errorf("Claude's tool_result %+v does not hold the server's answer\n%s", res, r)
 				}
-				if !r.has("decision", "elicitation", "demo", "action", tc.name, "via", "hook") || !r.has("submitted", "elicitation", "demo") {
+				if !r.has("decision", "elicitation", "demo", "action", tc.action, "via", tc.via) || !r.has("submitted", "elicitation", "demo") {
 					t.Errorf("the decision and its answer are not reported\n%s", r)
 				}
-				report("Claude Code %s: MCP server's input form answered %s by rule; the server got %s", version, tc.name, lines[0])
+				if tc.via == "screen" && !r.has("verified", "elicitation", "demo", "by", "claudewrap") {
+					t.Errorf("claudewrap's answer on the screen is not verified from Claude's ElicitationResult\n%s", r)
+				}
+				report("Claude Code %s: MCP server's input form answered %s by rule via %s in %v; the server got %s",
+					version, tc.name, tc.via, r.elapsed.Round(100e6), lines[0])
 			})
 		}
 	})
+}
+
+// sameAnswer compares what the server received with what it should have,
+// a multi-select's options in any order.
+func sameAnswer(got, want map[string]any) bool {
+	norm := func(m map[string]any) map[string]any {
+		b, _ := json.Marshal(m)
+		var out map[string]any
+		_ = json.Unmarshal(b, &out)
+		if c, ok := out["content"].(map[string]any); ok {
+			for k, v := range c {
+				if l, ok := v.([]any); ok {
+					sort.Slice(l, func(i, j int) bool { return fmt.Sprint(l[i]) < fmt.Sprint(l[j]) })
+					c[k] = l
+				}
+			}
+		}
+		return out
+	}
+	return reflect.DeepEqual(norm(got), norm(want))
 }
 
 // TestElicitationByPerson: on the person's terminal an MCP server's form

@@ -85,7 +85,7 @@ func (s *session) elicitation(m hook.Message) {
 				dec["via"] = "screen"
 				s.log.Emit("decision", dec)
 				dr := &elicitDrive{server: p.MCPServerName, rule: d.Rule, action: d.Action, content: d.Content,
-					defaults: defaults, asked: time.Now(), cfg: askflow.ElicitConfig{Server: p.MCPServerName,
+					defaults: defaults, asked: time.Now(), answered: make(chan struct{}), cfg: askflow.ElicitConfig{Server: p.MCPServerName,
 						Titles: titles, Action: string(d.Action), Values: values}}
 				s.mu.Lock()
 				s.elicitDrive = dr
@@ -133,6 +133,9 @@ func (s *session) elicitation(m hook.Message) {
 // screen: claudewrap's answer is verified against its rule's, any other
 // is the person's.
 func (s *session) elicitationResult(p *hook.Payload) {
+	s.mu.Lock()
+	s.elicitResult = time.Now()
+	s.mu.Unlock()
 	if s.elicitVerify(p.MCPServerName, p.Action, p.Content) {
 		return
 	}
@@ -203,6 +206,7 @@ func (s *session) watchElicitations(ctx context.Context) {
 		if _, err := em.Wait(ctx, shown); err != nil {
 			return
 		}
+		seen := time.Now()
 		wctx, cancel := context.WithTimeout(ctx, grace)
 		_, err := em.Wait(wctx, func(sn vt.Snapshot) bool { return !shown(sn) })
 		cancel()
@@ -214,9 +218,12 @@ func (s *session) watchElicitations(ctx context.Context) {
 		}
 		s.mu.Lock()
 		driving := s.elicitDrive != nil && s.elicitDrive.running
+		answered := s.elicitResult.After(seen)
 		s.mu.Unlock()
-		if driving {
-			continue // askflow is answering it, and says when it cannot
+		if driving || answered {
+			// askflow is answering it, and says when it cannot; or Claude
+			// reported it answered and has not redrawn yet.
+			continue
 		}
 		snap := em.Snapshot()
 		e, _ := screen.ParseElicitation(snap)

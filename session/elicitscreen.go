@@ -35,6 +35,8 @@ type elicitDrive struct {
 	handed bool
 	// running says askflow is at it: the watchdog leaves the form alone.
 	running bool
+	// answered is closed when Claude's ElicitationResult hook comes.
+	answered chan struct{}
 }
 
 // screenPlan turns a rule's answer into what askflow sets on the screen:
@@ -172,7 +174,7 @@ func (s *session) driveElicitation(dr *elicitDrive) {
 		return
 	}
 	cfg := dr.cfg
-	cfg.Screen, cfg.Keys = s.child.Screen(), s.lease(ctx)
+	cfg.Screen, cfg.Keys, cfg.Answered = s.child.Screen(), s.lease(ctx), dr.answered
 	cfg.FormTimeout, cfg.StepTimeout, cfg.Retries = s.cfg.Flow.FormTimeout, s.cfg.Flow.StepTimeout, s.cfg.Flow.Retries
 	cfg.OnKey = func(k askflow.KeyEvent) {
 		s.keySeen(k.Seen)
@@ -223,6 +225,7 @@ func (s *session) elicitVerify(server, action string, content json.RawMessage) b
 	s.elicitDrive = nil
 	handed := dr.handed
 	s.mu.Unlock()
+	close(dr.answered)
 	if handed {
 		return false
 	}

@@ -206,6 +206,7 @@ type session struct {
 	// person types.
 	elicitDrive  *elicitDrive
 	elicitCancel context.CancelFunc
+	elicitResult time.Time // when Claude last reported an MCP form answered
 	// changed is closed and replaced whenever a form changes state: a
 	// form waits for its turn to be driven on it.
 	changed chan struct{}
