@@ -81,15 +81,7 @@ const (
 // confirm a step, it presses nothing more and returns an *Error; when ctx
 // ends (the person typed), ErrInterrupted.
 func Elicit(ctx context.Context, cfg ElicitConfig) (keys int, err error) {
-	if cfg.FormTimeout <= 0 {
-		cfg.FormTimeout = 20 * time.Second
-	}
-	if cfg.StepTimeout <= 0 {
-		cfg.StepTimeout = 3 * time.Second
-	}
-	if cfg.Retries <= 0 {
-		cfg.Retries = 2
-	}
+	timings(&cfg.FormTimeout, &cfg.StepTimeout, &cfg.Retries)
 	d := &elicitDriver{cfg: cfg, done: map[string]bool{}, seen: map[string]bool{}}
 	err = d.run(ctx)
 	if err != nil && ctx.Err() != nil && !errors.Is(err, ErrInterrupted) {

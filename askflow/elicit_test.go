@@ -11,13 +11,7 @@ import (
 	"github.com/claudewrap/claudewrap/screen"
 )
 
-var mcpFields = []fakeclaude.MCPField{
-	{Name: "env", Title: "Environment", Kind: "enum", Options: []string{"staging", "production"}, Required: true},
-	{Name: "confirm", Title: "Really deploy?", Kind: "bool"},
-	{Name: "note", Title: "Note", Kind: "text"},
-	{Name: "count", Title: "Replicas", Kind: "number"},
-	{Name: "regions", Title: "Regions", Kind: "multi", Options: []string{"eu", "us", "asia"}},
-}
+var mcpFields = fakeclaude.FullMCPFields()
 
 var mcpTitles = []string{"Environment", "Really deploy?", "Note", "Replicas", "Regions"}
 

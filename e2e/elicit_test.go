@@ -17,6 +17,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
+	"github.com/claudewrap/claudewrap/internal/testsupport/fakeclaude"
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/session"
 )
@@ -27,15 +28,6 @@ const allowDeploy = `version: 1
 permissions:
   - {name: deploy, when: {tool: "^mcp__demo__deploy$"}, decide: allow}
 `
-
-// fullSchema asks an enum, a boolean, a string, a number and a
-// multi-select (the recordings' form, testdata/screens/*/elicit-*).
-const fullSchema = `{"type":"object","properties":{` +
-	`"env":{"type":"string","title":"Environment","enum":["staging","production"]},` +
-	`"confirm":{"type":"boolean","title":"Really deploy?"},` +
-	`"note":{"type":"string","title":"Note"},` +
-	`"count":{"type":"number","title":"Replicas"},` +
-	`"regions":{"type":"array","title":"Regions","items":{"type":"string","enum":["eu","us","asia"]}}},"required":["env"]}`
 
 // TestElicitation: Claude calls the project's MCP server's deploy tool,
 // whose server asks for input. A rule's accept reaches the server with its
@@ -73,8 +65,8 @@ func TestElicitation(t *testing.T) {
 		}{
 			{name: "accept", rules: allowDeploy + staging, action: "accept", via: "screen", want: stagingGot},
 			{name: "accept by hook", rules: allowDeploy + staging, flags: []string{"--answer-via", "hook"}, action: "accept", via: "hook", want: stagingGot},
-			{name: "every kind", rules: allowDeploy + ship, schema: fullSchema, action: "accept", via: "screen", want: shipGot},
-			{name: "every kind by hook", rules: allowDeploy + ship, schema: fullSchema, flags: []string{"--answer-via", "hook"}, action: "accept", via: "hook", want: shipGot},
+			{name: "every kind", rules: allowDeploy + ship, schema: fakeclaude.FullMCPSchema, action: "accept", via: "screen", want: shipGot},
+			{name: "every kind by hook", rules: allowDeploy + ship, schema: fakeclaude.FullMCPSchema, flags: []string{"--answer-via", "hook"}, action: "accept", via: "hook", want: shipGot},
 			{name: "decline", rules: allowDeploy + `elicitations:
   - {name: no, when: {server: demo}, answer: decline}
 `, action: "decline", via: "screen", want: map[string]any{"action": "decline"}},

@@ -12,22 +12,10 @@ import (
 	"github.com/claudewrap/claudewrap/internal/testsupport/fakeclaude"
 )
 
-// fullSchema asks an enum, a boolean, a string, a number and a
-// multi-select, as the recordings' form does.
-const fullSchema = `{"type":"object","properties":{` +
-	`"env":{"type":"string","title":"Environment","enum":["staging","production"]},` +
-	`"confirm":{"type":"boolean","title":"Really deploy?"},` +
-	`"note":{"type":"string","title":"Note"},` +
-	`"count":{"type":"number","title":"Replicas"},` +
-	`"regions":{"type":"array","title":"Regions","items":{"type":"string","enum":["eu","us","asia"]}}},"required":["env"]}`
-
-var fullFields = []fakeclaude.MCPField{
-	{Name: "env", Title: "Environment", Kind: "enum", Options: []string{"staging", "production"}, Required: true},
-	{Name: "confirm", Title: "Really deploy?", Kind: "bool"},
-	{Name: "note", Title: "Note", Kind: "text"},
-	{Name: "count", Title: "Replicas", Kind: "number"},
-	{Name: "regions", Title: "Regions", Kind: "multi", Options: []string{"eu", "us", "asia"}},
-}
+var (
+	fullSchema = fakeclaude.FullMCPSchema
+	fullFields = fakeclaude.FullMCPFields()
+)
 
 const fullRule = `version: 1
 elicitations:

@@ -18,6 +18,28 @@ type MCPField struct {
 	Required          bool
 }
 
+// FullMCPSchema is an MCP form's schema with every kind of field: an enum,
+// a boolean, a string, a number and a multi-select (the recordings'
+// testdata/screens/*/elicit-*); FullMCPFields are its fields for an
+// [MCPForm].
+const FullMCPSchema = `{"type":"object","properties":{` +
+	`"env":{"type":"string","title":"Environment","enum":["staging","production"]},` +
+	`"confirm":{"type":"boolean","title":"Really deploy?"},` +
+	`"note":{"type":"string","title":"Note"},` +
+	`"count":{"type":"number","title":"Replicas"},` +
+	`"regions":{"type":"array","title":"Regions","items":{"type":"string","enum":["eu","us","asia"]}}},"required":["env"]}`
+
+// FullMCPFields returns FullMCPSchema's fields.
+func FullMCPFields() []MCPField {
+	return []MCPField{
+		{Name: "env", Title: "Environment", Kind: "enum", Options: []string{"staging", "production"}, Required: true},
+		{Name: "confirm", Title: "Really deploy?", Kind: "bool"},
+		{Name: "note", Title: "Note", Kind: "text"},
+		{Name: "count", Title: "Replicas", Kind: "number"},
+		{Name: "regions", Title: "Regions", Kind: "multi", Options: []string{"eu", "us", "asia"}},
+	}
+}
+
 // MCPForm is a model of Claude Code's MCP input form (an elicitation) as
 // the recordings show it (testdata/screens/*/elicit-*): fields with a
 // pointer and a mark, an enum's or multi-select's list opened with →,
