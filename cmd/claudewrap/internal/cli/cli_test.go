@@ -508,6 +508,28 @@ func TestHumanHandedOver(t *testing.T) {
 	}
 }
 
+// TestHumanElicitOnScreen: a rule's answer to an MCP server's form says
+// where it goes, and its check against Claude's report is said as such,
+// not as a form's.
+func TestHumanElicitOnScreen(t *testing.T) {
+	var b bytes.Buffer
+	h := newHuman(&b, false)
+	content := map[string]any{"env": "staging"}
+	h.event("decision", map[string]any{"elicitation": "demo", "rule": "r", "action": "accept", "content": content, "via": "screen"})
+	h.event("decision", map[string]any{"elicitation": "demo", "rule": "r", "action": "accept", "content": content, "via": "hook",
+		"note": "answered through the hook: field day: a date field"})
+	h.event("verified", map[string]any{"elicitation": "demo", "action": "accept", "content": content, "by": "claudewrap"})
+	h.event("mismatch", map[string]any{"elicitation": "demo", "rule": "r",
+		"want": map[string]any{"action": "accept", "content": content}, "got": map[string]any{"action": "decline"}})
+	want := "claudewrap: MCP server \"demo\": rule \"r\" answers accept {\"env\":\"staging\"} on the screen\n" +
+		"claudewrap: MCP server \"demo\": rule \"r\" answers accept {\"env\":\"staging\"} (answered through the hook: field day: a date field)\n" +
+		"claudewrap: verified: MCP server \"demo\"'s form answered accept {\"env\":\"staging\"}\n" +
+		"claudewrap: MISMATCH: MCP server \"demo\"'s form answered decline; rule \"r\" meant accept {\"env\":\"staging\"}\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
 // TestHumanRemoteDecision: an answer from elsewhere is said with its
 // sender, escaped; a decision that names none is claudewrap answer's.
 func TestHumanRemoteDecision(t *testing.T) {
