@@ -34,7 +34,8 @@ permissions:
 // values typed as the server's schema says, answered on the screen (the
 // default: Claude draws the form and claudewrap fills it in, verified
 // from Claude's ElicitationResult) and through the hook (--answer-via
-// hook), for an enum and a boolean and for every kind of field; decline
+// hook), for an enum and a boolean and for every kind of field (also on a
+// 60x24 screen, where the form shows a few fields at a time); decline
 // reaches it as decline; with no rule, a headless run ends by itself,
 // blocked (exit 7), and the server is answered nothing. On every pinned
 // version.
@@ -66,6 +67,7 @@ func TestElicitation(t *testing.T) {
 			{name: "accept", rules: allowDeploy + staging, action: "accept", via: "screen", want: stagingGot},
 			{name: "accept by hook", rules: allowDeploy + staging, flags: []string{"--answer-via", "hook"}, action: "accept", via: "hook", want: stagingGot},
 			{name: "every kind", rules: allowDeploy + ship, schema: fakeclaude.FullMCPSchema, action: "accept", via: "screen", want: shipGot},
+			{name: "every kind at 60x24", rules: allowDeploy + ship, schema: fakeclaude.FullMCPSchema, flags: []string{"--size", "60x24"}, action: "accept", via: "screen", want: shipGot},
 			{name: "every kind by hook", rules: allowDeploy + ship, schema: fakeclaude.FullMCPSchema, flags: []string{"--answer-via", "hook"}, action: "accept", via: "hook", want: shipGot},
 			{name: "decline", rules: allowDeploy + `elicitations:
   - {name: no, when: {server: demo}, answer: decline}
