@@ -156,7 +156,7 @@ func (d *elicitDriver) run(ctx context.Context) error {
 			return err
 		}
 	}
-	if e, err = d.moveTo(ctx, e, accept, down); err != nil {
+	if _, err = d.moveTo(ctx, e, accept, down); err != nil {
 		return err
 	}
 	if !d.allSeen() {
