@@ -109,8 +109,9 @@ func TestElicitation(t *testing.T) {
 				if tc.via == "screen" && !r.has("verified", "elicitation", "demo", "by", "claudewrap") {
 					t.Errorf("claudewrap's answer on the screen is not verified from Claude's ElicitationResult\n%s", r)
 				}
-				report("Claude Code %s: MCP server's input form answered %s by rule via %s in %v; the server got %s",
-					version, tc.name, tc.via, r.elapsed.Round(100e6), lines[0])
+				how := map[string]string{"screen": "on the screen", "hook": "through the hook"}[tc.via]
+				report("Claude Code %s: MCP server's input form (%s): a rule's %s given %s in %v; the server got %s",
+					version, tc.name, tc.action, how, r.elapsed.Round(100e6), lines[0])
 			})
 		}
 	})
