@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
 	"github.com/claudewrap/claudewrap/internal/testsupport/fakeclaude"
+	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/session"
 )
@@ -187,4 +189,105 @@ func TestElicitationByPerson(t *testing.T) {
 		}
 		report("Claude Code %s: an MCP server's input form on the person's terminal: theirs, declined, reported from ElicitationResult", version)
 	})
+}
+
+// TestElicitationWait: under --on-unmatched wait an MCP server's form no
+// rule answers waits for an answer from anywhere: stderr names the
+// command, claudewrap pending lists its server, message and fields, a
+// value its schema refuses is refused by claudewrap answer (exit 2) with
+// nothing pressed, and claudewrap answer --accept is given on the screen,
+// verified (exit 0), and received by the server. Nobody answering, the
+// headless run ends by itself within --idle-timeout, blocked (exit 7).
+func TestElicitationWait(t *testing.T) {
+	forPinned(t, func(t *testing.T, version string) {
+		t.Run("answered", func(t *testing.T) {
+			w, got := startElicitWait(t, version)
+			f := waitPendingElicit(t, w.sb, w.session)
+			if f.Elicitation.Server != "demo" || len(f.Elicitation.Fields) != 2 || f.Elicitation.Fields[0].Name != "env" ||
+				!f.Elicitation.Fields[0].Required || len(f.Elicitation.Fields[0].Options) != 2 {
+				t.Fatalf("pending lists %+v", f)
+			}
+			if _, errOut, code := claudewrapCmd(t, w.sb, "answer", w.session, "--accept", "{env: dev}"); code != 2 ||
+				!strings.Contains(errOut, `field env: "dev" is not one of its options`) {
+				t.Fatalf("answer --accept '{env: dev}': exit %d %q, want exit 2", code, errOut)
+			}
+			out, errOut, code := claudewrapCmd(t, w.sb, "answer", w.session, "--form", f.ToolUseID, "--accept", "{Environment: staging, confirm: true}")
+			if code != 0 || !strings.HasPrefix(out, "verified; Claude reports the MCP form answered") {
+				t.Fatalf("answer --accept: exit %d\n%s%s\n%s", code, out, errOut, w.stderr.String())
+			}
+			if err := w.end(t); err != nil {
+				t.Fatalf("the run: %v\n%s", err, w.stderr.String())
+			}
+			b, _ := os.ReadFile(got)
+			var first map[string]any
+			want := map[string]any{"action": "accept", "content": map[string]any{"env": "staging", "confirm": true}}
+			if json.Unmarshal(b, &first) != nil || !sameAnswer(first, want) {
+				t.Fatalf("the server got %s, want %v\n%s", b, want, w.stderr.String())
+			}
+			if !strings.Contains(w.stderr.String(), "claudewrap answer "+w.session+" --form elicitation-1") {
+				t.Errorf("stderr does not name the command that answers it:\n%s", w.stderr.String())
+			}
+			report("Claude Code %s: an MCP server's form no rule answers, under --on-unmatched wait: listed by pending, a value its schema refuses refused (exit 2), claudewrap answer --accept verified; the server got %s",
+				version, strings.TrimSpace(string(b)))
+		})
+		t.Run("nobody answers", func(t *testing.T) {
+			w, got := startElicitWait(t, version, "--idle-timeout", "15s")
+			waitPendingElicit(t, w.sb, w.session)
+			err := w.end(t)
+			ee, ok := err.(*exec.ExitError)
+			if !ok || ee.ExitCode() != 7 || !strings.Contains(w.stderr.String(), "no answer came from anywhere within 15s (--idle-timeout)") {
+				t.Fatalf("the run: %v, want exit 7 within its bound\n%s", err, w.stderr.String())
+			}
+			if b, _ := os.ReadFile(got); len(b) != 0 {
+				t.Errorf("the server got %s", b)
+			}
+			report("Claude Code %s: an MCP server's form nobody answers under --on-unmatched wait: blocked (exit 7) after --idle-timeout 15s", version)
+		})
+	})
+}
+
+// startElicitWait starts a headless run under --on-unmatched wait whose
+// Claude calls the MCP test server's deploy tool; got is the file of what
+// the server received.
+func startElicitWait(t *testing.T, version string, flags ...string) (w *waitingRun, got string) {
+	t.Helper()
+	got = filepath.Join(t.TempDir(), "mcp.jsonl")
+	w = startWaitingOn(t, version, "testdata/scenarios/elicit.yaml", allowDeploy, flags,
+		"deploy it", "--mcp-config", claudetest.MCPConfig(t, got), "--permission-mode", "default")
+	return w, got
+}
+
+// end waits for the run's end (at most 90 s).
+func (w *waitingRun) end(t *testing.T) error {
+	t.Helper()
+	select {
+	case err := <-w.done:
+		return err
+	case <-time.After(90 * time.Second):
+		t.Fatalf("the run did not end\n%s", w.stderr.String())
+		return nil
+	}
+}
+
+// waitPendingElicit waits until claudewrap pending --json lists an MCP
+// server's form of the session.
+func waitPendingElicit(t *testing.T, sb *claudetest.Sandbox, session string) remote.Form {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		out, errOut, code := claudewrapCmd(t, sb, "pending", "--json")
+		var forms []remote.Form
+		if code != 0 || json.Unmarshal([]byte(out), &forms) != nil {
+			t.Fatalf("pending --json: exit %d %q %s", code, out, errOut)
+		}
+		for _, f := range forms {
+			if f.Session == session && f.Elicitation != nil {
+				return f
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("session %s never listed an MCP form; pending says %s", session, out)
+		}
+		time.Sleep(200 * time.Millisecond) // polling another process under a deadline
+	}
 }

@@ -87,10 +87,18 @@ type waitingRun struct {
 // startWaiting starts a waitingRun with args added to its flags.
 func startWaiting(t *testing.T, version string, args ...string) *waitingRun {
 	t.Helper()
-	w := &waitingRun{sb: claudetest.New(t, version, "testdata/scenarios/database.yaml"),
+	return startWaitingOn(t, version, "testdata/scenarios/database.yaml", "version: 1\n", args, "pick a database")
+}
+
+// startWaitingOn starts a run of scenario under --on-unmatched wait with
+// rulesYAML, flags added to claudewrap's and claude to Claude's arguments.
+func startWaitingOn(t *testing.T, version, scenario, rulesYAML string, flags []string, claude ...string) *waitingRun {
+	t.Helper()
+	w := &waitingRun{sb: claudetest.New(t, version, scenario),
 		evs: filepath.Join(t.TempDir(), "events.jsonl"), done: make(chan error, 1)}
-	args = append([]string{"run", "--claude", w.sb.Claude, "--headless", "--exit-after-turn", "--on-unmatched", "wait",
-		"--rules", writeRulesFile(t, "version: 1\n"), "--events", w.evs}, append(args, "--", "pick a database")...)
+	args := append([]string{"run", "--claude", w.sb.Claude, "--headless", "--exit-after-turn", "--on-unmatched", "wait",
+		"--rules", writeRulesFile(t, rulesYAML), "--events", w.evs}, flags...)
+	args = append(append(args, "--"), claude...)
 	cmd := exec.Command(claudetest.Claudewrap(t), args...)
 	cmd.Env, cmd.Dir = w.sb.Env(), w.sb.Dir
 	cmd.Stderr = &w.stderr

@@ -23,6 +23,8 @@ type FormField struct {
 	Format string
 	// Default is the schema's default value, if any (Claude shows it set).
 	Default json.RawMessage
+	// Required says the server requires a value (Claude marks it "*").
+	Required bool
 }
 
 // FormFields reads an elicitation's requested schema into its fields, in
@@ -46,10 +48,14 @@ func FormFields(b json.RawMessage) ([]FormField, error) {
 		Default json.RawMessage `json:"default"`
 	}
 	_ = json.Unmarshal(raw.Properties, &defaults)
+	required := map[string]bool{}
+	for _, r := range sc.Required {
+		required[r] = true
+	}
 	var out []FormField
 	for _, name := range order {
 		p := sc.Properties[name]
-		f := FormField{Name: name, Title: p.Title, Type: p.Type, Format: p.Format, Default: defaults[name].Default}
+		f := FormField{Name: name, Title: p.Title, Type: p.Type, Format: p.Format, Default: defaults[name].Default, Required: required[name]}
 		if f.Title == "" {
 			f.Title = name
 		}

@@ -14,7 +14,9 @@
 // Every tool's PreToolUse is decided by the deny rules, in every permission
 // mode. An MCP server's input form is decided by an [Eliciter] and
 // answered on the screen (elicitscreen.go), verified from Claude's
-// ElicitationResult hook, or through its Elicitation hook (elicit.go). A
+// ElicitationResult hook, or through its Elicitation hook (elicit.go); one
+// no rule answers waits, under the wait policy, for an answer from
+// anywhere, given and verified the same way (elicitwait.go). A
 // headless run that nobody can go on with ends by itself: blocked, exit 7.
 //
 // Claude is seen through the [Child] interface and its hook messages as a

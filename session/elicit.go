@@ -7,7 +7,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/rules"
@@ -42,6 +41,7 @@ func (s *session) elicitation(m hook.Message) {
 	s.log.Emit("elicitation", fields)
 	s.mu.Lock()
 	s.elicitations++
+	n := s.elicitations
 	s.mu.Unlock()
 
 	var d rules.ElicitDecision
@@ -84,9 +84,7 @@ func (s *session) elicitation(m hook.Message) {
 			if why == "" {
 				dec["via"] = "screen"
 				s.log.Emit("decision", dec)
-				dr := &elicitDrive{server: p.MCPServerName, rule: d.Rule, action: d.Action, content: d.Content,
-					defaults: defaults, asked: time.Now(), answered: make(chan struct{}), cfg: askflow.ElicitConfig{Server: p.MCPServerName,
-						Titles: titles, Action: string(d.Action), Values: values}}
+				dr := newElicitDrive(p.MCPServerName, d, titles, values, defaults)
 				s.mu.Lock()
 				s.elicitDrive = dr
 				s.mu.Unlock()
@@ -119,6 +117,9 @@ func (s *session) elicitation(m hook.Message) {
 		dec["unmatched"] = why
 		s.log.Emit("decision", dec)
 		reply(nil)
+		if s.cfg.Policy == rules.Wait && !s.cfg.DryRun && d.Err == nil && s.waitElicitation(p, n) {
+			return
+		}
 	}
 	if s.cfg.Host.Headless {
 		snap := s.child.Screen().Snapshot()
@@ -136,6 +137,7 @@ func (s *session) elicitationResult(p *hook.Payload) {
 	s.mu.Lock()
 	s.elicitResult = time.Now()
 	s.mu.Unlock()
+	s.elicitAnswered(p.MCPServerName)
 	if s.elicitVerify(p.MCPServerName, p.Action, p.Content) {
 		return
 	}
@@ -219,10 +221,12 @@ func (s *session) watchElicitations(ctx context.Context) {
 		s.mu.Lock()
 		driving := s.elicitDrive != nil && s.elicitDrive.running
 		answered := s.elicitResult.After(seen)
+		waiting := s.elicitWait != nil
 		s.mu.Unlock()
-		if driving || answered {
+		if driving || answered || waiting {
 			// askflow is answering it, and says when it cannot; or Claude
-			// reported it answered and has not redrawn yet.
+			// reported it answered and has not redrawn yet; or it waits for
+			// an answer from anywhere, within its own bound (elicitwait.go).
 			continue
 		}
 		snap := em.Snapshot()

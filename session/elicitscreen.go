@@ -14,6 +14,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
 )
 
@@ -37,6 +38,29 @@ type elicitDrive struct {
 	running bool
 	// answered is closed when Claude's ElicitationResult hook comes.
 	answered chan struct{}
+	// from names the sender of an answer from elsewhere ("" for a
+	// rule's), and outcome tells them what came of it.
+	from    string
+	outcome chan remote.Outcome
+}
+
+// tell gives an answer from elsewhere its outcome, once.
+func (dr *elicitDrive) tell(o remote.Outcome) {
+	if dr.outcome == nil {
+		return
+	}
+	select {
+	case dr.outcome <- o:
+	default:
+	}
+}
+
+// by names who gave the drive's answer, for messages.
+func (dr *elicitDrive) by() string {
+	if dr.from != "" {
+		return "the answer from elsewhere (" + dr.from + ")"
+	}
+	return fmt.Sprintf("rule %q", dr.rule)
 }
 
 // screenPlan turns a rule's answer into what askflow sets on the screen:
@@ -171,6 +195,7 @@ func (s *session) driveElicitation(dr *elicitDrive) {
 	s.mu.Unlock()
 	if typed {
 		s.log.Emit("handed_over", events.Fields{"elicitation": dr.server, "reason": "the person typed", "keys": 0})
+		dr.tell(remote.Outcome{Result: "taken", Message: "the person at Claude's screen has started answering it"})
 		return
 	}
 	cfg := dr.cfg
@@ -193,6 +218,7 @@ func (s *session) driveElicitation(dr *elicitDrive) {
 		return
 	case errors.Is(err, askflow.ErrInterrupted) && parent.Err() == nil:
 		s.log.Emit("handed_over", events.Fields{"elicitation": dr.server, "reason": "the person typed", "keys": keys})
+		dr.tell(remote.Outcome{Result: "taken", Message: "the person at Claude's screen took the form over"})
 		return
 	case parent.Err() != nil:
 		return
@@ -203,6 +229,7 @@ func (s *session) driveElicitation(dr *elicitDrive) {
 		fields["message"], fields["step"], fields["screen"] = "MCP form: "+ae.Step+": "+ae.Reason, ae.Step, ae.Last.Text()
 	}
 	s.log.Emit("error", fields)
+	dr.tell(remote.Outcome{Result: "failed", Message: fmt.Sprint(fields["message"])})
 	if s.cfg.Host.Headless {
 		snap := s.child.Screen().Snapshot()
 		s.block(fmt.Sprintf("MCP server %q's input form: the screen did not confirm a step (%v), and nobody can answer it (headless)",
@@ -226,15 +253,21 @@ func (s *session) elicitVerify(server, action string, content json.RawMessage) b
 	handed := dr.handed
 	s.mu.Unlock()
 	close(dr.answered)
+	elicited, _ := json.Marshal(map[string]any{"action": action, "content": json.RawMessage(orNull(content))})
 	if handed {
+		dr.tell(remote.Outcome{Result: "taken", Message: "the person at Claude's screen answered it", Elicited: elicited})
 		return false
 	}
 	fields := events.Fields{"elicitation": server, "action": action, "rule": dr.rule, "by": "claudewrap", "via": "screen"}
+	if dr.from != "" {
+		fields["from"] = dr.from
+	}
 	if len(content) > 0 && string(content) != "null" {
 		fields["content"] = content
 	}
 	if action == string(dr.action) && (dr.action != rules.Accept || sameContent(dr.content, content, dr.defaults)) {
 		s.log.Emit("verified", fields)
+		dr.tell(remote.Outcome{Result: "verified", Elicited: elicited})
 		return true
 	}
 	want := map[string]any{"action": string(dr.action)}
@@ -245,9 +278,19 @@ func (s *session) elicitVerify(server, action string, content json.RawMessage) b
 	if fields["content"] != nil {
 		got["content"] = content
 	}
-	s.because(ExitMismatch, fmt.Sprintf("MCP server %q: Claude reports the form answered %s, not as rule %q answered it", server, action, dr.rule))
+	why := fmt.Sprintf("MCP server %q: Claude reports the form answered %s, not as %s answered it", server, action, dr.by())
+	s.because(ExitMismatch, why)
 	s.log.Emit("mismatch", events.Fields{"elicitation": server, "rule": dr.rule, "want": want, "got": got})
+	dr.tell(remote.Outcome{Result: "mismatch", Message: why, Elicited: elicited})
 	return true
+}
+
+// orNull is b, or JSON's null when it is empty.
+func orNull(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 {
+		return json.RawMessage("null")
+	}
+	return b
 }
 
 // sameContent reports whether the content Claude reports holds the rule's

@@ -37,7 +37,10 @@ var ErrAnsweredElsewhere = errors.New("answered from elsewhere")
 // remoteHandler is the session as package remote serves it.
 type remoteHandler struct{ s *session }
 
-var _ remote.Handler = remoteHandler{}
+var (
+	_ remote.Handler       = remoteHandler{}
+	_ remote.ElicitHandler = remoteHandler{}
+)
 
 func (h remoteHandler) ClaudeSession() string {
 	h.s.mu.Lock()
@@ -56,7 +59,7 @@ func (h remoteHandler) Pending() []remote.Form {
 			out = append(out, remote.Form{ToolUseID: f.ID(), Since: f.asked.UTC(), Questions: f.questions, Decided: decidedLocked(f)})
 		}
 	}
-	return out
+	return append(out, s.pendingElicitationLocked()...)
 }
 
 // Answer answers the form, if it still waits, and waits for what Claude

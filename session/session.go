@@ -207,6 +207,9 @@ type session struct {
 	elicitDrive  *elicitDrive
 	elicitCancel context.CancelFunc
 	elicitResult time.Time // when Claude last reported an MCP form answered
+	// elicitWait is the MCP form no rule answers that waits for an answer
+	// from anywhere (the wait policy; elicitwait.go).
+	elicitWait *elicitWait
 	// changed is closed and replaced whenever a form changes state: a
 	// form waits for its turn to be driven on it.
 	changed chan struct{}

@@ -89,7 +89,11 @@ func (h *human) event(name string, f events.Fields) {
 			case str("via") == "screen":
 				via = " on the screen"
 			}
-			h.say("MCP server %q: rule %q answers %s%s", str("elicitation"), str("rule"), elicitText(str("action"), f["content"]), via)
+			by := fmt.Sprintf("rule %q answers", str("rule"))
+			if str("from") != "" {
+				by = "answered from elsewhere (" + str("from") + "):"
+			}
+			h.say("MCP server %q: %s %s%s", str("elicitation"), by, elicitText(str("action"), f["content"]), via)
 		case str("dialog") != "" && str("unmatched") != "":
 			h.say("no permission rule for %s: %s", str("tool"), str("unmatched"))
 		case str("dialog") != "" && str("select") != "":
