@@ -215,20 +215,12 @@ func TestElicitationWait(t *testing.T) {
 			if code != 0 || !strings.HasPrefix(out, "verified; Claude reports the MCP form answered") {
 				t.Fatalf("answer --accept: exit %d\n%s%s\n%s", code, out, errOut, w.stderr.String())
 			}
-			if err := w.end(t); err != nil {
-				t.Fatalf("the run: %v\n%s", err, w.stderr.String())
-			}
-			b, _ := os.ReadFile(got)
-			var first map[string]any
-			want := map[string]any{"action": "accept", "content": map[string]any{"env": "staging", "confirm": true}}
-			if json.Unmarshal(b, &first) != nil || !sameAnswer(first, want) {
-				t.Fatalf("the server got %s, want %v\n%s", b, want, w.stderr.String())
-			}
+			b := w.stagingAccepted(t, got)
 			if !strings.Contains(w.stderr.String(), "claudewrap answer "+w.session+" --form elicitation-1") {
 				t.Errorf("stderr does not name the command that answers it:\n%s", w.stderr.String())
 			}
 			report("Claude Code %s: an MCP server's form no rule answers, under --on-unmatched wait: listed by pending, a value its schema refuses refused (exit 2), claudewrap answer --accept verified; the server got %s",
-				version, strings.TrimSpace(string(b)))
+				version, b)
 		})
 		t.Run("nobody answers", func(t *testing.T) {
 			w, got := startElicitWait(t, version, "--idle-timeout", "15s")
@@ -255,6 +247,23 @@ func startElicitWait(t *testing.T, version string, flags ...string) (w *waitingR
 	w = startWaitingOn(t, version, "testdata/scenarios/elicit.yaml", allowDeploy, flags,
 		"deploy it", "--mcp-config", claudetest.MCPConfig(t, got), "--permission-mode", "default")
 	return w, got
+}
+
+// stagingAccepted waits for the run to end with exit 0 and checks that
+// the MCP server (its record in got) received the accept of staging,
+// confirmed; it returns what the server received.
+func (w *waitingRun) stagingAccepted(t *testing.T, got string) string {
+	t.Helper()
+	if err := w.end(t); err != nil {
+		t.Fatalf("the run: %v\n%s", err, w.stderr.String())
+	}
+	b, _ := os.ReadFile(got)
+	var first map[string]any
+	want := map[string]any{"action": "accept", "content": map[string]any{"env": "staging", "confirm": true}}
+	if json.Unmarshal(b, &first) != nil || !sameAnswer(first, want) {
+		t.Fatalf("the server got %s, want %v\n%s", b, want, w.stderr.String())
+	}
+	return strings.TrimSpace(string(b))
 }
 
 // end waits for the run's end (at most 90 s).
