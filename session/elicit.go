@@ -25,8 +25,9 @@ type Eliciter interface {
 // hook replies nothing, Claude draws the form, and askflow fills it in.
 // With --answer-via hook, or a value askflow cannot set, the answer goes
 // back through the hook, which Claude Code takes instead of drawing the
-// form. With no rule the form is drawn: the
-// person's on their screen; headless, nobody can answer it, and the run is
+// form. With no rule the form is drawn: under the wait policy it waits for
+// an answer from anywhere (elicitwait.go); otherwise it is the person's on
+// their screen, and headless, where nobody can answer it, the run is
 // blocked at once rather than left waiting on a form that blinks for ever.
 func (s *session) elicitation(m hook.Message) {
 	p := m.Payload
