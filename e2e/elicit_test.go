@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
 	"github.com/claudewrap/claudewrap/internal/testsupport/fakeclaude"
 	"github.com/claudewrap/claudewrap/remote"
@@ -299,4 +301,55 @@ func waitPendingElicit(t *testing.T, sb *claudetest.Sandbox, session string) rem
 		}
 		time.Sleep(200 * time.Millisecond) // polling another process under a deadline
 	}
+}
+
+// promptScript is the person at claudewrap's prompt: the answer to each
+// question by its header.
+type promptScript map[string]answer.Decision
+
+func (p promptScript) Ask(ctx context.Context, q answer.Question, n, total int) (answer.Decision, error) {
+	if d, ok := p[q.Header]; ok {
+		return d, nil
+	}
+	<-ctx.Done()
+	return answer.Decision{}, ctx.Err()
+}
+
+// TestElicitationAsk: under --on-unmatched ask an MCP server's form no
+// rule answers is asked on claudewrap's prompt, action then fields; the
+// answer is given on the screen, verified from Claude's ElicitationResult,
+// and the server receives it.
+func TestElicitationAsk(t *testing.T) {
+	forPinned(t, func(t *testing.T, version string) {
+		got := filepath.Join(t.TempDir(), "mcp.jsonl")
+		set, err := rules.Load(writeRulesFile(t, allowDeploy))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pick := func(l string) answer.Decision { return answer.Decision{Action: answer.Select, Labels: []string{l}} }
+		r := runSession(t, version, "testdata/scenarios/elicit.yaml", "deploy it", "  - {when: {header: x}, answer: {cancel: true}}\n", nil, nil,
+			func(c *session.Config) {
+				c.Host.Args = append(c.Host.Args, "--mcp-config", claudetest.MCPConfig(t, got), "--permission-mode", "default")
+				c.Policy = rules.Ask
+				c.Asker = promptScript{"MCP server demo": pick("Accept"), "Environment": pick("staging"), "Really deploy?": pick("yes")}
+				c.Permits, c.Elicits = set, set
+			})
+		b, _ := os.ReadFile(got)
+		var first map[string]any
+		want := map[string]any{"action": "accept", "content": map[string]any{"env": "staging", "confirm": true}}
+		if json.Unmarshal(b, &first) != nil || !sameAnswer(first, want) {
+			t.Fatalf("the server got %s, want %v\n%s", b, want, r)
+		}
+		var mine []map[string]any
+		for _, v := range r.find(t, "verified") {
+			if v["elicitation"] == "demo" {
+				mine = append(mine, v)
+			}
+		}
+		if len(mine) != 1 || mine[0]["rule"] != "ask" || mine[0]["by"] != "claudewrap" {
+			t.Fatalf("want the prompt's answer verified\n%s", r)
+		}
+		report("Claude Code %s: an MCP server's form no rule answers, under --on-unmatched ask: asked on claudewrap's prompt, given on the screen, verified; the server got %s",
+			version, strings.TrimSpace(string(b)))
+	})
 }

@@ -118,7 +118,8 @@ func (s *session) elicitation(m hook.Message) {
 		dec["unmatched"] = why
 		s.log.Emit("decision", dec)
 		reply(nil)
-		if s.cfg.Policy == rules.Wait && !s.cfg.DryRun && d.Err == nil && s.waitElicitation(p, n) {
+		waits := s.cfg.Policy == rules.Wait || s.cfg.Policy == rules.Ask && s.cfg.Asker != nil
+		if waits && !s.cfg.DryRun && d.Err == nil && s.waitElicitation(p, n) {
 			return
 		}
 	}

@@ -15,8 +15,9 @@ import (
 )
 
 // An MCP server's form no rule answers, under the wait policy, waits for
-// an answer from anywhere: claudewrap answer (package remote) or the
-// person at Claude's screen, whoever comes first. An answer from
+// an answer from anywhere: claudewrap answer (package remote), serve's
+// page or the person at Claude's screen, whoever comes first; under the
+// ask policy claudewrap's prompt asks it meanwhile (elicitask.go). An answer from
 // elsewhere is checked against the server's schema as a rule's values are
 // (rules.ElicitReply), then given on the screen and verified exactly like
 // a rule's (elicitscreen.go). Headless, the form waits at most the answer
@@ -51,14 +52,19 @@ func (s *session) waitElicitation(p *hook.Payload, n int) bool {
 	}
 	s.elicitWait = w
 	s.mu.Unlock()
-	ev := events.Fields{"elicitation": w.server, "form": w.id,
-		"reason": "no rule answers it: waits for an answer from anywhere (claudewrap answer, the person at the screen)"}
+	how := "waits for an answer from anywhere (claudewrap answer, the person at the screen)"
+	ev := events.Fields{"elicitation": w.server, "form": w.id}
 	if s.reg != nil {
 		ev["session"] = s.reg.ID()
-		ev["reason"] = fmt.Sprintf("no rule answers it: waits for an answer: claudewrap answer %s --form %s "+
+		how = fmt.Sprintf("waits for an answer: claudewrap answer %s --form %s "+
 			"--accept '{FIELD: VALUE, …}' (or --decline, --cancel; claudewrap pending shows its fields), or the person at the screen",
 			s.reg.ID(), w.id)
 	}
+	if s.cfg.Policy == rules.Ask {
+		how = "asked on claudewrap's prompt; it also " + how
+		s.goWork(func() { s.askElicitation(w) })
+	}
+	ev["reason"] = "no rule answers it: " + how
 	s.log.Emit("handed_over", ev)
 	if !s.cfg.Host.Headless {
 		return true
@@ -138,7 +144,12 @@ func (s *session) pendingElicitationLocked() []remote.Form {
 // the form was asked make it theirs. It waits for what Claude reports
 // (until ctx ends, or Claude has exited).
 func (h remoteHandler) AnswerElicitation(ctx context.Context, id, from string, a remote.ElicitAnswer) remote.Outcome {
-	s := h.s
+	return h.s.answerElicitation(ctx, id, "remote", from, a)
+}
+
+// answerElicitation is AnswerElicitation for an answer of rule ("remote",
+// or "ask" for claudewrap's prompt) from sender from ("" for the prompt).
+func (s *session) answerElicitation(ctx context.Context, id, rule, from string, a remote.ElicitAnswer) remote.Outcome {
 	s.mu.Lock()
 	w := s.elicitWait
 	s.mu.Unlock()
@@ -149,7 +160,7 @@ func (h remoteHandler) AnswerElicitation(ctx context.Context, id, from string, a
 	if err != nil {
 		return remote.Outcome{Result: "refused", Message: err.Error()}
 	}
-	d := rules.ElicitDecision{Action: rules.ElicitAction(a.Action), Content: content, Rule: "remote"}
+	d := rules.ElicitDecision{Action: rules.ElicitAction(a.Action), Content: content, Rule: rule}
 	titles, values, defaults, why := screenPlan(w.schema, d, s.child.Screen().Snapshot().Cols)
 	if why != "" {
 		return remote.Outcome{Result: "refused", Message: "the screen cannot take it: " + why}
@@ -170,7 +181,10 @@ func (h remoteHandler) AnswerElicitation(ctx context.Context, id, from string, a
 	case !mine:
 		return remote.Outcome{Result: "taken", Message: "answered by someone else first"}
 	}
-	dec := events.Fields{"elicitation": w.server, "form": id, "rule": "remote", "from": from, "action": a.Action, "via": "screen"}
+	dec := events.Fields{"elicitation": w.server, "form": id, "rule": rule, "action": a.Action, "via": "screen"}
+	if from != "" {
+		dec["from"] = from
+	}
 	if d.Action == rules.Accept {
 		dec["content"] = content
 	}

@@ -90,8 +90,11 @@ func (h *human) event(name string, f events.Fields) {
 				via = " on the screen"
 			}
 			by := fmt.Sprintf("rule %q answers", str("rule"))
-			if str("from") != "" {
+			switch {
+			case str("from") != "":
 				by = "answered from elsewhere (" + str("from") + "):"
+			case str("rule") == "ask":
+				by = "you answered"
 			}
 			h.say("MCP server %q: %s %s%s", str("elicitation"), by, elicitText(str("action"), f["content"]), via)
 		case str("dialog") != "" && str("unmatched") != "":
