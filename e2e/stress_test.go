@@ -85,8 +85,10 @@ func TestStressSample(t *testing.T) {
 // with a Bash command denied and a Read beside the folder allowed in
 // accept-edits mode, plan approval with a plan file approved and denied (at
 // 79 and at 80 columns, where the plan's question wraps), and a Bash
-// command left to a person nobody is (`make stress DIALOGS=n` runs as many
-// as asked).
+// command left to a person nobody is; and between them two of the other
+// kinds: an MCP server's form (a titled enum and a oneOf, one required)
+// accepted by a rule, and the trust dialog answered by a rule, then a
+// permission prompt (`make stress DIALOGS=n` runs as many as asked).
 const (
 	dialogSeed    = 3
 	sampleDialogs = 6
@@ -95,7 +97,9 @@ const (
 // TestStressDialogs answers the random-dialog sample (see
 // stress.GenerateDialogs) on every pinned Claude Code version, judged by
 // the tool_results Claude recorded: the tool ran, was refused with the
-// rule's message, the plan approved, or nothing ran where no rule decides.
+// rule's message, the plan approved, or nothing ran where no rule decides;
+// the MCP server's form by what the server received, the trust dialog by
+// Claude's session starting in a folder it then trusts.
 // None may be wrong; at most one may go unanswered, as in TestStressSample.
 func TestStressDialogs(t *testing.T) {
 	bin := claudetest.Claudewrap(t)
@@ -135,6 +139,7 @@ func runOne(t *testing.T, bin, claude, version string, plan stress.Plan, keep bo
 		Parallel:   1,
 		Dir:        keepDir(t),
 		Keep:       keep,
+		MCPDemo:    claudetest.MCPDemo(t),
 		Logf:       func(f string, a ...any) { t.Logf(f, a...) },
 	}, plan)
 	if err != nil {
