@@ -288,3 +288,56 @@ func TestExecAnswer(t *testing.T) {
 		report("Claude Code %s: exec answer: the program's label verified; a reply that is no label left the question unmatched (exit 4)", version)
 	})
 }
+
+// TestRemotePartlyRuled: a rule answers one question of three; the form
+// waits for the other two, pending shows which rule decided which
+// question, claudewrap answer gives only the open two, and Claude records
+// all three: the rule's and the remote answer's.
+func TestRemotePartlyRuled(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		w := startWaitingOn(t, version, "testdata/scenarios/three.yaml",
+			"version: 1\nrules:\n  - {name: naming, when: {header: Naming}, answer: {select: camelCase}}\n", nil, "plan the project")
+		waitPending(t, w.sb, w.session)
+		out, errOut, code := claudewrapCmd(t, w.sb, "pending", "--json")
+		var forms []struct {
+			Session string `json:"session"`
+			Decided []struct {
+				Index int    `json:"index"`
+				Rule  string `json:"rule"`
+			} `json:"decided"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &forms) != nil {
+			t.Fatalf("pending --json: exit %d %q %s", code, out, errOut)
+		}
+		ruled := false
+		for _, f := range forms {
+			ruled = ruled || f.Session == w.session && len(f.Decided) == 1 && f.Decided[0].Index == 3 && f.Decided[0].Rule == "naming"
+		}
+		if !ruled {
+			t.Fatalf("pending does not show question 3 decided by rule naming:\n%s", out)
+		}
+		out, errOut, code = claudewrapCmd(t, w.sb, "answer", w.session, "--answers", "[{select: SQLite}, {select: [API, Auth]}]")
+		if code != 0 || !strings.Contains(out, "verified") {
+			t.Fatalf("answer the two open questions: exit %d\n%s%s", code, out, errOut)
+		}
+		select {
+		case err := <-w.done:
+			if err != nil {
+				t.Fatalf("the run: %v\n%s", err, w.stderr.String())
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatal("the run did not end")
+		}
+		want := `"Which database should we use?"="SQLite", "Which features should we build?"="API, Auth", "How should we name things?"="camelCase"`
+		var got string
+		for _, res := range w.sb.API.ToolResults() {
+			if res.ToolUseID == "toolu_01three" {
+				got = res.Content
+			}
+		}
+		if !strings.Contains(got, want) {
+			t.Fatalf("tool_result %q, want %s", got, want)
+		}
+		report("Claude Code %s: a form with one question ruled and two answered with claudewrap answer: Claude recorded all three", version)
+	})
+}
