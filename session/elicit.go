@@ -7,8 +7,10 @@ import (
 	"sort"
 	"time"
 
+	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/screen"
 	"github.com/claudewrap/claudewrap/vt"
@@ -130,6 +132,9 @@ func (s *session) elicitation(m hook.Message) {
 		return
 	}
 	s.log.Emit("handed_over", events.Fields{"elicitation": p.MCPServerName, "reason": "no rule answers it: it is yours on Claude's screen"})
+	asked, _ := elicitFields(p.RequestedSchema)
+	s.notifyForm(remote.Form{Since: time.Now().UTC(), Questions: []answer.Question{},
+		Elicitation: &remote.Elicitation{Server: p.MCPServerName, Message: p.Message, Fields: asked, Schema: p.RequestedSchema}})
 }
 
 // elicitationResult reports what an MCP server's form was answered on the

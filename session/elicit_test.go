@@ -125,11 +125,21 @@ type elicitRun struct {
 
 func serveElicit(t *testing.T, c *elicitChild, cfg Config) *elicitRun {
 	t.Helper()
+	return serveElicitTuned(t, c, cfg, nil)
+}
+
+// serveElicitTuned is serveElicit with tune applied to the session before
+// it serves.
+func serveElicitTuned(t *testing.T, c *elicitChild, cfg Config, tune func(*session)) *elicitRun {
+	t.Helper()
 	r := &elicitRun{log: &testkit.SyncBuffer{}, msgs: make(chan hook.Message, 4), rep: make(chan Report, 1)}
 	cfg.Log = events.New(r.log)
 	cfg.Host.Cols, cfg.Host.Rows = 80, 24
 	cfg.DialogGrace = 500 * time.Millisecond
 	s := newSession(cfg)
+	if tune != nil {
+		tune(s)
+	}
 	r.s = s
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)

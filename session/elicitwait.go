@@ -37,15 +37,12 @@ type elicitWait struct {
 // reports false when the form cannot be answered from elsewhere (a schema
 // that cannot be read), which is then handled as if nobody could.
 func (s *session) waitElicitation(p *hook.Payload, n int) bool {
-	fields, err := rules.FormFields(p.RequestedSchema)
+	fields, err := elicitFields(p.RequestedSchema)
 	if err != nil {
 		return false
 	}
 	w := &elicitWait{id: fmt.Sprintf("elicitation-%d", n), server: p.MCPServerName, message: p.Message,
-		schema: p.RequestedSchema, asked: time.Now(), gone: make(chan struct{})}
-	for _, f := range fields {
-		w.fields = append(w.fields, remote.ElicitField{Name: f.Name, Title: f.Title, Type: f.Type, Options: f.Values, Required: f.Required})
-	}
+		schema: p.RequestedSchema, fields: fields, asked: time.Now(), gone: make(chan struct{})}
 	s.mu.Lock()
 	if old := s.elicitWait; old != nil {
 		s.unwaitLocked(old) // Claude asks one form at a time: the last is gone
@@ -66,8 +63,13 @@ func (s *session) waitElicitation(p *hook.Payload, n int) bool {
 	}
 	ev["reason"] = "no rule answers it: " + how
 	s.log.Emit("handed_over", ev)
+	s.notifyForm(w.form())
 	if !s.cfg.Host.Headless {
 		return true
+	}
+	if s.reg != nil {
+		session := s.reg.ID()
+		s.goWork(func() { s.remindElicitation(w, session) })
 	}
 	limit, flag := s.cfg.AnswerTimeout, "--answer-timeout"
 	if limit <= 0 {
@@ -77,6 +79,35 @@ func (s *session) waitElicitation(p *hook.Payload, n int) bool {
 		s.goWork(func() { s.elicitDeadline(w, limit, flag) })
 	}
 	return true
+}
+
+// elicitFields are the fields of a requested schema as claudewrap pending
+// lists them.
+func elicitFields(schema json.RawMessage) ([]remote.ElicitField, error) {
+	fields, err := rules.FormFields(schema)
+	if err != nil {
+		return nil, err
+	}
+	var out []remote.ElicitField
+	for _, f := range fields {
+		out = append(out, remote.ElicitField{Name: f.Name, Title: f.Title, Type: f.Type, Options: f.Values, Required: f.Required})
+	}
+	return out, nil
+}
+
+// remindElicitation emits a waiting event for w every s.remindEvery while
+// it waits for an answer from elsewhere.
+func (s *session) remindElicitation(w *elicitWait, session string) {
+	s.remind(w.gone, func(waited time.Duration) bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.elicitWait != w {
+			return false
+		}
+		s.log.Emit("waiting", events.Fields{"tool_use_id": w.id, "elicitation": w.server, "session": session,
+			"waited": waited.Round(time.Second).String()})
+		return true
+	})
 }
 
 // elicitDeadline blocks a headless run whose MCP form still waits after
@@ -134,8 +165,13 @@ func (s *session) pendingElicitationLocked() []remote.Form {
 	if w == nil {
 		return nil
 	}
-	return []remote.Form{{ToolUseID: w.id, Since: w.asked.UTC(), Questions: []answer.Question{},
-		Elicitation: &remote.Elicitation{Server: w.server, Message: w.message, Fields: w.fields, Schema: w.schema}}}
+	return []remote.Form{w.form()}
+}
+
+// form is w as claudewrap pending lists it.
+func (w *elicitWait) form() remote.Form {
+	return remote.Form{ToolUseID: w.id, Since: w.asked.UTC(), Questions: []answer.Question{},
+		Elicitation: &remote.Elicitation{Server: w.server, Message: w.message, Fields: w.fields, Schema: w.schema}}
 }
 
 // AnswerElicitation answers the MCP form id, if it still waits: values the

@@ -17,9 +17,16 @@ import (
 // form asked (and drawn) in it.
 func waitRun(t *testing.T, cfg Config) (*elicitChild, *elicitRun) {
 	t.Helper()
+	return waitRunTuned(t, cfg, nil)
+}
+
+// waitRunTuned is waitRun with tune applied to the session before it
+// serves.
+func waitRunTuned(t *testing.T, cfg Config, tune func(*session)) (*elicitChild, *elicitRun) {
+	t.Helper()
 	c := newElicitChild(t)
 	cfg.Host, cfg.Policy = hostHeadless, rules.Wait
-	r := serveElicit(t, c, cfg)
+	r := serveElicitTuned(t, c, cfg, tune)
 	if out := r.elicitSchema(t, "Deploy?", fullSchema); out != nil {
 		t.Fatalf("reply %s, want none: the form is drawn", out)
 	}
@@ -167,5 +174,50 @@ func TestElicitWaitBound(t *testing.T) {
 	}
 	if len(remoteHandler{r.s}.Pending()) != 0 {
 		t.Error("still pending after the bound")
+	}
+}
+
+// TestElicitWaitNotify: --notify gets an MCP form that waits, as claudewrap
+// pending lists it: its name, server, message and fields.
+func TestElicitWaitNotify(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir() + "/notified.json"
+	c, r := waitRun(t, Config{Notify: "cat > " + out, SessionName: "4242"})
+	deadline := time.Now().Add(10 * time.Second)
+	var b []byte
+	for time.Now().Before(deadline) && !strings.Contains(string(b), `"elicitation"`) {
+		time.Sleep(20 * time.Millisecond) // another process's file, under a deadline
+		b, _ = os.ReadFile(out)
+	}
+	for _, want := range []string{`"session":"4242"`, `"tool_use_id":"elicitation-1"`, `"server":"demo"`, `"message":"Deploy?"`, `"title":"Environment"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("--notify got %s; no %s", b, want)
+		}
+	}
+	c.Signal(os.Interrupt)
+	r.result(t, c)
+}
+
+// TestElicitWaitReminds: headless, an MCP form that waits is said again
+// while it waits, with the session and its name, and no more once it is
+// answered.
+func TestElicitWaitReminds(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	c, r := waitRunTuned(t, Config{Remote: true}, func(s *session) { s.remindEvery = 50 * time.Millisecond })
+	r.log.WaitForN(t, `"event":"waiting"`, 2, 10*time.Second)
+	log := r.log.String()
+	for _, want := range []string{`"tool_use_id":"elicitation-1"`, `"elicitation":"demo"`, `"session":"` + r.s.reg.ID() + `"`} {
+		if !strings.Contains(log, want) {
+			t.Errorf("no %s in the reminders\n%s", want, log)
+		}
+	}
+	f := c.showForm(fullFields)
+	go r.answerMCP("elicitation-1", "decline", "")
+	r.answered(t, f, nil)
+	c.Signal(os.Interrupt)
+	r.result(t, c)
+	log = r.log.String()
+	if after := log[strings.Index(log, `"event":"verified"`):]; strings.Contains(after, `"event":"waiting"`) {
+		t.Errorf("a reminder after the form was answered\n%s", log)
 	}
 }

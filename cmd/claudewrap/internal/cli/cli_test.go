@@ -496,12 +496,14 @@ func TestHumanHandedOver(t *testing.T) {
 	h.event("handed_over", map[string]any{"tool_use_id": "t2", "chat_message": "why?", "reason": "the person typed"})
 	h.event("handed_over", map[string]any{"tool_use_id": "t3", "session": "4242", "reason": "unmatched question: waits for an answer: claudewrap answer 4242"})
 	h.event("waiting", map[string]any{"tool_use_id": "t3", "session": "4242", "waited": "2m0s"})
+	h.event("waiting", map[string]any{"tool_use_id": "elicitation-1", "elicitation": "demo", "session": "4242", "waited": "4m0s"})
 	h.summary(0, "exited with status 0")
 	want := "claudewrap: the form is yours: the person typed\n" +
 		"claudewrap: the permission dialog is yours: the person typed\n" +
 		"claudewrap: the chat message \"why?\" is not sent: Claude's prompt is yours (the person typed)\n" +
 		"claudewrap: form t3 waits for an answer: claudewrap answer 4242\n" +
 		"claudewrap: form t3 still waits for an answer (2m0s): claudewrap answer 4242\n" +
+		"claudewrap: MCP server \"demo\"'s form elicitation-1 still waits for an answer (4m0s): claudewrap answer 4242 --form elicitation-1 --accept '{FIELD: VALUE, …}' (or --decline, --cancel)\n" +
 		"claudewrap: 2 handed to you; Claude exited with status 0; exit 0\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)

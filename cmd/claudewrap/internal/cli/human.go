@@ -194,6 +194,11 @@ func (h *human) event(name string, f events.Fields) {
 		h.cancelled++
 		h.say("form cancelled%s", paren(str("reason")))
 	case "waiting":
+		if server := str("elicitation"); server != "" {
+			h.say("MCP server %q's form %s still waits for an answer (%s): claudewrap answer %s --form %s --accept '{FIELD: VALUE, …}' (or --decline, --cancel)",
+				server, str("tool_use_id"), str("waited"), str("session"), str("tool_use_id"))
+			break
+		}
 		h.say("form %s still waits for an answer (%s): claudewrap answer %s", str("tool_use_id"), str("waited"), str("session"))
 	case "timeout":
 		h.say("no answer in time (after %s)", str("after"))
