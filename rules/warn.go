@@ -63,23 +63,20 @@ func (f *File) Warnings() []Warning {
 			}
 		}
 	}
-	firstPerm := map[string]int{}
-	for _, r := range f.Permissions {
-		k := r.When.key()
-		if line, ok := firstPerm[k]; ok {
-			warn(r.Line, "this permission is never reached: its when is the same as the permission's at line %d, which decides first", line)
-			continue
+	// once warns about an entry of a list whose when an earlier one has.
+	once := func(first map[string]int, line int, key, kind, verb string) {
+		if at, ok := first[key]; ok {
+			warn(line, "this %s is never reached: its when is the same as the %s's at line %d, which %s first", kind, kind, at, verb)
+			return
 		}
-		firstPerm[k] = r.Line
+		first[key] = line
 	}
-	firstElicit := map[string]int{}
+	perms, elicits := map[string]int{}, map[string]int{}
+	for _, r := range f.Permissions {
+		once(perms, r.Line, r.When.key(), "permission", "decides")
+	}
 	for _, r := range f.Elicitations {
-		k := r.When.key()
-		if line, ok := firstElicit[k]; ok {
-			warn(r.Line, "this elicitation is never reached: its when is the same as the elicitation's at line %d, which answers first", line)
-			continue
-		}
-		firstElicit[k] = r.Line
+		once(elicits, r.Line, r.When.key(), "elicitation", "answers")
 	}
 	return ws
 }
