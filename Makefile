@@ -27,31 +27,34 @@ build:
 claude:
 	./scripts/install-claude.sh $(CLAUDE_VERSIONS)
 
-# A newcomer's check: the unit tests, then the end-to-end suite on the real
-# Claude Code (its tests build only with the e2e tag) on the newest and the
-# oldest pinned versions, with a smaller random-form sample than CI's. Each
-# check prints its line as it passes, the failures' words at the end (the
-# whole go test -json stream goes to .cache/e2e.json).
+# A newcomer's check, in about ten minutes: the unit tests, then the core of
+# the end-to-end suite on the real Claude Code (its tests build only with the
+# e2e tag) on the newest and the oldest pinned versions, with a 10-form
+# random sample. Each check prints its line as it passes, the failures'
+# words at the end (the whole go test -json stream goes to .cache/e2e.json).
 test: CLAUDE_VERSIONS := $(E2E_VERSIONS)
-test: claude lifecycle
-	go test -race -count=1 $(GOTEST_FLAGS) ./...
+test: claude
+	go test -count=1 $(GOTEST_FLAGS) ./...
 	$(MAKE) nocgo
-	CLAUDEWRAP_SAMPLE_FORMS=10 $(MAKE) e2e E2E_ALL="$(E2E_VERSIONS)" E2E_TAGS=e2e
+	CLAUDEWRAP_SAMPLE_FORMS=10 $(MAKE) e2e E2E_ALL="$(E2E_VERSIONS)" E2E_TAGS=e2e RACE=
 
-# The full matrix CI runs (.ci/run): the same, with the tests that run on
-# every pinned version on all of them, and the page of claudewrap serve in
-# Chromium.
+# The full matrix CI runs (.ci/run): the unit tests under the race detector
+# and the lifecycle twenty times over; the whole end-to-end suite (the full
+# tag adds the hardening, faults, taking over, terminals and text cases of
+# e2e/*_full_test.go), the tests that run on every pinned version on all of
+# them, the 30-form sample, and the page of claudewrap serve in Chromium.
 test-all: claude browser lifecycle
 	go test -race -count=1 $(GOTEST_FLAGS) ./...
 	$(MAKE) nocgo
-	$(MAKE) e2e E2E_ALL="$(CLAUDE_VERSIONS)" E2E_TAGS=e2e,browser
+	$(MAKE) e2e E2E_ALL="$(CLAUDE_VERSIONS)" E2E_TAGS=e2e,full,browser
 
 E2E_ALL  ?= $(CLAUDE_VERSIONS)
-E2E_TAGS ?= e2e,browser
+E2E_TAGS ?= e2e,full,browser
+RACE     ?= -race
 e2e:
 	@echo "e2e: the real Claude Code against the fake API ($(E2E_VERSIONS); dialogs and random forms on $(E2E_ALL)): one line per check as it passes"
 	@set -o pipefail; CLAUDEWRAP_CLAUDE_VERSIONS="$(E2E_ALL)" CLAUDEWRAP_E2E_VERSIONS="$(E2E_VERSIONS)" \
-		go test -race -count=1 -timeout 70m -tags "$(E2E_TAGS)" -json $(GOTEST_FLAGS) ./e2e 2>&1 | \
+		go test $(RACE) -count=1 -timeout 70m -tags "$(E2E_TAGS)" -json $(GOTEST_FLAGS) ./e2e 2>&1 | \
 		go run ./tools/testprogress -log .cache/e2e.json
 	@cat .cache/e2e-report.txt
 
@@ -81,14 +84,14 @@ cross:
 	@set -e; for p in $(PLATFORMS); do \
 		echo "build and vet $$p"; \
 		GOOS=$${p%/*} GOARCH=$${p#*/} go build ./...; \
-		GOOS=$${p%/*} GOARCH=$${p#*/} go vet -tags e2e ./...; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} go vet -tags e2e,full,browser ./...; \
 	done
 
 check: cross
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	go mod tidy -diff
 	go run ./tools/housecheck $$(git ls-files '*.go')
-	go run $(STATICCHECK) -tags e2e ./...
+	go run $(STATICCHECK) -tags e2e,full,browser ./...
 	go run $(ACTIONLINT) docs/github-actions.yml
 	go run $(GORELEASER) check
 	$(MAKE) release-snapshot

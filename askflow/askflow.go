@@ -197,14 +197,20 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 }
 
 func withDefaults(cfg Config) Config {
-	if cfg.FormTimeout <= 0 {
-		cfg.FormTimeout = 20 * time.Second
-	}
-	if cfg.StepTimeout <= 0 {
-		cfg.StepTimeout = 3 * time.Second
-	}
-	if cfg.Retries <= 0 {
-		cfg.Retries = 2
-	}
+	timings(&cfg.FormTimeout, &cfg.StepTimeout, &cfg.Retries)
 	return cfg
+}
+
+// timings sets askflow's defaults where a setting is unset: 20s for a form
+// to show (form may be nil), 3s for a key's effect, two retries.
+func timings(form, step *time.Duration, retries *int) {
+	if form != nil && *form <= 0 {
+		*form = 20 * time.Second
+	}
+	if *step <= 0 {
+		*step = 3 * time.Second
+	}
+	if *retries <= 0 {
+		*retries = 2
+	}
 }

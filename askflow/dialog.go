@@ -25,12 +25,7 @@ type DialogConfig struct {
 }
 
 func (cfg DialogConfig) withDefaults() DialogConfig {
-	if cfg.StepTimeout <= 0 {
-		cfg.StepTimeout = 3 * time.Second
-	}
-	if cfg.Retries <= 0 {
-		cfg.Retries = 2
-	}
+	timings(nil, &cfg.StepTimeout, &cfg.Retries)
 	return cfg
 }
 

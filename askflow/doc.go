@@ -1,7 +1,7 @@
 // Package askflow answers Claude Code's forms by driving its screen: an
-// AskUserQuestion form ([Run]), a dialog that is not a form ([Choose]), and
-// the message that follows "Chat about this", typed into Claude's own
-// prompt ([Message]).
+// AskUserQuestion form ([Run]), a dialog that is not a form ([Choose]), an
+// MCP server's input form ([Elicit]), and the message that follows "Chat
+// about this", typed into Claude's own prompt ([Message]).
 //
 // It owns the keys that answer and the checks around them. Every key waits
 // for the screen to show the key's effect before the next, and a key that

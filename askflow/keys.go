@@ -14,7 +14,8 @@ const (
 	keyKillLine = "\x15"
 )
 
-var keyNames = map[string]string{keyUp: "Up", keyDown: "Down", keyEnter: "Enter", keyEsc: "Esc", keyNotes: "n", keyTab: "Tab", keyKillLine: "Ctrl-U"}
+var keyNames = map[string]string{keyUp: "Up", keyDown: "Down", keyEnter: "Enter", keyEsc: "Esc", keyNotes: "n", keyTab: "Tab", keyKillLine: "Ctrl-U",
+	keyRight: "Right", keyLeft: "Left", keySpace: "Space"}
 
 // keyName is keyName, with an option's number named as such (typed text
 // may be a digit too).

@@ -2,6 +2,8 @@
 // version, installed by `make claude`) runs against the fake Messages API,
 // under claudewrap, and the tests assert on what Claude recorded. It has no
 // code of its own outside tests, and its tests build only with the e2e tag:
-// `make test` runs them (go test -tags e2e), plain `go test ./...` the fast
-// unit tests alone.
+// `make test` runs the core (go test -tags e2e), `make test-all` the whole
+// suite (-tags e2e,full,browser: the *_full_test.go files add hardening,
+// faults, taking over, terminals and text cases), plain `go test ./...` the
+// fast unit tests alone.
 package e2e

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -35,6 +36,12 @@ func forEach(t *testing.T, versions []string, f func(t *testing.T, version strin
 			f(t, v)
 		})
 	}
+}
+
+// minor is the last number of a Claude Code version "2.1.N".
+func minor(version string) int {
+	n, _ := strconv.Atoi(version[strings.LastIndexByte(version, '.')+1:])
+	return n
 }
 
 // waitText waits until the emulated screen contains every string in want.

@@ -33,8 +33,8 @@ func report(format string, args ...any) {
 func TestMain(m *testing.M) {
 	code := m.Run()
 	sort.Strings(reportLines)
-	head := fmt.Sprintf("e2e: the real Claude Code offline against the fake API: the whole suite on %s, "+
-		"random forms on every pinned version (%s): %d checks passed\n",
+	head := fmt.Sprintf("e2e: the real Claude Code offline against the fake API: %s on %s, "+
+		"random forms on every pinned version (%s): %d checks passed\n", suite,
 		strings.Join(claudetest.Versions(), " and "), strings.Join(claudetest.PinnedVersions(), ", "), len(reportLines))
 	if code != 0 {
 		head = "e2e: FAILED (see above); passed before that:\n"

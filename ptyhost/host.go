@@ -462,29 +462,58 @@ type writerFunc func(p []byte)
 func (f writerFunc) Write(p []byte) (int, error) { f(p); return len(p), nil }
 
 // headlessEnv is env for a child that draws only on the emulated screen,
-// which nobody sees but claudewrap. A TERM that has Claude draw without
-// colours or in ASCII (none, dumb, linux), and NO_COLOR or FORCE_COLOR=0,
-// would have it draw for a terminal that is not there, and its forms could
-// not be read: the child is told TERM=xterm-256color, what the emulator is,
-// with colours. Any other TERM is the person's choice and is kept.
+// which nobody sees but claudewrap. What Unreadable names would have it
+// draw for a terminal that is not there, and its forms could not be read:
+// the child is told TERM=xterm-256color, what the emulator is, with
+// colours. Any other TERM is the person's choice and is kept.
 func headlessEnv(env []string) []string {
 	if env == nil {
 		env = os.Environ()
 	}
+	out := slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return noColour(kv) || strings.HasPrefix(kv, "NO_COLOR=") })
+	if asciiTerm(env) {
+		out = slices.DeleteFunc(out, func(kv string) bool { return strings.HasPrefix(kv, "TERM=") })
+		out = append(out, "TERM=xterm-256color")
+	}
+	return out
+}
+
+// Unreadable says why Claude, drawn on the person's terminal with env,
+// draws forms claudewrap cannot read ("" when it can): a TERM that has it
+// draw in ASCII (none, dumb, linux), or NO_COLOR (not empty) or
+// FORCE_COLOR=0.
+func Unreadable(env []string) string {
+	var why []string
+	if asciiTerm(env) {
+		why = append(why, fmt.Sprintf("TERM=%s has Claude draw its menus in ASCII", termOf(env)))
+	}
+	for _, kv := range env {
+		if noColour(kv) {
+			why = append(why, kv+" has Claude draw without colours")
+		}
+	}
+	return strings.Join(why, "; ")
+}
+
+func termOf(env []string) string {
 	term := ""
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "TERM="); ok {
 			term = v
 		}
 	}
-	out := slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
-		k, v, _ := strings.Cut(kv, "=")
-		return k == "NO_COLOR" || k == "FORCE_COLOR" && (v == "0" || v == "false")
-	})
-	switch term {
+	return term
+}
+
+func asciiTerm(env []string) bool {
+	switch termOf(env) {
 	case "", "dumb", "linux", "unknown":
-		out = slices.DeleteFunc(out, func(kv string) bool { return strings.HasPrefix(kv, "TERM=") })
-		out = append(out, "TERM=xterm-256color")
+		return true
 	}
-	return out
+	return false
+}
+
+func noColour(kv string) bool {
+	k, v, _ := strings.Cut(kv, "=")
+	return k == "NO_COLOR" && v != "" || k == "FORCE_COLOR" && (v == "0" || v == "false")
 }

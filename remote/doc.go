@@ -3,7 +3,9 @@
 // in a private directory ([Register], [Dir]); `claudewrap pending`, `wait`,
 // `answer` and the serve page find it there ([Sessions]) and ask what waits
 // or answer it, one line of JSON each way; an answer names its sender
-// ([FromAnswer], [FromPage]).
+// ([FromAnswer], [FromPage]). An MCP server's input form waits as a [Form]
+// with its [Elicitation], answered with an [ElicitAnswer] by a session
+// that is an [ElicitHandler].
 //
 // It owns the directory, the protocol and both its ends; what a session
 // does with a request is its [Handler]'s. The kernel's word on who

@@ -46,6 +46,42 @@ type Form struct {
 	// Decided are the questions rules have answered (an answer from
 	// elsewhere gives the others; see Merge).
 	Decided []Decided `json:"decided,omitempty"`
+	// Elicitation is set for an MCP server's input form, which asks no
+	// questions: ToolUseID then names it ("elicitation-N").
+	Elicitation *Elicitation `json:"elicitation,omitempty"`
+}
+
+// Elicitation is an MCP server's input form waiting for its answer.
+type Elicitation struct {
+	Server  string        `json:"server"`
+	Message string        `json:"message"`
+	Fields  []ElicitField `json:"fields"`
+	// Schema is the server's requested_schema, which an answer's values
+	// are checked against (rules.ElicitReply).
+	Schema json.RawMessage `json:"requested_schema"`
+}
+
+// ElicitField is one field of an MCP server's form, in the order Claude
+// draws them.
+type ElicitField struct {
+	Name     string   `json:"name"`
+	Title    string   `json:"title"`
+	Type     string   `json:"type"`
+	Options  []string `json:"options,omitempty"`
+	Required bool     `json:"required,omitempty"`
+}
+
+// ElicitAnswer answers an MCP server's form: Action accept, decline or
+// cancel; for accept, Values is a YAML or JSON mapping of field: value, as
+// a rule's accept writes them.
+type ElicitAnswer struct {
+	Action string `json:"action"`
+	Values string `json:"values,omitempty"`
+}
+
+// ElicitHandler is a [Handler] that also answers MCP servers' forms.
+type ElicitHandler interface {
+	AnswerElicitation(ctx context.Context, id, from string, a ElicitAnswer) Outcome
 }
 
 // Outcome is what came of a remote answer.
@@ -57,6 +93,9 @@ type Outcome struct {
 	Result   string            `json:"result"`
 	Message  string            `json:"message,omitempty"`
 	Recorded map[string]string `json:"recorded,omitempty"`
+	// Elicited is what Claude reports an MCP server's form answered:
+	// {"action": …, "content": {…}}.
+	Elicited json.RawMessage `json:"elicited,omitempty"`
 }
 
 // OK reports whether Claude recorded what was answered.
@@ -81,6 +120,8 @@ type request struct {
 	// From names the sender of an answer, for the session's events and
 	// lines; a client that does not say is claudewrap answer.
 	From string `json:"from,omitempty"`
+	// Elicit answers an MCP server's form instead of Answers.
+	Elicit *ElicitAnswer `json:"elicit,omitempty"`
 }
 
 // Senders as they name themselves in [Answer].
@@ -262,6 +303,15 @@ func (r *Registration) serve(c *net.UnixConn) {
 			}
 			cancel()
 		}()
+		if req.Elicit != nil {
+			eh, ok := r.h.(ElicitHandler)
+			if !ok {
+				reply(Outcome{Result: "refused", Message: "this session answers no MCP server's form"})
+				return
+			}
+			reply(eh.AnswerElicitation(ctx, req.ToolUseID, sender(req.From), *req.Elicit))
+			return
+		}
 		reply(r.h.Answer(ctx, req.ToolUseID, sender(req.From), req.Answers))
 	default:
 		reply(Outcome{Result: "refused", Message: fmt.Sprintf("bad request: unknown op %q", req.Op)})
@@ -460,5 +510,13 @@ func PendingAll(ctx context.Context) ([]Form, error) {
 func Answer(ctx context.Context, s Info, toolUseID, from string, ds []answer.Decision) (Outcome, error) {
 	var o Outcome
 	err := call(ctx, s, request{Op: "answer", ToolUseID: toolUseID, Answers: ds, From: from}, &o)
+	return o, err
+}
+
+// AnswerElicitation answers MCP server's form id of session s, as
+// [Answer] answers a form, and waits for what Claude reports.
+func AnswerElicitation(ctx context.Context, s Info, id, from string, a ElicitAnswer) (Outcome, error) {
+	var o Outcome
+	err := call(ctx, s, request{Op: "answer", ToolUseID: id, From: from, Elicit: &a}, &o)
 	return o, err
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 
 	"gopkg.in/yaml.v3"
 )
@@ -283,6 +284,7 @@ type property struct {
 	Maximum   *float64  `json:"maximum"`
 	MinItems  *int      `json:"minItems"`
 	MaxItems  *int      `json:"maxItems"`
+	Format    string    `json:"format"`
 }
 
 // choice is an option given as {const, title}.
@@ -421,8 +423,16 @@ func (p property) convert(v Value) (any, error) {
 		if len(values) > 0 {
 			return pick(v.Text, values, titles)
 		}
-		n := len([]rune(v.Text))
-		if p.MinLength != nil && n < *p.MinLength || p.MaxLength != nil && n > *p.MaxLength {
+		// JSON Schema counts characters, Claude Code's form UTF-16 units
+		// (an emoji is two): a length holds only when both counts allow it.
+		n, units := len([]rune(v.Text)), len(utf16.Encode([]rune(v.Text)))
+		outside := func(k int) bool {
+			return p.MinLength != nil && k < *p.MinLength || p.MaxLength != nil && k > *p.MaxLength
+		}
+		if outside(n) || outside(units) {
+			if units != n {
+				return nil, fmt.Errorf("%d characters (%d as Claude counts them), outside what it allows", n, units)
+			}
 			return nil, fmt.Errorf("%d characters, outside what it allows", n)
 		}
 		return v.Text, nil

@@ -80,6 +80,9 @@ elicitations:
   - name: long
     when: {server: deploy, message: "^long"}
     answer: {accept: {env: staging, note: "far too long a note"}}
+  - name: emoji
+    when: {server: deploy, message: "^emoji"}
+    answer: {accept: {env: staging, note: "ship 🚀🚀🚀"}}
   - name: unknown-field
     when: {server: deploy, message: "^unknown"}
     answer: {accept: {env: staging, colour: red}}
@@ -117,6 +120,7 @@ elicitations:
 		"types x":      `field replicas: a number field takes a number, not "3"`,
 		"range":        `field replicas: 9 is outside its range`,
 		"long":         `field note: 19 characters, outside what it allows`,
+		"emoji":        `field note: 8 characters (11 as Claude counts them), outside what it allows`,
 		"unknown":      `the form has no field "colour" (its fields: confirm ("Really deploy?"), env ("Environment"), note, regions, replicas, tier)`,
 		"bool":         `field confirm: a yes/no field takes true or false, not "yes"`,
 	} {

@@ -22,10 +22,11 @@ func (w Warning) String() string { return fmt.Sprintf("%s:%d: warning: %s", w.Fi
 const maxOptions = 4
 
 // Warnings returns the rules of f that can never act or never answer, in
-// the order of the file: a rule with the same when as an earlier one
-// (never reached), a rule with no when before others (they are never
-// reached), and a rule that selects labels which, with those its when
-// requires offered, no question can offer together.
+// the order of the file: a rule, permission or elicitation with the same
+// when as an earlier one of its list (never reached), a rule with no when
+// before others (they are never reached), and a rule that selects labels
+// which, with those its when requires offered, no question can offer
+// together.
 func (f *File) Warnings() []Warning {
 	var ws []Warning
 	warn := func(line int, format string, args ...any) {
@@ -62,7 +63,49 @@ func (f *File) Warnings() []Warning {
 			}
 		}
 	}
+	// once warns about an entry of a list whose when an earlier one has.
+	once := func(first map[string]int, line int, key, kind, verb string) {
+		if at, ok := first[key]; ok {
+			warn(line, "this %s is never reached: its when is the same as the %s's at line %d, which %s first", kind, kind, at, verb)
+			return
+		}
+		first[key] = line
+	}
+	perms, elicits := map[string]int{}, map[string]int{}
+	for _, r := range f.Permissions {
+		once(perms, r.Line, r.When.key(), "permission", "decides")
+	}
+	for _, r := range f.Elicitations {
+		once(elicits, r.Line, r.When.key(), "elicitation", "answers")
+	}
 	return ws
+}
+
+// key writes w so that two whens that hold for the same tool calls by the
+// same conditions write the same.
+func (w PermissionWhen) key() string {
+	return reKey(w.Tool, w.Command, w.Input) + w.Path + "\x00" + w.Host
+}
+
+// key writes w so that two whens that hold for the same forms by the same
+// conditions write the same: the fields in any order, each once.
+func (w ElicitWhen) key() string {
+	fields := slices.Clone(w.Fields)
+	slices.Sort(fields)
+	return reKey(w.Server, w.Message) + strings.Join(slices.Compact(fields), "\x00")
+}
+
+// reKey writes regexps for a when's key: "-" for one not set.
+func reKey(res ...*regexp.Regexp) string {
+	var b strings.Builder
+	for _, re := range res {
+		if re == nil {
+			b.WriteString("-\x00")
+			continue
+		}
+		b.WriteString("=" + re.String() + "\x00")
+	}
+	return b.String()
 }
 
 // any reports whether w holds for every question: it sets no condition.
@@ -74,13 +117,7 @@ func (w When) any() bool {
 // same conditions write the same: the options in any order, each once.
 func (w When) key() string {
 	var b strings.Builder
-	for _, re := range []*regexp.Regexp{w.Header, w.Question} {
-		if re == nil {
-			b.WriteString("-\x00")
-			continue
-		}
-		b.WriteString("=" + re.String() + "\x00")
-	}
+	b.WriteString(reKey(w.Header, w.Question))
 	opts := slices.Clone(w.Options)
 	slices.Sort(opts)
 	for _, o := range slices.Compact(opts) {

@@ -72,3 +72,33 @@ func TestWarnings(t *testing.T) {
 		}
 	}
 }
+
+func TestWarningsPermissionsAndElicitations(t *testing.T) {
+	f, err := Parse("r.yaml", []byte(`version: 1
+permissions:
+  - {when: {tool: Bash, command: "^go "}, decide: allow}
+  - {when: {tool: Bash}, decide: {deny: "no"}}
+  - {when: {tool: Bash, command: "^go "}, decide: {deny: "no"}}
+  - {when: {tool: Write, path: "src/**"}, decide: allow}
+  - {when: {tool: Write, path: "docs/**"}, decide: allow}
+elicitations:
+  - {when: {server: "^demo$", fields: [env, confirm]}, answer: decline}
+  - {when: {server: "^demo$", fields: [confirm, env, env]}, answer: cancel}
+  - {when: {server: "^demo$", message: deploy}, answer: cancel}
+  - {when: {server: "^other$", fields: [env, confirm]}, answer: decline}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range f.Warnings() {
+		got = append(got, w.String())
+	}
+	want := []string{
+		"r.yaml:5: warning: this permission is never reached: its when is the same as the permission's at line 3, which decides first",
+		"r.yaml:10: warning: this elicitation is never reached: its when is the same as the elicitation's at line 9, which answers first",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -7,7 +7,8 @@
 // bottom of the screen up; [Form.Shows] and [Form.Disagreements] compare it
 // with the questions asked, text compared as [Squash] leaves it.
 // [ParseDialog] reads Claude's other menus as a [Dialog], [ParseElicitation]
-// an MCP server's input form; [Prompt] and
+// an MCP server's input form (its fields, their marks and values, the
+// focus, an open list, the buttons); [Prompt] and
 // [Working] its input box, [SessionsView] its sessions view; [Typed] tells
 // the person's keys from the terminal's reports. What each layout looks
 // like, and how it differs by version, is in layout.go, with golden screens

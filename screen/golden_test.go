@@ -97,6 +97,9 @@ func describe(s vt.Snapshot) string {
 		if d, ok := screen.ParseDialog(s); ok {
 			out += d.String()
 		}
+		if e, ok := screen.ParseElicitation(s); ok {
+			out += e.String()
+		}
 		return out
 	}
 	return f.String()

@@ -12,9 +12,12 @@
 // A Stop ends a turn only once Claude's transcript (or, when that lags, its
 // screen) confirms it, and only hook messages of Claude's own session count.
 // Every tool's PreToolUse is decided by the deny rules, in every permission
-// mode. An MCP server's input form is answered by an [Eliciter] through
-// Claude's Elicitation hook (elicit.go). A headless run that nobody can go on with ends by itself: blocked,
-// exit 7.
+// mode. An MCP server's input form is decided by an [Eliciter] and
+// answered on the screen (elicitscreen.go), verified from Claude's
+// ElicitationResult hook, or through its Elicitation hook (elicit.go); one
+// no rule answers waits, under the wait policy, for an answer from
+// anywhere, given and verified the same way (elicitwait.go). A
+// headless run that nobody can go on with ends by itself: blocked, exit 7.
 //
 // One goroutine, the conductor (conductor.go), owns the state moved onto
 // it; others send it events. It owns who may press keys (a lease, which

@@ -7,8 +7,10 @@ import (
 	"sort"
 	"time"
 
+	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/screen"
 	"github.com/claudewrap/claudewrap/vt"
@@ -21,9 +23,13 @@ type Eliciter interface {
 }
 
 // elicitation handles an Elicitation hook: an MCP server asks the person
-// for input. A rule's answer goes back through the hook, which Claude Code
-// takes instead of drawing the form. With no rule the form is drawn: the
-// person's on their screen; headless, nobody can answer it, and the run is
+// for input. A rule's answer is given on the screen (elicitscreen.go): the
+// hook replies nothing, Claude draws the form, and askflow fills it in.
+// With --answer-via hook, or a value askflow cannot set, the answer goes
+// back through the hook, which Claude Code takes instead of drawing the
+// form. With no rule the form is drawn: under the wait policy it waits for
+// an answer from anywhere (elicitwait.go); otherwise it is the person's on
+// their screen, and headless, where nobody can answer it, the run is
 // blocked at once rather than left waiting on a form that blinks for ever.
 func (s *session) elicitation(m hook.Message) {
 	p := m.Payload
@@ -38,6 +44,7 @@ func (s *session) elicitation(m hook.Message) {
 	s.log.Emit("elicitation", fields)
 	s.mu.Lock()
 	s.elicitations++
+	n := s.elicitations
 	s.mu.Unlock()
 
 	var d rules.ElicitDecision
@@ -72,6 +79,24 @@ func (s *session) elicitation(m hook.Message) {
 		if d.Action == rules.Accept {
 			dec["content"] = d.Content
 		}
+		if s.cfg.AnswerVia != AnswerViaHook {
+			// The screen's way, when askflow can set every value: decided
+			// now, before the hook's reply, so that it can still take the
+			// answer otherwise.
+			titles, values, defaults, why := screenPlan(p.RequestedSchema, d, s.child.Screen().Snapshot().Cols)
+			if why == "" {
+				dec["via"] = "screen"
+				s.log.Emit("decision", dec)
+				dr := newElicitDrive(p.MCPServerName, d, titles, values, defaults)
+				s.mu.Lock()
+				s.elicitDrive = dr
+				s.mu.Unlock()
+				reply(nil) // Claude draws the form
+				s.goWork(func() { s.driveElicitation(dr) })
+				return
+			}
+			dec["note"] = "answered through the hook: " + why
+		}
 		s.log.Emit("decision", dec)
 		out := map[string]any{"hookEventName": hook.Elicitation, "action": string(d.Action)}
 		if d.Action == rules.Accept {
@@ -95,6 +120,10 @@ func (s *session) elicitation(m hook.Message) {
 		dec["unmatched"] = why
 		s.log.Emit("decision", dec)
 		reply(nil)
+		waits := s.cfg.Policy == rules.Wait || s.cfg.Policy == rules.Ask && s.cfg.Asker != nil
+		if waits && !s.cfg.DryRun && d.Err == nil && s.waitElicitation(p, n) {
+			return
+		}
 	}
 	if s.cfg.Host.Headless {
 		snap := s.child.Screen().Snapshot()
@@ -103,11 +132,22 @@ func (s *session) elicitation(m hook.Message) {
 		return
 	}
 	s.log.Emit("handed_over", events.Fields{"elicitation": p.MCPServerName, "reason": "no rule answers it: it is yours on Claude's screen"})
+	asked, _ := elicitFields(p.RequestedSchema)
+	s.notifyForm(remote.Form{Since: time.Now().UTC(), Questions: []answer.Question{},
+		Elicitation: &remote.Elicitation{Server: p.MCPServerName, Message: p.Message, Fields: asked, Schema: p.RequestedSchema}})
 }
 
-// elicitationResult reports what the person answered on an MCP server's
-// form.
+// elicitationResult reports what an MCP server's form was answered on the
+// screen: claudewrap's answer is verified against its rule's, any other
+// is the person's.
 func (s *session) elicitationResult(p *hook.Payload) {
+	s.mu.Lock()
+	s.elicitResult = time.Now()
+	s.mu.Unlock()
+	s.elicitAnswered(p.MCPServerName)
+	if s.elicitVerify(p.MCPServerName, p.Action, p.Content) {
+		return
+	}
 	fields := events.Fields{"elicitation": p.MCPServerName, "action": p.Action, "by": "person"}
 	if len(p.Content) > 0 && string(p.Content) != "null" {
 		fields["content"] = p.Content
@@ -175,6 +215,7 @@ func (s *session) watchElicitations(ctx context.Context) {
 		if _, err := em.Wait(ctx, shown); err != nil {
 			return
 		}
+		seen := time.Now()
 		wctx, cancel := context.WithTimeout(ctx, grace)
 		_, err := em.Wait(wctx, func(sn vt.Snapshot) bool { return !shown(sn) })
 		cancel()
@@ -183,6 +224,17 @@ func (s *session) watchElicitations(ctx context.Context) {
 		}
 		if err == nil {
 			continue // gone: answered, or cancelled with its tool
+		}
+		s.mu.Lock()
+		driving := s.elicitDrive != nil && s.elicitDrive.running
+		answered := s.elicitResult.After(seen)
+		waiting := s.elicitWait != nil
+		s.mu.Unlock()
+		if driving || answered || waiting {
+			// askflow is answering it, and says when it cannot; or Claude
+			// reported it answered and has not redrawn yet; or it waits for
+			// an answer from anywhere, within its own bound (elicitwait.go).
+			continue
 		}
 		snap := em.Snapshot()
 		e, _ := screen.ParseElicitation(snap)

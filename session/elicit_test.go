@@ -11,6 +11,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/internal/testsupport/fakeclaude"
 	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/screen"
@@ -19,12 +20,16 @@ import (
 
 // elicitChild is Claude calling an MCP tool whose server asks for input:
 // its "Calling demo…" line blinks, and the server's form is drawn once
-// show is called. It takes no keys.
+// show is called (a picture that takes no keys) or showForm (a model of
+// the form that takes them).
 type elicitChild struct {
 	em   vt.Emulator
 	done chan struct{}
 	once sync.Once
 	quit chan struct{}
+
+	mu   sync.Mutex
+	form *fakeclaude.MCPForm
 }
 
 const elicitForm = "\x1b[2J\x1b[H● I will deploy.\r\n\r\n%s Calling demo…\r\n\r\n" +
@@ -61,11 +66,43 @@ func (c *elicitChild) show() {
 	}()
 }
 
-func (c *elicitChild) SendKeys(p []byte) error { return nil }
-func (c *elicitChild) Screen() vt.Emulator     { return c.em }
-func (c *elicitChild) Redraw() error           { return nil }
-func (c *elicitChild) SetRows(int) error       { return nil }
-func (c *elicitChild) Done() <-chan struct{}   { return c.done }
+// showForm draws a form that takes keys, drawn again every 100 ms until
+// it is answered, so that the screen never stands still.
+func (c *elicitChild) showForm(fields []fakeclaude.MCPField) *fakeclaude.MCPForm {
+	f := fakeclaude.NewMCPForm(c.em, "demo", fields)
+	c.mu.Lock()
+	c.form = f
+	c.mu.Unlock()
+	go func() {
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-tick.C:
+				f.Redraw()
+			case <-f.Done():
+				return
+			case <-c.done:
+				return
+			}
+		}
+	}()
+	return f
+}
+
+func (c *elicitChild) SendKeys(p []byte) error {
+	c.mu.Lock()
+	f := c.form
+	c.mu.Unlock()
+	if f != nil {
+		return f.SendKeys(p)
+	}
+	return nil
+}
+func (c *elicitChild) Screen() vt.Emulator   { return c.em }
+func (c *elicitChild) Redraw() error         { return nil }
+func (c *elicitChild) SetRows(int) error     { return nil }
+func (c *elicitChild) Done() <-chan struct{} { return c.done }
 func (c *elicitChild) Wait() (ptyhost.Status, error) {
 	return ptyhost.Status{}, nil
 }
@@ -80,6 +117,7 @@ const deploySchema = `{"type":"object","properties":{` +
 
 // elicitRun serves a session on c; msgs are what Claude's hooks send.
 type elicitRun struct {
+	s    *session
 	log  *testkit.SyncBuffer
 	msgs chan hook.Message
 	rep  chan Report
@@ -87,11 +125,22 @@ type elicitRun struct {
 
 func serveElicit(t *testing.T, c *elicitChild, cfg Config) *elicitRun {
 	t.Helper()
+	return serveElicitTuned(t, c, cfg, nil)
+}
+
+// serveElicitTuned is serveElicit with tune applied to the session before
+// it serves.
+func serveElicitTuned(t *testing.T, c *elicitChild, cfg Config, tune func(*session)) *elicitRun {
+	t.Helper()
 	r := &elicitRun{log: &testkit.SyncBuffer{}, msgs: make(chan hook.Message, 4), rep: make(chan Report, 1)}
 	cfg.Log = events.New(r.log)
 	cfg.Host.Cols, cfg.Host.Rows = 80, 24
 	cfg.DialogGrace = 500 * time.Millisecond
 	s := newSession(cfg)
+	if tune != nil {
+		tune(s)
+	}
+	r.s = s
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
 	go func() {
@@ -108,9 +157,15 @@ func serveElicit(t *testing.T, c *elicitChild, cfg Config) *elicitRun {
 // (nil: none, the form is drawn).
 func (r *elicitRun) elicit(t *testing.T, message string) []byte {
 	t.Helper()
+	return r.elicitSchema(t, message, deploySchema)
+}
+
+// elicitSchema is elicit with the server's schema.
+func (r *elicitRun) elicitSchema(t *testing.T, message, schema string) []byte {
+	t.Helper()
 	got := make(chan []byte, 1)
 	r.msgs <- hook.Message{Payload: &hook.Payload{HookEventName: hook.Elicitation, SessionID: "s1",
-		MCPServerName: "demo", Message: message, Mode: "form", RequestedSchema: json.RawMessage(deploySchema)},
+		MCPServerName: "demo", Message: message, Mode: "form", RequestedSchema: json.RawMessage(schema)},
 		Reply: func(b []byte) bool { got <- b; return true }}
 	select {
 	case b := <-got:
@@ -133,9 +188,9 @@ func (r *elicitRun) result(t *testing.T, c *elicitChild) Report {
 	}
 }
 
-// TestElicitByRule: a rule's answer goes back through the Elicitation hook
-// with the values its schema types, said with the rule and its file; the
-// form is never drawn, and nothing blocks.
+// TestElicitByRule: under --answer-via hook a rule's answer goes back
+// through the Elicitation hook with the values its schema types, said with
+// the rule and its file; the form is never drawn, and nothing blocks.
 func TestElicitByRule(t *testing.T) {
 	t.Parallel()
 	c := newElicitChild(t)
@@ -145,7 +200,7 @@ elicitations:
     when: {server: demo, message: "(?i)environment"}
     answer: {accept: {Environment: staging, confirm: true}}
 `)
-	r := serveElicit(t, c, Config{Elicits: set, Host: hostHeadless})
+	r := serveElicit(t, c, Config{Elicits: set, Host: hostHeadless, AnswerVia: AnswerViaHook})
 	out := r.elicit(t, "Which environment should I deploy to?")
 	var got struct {
 		Out struct {

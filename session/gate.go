@@ -101,7 +101,7 @@ var quietModes = map[string]string{
 }
 
 // noteMode says, once for each mode Claude reports, when that mode means
-// Claude will not ask: the rules' allow and ask decisions then act only on
+// Claude will not ask: the rules' allow, ask and select decisions then act only on
 // what it still asks; deny decisions hold all the same (decideTool).
 func (s *session) noteMode(mode string) {
 	what, quiet := quietModes[mode]
@@ -118,7 +118,7 @@ func (s *session) noteMode(mode string) {
 	if seen {
 		return
 	}
-	note := "Claude is in " + mode + " permission mode: " + what + ", so the rules' allow and ask decisions act only on what it still asks"
+	note := "Claude is in " + mode + " permission mode: " + what + ", so the rules' allow, ask and select decisions act only on what it still asks"
 	if s.cfg.Gate {
 		note += "; their deny decisions hold for every tool call"
 	}

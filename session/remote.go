@@ -36,7 +36,10 @@ var ErrAnsweredElsewhere = errors.New("answered from elsewhere")
 // remoteHandler is the session as package remote serves it.
 type remoteHandler struct{ s *session }
 
-var _ remote.Handler = remoteHandler{}
+var (
+	_ remote.Handler       = remoteHandler{}
+	_ remote.ElicitHandler = remoteHandler{}
+)
 
 func (h remoteHandler) ClaudeSession() string {
 	h.s.mu.Lock()
@@ -55,7 +58,7 @@ func (h remoteHandler) Pending() []remote.Form {
 			out = append(out, remote.Form{ToolUseID: f.ID(), Since: f.asked.UTC(), Questions: f.questions, Decided: decidedLocked(f)})
 		}
 	}
-	return out
+	return append(out, s.pendingElicitationLocked()...)
 }
 
 // Answer answers the form, if it still waits, and waits for what Claude
@@ -365,10 +368,17 @@ const notifyTimeout = 10 * time.Second
 // notify runs the --notify command, the form as JSON on its stdin, when f
 // starts to wait for a person. Its failure is reported, never fatal.
 func (s *session) notify(f *form) {
+	s.notifyForm(remote.Form{Since: f.asked.UTC(), ToolUseID: f.ID(), Questions: f.questions})
+}
+
+// notifyForm runs the --notify command with rf, as claudewrap pending
+// lists it, on its stdin.
+func (s *session) notifyForm(rf remote.Form) {
 	if s.cfg.Notify == "" {
 		return
 	}
-	b, _ := json.Marshal(remote.Form{Session: s.cfg.SessionName, PID: os.Getpid(), Cwd: s.cfg.Cwd, Since: f.asked.UTC(), ToolUseID: f.ID(), Questions: f.questions})
+	rf.Session, rf.PID, rf.Cwd = s.cfg.SessionName, os.Getpid(), s.cfg.Cwd
+	b, _ := json.Marshal(rf)
 	s.goWork(func() {
 		ctx, cancel := context.WithTimeout(s.ctx, notifyTimeout)
 		defer cancel()
@@ -377,7 +387,7 @@ func (s *session) notify(f *form) {
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Run(); err != nil {
-			s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": fmt.Sprintf("--notify: %v: %s", err, clip(out.String(), 200))})
+			s.log.Emit("error", events.Fields{"tool_use_id": rf.ToolUseID, "message": fmt.Sprintf("--notify: %v: %s", err, clip(out.String(), 200))})
 		}
 	})
 }
@@ -406,6 +416,22 @@ const remindEvery = 2 * time.Minute
 // waits, handed over, for an answer from elsewhere; session names the
 // session for claudewrap answer.
 func (s *session) remindWaiting(f *form, session string) {
+	s.remind(f.posted, func(waited time.Duration) bool {
+		// Said under s.mu, so that no reminder comes after the form has
+		// left the person's hands.
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if f.state != handedOver {
+			return false
+		}
+		s.log.Emit("waiting", events.Fields{"tool_use_id": f.ID(), "session": session, "waited": waited.Round(time.Second).String()})
+		return true
+	})
+}
+
+// remind calls say every s.remindEvery, with how long it has been, until
+// done is closed, the run ends, or say reports there is nothing to say.
+func (s *session) remind(done <-chan struct{}, say func(waited time.Duration) bool) {
 	every := s.remindEvery
 	if every == 0 {
 		every = remindEvery
@@ -417,20 +443,11 @@ func (s *session) remindWaiting(f *form, session string) {
 		select {
 		case <-s.ctx.Done():
 			return
-		case <-f.posted:
+		case <-done:
 			return
 		case <-t.C:
 		}
-		// Said under s.mu, so that no reminder comes after the form has left
-		// the person's hands.
-		s.mu.Lock()
-		waiting := f.state == handedOver
-		if waiting {
-			s.log.Emit("waiting", events.Fields{"tool_use_id": f.ID(), "session": session,
-				"waited": time.Since(start).Round(time.Second).String()})
-		}
-		s.mu.Unlock()
-		if !waiting {
+		if !say(time.Since(start)) {
 			return
 		}
 	}

@@ -196,6 +196,15 @@ type session struct {
 	// when a rule last answered one through the hook.
 	elicitations int
 	elicitHook   time.Time
+	// elicitDrive is the MCP form being answered on the screen, until
+	// Claude reports its result; elicitCancel stops askflow when the
+	// person types.
+	elicitDrive  *elicitDrive
+	elicitCancel context.CancelFunc
+	elicitResult time.Time // when Claude last reported an MCP form answered
+	// elicitWait is the MCP form no rule answers that waits for an answer
+	// from anywhere (the wait policy; elicitwait.go).
+	elicitWait *elicitWait
 	// changed is closed and replaced whenever a form changes state: a
 	// form waits for its turn to be driven on it.
 	changed chan struct{}

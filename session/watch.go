@@ -201,6 +201,10 @@ func (s *session) handOver(esc bool) time.Time {
 		s.dialogCancel() // a dialog being answered is theirs now
 		s.dialogCancel = nil
 	}
+	if s.elicitCancel != nil {
+		s.elicitCancel() // and so is an MCP form being answered
+		s.elicitCancel = nil
+	}
 	if s.messageCancel != nil {
 		s.messageCancel() // and so is Claude's prompt
 		s.messageCancel = nil

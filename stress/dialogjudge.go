@@ -24,7 +24,8 @@ type permissionYAML struct {
 }
 
 // rules are the permission rules for d, asked as tool use id: its decoys
-// first (they must not match), then its own, unless it has none.
+// first (they must not match), then its own, unless it has none (no rule,
+// or the permission mode runs the tool without one).
 func (d Dialog) rules(id string) []permissionYAML {
 	var out []permissionYAML
 	for i, w := range d.Decoys {
@@ -33,7 +34,7 @@ func (d Dialog) rules(id string) []permissionYAML {
 		out = append(out, permissionYAML{Name: id + " decoy " + string(rune('a'+i)), When: when,
 			Decide: map[string]any{"deny": "decoy rule matched " + id}})
 	}
-	if d.Decide == decideNone {
+	if d.Decide == decideNone || d.Decide == decideRuns {
 		return out
 	}
 	when := maps.Clone(d.When)
@@ -146,7 +147,7 @@ func judgeDialog(c Case, res *fakeapi.ToolResult, ended bool) (Outcome, string) 
 			return Wrong, "the tool ran, and no rule allowed it: " + shorten(res.Content, 80)
 		}
 		return Right, "" // told no, or interrupted as the run ended: nothing ran
-	case decideAllow, decideSession, decideYes:
+	case decideAllow, decideSession, decideYes, decideRuns:
 		switch {
 		case res.IsError && refusal(res.Content):
 			return Wrong, "refused, the rule allowed it: " + shorten(res.Content, 120)

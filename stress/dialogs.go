@@ -4,14 +4,15 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/claudewrap/claudewrap/internal/testsupport/fakeapi"
 )
 
 // Dialog is a tool call that asks for the person's permission, or plan
-// approval (ExitPlanMode), and the permission rule the session has for it.
+// approval (ExitPlanMode), and the permission rule the session has for it;
+// or, with Start, a dialog Claude draws before its session starts; or,
+// with Elicit, an MCP tool whose server asks the person for input.
 type Dialog struct {
 	Tool  string
 	Input map[string]any
@@ -33,6 +34,12 @@ type Dialog struct {
 	// Fallible: the tool may fail once allowed (WebFetch without a
 	// network), so an error that is no refusal still means it ran.
 	Fallible bool `json:",omitempty"`
+	// Start, when set, makes the case the trust dialog or the bypass
+	// confirmation: no tool, no permission rule.
+	Start *Start `json:",omitempty"`
+	// Elicit, when set, is the form the MCP server of the tool (allowed
+	// by its rule) asks, judged by what the server received.
+	Elicit *Elicit `json:",omitempty"`
 }
 
 // Decisions a dialog case's rule may make (Dialog.Decide).
@@ -44,6 +51,9 @@ const (
 	decideNo      = "select-no"
 	decideAsk     = "ask"
 	decideNone    = "none"
+	// decideRuns: no rule, and the permission mode (bypass) runs the
+	// tool without asking.
+	decideRuns = "runs"
 )
 
 // Placeholders in a dialog's input and files, filled in when the session
@@ -61,15 +71,18 @@ const (
 )
 
 // GenerateDialogs makes sessions of random dialogs until they hold at
-// least n cases: permission prompts (Bash commands short, long and on
-// several lines, Write, Edit and Read of random paths in the folder and
-// beside it, WebFetch of random URLs) under random rules, in sessions
-// Claude runs with --permission-mode default, and plan approval
-// (ExitPlanMode with a random plan, with or without a plan file) in
-// sessions run with --permission-mode plan, at random sizes; some sessions
-// of permission prompts run in accept-edits mode, allowed or denied. The same seed
-// and n give the same sessions, named d000, d001…; the forms' sessions
-// are apart.
+// least n permission prompts and plan approvals: permission prompts (Bash
+// commands short, long and on several lines, Write, Edit and Read of
+// random paths in the folder and beside it, WebFetch of random URLs) under
+// random rules, in sessions Claude runs with --permission-mode default,
+// and plan approval (ExitPlanMode with a random plan, with or without a
+// plan file) in sessions run with --permission-mode plan, at random sizes;
+// some sessions of permission prompts run in accept-edits mode, allowed or
+// denied. Those sessions are named d000, d001…; after a share of them
+// comes a session of another kind (see kindSession), not counted in n: the
+// trust dialog (t…), the bypass confirmation (b…) or an MCP server's input
+// form of a random schema (e…). The same seed and n give the same
+// sessions; the forms' sessions are apart.
 func GenerateDialogs(seed uint64, n int) []Session {
 	var out []Session
 	for i, k := 0, 0; k < n; i++ {
@@ -78,6 +91,9 @@ func GenerateDialogs(seed uint64, n int) []Session {
 		s := g.session(i, n-k)
 		k += len(s.Cases)
 		out = append(out, s)
+		if x, ok := kindSession(seed, i); ok {
+			out = append(out, x)
+		}
 	}
 	return out
 }
@@ -132,23 +148,7 @@ func (g *dialogGen) session(i, left int) Session {
 			s.Cases = append(s.Cases, c)
 		}
 	}
-	for k := range s.Cases {
-		c := &s.Cases[k]
-		c.Classes = append(c.Classes, "dialog", "decide-"+c.Dialog.Decide)
-		if k > 0 {
-			c.Classes = append(c.Classes, "chained")
-		}
-		switch {
-		case s.Cols == 80:
-			c.Classes = append(c.Classes, "80-columns")
-		case s.Cols < 80:
-			c.Classes = append(c.Classes, "narrow")
-		}
-		if s.Rows < 25 {
-			c.Classes = append(c.Classes, "short")
-		}
-		slices.Sort(c.Classes)
-	}
+	g.sizeClasses(&s)
 	return s
 }
 

@@ -5,7 +5,10 @@
 // answering queries, a person pressing keys). [Run] has the claudewrap
 // binary answer them on the real Claude Code against the fake Messages API
 // and judges each form by what Claude recorded ([Verdict]); [Summarize]
-// tallies the verdicts.
+// tallies the verdicts. [GenerateDialogs] draws the other dialogs Claude
+// shows a person (permission prompts, plan approval, the trust dialog, the
+// bypass confirmation, MCP servers' input forms, the last judged by what
+// the project's test MCP server received).
 //
 // The same seed and [Generation] always give the same plan. The package
 // owns the harness only: it starts processes, plays the person's terminal

@@ -47,8 +47,8 @@ type Verdict struct {
 	// Replied counts the replies to Claude's terminal queries the terminal
 	// wrote while the form was open (see Session.Replies).
 	Replied int `json:"replied,omitempty"`
-	// Dialog: the case is a permission prompt or plan approval, tallied
-	// apart from the forms.
+	// Dialog: the case is a dialog (see GenerateDialogs), tallied apart
+	// from the forms.
 	Dialog bool `json:"dialog,omitempty"`
 }
 

@@ -57,9 +57,10 @@ type Case struct {
 	// one try to the next; only in a session run on a terminal, and never
 	// with --answer-via hook, which presses no key.
 	Resizes []Resize `json:",omitempty"`
-	// Dialog, when set, makes the case a permission prompt or plan
-	// approval instead of a form (GenerateDialogs): Questions and Answers
-	// are empty.
+	// Dialog, when set, makes the case a dialog instead of a form
+	// (GenerateDialogs): a permission prompt, plan approval, the trust
+	// dialog, the bypass confirmation or an MCP server's form. Questions
+	// and Answers are empty.
 	Dialog *Dialog `json:",omitempty"`
 	// Person, when set, is the person at the terminal pressing a key while
 	// the form is answered (generation Person): claudewrap must hand the

@@ -118,9 +118,54 @@ func (s Summary) Markdown(w io.Writer) {
 		if s.Total.Asked > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "Dialogs (permission prompts and plan approval), judged by what Claude recorded:\n\n")
+		fmt.Fprintf(w, "Dialogs (permission prompts, plan approval, the trust dialog, the bypass confirmation, MCP servers' forms), "+
+			"judged by what Claude recorded or the MCP server received:\n\n")
 		s.Dialogs.markdown(w, "dialogs")
+		fmt.Fprintln(w)
+		s.Dialogs.kinds(w)
 	}
+}
+
+// dialogKinds are the kinds of dialog cases, by the class that marks them
+// (none: a permission prompt), in the order the report gives them.
+var dialogKinds = []struct{ class, name string }{
+	{"", "permission prompt"}, {"plan", "plan approval"}, {"trust", "trust dialog"},
+	{"bypass", "bypass confirmation"}, {"elicitation", "MCP server's form"},
+}
+
+// kinds writes a table of the dialogs per kind and version.
+func (s Summary) kinds(w io.Writer) {
+	fmt.Fprintf(w, "| dialog kind | Claude Code | asked | right | wrong | not answered |\n|---|---|---|---|---|---|\n")
+	for _, k := range dialogKinds {
+		for _, v := range s.Versions {
+			var t *Tally
+			if k.class != "" {
+				t = s.ByClass[k.class][v]
+			} else {
+				t = s.ByVersion[v].minus(s, v)
+			}
+			if t == nil || t.Asked == 0 {
+				continue
+			}
+			fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d |\n", k.name, v, t.Asked, t.Right, t.Wrong, t.Failed)
+		}
+	}
+}
+
+// minus is t, a version's tally, less the dialogs of every kind but
+// permission prompts.
+func (t *Tally) minus(s Summary, version string) *Tally {
+	out := *t
+	for _, k := range dialogKinds[1:] {
+		if o := s.ByClass[k.class][version]; o != nil {
+			out.Asked -= o.Asked
+			out.Right -= o.Right
+			out.Wrong -= o.Wrong
+			out.Failed -= o.Failed
+			out.Theirs -= o.Theirs
+		}
+	}
+	return &out
 }
 
 func (s Summary) markdown(w io.Writer, what string) {

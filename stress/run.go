@@ -39,6 +39,10 @@ type Config struct {
 	// random form through the PreToolUse hook instead of the screen, an
 	// answer path independent of the recogniser, judged the same way.
 	AnswerVia string
+	// MCPDemo is the project's MCP test server
+	// (internal/testsupport/mcpdemo), for sessions with an MCP server's
+	// input form (Dialog.Elicit).
+	MCPDemo string
 	// Logf, if set, gets a line per finished session.
 	Logf func(format string, args ...any)
 }
@@ -177,7 +181,12 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	if err != nil {
 		return nil, err
 	}
-	if err := claudetest.Seed(home, project); err != nil {
+	start, elicit := s.start(), s.elicit()
+	trusted := project
+	if start != nil && start.Kind == startTrust {
+		trusted = filepath.Join(dir, "elsewhere") // Claude asks to trust the project
+	}
+	if err := claudetest.Seed(home, trusted); err != nil {
 		return nil, err
 	}
 	if s.Fullscreen {
@@ -198,6 +207,10 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 		}
 	}
 	rulesPath := filepath.Join(dir, "rules.yaml")
+	if start != nil && start.By == byFolder {
+		// The folder's own file, which the person has not allowed.
+		rulesPath = filepath.Join(project, ".claudewrap.yaml")
+	}
 	if err := os.WriteFile(rulesPath, rulesYAML, 0o644); err != nil {
 		return nil, err
 	}
@@ -210,8 +223,14 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	rctx, cancel := context.WithTimeout(ctx, sessionTimeout(s))
 	defer cancel()
 	eventsPath := filepath.Join(dir, "events.jsonl")
-	args := []string{"run", "--claude", claude, "--rules", rulesPath, "--events", eventsPath,
+	args := []string{"run", "--claude", claude, "--events", eventsPath,
 		"--record", filepath.Join(dir, "run.cast"), "--exit-after-turn"}
+	if start == nil || start.By != byFolder {
+		args = append(args, "--rules", rulesPath)
+	}
+	if start != nil && start.By == byFlag {
+		args = append(args, "--trust")
+	}
 	if !s.Terminal {
 		args = append(args, "--headless", "--size", fmt.Sprintf("%dx%d", s.Cols, s.Rows))
 	}
@@ -222,8 +241,23 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 	if s.Mode != "" {
 		args = append(args, "--permission-mode", s.Mode)
 	}
-	cmd := exec.CommandContext(rctx, cfg.Claudewrap, append(args, s.Prompt)...)
-	cmd.Env = append(claudetest.Env(home, api.URL()), "XDG_STATE_HOME="+state)
+	// The prompt goes before the flags that take several values.
+	args = append(args, s.Prompt)
+	env := append(claudetest.Env(home, api.URL()), "XDG_STATE_HOME="+state)
+	if start != nil && start.Kind == startBypass {
+		args = append(args, "--dangerously-skip-permissions")
+		env = append(env, "IS_SANDBOX=1") // root may take it only in a sandbox
+	}
+	mcpLog := filepath.Join(dir, "mcp.jsonl")
+	if elicit != nil {
+		mcp, err := elicit.config(cfg.MCPDemo, mcpLog)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, "--mcp-config", mcp)
+	}
+	cmd := exec.CommandContext(rctx, cfg.Claudewrap, args...)
+	cmd.Env = env
 	cmd.Dir = project
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -293,6 +327,11 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 		results[r.ToolUseID] = r
 	}
 	reqs := api.Requests()
+	sent := false
+	for _, r := range reqs {
+		sent = sent || strings.Contains(r.Text, s.Prompt)
+	}
+	served, _ := os.ReadFile(mcpLog)
 	var vs []Verdict
 	allRight := true
 	for k, c := range s.Cases {
@@ -321,12 +360,24 @@ func runSession(ctx context.Context, cfg Config, version string, s Session) ([]V
 		res, ok := results[c.ID]
 		v.Dialog = c.Dialog != nil
 		switch {
+		case c.Dialog != nil && c.Dialog.Start != nil:
+			// Drawn before the prompt, whatever comes after.
+			v.Outcome, v.Detail = judgeStart(*c.Dialog.Start, sent, startRecorded(*c.Dialog.Start, home, project), exit, !timedOut)
+			if v.Outcome != Right {
+				v.Detail += "; " + note
+			}
 		case !asked && k == 0:
 			// The prompt always brings the first form: not seeing it is
 			// a failure (claudewrap refused the rules, Claude never started).
 			v.Outcome, v.Detail = Failed, "the first form was never asked; "+note
 		case !asked:
 			v.Outcome, v.Detail = NotAsked, "an earlier form ended the session"
+		case c.Dialog != nil && c.Dialog.Elicit != nil:
+			v.Outcome, v.Detail = judgeElicit(*c.Dialog.Elicit, served, exit, !timedOut)
+			v.ToolResult, v.IsError = res.Content, res.IsError
+			if v.Outcome != Right {
+				v.Detail += "; " + note
+			}
 		case c.Dialog != nil && !ok:
 			v.Outcome, v.Detail = judgeDialog(c, nil, !timedOut)
 			if v.Outcome != Right {

@@ -17,9 +17,16 @@ import (
 // chat message) brings the next; the last is answered with text. Cases
 // asked together come as tool_use blocks of one reply, and the request
 // holding the last one's tool_result brings what follows them.
+// A start dialog (Dialog.Start) comes before the prompt and plays no
+// part; a session of nothing else answers the prompt with text.
 func (s Session) Scenario() (*fakeapi.Scenario, error) {
 	sc := &fakeapi.Scenario{Name: "stress " + s.Name}
 	when := fakeapi.Match{TextContains: s.Prompt}
+	s.Cases = slices.DeleteFunc(slices.Clone(s.Cases), func(c Case) bool { return c.Dialog != nil && c.Dialog.Start != nil })
+	if len(s.Cases) == 0 {
+		sc.Rules = append(sc.Rules, fakeapi.Rule{Name: "done", When: when,
+			Reply: []fakeapi.Block{{Type: "text", Text: "All done for " + s.Name + "."}}})
+	}
 	for k := 0; k < len(s.Cases); {
 		group := s.Cases[k : k+1]
 		for k+len(group) < len(s.Cases) && s.Cases[k+len(group)].Together {
@@ -97,10 +104,12 @@ func (c Case) toolUse() (fakeapi.Block, error) {
 
 // rulesFile is claudewrap's rules format, as far as the harness writes it.
 type rulesFile struct {
-	Version     int              `yaml:"version"`
-	Defaults    ruleDefs         `yaml:"defaults"`
-	Rules       []ruleYAML       `yaml:"rules"`
-	Permissions []permissionYAML `yaml:"permissions,omitempty"`
+	Version      int              `yaml:"version"`
+	Defaults     ruleDefs         `yaml:"defaults"`
+	Rules        []ruleYAML       `yaml:"rules"`
+	Permissions  []permissionYAML `yaml:"permissions,omitempty"`
+	Elicitations []elicitYAML     `yaml:"elicitations,omitempty"`
+	Dialogs      map[string]any   `yaml:"dialogs,omitempty"`
 }
 
 type ruleDefs struct {
@@ -119,8 +128,20 @@ type ruleYAML struct {
 func (s Session) Rules() ([]byte, error) {
 	f := rulesFile{Version: 1, Defaults: ruleDefs{OnUnmatched: "fail"}}
 	for _, c := range s.Cases {
-		if c.Dialog != nil {
-			f.Permissions = append(f.Permissions, c.Dialog.rules(c.ID)...)
+		switch d := c.Dialog; {
+		case d != nil && d.Start != nil:
+			if d.Start.By == byRule || d.Start.By == byFolder {
+				f.Dialogs = map[string]any{startTrust: true}
+				if d.Start.Kind == startBypass {
+					f.Dialogs = map[string]any{"bypass_permissions": "accept"}
+				}
+			}
+			continue
+		case d != nil:
+			f.Permissions = append(f.Permissions, d.rules(c.ID)...)
+			if d.Elicit != nil {
+				f.Elicitations = append(f.Elicitations, d.Elicit.rules(c.ID)...)
+			}
 			continue
 		}
 		for i, q := range c.Questions {

@@ -380,17 +380,7 @@ func TestGeneratedFormsAreValid(t *testing.T) {
 				}
 			}
 		}
-		if _, err := s.Scenario(); err != nil {
-			t.Fatalf("%s: %v", s.Name, err)
-		}
-		y, err := s.Rules()
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := rules.Parse(s.Name+".yaml", y)
-		if err != nil {
-			t.Fatalf("%s: generated rules do not load: %v\n%s", s.Name, err, y)
-		}
+		_, f := loadSession(t, s)
 		set := &rules.Set{Files: []*rules.File{f}}
 		seen := map[string]bool{}
 		for k, c := range s.Cases {
@@ -793,4 +783,23 @@ func TestReasons(t *testing.T) {
 		t.Errorf("the judge's reasons %q, %q and %q are not claudewrap's %q, %q and %q", escAsked, escRecorded, movedAway,
 			session.EscAskedReason, session.EscRecordedReason, session.AwayReason)
 	}
+}
+
+// loadSession builds s's scenario and loads its rules file, failing the
+// test when either cannot be made.
+func loadSession(t *testing.T, s Session) (*fakeapi.Scenario, *rules.File) {
+	t.Helper()
+	sc, err := s.Scenario()
+	if err != nil {
+		t.Fatalf("%s: %v", s.Name, err)
+	}
+	y, err := s.Rules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := rules.Parse(s.Name+".yaml", y)
+	if err != nil {
+		t.Fatalf("%s: generated rules do not load: %v\n%s", s.Name, err, y)
+	}
+	return sc, f
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/internal/safe"
 	"github.com/claudewrap/claudewrap/remote"
+	"github.com/claudewrap/claudewrap/rules"
 )
 
 //go:embed static
@@ -32,6 +33,7 @@ var static embed.FS
 type Sessions interface {
 	Pending(ctx context.Context) ([]remote.Form, error)
 	Answer(ctx context.Context, session, toolUseID, from string, ds []answer.Decision) (remote.Outcome, error)
+	AnswerElicitation(ctx context.Context, session, id, from string, a remote.ElicitAnswer) (remote.Outcome, error)
 }
 
 // Server is the page's HTTP server.
@@ -264,6 +266,8 @@ type answerRequest struct {
 	Answers   []pageAnswer `json:"answers"`
 	Chat      string       `json:"chat,omitempty"`
 	Cancel    bool         `json:"cancel,omitempty"`
+	// Elicit answers an MCP server's form.
+	Elicit *remote.ElicitAnswer `json:"elicit,omitempty"`
 }
 
 // pageAnswer is the page's answer to one question.
@@ -304,12 +308,23 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusConflict, "this form no longer waits: answered elsewhere, or Claude moved on")
 		return
 	}
-	ds, err := decisions(*form, req)
-	if err != nil {
-		fail(http.StatusBadRequest, err.Error())
-		return
+	from := remote.FromPage + " from " + remoteHost(r)
+	var o remote.Outcome
+	if form.Elicitation != nil {
+		a, err := elicitAnswer(*form, req)
+		if err != nil {
+			fail(http.StatusBadRequest, err.Error())
+			return
+		}
+		o, err = s.sessions.AnswerElicitation(r.Context(), req.Session, req.ToolUseID, from, a)
+	} else {
+		var ds []answer.Decision
+		if ds, err = decisions(*form, req); err != nil {
+			fail(http.StatusBadRequest, err.Error())
+			return
+		}
+		o, err = s.sessions.Answer(r.Context(), req.Session, req.ToolUseID, from, ds)
 	}
-	o, err := s.sessions.Answer(r.Context(), req.Session, req.ToolUseID, remote.FromPage+" from "+remoteHost(r), ds)
 	if err != nil {
 		fail(http.StatusBadGateway, err.Error())
 		return
@@ -360,9 +375,24 @@ func clip(s string) string {
 	return s[:i] + "…"
 }
 
+// elicitAnswer is the page's answer to an MCP server's form, its values
+// checked against the server's schema as the session will check them.
+func elicitAnswer(f remote.Form, req answerRequest) (remote.ElicitAnswer, error) {
+	if req.Elicit == nil || len(req.Answers) > 0 || req.Chat != "" || req.Cancel {
+		return remote.ElicitAnswer{}, errors.New("an MCP server's form is answered with accept, decline or cancel alone")
+	}
+	if _, err := rules.ElicitReply(f.Elicitation.Schema, req.Elicit.Action, req.Elicit.Values, "the values"); err != nil {
+		return remote.ElicitAnswer{}, err
+	}
+	return *req.Elicit, nil
+}
+
 // decisions checks the page's answer against the questions it asks: those
 // no rule answered (the session merges the rules' answers in).
 func decisions(f remote.Form, req answerRequest) ([]answer.Decision, error) {
+	if req.Elicit != nil {
+		return nil, errors.New("accept, decline and cancel answer an MCP server's form; this form asks questions")
+	}
 	qs := f.Questions
 	if len(f.Decided) > 0 {
 		qs = nil

@@ -19,14 +19,27 @@ type fakeSessions struct {
 	mu      sync.Mutex
 	answers [][]answer.Decision
 	from    []string
+	elicits []remote.ElicitAnswer
 }
 
 var multi = remote.Form{Session: "42", ToolUseID: "toolu_1", Since: time.Now(), Questions: []answer.Question{{
 	Question: "Which features?", Header: "Features", MultiSelect: true,
 	Options: []answer.Option{{Label: "Auth"}, {Label: "Export"}, {Label: "API"}}}}}
 
+// mcpForm is an MCP server's form waiting in the same session.
+var mcpForm = remote.Form{Session: "42", ToolUseID: "elicitation-1", Since: time.Now(), Questions: []answer.Question{},
+	Elicitation: &remote.Elicitation{Server: "demo", Message: "Deploy?", Fields: []remote.ElicitField{
+		{Name: "env", Title: "Environment", Type: "string", Options: []string{"staging", "production"}, Required: true}},
+		Schema: []byte(`{"type":"object","properties":{"env":{"type":"string","title":"Environment","enum":["staging","production"]}},"required":["env"]}`)}}
+
 func (f *fakeSessions) Pending(context.Context) ([]remote.Form, error) {
-	return []remote.Form{multi}, nil
+	return []remote.Form{multi, mcpForm}, nil
+}
+func (f *fakeSessions) AnswerElicitation(_ context.Context, session, id, from string, a remote.ElicitAnswer) (remote.Outcome, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.elicits = append(f.elicits, a)
+	return remote.Outcome{Result: "verified", Elicited: []byte(`{"action":"accept","content":{"env":"staging"}}`)}, nil
 }
 func (f *fakeSessions) Answer(_ context.Context, session, id, from string, ds []answer.Decision) (remote.Outcome, error) {
 	f.mu.Lock()
@@ -296,5 +309,40 @@ func TestDecisionsRuled(t *testing.T) {
 	}
 	if ds, err := decisions(f, answerRequest{Cancel: true}); err != nil || len(ds) != 1 || ds[0].Action != answer.Cancel {
 		t.Errorf("cancel: %v %v", ds, err)
+	}
+}
+
+// TestServeElicitation: the page answers an MCP server's form with
+// accept (its values checked against the server's schema first), decline
+// or cancel; what the schema refuses, and a form's answers, are not sent.
+func TestServeElicitation(t *testing.T) {
+	s, fs := start(t)
+	base := strings.TrimSuffix(s.URL(), "/?t="+s.Token)
+	for _, tc := range []struct{ body, want string }{
+		{`{"session":"42","tool_use_id":"elicitation-1","elicit":{"action":"accept","values":"{\"env\":\"dev\"}"}}`, `\"dev\" is not one of its options`},
+		{`{"session":"42","tool_use_id":"elicitation-1","elicit":{"action":"accept","values":"{}"}}`, "field env is required"},
+		{`{"session":"42","tool_use_id":"elicitation-1","answers":[{"select":["API"]}]}`, "accept, decline or cancel alone"},
+		{`{"session":"42","tool_use_id":"toolu_1","elicit":{"action":"decline"}}`, "this form asks questions"},
+	} {
+		code, body := do(t, "POST", base+"/api/answer", s.Token, "", tc.body)
+		if code < 400 || !strings.Contains(body, tc.want) {
+			t.Errorf("%s: %d %s, want an error with %q", tc.body, code, body, tc.want)
+		}
+	}
+	if len(fs.elicits) != 0 || len(fs.answers) != 0 {
+		t.Fatalf("malformed answers were passed on: %v %v", fs.elicits, fs.answers)
+	}
+	for _, body := range []string{
+		`{"session":"42","tool_use_id":"elicitation-1","elicit":{"action":"accept","values":"{\"env\":\"staging\"}"}}`,
+		`{"session":"42","tool_use_id":"elicitation-1","elicit":{"action":"decline"}}`,
+	} {
+		code, out := do(t, "POST", base+"/api/answer", s.Token, "", body)
+		var o remote.Outcome
+		if code != 200 || json.Unmarshal([]byte(out), &o) != nil || o.Result != "verified" || len(o.Elicited) == 0 {
+			t.Errorf("%s: %d %s", body, code, out)
+		}
+	}
+	if len(fs.elicits) != 2 || fs.elicits[0].Values != `{"env":"staging"}` || fs.elicits[1].Action != "decline" {
+		t.Errorf("sent %+v", fs.elicits)
 	}
 }

@@ -45,6 +45,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -94,8 +95,11 @@ type Recording struct {
 	Config    map[string]any `yaml:"config"`
 	// Fullscreen: drawn by Claude's fullscreen renderer ({"tui":
 	// "fullscreen"} in its settings.json).
-	Fullscreen bool   `yaml:"fullscreen"`
-	Steps      []Step `yaml:"steps"`
+	Fullscreen bool `yaml:"fullscreen"`
+	// MCPSchema, if set, runs the MCP test server as "demo" with its deploy
+	// tool allowed; the tool asks for input with this requested schema.
+	MCPSchema string `yaml:"mcp_schema"`
+	Steps     []Step `yaml:"steps"`
 }
 
 // Step is exactly one of its fields.
@@ -291,6 +295,15 @@ func record(j job) error {
 		return err
 	}
 
+	args := append(append([]string(nil), j.rec.Args...), j.rec.Prompt)
+	if j.rec.MCPSchema != "" {
+		mcp, err := mcpArgs(base, j.rec.MCPSchema)
+		if err != nil {
+			return err
+		}
+		args = append(args, mcp...) // after the prompt: these flags take several values
+	}
+
 	var buf bytes.Buffer
 	w, err := cast.NewWriter(&buf, j.cols, j.rows, j.version)
 	if err != nil {
@@ -299,7 +312,7 @@ func record(j job) error {
 	g := newGate(w, j.rec.Steps[len(j.rec.Steps)-1].StopAtFirst)
 	h, err := ptyhost.Start(ptyhost.Config{
 		Path:     claude,
-		Args:     append(append([]string(nil), j.rec.Args...), j.rec.Prompt),
+		Args:     args,
 		Env:      append(claudetest.Env(home, api.URL()), j.rec.Env...),
 		Dir:      dir,
 		Headless: true,
@@ -324,6 +337,25 @@ func record(j job) error {
 		return err
 	}
 	return os.WriteFile(j.file(), buf.Bytes(), 0o644)
+}
+
+// mcpArgs are Claude's arguments that run the MCP test server asking for
+// schema, its answers logged under base, and allow its tool.
+func mcpArgs(base, schema string) ([]string, error) {
+	root, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	demo, err := claudetest.BuildMCPDemo(root)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"demo": map[string]any{
+		"command": demo, "args": []string{"-log", filepath.Join(base, "mcp.jsonl"), "-schema", schema}}}})
+	if err != nil {
+		return nil, err
+	}
+	return []string{"--mcp-config", string(cfg), "--allowedTools", "mcp__demo__deploy"}, nil
 }
 
 // play runs the steps, then waits for the screen to settle unless the last

@@ -40,7 +40,7 @@ import (
 func main() {
 	seed := flag.Uint64("seed", 0, "random seed (0: pick one and print it)")
 	count := flag.Int("count", 300, "forms per version")
-	dialogs := flag.Int("dialogs", 0, "random dialogs per version too: permission prompts under random rules and plan approval (sessions d000…), tallied apart")
+	dialogs := flag.Int("dialogs", 0, "random dialogs per version too: permission prompts under random rules and plan approval (sessions d000…), and after a share of their sessions one of the trust dialog (t…), the bypass confirmation (b…) or an MCP server's input form of a random schema (e…), tallied apart")
 	versions := flag.String("versions", strings.Join(claudetest.PinnedVersions(), " "), "Claude Code versions, space- or comma-separated")
 	parallel := flag.Int("parallel", 2, "sessions at once (each is a Claude Code process)")
 	out := flag.String("out", ".cache/stress", "folder for the sessions' files")
@@ -114,6 +114,14 @@ func run(seed uint64, count, dialogs int, versions []string, parallel int, out s
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("build claudewrap (run from the repository root): %w", err)
 	}
+	mcpdemo := filepath.Join(dir, "mcpdemo")
+	if dialogs > 0 {
+		build := exec.Command("go", "build", "-o", mcpdemo, "./internal/testsupport/mcpdemo")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("build the MCP test server: %w", err)
+		}
+	}
 	plan := stress.GenerateWith(seed, count, gen)
 	plan.Sessions = append(plan.Sessions, stress.GenerateDialogs(seed, dialogs)...)
 	if fullscreen {
@@ -182,6 +190,7 @@ func run(seed uint64, count, dialogs int, versions []string, parallel int, out s
 		Dir:       dir,
 		Keep:      keep,
 		AnswerVia: via,
+		MCPDemo:   mcpdemo,
 		Logf:      func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
 	}, plan)
 

@@ -82,10 +82,39 @@ function collect(f, node) {
   });
 }
 
+// meta is a form's line: its session, folder and how long it has waited.
+function meta(f, what) {
+  return el("div", { class: "meta",
+    text: `session ${f.session} · ${f.cwd}${what} · waiting since ${new Date(f.since).toLocaleTimeString()}` });
+}
+
+// answerer posts a form's answer, its buttons disabled meanwhile, and
+// shows the outcome in out; recorded says what Claude recorded.
+function answerer(f, buttons, out, recorded) {
+  return async (body) => {
+    for (const b of buttons) b.disabled = true;
+    out.className = "outcome";
+    out.textContent = "Answering on Claude's screen…";
+    done.add(key(f));
+    try {
+      const o = await api("api/answer", Object.assign({ session: f.session, tool_use_id: f.tool_use_id }, body));
+      const rec = recorded(o);
+      const ok = o.result === "verified" || o.result === "cancelled" || o.result === "chatted";
+      out.className = "outcome " + (ok ? "ok" : "bad");
+      out.textContent = ok ? `${o.result}${rec ? ": Claude recorded " + rec : ""}`
+        : `${o.result}: ${o.message || ""}${rec ? " (Claude recorded " + rec + ")" : ""}`;
+    } catch (e) {
+      out.className = "outcome bad";
+      out.textContent = "Not answered: " + e.message;
+      done.delete(key(f));
+      for (const b of buttons) b.disabled = false;
+    }
+  };
+}
+
 function formNode(f) {
   const node = el("section", { class: "form", "data-form": key(f) });
-  node.append(el("div", { class: "meta",
-    text: `session ${f.session} · ${f.cwd} · waiting since ${new Date(f.since).toLocaleTimeString()}` }));
+  node.append(meta(f, ""));
   f.questions.forEach((q, i) => {
     const d = decidedOf(f, i);
     node.append(d ? decidedBlock(q, d) : questionBlock(f, q, i));
@@ -96,28 +125,70 @@ function formNode(f) {
   const cancel = el("button", { type: "button", text: "Cancel the form" });
   const out = el("div", { class: "outcome", role: "status" });
   node.append(chat, el("div", { class: "actions" }, submit, chatBtn, cancel), out);
-  const send = async (body) => {
-    for (const b of [submit, chatBtn, cancel]) b.disabled = true;
-    out.className = "outcome";
-    out.textContent = "Answering on Claude's screen…";
-    done.add(key(f));
-    try {
-      const o = await api("api/answer", Object.assign({ session: f.session, tool_use_id: f.tool_use_id }, body));
-      const rec = o.recorded ? Object.entries(o.recorded).map(([q, a]) => `${q} → ${a}`).join("; ") : "";
-      const ok = o.result === "verified" || o.result === "cancelled" || o.result === "chatted";
-      out.className = "outcome " + (ok ? "ok" : "bad");
-      out.textContent = ok ? `${o.result}${rec ? ": Claude recorded " + rec : ""}`
-        : `${o.result}: ${o.message || ""}${rec ? " (Claude recorded " + rec + ")" : ""}`;
-    } catch (e) {
-      out.className = "outcome bad";
-      out.textContent = "Not answered: " + e.message;
-      done.delete(key(f));
-      for (const b of [submit, chatBtn, cancel]) b.disabled = false;
-    }
-  };
+  const send = answerer(f, [submit, chatBtn, cancel], out,
+    (o) => o.recorded ? Object.entries(o.recorded).map(([q, a]) => `${q} → ${a}`).join("; ") : "");
   submit.addEventListener("click", () => send({ answers: collect(f, node) }));
   chatBtn.addEventListener("click", () => chat.value.trim() ? send({ chat: chat.value }) : chat.focus());
   cancel.addEventListener("click", () => send({ cancel: true }));
+  return node;
+}
+
+// elicitField is one field of an MCP server's form: a list for its
+// options or a boolean (unset at first), boxes for a multi-select, else
+// text.
+function elicitField(f, fd) {
+  const id = `${f.tool_use_id}-${fd.name}`;
+  let input;
+  if (fd.type === "array") {
+    input = el("div", { id });
+    for (const o of fd.options || []) input.append(el("label", { class: "opt" }, el("input", { type: "checkbox", value: o }), " " + o));
+  } else if (fd.options || fd.type === "boolean") {
+    input = el("select", { id }, el("option", { value: "", text: "not set" }));
+    for (const o of fd.options || ["true", "false"]) input.append(el("option", { value: o, text: o }));
+  } else {
+    input = el("input", { id, type: "text", inputmode: fd.type === "string" ? "text" : "decimal" });
+  }
+  const label = el("label", { for: id, text: fd.title + (fd.required ? " *" : "") });
+  return el("fieldset", { "data-field": fd.name }, label, input);
+}
+
+// elicitValues is the fields set, as JSON typed by the server's schema
+// (the session checks them against it).
+function elicitValues(f, node) {
+  const v = {};
+  f.elicitation.fields.forEach((fd, i) => {
+    const box = node.querySelectorAll("fieldset[data-field]")[i];
+    if (fd.type === "array") {
+      const picked = [...box.querySelectorAll("input:checked")].map((x) => x.value);
+      if (picked.length) v[fd.name] = picked;
+      return;
+    }
+    const x = box.querySelector("select, input").value;
+    const n = Number(x);
+    if (x.trim() === "") return;
+    if (fd.type === "boolean") v[fd.name] = x === "true";
+    else if (fd.type === "number" || fd.type === "integer") v[fd.name] = isNaN(n) ? x : n;
+    else v[fd.name] = x;
+  });
+  return JSON.stringify(v);
+}
+
+// elicitNode is an MCP server's input form: its fields, Accept, Decline
+// and Cancel.
+function elicitNode(f) {
+  const e = f.elicitation;
+  const node = el("section", { class: "form", "data-form": key(f) });
+  node.append(meta(f, ` · MCP server "${e.server}"`), el("p", { text: e.message }));
+  for (const fd of e.fields) node.append(elicitField(f, fd));
+  const accept = el("button", { class: "primary", type: "button", text: "Accept" });
+  const decline = el("button", { type: "button", text: "Decline" });
+  const cancel = el("button", { type: "button", text: "Cancel" });
+  const out = el("div", { class: "outcome", role: "status" });
+  node.append(el("div", { class: "actions" }, accept, decline, cancel), out);
+  const send = answerer(f, [accept, decline, cancel], out, (o) => o.elicited ? JSON.stringify(o.elicited) : "");
+  accept.addEventListener("click", () => send({ elicit: { action: "accept", values: elicitValues(f, node) } }));
+  decline.addEventListener("click", () => send({ elicit: { action: "decline" } }));
+  cancel.addEventListener("click", () => send({ elicit: { action: "cancel" } }));
   return node;
 }
 
@@ -129,7 +200,7 @@ async function refresh() {
     const waiting = new Set(forms.map(key));
     for (const f of forms) {
       if (!shown.has(key(f))) {
-        const n = formNode(f);
+        const n = f.elicitation ? elicitNode(f) : formNode(f);
         shown.set(key(f), n);
         main.append(n);
       }

@@ -2,6 +2,7 @@ package claudetest
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +21,16 @@ var (
 // once per test process and returns its path.
 func MCPDemo(t testing.TB) string {
 	t.Helper()
+	p, err := BuildMCPDemo(Root(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// BuildMCPDemo builds the MCP test server from the repository at root once
+// per process and returns its path.
+func BuildMCPDemo(root string) (string, error) {
 	mcpOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "claudewrap-mcpdemo-")
 		if err != nil {
@@ -28,13 +39,13 @@ func MCPDemo(t testing.TB) string {
 		}
 		mcpPath = filepath.Join(dir, "mcpdemo")
 		cmd := exec.Command("go", "build", "-o", mcpPath, "./internal/testsupport/mcpdemo")
-		cmd.Dir = Root(t)
+		cmd.Dir = root
 		mcpOut, mcpErr = cmd.CombinedOutput()
 	})
 	if mcpErr != nil {
-		t.Fatalf("build mcpdemo: %v\n%s", mcpErr, mcpOut)
+		return "", fmt.Errorf("build mcpdemo: %v\n%s", mcpErr, mcpOut)
 	}
-	return mcpPath
+	return mcpPath, nil
 }
 
 // MCPConfig is Claude's --mcp-config value that runs the MCP test server

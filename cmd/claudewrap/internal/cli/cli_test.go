@@ -496,13 +496,37 @@ func TestHumanHandedOver(t *testing.T) {
 	h.event("handed_over", map[string]any{"tool_use_id": "t2", "chat_message": "why?", "reason": "the person typed"})
 	h.event("handed_over", map[string]any{"tool_use_id": "t3", "session": "4242", "reason": "unmatched question: waits for an answer: claudewrap answer 4242"})
 	h.event("waiting", map[string]any{"tool_use_id": "t3", "session": "4242", "waited": "2m0s"})
+	h.event("waiting", map[string]any{"tool_use_id": "elicitation-1", "elicitation": "demo", "session": "4242", "waited": "4m0s"})
 	h.summary(0, "exited with status 0")
 	want := "claudewrap: the form is yours: the person typed\n" +
 		"claudewrap: the permission dialog is yours: the person typed\n" +
 		"claudewrap: the chat message \"why?\" is not sent: Claude's prompt is yours (the person typed)\n" +
 		"claudewrap: form t3 waits for an answer: claudewrap answer 4242\n" +
 		"claudewrap: form t3 still waits for an answer (2m0s): claudewrap answer 4242\n" +
+		"claudewrap: MCP server \"demo\"'s form elicitation-1 still waits for an answer (4m0s): claudewrap answer 4242 --form elicitation-1 --accept '{FIELD: VALUE, …}' (or --decline, --cancel)\n" +
 		"claudewrap: 2 handed to you; Claude exited with status 0; exit 0\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestHumanElicitOnScreen: a rule's answer to an MCP server's form says
+// where it goes, and its check against Claude's report is said as such,
+// not as a form's.
+func TestHumanElicitOnScreen(t *testing.T) {
+	var b bytes.Buffer
+	h := newHuman(&b, false)
+	content := map[string]any{"env": "staging"}
+	h.event("decision", map[string]any{"elicitation": "demo", "rule": "r", "action": "accept", "content": content, "via": "screen"})
+	h.event("decision", map[string]any{"elicitation": "demo", "rule": "r", "action": "accept", "content": content, "via": "hook",
+		"note": "answered through the hook: field day: a date field"})
+	h.event("verified", map[string]any{"elicitation": "demo", "action": "accept", "content": content, "by": "claudewrap"})
+	h.event("mismatch", map[string]any{"elicitation": "demo", "rule": "r",
+		"want": map[string]any{"action": "accept", "content": content}, "got": map[string]any{"action": "decline"}})
+	want := "claudewrap: MCP server \"demo\": rule \"r\" answers accept {\"env\":\"staging\"} on the screen\n" +
+		"claudewrap: MCP server \"demo\": rule \"r\" answers accept {\"env\":\"staging\"} (answered through the hook: field day: a date field)\n" +
+		"claudewrap: verified: MCP server \"demo\"'s form answered accept {\"env\":\"staging\"}\n" +
+		"claudewrap: MISMATCH: MCP server \"demo\"'s form answered decline; rule \"r\" meant accept {\"env\":\"staging\"}\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}

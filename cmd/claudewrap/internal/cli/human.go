@@ -82,7 +82,21 @@ func (h *human) event(name string, f events.Fields) {
 		case str("elicitation") != "" && str("unmatched") != "":
 			h.say("no elicitation rule answers MCP server %q: %s", str("elicitation"), str("unmatched"))
 		case str("elicitation") != "":
-			h.say("MCP server %q: rule %q answers %s", str("elicitation"), str("rule"), elicitText(str("action"), f["content"]))
+			via := ""
+			switch {
+			case str("note") != "":
+				via = " (" + str("note") + ")"
+			case str("via") == "screen":
+				via = " on the screen"
+			}
+			by := fmt.Sprintf("rule %q answers", str("rule"))
+			switch {
+			case str("from") != "":
+				by = "answered from elsewhere (" + str("from") + "):"
+			case str("rule") == "ask":
+				by = "you answered"
+			}
+			h.say("MCP server %q: %s %s%s", str("elicitation"), by, elicitText(str("action"), f["content"]), via)
 		case str("dialog") != "" && str("unmatched") != "":
 			h.say("no permission rule for %s: %s", str("tool"), str("unmatched"))
 		case str("dialog") != "" && str("select") != "":
@@ -151,6 +165,10 @@ func (h *human) event(name string, f events.Fields) {
 			h.say("submitted")
 		}
 	case "verified":
+		if str("elicitation") != "" {
+			h.say("verified: MCP server %q's form answered %s", str("elicitation"), elicitText(str("action"), f["content"]))
+			return
+		}
 		if str("tool") != "" {
 			h.permissionsVerified++
 			h.say("verified: Claude's %s call %s", str("tool"), str("outcome"))
@@ -160,6 +178,13 @@ func (h *human) event(name string, f events.Fields) {
 		h.say("verified: Claude recorded %s", answersText(f["answers"]))
 	case "mismatch":
 		h.mismatched++
+		if str("elicitation") != "" {
+			want, _ := f["want"].(map[string]any)
+			got, _ := f["got"].(map[string]any)
+			h.say("MISMATCH: MCP server %q's form answered %s; rule %q meant %s", str("elicitation"),
+				elicitText(fmt.Sprint(got["action"]), got["content"]), str("rule"), elicitText(fmt.Sprint(want["action"]), want["content"]))
+			return
+		}
 		if str("tool") != "" {
 			h.say("MISMATCH: Claude's %s call %s, the rule meant %s", str("tool"), str("got"), str("want"))
 			return
@@ -169,6 +194,11 @@ func (h *human) event(name string, f events.Fields) {
 		h.cancelled++
 		h.say("form cancelled%s", paren(str("reason")))
 	case "waiting":
+		if server := str("elicitation"); server != "" {
+			h.say("MCP server %q's form %s still waits for an answer (%s): claudewrap answer %s --form %s --accept '{FIELD: VALUE, …}' (or --decline, --cancel)",
+				server, str("tool_use_id"), str("waited"), str("session"), str("tool_use_id"))
+			break
+		}
 		h.say("form %s still waits for an answer (%s): claudewrap answer %s", str("tool_use_id"), str("waited"), str("session"))
 	case "timeout":
 		h.say("no answer in time (after %s)", str("after"))

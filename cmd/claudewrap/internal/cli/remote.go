@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -24,8 +25,11 @@ func NewCmdPending(stdout io.Writer) *cobra.Command {
 		Short: "List the questions waiting for a person in your running sessions",
 		Long: `List the forms that wait for a person in every claudewrap run of yours: the
 session, its folder, how long the form has waited, and the whole form
-(questions, options with descriptions, multi-select). --json prints an array of
-{session, pid, cwd, since, tool_use_id, questions} for programs.`,
+(questions, options with descriptions, multi-select). An MCP server's input
+form is listed as form elicitation-N with its server, message and fields
+(--on-unmatched wait). --json prints an array of {session, pid, cwd, since,
+tool_use_id, questions} for programs, with elicitation: {server, message,
+fields, requested_schema} for an MCP server's form.`,
 		Example: `  claudewrap pending
   claudewrap pending --json | jq '.[0].tool_use_id'`,
 		Args: cobra.NoArgs,
@@ -59,6 +63,10 @@ func printForms(w io.Writer, forms []remote.Form, asJSON bool) error {
 		inSession[f.Session]++
 	}
 	for _, f := range forms {
+		if f.Elicitation != nil {
+			printElicitation(w, f, inSession[f.Session] > 1)
+			continue
+		}
 		printLine(w, "session %s (%s), form %s, waiting %s:", f.Session, f.Cwd, f.ToolUseID,
 			time.Since(f.Since).Round(time.Second))
 		decided := map[int]remote.Decided{}
@@ -106,6 +114,35 @@ func printForms(w io.Writer, forms []remote.Form, asJSON bool) error {
 		}
 	}
 	return nil
+}
+
+// printElicitation prints an MCP server's form that waits: its message,
+// its fields, and the command that answers it.
+func printElicitation(w io.Writer, f remote.Form, several bool) {
+	e := f.Elicitation
+	printLine(w, "session %s (%s), MCP server %q's form %s, waiting %s: %s", f.Session, f.Cwd, e.Server, f.ToolUseID,
+		time.Since(f.Since).Round(time.Second), e.Message)
+	for _, fd := range e.Fields {
+		kind := fd.Type
+		switch {
+		case fd.Type == "array":
+			kind = "several of: " + strings.Join(fd.Options, ", ")
+		case len(fd.Options) > 0:
+			kind = "one of: " + strings.Join(fd.Options, ", ")
+		case fd.Type == "boolean":
+			kind = "true or false"
+		}
+		req := ""
+		if fd.Required {
+			req = ", required"
+		}
+		printLine(w, "  %s (%q): %s%s", fd.Name, fd.Title, kind, req)
+	}
+	which := ""
+	if several {
+		which = " --form " + f.ToolUseID
+	}
+	printLine(w, "  answer: claudewrap answer %s%s --accept '{FIELD: VALUE, …}', or --decline, or --cancel", f.Session, which)
 }
 
 // NewCmdWait builds `claudewrap wait`.
@@ -163,6 +200,11 @@ type AnswerOptions struct {
 	Chat    string
 	Cancel  bool
 	JSON    bool
+	// Accept and Decline answer an MCP server's form (--cancel too);
+	// AcceptSet says --accept was given.
+	Accept    string
+	AcceptSet bool
+	Decline   bool
 }
 
 // NewCmdAnswer builds `claudewrap answer`.
@@ -183,11 +225,22 @@ SESSION is the session's number from pending, or Claude's session id (a prefix
 of it will do). --answers gives one rules-style answer per question, in order;
 for a form of one question the other flags say it. On a form a rule answered in
 part, they answer the questions left (pending marks those a rule answered); a
-rule's answer stands, and an answer that would replace it is refused.`,
+rule's answer stands, and an answer that would replace it is refused.
+
+An MCP server's input form (pending shows its server, message and fields;
+its id is elicitation-N) is answered with --accept and its values as a
+mapping of field (name or title): value, written as an elicitations: rule's
+accept ('{env: staging, confirm: true, regions: [eu, us]}'; '{}' when every
+field is optional), or --decline, or --cancel. The values are checked
+against the server's schema as a rule's are, and refused before anything is
+pressed when they do not fit; the answer is given on Claude's screen and
+checked against what Claude reports.`,
 		Example: `  claudewrap answer 4242 --select SQLite
   claudewrap answer 4242 --answers '[{select: MongoDB}, {select: [UI, Auth]}, {type: snake_case}]'
   claudewrap answer 4242 --index 2 --notes "keep it collapsible"
-  claudewrap answer 4242 --cancel`,
+  claudewrap answer 4242 --cancel
+  claudewrap answer 4242 --form elicitation-1 --accept '{env: staging, confirm: true}'
+  claudewrap answer 4242 --decline`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageErrorf("answer needs the SESSION the form waits in (claudewrap pending lists them)")
@@ -196,6 +249,7 @@ rule's answer stands, and an answer that would replace it is refused.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Session = args[0]
+			opts.AcceptSet = cmd.Flags().Changed("accept")
 			return runAnswer(cmd.Context(), stdout, opts, cmd.Flags().Changed("index"))
 		},
 	}
@@ -207,7 +261,9 @@ rule's answer stands, and an answer that would replace it is refused.`,
 	f.StringVar(&opts.Type, "type", "", "your own answer `TEXT` (\"Type something\")")
 	f.StringVar(&opts.Notes, "notes", "", "`TEXT` of notes on the option chosen (questions with previews)")
 	f.StringVar(&opts.Chat, "chat", "", "\"Chat about this\", with this `MESSAGE`")
-	f.BoolVar(&opts.Cancel, "cancel", false, "decline the form (Esc)")
+	f.BoolVar(&opts.Cancel, "cancel", false, "decline the form (Esc); an MCP server's form: cancel it")
+	f.StringVar(&opts.Accept, "accept", "", "an MCP server's form: accept it with these values, a `YAML` mapping of field: value ('{env: staging}')")
+	f.BoolVar(&opts.Decline, "decline", false, "an MCP server's form: decline it")
 	f.BoolVar(&opts.JSON, "json", false, "print the outcome as JSON")
 	return cmd
 }
@@ -242,11 +298,25 @@ func runAnswer(ctx context.Context, stdout io.Writer, opts *AnswerOptions, index
 	if f == nil {
 		return withCode(ExitError, fmt.Errorf("no form waits in session %s%s", s.ID, map[bool]string{true: " with id " + opts.Form}[opts.Form != ""]))
 	}
-	ds, err := decisions(*f, opts, indexSet)
-	if err != nil {
-		return err
+	// What the flags say is checked against the form (a usage error)
+	// before it is sent.
+	var send func() (remote.Outcome, error)
+	if f.Elicitation != nil {
+		a, err := elicitAnswer(*f, opts, indexSet)
+		if err != nil {
+			return err
+		}
+		send = func() (remote.Outcome, error) {
+			return remote.AnswerElicitation(ctx, s, f.ToolUseID, remote.FromAnswer, a)
+		}
+	} else {
+		ds, err := decisions(*f, opts, indexSet)
+		if err != nil {
+			return err
+		}
+		send = func() (remote.Outcome, error) { return remote.Answer(ctx, s, f.ToolUseID, remote.FromAnswer, ds) }
 	}
-	o, err := remote.Answer(ctx, s, f.ToolUseID, remote.FromAnswer, ds)
+	o, err := send()
 	if err != nil {
 		return withCode(ExitError, err)
 	}
@@ -268,6 +338,13 @@ func runAnswer(ctx context.Context, stdout io.Writer, opts *AnswerOptions, index
 const pendingTimeout = 5 * time.Second
 
 func outcomeLine(o remote.Outcome) string {
+	if len(o.Elicited) > 0 {
+		msg := o.Result
+		if o.Message != "" {
+			msg += ": " + o.Message
+		}
+		return msg + "; Claude reports the MCP form answered " + string(o.Elicited)
+	}
 	switch o.Result {
 	case "verified":
 		return "verified: Claude recorded " + answersText(o.Recorded)
@@ -290,10 +367,16 @@ func outcomeLine(o remote.Outcome) string {
 // one way of answering, notes only with an option, --answers that parse.
 func checkAnswerFlags(opts *AnswerOptions, indexSet bool) error {
 	single := 0
-	for _, set := range []bool{len(opts.Select) > 0, indexSet, opts.Type != "", opts.Chat != "", opts.Cancel} {
+	for _, set := range []bool{len(opts.Select) > 0, indexSet, opts.Type != "", opts.Chat != "", opts.Cancel, opts.AcceptSet, opts.Decline} {
 		if set {
 			single++
 		}
+	}
+	if opts.AcceptSet || opts.Decline {
+		if single > 1 || opts.Answers != "" || opts.Notes != "" {
+			return usageErrorf("give only one of --accept, --decline, --cancel for an MCP server's form")
+		}
+		return nil
 	}
 	if opts.Answers != "" {
 		if single > 0 || opts.Notes != "" {
@@ -315,7 +398,7 @@ func checkAnswerFlags(opts *AnswerOptions, indexSet bool) error {
 	}
 	switch {
 	case single == 0:
-		return usageErrorf("say the answer with one of --select, --index, --type, --chat, --cancel (or --answers for every question)")
+		return usageErrorf("say the answer with one of --select, --index, --type, --chat, --cancel (or --answers for every question; --accept, --decline, --cancel for an MCP server's form)")
 	case single > 1:
 		return usageErrorf("give only one of --select, --index, --type, --chat, --cancel (or --answers for every question)")
 	case opts.Notes != "" && (opts.Chat != "" || opts.Cancel):
@@ -332,6 +415,9 @@ func checkAnswerFlags(opts *AnswerOptions, indexSet bool) error {
 func decisions(f remote.Form, opts *AnswerOptions, indexSet bool) ([]answer.Decision, error) {
 	if err := checkAnswerFlags(opts, indexSet); err != nil {
 		return nil, err
+	}
+	if opts.AcceptSet || opts.Decline {
+		return nil, usageErrorf("--accept and --decline answer an MCP server's form; form %s asks questions (see claudewrap pending)", f.ToolUseID)
 	}
 	qs := f.Questions
 	if opts.Answers != "" && len(f.Decided) > 0 {
@@ -424,4 +510,28 @@ func flagDecisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]
 	}
 	d.Notes = opts.Notes
 	return []answer.Decision{d}, nil
+}
+
+// elicitAnswer turns the flags into an answer to an MCP server's form,
+// its values checked against the server's schema as the session will
+// check them (rules.ElicitReply): what it would refuse is not sent.
+func elicitAnswer(f remote.Form, opts *AnswerOptions, indexSet bool) (remote.ElicitAnswer, error) {
+	if err := checkAnswerFlags(opts, indexSet); err != nil {
+		return remote.ElicitAnswer{}, err
+	}
+	var a remote.ElicitAnswer
+	switch {
+	case opts.AcceptSet:
+		a = remote.ElicitAnswer{Action: string(rules.Accept), Values: opts.Accept}
+	case opts.Decline:
+		a.Action = string(rules.Decline)
+	case opts.Cancel:
+		a.Action = string(rules.Cancel)
+	default:
+		return a, usageErrorf("form %s is MCP server %q's: answer it with --accept '{FIELD: VALUE, …}', --decline or --cancel", f.ToolUseID, f.Elicitation.Server)
+	}
+	if _, err := rules.ElicitReply(f.Elicitation.Schema, a.Action, a.Values, "--accept"); err != nil {
+		return a, usageErrorf("%v", err)
+	}
+	return a, nil
 }

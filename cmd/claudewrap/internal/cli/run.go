@@ -289,6 +289,15 @@ func runRun(opts *RunOptions) (err error) {
 	if len(ruleFiles) == 0 && len(opts.Rules) == 0 && hum != nil {
 		fmt.Fprintln(opts.Stderr, "claudewrap: no rules file in force (./.claudewrap.yaml once allowed, or rules.yaml under $XDG_CONFIG_HOME/claudewrap): no question is answered by rules")
 	}
+	// Said whatever stderr is: rules that cannot act on this terminal must
+	// not pass unnoticed either.
+	unreadable := ""
+	if !opts.Headless {
+		unreadable = unreadableTerminal(os.Environ())
+		if unreadable != "" {
+			printLine(opts.Stderr, "claudewrap: %s", unreadable)
+		}
+	}
 	timeout := opts.AnswerTimeout
 	if timeout == 0 && !opts.NoAnswerTimeout {
 		timeout = set.Timeout()
@@ -371,6 +380,9 @@ func runRun(opts *RunOptions) (err error) {
 		}
 		start["rules_not_acting"] = not
 	}
+	if unreadable != "" {
+		start["unreadable"] = unreadable
+	}
 	log.Emit("start", start)
 	rep, err := session.Run(context.Background(), session.Config{
 		Host:           cfg,
@@ -441,6 +453,17 @@ func lostOutput(log *events.Log, rec *cast.Writer, files []*os.File) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// unreadableTerminal says why Claude, drawn on the person's terminal with
+// env, draws forms claudewrap cannot read, and what to do; "" when it can.
+func unreadableTerminal(env []string) string {
+	why := ptyhost.Unreadable(env)
+	if why == "" {
+		return ""
+	}
+	return why + ", which claudewrap does not read: the forms and dialogs it would answer on the screen are left to you " +
+		"on this terminal (run with TERM=xterm-256color and without NO_COLOR, or with --headless)"
 }
 
 // notActing says why a rules file found in the folder does not act, and

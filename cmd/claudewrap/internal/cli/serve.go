@@ -24,7 +24,8 @@ func NewCmdServe(stdout, stderr io.Writer) *cobra.Command {
 		Short: "A web page to answer the forms waiting in your sessions",
 		Long: `Serve a small web page that shows every form waiting for a person in your
 running sessions, with its real widgets, live, and answers them: driven on
-Claude's screen and verified, the page shows what Claude recorded.
+Claude's screen and verified, the page shows what Claude recorded. An MCP
+server's input form shows its fields with Accept, Decline and Cancel.
 
 It listens on 127.0.0.1 (a free port) unless --listen says otherwise, and
 answers only with the random token in the address it prints (with --listen on
@@ -81,4 +82,12 @@ func (remoteSessions) Answer(ctx context.Context, session, id, from string, ds [
 		return remote.Outcome{}, err
 	}
 	return remote.Answer(ctx, s, id, from, ds)
+}
+
+func (remoteSessions) AnswerElicitation(ctx context.Context, session, id, from string, a remote.ElicitAnswer) (remote.Outcome, error) {
+	s, err := remote.Find(session)
+	if err != nil {
+		return remote.Outcome{}, err
+	}
+	return remote.AnswerElicitation(ctx, s, id, from, a)
 }

@@ -1,4 +1,4 @@
-//go:build e2e
+//go:build e2e && full
 
 package e2e
 
@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -101,12 +100,6 @@ permissions:
 			report("Claude Code %s: ← at the prompt while Claude works: the sessions view; the conversation goes on out of sight, nothing asked, nothing pressed", version)
 		}
 	})
-}
-
-// minor is the last number of a Claude Code version "2.1.N".
-func minor(version string) int {
-	n, _ := strconv.Atoi(version[strings.LastIndex(version, ".")+1:])
-	return n
 }
 
 // waitView waits until em shows Claude's sessions view.
