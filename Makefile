@@ -73,8 +73,10 @@ unit: lifecycle
 nocgo:
 	CGO_ENABLED=0 go test -count=1 ./ptyhost
 
-# A session's form lifecycle against the fake Claude, twenty times over
-# with the race detector: its goroutines must agree however they interleave.
+# A session's form lifecycle, twenty times over with the race detector: its
+# goroutines must agree however they interleave. TestFormLife's scripts make
+# every move of a form's life table; the other TestForm tests drive the fake
+# Claude with askflow.
 lifecycle:
 	go test -race -count=20 -run '^TestForm' ./session
 

@@ -147,7 +147,7 @@ func (s *session) drive(f *form, ds []answer.Decision, driven chan struct{}) {
 		} else {
 			cfg.Elsewhere = nil
 		}
-		res, err = askflow.Run(ctx, cfg)
+		res, err = s.flow(ctx, cfg)
 		if !errors.Is(err, askflow.ErrElsewhere) {
 			break
 		}

@@ -152,6 +152,9 @@ func (s *session) moveLocked(f *form, next state, from ...state) bool {
 			"message": "internal: a form cannot go from " + f.state.String() + " to " + next.String()})
 		return false
 	}
+	if s.onMove != nil {
+		s.onMove(f.ID(), f.state, next)
+	}
 	f.state = next
 	close(s.changed) // wake forms waiting their turn (awaitTurn)
 	s.changed = make(chan struct{})

@@ -178,6 +178,12 @@ type session struct {
 	// hookGrace is how long a form may show before its PreToolUse
 	// arrives (the constant; tests make it shorter).
 	hookGrace time.Duration
+	// flow answers a form on Claude's screen: askflow.Run, or in the
+	// form-life scripts a stand-in whose results the script gives.
+	flow func(context.Context, askflow.Config) (askflow.Result, error)
+	// onMove, if set, is told each move a form makes as it makes it (under
+	// mu, so it must not take mu): the form-life scripts' record.
+	onMove func(id string, from, to state)
 	// remindEvery is how often a form waiting for an answer from
 	// elsewhere is said again (remindEvery; tests make it shorter).
 	remindEvery time.Duration
@@ -284,7 +290,7 @@ func newSession(cfg Config) *session {
 	}
 	s := &session{cfg: cfg, log: cfg.Log, forms: map[string]*form{}, finished: map[string]bool{},
 		changed: make(chan struct{}), served: make(chan struct{}), killGrace: killGrace, recordGrace: recordGrace, hookGrace: hookGrace,
-		startLimit: startLimit, startQuiet: startQuiet}
+		startLimit: startLimit, startQuiet: startQuiet, flow: askflow.Run}
 	s.loop = newConductor(s)
 	return s
 }
