@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/claudewrap/claudewrap/remote"
@@ -18,14 +19,18 @@ import (
 // answers from elsewhere that wait for their form's outcome, and the order
 // in which those waits began and forms were handed over.
 //
-// The loop takes s.mu as it hands over (handOver) and as it writes a key
-// (keyboard.send), so nothing may wait on it (press, typed, readReport,
-// block, sync) while holding s.mu; send, which never waits on it, may.
+// It owns the rest of the session's state too, the forms and their moves,
+// the turn, the pinned session and the dialogs: other goroutines read and
+// change it only through do, which runs a function on the loop. So what
+// runs on the loop (a do's function, handOver, keyboard.send) must not
+// wait on the loop (do, press, typed, readReport, block, sync); send,
+// which never waits on it, may.
 type conductor struct {
 	s       *session
 	in      chan event    // what send hands to the pump
 	next    chan event    // the pump's queue, in the order sent
 	started chan struct{} // closed by start
+	once    sync.Once     // start's
 	quit    chan struct{} // closed by stop: the loop and the pump end
 	done    chan struct{} // closed once the loop has ended
 
@@ -51,9 +56,6 @@ type waitEnded struct {
 	id string
 	w  *waiter
 }
-
-// formHanded: f was just handed to the person (see session.moveLocked).
-type formHanded struct{ f *form }
 
 // outcomeSaid: an event says what came of form id (see outcomeOf);
 // handover says it is a hand-over, told only to the waits begun before
@@ -96,11 +98,18 @@ type blockRun struct {
 // channel is then closed (see sync).
 type barrier struct{ reached chan struct{} }
 
+// step is a read or a change of the session's state run on the loop, as
+// one step (see do).
+type step struct {
+	fn   func()
+	done chan struct{}
+}
+
 func (waitBegun) isEvent()    {}
 func (waitEnded) isEvent()    {}
-func (formHanded) isEvent()   {}
 func (outcomeSaid) isEvent()  {}
 func (barrier) isEvent()      {}
+func (step) isEvent()         {}
 func (keyPress) isEvent()     {}
 func (keyTyped) isEvent()     {}
 func (reportChange) isEvent() {}
@@ -112,11 +121,13 @@ func newConductor(s *session) *conductor {
 		quit: make(chan struct{}), done: make(chan struct{}), waiters: map[string][]*waiter{}}
 }
 
-// start runs the loop and its pump until stop.
+// start runs the loop and its pump until stop; a second call does nothing.
 func (c *conductor) start() {
-	close(c.started)
-	go c.pump()
-	go c.loop()
+	c.once.Do(func() {
+		close(c.started)
+		go c.pump()
+		go c.loop()
+	})
 }
 
 // stop ends the loop once it has handled what was sent before; events sent
@@ -169,11 +180,35 @@ func (c *conductor) sync() {
 	}
 }
 
+// do runs fn on the loop, between two events, and returns once it has
+// run: the one way to read or change the state the session keeps outside
+// the loop's own (the forms, the turn, the pinned session, the dialogs).
+// fn must not wait on the loop (do, press, typed, readReport, block,
+// sync) nor on anything that waits on it. Before the loop starts and once
+// it has ended nothing else runs the session's work, and fn runs at once.
+func (c *conductor) do(fn func()) {
+	e := step{fn, make(chan struct{}, 1)}
+	if _, ok := request(c, e, e.done); !ok {
+		select {
+		case <-e.done: // it ran as the loop ended
+		default:
+			fn()
+		}
+	}
+}
+
+// handed numbers f's hand-over, which it has just made, in the order of
+// the waits (see tell). It runs on the loop (see session.moveOnLoop).
+func (c *conductor) handed(f *form) {
+	c.order++
+	f.handed = c.order
+}
+
 // errEnded: a key sent to a conductor that is not running.
 var errEnded = errors.New("not sent: the session is not running")
 
-// press has the loop write p, a leased keyboard's keys, if its lease still
-// holds, and returns when it did or did not.
+// press has the loop write p, claudewrap's keys (a leased keyboard's only
+// if its lease still holds), and returns when it did or did not.
 func (c *conductor) press(k keyboard, p []byte) error {
 	e := keyPress{k, p, make(chan error, 1)}
 	err, ok := request(c, e, e.sent)
@@ -276,14 +311,15 @@ func (c *conductor) handle(e event) {
 		if len(c.waiters[e.id]) == 0 {
 			delete(c.waiters, e.id)
 		}
-	case formHanded:
-		c.order++
-		e.f.handed = c.order
 	case outcomeSaid:
 		c.tell(e)
 	case keyPress:
 		// The lease's check and the write are one step: a key of the
 		// person's is handled before it or after it (see lease).
+		if e.k.ctx == nil {
+			e.sent <- e.k.send(e.keys) // not leased: not the lease's to stop
+			break
+		}
 		if err := e.k.ctx.Err(); err != nil {
 			e.sent <- fmt.Errorf("not sent: %w", err)
 			break
@@ -303,6 +339,9 @@ func (c *conductor) handle(e event) {
 		e.first <- first
 	case barrier:
 		close(e.reached)
+	case step:
+		e.fn()
+		e.done <- struct{}{}
 	}
 }
 

@@ -54,9 +54,9 @@ func scriptForm(s *session, id string, st state, cancel context.CancelFunc) *for
 	f := &form{state: st, cancel: cancel, driven: make(chan struct{}), posted: make(chan struct{}),
 		remote: make(chan remoteAnswer, 1)}
 	f.id.Store(&id)
-	s.mu.Lock()
-	s.forms[id] = f
-	s.mu.Unlock()
+	s.loop.do(func() {
+		s.forms[id] = f
+	})
 	return f
 }
 
@@ -108,7 +108,7 @@ func TestConductorOutcomes(t *testing.T) {
 	s, _, _ := scriptSession(t)
 	f := scriptForm(s, "t1", handedOver, func() {})
 	before := s.await("t1", f, false)
-	s.loop.send(formHanded{f})
+	s.loop.do(func() { s.loop.handed(f) })
 	since := s.await("t1", f, true)
 	s.loop.send(outcomeSaid{"t1", remote.Outcome{Result: "taken", Message: "handed to the person: navigation failed"}, true})
 	s.loop.sync()

@@ -59,9 +59,8 @@ func (s *session) decide(f *form) ([]rules.Decision, bool) {
 		return ds, true
 	}
 	if len(unmatched) < len(qs) {
-		s.mu.Lock()
-		f.ruled = slices.Clone(ds)
-		s.mu.Unlock()
+		ruled := slices.Clone(ds)
+		s.loop.do(func() { f.ruled = ruled })
 	}
 	switch s.cfg.Policy {
 	case rules.Ask:
@@ -161,9 +160,7 @@ func (s *session) ask(f *form, i int) (d0 rules.Decision, ok bool, whole []rules
 	defer cancel()
 	pctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	s.mu.Lock()
-	f.asking = true
-	s.mu.Unlock()
+	s.loop.do(func() { f.asking = true })
 	if i == 0 {
 		s.notify(f)
 	}
@@ -181,15 +178,11 @@ func (s *session) ask(f *form, i int) (d0 rules.Decision, ok bool, whole []rules
 	case r = <-got:
 	case ra := <-f.remote:
 		whole = ra.ds
-		s.mu.Lock()
-		f.asking = false // no second answer is sent while the prompt goes
-		s.mu.Unlock()
+		s.loop.do(func() { f.asking = false }) // no second answer is sent while the prompt goes
 		stop(fmt.Errorf("%w (%s)", ErrAnsweredElsewhere, ra.from))
 		<-got // the prompt has said so and is gone
 	}
-	s.mu.Lock()
-	f.asking = false
-	s.mu.Unlock()
+	s.loop.do(func() { f.asking = false })
 	// An answer from elsewhere that came as the person answered, or after
 	// another answer from elsewhere: the first came first, and its sender
 	// is told so. None comes after asking is false (see
@@ -256,10 +249,9 @@ func cancelAll(ds []rules.Decision) []rules.Decision {
 // withdrawn (see remoteHandler.Answer), the form is the person's again.
 func (s *session) passthroughTimeout(f *form, ds []rules.Decision, unmatched []int) {
 	for {
-		s.mu.Lock()
-		deadline := s.lastInput
-		s.mu.Unlock()
-		st := s.stateOf(f)
+		var deadline time.Time
+		var st state
+		s.loop.do(func() { deadline, st = s.lastInput, f.state })
 		if st == done || st == recorded || st == submitted {
 			return
 		}

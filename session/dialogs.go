@@ -76,9 +76,7 @@ func (s *session) permission(m hook.Message) {
 	if p.ToolName == exitPlanMode {
 		kind = screen.PlanDialog
 	}
-	s.mu.Lock()
-	s.dialogs++
-	s.mu.Unlock()
+	s.loop.do(func() { s.dialogs++ })
 	s.log.Emit("dialog", events.Fields{"kind": string(kind), "source": "hook", "tool": p.ToolName,
 		"input": p.Input, "permission_mode": p.PermissionMode})
 	var d rules.PermissionDecision
@@ -87,9 +85,7 @@ func (s *session) permission(m hook.Message) {
 	}
 	if !d.Matched() {
 		s.log.Emit("decision", events.Fields{"dialog": string(kind), "tool": p.ToolName, "unmatched": "no permission rule matches"})
-		s.mu.Lock()
-		s.choice = &screenChoice{tool: p.ToolName, input: p.Input, kind: kind, d: d, at: time.Now()} // the person's, if anyone's
-		s.mu.Unlock()
+		s.loop.do(func() { s.choice = &screenChoice{tool: p.ToolName, input: p.Input, kind: kind, d: d, at: time.Now()} }) // the person's, if anyone's
 		reply(nil)
 		return
 	}
@@ -128,9 +124,7 @@ func (s *session) permission(m hook.Message) {
 			s.block(fmt.Sprintf("permission rule %q (%s:%d) ends the run at %s", d.Rule, d.File, d.Line, p.ToolName), nil)
 		}
 	default:
-		s.mu.Lock()
-		s.choice = &screenChoice{tool: p.ToolName, input: p.Input, kind: kind, d: d, at: time.Now()}
-		s.mu.Unlock()
+		s.loop.do(func() { s.choice = &screenChoice{tool: p.ToolName, input: p.Input, kind: kind, d: d, at: time.Now()} })
 		reply(nil)
 	}
 }
@@ -153,9 +147,12 @@ func (s *session) block(reason string, snap *vt.Snapshot) {
 
 // formOpen reports whether a question form is being dealt with: the
 // dialog watcher leaves the screen to it.
-func (s *session) formOpen() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *session) formOpen() (r bool) {
+	s.loop.do(func() { r = s.formOpenOnLoop() })
+	return r
+}
+
+func (s *session) formOpenOnLoop() bool {
 	for _, f := range s.forms {
 		switch f.state {
 		case submitted:
@@ -224,9 +221,8 @@ func (s *session) watchDialogs(ctx context.Context) {
 			}
 		}
 		open := s.formOpen()
-		s.mu.Lock()
-		hooked := s.hooked
-		s.mu.Unlock()
+		hooked := false
+		s.loop.do(func() { hooked = s.hooked })
 		// The start watchdog is an idle limit of its own: with no limit
 		// (--idle-timeout 0) it is off too.
 		if s.cfg.Host.Headless && idle > 0 && !hooked && now.Sub(started) >= s.startLimit && now.Sub(changedAt) >= s.startQuiet {
@@ -258,9 +254,7 @@ func (s *session) watchDialogs(ctx context.Context) {
 				// A dialog whose frames flicker comes back as cur: it is
 				// counted once (its PermissionRequest counts the next alike).
 				counted = &d
-				s.mu.Lock()
-				s.dialogs++
-				s.mu.Unlock()
+				s.loop.do(func() { s.dialogs++ })
 			}
 			s.log.Emit("dialog", events.Fields{"kind": string(d.Kind), "source": "screen", "title": d.Title,
 				"prompt": d.Prompt, "options": d.Options, "focus": d.Focus})
@@ -304,9 +298,8 @@ func (s *session) watchDialogs(ctx context.Context) {
 // was answered since, and its input box is not on the screen (a dialog
 // takes its place). "" otherwise.
 func (s *session) unreadDialog(snap vt.Snapshot, now time.Time) string {
-	s.mu.Lock()
-	c := s.choice
-	s.mu.Unlock()
+	var c *screenChoice
+	s.loop.do(func() { c = s.choice })
 	if c == nil || now.Sub(c.at) < s.startLimit {
 		return ""
 	}
@@ -325,9 +318,8 @@ const feedbackLabel = "Tell Claude what to change"
 // type in it if it takes text, and who said so; "" when nobody did.
 func (s *session) chooseFor(d screen.Dialog) (label, text, why string) {
 	if d.Kind == screen.TrustDialog {
-		s.mu.Lock()
-		done := s.trusted
-		s.mu.Unlock()
+		done := false
+		s.loop.do(func() { done = s.trusted })
 		if s.cfg.Trust != "" && !done { // once: the folder is trusted for good
 			return trustLabel, "", s.cfg.Trust
 		}
@@ -336,17 +328,15 @@ func (s *session) chooseFor(d screen.Dialog) (label, text, why string) {
 	if d.Kind == screen.BypassDialog {
 		// Claude asks before its session starts: a look-alike drawn later
 		// (a tool's output) is not it, and gets no key.
-		s.mu.Lock()
-		done, started := s.bypassed, s.hooked
-		s.mu.Unlock()
+		done, started := false, false
+		s.loop.do(func() { done, started = s.bypassed, s.hooked })
 		if s.cfg.Bypass != "" && !done && !started {
 			return bypassLabel, "", s.cfg.Bypass
 		}
 		return "", "", ""
 	}
-	s.mu.Lock()
-	c := s.choice
-	s.mu.Unlock()
+	var c *screenChoice
+	s.loop.do(func() { c = s.choice })
 	if c == nil || c.kind != d.Kind {
 		return "", "", ""
 	}
@@ -438,14 +428,12 @@ func (s *session) askDialog(ctx context.Context, d screen.Dialog) (label, text s
 // dialog stays for the person, or ends a headless run. A person who typed
 // since shown has it: nothing is pressed.
 func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text, why string, shown time.Time) error {
-	s.mu.Lock()
-	c := s.choice
-	if d.Kind != screen.TrustDialog && d.Kind != screen.BypassDialog {
-		s.choice = nil
-	} else {
-		c = nil // no tool's: a permission choice waits for its own dialog
-	}
-	s.mu.Unlock()
+	var c *screenChoice
+	s.loop.do(func() {
+		if d.Kind != screen.TrustDialog && d.Kind != screen.BypassDialog {
+			c, s.choice = s.choice, nil
+		} // else no tool's: a permission choice waits for its own dialog
+	})
 	fields := events.Fields{"dialog": string(d.Kind), "title": d.Title, "select": label, "by": why, "via": "screen"}
 	if text != "" {
 		text = askflow.OneLine(text)
@@ -458,23 +446,21 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// Under s.mu, which the conductor takes as it hands over (see
-	// handOver): a key of theirs from now on cancels this answer (see
-	// lease), and one before now is seen here.
-	s.mu.Lock()
-	typed := s.lastInput.After(shown)
-	if !typed {
-		s.dialogCancel = cancel
-	}
-	s.mu.Unlock()
+	// On the loop, which hands over between two events (see handOver): a
+	// key of theirs from now on cancels this answer (see lease), and one
+	// before now is seen here.
+	typed := false
+	s.loop.do(func() {
+		if typed = s.lastInput.After(shown); !typed {
+			s.dialogCancel = cancel
+		}
+	})
 	if typed {
 		s.log.Emit("handed_over", events.Fields{"dialog": string(d.Kind), "reason": "the person typed", "keys": 0})
 		return nil
 	}
 	defer func() {
-		s.mu.Lock()
-		s.dialogCancel = nil
-		s.mu.Unlock()
+		s.loop.do(func() { s.dialogCancel = nil })
 	}()
 	cfg := askflow.DialogConfig{Screen: s.child.Screen(), Keys: s.lease(ctx),
 		StepTimeout: s.cfg.Flow.StepTimeout, Retries: s.cfg.Flow.Retries}
@@ -499,13 +485,9 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text
 	}
 	switch d.Kind {
 	case screen.TrustDialog:
-		s.mu.Lock()
-		s.trusted = true
-		s.mu.Unlock()
+		s.loop.do(func() { s.trusted = true })
 	case screen.BypassDialog:
-		s.mu.Lock()
-		s.bypassed = true
-		s.mu.Unlock()
+		s.loop.do(func() { s.bypassed = true })
 	}
 	done := events.Fields{"dialog": string(d.Kind), "title": d.Title, "select": label, "keys": keys}
 	if text != "" {

@@ -19,11 +19,12 @@
 // anywhere, given and verified the same way (elicitwait.go). A
 // headless run that nobody can go on with ends by itself: blocked, exit 7.
 //
-// One goroutine, the conductor (conductor.go), owns the state moved onto
-// it; others send it events. It owns who may press keys (a lease, which
-// the person's key revokes), the run's report, and the answers from
-// elsewhere that wait for their form's outcome; the forms are guarded by
-// the session's one mutex.
+// One goroutine, the conductor (conductor.go), owns the session's state:
+// the forms and their moves, who may press keys (a lease, which the
+// person's key revokes), the run's report, the answers from elsewhere that
+// wait for their form's outcome, the turn and the dialogs. Other
+// goroutines send it events, or run a step on it (do); session has no
+// mutex.
 //
 // Claude is seen through the [Child] interface and its hook messages as a
 // channel, so tests drive a session against a fake Claude. session reads

@@ -37,27 +37,50 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 			chat = d.Text
 		}
 	}
-	s.mu.Lock()
-	if isClosed(f.posted) {
-		s.mu.Unlock()
-		return false // recorded meanwhile: verify reports it
-	}
-	// The person typed while this form was being decided: it is theirs, as
-	// are the forms being answered then (takeOver). So is a form asked
-	// just after their Esc, which is still on its way through Claude: it
-	// cancels the form as it shows, or stopped Claude's turn before the
-	// form showed; a key of claudewrap's would then act on whatever is on
-	// the screen instead.
-	typed := from == deciding && s.lastInput.After(f.asked)
-	escNear := from == deciding && s.lastEsc && s.lastInput.After(f.asked.Add(-escRace))
-	if typed || escNear {
-		moved := s.moveLocked(f, handedOver, deciding)
-		esc, reason, cancelled := s.lastEsc, "the person typed", "the person pressed Esc"
-		if !typed {
-			reason, cancelled, f.escAt = EscAskedReason, EscAskedReason, time.Now()
+	var (
+		posted, typed, escNear, moved, esc, lined bool
+		drive, driven                             chan struct{}
+	)
+	reason, cancelled := "the person typed", "the person pressed Esc"
+	s.loop.do(func() {
+		if posted = isClosed(f.posted); posted {
+			return // verify reports it
 		}
-		drive := f.driven
-		s.mu.Unlock()
+		// The person typed while this form was being decided: it is
+		// theirs, as are the forms being answered then (takeOver). So is
+		// a form asked just after their Esc, which is still on its way
+		// through Claude: it cancels the form as it shows, or stopped
+		// Claude's turn before the form showed; a key of claudewrap's
+		// would then act on whatever is on the screen instead.
+		typed = from == deciding && s.lastInput.After(f.asked)
+		escNear = from == deciding && s.lastEsc && s.lastInput.After(f.asked.Add(-escRace))
+		if typed || escNear {
+			moved, esc = s.moveOnLoop(f, handedOver, deciding), s.lastEsc
+			if !typed {
+				reason, cancelled, f.escAt = EscAskedReason, EscAskedReason, time.Now()
+			}
+			drive = f.driven
+			return
+		}
+		if lined = s.moveOnLoop(f, queued, from); !lined {
+			return // recorded or taken over meanwhile
+		}
+		f.want = want
+		// Each drive has a channel of its own: a form handed over when its
+		// drive failed may be driven again (a remote answer, the answer
+		// timeout) before the first drive has closed its channel.
+		f.driven = make(chan struct{})
+		driven = f.driven
+		// Claude's turn goes on after "Chat about this" and may end before
+		// askflow returns: the message must be pending by then.
+		if chat != "" {
+			s.chat, s.chatFrom, s.chatAt = chat, f, time.Now()
+		}
+	})
+	if posted {
+		return false
+	}
+	if typed || escNear {
 		if moved {
 			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": reason})
 			if esc {
@@ -71,28 +94,15 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 		}
 		return false
 	}
-	if !s.moveLocked(f, queued, from) {
-		s.mu.Unlock()
-		return false // recorded or taken over meanwhile
+	if !lined {
+		return false
 	}
-	f.want = want
-	// Each drive has a channel of its own: a form handed over when its
-	// drive failed may be driven again (a remote answer, the answer
-	// timeout) before the first drive has closed its channel.
-	f.driven = make(chan struct{})
-	driven := f.driven
-	// Claude's turn goes on after "Chat about this" and may end before
-	// askflow returns: the message must be pending by then.
-	if chat != "" {
-		s.chat, s.chatFrom, s.chatAt = chat, f, time.Now()
-	}
-	s.mu.Unlock()
 	s.goWork(func() { s.drive(f, flow, driven) })
 	return true
 }
 
 // turnPoll is how often a form waiting its turn looks again at the forms'
-// states when the screen does not change (see turnLocked).
+// states when the screen does not change (see turnOnLoop).
 const turnPoll = 50 * time.Millisecond
 
 // maxYields bounds how often a form gives the screen up to another form
@@ -100,7 +110,7 @@ const turnPoll = 50 * time.Millisecond
 // form is, failing if the screen does not confirm it.
 const maxYields = 3
 
-// drive has askflow answer f once it is its turn (see turnLocked), and
+// drive has askflow answer f once it is its turn (see turnOnLoop), and
 // reports how it went; it closes driven, f's channel for this drive, when
 // done. Claude shows one form at a time: two drivers on one
 // form would push each other's cursor, and a form like the one before it
@@ -189,23 +199,23 @@ func (s *session) drive(f *form, ds []answer.Decision, driven chan struct{}) {
 	}
 }
 
-// awaitTurn waits until f, queued, may be driven (see turnLocked), and
+// awaitTurn waits until f, queued, may be driven (see turnOnLoop), and
 // moves it to driving, cancel being what stops its driver. It reports
 // false when f left the queue meanwhile (taken over, recorded or dropped)
 // or the session ended.
 func (s *session) awaitTurn(ctx context.Context, f *form, cancel context.CancelFunc) bool {
 	var gone, turn bool
 	try := func(snap vt.Snapshot) bool {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		switch {
-		case f.state != queued:
-			gone = true
-		case s.turnLocked(f, snap):
-			s.moveLocked(f, driving, queued)
-			f.cancel = cancel
-			turn = true
-		}
+		s.loop.do(func() {
+			switch {
+			case f.state != queued:
+				gone = true
+			case s.turnOnLoop(f, snap):
+				s.moveOnLoop(f, driving, queued)
+				f.cancel = cancel
+				turn = true
+			}
+		})
 		return gone || turn
 	}
 	s.lookUntil(ctx, try)
@@ -217,9 +227,8 @@ func (s *session) awaitTurn(ctx context.Context, f *form, cancel context.CancelF
 // changes state, and every turnPoll.
 func (s *session) lookUntil(ctx context.Context, try func(vt.Snapshot) bool) {
 	for !try(s.child.Screen().Snapshot()) {
-		s.mu.Lock()
-		changed := s.changed
-		s.mu.Unlock()
+		var changed chan struct{}
+		s.loop.do(func() { changed = s.changed })
 		wctx, wcancel := context.WithTimeout(ctx, turnPoll)
 		go func() {
 			select {
@@ -240,9 +249,8 @@ func (s *session) lookUntil(ctx context.Context, try func(vt.Snapshot) bool) {
 // Claude's turn, and with it the tool calls that would have shown them.
 func (s *session) dropQueued(reason string) {
 	for _, f := range s.formsIn(deciding, queued) {
-		s.mu.Lock()
-		moved := !isClosed(f.posted) && s.moveLocked(f, done, deciding, queued) // else verify reports it
-		s.mu.Unlock()
+		moved := false
+		s.loop.do(func() { moved = !isClosed(f.posted) && s.moveOnLoop(f, done, deciding, queued) }) // else verify reports it
 		if moved {
 			s.forget(f)
 			s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": reason})
@@ -255,8 +263,10 @@ func (s *session) dropQueued(reason string) {
 // meanwhile, failed), and a message sent at the next Stop would be one
 // nobody chose. Another form's pending message stays.
 func (s *session) dropChat(f *form) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.loop.do(func() { s.dropChatOnLoop(f) })
+}
+
+func (s *session) dropChatOnLoop(f *form) {
 	if s.chatFrom == f {
 		s.chat, s.chatFrom = "", nil
 	}
@@ -316,9 +326,8 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 		s.forget(f)
 		if !askflow.Showing(s.child.Screen().Snapshot(), f.questions) {
 			s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "the form is not on the screen: it is cancelled when it shows"})
-			s.mu.Lock()
-			turn := s.turns
-			s.mu.Unlock()
+			turn := 0
+			s.loop.do(func() { turn = s.turns })
 			s.goWork(func() { s.cancelOnSight(f, turn) })
 			return
 		}
@@ -411,9 +420,8 @@ func (s *session) cancelFailed(f *form) {
 // keeps changing without showing f for the idle limit (see lookBounded).
 func (s *session) cancelOnSight(f *form, turn int) {
 	over, seen := false, false
-	try := func(snap vt.Snapshot) bool {
-		s.mu.Lock()
-		defer s.mu.Unlock()
+	// sighted runs on the loop.
+	sighted := func(snap vt.Snapshot) bool {
 		if s.turns != turn {
 			over = true
 			return true
@@ -431,6 +439,10 @@ func (s *session) cancelOnSight(f *form, turn int) {
 		}
 		seen = true
 		return true
+	}
+	try := func(snap vt.Snapshot) (yes bool) {
+		s.loop.do(func() { yes = sighted(snap) })
+		return yes
 	}
 	grown := false
 	limit := s.cfg.IdleLimit
@@ -572,9 +584,9 @@ func (s *session) lookBounded(f *form, try func(vt.Snapshot) bool, done func() b
 func (s *session) nothingElseOpen(f *form) (bool, int) {
 	_, dialog := screen.ParseDialog(s.child.Screen().Snapshot())
 	alone := s.alone(f)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return !dialog && alone, s.seq + s.dialogs
+	n := 0
+	s.loop.do(func() { n = s.seq + s.dialogs })
+	return !dialog && alone, n
 }
 
 // sightQuiet is how long cancelOnSight waits on a still screen before it
@@ -596,9 +608,12 @@ const (
 // is decided, driven or awaited, so a redraw is not expected to come
 // between another form's keys (one that did would be met as a person's
 // resize is: askflow confirms each key's effect on the screen).
-func (s *session) alone(f *form) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *session) alone(f *form) (r bool) {
+	s.loop.do(func() { r = s.aloneOnLoop(f) })
+	return r
+}
+
+func (s *session) aloneOnLoop(f *form) bool {
 	for _, g := range s.forms {
 		if g != f && g.state != done && g.state != recorded {
 			return false
@@ -664,9 +679,12 @@ func (s *session) awaitRecord(ctx context.Context, f *form, ds []answer.Decision
 
 // sameQuestionsOpen reports whether a form other than f, not yet recorded or done,
 // asks the very questions f asks.
-func (s *session) sameQuestionsOpen(f *form) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *session) sameQuestionsOpen(f *form) (r bool) {
+	s.loop.do(func() { r = s.sameQuestionsOpenOnLoop(f) })
+	return r
+}
+
+func (s *session) sameQuestionsOpenOnLoop(f *form) bool {
 	for _, g := range s.forms {
 		if g != f && g.state != done && g.state != recorded && reflect.DeepEqual(g.questions, f.questions) {
 			return true

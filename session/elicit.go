@@ -42,10 +42,11 @@ func (s *session) elicitation(m hook.Message) {
 		fields["mode"] = p.Mode
 	}
 	s.log.Emit("elicitation", fields)
-	s.mu.Lock()
-	s.elicitations++
-	n := s.elicitations
-	s.mu.Unlock()
+	n := 0
+	s.loop.do(func() {
+		s.elicitations++
+		n = s.elicitations
+	})
 
 	var d rules.ElicitDecision
 	switch {
@@ -88,9 +89,7 @@ func (s *session) elicitation(m hook.Message) {
 				dec["via"] = "screen"
 				s.log.Emit("decision", dec)
 				dr := newElicitDrive(p.MCPServerName, d, titles, values, defaults)
-				s.mu.Lock()
-				s.elicitDrive = dr
-				s.mu.Unlock()
+				s.loop.do(func() { s.elicitDrive = dr })
 				reply(nil) // Claude draws the form
 				s.goWork(func() { s.driveElicitation(dr) })
 				return
@@ -104,9 +103,7 @@ func (s *session) elicitation(m hook.Message) {
 		}
 		b, _ := json.Marshal(map[string]any{"hookSpecificOutput": out})
 		if reply(b) {
-			s.mu.Lock()
-			s.elicitHook = time.Now()
-			s.mu.Unlock()
+			s.loop.do(func() { s.elicitHook = time.Now() })
 			s.log.Emit("submitted", events.Fields{"elicitation": p.MCPServerName, "action": string(d.Action), "via": "hook"})
 			return
 		}
@@ -141,9 +138,7 @@ func (s *session) elicitation(m hook.Message) {
 // screen: claudewrap's answer is verified against its rule's, any other
 // is the person's.
 func (s *session) elicitationResult(p *hook.Payload) {
-	s.mu.Lock()
-	s.elicitResult = time.Now()
-	s.mu.Unlock()
+	s.loop.do(func() { s.elicitResult = time.Now() })
 	s.elicitAnswered(p.MCPServerName)
 	if s.elicitVerify(p.MCPServerName, p.Action, p.Content) {
 		return
@@ -225,11 +220,12 @@ func (s *session) watchElicitations(ctx context.Context) {
 		if err == nil {
 			continue // gone: answered, or cancelled with its tool
 		}
-		s.mu.Lock()
-		driving := s.elicitDrive != nil && s.elicitDrive.running
-		answered := s.elicitResult.After(seen)
-		waiting := s.elicitWait != nil
-		s.mu.Unlock()
+		var driving, answered, waiting bool
+		s.loop.do(func() {
+			driving = s.elicitDrive != nil && s.elicitDrive.running
+			answered = s.elicitResult.After(seen)
+			waiting = s.elicitWait != nil
+		})
 		if driving || answered || waiting {
 			// askflow is answering it, and says when it cannot; or Claude
 			// reported it answered and has not redrawn yet; or it waits for
@@ -238,9 +234,8 @@ func (s *session) watchElicitations(ctx context.Context) {
 		}
 		snap := em.Snapshot()
 		e, _ := screen.ParseElicitation(snap)
-		s.mu.Lock()
-		hooked := !s.elicitHook.IsZero() && time.Since(s.elicitHook) < grace+time.Second
-		s.mu.Unlock()
+		hooked := false
+		s.loop.do(func() { hooked = !s.elicitHook.IsZero() && time.Since(s.elicitHook) < grace+time.Second })
 		why := fmt.Sprintf("MCP server %q shows an input form nobody answers (headless)", e.Server)
 		if hooked {
 			why = fmt.Sprintf("MCP server %q shows its input form although Claude's Elicitation hook answered it", e.Server)

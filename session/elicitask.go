@@ -53,9 +53,7 @@ func (s *session) askElicitation(w *elicitWait) {
 			s.flag(func(r *Report) { r.Interrupted = true })
 			a = remote.ElicitAnswer{Action: string(rules.Cancel)}
 		default:
-			s.mu.Lock()
-			s.unwaitLocked(w)
-			s.mu.Unlock()
+			s.loop.do(func() { s.unwaitOnLoop(w) })
 			s.log.Emit("error", events.Fields{"elicitation": w.server, "form": w.id, "message": "ask: " + err.Error()})
 			if s.cfg.Host.Headless {
 				snap := s.child.Screen().Snapshot()

@@ -182,17 +182,17 @@ func (s *session) driveElicitation(dr *elicitDrive) {
 	parent := s.ctx
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	// Under the lock input takes: a key of theirs from now on cancels
-	// this drive (see lease), and one since the form was asked is seen
-	// here.
-	s.mu.Lock()
-	typed := s.lastInput.After(dr.asked)
-	if typed {
-		dr.handed = true
-	} else {
-		s.elicitCancel, dr.running = cancel, true
-	}
-	s.mu.Unlock()
+	// On the loop, which hands over between two events (see handOver): a
+	// key of theirs from now on cancels this drive (see lease), and one
+	// since the form was asked is seen here.
+	typed := false
+	s.loop.do(func() {
+		if typed = s.lastInput.After(dr.asked); typed {
+			dr.handed = true
+		} else {
+			s.elicitCancel, dr.running = cancel, true
+		}
+	})
 	if typed {
 		s.log.Emit("handed_over", events.Fields{"elicitation": dr.server, "reason": "the person typed", "keys": 0})
 		dr.tell(remote.Outcome{Result: "taken", Message: "the person at Claude's screen has started answering it"})
@@ -206,12 +206,12 @@ func (s *session) driveElicitation(dr *elicitDrive) {
 		s.log.Emit("key", events.Fields{"elicitation": dr.server, "key": k.Key, "before": k.Before, "after": k.After})
 	}
 	keys, err := askflow.Elicit(ctx, cfg)
-	s.mu.Lock()
-	s.elicitCancel, dr.running = nil, false
-	if err != nil {
-		dr.handed = true
-	}
-	s.mu.Unlock()
+	s.loop.do(func() {
+		s.elicitCancel, dr.running = nil, false
+		if err != nil {
+			dr.handed = true
+		}
+	})
 	switch {
 	case err == nil:
 		s.log.Emit("submitted", events.Fields{"elicitation": dr.server, "action": string(dr.action), "via": "screen", "keys": keys})
@@ -243,15 +243,18 @@ func (s *session) driveElicitation(dr *elicitDrive) {
 // the answer claudewrap gave on the screen; it reports false when the
 // result is not of claudewrap's answer (the person's, or no drive).
 func (s *session) elicitVerify(server, action string, content json.RawMessage) bool {
-	s.mu.Lock()
-	dr := s.elicitDrive
-	if dr == nil || dr.server != server {
-		s.mu.Unlock()
+	var dr *elicitDrive
+	handed := false
+	s.loop.do(func() {
+		if dr = s.elicitDrive; dr == nil || dr.server != server {
+			dr = nil
+			return
+		}
+		s.elicitDrive, handed = nil, dr.handed
+	})
+	if dr == nil {
 		return false
 	}
-	s.elicitDrive = nil
-	handed := dr.handed
-	s.mu.Unlock()
 	close(dr.answered)
 	elicited, _ := json.Marshal(map[string]any{"action": action, "content": json.RawMessage(orNull(content))})
 	if handed {

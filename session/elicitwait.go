@@ -43,12 +43,12 @@ func (s *session) waitElicitation(p *hook.Payload, n int) bool {
 	}
 	w := &elicitWait{id: fmt.Sprintf("elicitation-%d", n), server: p.MCPServerName, message: p.Message,
 		schema: p.RequestedSchema, fields: fields, asked: time.Now(), gone: make(chan struct{})}
-	s.mu.Lock()
-	if old := s.elicitWait; old != nil {
-		s.unwaitLocked(old) // Claude asks one form at a time: the last is gone
-	}
-	s.elicitWait = w
-	s.mu.Unlock()
+	s.loop.do(func() {
+		if old := s.elicitWait; old != nil {
+			s.unwaitOnLoop(old) // Claude asks one form at a time: the last is gone
+		}
+		s.elicitWait = w
+	})
 	how := "waits for an answer from anywhere (claudewrap answer, the person at the screen)"
 	ev := events.Fields{"elicitation": w.server, "form": w.id}
 	if s.reg != nil {
@@ -99,14 +99,14 @@ func elicitFields(schema json.RawMessage) ([]remote.ElicitField, error) {
 // it waits for an answer from elsewhere.
 func (s *session) remindElicitation(w *elicitWait, session string) {
 	s.remind(w.gone, func(waited time.Duration) bool {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.elicitWait != w {
-			return false
-		}
-		s.log.Emit("waiting", events.Fields{"tool_use_id": w.id, "elicitation": w.server, "session": session,
-			"waited": waited.Round(time.Second).String()})
-		return true
+		still := false
+		s.loop.do(func() {
+			if still = s.elicitWait == w; still {
+				s.log.Emit("waiting", events.Fields{"tool_use_id": w.id, "elicitation": w.server, "session": session,
+					"waited": waited.Round(time.Second).String()})
+			}
+		})
+		return still
 	})
 }
 
@@ -122,12 +122,12 @@ func (s *session) elicitDeadline(w *elicitWait, limit time.Duration, flag string
 	case <-s.ctx.Done():
 		return
 	}
-	s.mu.Lock()
-	waiting := s.elicitWait == w
-	if waiting {
-		s.unwaitLocked(w)
-	}
-	s.mu.Unlock()
+	waiting := false
+	s.loop.do(func() {
+		if waiting = s.elicitWait == w; waiting {
+			s.unwaitOnLoop(w)
+		}
+	})
 	if !waiting {
 		return
 	}
@@ -136,8 +136,8 @@ func (s *session) elicitDeadline(w *elicitWait, limit time.Duration, flag string
 		w.server, w.message, limit, flag), &snap)
 }
 
-// unwaitLocked ends w's wait; s.mu is held.
-func (s *session) unwaitLocked(w *elicitWait) {
+// unwaitOnLoop ends w's wait.
+func (s *session) unwaitOnLoop(w *elicitWait) {
 	if s.elicitWait == w {
 		s.elicitWait = nil
 	}
@@ -151,16 +151,16 @@ func (s *session) unwaitLocked(w *elicitWait) {
 // elicitAnswered ends the wait of server's form: Claude reports it
 // answered (by the person, when no drive of claudewrap's was at it).
 func (s *session) elicitAnswered(server string) {
-	s.mu.Lock()
-	if w := s.elicitWait; w != nil && w.server == server {
-		s.unwaitLocked(w)
-	}
-	s.mu.Unlock()
+	s.loop.do(func() {
+		if w := s.elicitWait; w != nil && w.server == server {
+			s.unwaitOnLoop(w)
+		}
+	})
 }
 
-// pendingElicitation is the MCP form that waits, as claudewrap pending
-// lists it; s.mu is held.
-func (s *session) pendingElicitationLocked() []remote.Form {
+// pendingElicitationOnLoop is the MCP form that waits, as claudewrap
+// pending lists it.
+func (s *session) pendingElicitationOnLoop() []remote.Form {
 	w := s.elicitWait
 	if w == nil {
 		return nil
@@ -186,9 +186,8 @@ func (h remoteHandler) AnswerElicitation(ctx context.Context, id, from string, a
 // answerElicitation is AnswerElicitation for an answer of rule ("remote",
 // or "ask" for claudewrap's prompt) from sender from ("" for the prompt).
 func (s *session) answerElicitation(ctx context.Context, id, rule, from string, a remote.ElicitAnswer) remote.Outcome {
-	s.mu.Lock()
-	w := s.elicitWait
-	s.mu.Unlock()
+	var w *elicitWait
+	s.loop.do(func() { w = s.elicitWait })
 	if w == nil || w.id != id {
 		return remote.Outcome{Result: "refused", Message: fmt.Sprintf("no MCP server's form %s waits in this session", id)}
 	}
@@ -203,14 +202,14 @@ func (s *session) answerElicitation(ctx context.Context, id, rule, from string, 
 	}
 	dr := newElicitDrive(w.server, d, titles, values, defaults)
 	dr.asked, dr.from, dr.outcome = w.asked, from, make(chan remote.Outcome, 1)
-	s.mu.Lock()
-	typed := s.lastInput.After(w.asked)
-	mine := s.elicitWait == w && !typed && s.elicitDrive == nil
-	if mine {
-		s.unwaitLocked(w)
-		s.elicitDrive = dr
-	}
-	s.mu.Unlock()
+	var typed, mine bool
+	s.loop.do(func() {
+		typed = s.lastInput.After(w.asked)
+		if mine = s.elicitWait == w && !typed && s.elicitDrive == nil; mine {
+			s.unwaitOnLoop(w)
+			s.elicitDrive = dr
+		}
+	})
 	switch {
 	case typed:
 		return remote.Outcome{Result: "taken", Message: "the person at Claude's screen has started answering it"}

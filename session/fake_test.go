@@ -338,6 +338,7 @@ func startTuned(t *testing.T, c *fakeChild, cfg Config, tune func(*session)) *ru
 	if tune != nil {
 		tune(r.s)
 	}
+	r.s.loop.start() // serve's, started here so that the test's steps run on it too
 	if cfg.Bundles != "" {
 		r.s.rec = bundle.NewRecorder(100, 40, recordLimit, "") // Run's, which serve leaves out
 	}
@@ -379,10 +380,8 @@ func (r *run) wait(want string) map[string]any {
 func (r *run) waitPosted(id string) {
 	r.t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); ; {
-		r.s.mu.Lock()
-		f := r.s.forms[id]
-		posted := f != nil && isClosed(f.posted)
-		r.s.mu.Unlock()
+		posted := false
+		r.s.loop.do(func() { posted = r.s.forms[id] != nil && isClosed(r.s.forms[id].posted) })
 		if posted {
 			return
 		}

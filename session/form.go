@@ -53,7 +53,7 @@ type edge struct {
 // happens on and which function makes it. Whatever the move, going to
 // handedOver, recorded or done stops its drive at once, going to
 // handedOver or done drops what Claude was to record, and going to
-// handedOver or done may release a held Stop (see moveLocked).
+// handedOver or done may release a held Stop (see moveOnLoop).
 var life = []edge{
 	{deciding, queued, "its answers are decided, to be given on the screen (start)"},
 	{deciding, submitted, "its answers went back through its PreToolUse hook (answerByHook)"},
@@ -86,7 +86,7 @@ func allowed(from, to state) bool {
 }
 
 // form is one AskUserQuestion form in flight. The fields after asked are
-// guarded by the session's mutex.
+// the conductor's: read and changed on its loop only (see conductor.do).
 type form struct {
 	seq       int                    // the order its PreToolUse arrived in
 	id        atomic.Pointer[string] // its tool_use_id; see ID
@@ -118,7 +118,7 @@ type form struct {
 }
 
 // ID is the form's tool_use_id. It may change once, when Claude records
-// a twin of the form driven (see session.twinLocked).
+// a twin of the form driven (see session.twinOnLoop).
 func (f *form) ID() string { return *f.id.Load() }
 
 // expect is what Claude must record for one question.
@@ -132,13 +132,12 @@ type expect struct {
 
 // move makes f go from one of the states in from to next, and reports
 // whether it did (f was elsewhere: someone else moved it first).
-func (s *session) move(f *form, next state, from ...state) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.moveLocked(f, next, from...)
+func (s *session) move(f *form, next state, from ...state) (moved bool) {
+	s.loop.do(func() { moved = s.moveOnLoop(f, next, from...) })
+	return moved
 }
 
-func (s *session) moveLocked(f *form, next state, from ...state) bool {
+func (s *session) moveOnLoop(f *form, next state, from ...state) bool {
 	ok := false
 	for _, st := range from {
 		ok = ok || f.state == st
@@ -165,17 +164,16 @@ func (s *session) moveLocked(f *form, next state, from ...state) bool {
 		f.want = nil // whatever happens now is not our answer
 	}
 	if next == handedOver {
-		s.loop.send(formHanded{f})
+		s.loop.handed(f)
 	}
-	s.releaseStopLocked(next)
+	s.releaseStopOnLoop(next)
 	return true
 }
 
 // stateOf is f's state now.
-func (s *session) stateOf(f *form) state {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return f.state
+func (s *session) stateOf(f *form) (st state) {
+	s.loop.do(func() { st = f.state })
+	return st
 }
 
 // register records a form's PreToolUse; nil for a duplicate.
@@ -186,16 +184,21 @@ func (s *session) register(p *hook.Payload) *form {
 		driven: make(chan struct{}), posted: make(chan struct{}), cancel: func() {},
 		remote: make(chan remoteAnswer, 1)}
 	f.id.Store(&p.ToolUseID)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.lastPre = f.asked
-	s.seq++
-	f.seq = s.seq
-	if _, dup := s.forms[p.ToolUseID]; dup || s.finished[p.ToolUseID] {
+	dup := false
+	s.loop.do(func() {
+		s.lastPre = f.asked
+		s.seq++
+		f.seq = s.seq
+		if _, dup = s.forms[p.ToolUseID]; dup || s.finished[p.ToolUseID] {
+			dup = true
+			return
+		}
+		s.forms[p.ToolUseID] = f
+	})
+	if dup {
 		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "a second PreToolUse for this tool_use_id ignored"})
 		return nil
 	}
-	s.forms[p.ToolUseID] = f
 	return f
 }
 
@@ -203,9 +206,9 @@ func (s *session) register(p *hook.Payload) *form {
 const keepFinished = 256
 
 // forget drops a finished form, remembering only its id.
-func (s *session) forget(f *form) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *session) forget(f *form) { s.loop.do(func() { s.forgetOnLoop(f) }) }
+
+func (s *session) forgetOnLoop(f *form) {
 	if _, ok := s.forms[f.ID()]; !ok {
 		return
 	}
@@ -226,19 +229,19 @@ func (s *session) forget(f *form) {
 const turnWait = 10 * time.Second
 
 // aloneWait bounds how long a form asked alone waits for the screen to show
-// it before it is driven anyway (see turnLocked).
+// it before it is driven anyway (see turnOnLoop).
 const aloneWait = time.Second
 
-// turnLocked reports whether f may be driven now, snap being the screen.
+// turnOnLoop reports whether f may be driven now, snap being the screen.
 // Claude shows one form at a time, mostly in the order it asked them, but
 // Claude Code 2.1.197 and 2.1.266 show two different forms asked at once
 // last first. So no form goes while another is driven or awaits its
 // record, or while one asked before it is still decided or answered by the
 // person; of several forms waiting their turn (queued, or still being
 // decided), the one the screen shows goes, and of two alike the first
-// asked (see twinLocked). Until the screen shows any of them, the first
+// asked (see twinOnLoop). Until the screen shows any of them, the first
 // asked waits, at most turnWait.
-func (s *session) turnLocked(f *form, snap vt.Snapshot) bool {
+func (s *session) turnOnLoop(f *form, snap vt.Snapshot) bool {
 	var waiting []*form
 	first := true
 	for _, g := range s.forms {
@@ -284,35 +287,37 @@ func (s *session) showsOther(f *form, snap vt.Snapshot) bool {
 	if askflow.Showing(snap, f.questions) {
 		return false
 	}
-	s.mu.Lock()
 	var others [][]answer.Question
-	for _, g := range s.forms {
-		if g != f && (g.state == queued || g.state == deciding) {
-			others = append(others, g.questions)
+	s.loop.do(func() {
+		for _, g := range s.forms {
+			if g != f && (g.state == queued || g.state == deciding) {
+				others = append(others, g.questions)
+			}
 		}
-	}
-	s.mu.Unlock()
+	})
 	return slices.ContainsFunc(others, func(qs []answer.Question) bool { return askflow.Showing(snap, qs) })
 }
 
 // lastAskedOther is when the latest form in flight other than f was asked
 // (zero: none), for askflow (see askflow.Config.LastAsked).
-func (s *session) lastAskedOther(f *form) time.Time {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var last time.Time
-	for _, g := range s.forms {
-		if g != f && g.asked.After(last) {
-			last = g.asked
+func (s *session) lastAskedOther(f *form) (last time.Time) {
+	s.loop.do(func() {
+		for _, g := range s.forms {
+			if g != f && g.asked.After(last) {
+				last = g.asked
+			}
 		}
-	}
+	})
 	return last
 }
 
 // formsIn lists the forms in one of the states.
-func (s *session) formsIn(states ...state) []*form {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *session) formsIn(states ...state) (out []*form) {
+	s.loop.do(func() { out = s.formsInOnLoop(states...) })
+	return out
+}
+
+func (s *session) formsInOnLoop(states ...state) []*form {
 	var out []*form
 	for _, f := range s.forms {
 		for _, st := range states {

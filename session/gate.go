@@ -86,9 +86,7 @@ func (s *session) decideTool(m hook.Message) {
 
 // started notes that a hook message of this Claude's session came.
 func (s *session) started() {
-	s.mu.Lock()
-	s.hooked = true
-	s.mu.Unlock()
+	s.loop.do(func() { s.hooked = true })
 }
 
 // quietModes are Claude's permission modes in which it runs tools without
@@ -108,13 +106,14 @@ func (s *session) noteMode(mode string) {
 	if !quiet || !s.cfg.AnswersDialogs {
 		return
 	}
-	s.mu.Lock()
-	seen := s.modes[mode]
-	if s.modes == nil {
-		s.modes = map[string]bool{}
-	}
-	s.modes[mode] = true
-	s.mu.Unlock()
+	seen := false
+	s.loop.do(func() {
+		seen = s.modes[mode]
+		if s.modes == nil {
+			s.modes = map[string]bool{}
+		}
+		s.modes[mode] = true
+	})
 	if seen {
 		return
 	}

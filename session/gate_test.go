@@ -92,9 +92,8 @@ permissions:
 	if n := strings.Count(r.log.String(), `"event":"permission_mode"`); n != 1 {
 		t.Errorf("the mode said %d times\n%s", n, r)
 	}
-	r.s.mu.Lock()
-	checks := len(r.s.perms)
-	r.s.mu.Unlock()
+	checks := 0
+	r.s.loop.do(func() { checks = len(r.s.perms) })
 	if checks != 1 {
 		t.Errorf("%d denies to check in the transcript, want 1", checks)
 	}

@@ -70,21 +70,25 @@ func (s *session) answerByHook(f *form, ds []rules.Decision) bool {
 		"hookEventName": hook.PreToolUse, "permissionDecision": "allow", "updatedInput": input}})
 	// The reply and the form's state change together: Claude's PostToolUse
 	// may come at once, and must find the form submitted.
-	s.mu.Lock()
-	if f.state != deciding || !f.reply(out) {
-		s.mu.Unlock()
+	given := false
+	s.loop.do(func() {
+		if f.state != deciding || !f.reply(out) {
+			return
+		}
+		// Nothing is pressed: Claude records what it is given, which no
+		// other pick was.
+		f.want = expectations(f, ds)
+		for q, a := range answers {
+			f.want[q] = givenAs(f.want[q], a)
+		}
+		s.moveOnLoop(f, submitted, deciding)
+		f.viaHook = true
+		close(f.driven) // never driven on the screen
+		given = true
+	})
+	if !given {
 		return false
 	}
-	// Nothing is pressed: Claude records what it is given, which no other
-	// pick was.
-	f.want = expectations(f, ds)
-	for q, a := range answers {
-		f.want[q] = givenAs(f.want[q], a)
-	}
-	s.moveLocked(f, submitted, deciding)
-	f.viaHook = true
-	close(f.driven) // never driven on the screen
-	s.mu.Unlock()
 	s.log.Emit("submitted", events.Fields{"tool_use_id": f.ID(), "via": "hook", "answers": answers})
 	return true
 }

@@ -125,9 +125,9 @@ func TestHookAnswerLate(t *testing.T) {
 	c.askWaiting("t1", false, replies, database)
 	r.wait(`"question"`)
 	// The hook waited its hookWait out: Claude draws the form then.
-	r.s.mu.Lock()
-	r.s.lastPre = r.s.lastPre.Add(-hookWait)
-	r.s.mu.Unlock()
+	r.s.loop.do(func() {
+		r.s.lastPre = r.s.lastPre.Add(-hookWait)
+	})
 	c.Ask([]fakeclaude.Question{database})
 	// The person takes longer than the session waits for a form's hook.
 	held := time.NewTimer(4 * r.s.hookGrace)

@@ -36,13 +36,14 @@ const (
 // keyTime is when a key last went to Claude, claudewrap's or the
 // person's: askflow tells from it whether Claude may refuse a new form's
 // early Enter (see askflow.Config.LastKey).
-func (s *session) keyTime() time.Time {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.lastInput.After(s.lastSent) {
-		return s.lastInput
-	}
-	return s.lastSent
+func (s *session) keyTime() (t time.Time) {
+	s.loop.do(func() {
+		t = s.lastSent
+		if s.lastInput.After(s.lastSent) {
+			t = s.lastInput
+		}
+	})
+	return t
 }
 
 // keyboard is claudewrap's one way to Claude's keys. Each key is stamped
@@ -68,27 +69,20 @@ type keyboard struct {
 // below the one confirmed.
 func (s *session) lease(ctx context.Context) keyboard { return keyboard{s: s, ctx: ctx} }
 
-func (k keyboard) SendKeys(p []byte) error {
-	if k.ctx != nil {
-		return k.s.loop.press(k, p)
-	}
-	return k.send(p)
-}
+func (k keyboard) SendKeys(p []byte) error { return k.s.loop.press(k, p) }
 
 // send stamps p (see keyTime), notes it in flight unless it takes a key
-// back, and writes it to Claude.
+// back, and writes it to Claude. It runs on the loop (see press).
 func (k keyboard) send(p []byte) error {
 	s := k.s
 	var seq uint64
 	if !k.undo {
 		seq = s.child.Screen().Snapshot().Seq
 	}
-	s.mu.Lock()
 	s.lastSent = time.Now()
 	if !k.undo {
 		s.lastKey = &inflight{key: slices.Clone(p), seq: seq, at: s.lastSent}
 	}
-	s.mu.Unlock()
 	return s.out.SendKeys(p)
 }
 
@@ -97,11 +91,11 @@ func (s *session) keySeen(seen bool) {
 	if !seen {
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.lastKey != nil {
-		s.lastKey.seen = true
-	}
+	s.loop.do(func() {
+		if s.lastKey != nil {
+			s.lastKey.seen = true
+		}
+	})
 }
 
 // undoInflight takes back claudewrap's arrow that had not shown when the
@@ -109,10 +103,8 @@ func (s *session) keySeen(seen bool) {
 // passed on, so the undo reaches Claude first. A key that cannot be taken
 // back (Enter, Esc, text), or an arrow that never shows, is reported.
 func (s *session) undoInflight() {
-	s.mu.Lock()
-	lk := s.lastKey
-	s.lastKey = nil
-	s.mu.Unlock()
+	var lk *inflight
+	s.loop.do(func() { lk, s.lastKey = s.lastKey, nil })
 	if lk == nil || lk.seen || time.Since(lk.at) > inflightWindow {
 		return
 	}

@@ -15,7 +15,10 @@ func (k *nopKeys) SendKeys([]byte) error { k.n++; return nil }
 // (through its keyboard) or the person's, whichever came later.
 func TestKeyTime(t *testing.T) {
 	k := &nopKeys{}
-	s := &session{out: k}
+	s := newSession(Config{})
+	s.out = k
+	s.loop.start() // claudewrap's keys are written by the loop
+	t.Cleanup(s.loop.stop)
 	if !s.keyTime().IsZero() {
 		t.Fatal("keyTime before any key is not zero")
 	}
@@ -27,9 +30,9 @@ func TestKeyTime(t *testing.T) {
 	if sent.Before(before) {
 		t.Fatalf("keyTime %v is before the key was sent (%v)", sent, before)
 	}
-	s.mu.Lock()
-	s.lastInput = sent.Add(time.Second)
-	s.mu.Unlock()
+	s.loop.do(func() {
+		s.lastInput = sent.Add(time.Second)
+	})
 	if got := s.keyTime(); !got.Equal(sent.Add(time.Second)) {
 		t.Errorf("keyTime %v, want the person's later key %v", got, sent.Add(time.Second))
 	}
@@ -40,7 +43,8 @@ func TestKeyTime(t *testing.T) {
 func TestLastAskedOther(t *testing.T) {
 	at := time.Now()
 	one, two := &form{asked: at}, &form{asked: at.Add(90 * time.Millisecond)}
-	s := &session{forms: map[string]*form{"toolu_1": one}}
+	s := newSession(Config{})
+	s.forms["toolu_1"] = one
 	if got := s.lastAskedOther(one); !got.IsZero() {
 		t.Fatalf("lastAskedOther with one form in flight: %v, want zero", got)
 	}
@@ -61,9 +65,10 @@ func TestTurnAfterHookAnswer(t *testing.T) {
 	for _, viaHook := range []bool{true, false} {
 		f := &form{seq: 1, asked: long, state: queued}
 		g := &form{seq: 2, asked: long, state: submitted, viaHook: viaHook}
-		s := &session{forms: map[string]*form{"toolu_1": f, "toolu_2": g}}
-		if got := s.turnLocked(f, vt.Snapshot{}); got != viaHook {
-			t.Errorf("later form submitted (via hook %t): turnLocked = %t, want %t", viaHook, got, viaHook)
+		s := newSession(Config{})
+		s.forms = map[string]*form{"toolu_1": f, "toolu_2": g}
+		if got := s.turnOnLoop(f, vt.Snapshot{}); got != viaHook {
+			t.Errorf("later form submitted (via hook %t): turnOnLoop = %t, want %t", viaHook, got, viaHook)
 		}
 	}
 }

@@ -94,16 +94,16 @@ func newLife(t *testing.T, cfg Config) *lifeRun {
 	return l
 }
 
-// drivenNow is the id of the form being driven: one at a time (turnLocked).
-func drivenNow(s *session) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for id, f := range s.forms {
-		if f.state == driving {
-			return id
+// drivenNow is the id of the form being driven: one at a time (turnOnLoop).
+func drivenNow(s *session) (id string) {
+	s.loop.do(func() {
+		for k, f := range s.forms {
+			if f.state == driving {
+				id = k
+			}
 		}
-	}
-	return ""
+	})
+	return id
 }
 
 func (l *lifeRun) moved(id string, from, to state) {

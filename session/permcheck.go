@@ -57,9 +57,7 @@ func (c *permCheck) fields() events.Fields {
 
 // expect adds a permission answer to check.
 func (s *session) expect(c permCheck) {
-	s.mu.Lock()
-	s.perms = append(s.perms, &c)
-	s.mu.Unlock()
+	s.loop.do(func() { s.perms = append(s.perms, &c) })
 }
 
 // transcriptWait bounds the wait, at the end of a turn, for Claude to write
@@ -73,9 +71,9 @@ const transcriptWait = 2 * time.Second
 func (s *session) checkPermissions(ctx context.Context, final bool) {
 	deadline := time.Now().Add(transcriptWait)
 	for {
-		s.mu.Lock()
-		path, pending := s.transcript, len(s.perms)
-		s.mu.Unlock()
+		var path string
+		var pending int
+		s.loop.do(func() { path, pending = s.transcript, len(s.perms) })
 		if pending == 0 {
 			return
 		}
@@ -96,10 +94,8 @@ func (s *session) checkPermissions(ctx context.Context, final bool) {
 	if !final {
 		return // perhaps in a later turn's record
 	}
-	s.mu.Lock()
-	left := s.perms
-	s.perms = nil
-	s.mu.Unlock()
+	var left []*permCheck
+	s.loop.do(func() { left, s.perms = s.perms, nil })
 	for _, c := range left {
 		fields := c.fields()
 		fields["message"] = "permission answer not verified: Claude's transcript has no tool_result for this " + c.tool + " call"
@@ -111,8 +107,14 @@ func (s *session) checkPermissions(ctx context.Context, final bool) {
 // check it holds a record for, and returns how many are still pending.
 func (s *session) matchPermissions(path string) int {
 	uses, results := transcript.Read(path)
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	var left int
+	s.loop.do(func() { left = s.settleOnLoop(uses, results) })
+	return left
+}
+
+// settleOnLoop settles the pending checks uses and results hold a record
+// for, and returns how many are still pending.
+func (s *session) settleOnLoop(uses []transcript.Use, results map[string]transcript.Result) int {
 	if s.claimed == nil {
 		s.claimed = map[string]bool{}
 	}

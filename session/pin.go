@@ -22,11 +22,14 @@ import (
 // cannot change the pinned session's transcript either, and the sessions
 // followed before stay heard: a session that was wrongly confirmed (its
 // transcript written by such a process) never shuts out Claude's own.
-func (s *session) ours(p *hook.Payload) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *session) ours(p *hook.Payload) (r bool) {
+	s.loop.do(func() { r = s.oursOnLoop(p) })
+	return r
+}
+
+func (s *session) oursOnLoop(p *hook.Payload) bool {
 	if p.HookEventName == hook.SessionStart {
-		s.sessionStartLocked(p)
+		s.sessionStartOnLoop(p)
 		return false
 	}
 	switch {
@@ -39,7 +42,7 @@ func (s *session) ours(p *hook.Payload) bool {
 		if _, ok := s.earlier[p.SessionID]; ok {
 			return true
 		}
-		if path, ok := s.candidates[p.SessionID]; ok && s.confirmedLocked(p.SessionID, path) {
+		if path, ok := s.candidates[p.SessionID]; ok && s.confirmedOnLoop(p.SessionID, path) {
 			delete(s.candidates, p.SessionID)
 			if s.earlier == nil {
 				s.earlier = map[string]string{}
@@ -63,7 +66,7 @@ func (s *session) ours(p *hook.Payload) bool {
 	return true
 }
 
-// sessionStartLocked handles a SessionStart. Claude says which session it
+// sessionStartOnLoop handles a SessionStart. Claude says which session it
 // is in: at start, and again after /clear, a resume, a compaction, or a
 // fork (← at its prompt moves the conversation to the background, 2.1.227
 // and later: it goes on in a fork). A second "startup" beside a known
@@ -71,7 +74,7 @@ func (s *session) ours(p *hook.Payload) bool {
 // conversation, and so is any later start of that one (its /clear, a
 // compaction): followed, it came after the fork on 2.1.332 and had the
 // fork's forms refused as another session's (e2e TestAwayInSessionsView).
-func (s *session) sessionStartLocked(p *hook.Payload) {
+func (s *session) sessionStartOnLoop(p *hook.Payload) {
 	fields := events.Fields{"session_id": p.SessionID, "transcript_path": p.TranscriptPath, "source": p.Source}
 	switch {
 	case s.sessionID == "":
@@ -99,10 +102,10 @@ func (s *session) sessionStartLocked(p *hook.Payload) {
 	s.log.Emit("session", fields)
 }
 
-// confirmedLocked reports whether Claude's transcript shows it in session
+// confirmedOnLoop reports whether Claude's transcript shows it in session
 // id: its transcript at path lies beside the pinned session's (Claude's
 // projects folder for this working folder) and names that session.
-func (s *session) confirmedLocked(id, path string) bool {
+func (s *session) confirmedOnLoop(id, path string) bool {
 	return path != "" && s.transcript != "" && filepath.Dir(path) == filepath.Dir(s.transcript) &&
 		transcript.Names(path, id)
 }
@@ -116,15 +119,21 @@ func quoteOrNone(id string) string {
 
 // mine reports whether p may be this run's session's: no session is known
 // yet, or p names it (quietly, unlike ours).
-func (s *session) mine(p *hook.Payload) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *session) mine(p *hook.Payload) (r bool) {
+	s.loop.do(func() { r = s.mineOnLoop(p) })
+	return r
+}
+
+func (s *session) mineOnLoop(p *hook.Payload) bool {
 	return s.sessionID == "" || p.SessionID == s.sessionID
 }
 
 // pinned reports whether id is the session this run's Claude is in.
-func (s *session) pinned(id string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *session) pinned(id string) (r bool) {
+	s.loop.do(func() { r = s.pinnedOnLoop(id) })
+	return r
+}
+
+func (s *session) pinnedOnLoop(id string) bool {
 	return id != "" && id == s.sessionID
 }

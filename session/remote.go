@@ -41,24 +41,23 @@ var (
 	_ remote.ElicitHandler = remoteHandler{}
 )
 
-func (h remoteHandler) ClaudeSession() string {
-	h.s.mu.Lock()
-	defer h.s.mu.Unlock()
-	return h.s.sessionID
+func (h remoteHandler) ClaudeSession() (id string) {
+	h.s.loop.do(func() { id = h.s.sessionID })
+	return id
 }
 
 // Pending lists the forms that wait for a person.
-func (h remoteHandler) Pending() []remote.Form {
+func (h remoteHandler) Pending() (out []remote.Form) {
 	s := h.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []remote.Form
-	for _, f := range s.forms {
-		if (f.state == handedOver || f.state == deciding && f.asking) && !isClosed(f.posted) {
-			out = append(out, remote.Form{ToolUseID: f.ID(), Since: f.asked.UTC(), Questions: f.questions, Decided: decidedLocked(f)})
+	s.loop.do(func() {
+		for _, f := range s.forms {
+			if (f.state == handedOver || f.state == deciding && f.asking) && !isClosed(f.posted) {
+				out = append(out, remote.Form{ToolUseID: f.ID(), Since: f.asked.UTC(), Questions: f.questions, Decided: decidedOnLoop(f)})
+			}
 		}
-	}
-	return append(out, s.pendingElicitationLocked()...)
+		out = append(out, s.pendingElicitationOnLoop()...)
+	})
+	return out
 }
 
 // Answer answers the form, if it still waits, and waits for what Claude
@@ -66,16 +65,18 @@ func (h remoteHandler) Pending() []remote.Form {
 // Claude has exited. from, the sender, is named in the decisions.
 func (h remoteHandler) Answer(ctx context.Context, id, from string, ds []answer.Decision) remote.Outcome {
 	s := h.s
-	s.mu.Lock()
-	f := s.forms[id]
-	var st state
-	var escAt time.Time
-	var posted bool
-	var decided []remote.Decided
-	if f != nil {
-		st, escAt, posted, decided = f.state, f.escAt, isClosed(f.posted), decidedLocked(f)
-	}
-	s.mu.Unlock()
+	var (
+		f       *form
+		st      state
+		escAt   time.Time
+		posted  bool
+		decided []remote.Decided
+	)
+	s.loop.do(func() {
+		if f = s.forms[id]; f != nil {
+			st, escAt, posted, decided = f.state, f.escAt, isClosed(f.posted), decidedOnLoop(f)
+		}
+	})
 	if f == nil {
 		return remote.Outcome{Result: "refused", Message: fmt.Sprintf("no form %s waits in this session", id)}
 	}
@@ -95,11 +96,11 @@ func (h remoteHandler) Answer(ctx context.Context, id, from string, ds []answer.
 		return remote.Outcome{Result: "refused", Message: err.Error()}
 	}
 	ruled := map[int]rules.Decision{}
-	s.mu.Lock()
-	for _, d := range decided {
-		ruled[d.Index-1] = f.ruled[d.Index-1]
-	}
-	s.mu.Unlock()
+	s.loop.do(func() {
+		for _, d := range decided {
+			ruled[d.Index-1] = f.ruled[d.Index-1]
+		}
+	})
 	rds := make([]rules.Decision, len(ds))
 	cancels := false
 	for i, d := range ds {
@@ -137,18 +138,18 @@ func (h remoteHandler) Answer(ctx context.Context, id, from string, ds []answer.
 			return remote.Outcome{Result: "taken", Message: "answered by someone else first"}
 		}
 	case st == deciding:
-		// Sent while the prompt still asks, under the lock it is stopped
-		// with (see ask): an answer is never left unread in f.remote.
-		s.mu.Lock()
-		asking, sent := f.asking, false
-		if asking {
-			select {
-			case f.remote <- remoteAnswer{rds, w, from}:
-				sent = true
-			default:
+		// Sent while the prompt still asks, on the loop where it is
+		// stopped (see ask): an answer is never left unread in f.remote.
+		asking, sent := false, false
+		s.loop.do(func() {
+			if asking = f.asking; asking {
+				select {
+				case f.remote <- remoteAnswer{rds, w, from}:
+					sent = true
+				default:
+				}
 			}
-		}
-		s.mu.Unlock()
+		})
 		if !asking {
 			return remote.Outcome{Result: "taken", Message: "the form does not wait for a person (it is being decided)"}
 		}
@@ -202,9 +203,9 @@ func (h remoteHandler) Answer(ctx context.Context, id, from string, ds []answer.
 	}
 }
 
-// decidedLocked lists the questions of f that rules answered, when others
-// wait for a person; nil when none did. s.mu is held.
-func decidedLocked(f *form) []remote.Decided {
+// decidedOnLoop lists the questions of f that rules answered, when others
+// wait for a person; nil when none did. It runs on the loop.
+func decidedOnLoop(f *form) []remote.Decided {
 	var out []remote.Decided
 	for i, d := range f.ruled {
 		if !d.Matched() {
@@ -285,8 +286,8 @@ func (s *session) unawait(id string, w *waiter) { s.loop.send(waitEnded{id, w}) 
 
 // outcomeOf watches the events for what came of a form someone waits on,
 // and hands it to the conductor, which tells the waiters (see tell). It
-// runs inside the events log's lock, which is taken under s.mu: it reads
-// nothing of the session's.
+// runs inside the events log's lock, which the loop may hold (an event said
+// in do): it reads nothing of the session's and never waits on the loop.
 func (s *session) outcomeOf(name string, f events.Fields) {
 	id, _ := f["tool_use_id"].(string)
 	if id == "" {
@@ -417,15 +418,15 @@ const remindEvery = 2 * time.Minute
 // session for claudewrap answer.
 func (s *session) remindWaiting(f *form, session string) {
 	s.remind(f.posted, func(waited time.Duration) bool {
-		// Said under s.mu, so that no reminder comes after the form has
+		// Said on the loop, so that no reminder comes after the form has
 		// left the person's hands.
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if f.state != handedOver {
-			return false
-		}
-		s.log.Emit("waiting", events.Fields{"tool_use_id": f.ID(), "session": session, "waited": waited.Round(time.Second).String()})
-		return true
+		still := false
+		s.loop.do(func() {
+			if still = f.state == handedOver; still {
+				s.log.Emit("waiting", events.Fields{"tool_use_id": f.ID(), "session": session, "waited": waited.Round(time.Second).String()})
+			}
+		})
+		return still
 	})
 }
 

@@ -40,9 +40,9 @@ func (r *run) leaves(f *form, st state) {
 }
 
 func (r *run) form(id string) *form {
-	r.s.mu.Lock()
-	defer r.s.mu.Unlock()
-	return r.s.forms[id]
+	var f *form
+	r.s.loop.do(func() { f = r.s.forms[id] })
+	return f
 }
 
 // TestRemoteTwoAnswers: of two answers from elsewhere to one form, the
@@ -131,8 +131,8 @@ func TestHandoverToldToEarlierWaiters(t *testing.T) {
 	f := r.form("t1")
 	before := r.s.await("t1", f, false)
 	defer r.s.unawait("t1", before)
-	r.s.loop.send(formHanded{f})       // handed over again, as a failed drive does
-	after := r.s.await("t1", f, false) // in the moment before the handover is said
+	r.s.loop.do(func() { r.s.loop.handed(f) }) // handed over again, as a failed drive does
+	after := r.s.await("t1", f, false)         // in the moment before the handover is said
 	defer r.s.unawait("t1", after)
 	// Through the log, as it is said: outcomeOf runs inside its lock.
 	r.s.log.Emit("handed_over", events.Fields{"tool_use_id": "t1", "reason": "navigation failed"})
@@ -191,10 +191,9 @@ func TestRemoteSecondWhilePromptGoes(t *testing.T) {
 	c.ask("t1", database)
 	r.wait(`"question"`)
 	asking := func() bool {
-		r.s.mu.Lock()
-		defer r.s.mu.Unlock()
-		f := r.s.forms["t1"]
-		return f != nil && f.asking
+		asking := false
+		r.s.loop.do(func() { asking = r.s.forms["t1"] != nil && r.s.forms["t1"].asking })
+		return asking
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for !asking() && time.Now().Before(deadline) {

@@ -181,8 +181,8 @@ type session struct {
 	// flow answers a form on Claude's screen: askflow.Run, or in the
 	// form-life scripts a stand-in whose results the script gives.
 	flow func(context.Context, askflow.Config) (askflow.Result, error)
-	// onMove, if set, is told each move a form makes as it makes it (under
-	// mu, so it must not take mu): the form-life scripts' record.
+	// onMove, if set, is told each move a form makes as it makes it (on
+	// the loop, so it must not wait on it): the form-life scripts' record.
 	onMove func(id string, from, to state)
 	// remindEvery is how often a form waiting for an answer from
 	// elsewhere is said again (remindEvery; tests make it shorter).
@@ -191,7 +191,8 @@ type session struct {
 	// tests make them shorter).
 	startLimit, startQuiet time.Duration
 
-	mu    sync.Mutex
+	// What follows, up to work, is read and changed only on the conductor's
+	// loop (see conductor.do); a function named ...OnLoop runs there.
 	forms map[string]*form
 	seq   int // forms registered so far
 	// dialogs counts the dialog events so far (a permission request by
@@ -386,9 +387,7 @@ func (s *session) serve(ctx context.Context, child Child, keys askflow.Keys, msg
 			s.handle(m)
 		case <-child.Done():
 			stop()
-			s.mu.Lock()
-			s.workDone = true
-			s.mu.Unlock()
+			s.loop.do(func() { s.workDone = true })
 			s.work.Wait()
 			s.loop.sync() // every outcome said is told before served says none comes
 			close(s.served)
@@ -432,9 +431,7 @@ func (s *session) handle(m hook.Message) {
 		s.noteMode(p.PermissionMode)
 	}
 	if started {
-		s.mu.Lock()
-		s.hooked = true
-		s.mu.Unlock()
+		s.started()
 	}
 	if !ours {
 		if p.HookEventName == hook.SessionStart && s.reg != nil {
@@ -445,9 +442,7 @@ func (s *session) handle(m hook.Message) {
 		}
 		return
 	}
-	s.mu.Lock()
-	s.hooked = true
-	s.mu.Unlock()
+	s.started()
 	switch p.HookEventName {
 	case hook.PreToolUse:
 		f := s.register(p)
@@ -479,9 +474,12 @@ func (s *session) handle(m hook.Message) {
 // answer from elsewhere) as work Run waits for, and reports false once
 // Claude has exited and Run no longer waits: a WaitGroup's Add must not
 // race its Wait.
-func (s *session) enterWork() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *session) enterWork() (r bool) {
+	s.loop.do(func() { r = s.enterWorkOnLoop() })
+	return r
+}
+
+func (s *session) enterWorkOnLoop() bool {
 	if s.workDone {
 		return false
 	}

@@ -1232,9 +1232,9 @@ func TestFormEscAsked(t *testing.T) {
 	answers := decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}}
 	term := ptyhost.Config{Cols: 100, Rows: 40}
 	escBefore := func(r *run, ago time.Duration, path string) {
-		r.s.mu.Lock()
-		r.s.lastInput, r.s.lastEsc, r.s.transcript = time.Now().Add(-ago), true, path
-		r.s.mu.Unlock()
+		r.s.loop.do(func() {
+			r.s.lastInput, r.s.lastEsc, r.s.transcript = time.Now().Add(-ago), true, path
+		})
 	}
 	t.Run("never shown", func(t *testing.T) {
 		t.Parallel()
@@ -1353,9 +1353,8 @@ func TestFormEscRecorded(t *testing.T) {
 			var r *run
 			c := newChild(t, fakeclaude.Faults{OnSend: func(n int) {
 				if n == tc.last {
-					r.s.mu.Lock()
+					// On the loop, which is writing the key.
 					r.s.lastInput, r.s.lastEsc = time.Now(), true
-					r.s.mu.Unlock()
 				}
 			}})
 			// The person's Esc interrupts the turn: Claude sends no Stop,
@@ -1368,19 +1367,17 @@ func TestFormEscRecorded(t *testing.T) {
 			if tc.late {
 				path = writeTranscript(t, call{"t1", hook.ToolName, "{}", nil})
 			}
-			r.s.mu.Lock()
-			r.s.transcript = path
-			r.s.mu.Unlock()
+			r.s.loop.do(func() {
+				r.s.transcript = path
+			})
 			c.ask("t1", tc.q)
 			if tc.late {
 				r.wait(`"submitted"`)
 				if tc.last == 0 {
 					// The person's Esc, once the PostToolUse has come.
-					posted := func() bool {
-						r.s.mu.Lock()
-						defer r.s.mu.Unlock()
-						f := r.s.forms["t1"]
-						return f != nil && isClosed(f.posted)
+					posted := func() (yes bool) {
+						r.s.loop.do(func() { yes = r.s.forms["t1"] != nil && isClosed(r.s.forms["t1"].posted) })
+						return yes
 					}
 					for deadline := time.Now().Add(10 * time.Second); !posted(); time.Sleep(time.Millisecond) { // polling under a deadline
 						if time.Now().After(deadline) {
@@ -1388,9 +1385,9 @@ func TestFormEscRecorded(t *testing.T) {
 						}
 					}
 					if tc.key == "" {
-						r.s.mu.Lock()
-						r.s.lastInput, r.s.lastEsc = time.Now(), true
-						r.s.mu.Unlock()
+						r.s.loop.do(func() {
+							r.s.lastInput, r.s.lastEsc = time.Now(), true
+						})
 					} else {
 						r.s.input([]byte(tc.key))
 					}
@@ -1434,9 +1431,7 @@ func TestFormEscRecordedClaudeEnds(t *testing.T) {
 	var r *run
 	c := newChild(t, fakeclaude.Faults{OnSend: func(n int) {
 		if n == 2 { // the Enter on SQLite: the person's Esc comes with it
-			r.s.mu.Lock()
-			r.s.lastInput, r.s.lastEsc = time.Now(), true
-			r.s.mu.Unlock()
+			r.s.lastInput, r.s.lastEsc = time.Now(), true // on the loop, which is writing the key
 		}
 	}})
 	c.noStop = true
@@ -1450,9 +1445,9 @@ func TestFormEscRecordedClaudeEnds(t *testing.T) {
 	// dropped it (CI at 00bfcf3, once in 20 runs under -race).
 	r.waitPosted("t1")
 	// The transcript is known only now, as Claude ends.
-	r.s.mu.Lock()
-	r.s.transcript = record
-	r.s.mu.Unlock()
+	r.s.loop.do(func() {
+		r.s.transcript = record
+	})
 	_ = c.Signal(syscall.SIGTERM)
 	ev := r.wait(`"cancelled"`)
 	if ev["by"] != "person" || ev["reason"] != EscRecordedReason {
@@ -1554,9 +1549,9 @@ func TestNextFormWhileRecordRead(t *testing.T) {
 	c := newChild(t, fakeclaude.Faults{})
 	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite"), features.Question: sel("Auth")}},
 		Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}})
-	r.s.mu.Lock()
-	r.s.transcript = writeTranscript(t) // never holds the records
-	r.s.mu.Unlock()
+	r.s.loop.do(func() {
+		r.s.transcript = writeTranscript(t) // never holds the records
+	})
 	c.askTogether(pendingForm{"t1", []fakeclaude.Question{database}}, pendingForm{"t2", []fakeclaude.Question{features}})
 	r.log.WaitForN(t, `"verified"`, 2, 20*time.Second)
 	var order []string
@@ -1686,13 +1681,13 @@ func TestUndrivenRecord(t *testing.T) {
 			t.Cleanup(s.loop.stop)
 			f := s.register(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
 				ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}})
-			s.mu.Lock()
-			s.moveLocked(f, queued, deciding) // waiting its turn, as start leaves it
-			f.want = expectations(f, []rules.Decision{{Decision: sel("SQLite")}})
-			if tc.typed {
-				s.lastInput = time.Now()
-			}
-			s.mu.Unlock()
+			s.loop.do(func() {
+				s.moveOnLoop(f, queued, deciding) // waiting its turn, as start leaves it
+				f.want = expectations(f, []rules.Decision{{Decision: sel("SQLite")}})
+				if tc.typed {
+					s.lastInput = time.Now()
+				}
+			})
 			s.verify(s.arrive(post(tc.got)))
 			if !strings.Contains(log.String(), tc.want) {
 				t.Errorf("want %s\n%s", tc.want, log.String())

@@ -26,13 +26,15 @@ import (
 // hook of the person's refused the tool). Ending Claude on a forged Stop
 // would lose the answer.
 func (s *session) stop(path string) {
-	s.mu.Lock()
-	if s.openLocked() != nil {
-		s.stopDeferred, s.stopDeferredPath = true, path
-		s.mu.Unlock()
+	held := false
+	s.loop.do(func() {
+		if held = s.openOnLoop() != nil; held {
+			s.stopDeferred, s.stopDeferredPath = true, path
+		}
+	})
+	if held {
 		return
 	}
-	s.mu.Unlock()
 	s.goWork(func() {
 		if over, by := s.turnOver(path); over {
 			s.endOfTurn(by)
@@ -42,9 +44,12 @@ func (s *session) stop(path string) {
 
 // stopPath is the transcript a message is checked against: its session's,
 // or, before Claude named its session, the message's own.
-func (s *session) stopPath(p *hook.Payload) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *session) stopPath(p *hook.Payload) (r string) {
+	s.loop.do(func() { r = s.stopPathOnLoop(p) })
+	return r
+}
+
+func (s *session) stopPathOnLoop(p *hook.Payload) string {
 	if path, ok := s.earlier[p.SessionID]; ok && p.SessionID != s.sessionID {
 		return path
 	}
@@ -73,14 +78,14 @@ func (s *session) turnOver(path string) (over bool, by string) {
 		m, _ := transcript.LastMessage(path)
 		again := false
 		if m.TurnOver() {
-			s.mu.Lock()
-			// The turn before's end: Claude may not have written this
-			// turn's yet.
-			again = m.UUID != "" && m.UUID == s.lastTurn
-			if !again {
-				s.lastTurn = m.UUID
-			}
-			s.mu.Unlock()
+			s.loop.do(func() {
+				// The turn before's end: Claude may not have written
+				// this turn's yet.
+				again = m.UUID != "" && m.UUID == s.lastTurn
+				if !again {
+					s.lastTurn = m.UUID
+				}
+			})
 			if !again {
 				return true, ""
 			}
@@ -131,12 +136,17 @@ func (s *session) idleOnScreen() bool {
 // confirmed; note says so when it was the screen. A transcript lagging on
 // a loaded machine is no error: the turn_end carries the note.
 func (s *session) endOfTurn(note string) {
-	s.mu.Lock()
-	msg, from, at := s.chat, s.chatFrom, s.chatAt
-	s.chat, s.chatFrom = "", nil
-	id := s.sessionID
-	s.turns++
-	s.mu.Unlock()
+	var (
+		msg, id string
+		from    *form
+		at      time.Time
+	)
+	s.loop.do(func() {
+		msg, from, at = s.chat, s.chatFrom, s.chatAt
+		s.chat, s.chatFrom = "", nil
+		id = s.sessionID
+		s.turns++
+	})
 	fields := events.Fields{"session_id": id}
 	if note != "" {
 		fields["confirmed_by"], fields["note"] = "screen", note
@@ -157,9 +167,9 @@ func (s *session) endOfTurn(note string) {
 	})
 }
 
-// openLocked is a form Claude waits on an answer for (no PostToolUse yet)
+// openOnLoop is a form Claude waits on an answer for (no PostToolUse yet)
 // and claudewrap has not handed to the person, if any.
-func (s *session) openLocked() *form {
+func (s *session) openOnLoop() *form {
 	for _, f := range s.forms {
 		select {
 		case <-f.posted:
@@ -174,11 +184,11 @@ func (s *session) openLocked() *form {
 	return nil
 }
 
-// releaseStopLocked applies a held Stop once no form is open any more and
+// releaseStopOnLoop applies a held Stop once no form is open any more and
 // none was recorded after it (arrive drops it then): f has just left the
 // open states for next.
-func (s *session) releaseStopLocked(next state) {
-	if s.stopDeferred && (next == done || next == handedOver) && s.openLocked() == nil {
+func (s *session) releaseStopOnLoop(next state) {
+	if s.stopDeferred && (next == done || next == handedOver) && s.openOnLoop() == nil {
 		s.stopDeferred = false
 		path := s.stopDeferredPath
 		s.goWork(func() { s.stop(path) })
@@ -235,13 +245,14 @@ func (s *session) message(text string, from *form, at time.Time) {
 	// sent it.
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
-	s.mu.Lock()
-	left := s.said
-	typed := s.lastInput.After(at)
-	if !typed {
-		s.messageCancel = cancel
-	}
-	s.mu.Unlock()
+	var left string
+	typed := false
+	s.loop.do(func() {
+		left = s.said
+		if typed = s.lastInput.After(at); !typed {
+			s.messageCancel = cancel
+		}
+	})
 	theirs := func() {
 		fields := events.Fields{"chat_message": text, "reason": "the person typed"}
 		if from != nil {
@@ -253,11 +264,7 @@ func (s *session) message(text string, from *form, at time.Time) {
 		theirs()
 		return
 	}
-	defer func() {
-		s.mu.Lock()
-		s.messageCancel = nil
-		s.mu.Unlock()
-	}()
+	defer s.loop.do(func() { s.messageCancel = nil })
 	cfg := s.cfg.Flow
 	keys := &lastSent{k: s.lease(ctx)}
 	cfg.Screen, cfg.Keys = s.child.Screen(), keys
@@ -266,9 +273,7 @@ func (s *session) message(text string, from *form, at time.Time) {
 		err = nil // their key came after the Enter: the message went
 	}
 	if err == nil {
-		s.mu.Lock()
-		s.said = text
-		s.mu.Unlock()
+		s.loop.do(func() { s.said = text })
 	}
 	if err != nil && s.ctx.Err() != nil {
 		// Claude is gone before the screen confirmed the message. If

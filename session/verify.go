@@ -22,7 +22,7 @@ type arrival struct {
 	p        *hook.Payload
 	f        *form         // nil: no form of that id
 	st       state         // f's state when the PostToolUse came
-	drivenAs string        // the id f was driven as, when Claude recorded its twin (see twinLocked)
+	drivenAs string        // the id f was driven as, when Claude recorded its twin (see twinOnLoop)
 	driven   chan struct{} // f.driven then: the drive under way's (see session.start)
 	esc      bool          // the person's last key, Esc, came within escRace before it
 	at       time.Time     // when it came
@@ -31,14 +31,17 @@ type arrival struct {
 // arrive marks f's PostToolUse as come. It runs as the message arrives,
 // before any later hook message is handled: from then on the form is not
 // open (see stop), whatever verify is still waiting for.
-func (s *session) arrive(p *hook.Payload) arrival {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *session) arrive(p *hook.Payload) (r arrival) {
+	s.loop.do(func() { r = s.arriveOnLoop(p) })
+	return r
+}
+
+func (s *session) arriveOnLoop(p *hook.Payload) arrival {
 	a := arrival{p: p, f: s.forms[p.ToolUseID], at: time.Now()}
 	if a.f == nil {
 		return a
 	}
-	if g, old := s.twinLocked(a.f); g != nil {
+	if g, old := s.twinOnLoop(a.f); g != nil {
 		a.drivenAs, a.f = old, g
 	}
 	a.st, a.driven = a.f.state, a.f.driven
@@ -81,13 +84,14 @@ func (s *session) verify(a arrival) {
 	// to its transcript, a moment after the PostToolUse (0.3 s on 2.1.299):
 	// the person's key read before or meanwhile (Esc, Ctrl-C) can make it
 	// the cancel, whatever the hook said.
-	s.mu.Lock()
-	watch := a.esc || !s.cfg.Host.Headless && s.transcript != ""
-	// A record that differs from claudewrap's answer stays a mismatch,
-	// whatever the person's key did after (a wrong answer is never
-	// reported as anything else).
-	wrong := (f.state == submitted || f.state == driving) && f.want != nil && differs(f.want, p.ToolResponse) != ""
-	s.mu.Unlock()
+	var watch, wrong bool
+	s.loop.do(func() {
+		watch = a.esc || !s.cfg.Host.Headless && s.transcript != ""
+		// A record that differs from claudewrap's answer stays a mismatch,
+		// whatever the person's key did after (a wrong answer is never
+		// reported as anything else).
+		wrong = (f.state == submitted || f.state == driving) && f.want != nil && differs(f.want, p.ToolResponse) != ""
+	})
 	cancelRecorded := false
 	if watch && !wrong && s.recordedCancel(f, p.ToolUseID) {
 		if a.esc || s.typedSince(a.at.Add(-escRace)) {
@@ -96,13 +100,17 @@ func (s *session) verify(a arrival) {
 		}
 		cancelRecorded = true // and nobody typed: never taken for verified
 	}
-	s.mu.Lock()
-	want := f.want
-	ours := f.state == submitted || f.state == driving
-	typed := s.lastInput.After(f.asked)
-	ruled := f.ruled
-	s.moveLocked(f, recorded, deciding, queued, driving, submitted, handedOver)
-	s.mu.Unlock()
+	var (
+		want        map[string]expect
+		ours, typed bool
+		ruled       []rules.Decision
+	)
+	s.loop.do(func() {
+		want, ruled = f.want, f.ruled
+		ours = f.state == submitted || f.state == driving
+		typed = s.lastInput.After(f.asked)
+		s.moveOnLoop(f, recorded, deciding, queued, driving, submitted, handedOver)
+	})
 	got := p.ToolResponse.Answers
 	if (!ours || want == nil) && (typed || want == nil) {
 		fields := events.Fields{"tool_use_id": p.ToolUseID, "by": "person", "answers": got}
@@ -148,7 +156,7 @@ func (s *session) verify(a arrival) {
 	s.log.Emit("mismatch", fields)
 }
 
-// twinLocked handles Claude recording a form that was not the one driven:
+// twinOnLoop handles Claude recording a form that was not the one driven:
 // with two forms alike asked at once, the one on the screen may be either
 // (Claude Code does not always show them in the order their hooks come).
 // When f is still waiting and a form asking the very same questions is
@@ -157,7 +165,7 @@ func (s *session) verify(a arrival) {
 // was driven as (nil otherwise).
 // Its decisions suit f's questions, which are the same; the other form
 // takes the id left over and is driven on the next form.
-func (s *session) twinLocked(f *form) (*form, string) {
+func (s *session) twinOnLoop(f *form) (*form, string) {
 	if f.state != deciding && f.state != queued {
 		return nil, ""
 	}
@@ -251,10 +259,7 @@ func (s *session) recordedCancel(f *form, id string) bool {
 // personCancelled reports form f (its tool use id), which Claude recorded
 // as the cancel, as the person's, and ends the interrupted turn.
 func (s *session) personCancelled(f *form, id string) {
-	s.mu.Lock()
-	moved := s.moveLocked(f, done, deciding, queued, driving, submitted, handedOver)
-	s.mu.Unlock()
-	if moved { // else reported already, as the Esc's on the screen (escaped)
+	if s.move(f, done, deciding, queued, driving, submitted, handedOver) { // else reported already, as the Esc's on the screen (escaped)
 		s.log.Emit("cancelled", events.Fields{"tool_use_id": id, "by": "person", "reason": EscRecordedReason})
 		if s.ctx.Err() == nil { // Claude ended by itself: nothing is left to end
 			s.turnInterrupted()
@@ -263,9 +268,12 @@ func (s *session) personCancelled(f *form, id string) {
 }
 
 // typedSince reports whether the person typed after t.
-func (s *session) typedSince(t time.Time) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *session) typedSince(t time.Time) (r bool) {
+	s.loop.do(func() { r = s.typedSinceOnLoop(t) })
+	return r
+}
+
+func (s *session) typedSinceOnLoop(t time.Time) bool {
 	return s.lastInput.After(t)
 }
 

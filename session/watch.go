@@ -85,9 +85,8 @@ func (s *session) escaped(f *form, at time.Time) {
 		// that frame (2.1.266 may draw the form again after an Esc and a
 		// resize, then take it away).
 	}
-	s.mu.Lock()
-	confirm := s.transcript != "" || s.lastInput.After(at)
-	s.mu.Unlock()
+	confirm := false
+	s.loop.do(func() { confirm = s.transcript != "" || s.lastInput.After(at) })
 	if confirm {
 		watched := func() bool { return f.state == handedOver && !isClosed(f.posted) }
 		if r, ok := s.awaitTranscript(f.ID(), watched); !ok || !transcript.Cancelled(r) {
@@ -95,9 +94,8 @@ func (s *session) escaped(f *form, at time.Time) {
 		}
 	}
 	// A PostToolUse come by now is verify's to report (see recordedCancel).
-	s.mu.Lock()
-	mine := !isClosed(f.posted) && s.moveLocked(f, done, handedOver)
-	s.mu.Unlock()
+	mine := false
+	s.loop.do(func() { mine = !isClosed(f.posted) && s.moveOnLoop(f, done, handedOver) })
 	if !mine {
 		return
 	}
@@ -133,10 +131,9 @@ func (s *session) escAsked(f *form, drive chan struct{}, reason string) {
 	if !ok || !transcript.Cancelled(r) {
 		return // nothing recorded, or not the cancel: the form stays theirs
 	}
-	s.mu.Lock()
 	// A PostToolUse come meanwhile is verify's to report (see recordedCancel).
-	mine := watched() && s.moveLocked(f, done, handedOver)
-	s.mu.Unlock()
+	mine := false
+	s.loop.do(func() { mine = watched() && s.moveOnLoop(f, done, handedOver) })
 	if !mine {
 		return
 	}
@@ -146,8 +143,7 @@ func (s *session) escAsked(f *form, drive chan struct{}, reason string) {
 }
 
 // awaitTranscript reads Claude's transcript every escPoll, for up to escWait,
-// for the record of tool use id, while watched (called with s.mu held)
-// holds; when Claude ends meanwhile it reads once more, Claude's last
+// for the record of tool use id, while watched (run on the loop) holds; when Claude ends meanwhile it reads once more, Claude's last
 // word being what it wrote.
 func (s *session) awaitTranscript(id string, watched func() bool) (transcript.Result, bool) {
 	deadline := time.Now().Add(escWait)
@@ -159,9 +155,9 @@ func (s *session) awaitTranscript(id string, watched func() bool) (transcript.Re
 		return tail.Result()
 	}
 	for {
-		s.mu.Lock()
-		path, on := s.transcript, watched()
-		s.mu.Unlock()
+		var path string
+		on := false
+		s.loop.do(func() { path, on = s.transcript, watched() })
 		if !on {
 			return transcript.Result{}, false
 		}
@@ -177,9 +173,7 @@ func (s *session) awaitTranscript(id string, watched func() bool) (transcript.Re
 		select {
 		case <-s.ctx.Done():
 			t.Stop()
-			s.mu.Lock()
-			path = s.transcript
-			s.mu.Unlock()
+			s.loop.do(func() { path = s.transcript })
 			if path == "" {
 				return transcript.Result{}, false
 			}
@@ -192,9 +186,8 @@ func (s *session) awaitTranscript(id string, watched func() bool) (transcript.Re
 // handOver notes the person's key (Esc alone or not) and hands them what
 // claudewrap is answering: a dialog, the chat message, the forms being
 // driven or waiting to be. The conductor calls it, between two of
-// claudewrap's keys (see lease); it returns when the key came.
+// claudewrap's keys (see lease), on the loop; it returns when the key came.
 func (s *session) handOver(esc bool) time.Time {
-	s.mu.Lock()
 	at := time.Now()
 	s.lastInput, s.lastEsc = at, esc
 	if s.dialogCancel != nil {
@@ -209,16 +202,16 @@ func (s *session) handOver(esc bool) time.Time {
 		s.messageCancel() // and so is Claude's prompt
 		s.messageCancel = nil
 	}
-	s.mu.Unlock()
-	s.takeOver()
+	s.takeOverOnLoop()
 	return at
 }
 
-// takeOver hands the forms being answered, or waiting to be, to the person;
-// a form still being decided is handed over once decided (see start).
-func (s *session) takeOver() {
-	for _, f := range s.formsIn(queued, driving) {
-		if s.move(f, handedOver, queued, driving) {
+// takeOverOnLoop hands the forms being answered, or waiting to be, to the
+// person; a form still being decided is handed over once decided (see
+// start).
+func (s *session) takeOverOnLoop() {
+	for _, f := range s.formsInOnLoop(queued, driving) {
+		if s.moveOnLoop(f, handedOver, queued, driving) {
 			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "the person typed"})
 		}
 	}
@@ -244,10 +237,9 @@ func (s *session) watchForms(ctx context.Context) {
 		if s.cfg.AnswerVia == AnswerViaHook {
 			window += hookWait
 		}
-		hooked := func() bool {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			return !s.lastPre.IsZero() && seen.Sub(s.lastPre) < window
+		hooked := func() (yes bool) {
+			s.loop.do(func() { yes = !s.lastPre.IsZero() && seen.Sub(s.lastPre) < window })
+			return yes
 		}
 		deadline := time.NewTimer(s.hookGrace)
 		tick := time.NewTicker(100 * time.Millisecond)
