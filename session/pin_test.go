@@ -64,6 +64,22 @@ func TestFormHeldStopApplied(t *testing.T) {
 	}
 }
 
+// TestFormHeldStopAfterExit: a Stop held for a form still open when Claude
+// exits is not applied by a move that comes after (the person's key, an
+// answer from elsewhere withdrawn): Run waits for its work then, and none
+// may start.
+func TestFormHeldStopAfterExit(t *testing.T) {
+	s := newSession(Config{Host: hostHeadless})
+	f := scriptForm(s, "t1", queued, func() {})
+	s.stopDeferred, s.stopDeferredPath, s.workDone = true, "transcript.jsonl", true
+	if !s.move(f, handedOver, queued) {
+		t.Fatal("the form did not move")
+	}
+	if !s.stopDeferred {
+		t.Error("the held Stop was applied after Claude exited")
+	}
+}
+
 // TestFormOtherSession: once Claude has said which session it is in, hook
 // messages of another session (or of none) are refused and reported: a
 // PreToolUse presses nothing, a PostToolUse does not override Claude's

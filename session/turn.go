@@ -188,6 +188,12 @@ func (s *session) openOnLoop() *form {
 // none was recorded after it (arrive drops it then): f has just left the
 // open states for next.
 func (s *session) releaseStopOnLoop(next state) {
+	// Once Claude has exited and Run waits for the work, no work starts:
+	// a form moved then (the person's key, a withdrawn answer) has no turn
+	// left to end.
+	if s.workDone {
+		return
+	}
 	if s.stopDeferred && (next == done || next == handedOver) && s.openOnLoop() == nil {
 		s.stopDeferred = false
 		path := s.stopDeferredPath
