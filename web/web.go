@@ -311,8 +311,8 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	from := remote.FromPage + " from " + remoteHost(r)
 	var o remote.Outcome
 	if form.Elicitation != nil {
-		a, err := elicitAnswer(*form, req)
-		if err != nil {
+		var a remote.ElicitAnswer
+		if a, err = elicitAnswer(*form, req); err != nil {
 			fail(http.StatusBadRequest, err.Error())
 			return
 		}

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"regexp"
@@ -20,6 +21,8 @@ type fakeSessions struct {
 	answers [][]answer.Decision
 	from    []string
 	elicits []remote.ElicitAnswer
+	// gone, when set, is what answering says: the session went away.
+	gone error
 }
 
 var multi = remote.Form{Session: "42", ToolUseID: "toolu_1", Since: time.Now(), Questions: []answer.Question{{
@@ -38,6 +41,9 @@ func (f *fakeSessions) Pending(context.Context) ([]remote.Form, error) {
 func (f *fakeSessions) AnswerElicitation(_ context.Context, session, id, from string, a remote.ElicitAnswer) (remote.Outcome, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.gone != nil {
+		return remote.Outcome{}, f.gone
+	}
 	f.elicits = append(f.elicits, a)
 	return remote.Outcome{Result: "verified", Elicited: []byte(`{"action":"accept","content":{"env":"staging"}}`)}, nil
 }
@@ -344,5 +350,13 @@ func TestServeElicitation(t *testing.T) {
 	}
 	if len(fs.elicits) != 2 || fs.elicits[0].Values != `{"env":"staging"}` || fs.elicits[1].Action != "decline" {
 		t.Errorf("sent %+v", fs.elicits)
+	}
+	// The session goes away as the answer is sent: the page is told so.
+	fs.mu.Lock()
+	fs.gone = errors.New("session 42 has ended")
+	fs.mu.Unlock()
+	code, out := do(t, "POST", base+"/api/answer", s.Token, "", `{"session":"42","tool_use_id":"elicitation-1","elicit":{"action":"decline"}}`)
+	if code != http.StatusBadGateway || !strings.Contains(out, "session 42 has ended") {
+		t.Errorf("an answer to a session gone: %d %s, want 502 saying so", code, out)
 	}
 }
