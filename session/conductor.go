@@ -12,19 +12,14 @@ import (
 )
 
 // conductor is the session's event loop: one goroutine that alone owns the
-// state given to it, which every other goroutine changes only by sending
-// it an event (see docs/architecture.md, "Inside session"). It owns who
-// may press keys (see lease): the keys of a lease and the person's keys
-// are its events, handled one at a time. It owns the run's report, and the
-// answers from elsewhere that wait for their form's outcome, and the order
-// in which those waits began and forms were handed over.
-//
-// It owns the rest of the session's state too, the forms and their moves,
-// the turn, the pinned session and the dialogs: other goroutines read and
-// change it only through do, which runs a function on the loop. So what
-// runs on the loop (a do's function, handOver, keyboard.send) must not
-// wait on the loop (do, press, typed, readReport, block, sync); send,
-// which never waits on it, may.
+// session's state (see docs/architecture.md, "Inside session"). Other
+// goroutines reach it two ways: an event, handled in handle (the keys of a
+// lease and the person's keys, the run's report, the answers from
+// elsewhere that wait for their form's outcome), or do, which runs a
+// function on the loop (the forms and their moves, the turn, the pinned
+// session, the dialogs). What runs on the loop (a do's function, handle,
+// handOver, keyboard.send) must not wait on the loop (do, press, typed,
+// readReport, block, sync); send, which never waits on it, may.
 type conductor struct {
 	s       *session
 	in      chan event    // what send hands to the pump
