@@ -172,10 +172,17 @@ func (s *session) drive(f *form, ds []answer.Decision, driven chan struct{}) {
 	}
 	switch res.Outcome {
 	case askflow.Submitted:
-		if !s.move(f, submitted, driving) {
+		// Said in the step that moves it: Claude's record, read on the
+		// loop too, is verified only after.
+		moved := false
+		s.loop.do(func() {
+			if moved = s.moveOnLoop(f, submitted, driving); moved {
+				s.log.Emit("submitted", events.Fields{"tool_use_id": f.ID(), "keys": res.Keys})
+			}
+		})
+		if !moved {
 			return
 		}
-		s.log.Emit("submitted", events.Fields{"tool_use_id": f.ID(), "keys": res.Keys})
 		s.awaitRecord(ctx, f, ds)
 	case askflow.Cancelled:
 		s.move(f, done, driving)

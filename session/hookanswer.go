@@ -85,12 +85,10 @@ func (s *session) answerByHook(f *form, ds []rules.Decision) bool {
 		f.viaHook = true
 		close(f.driven) // never driven on the screen
 		given = true
+		// Said in this step: Claude's record is verified only after.
+		s.log.Emit("submitted", events.Fields{"tool_use_id": f.ID(), "via": "hook", "answers": answers})
 	})
-	if !given {
-		return false
-	}
-	s.log.Emit("submitted", events.Fields{"tool_use_id": f.ID(), "via": "hook", "answers": answers})
-	return true
+	return given
 }
 
 // givenAs is e for an answer a given through the hook: Claude records it

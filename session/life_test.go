@@ -205,28 +205,41 @@ func (c *fakeChild) post(id string, qs []fakeclaude.Question, answers map[string
 		ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers(qs)}, ToolResponse: &hook.ToolResponse{Answers: answers}})
 }
 
-// heldDecider is decider whose decision of a held question waits until
-// the script lets it go.
+// heldDecider is decider whose decision of one question waits until the
+// script lets it go.
 type heldDecider struct {
 	decider
-	held map[string]chan struct{}
+	q       string
+	hold    chan struct{} // closed by release
+	entered chan struct{} // closed as the held question's decision begins
+	once    *sync.Once
 }
 
 func (d heldDecider) Decide(q answer.Question) rules.Decision {
-	if ch, ok := d.held[q.Question]; ok {
-		<-ch
+	if q.Question == d.q {
+		close(d.entered)
+		<-d.hold
 	}
 	return d.decider.Decide(q)
 }
 
-// holding is a heldDecider holding q until release is called (at the
-// latest when the test ends).
-func holding(t *testing.T, d decider, q fakeclaude.Question) (heldDecider, func()) {
-	ch := make(chan struct{})
-	var once sync.Once
-	release := func() { once.Do(func() { close(ch) }) }
-	t.Cleanup(release)
-	return heldDecider{d, map[string]chan struct{}{q.Question: ch}}, release
+// holding is d holding its decision of q until release; the script defers
+// release, so that the session can end however the script ends.
+func holding(d decider, q fakeclaude.Question) heldDecider {
+	return heldDecider{d, q.Question, make(chan struct{}), make(chan struct{}), &sync.Once{}}
+}
+
+func (d heldDecider) release() { d.once.Do(func() { close(d.hold) }) }
+
+// deciding waits until the held question's decision has begun: its form is
+// in the session, being decided.
+func (d heldDecider) deciding(t *testing.T) {
+	t.Helper()
+	select {
+	case <-d.entered:
+	case <-time.After(lifeDeadline):
+		t.Fatalf("the question %q was never decided", d.q)
+	}
 }
 
 func rulesFor(pairs ...any) decider {
@@ -328,25 +341,29 @@ var lifeScripts = []struct {
 		l.finish()
 	}},
 	{"the drive cancels while a form asked with it is still decided", func(t *testing.T) {
-		dec, release := holding(t, rulesFor(database, sel("SQLite"), deploy, sel("Fly.io")), deploy)
+		dec := holding(rulesFor(database, sel("SQLite"), deploy, sel("Fly.io")), deploy)
+		defer dec.release()
 		l := newLife(t, Config{Decider: dec, Policy: rules.Fail, Host: hostHeadless})
 		l.c.askTogether(pendingForm{"t1", []fakeclaude.Question{database}}, pendingForm{"t2", []fakeclaude.Question{deploy}})
 		d := l.drive("t1")
+		dec.deciding(t)
 		d.cancel()
 		l.path("t1", deciding, queued, driving, done)
 		l.path("t2", deciding, done)
-		release() // decided too late: the form is gone
+		dec.release() // decided too late: the form is gone
 		l.event("cancelled", "t2")
 		l.finish()
 	}},
 	{"Claude records a form still being decided", func(t *testing.T) {
-		dec, release := holding(t, rulesFor(database, sel("SQLite")), database)
+		dec := holding(rulesFor(database, sel("SQLite")), database)
+		defer dec.release()
 		l := newLife(t, Config{Decider: dec, Policy: rules.Fail, Host: hostHeadless})
 		l.c.ask("t1", database)
+		dec.deciding(t)
 		l.c.post("t1", []fakeclaude.Question{database}, dbPerson)
 		l.path("t1", deciding, recorded)
 		l.event("submitted", "t1")
-		release()
+		dec.release()
 		l.finish()
 	}},
 	{"Claude records a form waiting its turn", func(t *testing.T) {
