@@ -333,7 +333,7 @@ func (r *Results) Markdown() string {
 	var b strings.Builder
 	m := r.Machine
 	b.WriteString("# claudewrap benchmarks\n\n")
-	b.WriteString("Written by `make bench` (bench/, see its doc.go); every figure below comes from the same run.\n\n")
+	b.WriteString("Written by `make bench` (bench/, see its doc.go); every figure down to the random forms comes from the same run; those, from make stress, are kept from the file as it was.\n\n")
 	fmt.Fprintf(&b, "- Date: %s\n", m.Date.UTC().Format("2006-01-02 15:04 MST"))
 	fmt.Fprintf(&b, "- Machine: %d CPUs (`nproc`), %s, %s RAM, %s\n", m.CPUs, orUnknown(m.CPU), orUnknown(m.Memory), orUnknown(m.Kernel))
 	fmt.Fprintf(&b, "- Load average when the run started: %s (other work shares this machine; figures move with it)\n", orUnknown(m.Load))
@@ -448,6 +448,20 @@ func (r *Results) Markdown() string {
 		fmt.Fprintf(&b, "\n### %s\n\n```\n%s\n```\n", t, strings.TrimRight(r.Profiles[t], "\n"))
 	}
 	return b.String()
+}
+
+// keptFrom starts the part of BENCH.md that make bench does not measure:
+// the random forms and dialogs of make stress, written from its report.
+const keptFrom = "\n## Random forms"
+
+// WithKept is md, a new BENCH.md, followed by the part of old, the file as
+// it was, from keptFrom on, so that a run of make bench keeps it.
+func WithKept(md, old string) string {
+	i := strings.Index(old, keptFrom)
+	if i < 0 {
+		return md
+	}
+	return strings.TrimRight(md, "\n") + "\n" + old[i:]
 }
 
 func orUnknown(s string) string {

@@ -118,3 +118,17 @@ func TestThroughputMet(t *testing.T) {
 		}
 	}
 }
+
+// TestWithKept: make bench rewrites its own figures and keeps the random
+// forms' section, which make stress gives, as it was.
+func TestWithKept(t *testing.T) {
+	old := "# claudewrap benchmarks\n\nold figures\n\n## Random forms (`make stress`)\n\n280 forms\n\n## Random dialogs\n\n189 dialogs\n"
+	got := WithKept("# claudewrap benchmarks\n\nnew figures\n", old)
+	want := "# claudewrap benchmarks\n\nnew figures\n\n## Random forms (`make stress`)\n\n280 forms\n\n## Random dialogs\n\n189 dialogs\n"
+	if got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if got := WithKept("new\n", "no such section\n"); got != "new\n" {
+		t.Errorf("without the section: %q", got)
+	}
+}
