@@ -120,13 +120,8 @@ func (w *waitingRun) answerSQLite(t *testing.T, label string) {
 	if code != 0 || !strings.Contains(out, `verified: Claude recorded "Which database should we use?" = "SQLite"`) {
 		t.Fatalf("answer --select %s: exit %d\n%s%s", label, code, out, errOut)
 	}
-	select {
-	case err := <-w.done:
-		if err != nil {
-			t.Fatalf("the run: %v\n%s", err, w.stderr.String())
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("the run did not end")
+	if err := w.end(t); err != nil {
+		t.Fatalf("the run: %v\n%s", err, w.stderr.String())
 	}
 }
 
@@ -320,13 +315,8 @@ func TestRemotePartlyRuled(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "verified") {
 			t.Fatalf("answer the two open questions: exit %d\n%s%s", code, out, errOut)
 		}
-		select {
-		case err := <-w.done:
-			if err != nil {
-				t.Fatalf("the run: %v\n%s", err, w.stderr.String())
-			}
-		case <-time.After(60 * time.Second):
-			t.Fatal("the run did not end")
+		if err := w.end(t); err != nil {
+			t.Fatalf("the run: %v\n%s", err, w.stderr.String())
 		}
 		want := `"Which database should we use?"="SQLite", "Which features should we build?"="API, Auth", "How should we name things?"="camelCase"`
 		var got string
