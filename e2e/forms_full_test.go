@@ -202,25 +202,41 @@ func TestWelcomeBox(t *testing.T) {
 	})
 }
 
-// TestNoHook: the person's settings disable every hook, so no PreToolUse
-// arrives. claudewrap must notice the form anyway, say why it cannot answer,
-// and (headless) cancel rather than wait for ever.
+// TestNoHook: Claude's hooks stop reaching claudewrap: a command of
+// Claude's removes claudewrap's private folder (its hook socket), then
+// Claude asks a form, so no PreToolUse arrives. claudewrap must notice the
+// form anyway, say why it cannot answer, and (headless) cancel rather than
+// wait for ever. The person's own --settings cannot turn the hooks off:
+// such a run is refused before Claude starts (exit 2).
 func TestNoHook(t *testing.T) {
 	forVersions(t, func(t *testing.T, version string) {
 		r := runClaudewrap(t, version, "testdata/scenarios/database.yaml", "pick a database",
 			"--rules", writeRules(t, sqliteRule), "--exit-after-turn", "--", "--settings", `{"disableAllHooks": true}`)
+		if r.code != 2 || !strings.Contains(lastLine(r.stderr), "turns every hook off") || len(r.sb.API.Requests()) != 0 {
+			t.Fatalf("--settings with disableAllHooks: want exit 2 before Claude starts, naming the key\n%s", r)
+		}
+
+		sb := claudetest.New(t, version, "testdata/scenarios/unhook.yaml")
+		tmp, err := os.MkdirTemp("", "cw")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(tmp) })
+		bypass(t, sb)
+		r = runEnv(t, sb, []string{"TMPDIR=" + tmp, "IS_SANDBOX=1"}, "pick a database for real",
+			"--rules", writeRules(t, sqliteRule), "--exit-after-turn", "--", "--dangerously-skip-permissions")
 		errs := r.find("error")
 		if r.code != 5 || len(errs) == 0 || !strings.Contains(fmt.Sprint(errs[0]["message"]), "no PreToolUse hook arrived") {
 			t.Fatalf("want exit 5 and an error naming the missing hook\n%s", r)
 		}
-		if l := lastLine(r.stderr); !strings.Contains(l, "hooks did not run") {
+		if l := lastLine(r.stderr); !strings.Contains(l, "did not reach claudewrap") || !strings.Contains(l, "private folder was removed") {
 			t.Errorf("want stderr's last line naming the missing hooks, got %q", r.stderr)
 		}
 		for _, res := range r.sb.API.ToolResults() {
-			if !res.IsError {
+			if res.ToolUseID == "toolu_01database" && !res.IsError {
 				t.Errorf("Claude recorded %q", res.Content)
 			}
 		}
-		report("Claude Code %s: hooks disabled by the person's settings: form noticed, reported, cancelled", version)
+		report("Claude Code %s: --settings turning hooks off refused (exit 2); hooks cut off mid-run: the form noticed, reported, cancelled", version)
 	})
 }

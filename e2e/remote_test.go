@@ -25,8 +25,14 @@ import (
 // exit status.
 func claudewrapCmd(t *testing.T, sb *claudetest.Sandbox, args ...string) (string, string, int) {
 	t.Helper()
+	return claudewrapEnv(t, sb, nil, args...)
+}
+
+// claudewrapEnv is claudewrapCmd with env added to the sandbox's.
+func claudewrapEnv(t *testing.T, sb *claudetest.Sandbox, env []string, args ...string) (string, string, int) {
+	t.Helper()
 	cmd := exec.Command(claudetest.Claudewrap(t), args...)
-	cmd.Env = sb.Env()
+	cmd.Env = append(sb.Env(), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -78,8 +84,9 @@ func waitPending(t *testing.T, sb *claudetest.Sandbox, session string) pendingFo
 // for an answer from anywhere (--on-unmatched wait).
 type waitingRun struct {
 	sb      *claudetest.Sandbox
-	session string // the run's claudewrap pid, which names it
-	evs     string // its events file
+	env     []string // added to the sandbox's, for the run and its other commands
+	session string   // the run's claudewrap pid, which names it
+	evs     string   // its events file
 	stderr  bytes.Buffer
 	done    chan error // the run's end
 }
@@ -94,13 +101,26 @@ func startWaiting(t *testing.T, version string, args ...string) *waitingRun {
 // rulesYAML, flags added to claudewrap's and claude to Claude's arguments.
 func startWaitingOn(t *testing.T, version, scenario, rulesYAML string, flags []string, claude ...string) *waitingRun {
 	t.Helper()
-	w := &waitingRun{sb: claudetest.New(t, version, scenario),
+	return startWaitingEnv(t, version, scenario, rulesYAML, nil, flags, claude...)
+}
+
+// startWaitingEnv is startWaitingOn with env added to the run's
+// environment.
+func startWaitingEnv(t *testing.T, version, scenario, rulesYAML string, env, flags []string, claude ...string) *waitingRun {
+	t.Helper()
+	return startWaitingIn(t, claudetest.New(t, version, scenario), rulesYAML, env, flags, claude...)
+}
+
+// startWaitingIn is startWaitingEnv in a sandbox the test prepared.
+func startWaitingIn(t *testing.T, sb *claudetest.Sandbox, rulesYAML string, env, flags []string, claude ...string) *waitingRun {
+	t.Helper()
+	w := &waitingRun{sb: sb, env: env,
 		evs: filepath.Join(t.TempDir(), "events.jsonl"), done: make(chan error, 1)}
 	args := append([]string{"run", "--claude", w.sb.Claude, "--headless", "--exit-after-turn", "--on-unmatched", "wait",
 		"--rules", writeRulesFile(t, rulesYAML), "--events", w.evs}, flags...)
 	args = append(append(args, "--"), claude...)
 	cmd := exec.Command(claudetest.Claudewrap(t), args...)
-	cmd.Env, cmd.Dir = w.sb.Env(), w.sb.Dir
+	cmd.Env, cmd.Dir = append(w.sb.Env(), env...), w.sb.Dir
 	cmd.Stderr = &w.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

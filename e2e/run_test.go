@@ -80,6 +80,19 @@ func runUntil(t *testing.T, version, scenario, prompt, until string, args ...str
 // runIn is runUntil in a sandbox the test prepared.
 func runIn(t *testing.T, sb *claudetest.Sandbox, prompt, until string, args ...string) *run {
 	t.Helper()
+	return runInEnv(t, sb, nil, prompt, until, args...)
+}
+
+// runEnv is runClaudewrap in a sandbox the test prepared, with env added
+// to claudewrap's environment (and so Claude's).
+func runEnv(t *testing.T, sb *claudetest.Sandbox, env []string, prompt string, args ...string) *run {
+	t.Helper()
+	return runInEnv(t, sb, env, prompt, "", args...)
+}
+
+// runInEnv is runIn with env added to the environment.
+func runInEnv(t *testing.T, sb *claudetest.Sandbox, env []string, prompt, until string, args ...string) *run {
+	t.Helper()
 	bin := claudetest.Claudewrap(t)
 	dir := t.TempDir()
 	r := &run{sb: sb, cast: filepath.Join(dir, "run.cast")}
@@ -92,7 +105,7 @@ func runIn(t *testing.T, sb *claudetest.Sandbox, prompt, until string, args ...s
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, full...)
-	cmd.Env, cmd.Dir = sb.Env(), sb.Dir
+	cmd.Env, cmd.Dir = append(sb.Env(), env...), sb.Dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -151,6 +152,10 @@ func cleanStale(base string) {
 
 // Path is the socket's path.
 func (s *Server) Path() string { return s.path }
+
+// Dir is the run's private folder (0700), which holds the socket and
+// Claude's merged settings ([WithSettings]); Close removes it.
+func (s *Server) Dir() string { return s.dir }
 
 // Messages delivers hook messages in arrival order. It is closed by Close.
 func (s *Server) Messages() <-chan Message { return s.msgs }
@@ -397,27 +402,17 @@ func checkPeer(c *net.UnixConn) error {
 	return nil
 }
 
-// maxDepth bounds the walk up the process tree (a loop in what the OS
-// reports, or a process tree deeper than any real one).
-const maxDepth = 64
-
 // descends says why pid is not ancestor or one of its descendants; nil
 // when it is.
 func descends(pid, ancestor int) error {
-	for range maxDepth {
-		if pid == ancestor {
-			return nil
-		}
-		if pid <= 1 {
-			return errors.New("not a process of the Claude this run started")
-		}
-		parent, err := peercred.ParentOf(pid)
-		if err != nil {
-			return fmt.Errorf("its ancestry cannot be checked: %w", err)
-		}
-		pid = parent
+	chain, err := peercred.Ancestry(pid)
+	if err != nil {
+		return fmt.Errorf("its ancestry cannot be checked: %w", err)
 	}
-	return errors.New("not a process of the Claude this run started (process tree too deep)")
+	if !slices.Contains(chain, ancestor) {
+		return errors.New("not a process of the Claude this run started")
+	}
+	return nil
 }
 
 // dialTimeout bounds the hook command's whole exchange with the wrapper, so
@@ -559,6 +554,11 @@ type Options struct {
 	Gate bool
 }
 
+// disableAllHooks is the settings key that turns every hook off; Settings
+// sets it false, which overrides the user's, the project's and the local
+// settings files.
+const disableAllHooks = "disableAllHooks"
+
 // Settings returns the --settings JSON that adds claudewrap's hooks: the
 // AskUserQuestion PreToolUse and PostToolUse hooks, a Stop hook, a
 // SessionStart hook (which session this run's Claude is), a
@@ -592,9 +592,16 @@ func SettingsWith(exe, socket string, o Options) string {
 		preTimeout += int(ReplyTimeout / time.Second)
 	}
 	pre := entryWith(preMatcher, preCmd, preTimeout)
-	b, _ := json.Marshal(map[string]any{"hooks": map[string]any{
+	// Under the gate every tool's PostToolUse comes too, so that a call
+	// that ran with input other than the input the gate checked (another
+	// hook's updatedInput) is seen.
+	postMatcher := ToolName
+	if o.Gate {
+		postMatcher = "*"
+	}
+	b, _ := json.Marshal(map[string]any{disableAllHooks: false, "hooks": map[string]any{
 		PreToolUse:        pre,
-		PostToolUse:       entry(ToolName),
+		PostToolUse:       entry(postMatcher),
 		Stop:              entry(""),
 		SessionStart:      entry(""),
 		PermissionRequest: entry(""),

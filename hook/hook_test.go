@@ -76,7 +76,7 @@ func TestRefused(t *testing.T) {
 	}{
 		{"garbage", []byte("\x00\xffnot json at all"), "not hook JSON"},
 		{"oversized", big, "over"},
-		{"other tool's PostToolUse", []byte(strings.Replace(strings.Replace(pre, "AskUserQuestion", "Bash", 1), "PreToolUse", "PostToolUse", 1)), "not AskUserQuestion"},
+		{"other tool's PostToolUse without input", []byte(`{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_response":"x"}`), "without a tool_input object"},
 		{"other tool without input", []byte(`{"hook_event_name":"PreToolUse","tool_name":"Bash"}`), "without a tool_input object"},
 		{"no tool", []byte(`{"hook_event_name":"PreToolUse","tool_input":{}}`), "without tool_name"},
 		{"no id", []byte(strings.Replace(pre, `"toolu_1"`, `""`, 1)), "without tool_use_id"},
@@ -196,7 +196,8 @@ func TestSettingsGate(t *testing.T) {
 		e.Hooks[0].Timeout < int((dialTimeout+ReplyTimeout+time.Second)/time.Second) {
 		t.Errorf("PreToolUse %+v", e)
 	}
-	if m := v.Hooks[PostToolUse][0].Matcher; m != ToolName {
+	// Every tool's PostToolUse, to see what each call ran with.
+	if m := v.Hooks[PostToolUse][0].Matcher; m != "*" {
 		t.Errorf("PostToolUse matcher %q", m)
 	}
 }
@@ -286,33 +287,46 @@ func TestWithSettings(t *testing.T) {
 		{"after --", []string{"--", "--settings", "literal"}, []string{"--", "--settings", "literal"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := WithSettings(tc.args, ours)
+			dir := t.TempDir()
+			got, err := WithSettings(tc.args, ours, dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got[0] != "--settings" || strings.Join(got[2:], "|") != strings.Join(tc.want, "|") {
+			file := filepath.Join(dir, SettingsFile)
+			if got[0] != "--settings" || got[1] != file || strings.Join(got[2:], "|") != strings.Join(tc.want, "|") {
 				t.Fatalf("args %q", got)
 			}
-			var v struct {
-				Hooks map[string][]any `json:"hooks"`
+			fi, err := os.Stat(file)
+			if err != nil || fi.Mode().Perm() != 0o600 {
+				t.Fatalf("the merged settings are not a private file: %v %v", fi, err)
 			}
-			if err := json.Unmarshal([]byte(got[1]), &v); err != nil {
+			b, _ := os.ReadFile(file)
+			merged := string(b)
+			var v struct {
+				Hooks   map[string][]any `json:"hooks"`
+				Disable *bool            `json:"disableAllHooks"`
+			}
+			if err := json.Unmarshal(b, &v); err != nil {
 				t.Fatal(err)
 			}
+			if v.Disable == nil || *v.Disable {
+				t.Errorf("the merged settings do not keep every hook on (disableAllHooks false): %s", merged)
+			}
 			for _, ev := range []string{PreToolUse, PostToolUse, Stop, SessionStart, PermissionRequest} {
-				if !strings.Contains(got[1], "hook --socket") || len(v.Hooks[ev]) == 0 {
-					t.Errorf("%s hooks lost: %s", ev, got[1])
+				if !strings.Contains(merged, "hook --socket") || len(v.Hooks[ev]) == 0 {
+					t.Errorf("%s hooks lost: %s", ev, merged)
 				}
 			}
 			for _, k := range tc.keep {
-				if !strings.Contains(got[1], k) {
-					t.Errorf("merged settings lost %s: %s", k, got[1])
+				if !strings.Contains(merged, k) {
+					t.Errorf("merged settings lost %s: %s", k, merged)
 				}
 			}
 		})
 	}
-	for _, bad := range [][]string{{"--settings"}, {"--settings", "/no/such/file"}, {"--settings", "{not json"}, {"--settings", `{"hooks":[]}`}} {
-		if _, err := WithSettings(bad, ours); err == nil {
+	for _, bad := range [][]string{{"--settings"}, {"--settings", "/no/such/file"}, {"--settings", "{not json"}, {"--settings", `{"hooks":[]}`},
+		{"--settings", `{"disableAllHooks": true}`}} {
+		if _, err := WithSettings(bad, ours, t.TempDir()); err == nil {
 			t.Errorf("WithSettings(%q) succeeded", bad)
 		}
 	}
@@ -329,7 +343,7 @@ func TestWithSettingsRefusesWhatNeverEnds(t *testing.T) {
 		{big, "1048577 bytes; at most 1048576 allowed"},
 	} {
 		err := testkit.Within(t, 5*time.Second, tc.file, func() error {
-			_, err := WithSettings([]string{"--settings", tc.file}, "{}")
+			_, err := WithSettings([]string{"--settings", tc.file}, "{}", t.TempDir())
 			return err
 		})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

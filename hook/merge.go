@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/claudewrap/claudewrap/internal/safefile"
@@ -13,11 +14,18 @@ import (
 // merge its hooks into.
 var ErrSettings = errors.New("claude's --settings")
 
+// SettingsFile is the name of the merged settings in the run's private
+// folder ([Server.Dir]).
+const SettingsFile = "settings.json"
+
 // WithSettings returns Claude's arguments with claudewrap's hooks added.
 // Claude Code honours only the last --settings it is given, so when the
 // person passes their own (a file or inline JSON), claudewrap's hooks are
-// merged into it and one --settings carries both.
-func WithSettings(args []string, ours string) ([]string, error) {
+// merged into it and one --settings carries both. The merged settings are
+// written to a private file in dir and Claude is given its path: the
+// person's settings may hold secrets (an env block), and any local user
+// can read a process's arguments.
+func WithSettings(args []string, ours, dir string) ([]string, error) {
 	var user []string // the person's --settings values, in order
 	var rest []string
 	for i := 0; i < len(args); i++ {
@@ -38,23 +46,26 @@ func WithSettings(args []string, ours string) ([]string, error) {
 			rest = append(rest, a)
 		}
 	}
-	merged := ours
+	base := map[string]any{}
 	if len(user) > 0 {
 		// Only the last one counts for Claude, so only it is merged.
-		base, err := readSettings(user[len(user)-1])
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrSettings, err)
-		}
-		if merged, err = mergeHooks(base, ours); err != nil {
+		var err error
+		if base, err = readSettings(user[len(user)-1]); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrSettings, err)
 		}
 	}
-	return append([]string{"--settings", merged}, rest...), nil
+	merged, err := mergeHooks(base, ours)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSettings, err)
+	}
+	file := filepath.Join(dir, SettingsFile)
+	if err := safefile.WriteFile(file, []byte(merged)); err != nil {
+		return nil, fmt.Errorf("claudewrap's settings for Claude: %w", err)
+	}
+	return append([]string{"--settings", file}, rest...), nil
 }
 
-// maxSettings bounds a --settings file: settings are written by hand, and
-// the merged settings must fit in one of Claude's arguments (128 KiB on
-// Linux) all the same.
+// maxSettings bounds a --settings file: settings are written by hand.
 const maxSettings = 1 << 20
 
 // readSettings reads a --settings value: inline JSON, or a file's path (a
@@ -71,6 +82,9 @@ func readSettings(v string) (map[string]any, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("--settings %s: not a JSON object: %w", shorten(v), err)
 	}
+	if m == nil {
+		m = map[string]any{}
+	}
 	return m, nil
 }
 
@@ -81,11 +95,19 @@ func shorten(s string) string {
 	return s
 }
 
-// mergeHooks appends our hook entries to base's, event by event.
+// mergeHooks appends our hook entries to base's, event by event, and
+// takes our keys beside hooks (disableAllHooks) as they are: settings
+// given with --settings take precedence over the user's, the project's
+// and the local ones, so no settings file can switch claudewrap's hooks
+// off. The person's own --settings turning every hook off is refused:
+// claudewrap could then neither answer nor guard anything.
 func mergeHooks(base map[string]any, ours string) (string, error) {
 	var o map[string]any
 	if err := json.Unmarshal([]byte(ours), &o); err != nil {
 		return "", err
+	}
+	if off, _ := base[disableAllHooks].(bool); off {
+		return "", fmt.Errorf("--settings turns every hook off (%q: true), claudewrap's with them, and it cannot answer or guard anything without them: leave that key out", disableAllHooks)
 	}
 	hooks, _ := base["hooks"].(map[string]any)
 	if hooks == nil {
@@ -100,6 +122,11 @@ func mergeHooks(base map[string]any, ours string) (string, error) {
 			return "", fmt.Errorf("--settings: hooks.%s must be a list", ev)
 		}
 		hooks[ev] = append(have, entries.([]any)...)
+	}
+	for k, v := range o {
+		if k != "hooks" {
+			base[k] = v
+		}
 	}
 	base["hooks"] = hooks
 	b, err := json.Marshal(base)

@@ -103,7 +103,7 @@ func Parse(b []byte) (*Payload, error) {
 		if len(raw.ToolInput) == 0 || raw.ToolInput[0] != '{' {
 			return nil, fmt.Errorf("%s without a tool_input object", p.HookEventName)
 		}
-		p.Input, p.ToolInput = raw.ToolInput, nil
+		p.Input, p.ToolInput, p.ToolResponse = raw.ToolInput, nil, nil
 		return &p, nil
 	}
 	switch p.HookEventName {
@@ -152,7 +152,7 @@ func Parse(b []byte) (*Payload, error) {
 // rawInput reports whether p is a message whose tool_input is read raw:
 // a PermissionRequest's, and a PreToolUse's for a tool other than
 // AskUserQuestion.
-func rawInput(p *Payload) bool { return p.HookEventName == PermissionRequest || p.Gated() }
+func rawInput(p *Payload) bool { return p.HookEventName == PermissionRequest || p.Gated() || p.Ran() }
 
 // Gated reports whether p is a PreToolUse the deny rules decide: any
 // tool's but AskUserQuestion's, which is answered as a form.
@@ -160,10 +160,17 @@ func (p *Payload) Gated() bool {
 	return p.HookEventName == PreToolUse && p.ToolName != ToolName
 }
 
-// isQuestionsError is a decoding error in tool_input of a tool other than
-// AskUserQuestion, whose input is not questions: PermissionRequest and the
-// other tools' PreToolUse carry those, and read tool_input raw.
+// Ran reports whether p is the PostToolUse of a tool other than
+// AskUserQuestion, which comes under the gate: what the tool ran with.
+func (p *Payload) Ran() bool {
+	return p.HookEventName == PostToolUse && p.ToolName != ToolName
+}
+
+// isQuestionsError is a decoding error in tool_input or tool_response of
+// a tool other than AskUserQuestion, whose input is not questions:
+// PermissionRequest and the other tools' PreToolUse and PostToolUse carry
+// those, and read tool_input raw.
 func isQuestionsError(err error) bool {
 	var te *json.UnmarshalTypeError
-	return errors.As(err, &te) && strings.HasPrefix(te.Field, "tool_input")
+	return errors.As(err, &te) && (strings.HasPrefix(te.Field, "tool_input") || strings.HasPrefix(te.Field, "tool_response"))
 }

@@ -105,6 +105,13 @@ type Host struct {
 // SIGINT.
 func (h *Host) Interrupted() bool { return h.interrupted.Load() }
 
+// Tree is the process at the root of Claude's process tree: every process
+// Claude starts descends from it. On Linux it is the supervisor, a child
+// subreaper, which also adopts the processes whose parent died; elsewhere
+// it is Claude, and a process that left its session and lost its parent
+// is no longer below it.
+func (h *Host) Tree() int { return h.child.cmd.Process.Pid }
+
 // Status is how the child ended.
 type Status struct {
 	Code   int            // exit code, or 128+N for signal N

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,7 +33,10 @@ type Info struct {
 	Claude  string    `json:"claude_session,omitempty"`
 	Cwd     string    `json:"cwd"`
 	Started time.Time `json:"started"`
-	socket  string
+	// Tree is the root of the session's Claude process tree: its
+	// processes may answer no session's forms (see [Options]).
+	Tree   int `json:"tree,omitempty"`
+	socket string
 }
 
 // Form is a form waiting for its answer in a session.
@@ -133,14 +137,15 @@ const (
 // maxFrom bounds a sender's name, in bytes.
 const maxFrom = 100
 
-// sender is from as a session shows it: [FromAnswer] when empty, every
-// character a terminal would act on escaped ([safe.Line]), cut to maxFrom
-// bytes. Any process of the user may name itself anything; the name says
-// who answered and decides nothing.
-func sender(from string) string {
+// sender is from as a session shows it: what the client calls itself
+// ([FromAnswer] when it says nothing), every character a terminal would
+// act on escaped ([safe.Line]) and cut to maxFrom bytes, followed by the
+// process the kernel says sent it. Any process of the user may call itself
+// anything; the pid and program say who it was.
+func sender(from string, who Peer) string {
 	from = strings.TrimSpace(safe.Line(from))
 	if from == "" {
-		return FromAnswer
+		from = FromAnswer
 	}
 	if len(from) > maxFrom {
 		i := maxFrom
@@ -149,7 +154,7 @@ func sender(from string) string {
 		}
 		from = from[:i] + "…"
 	}
-	return from
+	return from + ", " + who.String()
 }
 
 // Dir is the directory of this user's running sessions:
@@ -173,6 +178,7 @@ func Dir() (string, error) {
 // Registration is a session listed in the directory, serving requests.
 type Registration struct {
 	info Info
+	opts Options
 	dir  string
 	ln   *net.UnixListener
 	h    Handler
@@ -180,9 +186,40 @@ type Registration struct {
 	quit chan struct{}
 }
 
+// Options say whom a registration refuses beyond other users.
+type Options struct {
+	// Tree is the root of the run's Claude process tree
+	// (ptyhost.Host.Tree): a request from a process below it, a command or
+	// an MCP server of Claude's, is refused whatever it asks, so that
+	// nothing Claude runs answers for the person. 0: none is known.
+	Tree int
+	// OtherRuns lets the processes of other runs' Claude read and answer
+	// this run's forms (an orchestrator run driving others); without it
+	// they are refused too.
+	OtherRuns bool
+	// Refused is told of each request refused for who sent it.
+	Refused func(who Peer, reason string)
+}
+
+// Peer is a client as the kernel names it.
+type Peer struct {
+	PID     int
+	Program string // the path of its executable, or its command name
+}
+
+// String names the peer for a person: "pid 42 (/usr/bin/claudewrap)".
+func (p Peer) String() string {
+	prog := safe.Line(p.Program)
+	if prog == "" {
+		prog = "program unknown"
+	}
+	return fmt.Sprintf("pid %d (%s)", p.PID, prog)
+}
+
 // Register lists the session in the directory and serves its control
-// socket until Close. Only processes of the same user are served.
-func Register(h Handler, cwd string) (*Registration, error) {
+// socket until Close. Only processes of the same user are served, and not
+// those of the run's Claude (see [Options]).
+func Register(h Handler, cwd string, o Options) (*Registration, error) {
 	dir, err := Dir()
 	if err != nil {
 		return nil, err
@@ -195,7 +232,7 @@ func Register(h Handler, cwd string) (*Registration, error) {
 	if err != nil {
 		return nil, fmt.Errorf("control socket: %w", err)
 	}
-	r := &Registration{info: Info{ID: id, PID: os.Getpid(), Cwd: cwd, Started: time.Now().UTC()}, dir: dir, ln: ln, h: h,
+	r := &Registration{info: Info{ID: id, PID: os.Getpid(), Cwd: cwd, Started: time.Now().UTC(), Tree: o.Tree}, opts: o, dir: dir, ln: ln, h: h,
 		quit: make(chan struct{})}
 	if err := r.write(); err != nil {
 		ln.Close()
@@ -268,14 +305,24 @@ func (r *Registration) serve(c *net.UnixConn) {
 		c.SetWriteDeadline(time.Now().Add(5 * time.Second))
 		c.Write(append(b, '\n'))
 	}
-	if err := sameUser(c); err != nil {
+	// The request is read before anything is refused, so that the client,
+	// done writing, reads why.
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	line, lerr := readLine(c, maxRequest)
+	who, err := sameUser(c)
+	if err != nil {
 		reply(Outcome{Result: "refused", Message: err.Error()})
 		return
 	}
-	c.SetReadDeadline(time.Now().Add(5 * time.Second))
-	line, err := readLine(c, maxRequest)
-	if err != nil {
-		reply(Outcome{Result: "refused", Message: "bad request: " + err.Error()})
+	if why := r.inside(who); why != "" {
+		if r.opts.Refused != nil {
+			r.opts.Refused(who, why)
+		}
+		reply(Outcome{Result: "refused", Message: why})
+		return
+	}
+	if lerr != nil {
+		reply(Outcome{Result: "refused", Message: "bad request: " + lerr.Error()})
 		return
 	}
 	var req request
@@ -309,10 +356,10 @@ func (r *Registration) serve(c *net.UnixConn) {
 				reply(Outcome{Result: "refused", Message: "this session answers no MCP server's form"})
 				return
 			}
-			reply(eh.AnswerElicitation(ctx, req.ToolUseID, sender(req.From), *req.Elicit))
+			reply(eh.AnswerElicitation(ctx, req.ToolUseID, sender(req.From, who), *req.Elicit))
 			return
 		}
-		reply(r.h.Answer(ctx, req.ToolUseID, sender(req.From), req.Answers))
+		reply(r.h.Answer(ctx, req.ToolUseID, sender(req.From, who), req.Answers))
 	default:
 		reply(Outcome{Result: "refused", Message: fmt.Sprintf("bad request: unknown op %q", req.Op)})
 	}
@@ -337,24 +384,50 @@ func readLine(c io.Reader, limit int) ([]byte, error) {
 }
 
 // sameUser refuses a peer of another user: the directory is private, and
-// the kernel says who connected all the same.
-func sameUser(c *net.UnixConn) error {
+// the kernel says who connected all the same. It returns the peer.
+func sameUser(c *net.UnixConn) (Peer, error) {
 	raw, err := c.SyscallConn()
 	if err != nil {
-		return err
+		return Peer{}, err
 	}
-	var uid int
+	var uid, pid int
 	var cerr error
-	if err := raw.Control(func(fd uintptr) { uid, _, cerr = peercred.Peer(int(fd)) }); err != nil {
-		return err
+	if err := raw.Control(func(fd uintptr) { uid, pid, cerr = peercred.Peer(int(fd)) }); err != nil {
+		return Peer{}, err
 	}
 	if cerr != nil {
-		return fmt.Errorf("peer credentials: %w", cerr)
+		return Peer{}, fmt.Errorf("peer credentials: %w", cerr)
 	}
 	if uid != os.Getuid() {
-		return fmt.Errorf("a request from uid %d refused: only the session's own user may answer", uid)
+		return Peer{}, fmt.Errorf("a request from uid %d refused: only the session's own user may answer", uid)
 	}
-	return nil
+	return Peer{PID: pid, Program: peercred.Program(pid)}, nil
+}
+
+// inside says why who may not ask this session anything, "" when it may:
+// it is a process of this run's Claude, or of another run's without
+// Options.OtherRuns, or its ancestry cannot be told.
+func (r *Registration) inside(who Peer) string {
+	if r.opts.Tree <= 1 {
+		return "" // no tree known; pid 1 is everyone's ancestor
+	}
+	chain, err := peercred.Ancestry(who.PID)
+	if err != nil {
+		return fmt.Sprintf("a request from %s refused: whether it is a process of Claude's cannot be told: %v", who, err)
+	}
+	if slices.Contains(chain, r.opts.Tree) {
+		return fmt.Sprintf("a request from %s refused: it is a process of this run's Claude (a command or an MCP server of Claude's), and nothing Claude runs may read or answer what waits for the person", who)
+	}
+	if r.opts.OtherRuns {
+		return ""
+	}
+	others, _ := Sessions()
+	for _, o := range others {
+		if o.ID != r.info.ID && o.Tree > 1 && slices.Contains(chain, o.Tree) {
+			return fmt.Sprintf("a request from %s refused: it is a process of the Claude of claudewrap session %s; a run takes answers from another run's Claude only when started with --answers-from-runs", who, o.ID)
+		}
+	}
+	return ""
 }
 
 // clean removes what sessions whose process is gone left: an entry, its
@@ -464,6 +537,10 @@ func call(ctx context.Context, s Info, req request, v any) error {
 	defer stop()
 	b, _ := json.Marshal(req)
 	if _, err := c.Write(append(b, '\n')); err != nil {
+		// A session that refused at once may have said why before closing.
+		if line, rerr := readLine(c, 64<<10); rerr == nil && json.Unmarshal(line, v) == nil {
+			return nil
+		}
 		return fmt.Errorf("session %s: %w", s.ID, err)
 	}
 	line, err := readLine(c, 64<<20)
@@ -473,32 +550,57 @@ func call(ctx context.Context, s Info, req request, v any) error {
 	return json.Unmarshal(line, v)
 }
 
+// RefusedError is a session's refusal of a request, with its reason.
+type RefusedError struct {
+	Session string
+	Reason  string
+}
+
+func (e *RefusedError) Error() string { return "session " + e.Session + " refused: " + e.Reason }
+
 // Pending is what waits in session s.
 func Pending(ctx context.Context, s Info) ([]Form, error) {
-	var forms []Form
-	if err := call(ctx, s, request{Op: "pending"}, &forms); err != nil {
+	var reply json.RawMessage
+	if err := call(ctx, s, request{Op: "pending"}, &reply); err != nil {
 		return nil, err
+	}
+	if len(reply) > 0 && reply[0] == '{' { // a refusal, said as an outcome
+		var o Outcome
+		if err := json.Unmarshal(reply, &o); err != nil {
+			return nil, fmt.Errorf("session %s: %w", s.ID, err)
+		}
+		return nil, &RefusedError{Session: s.ID, Reason: o.Message}
+	}
+	var forms []Form
+	if err := json.Unmarshal(reply, &forms); err != nil {
+		return nil, fmt.Errorf("session %s: %w", s.ID, err)
 	}
 	return forms, nil
 }
 
 // PendingAll is what waits in every running session of this user.
-// Sessions that do not answer are skipped.
+// Sessions that do not answer are skipped; those that refuse to say are
+// the error, beside what the others said.
 func PendingAll(ctx context.Context) ([]Form, error) {
 	all, err := Sessions()
 	if err != nil {
 		return nil, err
 	}
 	var out []Form
+	var refused []error
 	for _, s := range all {
 		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		forms, err := Pending(cctx, s)
 		cancel()
-		if err == nil {
+		var re *RefusedError
+		switch {
+		case err == nil:
 			out = append(out, forms...)
+		case errors.As(err, &re):
+			refused = append(refused, err)
 		}
 	}
-	return out, nil
+	return out, errors.Join(refused...)
 }
 
 // Answer answers form toolUseID of session s and waits for the outcome,

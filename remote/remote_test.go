@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/internal/peercred"
 	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
 )
 
@@ -44,6 +45,9 @@ func (h *fakeHandler) count() int {
 	return len(h.answers)
 }
 
+// self is the test process as a session sees it.
+func self() Peer { return Peer{PID: os.Getpid(), Program: peercred.Program(os.Getpid())} }
+
 // private gives the test its own sessions directory.
 func private(t *testing.T) string {
 	t.Helper()
@@ -62,7 +66,7 @@ func private(t *testing.T) string {
 func TestRegisterPendingAnswer(t *testing.T) {
 	dir := private(t)
 	h := &fakeHandler{claude: "0f3c2a9e-1111-2222-3333-444455556666"}
-	reg, err := Register(h, "/work/project")
+	reg, err := Register(h, "/work/project", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +104,7 @@ func TestRegisterPendingAnswer(t *testing.T) {
 func TestAnswerFrom(t *testing.T) {
 	private(t)
 	h := &fakeHandler{}
-	reg, err := Register(h, "/")
+	reg, err := Register(h, "/", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,13 +134,13 @@ func TestAnswerFrom(t *testing.T) {
 			h.mu.Lock()
 			got := h.from[len(h.from)-1]
 			h.mu.Unlock()
-			if got != tc.want {
-				t.Errorf("from %q, want %q", got, tc.want)
+			if want := tc.want + ", " + self().String(); got != want {
+				t.Errorf("from %q, want %q", got, want)
 			}
 		})
 	}
 	o, err := Answer(context.Background(), s, "toolu_1", FromPage, []answer.Decision{{Action: answer.Select, Labels: []string{"SQLite"}}})
-	if h.mu.Lock(); err != nil || !o.OK() || h.from[len(h.from)-1] != FromPage {
+	if h.mu.Lock(); err != nil || !o.OK() || h.from[len(h.from)-1] != FromPage+", "+self().String() {
 		t.Errorf("Answer from the page: %+v %v, heard from %q", o, err, h.from[len(h.from)-1])
 	}
 	h.mu.Unlock()
@@ -147,7 +151,7 @@ func TestAnswerFrom(t *testing.T) {
 func TestBadRequests(t *testing.T) {
 	private(t)
 	h := &fakeHandler{}
-	reg, err := Register(h, "/")
+	reg, err := Register(h, "/", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,5 +351,82 @@ func TestOtherUserRefused(t *testing.T) {
 	got := run(65534)
 	if !strings.Contains(got, `"result":"refused"`) || !strings.Contains(got, "uid 65534") || strings.Contains(got, "toolu_1") {
 		t.Errorf("another user got %q", got)
+	}
+}
+
+// TestRefusesClaudesTree: a process of the run's own Claude (here the test
+// process stands for one: the tree's root is itself) may neither list nor
+// answer the run's forms, and the run is told who tried; a process of
+// another run's Claude is refused too unless the run takes answers from
+// other runs. Nothing is answered.
+func TestRefusesClaudesTree(t *testing.T) {
+	dir := private(t)
+	type refusal struct {
+		who Peer
+		why string
+	}
+	var mu sync.Mutex
+	var refused []refusal
+	h := &fakeHandler{}
+	reg, err := Register(h, "/", Options{Tree: os.Getpid(), Refused: func(who Peer, why string) {
+		mu.Lock()
+		refused = append(refused, refusal{who, why})
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := Find(reg.info.ID)
+	ctx := context.Background()
+	if _, err := Pending(ctx, s); err == nil {
+		t.Error("pending from a process of the run's Claude was answered")
+	}
+	o, err := Answer(ctx, s, "toolu_1", FromAnswer, []answer.Decision{{Action: answer.Select, Labels: []string{"SQLite"}}})
+	if err != nil || o.Result != "refused" || !strings.Contains(o.Message, "a process of this run's Claude") || !strings.Contains(o.Message, self().String()) {
+		t.Errorf("answer from a process of the run's Claude: %+v %v", o, err)
+	}
+	mu.Lock()
+	if len(refused) != 2 || refused[0].who != self() || !strings.Contains(refused[1].why, "nothing Claude runs may read or answer") {
+		t.Errorf("the run was told %+v", refused)
+	}
+	mu.Unlock()
+	reg.Close()
+
+	// Another run, whose Claude's tree holds this process: its entry is
+	// listed beside ours (under a live pid, the test's parent's).
+	other := Info{ID: strconv.Itoa(os.Getppid()), PID: os.Getppid(), Cwd: "/", Started: time.Now().UTC(), Tree: os.Getpid()}
+	b, _ := json.Marshal(other)
+	if err := os.WriteFile(filepath.Join(dir, other.ID+".json"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sleep := exec.Command("sleep", "30")
+	if err := sleep.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { sleep.Process.Kill(); sleep.Wait() }()
+	for _, orchestrated := range []bool{false, true} {
+		reg, err := Register(h, "/", Options{Tree: sleep.Process.Pid, OtherRuns: orchestrated})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := Find(reg.info.ID)
+		forms, err := Pending(ctx, s)
+		switch {
+		case orchestrated && (err != nil || len(forms) != 1):
+			t.Errorf("with OtherRuns: pending %+v %v", forms, err)
+		case !orchestrated && err == nil:
+			t.Errorf("a process of another run's Claude read the forms: %+v", forms)
+		}
+		o, err := Answer(ctx, s, "toolu_1", FromAnswer, []answer.Decision{{Action: answer.Select, Labels: []string{"SQLite"}}})
+		switch {
+		case orchestrated && (err != nil || o.Result != "verified"):
+			t.Errorf("with OtherRuns: answer %+v %v", o, err)
+		case !orchestrated && (err != nil || o.Result != "refused" || !strings.Contains(o.Message, "claudewrap session "+other.ID) || !strings.Contains(o.Message, "--answers-from-runs")):
+			t.Errorf("answer from a process of another run's Claude: %+v %v", o, err)
+		}
+		reg.Close()
+	}
+	if n := h.count(); n != 1 {
+		t.Errorf("%d answers reached the session, want only the orchestrated one", n)
 	}
 }

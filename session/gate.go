@@ -1,7 +1,10 @@
 package session
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
@@ -44,6 +47,7 @@ func (s *session) decideTool(m hook.Message) {
 	}
 	if reason == "" {
 		reply(nil)
+		s.passed(p)
 	} else {
 		reply(hook.DenyOutput(reason))
 	}
@@ -122,4 +126,85 @@ func (s *session) noteMode(mode string) {
 		note += "; their deny decisions hold for every tool call"
 	}
 	s.log.Emit("permission_mode", events.Fields{"permission_mode": mode, "note": note})
+}
+
+// maxGated bounds the tool calls the gate let through whose PostToolUse has
+// not come: a call that never ends (Claude killed it) must not pile up.
+const maxGated = 256
+
+// passed remembers what the gate let a tool call run with, for its
+// PostToolUse (toolRan).
+func (s *session) passed(p *hook.Payload) {
+	if p.ToolUseID == "" {
+		return
+	}
+	s.loop.do(func() {
+		if s.gated == nil {
+			s.gated = map[string]json.RawMessage{}
+		}
+		if len(s.gated) >= maxGated {
+			clear(s.gated)
+		}
+		s.gated[p.ToolUseID] = p.Input
+	})
+}
+
+// toolRan checks a tool call's PostToolUse (under the gate, every tool's)
+// against what the gate let through. A call the gate never saw ran
+// without it: Claude's hooks are not all running, and the run stops
+// Claude. A call that ran with other input than the gate checked had it
+// changed by another hook (its updatedInput): it is reported, and Claude
+// is stopped when the deny rules refuse what ran.
+func (s *session) toolRan(p *hook.Payload) {
+	if !s.mine(p) || !s.ours(p) {
+		return
+	}
+	var checked json.RawMessage
+	var seen bool
+	s.loop.do(func() {
+		checked, seen = s.gated[p.ToolUseID]
+		delete(s.gated, p.ToolUseID)
+	})
+	fields := events.Fields{"tool": p.ToolName, "tool_use_id": p.ToolUseID, "input": p.Input}
+	switch {
+	case !seen:
+		if s.refusedBy(p) == "" && s.cfg.Permits == nil {
+			return
+		}
+		fields["message"] = fmt.Sprintf("%s ran without passing claudewrap's gate: its PreToolUse hook did not reach claudewrap, so the rules could not refuse it", p.ToolName)
+		s.log.Emit("error", fields)
+		s.block(fmt.Sprintf("a %s call ran that claudewrap's gate never saw: Claude's hooks are not all running, so the deny rules cannot hold", p.ToolName), nil)
+	case !sameValue(checked, p.Input):
+		fields["checked"] = checked
+		fields["message"] = fmt.Sprintf("%s ran with input other than the input claudewrap's gate checked: another PreToolUse hook changed it (updatedInput)", p.ToolName)
+		s.log.Emit("error", fields)
+		if rule := s.refusedBy(p); rule != "" {
+			s.block(fmt.Sprintf("a %s call ran with input another hook changed, which permission rule %q refuses", p.ToolName, rule), nil)
+		}
+	}
+}
+
+// refusedBy is the deny or fail rule that refuses p's tool and input, ""
+// for none.
+func (s *session) refusedBy(p *hook.Payload) string {
+	if s.cfg.Permits == nil {
+		return ""
+	}
+	d := s.cfg.Permits.Permit(p.ToolName, p.Input)
+	if d.Action == rules.Deny || d.Action == rules.FailRun {
+		return d.Rule
+	}
+	return ""
+}
+
+// sameValue reports whether two tool inputs are the same JSON value.
+func sameValue(a, b json.RawMessage) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return false
+	}
+	return reflect.DeepEqual(va, vb)
 }

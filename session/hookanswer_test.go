@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"syscall"
 	"testing"
@@ -216,4 +217,23 @@ func TestHookAnswerNoTwin(t *testing.T) {
 	}
 	close(d.release) // t2's decision comes: recorded already, nothing is pressed
 	r.end()
+}
+
+// TestFormHookRefused: a form shows whose PreToolUse claudewrap refused
+// (an oversized hook message): the run says that refusal, not that hooks
+// are off, and cancels the form (headless, exit 5).
+func TestFormHookRefused(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startTuned(t, c, Config{Policy: rules.Fail, Host: hostHeadless}, func(s *session) { s.hookGrace = 200 * time.Millisecond })
+	c.msgs <- hook.Message{Err: fmt.Errorf("hook message over %d bytes refused", hook.MaxMessage)}
+	r.wait(`"error"`)
+	c.Ask([]fakeclaude.Question{database})
+	r.wait(`"cancelled"`)
+	c.Kill()
+	rep := r.result()
+	why := rep.Why[ExitNavigation]
+	if !rep.Navigation || !strings.Contains(why, "claudewrap refused a hook message: hook message over") {
+		t.Errorf("report %+v: want exit 5 naming the refused message\n%s", rep, r)
+	}
 }

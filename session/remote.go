@@ -399,7 +399,13 @@ func (s *session) registerRemote() (stop func()) {
 	if !s.cfg.Remote {
 		return func() {}
 	}
-	reg, err := remote.Register(remoteHandler{s}, s.cfg.Cwd)
+	o := remote.Options{OtherRuns: s.cfg.AnswersFromRuns, Refused: func(who remote.Peer, why string) {
+		s.log.Emit("error", events.Fields{"message": why, "sender_pid": who.PID, "sender_program": who.Program})
+	}}
+	if t, ok := s.child.(interface{ Tree() int }); ok {
+		o.Tree = t.Tree()
+	}
+	reg, err := remote.Register(remoteHandler{s}, s.cfg.Cwd, o)
 	if err != nil {
 		s.log.Emit("error", events.Fields{"message": "not reachable by claudewrap answer: " + err.Error()})
 		return func() {}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -77,6 +78,10 @@ type Config struct {
 	// Elicits answers MCP servers' input forms (the rules'
 	// elicitations:); nil answers none.
 	Elicits Eliciter
+	// AnswersFromRuns lets the processes of other runs' Claude read and
+	// answer this run's forms (an orchestrator); this run's own Claude may
+	// never.
+	AnswersFromRuns bool
 	// Gate has every tool's PreToolUse decided by the permission rules'
 	// deny and fail decisions (decideTool, gate.go), in every permission mode.
 	Gate bool
@@ -264,8 +269,14 @@ type session struct {
 	transcript string
 	perms      []*permCheck
 	claimed    map[string]bool
-	trusted    bool // the trust dialog was answered
-	bypassed   bool // the bypass confirmation was accepted
+	// gated holds what the gate let each tool call run with, by tool_use
+	// id, until its PostToolUse (gate.go).
+	gated map[string]json.RawMessage
+	// refusal is why the last hook message was refused (too long, not
+	// Claude's), said when a form shows without its hook.
+	refusal  string
+	trusted  bool // the trust dialog was answered
+	bypassed bool // the bypass confirmation was accepted
 	// finished remembers the ids of the last forms done with (bounded), so
 	// that a whole day's forms do not pile up in forms.
 	finished  map[string]bool
@@ -315,8 +326,8 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		srv.ReplyToQuestions(hookWait)
 		opts.Wait = hookWait
 	}
-	settings := hook.SettingsWith(cfg.Exe, srv.Path(), opts)
-	hc.Args, err = hook.WithSettings(hc.Args, settings)
+	settings := hook.SettingsWith(hook.Exe(cfg.Exe), srv.Path(), opts)
+	hc.Args, err = hook.WithSettings(hc.Args, settings, srv.Dir())
 	if err != nil {
 		return Report{}, err
 	}
@@ -415,11 +426,16 @@ const killGrace = 5 * time.Second
 func (s *session) handle(m hook.Message) {
 	if m.Err != nil {
 		s.log.Emit("error", events.Fields{"message": m.Err.Error()})
+		s.loop.do(func() { s.refusal = m.Err.Error() })
 		return
 	}
 	p := m.Payload
 	if p.Gated() {
 		s.decideTool(m)
+		return
+	}
+	if p.Ran() {
+		s.toolRan(p)
 		return
 	}
 	ours := s.ours(p)

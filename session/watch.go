@@ -221,8 +221,8 @@ func (s *session) takeOverOnLoop() {
 const hookGrace = 10 * time.Second
 
 // watchForms reports a form that shows on the screen without its
-// PreToolUse hook: claudewrap's hooks are not running (the person's
-// settings may disable hooks), so nothing can be answered. Headless, the
+// PreToolUse hook: Claude's hooks do not reach claudewrap, or claudewrap
+// refused the message (an oversized one), so nothing can be answered. Headless, the
 // form is cancelled rather than left waiting for ever.
 func (s *session) watchForms(ctx context.Context) {
 	em := s.child.Screen()
@@ -258,10 +258,15 @@ func (s *session) watchForms(ctx context.Context) {
 		deadline.Stop()
 		tick.Stop()
 		if !hooked() && askflow.FormShown(em.Snapshot()) {
-			s.log.Emit("error", events.Fields{"message": "a question form is on the screen but no PreToolUse hook arrived: " +
-				"claudewrap's hooks are not running (do your settings disable hooks?); nothing can be answered"})
+			var refusal string
+			s.loop.do(func() { refusal = s.refusal })
+			why := "Claude's hooks cannot reach claudewrap: its private folder was removed, or the hook command failed"
+			if refusal != "" {
+				why = "claudewrap refused a hook message: " + refusal
+			}
+			s.log.Emit("error", events.Fields{"message": "a question form is on the screen but no PreToolUse hook arrived (" + why + "); nothing can be answered"})
 			if s.cfg.Host.Headless {
-				s.because(ExitNavigation, "a question form showed but claudewrap's hooks did not run (do your settings disable hooks?)")
+				s.because(ExitNavigation, "a question form showed but its PreToolUse hook did not reach claudewrap ("+why+")")
 				_ = askflow.Dismiss(s.keys)
 				s.log.Emit("cancelled", events.Fields{"reason": "no hook"})
 				s.turnInterrupted()

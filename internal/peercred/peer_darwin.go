@@ -24,3 +24,18 @@ func ParentOf(pid int) (int, error) {
 	}
 	return int(kp.Eproc.Ppid), nil
 }
+
+// Program is the command name of process pid (sysctl kern.proc.pid's
+// p_comm, at most 16 bytes); "" when it cannot be read.
+func Program(pid int) string {
+	kp, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
+	if err != nil {
+		return ""
+	}
+	b := kp.Proc.P_comm[:]
+	n := 0
+	for n < len(b) && b[n] != 0 {
+		n++
+	}
+	return string(b[:n])
+}

@@ -38,3 +38,17 @@ func ParentOf(pid int) (int, error) {
 	}
 	return strconv.Atoi(f[1])
 }
+
+// Program is the program process pid runs, as the kernel names it: the
+// path of its executable, else its command name; "" when neither can be
+// read.
+func Program(pid int) string {
+	if p, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid)); err == nil {
+		return p
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}

@@ -16,3 +16,5 @@ func Peer(int) (uid, pid int, err error) {
 func ParentOf(int) (int, error) {
 	return 0, errors.New("process parents are not known on " + runtime.GOOS)
 }
+
+func Program(int) string { return "" }

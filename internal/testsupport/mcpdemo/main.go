@@ -4,7 +4,10 @@
 // line, to the file -log names, then returns it to Claude as the tool's
 // result. It is test support, never part of a release.
 //
-//	mcpdemo -log FILE [-message TEXT] [-schema JSON]
+// With -command, it also runs CMD (sh -c) once it has asked, as a server
+// that tries to answer its own form would.
+//
+//	mcpdemo -log FILE [-message TEXT] [-schema JSON] [-command CMD]
 package main
 
 import (
@@ -13,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"sync"
 )
 
@@ -34,13 +38,14 @@ func main() {
 	logPath := flag.String("log", "", "append each elicitation's answer to this file")
 	text := flag.String("message", "Which environment should I deploy to?", "the elicitation's message")
 	schema := flag.String("schema", defaultSchema, "the elicitation's requested schema (JSON)")
+	command := flag.String("command", "", "run this (sh -c) once the elicitation is sent")
 	flag.Parse()
 	if !json.Valid([]byte(*schema)) {
 		fmt.Fprintln(os.Stderr, "mcpdemo: -schema is not JSON")
 		os.Exit(2)
 	}
 	s := &server{out: json.NewEncoder(os.Stdout), log: *logPath, text: *text, schema: json.RawMessage(*schema),
-		waiting: map[string]chan message{}}
+		command: *command, waiting: map[string]chan message{}}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 1<<24)
 	for in.Scan() {
@@ -58,6 +63,7 @@ type server struct {
 	log     string
 	text    string
 	schema  json.RawMessage
+	command string
 	form    bool // the client declared elicitation's form mode
 	next    int
 	waiting map[string]chan message
@@ -129,6 +135,12 @@ func (s *server) deploy(call json.RawMessage) {
 	}
 	b, _ := json.Marshal(params)
 	s.send(message{ID: id, Method: "elicitation/create", Params: b})
+	if s.command != "" {
+		cmd := exec.Command("/bin/sh", "-c", s.command)
+		if cmd.Start() == nil {
+			go cmd.Wait()
+		}
+	}
 	got := <-ch
 	answer := got.Result
 	if len(answer) == 0 {

@@ -20,6 +20,7 @@ import (
 	"github.com/claudewrap/claudewrap/bundle"
 	"github.com/claudewrap/claudewrap/cast"
 	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/internal/peercred"
 	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/screen"
 )
@@ -632,7 +633,7 @@ func TestAnswerOutcomeOnce(t *testing.T) {
 		{remote.Outcome{Result: "verified", Recorded: map[string]string{"Which?": "A"}}, false, "verified: Claude recorded", ""},
 	} {
 		from := make(chan string, 1)
-		reg, err := remote.Register(answerHandler{outcome: tc.o, from: from}, "/")
+		reg, err := remote.Register(answerHandler{outcome: tc.o, from: from}, "/", remote.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -645,8 +646,10 @@ func TestAnswerOutcomeOnce(t *testing.T) {
 		if tc.err == "" && err != nil || tc.err != "" && (err == nil || err.Error() != tc.err) || !strings.HasPrefix(out, tc.stdout) || tc.stdout == "" && out != "" {
 			t.Errorf("%+v (json %t): stdout %q, error %v", tc.o, tc.json, out, err)
 		}
-		if got := <-from; got != remote.FromAnswer {
-			t.Errorf("the session heard the answer from %q, want %q", got, remote.FromAnswer)
+		// What the client says it is, then what the kernel says: this process.
+		self := remote.Peer{PID: os.Getpid(), Program: peercred.Program(os.Getpid())}
+		if got, want := <-from, remote.FromAnswer+", "+self.String(); got != want {
+			t.Errorf("the session heard the answer from %q, want %q", got, want)
 		}
 	}
 }

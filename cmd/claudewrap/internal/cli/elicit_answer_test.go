@@ -38,7 +38,7 @@ func TestAnswerElicitation(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
 	ok := remote.Outcome{Result: "verified", Elicited: []byte(`{"action":"accept","content":{"env":"staging"}}`)}
 	h := elicitHandler{answerHandler{outcome: ok, forms: []remote.Form{mcpForm}}, make(chan remote.ElicitAnswer, 1)}
-	reg, err := remote.Register(h, "/")
+	reg, err := remote.Register(h, "/", remote.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,7 +64,7 @@ func TestHostileTextEscaped(t *testing.T) {
 	reg, err := remote.Register(answerHandler{
 		forms:   []remote.Form{{ToolUseID: "toolu_" + h, Since: time.Now(), Questions: hostileForm()}},
 		outcome: remote.Outcome{Result: "verified", Recorded: map[string]string{"Deploy? " + h: "Yes " + h}},
-	}, "/tmp/"+h)
+	}, "/tmp/"+h, remote.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestHostileTextEscapedOnTerminal(t *testing.T) {
 	reg, err := remote.Register(answerHandler{
 		forms:   []remote.Form{{ToolUseID: "toolu_1", Since: time.Now(), Questions: hostileForm()}},
 		outcome: remote.Outcome{Result: "failed", Message: "the screen showed " + h},
-	}, "/")
+	}, "/", remote.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

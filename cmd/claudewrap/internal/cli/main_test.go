@@ -73,13 +73,17 @@ func fakeClaude(args []string) int {
 	return 2
 }
 
-// runHook runs the command claudewrap's --settings give for event, with
-// payload on its stdin, as Claude Code runs a hook.
+// runHook runs the command claudewrap's --settings (a file) give for
+// event, with payload on its stdin, as Claude Code runs a hook.
 func runHook(settings, event, payload string) error {
 	var cfg struct {
 		Hooks map[string][]struct{ Hooks []struct{ Command string } }
 	}
-	if err := json.Unmarshal([]byte(settings), &cfg); err != nil {
+	b, err := os.ReadFile(settings)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, &cfg); err != nil {
 		return err
 	}
 	if len(cfg.Hooks[event]) == 0 || len(cfg.Hooks[event][0].Hooks) == 0 {

@@ -34,11 +34,13 @@ fields, requested_schema} for an MCP server's form.`,
   claudewrap pending --json | jq '.[0].tool_use_id'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// A session that refused to say is the error, after what the
+			// others said.
 			forms, err := remote.PendingAll(cmd.Context())
-			if err != nil {
-				return err
+			if perr := printForms(stdout, forms, asJSON); perr != nil {
+				return perr
 			}
-			return printForms(stdout, forms, asJSON)
+			return err
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for programs")

@@ -51,6 +51,8 @@ type RunOptions struct {
 	IdleTimeout     time.Duration
 	Notify          string
 	AnswerVia       string
+	// AnswersFromRuns lets other runs' Claude answer this run's forms.
+	AnswersFromRuns bool
 }
 
 // NewCmdRun builds `claudewrap run`. runF replaces the run function in tests.
@@ -138,6 +140,7 @@ prints its reason on stderr.`,
 	f.BoolVar(&opts.Trust, "trust", false, "answer Claude's trust-folder dialog \"Yes\" (otherwise it is left to you, or reported as blocked when headless)")
 	f.DurationVar(&opts.IdleTimeout, "idle-timeout", 10*time.Minute, "headless: end the run when Claude's screen has not changed for this long with no question open (exit 7; a blink is no change), or when a question that could not be answered because it had not shown yet still has not shown after about this long (exit 5); 0: no limit, nor the check that Claude started its session within 20s")
 	f.StringVar(&opts.AnswerVia, "answer-via", "", "`HOW` decided answers reach Claude: screen (driven, focus confirmed; the default) or hook (returned by the PreToolUse hook); verified either way")
+	f.BoolVar(&opts.AnswersFromRuns, "answers-from-runs", false, "let the commands of other claudewrap runs' Claude read and answer this run's forms (an orchestrating run); this run's own Claude never may")
 	f.StringVar(&opts.Notify, "notify", "", "run `CMD` (with sh -c) with the form as JSON on stdin when a question waits for a person")
 	_ = cmd.RegisterFlagCompletionFunc("on-unmatched", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		names := make([]string, len(rules.Policies))
@@ -385,28 +388,29 @@ func runRun(opts *RunOptions) (err error) {
 	}
 	log.Emit("start", start)
 	rep, err := session.Run(context.Background(), session.Config{
-		Host:           cfg,
-		Exe:            exe,
-		Decider:        set,
-		Permits:        set,
-		Elicits:        set,
-		Gate:           set.Denies(),
-		AnswersDialogs: set.AnswersDialogs(),
-		Trust:          trustBy(opts.Trust, set),
-		Bypass:         bypassBy(set),
-		IdleLimit:      idleLimit(opts.IdleTimeout),
-		Policy:         policy,
-		Asker:          asker,
-		AnswerTimeout:  timeout,
-		Log:            log,
-		ExitAfterTurn:  opts.ExitAfterTurn,
-		DryRun:         opts.DryRun,
-		Bundles:        bundles,
-		Remote:         true,
-		Cwd:            cwd,
-		Notify:         firstNonEmpty(opts.Notify, set.Defaults().Notify),
-		AnswerVia:      firstNonEmpty(opts.AnswerVia, set.Defaults().AnswerVia, session.AnswerViaScreen),
-		SessionName:    strconv.Itoa(os.Getpid()),
+		Host:            cfg,
+		Exe:             exe,
+		Decider:         set,
+		Permits:         set,
+		Elicits:         set,
+		Gate:            set.Denies(),
+		AnswersDialogs:  set.AnswersDialogs(),
+		Trust:           trustBy(opts.Trust, set),
+		Bypass:          bypassBy(set),
+		IdleLimit:       idleLimit(opts.IdleTimeout),
+		Policy:          policy,
+		Asker:           asker,
+		AnswerTimeout:   timeout,
+		Log:             log,
+		ExitAfterTurn:   opts.ExitAfterTurn,
+		DryRun:          opts.DryRun,
+		Bundles:         bundles,
+		Remote:          true,
+		AnswersFromRuns: opts.AnswersFromRuns,
+		Cwd:             cwd,
+		Notify:          firstNonEmpty(opts.Notify, set.Defaults().Notify),
+		AnswerVia:       firstNonEmpty(opts.AnswerVia, set.Defaults().AnswerVia, session.AnswerViaScreen),
+		SessionName:     strconv.Itoa(os.Getpid()),
 	})
 	code, err := rep.Exit(err)
 	if err != nil {
