@@ -229,6 +229,55 @@ func TestRepositoryRules(t *testing.T) {
 	})
 }
 
+// TestAllowanceCoversPrograms: a folder's .claudewrap.yaml whose rule runs
+// ./decide.sh answers the form once allowed. The program is then edited,
+// as a git pull would: the file no longer acts (said on stderr and in the
+// start event), nothing runs the new code, and the form is left unmatched
+// (exit 4) until the person allows the file again.
+func TestAllowanceCoversPrograms(t *testing.T) {
+	bin := claudetest.Claudewrap(t)
+	forVersions(t, func(t *testing.T, version string) {
+		sb := claudetest.New(t, version, "testdata/scenarios/database.yaml")
+		ran := filepath.Join(t.TempDir(), "ran")
+		program := func(marker string) string {
+			return "#!/bin/sh\ncat > /dev/null\necho " + marker + " >> '" + ran + "'\necho '{select: SQLite}'\n"
+		}
+		writeFiles(t, sb, map[string]string{
+			".claudewrap.yaml": "version: 1\nrules:\n  - {name: db, when: {header: Database}, answer: {exec: [./decide.sh]}}\n",
+			"decide.sh":        program("allowed"),
+		})
+		if err := os.Chmod(filepath.Join(sb.Dir, "decide.sh"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		allow := func() {
+			cmd := exec.Command(bin, "rules", "allow")
+			cmd.Env, cmd.Dir = sb.Env(), sb.Dir
+			if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), `allowed with "./decide.sh"`) {
+				t.Fatalf("rules allow: %v\n%s", err, out)
+			}
+		}
+		allow()
+		r := runWrapped(t, sb, "", nil, nil, "pick a database")
+		if r.code != 0 || !r.has("verified") {
+			t.Fatalf("allowed: want the program's answer verified\n%s", r)
+		}
+		writeFiles(t, sb, map[string]string{"decide.sh": program("edited")})
+		r = runWrapped(t, sb, "", nil, nil, "pick a database")
+		b, _ := os.ReadFile(ran)
+		if r.code != 4 || !strings.Contains(r.stderr, `.claudewrap.yaml does not act: its program "./decide.sh"`) ||
+			!strings.Contains(r.stderr, "changed since it was allowed") || !strings.Contains(r.events, `"rules_not_acting":[{"file":".claudewrap.yaml"`) ||
+			strings.Contains(string(b), "edited") {
+			t.Fatalf("program edited: want the file not acting, said, the new code not run, the form unmatched (exit 4); ran %q\n%s", b, r)
+		}
+		allow()
+		r = runWrapped(t, sb, "", nil, nil, "pick a database")
+		if b, _ := os.ReadFile(ran); r.code != 0 || !r.has("verified") || !strings.Contains(string(b), "edited") {
+			t.Fatalf("allowed again: want the edited program's answer verified\n%s", r)
+		}
+		report("Claude Code %s: an allowed file's exec program edited: the file stopped acting until allowed again", version)
+	})
+}
+
 // TestChildForgesHooks: a command Claude runs sends claudewrap hook
 // messages through `claudewrap hook` (it descends from claudewrap, so the
 // socket hears it): a Stop of Claude's session, which under

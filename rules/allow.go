@@ -137,34 +137,80 @@ func entryName(p string) string {
 // Allowance says whether the file at path, with this content, may act:
 // nil when the person allowed exactly this content, else why not
 // ([ErrNotAllowed], [ErrChanged], or a problem with their allowances).
+// Once it is parsed, [ProgramsAllowed] checks the programs it runs.
 func Allowance(path string, content []byte) error {
-	p, err := realPath(path)
+	sum, _, err := allowance(path)
 	if err != nil {
 		return err
-	}
-	dir, err := allowDir()
-	if err != nil {
-		return err
-	}
-	if err := safefile.CheckDir(dir); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return ErrNotAllowed
-		}
-		return fmt.Errorf("allowances not trusted: %w", err)
-	}
-	b, err := safefile.ReadFile(filepath.Join(dir, entryName(p)), maxAllowance)
-	if errors.Is(err, fs.ErrNotExist) {
-		return ErrNotAllowed
-	}
-	if err != nil {
-		return err
-	}
-	sum, path2, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
-	if path2 != p {
-		return ErrNotAllowed
 	}
 	if sum != "sha256:"+Sum(content) {
 		return ErrChanged
+	}
+	return nil
+}
+
+// allowance reads the allowance of the file at path: the content's sum and
+// the programs recorded with it.
+func allowance(path string) (sum string, programs []Program, err error) {
+	p, err := realPath(path)
+	if err != nil {
+		return "", nil, err
+	}
+	dir, err := allowDir()
+	if err != nil {
+		return "", nil, err
+	}
+	if err := safefile.CheckDir(dir); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", nil, ErrNotAllowed
+		}
+		return "", nil, fmt.Errorf("allowances not trusted: %w", err)
+	}
+	b, err := safefile.ReadFile(filepath.Join(dir, entryName(p)), maxAllowance)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil, ErrNotAllowed
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) < 2 || lines[1] != p {
+		return "", nil, ErrNotAllowed
+	}
+	for _, l := range lines[2:] {
+		prog, ok := parseProgramLine(l)
+		if !ok {
+			return "", nil, fmt.Errorf("allowance of %s: a line not understood: %q", p, l)
+		}
+		programs = append(programs, prog)
+	}
+	return lines[0], programs, nil
+}
+
+// ProgramsAllowed says whether the programs the allowed file f runs are
+// those allowed with it, each with the content it had: nil when they are,
+// else an error wrapping [ErrProgramChanged] that names the first that is
+// not (changed, gone, or never allowed).
+func ProgramsAllowed(f *File) error {
+	_, recorded, err := allowance(f.Path)
+	if err != nil {
+		return err
+	}
+	if err := checkPrograms(recorded); err != nil {
+		return err
+	}
+	now, err := Programs(f)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrProgramChanged, err)
+	}
+	was := map[string]string{}
+	for _, p := range recorded {
+		was[p.Name+"\x00"+p.Path] = p.Sum
+	}
+	for _, p := range now {
+		if sum, ok := was[p.Name+"\x00"+p.Path]; !ok || sum != p.Sum {
+			return fmt.Errorf("%w: %w", ErrProgramChanged, &ProgramError{Name: p.Name, Path: p.Path, Why: "was not allowed with the file"})
+		}
 	}
 	return nil
 }
@@ -176,8 +222,9 @@ var (
 )
 
 // AllowFile records that the file at path, with this content (as read and
-// checked by the caller), may act. It returns the file's real path.
-func AllowFile(path string, content []byte) (string, error) {
+// checked by the caller), may act with these programs ([Programs]). It
+// returns the file's real path.
+func AllowFile(path string, content []byte, programs []Program) (string, error) {
 	p, err := realPath(path)
 	if err != nil {
 		return "", err
@@ -195,6 +242,11 @@ func AllowFile(path string, content []byte) (string, error) {
 	}
 	defer os.Remove(tmp.Name())
 	_, err = fmt.Fprintf(tmp, "sha256:%s\n%s\n", Sum(content), p)
+	for _, prog := range programs {
+		if err == nil {
+			_, err = fmt.Fprintln(tmp, programLine(prog))
+		}
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -285,6 +337,12 @@ func LoadDefault() (*Set, []Ignored, error) {
 		file, err := Parse(f.Path, b)
 		if err != nil {
 			return s, ignored, err
+		}
+		if f.Source == Folder {
+			if err := ProgramsAllowed(file); err != nil {
+				ignored = append(ignored, Ignored{Path: f.Path, Why: err})
+				continue
+			}
 		}
 		s.Files = append(s.Files, file)
 		return s, ignored, nil

@@ -73,7 +73,7 @@ func TestFolderFileActsOnceAllowed(t *testing.T) {
 	}
 
 	b, _ := os.ReadFile(folder)
-	real, err := AllowFile(FolderFile, b)
+	real, err := AllowFile(FolderFile, b, nil)
 	if err != nil || real != mustReal(t, folder) {
 		t.Fatalf("allow: %q %v", real, err)
 	}
@@ -92,7 +92,7 @@ func TestFolderFileActsOnceAllowed(t *testing.T) {
 		t.Fatalf("changed: ignored %v, in force %+v", ignored, s.Files)
 	}
 	b, _ = os.ReadFile(folder)
-	AllowFile(FolderFile, b)
+	AllowFile(FolderFile, b, nil)
 	if was, err := RevokeFile(FolderFile); !was || err != nil {
 		t.Fatalf("revoke: %t %v", was, err)
 	}
@@ -112,7 +112,7 @@ func TestAllowedElsewhere(t *testing.T) {
 	work, _, _ := inFolders(t)
 	writeFile(t, work, FolderFile, powerful)
 	b, _ := os.ReadFile(FolderFile)
-	if _, err := AllowFile(FolderFile, b); err != nil {
+	if _, err := AllowFile(FolderFile, b, nil); err != nil {
 		t.Fatal(err)
 	}
 	other := filepath.Join(filepath.Dir(work), "other")
@@ -171,7 +171,7 @@ func TestAllowancesTrusted(t *testing.T) {
 	work, _, xdg := inFolders(t)
 	writeFile(t, work, FolderFile, powerful)
 	b, _ := os.ReadFile(FolderFile)
-	if _, err := AllowFile(FolderFile, b); err != nil {
+	if _, err := AllowFile(FolderFile, b, nil); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(xdg, "claudewrap", "allowed")
@@ -200,4 +200,95 @@ func mustReal(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestAllowanceCoversPrograms: allowing records the programs the file runs
+// (a rule's exec with a script among its arguments, the notify command);
+// a program edited, replaced or removed since makes the file not act until
+// allowed again, and a program that cannot be found cannot be allowed.
+func TestAllowanceCoversPrograms(t *testing.T) {
+	work, _, _ := inFolders(t)
+	writeFile(t, work, "decide.sh", "#!/bin/sh\necho '{select: SQLite}'\n")
+	os.Chmod(filepath.Join(work, "decide.sh"), 0o755)
+	writeFile(t, work, "lib/helper.py", "print('x')\n")
+	writeFile(t, work, "notify.sh", "#!/bin/sh\ncat > /dev/null\n")
+	os.Chmod(filepath.Join(work, "notify.sh"), 0o755)
+	content := "version: 1\ndefaults: {notify: \"./notify.sh --quiet | cat\"}\nrules:\n" +
+		"  - {name: db, when: {header: Database}, answer: {exec: [./decide.sh, lib/helper.py, --flag]}}\n"
+	writeFile(t, work, FolderFile, content)
+	f, err := Parse(FolderFile, []byte(content))
+	if err != nil {
+		t.Fatal(err)
+	}
+	progs, err := Programs(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range progs {
+		names = append(names, p.Name)
+	}
+	if strings.Join(names, " ") != "./decide.sh lib/helper.py ./notify.sh cat" {
+		t.Fatalf("programs %q", names)
+	}
+	if _, err := AllowFile(FolderFile, []byte(content), progs); err != nil {
+		t.Fatal(err)
+	}
+	acts := func() error {
+		s, ignored, err := LoadDefault()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ignored) > 0 {
+			return ignored[0].Why
+		}
+		if len(s.Files) != 1 {
+			t.Fatalf("in force: %+v", s.Files)
+		}
+		return nil
+	}
+	if err := acts(); err != nil {
+		t.Fatalf("allowed: %v", err)
+	}
+	for _, tc := range []struct {
+		name   string
+		change func()
+		want   string
+	}{
+		{"the exec program edited", func() { writeFile(t, work, "decide.sh", "#!/bin/sh\nrm -rf ~\n") }, `"./decide.sh"`},
+		{"its script argument edited", func() { writeFile(t, work, "lib/helper.py", "import os\n") }, `"lib/helper.py"`},
+		{"the notify program removed", func() { os.Remove(filepath.Join(work, "notify.sh")) }, `"./notify.sh"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := map[string][]byte{}
+			for _, n := range []string{"decide.sh", "lib/helper.py", "notify.sh"} {
+				b[n], _ = os.ReadFile(filepath.Join(work, n))
+			}
+			tc.change()
+			err := acts()
+			if !errors.Is(err, ErrProgramChanged) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("after the change: %v, want it not acting, naming %s", err, tc.want)
+			}
+			for n, c := range b {
+				writeFile(t, work, n, string(c))
+			}
+			os.Chmod(filepath.Join(work, "notify.sh"), 0o755)
+			if err := acts(); err != nil {
+				t.Errorf("put back as allowed: %v", err)
+			}
+		})
+	}
+	// An allowance made without the programs (an older one) does not cover them.
+	if _, err := AllowFile(FolderFile, []byte(content), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := acts(); !errors.Is(err, ErrProgramChanged) || !strings.Contains(err.Error(), "was not allowed with the file") {
+		t.Errorf("allowed without its programs: %v", err)
+	}
+	// A program that is not there cannot be allowed.
+	missing := "version: 1\nrules:\n  - {name: db, when: {header: Database}, answer: {exec: [./nowhere.sh]}}\n"
+	f, _ = Parse(FolderFile, []byte(missing))
+	if _, err := Programs(f); err == nil || !strings.Contains(err.Error(), `its program "./nowhere.sh"`) {
+		t.Errorf("a missing program: %v", err)
+	}
 }

@@ -98,14 +98,21 @@ func runRulesAllow(opts *RulesAllowOptions) error {
 		printLoadError(opts.Stderr, err)
 		return withCode(ExitError, fmt.Errorf("%s not allowed: fix it first (claudewrap rules check %s)", path, path))
 	}
-	real, err := rules.AllowFile(path, b)
+	progs, err := rules.Programs(f)
+	if err != nil {
+		return withCode(ExitError, fmt.Errorf("%s not allowed: %w", path, err))
+	}
+	real, err := rules.AllowFile(path, b, progs)
 	if err != nil {
 		return withCode(ExitError, fmt.Errorf("allow %s: %w", path, err))
 	}
-	printLine(opts.Stdout, "allowed %s (sha256 %s…): runs started in %s use it until it changes",
+	printLine(opts.Stdout, "allowed %s (sha256 %s…): runs started in %s use it until it or a program it runs changes",
 		real, f.Sum[:12], filepath.Dir(real))
 	for _, p := range powers(f) {
 		printLine(opts.Stdout, "  it %s", p)
+	}
+	for _, p := range progs {
+		printLine(opts.Stdout, "  allowed with %q: %s (sha256 %s…)", p.Name, p.Path, p.Sum[:12])
 	}
 	return nil
 }
@@ -127,7 +134,7 @@ func powers(f *rules.File) []string {
 		if byAction[p.Decide.Action] == nil {
 			order = append(order, p.Decide.Action)
 		}
-		byAction[p.Decide.Action] = append(byAction[p.Decide.Action], fmt.Sprintf("%q (line %d)", p.Name, p.Line))
+		byAction[p.Decide.Action] = append(byAction[p.Decide.Action], fmt.Sprintf("%s (rule %q, line %d)", describeWhen(p.When), p.Name, p.Line))
 	}
 	for _, a := range order {
 		out = append(out, fmt.Sprintf("decides %s on tools: %s", a, strings.Join(byAction[a], ", ")))
@@ -163,6 +170,33 @@ func powers(f *rules.File) []string {
 		out = append(out, "answers questions by "+plural(n, "rule"))
 	}
 	return out
+}
+
+// describeWhen says what a permission rule matches, by its conditions
+// rather than its name (a name can say anything).
+func describeWhen(w rules.PermissionWhen) string {
+	var parts []string
+	if w.Tool != nil {
+		// The whole tool name must match: the rule's pattern, anchored.
+		re := strings.TrimSuffix(strings.TrimPrefix(w.Tool.String(), "^(?:"), ")$")
+		parts = append(parts, fmt.Sprintf("tool %q", re))
+	}
+	if w.Command != nil {
+		parts = append(parts, fmt.Sprintf("command %q", w.Command.String()))
+	}
+	if w.Path != "" {
+		parts = append(parts, fmt.Sprintf("path %q", w.Path))
+	}
+	if w.Host != "" {
+		parts = append(parts, fmt.Sprintf("host %q", w.Host))
+	}
+	if w.Input != nil {
+		parts = append(parts, fmt.Sprintf("input %q", w.Input.String()))
+	}
+	if len(parts) == 0 {
+		return "every tool"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // answerText says what a rules answer does.

@@ -81,7 +81,8 @@ func TestRepositoryRulesNotAllowed(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "allowed ") ||
 		!strings.Contains(string(out), `answers Claude's trust dialog "Yes"`) ||
 		!strings.Contains(string(out), `accepts Claude's bypass-permissions confirmation "Yes, I accept"`) ||
-		!strings.Contains(string(out), `decides allow on tools: "everything" (line 5)`) ||
+		!strings.Contains(string(out), `decides allow on tools: tool ".*" (rule "everything", line 5)`) ||
+		!strings.Contains(string(out), `allowed with "touch": `) ||
 		!strings.Contains(string(out), `runs "touch NOTIFIED" when a question waits`) {
 		t.Fatalf("rules allow: %v\n%s", err, out)
 	}

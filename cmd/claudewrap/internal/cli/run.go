@@ -480,6 +480,13 @@ func notActing(ig rules.Ignored) string {
 	case errors.Is(ig.Why, rules.ErrChanged):
 		return fmt.Sprintf("%s changed since you allowed it, so nothing in it acts; "+
 			"read it again, then `claudewrap rules allow` to let it", ig.Path)
+	case errors.Is(ig.Why, rules.ErrProgramChanged):
+		var pe *rules.ProgramError
+		what := ig.Why.Error()
+		if errors.As(ig.Why, &pe) {
+			what = pe.Error()
+		}
+		return fmt.Sprintf("%s does not act: %s; read it and what it runs, then `claudewrap rules allow` to let it", ig.Path, what)
 	}
 	var fe *rules.FileError
 	if errors.As(ig.Why, &fe) {
