@@ -168,6 +168,9 @@ func NewReader(r io.Reader) (*Reader, error) {
 	if rd.Header.Version != 2 {
 		return rd, fmt.Errorf("line 1: asciicast version %d, want 2", rd.Header.Version)
 	}
+	if err := checkSize(rd.Header.Width, rd.Header.Height); err != nil {
+		return rd, fmt.Errorf("line 1: header: %w", err)
+	}
 	return rd, nil
 }
 
@@ -191,6 +194,11 @@ func (r *Reader) Next() (Event, error) {
 		}
 		if err := json.Unmarshal(raw[2], &ev.Data); err != nil {
 			return ev, fmt.Errorf("line %d: data: %w", r.line, err)
+		}
+		if ev.Kind == "r" {
+			if _, _, err := ParseSize(ev.Data); err != nil {
+				return ev, fmt.Errorf("line %d: %w", r.line, err)
+			}
 		}
 		return ev, nil
 	}
@@ -246,12 +254,28 @@ func Read(r io.Reader) (Header, []Event, error) {
 	}
 }
 
+// MaxSize bounds a recording's screen, in columns and in rows, as
+// claudewrap run's --size is bounded: an emulator that size is made for
+// it, so a few bytes of header must not ask for gigabytes.
+const MaxSize = 1000
+
+// checkSize refuses a screen size out of 1..MaxSize.
+func checkSize(cols, rows int) error {
+	if cols < 1 || rows < 1 || cols > MaxSize || rows > MaxSize {
+		return fmt.Errorf("screen size %dx%d: want 1x1 to %dx%d", cols, rows, MaxSize, MaxSize)
+	}
+	return nil
+}
+
 // ParseSize parses the data of an "r" event.
 func ParseSize(s string) (cols, rows int, err error) {
 	c, r, ok := strings.Cut(s, "x")
 	if ok {
 		if cols, err = strconv.Atoi(c); err == nil {
-			if rows, err = strconv.Atoi(r); err == nil && cols > 0 && rows > 0 {
+			if rows, err = strconv.Atoi(r); err == nil {
+				if err := checkSize(cols, rows); err != nil {
+					return 0, 0, err
+				}
 				return cols, rows, nil
 			}
 		}

@@ -74,6 +74,12 @@ func TestReadErrors(t *testing.T) {
 		"not json\n",
 		`{"version": 1, "width": 80, "height": 24}` + "\n",
 		`{"version": 2, "width": 80, "height": 24}` + "\n[1.0, \"o\"]\n",
+		// A screen no terminal has: refused before an emulator that size
+		// is made, in the header and in a resize.
+		`{"version": 2, "width": 6000, "height": 6000}` + "\n",
+		`{"version": 2, "width": 50000, "height": 50000}` + "\n",
+		`{"version": 2, "width": 0, "height": 24}` + "\n",
+		`{"version": 2, "width": 80, "height": 24}` + "\n[1.0, \"r\", \"6000x6000\"]\n",
 	} {
 		if _, _, err := Read(bytes.NewBufferString(in)); err == nil {
 			t.Errorf("Read(%q) succeeded", in)

@@ -91,6 +91,9 @@ var wrapListener = func(l listener) listener { return l }
 func Listen() (*Server, error) {
 	base := socketBase()
 	cleanStale(base)
+	if base != "/tmp" {
+		cleanStale("/tmp") // where a run with a long TMPDIR put its own
+	}
 	dir, err := os.MkdirTemp(base, fmt.Sprintf("claudewrap-%d-", os.Getpid()))
 	if err != nil {
 		return nil, fmt.Errorf("hook socket: %w", err)

@@ -158,3 +158,41 @@ func TestDescends(t *testing.T) {
 		t.Errorf("a process that does not exist: %v", err)
 	}
 }
+
+// TestStaleFoldersRemoved: the private folder a run killed outright left
+// (its hook socket and Claude's settings) is removed when the next run
+// starts; a live run's, another name's and a file are left alone.
+func TestStaleFoldersRemoved(t *testing.T) {
+	base, err := os.MkdirTemp("", "hk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	t.Setenv("TMPDIR", base)
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := filepath.Join(base, fmt.Sprintf("claudewrap-%d-123", gone.Process.Pid))
+	live := filepath.Join(base, fmt.Sprintf("claudewrap-%d-456", os.Getpid()))
+	other := filepath.Join(base, "claudewrap-x-1")
+	for _, d := range []string{dead, live, other} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dead, SettingsFile), []byte("{}"), 0o600)
+	s, err := Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := os.Stat(dead); !os.IsNotExist(err) {
+		t.Errorf("a dead run's folder was left: %v", err)
+	}
+	for _, d := range []string{live, other} {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("%s removed: %v", d, err)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/askflow"
 	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/internal/safe"
 	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
 )
@@ -380,6 +381,7 @@ func (s *session) notifyForm(rf remote.Form) {
 	}
 	rf.Session, rf.PID, rf.Cwd = s.cfg.SessionName, os.Getpid(), s.cfg.Cwd
 	b, _ := json.Marshal(rf)
+	b = safe.JSON(b) // the command may print it: no control of the form's acts on a terminal
 	s.goWork(func() {
 		ctx, cancel := context.WithTimeout(s.ctx, notifyTimeout)
 		defer cancel()

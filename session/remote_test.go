@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/internal/testsupport/fakeclaude"
+	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
@@ -437,4 +440,28 @@ func TestPersonReplacesRule(t *testing.T) {
 		t.Errorf("submitted %v\n%s", ev, r)
 	}
 	r.end()
+}
+
+// TestNotifyEscaped: the form --notify's command gets on its stdin holds
+// no character a terminal acts on, as the events and pending --json do
+// not: a command that prints it shows the escapes.
+func TestNotifyEscaped(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "notified.json")
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Policy: rules.Fail, Host: hostHeadless, Notify: "cat > " + out})
+	r.s.notifyForm(remote.Form{ToolUseID: "t1", Questions: []answer.Question{{Question: "Deploy? " + testkit.Hostile, Header: "Go",
+		Options: []answer.Option{{Label: "Yes"}, {Label: "No"}}}}})
+	deadline := time.Now().Add(10 * time.Second)
+	var b []byte
+	for time.Now().Before(deadline) && !strings.Contains(string(b), "Deploy?") {
+		time.Sleep(20 * time.Millisecond) // another process's file, under a deadline
+		b, _ = os.ReadFile(out)
+	}
+	if !strings.Contains(string(b), `Deploy? \u001b]52`) {
+		t.Fatalf("--notify got %q", b)
+	}
+	if bad := testkit.Unescaped(string(b)); bad != "" {
+		t.Errorf("--notify's input holds raw %s: %s", bad, b)
+	}
 }

@@ -442,10 +442,14 @@ func checked(qs []answer.Question, ds []answer.Decision) ([]answer.Decision, err
 	return ds, nil
 }
 
+// writeJSON writes v as JSON with every character a terminal acts on
+// escaped (safe.JSON), as the events and pending --json are: a program
+// that prints what the page's API says prints no control of a form's.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v)
+	b, _ := json.Marshal(v)
+	w.Write(append(safe.JSON(b), '\n'))
 }
 
 func httpError(w http.ResponseWriter, status int, msg string) {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/claudewrap/claudewrap/answer"
+	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
 	"github.com/claudewrap/claudewrap/remote"
 )
 
@@ -358,5 +359,43 @@ func TestServeElicitation(t *testing.T) {
 	code, out := do(t, "POST", base+"/api/answer", s.Token, "", `{"session":"42","tool_use_id":"elicitation-1","elicit":{"action":"decline"}}`)
 	if code != http.StatusBadGateway || !strings.Contains(out, "session 42 has ended") {
 		t.Errorf("an answer to a session gone: %d %s, want 502 saying so", code, out)
+	}
+}
+
+// hostileSessions has a form waiting whose text holds what a terminal
+// acts on.
+type hostileSessions struct{ fakeSessions }
+
+func (h *hostileSessions) Pending(context.Context) ([]remote.Form, error) {
+	f := multi
+	f.Questions = []answer.Question{{Question: "Deploy? " + testkit.Hostile, Header: "Go",
+		Options: []answer.Option{{Label: "Yes " + testkit.Hostile}, {Label: "No"}}}}
+	return []remote.Form{f}, nil
+}
+
+// TestPendingJSONEscaped: what /api/pending says holds no character a
+// terminal would act on (C1 controls, bidirectional formatting), as the
+// events and claudewrap pending --json do not: a program that prints it
+// shows the escapes.
+func TestPendingJSONEscaped(t *testing.T) {
+	s, err := Listen("", &hostileSessions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Serve(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	base := strings.TrimSuffix(s.URL(), "/?t="+s.Token)
+	code, body := do(t, "GET", base+"/api/pending", s.Token, "", "")
+	if code != 200 || !strings.Contains(body, `Deploy? \u001b]52`) {
+		t.Fatalf("%d %s", code, body)
+	}
+	if bad := testkit.Unescaped(body); bad != "" {
+		t.Errorf("/api/pending holds raw %s:\n%s", bad, body)
+	}
+	var forms []remote.Form
+	if err := json.Unmarshal([]byte(body), &forms); err != nil || forms[0].Questions[0].Options[0].Label != "Yes "+testkit.Hostile {
+		t.Errorf("the escapes are not the same JSON values: %v %+v", err, forms)
 	}
 }

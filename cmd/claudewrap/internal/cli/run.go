@@ -21,6 +21,7 @@ import (
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/internal/safefile"
 	"github.com/claudewrap/claudewrap/ptyhost"
+	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/session"
 )
@@ -166,11 +167,11 @@ func parseSize(s string) (cols, rows int, err error) {
 	if ok {
 		cols, err1 := strconv.Atoi(c)
 		rows, err2 := strconv.Atoi(r)
-		if err1 == nil && err2 == nil && cols >= minCols && rows >= minRows && cols <= 1000 && rows <= 1000 {
+		if err1 == nil && err2 == nil && cols >= minCols && rows >= minRows && cols <= cast.MaxSize && rows <= cast.MaxSize {
 			return cols, rows, nil
 		}
 	}
-	return 0, 0, fmt.Errorf("want COLSxROWS between %dx%d and 1000x1000, got %q", minCols, minRows, s)
+	return 0, 0, fmt.Errorf("want COLSxROWS between %dx%d and %dx%d, got %q", minCols, minRows, cast.MaxSize, cast.MaxSize, s)
 }
 
 // The smallest terminal --size takes: a form (tabs, question, two options,
@@ -329,6 +330,14 @@ func runRun(opts *RunOptions) (err error) {
 	exe, err := session.SelfPath()
 	if err != nil {
 		return startFailed(ExitStart, err)
+	}
+	if policy == rules.Wait {
+		// A form that waits for an answer from elsewhere must be reachable
+		// by claudewrap answer, or nobody could ever send one.
+		if _, err := remote.Dir(); err != nil {
+			return startFailed(ExitUsage, fmt.Errorf("--on-unmatched wait: no answer could reach this run: %w; "+
+				"set XDG_RUNTIME_DIR to a private folder of yours (mode 0700) and start it again", err))
+		}
 	}
 	var asker session.Asker
 	if policy == rules.Ask {
