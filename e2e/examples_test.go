@@ -144,7 +144,12 @@ func TestExampleUsageLines(t *testing.T) {
 				cmd.Process.Kill()
 				t.Fatalf("%s: Ctrl-C twice did not end it\n%s", line, shown())
 			}
-			// What claudewrap says when Claude has gone, on the terminal.
+			// What claudewrap says when Claude has gone, on the terminal: the
+			// terminal's last bytes may still be on their way to the test.
+			deadline = time.Now().Add(5 * time.Second)
+			for !strings.Contains(shown(), "claudewrap: no questions") && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond) // reading the terminal, under a deadline
+			}
 			if !strings.Contains(shown(), "claudewrap: no questions") {
 				t.Errorf("%s: no summary after Claude exited\n%s", line, shown())
 			}

@@ -159,12 +159,14 @@ func TestTypedUnconfirmable(t *testing.T) {
 }
 
 // TestDryRun: decisions are made and logged, and nothing is pressed.
-// Headless, nobody can answer the form then: the run ends by itself at
-// it (blocked, exit 7, one line on stderr), rather than wait for ever.
+// Headless, a form the rules answer whole is the check a dry run is for:
+// the run ends there (exit 0), having said on stderr what it would have
+// answered; a form they leave open ends it blocked (exit 7), rather than
+// wait for ever.
 func TestDryRun(t *testing.T) {
 	forVersions(t, func(t *testing.T, version string) {
 		r := runClaudewrap(t, version, "testdata/scenarios/database.yaml", "pick a database",
-			"--rules", writeRules(t, "  - answer: {select: SQLite}\n"), "--dry-run", "--exit-after-turn")
+			"--rules", writeRules(t, "  - answer: {select: SQLite}\n"), "--dry-run")
 		d := r.find("decision")
 		if len(d) != 1 || len(r.find("key")) != 0 || len(r.find("handed_over")) != 1 {
 			t.Fatalf("want one decision, a dry-run hand-over and no key\n%s", r)
@@ -172,14 +174,17 @@ func TestDryRun(t *testing.T) {
 		if res := r.sb.API.ToolResults(); len(res) != 0 {
 			t.Errorf("a dry run answered: %+v", res)
 		}
+		if r.code != 0 || len(r.find("blocked")) != 0 || !strings.Contains(r.stderr, `answers "Which database should we use?": select "SQLite"`) ||
+			!strings.Contains(lastLine(r.stderr), "dry run: the rules answer what Claude asked") {
+			t.Fatalf("want exit 0, what it would answer on stderr, the dry run's end last\n%s", r)
+		}
+		r = runClaudewrap(t, version, "testdata/scenarios/database.yaml", "pick a database",
+			"--rules", writeRules(t, "  - {when: {header: Nothing}, answer: {select: SQLite}}\n"), "--dry-run", "--on-unmatched", "wait")
 		b := r.find("blocked")
-		if r.code != 7 || len(b) != 1 || b[0]["reason"] != session.DryRunReason {
-			t.Fatalf("want exit 7 and one blocked event with the dry run's reason\n%s", r)
+		if r.code != 7 || len(b) != 1 || b[0]["reason"] != session.DryRunReason || len(r.find("key")) != 0 {
+			t.Fatalf("unmatched: want exit 7 and one blocked event with the dry run's reason\n%s", r)
 		}
-		if l := lastLine(r.stderr); !strings.Contains(l, "dry run") {
-			t.Errorf("stderr %q, want the reason last", r.stderr)
-		}
-		report("Claude Code %s: dry run: decided SQLite, pressed nothing, ended by itself (exit 7)", version)
+		report("Claude Code %s: dry run: decided SQLite, pressed nothing, ended by itself (exit 0); with a question left open, exit 7", version)
 	})
 }
 

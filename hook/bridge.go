@@ -606,6 +606,7 @@ func SettingsWith(exe, socket string, o Options) string {
 		PreToolUse:        pre,
 		PostToolUse:       entry(postMatcher),
 		Stop:              entry(""),
+		StopFailure:       entry(""),
 		SessionStart:      entry(""),
 		PermissionRequest: entry(""),
 		Elicitation:       entry(""),

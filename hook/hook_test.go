@@ -171,8 +171,8 @@ func TestSettingsAnswering(t *testing.T) {
 			t.Errorf("%s: command %q, timeout %ds; want %q, at least %ds", ev, h.Command, h.Timeout, want, timeout)
 		}
 	}
-	if len(v.Hooks) != 7 {
-		t.Errorf("%d hooks, want 7", len(v.Hooks))
+	if len(v.Hooks) != 8 {
+		t.Errorf("%d hooks, want 8", len(v.Hooks))
 	}
 }
 

@@ -11,9 +11,12 @@ import (
 
 // Hook event names claudewrap registers for.
 const (
-	PreToolUse   = "PreToolUse"
-	PostToolUse  = "PostToolUse"
-	Stop         = "Stop"
+	PreToolUse  = "PreToolUse"
+	PostToolUse = "PostToolUse"
+	Stop        = "Stop"
+	// StopFailure comes instead of Stop when a turn ends in an error (not
+	// logged in, the API refused): its error and Claude's last message.
+	StopFailure  = "StopFailure"
 	SessionStart = "SessionStart" // Claude started, resumed or cleared a session
 	// PermissionRequest comes for every tool about to ask the person's
 	// permission, before its dialog is drawn; its output can decide.
@@ -55,6 +58,11 @@ type Payload struct {
 	// An ElicitationResult's: accept, decline or cancel, and the values.
 	Action  string          `json:"action,omitempty"`
 	Content json.RawMessage `json:"content,omitempty"`
+
+	// A StopFailure's: the error's kind ("authentication_failed") and what
+	// Claude showed for it.
+	Error                string `json:"error,omitempty"`
+	LastAssistantMessage string `json:"last_assistant_message,omitempty"`
 
 	// Input is tool_input as sent: a PermissionRequest's tool's, and
 	// AskUserQuestion's (which a PreToolUse answer is built on).
@@ -107,7 +115,7 @@ func Parse(b []byte) (*Payload, error) {
 		return &p, nil
 	}
 	switch p.HookEventName {
-	case Stop:
+	case Stop, StopFailure:
 		return &p, nil
 	case Elicitation, ElicitationResult:
 		if p.MCPServerName == "" {

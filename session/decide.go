@@ -116,7 +116,7 @@ func (s *session) decide(f *form) ([]rules.Decision, bool) {
 		}
 		s.log.Emit("handed_over", fields)
 		if s.cfg.DryRun && s.cfg.Host.Headless {
-			s.endDryRun() // it would wait for an answer a dry run refuses
+			s.endDryRun(false) // it would wait for an answer a dry run refuses
 			return nil, false
 		}
 		s.notify(f)

@@ -441,6 +441,7 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text
 	}
 	s.log.Emit("decision", fields)
 	if s.cfg.DryRun {
+		s.endDryRun(true)
 		return nil
 	}
 	parent := ctx

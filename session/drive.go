@@ -25,7 +25,7 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 		if from == handedOver || s.move(f, handedOver, deciding) {
 			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "dry run: nothing pressed"})
 		}
-		s.endDryRun()
+		s.endDryRun(from == deciding)
 		return false
 	}
 	var flow []answer.Decision
@@ -346,18 +346,34 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 	}
 }
 
-// DryRunReason ends a headless dry run at its first form: what the rules
-// decided is logged, and nobody can give it.
+// DryRunReason ends a headless dry run at a form the rules do not answer
+// whole: what they decided is logged, and nobody can give the rest.
 const DryRunReason = "dry run: nothing is pressed, and headless nobody can answer the form (what the rules decided is in the decision events)"
+
+// DryRunDone ends a headless dry run at a form or dialog the rules answer
+// whole: the check it is for has passed.
+const DryRunDone = "dry run: the rules answer what Claude asked, and nothing was pressed (what they decided is in the decision events)"
 
 // endDryRun ends a headless dry run at a form it handed over: nobody sees
 // Claude's screen, and a dry run presses nothing, for claudewrap answer
-// too, so the form would wait for ever.
-func (s *session) endDryRun() {
-	if s.cfg.DryRun && s.cfg.Host.Headless {
+// too, so the form would wait for ever. When the rules answered it whole
+// (clean), the run ends with exit 0, so that a job can use a dry run as a
+// check of its rules; else it is blocked (exit 7).
+func (s *session) endDryRun(clean bool) {
+	if !s.cfg.DryRun || !s.cfg.Host.Headless {
+		return
+	}
+	if !clean {
 		snap := s.child.Screen().Snapshot()
 		s.block(DryRunReason, &snap)
+		return
 	}
+	s.flag(func(r *Report) {
+		if !r.Ended && r.Blocked == "" {
+			r.Ended, r.EndedWhy = true, DryRunDone
+		}
+	})
+	_ = s.child.Signal(syscall.SIGTERM)
 }
 
 // AwayReason is the reason a form is handed over when Claude's

@@ -69,7 +69,7 @@ func (s *session) elicitation(m hook.Message) {
 		s.log.Emit("decision", dec)
 		reply(nil)
 		if s.cfg.Host.Headless {
-			s.endDryRun()
+			s.endDryRun(true)
 			return
 		}
 		s.log.Emit("handed_over", events.Fields{"elicitation": p.MCPServerName, "reason": "dry run: it is yours on Claude's screen"})

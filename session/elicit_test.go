@@ -288,7 +288,8 @@ func TestElicitOnScreenNoHook(t *testing.T) {
 }
 
 // TestElicitDryRun: a dry run decides an MCP server's form and says so, but
-// gives nothing through the hook; headless, nobody can answer it then.
+// gives nothing through the hook; headless, the rules having answered it,
+// the run ends there (exit 0).
 func TestElicitDryRun(t *testing.T) {
 	t.Parallel()
 	c := newElicitChild(t)
@@ -299,7 +300,7 @@ func TestElicitDryRun(t *testing.T) {
 	}
 	rep := r.result(t, c)
 	log := r.log.String()
-	if !strings.Contains(log, `"dry_run":true`) || !strings.Contains(log, `"action":"decline"`) || rep.Blocked != DryRunReason ||
+	if !strings.Contains(log, `"dry_run":true`) || !strings.Contains(log, `"action":"decline"`) || rep.Blocked != "" || rep.EndedWhy != DryRunDone ||
 		strings.Contains(log, `"submitted"`) {
 		t.Errorf("report %+v\n%s", rep, log)
 	}

@@ -104,6 +104,8 @@ func (r Report) Exit(err error) (ExitCode, error) {
 		code = ExitInterrupted
 	case r.Blocked != "":
 		code = ExitBlocked
+	case r.TurnFailed != "":
+		code = ExitError
 	case r.Ended:
 		code = ExitOK
 	}
@@ -118,6 +120,9 @@ func (r Report) Exit(err error) (ExitCode, error) {
 	}
 	if err == nil && code == ExitBlocked {
 		err = errors.New(r.Blocked)
+	}
+	if err == nil && r.TurnFailed != "" && code == ExitError {
+		err = errors.New(r.TurnFailed)
 	}
 	if err == nil && r.Why[code] != "" {
 		err = errors.New(r.Why[code])
@@ -141,10 +146,14 @@ func (r Report) ClaudeEnded() string {
 	switch {
 	case r.Interrupted:
 		return "ended by claudewrap: the person pressed Ctrl-C"
+	case r.Ended && r.EndedWhy != "":
+		return "ended by claudewrap: " + r.EndedWhy
 	case r.Ended:
-		return "ended by claudewrap at the end of its turn (--exit-after-turn)"
+		return "ended by claudewrap at the end of its turn"
 	case r.Blocked != "":
 		return "ended by claudewrap: nobody could answer it"
+	case r.TurnFailed != "":
+		return "ended by claudewrap: its turn ended in an error"
 	case r.Claude.Signal != 0:
 		// By its name: Go's own for SIGKILL is "killed".
 		if name := unix.SignalName(r.Claude.Signal); name != "" {

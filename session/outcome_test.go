@@ -107,7 +107,8 @@ func TestClaudeEnded(t *testing.T) {
 		{Report{Claude: ptyhost.Status{Code: 3}}, "exited with status 3"},
 		{Report{Claude: ptyhost.Status{Code: 137, Signal: syscall.SIGKILL}}, "killed by SIGKILL"},
 		{Report{Claude: ptyhost.Status{Code: 139, Signal: syscall.SIGSEGV}}, "killed by SIGSEGV"},
-		{Report{Claude: ptyhost.Status{Code: 143}, Ended: true}, "ended by claudewrap at the end of its turn (--exit-after-turn)"},
+		{Report{Claude: ptyhost.Status{Code: 143}, Ended: true}, "ended by claudewrap at the end of its turn"},
+		{Report{Claude: ptyhost.Status{Code: 143}, Ended: true, EndedWhy: DryRunDone}, "ended by claudewrap: " + DryRunDone},
 	} {
 		if got := tc.rep.ClaudeEnded(); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.rep.Claude, got, tc.want)

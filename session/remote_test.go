@@ -449,9 +449,10 @@ func TestNotifyEscaped(t *testing.T) {
 	t.Parallel()
 	out := filepath.Join(t.TempDir(), "notified.json")
 	c := newChild(t, fakeclaude.Faults{})
-	r := startRun(t, c, Config{Policy: rules.Fail, Host: hostHeadless, Notify: "cat > " + out})
-	r.s.notifyForm(remote.Form{ToolUseID: "t1", Questions: []answer.Question{{Question: "Deploy? " + testkit.Hostile, Header: "Go",
-		Options: []answer.Option{{Label: "Yes"}, {Label: "No"}}}}})
+	startRun(t, c, Config{Decider: decider{}, Policy: rules.Wait, Host: hostHeadless, Notify: "cat > " + out})
+	// The form waits for a person: --notify is told.
+	c.ask("t1", fakeclaude.Question{Header: "Go", Question: "Deploy? " + testkit.Hostile,
+		Options: []fakeclaude.Option{{Label: "Yes"}, {Label: "No"}}})
 	deadline := time.Now().Add(10 * time.Second)
 	var b []byte
 	for time.Now().Before(deadline) && !strings.Contains(string(b), "Deploy?") {

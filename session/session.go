@@ -15,6 +15,7 @@ import (
 	"github.com/claudewrap/claudewrap/bundle"
 	"github.com/claudewrap/claudewrap/events"
 	"github.com/claudewrap/claudewrap/hook"
+	"github.com/claudewrap/claudewrap/internal/safe"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
@@ -140,6 +141,16 @@ type Report struct {
 	Navigation bool // the screen did not confirm a step
 	Mismatch   bool // Claude recorded something other than intended
 	Ended      bool // claudewrap ended Claude itself (--exit-after-turn)
+	// EndedWhy is why claudewrap ended Claude, when not at the end of its
+	// turn.
+	EndedWhy string
+	// TurnFailed is Claude's turn ended in an error, with Claude's words,
+	// which ended a run that ends with its turn (exit 1).
+	TurnFailed string
+	// LastScreen is the last lines Claude's screen showed when it ended by
+	// itself in error, or before its session started (escaped): its own
+	// words for why.
+	LastScreen []string
 	// Interrupted: the person pressed Ctrl-C (at claudewrap's prompt, or
 	// sent SIGINT); the run exits 130.
 	Interrupted bool
@@ -406,6 +417,13 @@ func (s *session) serve(ctx context.Context, child Child, keys askflow.Keys, msg
 			st, err := child.Wait()
 			rep := s.loop.readReport()
 			rep.Claude = st
+			var hooked bool
+			s.loop.do(func() { hooked = s.hooked })
+			if !rep.Ended && rep.Blocked == "" && !rep.Interrupted && rep.TurnFailed == "" && (st.Code != 0 || st.Signal != 0 || !hooked) {
+				// Claude ended by itself in error, or before its session
+				// started: its own words are on its screen.
+				rep.LastScreen = lastLines(child.Screen().Snapshot(), lastScreenLines)
+			}
 			if i, ok := child.(interface{ Interrupted() bool }); ok && i.Interrupted() {
 				rep.Interrupted = true // Ctrl-C (SIGINT) ended Claude
 			}
@@ -417,6 +435,24 @@ func (s *session) serve(ctx context.Context, child Child, keys askflow.Keys, msg
 			defer kill.Stop()
 		}
 	}
+}
+
+// lastScreenLines bounds the lines of Claude's last screen a report keeps.
+const lastScreenLines = 8
+
+// lastLines is the last n lines of the screen that hold text, escaped,
+// with the space at their right cut.
+func lastLines(snap vt.Snapshot, n int) []string {
+	var out []string
+	for _, l := range strings.Split(snap.Text(), "\n") {
+		if l = strings.TrimRight(l, " "); strings.TrimSpace(l) != "" {
+			out = append(out, safe.Line(l))
+		}
+	}
+	if len(out) > n {
+		out = out[len(out)-n:]
+	}
+	return out
 }
 
 // killGrace is how long Claude has to end after SIGTERM when the caller's
@@ -477,6 +513,8 @@ func (s *session) handle(m hook.Message) {
 		s.goWork(func() { s.verify(a) })
 	case hook.Stop:
 		s.stop(s.stopPath(p))
+	case hook.StopFailure:
+		s.turnFailed(p)
 	case hook.PermissionRequest:
 		s.permission(m)
 	case hook.Elicitation:

@@ -1625,31 +1625,37 @@ func TestDryRun(t *testing.T) {
 			t.Errorf("keys %v, report %+v\n%s", c.Received(), rep, r)
 		}
 	})
-	for _, tc := range []struct {
-		name     string
-		answers  map[string]answer.Decision
-		policy   rules.Policy
-		decision bool
-	}{
-		{"headless", map[string]answer.Decision{database.Question: sel("SQLite")}, rules.Fail, true},
-		// Unmatched under wait, it would wait for an answer from elsewhere,
-		// which a dry run refuses.
-		{"headless, unmatched under wait", nil, rules.Wait, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			c := newChild(t, fakeclaude.Faults{})
-			r := startRun(t, c, Config{Decider: decider{answers: tc.answers}, Policy: tc.policy, DryRun: true, Host: hostHeadless})
-			c.ask("t1", database)
-			// (The screen, given with it, may not show the form yet.)
-			if ev := r.wait(`"blocked"`); ev["reason"] != DryRunReason || ev["screen"] == nil {
-				t.Fatalf("blocked: %v\n%s", ev, r)
-			}
-			rep := r.end()
-			if rep.Blocked != DryRunReason || len(c.Received()) > 0 || r.has("key") || r.has("decision") != tc.decision {
-				t.Errorf("keys %v, report %+v\n%s", c.Received(), rep, r)
-			}
-		})
-	}
+	// Headless, the form answered whole by the rules is the check a dry run
+	// is for: it ends there, exit 0, nothing pressed.
+	t.Run("headless", func(t *testing.T) {
+		c := newChild(t, fakeclaude.Faults{})
+		r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+			Policy: rules.Fail, DryRun: true, Host: hostHeadless})
+		c.ask("t1", database)
+		r.wait(`"decision"`)
+		rep := r.result()
+		if !rep.Ended || rep.EndedWhy != DryRunDone || rep.Blocked != "" || len(c.Received()) > 0 || r.has("key") {
+			t.Errorf("keys %v, report %+v\n%s", c.Received(), rep, r)
+		}
+		if code, err := rep.Exit(nil); code != ExitOK {
+			t.Errorf("exit %d (%v), want 0", code, err)
+		}
+	})
+	// Unmatched under wait, it would wait for an answer from elsewhere,
+	// which a dry run refuses: blocked.
+	t.Run("headless, unmatched under wait", func(t *testing.T) {
+		c := newChild(t, fakeclaude.Faults{})
+		r := startRun(t, c, Config{Decider: decider{}, Policy: rules.Wait, DryRun: true, Host: hostHeadless})
+		c.ask("t1", database)
+		// (The screen, given with it, may not show the form yet.)
+		if ev := r.wait(`"blocked"`); ev["reason"] != DryRunReason || ev["screen"] == nil {
+			t.Fatalf("blocked: %v\n%s", ev, r)
+		}
+		rep := r.end()
+		if rep.Blocked != DryRunReason || len(c.Received()) > 0 || r.has("key") || r.has("decision") {
+			t.Errorf("keys %v, report %+v\n%s", c.Received(), rep, r)
+		}
+	})
 }
 
 // TestUndrivenRecord: a form recorded while it waited its turn, claudewrap

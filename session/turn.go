@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 
@@ -335,4 +336,50 @@ func (l *lastSent) SendKeys(p []byte) error {
 		l.last = string(p)
 	}
 	return err
+}
+
+// turnFailed applies a StopFailure: Claude's turn ended in an error it shows
+// instead of working (not logged in, the API refused or cannot be
+// reached). Once Claude's transcript shows that error as its last message,
+// the turn's end is said with Claude's own words; a run that ends with its
+// turn (headless) ends then, with exit 1, since Claude waits at its prompt
+// for a fix nobody there can make. A StopFailure the transcript does not
+// show is not Claude's, and is ignored.
+func (s *session) turnFailed(p *hook.Payload) {
+	path := s.stopPath(p)
+	s.goWork(func() {
+		deadline := time.Now().Add(stopWait)
+		var m transcript.Message
+		for {
+			m, _ = transcript.LastMessage(path)
+			if m.Role == "assistant" && m.Error != "" {
+				break
+			}
+			if time.Now().After(deadline) || s.ctx.Err() != nil {
+				s.log.Emit("error", events.Fields{"message": fmt.Sprintf("a StopFailure (%s) that Claude's transcript does not confirm "+
+					"(its last message %s): not Claude's, ignored", p.Error, m)})
+				return
+			}
+			t := time.NewTimer(100 * time.Millisecond)
+			select {
+			case <-t.C:
+			case <-s.ctx.Done():
+				t.Stop()
+			}
+		}
+		words := strings.TrimSpace(m.Text)
+		if words == "" {
+			words = m.Error
+		}
+		s.log.Emit("turn_end", events.Fields{"session_id": p.SessionID, "error": m.Error, "message": words})
+		if !s.cfg.ExitAfterTurn {
+			return
+		}
+		s.flag(func(r *Report) {
+			if r.TurnFailed == "" {
+				r.TurnFailed = fmt.Sprintf("Claude's turn ended in an error: %s (%s)", words, m.Error)
+			}
+		})
+		_ = s.child.Signal(syscall.SIGTERM)
+	})
 }

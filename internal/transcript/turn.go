@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/claudewrap/claudewrap/internal/safefile"
@@ -25,6 +26,12 @@ type Message struct {
 	StopReason string
 	// ToolUse: the message calls a tool.
 	ToolUse bool
+	// Error is the kind of an error Claude shows as its message instead of
+	// the model's ("authentication_failed"); "" for a message of the
+	// model's.
+	Error string
+	// Text is the message's text, its text blocks joined by newlines.
+	Text string
 }
 
 // String says what m is, for messages: "none", or its role, stop reason,
@@ -106,6 +113,8 @@ func message(line []byte) (Message, bool) {
 		Type      string `json:"type"`
 		UUID      string `json:"uuid"`
 		Sidechain bool   `json:"isSidechain"`
+		Error     string `json:"error"`
+		APIError  bool   `json:"isApiErrorMessage"`
 		Message   struct {
 			Role       string          `json:"role"`
 			StopReason string          `json:"stop_reason"`
@@ -116,13 +125,25 @@ func message(line []byte) (Message, bool) {
 		return Message{}, false
 	}
 	m := Message{UUID: e.UUID, Role: e.Type, StopReason: e.Message.StopReason}
+	if e.APIError {
+		m.Error = e.Error
+		if m.Error == "" {
+			m.Error = "unknown"
+		}
+	}
 	var blocks []struct {
 		Type string `json:"type"`
+		Text string `json:"text"`
 	}
 	if json.Unmarshal(e.Message.Content, &blocks) == nil {
+		var text []string
 		for _, b := range blocks {
 			m.ToolUse = m.ToolUse || b.Type == "tool_use"
+			if b.Type == "text" {
+				text = append(text, b.Text)
+			}
 		}
+		m.Text = strings.Join(text, "\n")
 	}
 	return m, true
 }

@@ -211,11 +211,30 @@ func (h *human) event(name string, f events.Fields) {
 		}
 	case "permission_mode":
 		h.say("%s", str("note"))
+	case "turn_end":
+		if str("error") != "" {
+			h.say("Claude's turn ended in an error: %s (%s)", str("message"), str("error"))
+		}
 	case "blocked":
 		h.blocked++
 		h.say("blocked: %s", str("reason"))
 	case "error":
 		h.lastErr = str("message")
+	}
+}
+
+// lastScreen shows the last lines of Claude's screen when it ended by
+// itself in error, or before its session started: its own words for why.
+// The lines come escaped.
+func (h *human) lastScreen(lines []string) {
+	if len(lines) == 0 {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	fmt.Fprintln(h.w, "claudewrap: Claude's screen as it ended:")
+	for _, l := range lines {
+		fmt.Fprintln(h.w, "  | "+l)
 	}
 }
 

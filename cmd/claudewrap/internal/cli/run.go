@@ -45,13 +45,16 @@ type RunOptions struct {
 	// answer_timeout off.
 	NoAnswerTimeout bool
 	ExitAfterTurn   bool
-	Events          string
-	Record          string
-	DryRun          bool
-	Trust           bool
-	IdleTimeout     time.Duration
-	Notify          string
-	AnswerVia       string
+	// KeepOpen keeps a headless Claude open when its turn ends, which
+	// otherwise ends the run as claude -p ends.
+	KeepOpen    bool
+	Events      string
+	Record      string
+	DryRun      bool
+	Trust       bool
+	IdleTimeout time.Duration
+	Notify      string
+	AnswerVia   string
 	// AnswersFromRuns lets other runs' Claude answer this run's forms.
 	AnswersFromRuns bool
 }
@@ -95,6 +98,9 @@ prints its reason on stderr.`,
 				return usageErrorf("--idle-timeout must not be negative (0: no limit)")
 			}
 			opts.NoAnswerTimeout = cmd.Flags().Changed("answer-timeout") && opts.AnswerTimeout == 0
+			if opts.KeepOpen && opts.ExitAfterTurn {
+				return usageErrorf("--keep-open and --exit-after-turn ask for opposite things: give one")
+			}
 			switch opts.AnswerVia {
 			case "", session.AnswerViaScreen, session.AnswerViaHook:
 			default:
@@ -111,6 +117,14 @@ prints its reason on stderr.`,
 					return usageErrorf("--headless=false needs a terminal on stdin to draw Claude on; without one the run is headless")
 				}
 				opts.Headless = true
+			}
+			if opts.KeepOpen && !opts.Headless {
+				return usageErrorf("--keep-open is for headless runs; at a terminal Claude stays open until you leave it")
+			}
+			// Headless, nobody can give Claude a next message: its turn
+			// over, the run's work is done, as with claude -p.
+			if opts.Headless && !opts.KeepOpen {
+				opts.ExitAfterTurn = true
 			}
 			c, r, err := parseSize(size)
 			if err != nil {
@@ -134,7 +148,8 @@ prints its reason on stderr.`,
 	f.StringVar(&size, "size", "120x40", "virtual terminal size `COLSxROWS` when headless (made taller, then given back, for a form that does not fit)")
 	f.StringVar(&opts.OnUnmatched, "on-unmatched", "", "`POLICY` for questions no rule answers: passthrough, ask, fallback, wait (claudewrap answer, serve, the person at the screen), cancel, fail (default: the rules' defaults.on_unmatched, else passthrough with Claude on your screen, ask when headless with a terminal, fail with none)")
 	f.DurationVar(&opts.AnswerTimeout, "answer-timeout", 0, "how long passthrough, ask and wait wait for a person before the fallback answer (default: the rules' answer_timeout, else none; 0: none)")
-	f.BoolVar(&opts.ExitAfterTurn, "exit-after-turn", false, "end Claude and exit when it finishes its turn")
+	f.BoolVar(&opts.ExitAfterTurn, "exit-after-turn", false, "end Claude and exit when it finishes its turn (headless runs do unless --keep-open)")
+	f.BoolVar(&opts.KeepOpen, "keep-open", false, "headless: keep Claude open when its turn ends, for answers and forms to come (the run then ends at --idle-timeout)")
 	f.StringVar(&opts.Events, "events", "", "JSON-lines event log `FILE` (- for stdout; default: stdout when headless and stdout is not a terminal)")
 	f.StringVar(&opts.Record, "record", "", "write an asciicast v2 recording to `FILE.cast`")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "decide and log, press nothing; headless, end at the first form (exit 7, or 4 if unmatched under fail)")
@@ -384,7 +399,7 @@ func runRun(opts *RunOptions) (err error) {
 	}
 
 	start := events.Fields{"claude": path, "args": opts.ClaudeArgs, "headless": opts.Headless,
-		"rules": ruleFiles, "on_unmatched": string(policy), "dry_run": opts.DryRun}
+		"rules": ruleFiles, "on_unmatched": string(policy), "dry_run": opts.DryRun, "exit_after_turn": opts.ExitAfterTurn}
 	if len(ignored) > 0 {
 		not := make([]events.Fields, len(ignored))
 		for i, ig := range ignored {
@@ -432,8 +447,12 @@ func runRun(opts *RunOptions) (err error) {
 	if err != nil {
 		fields["reason"] = err.Error()
 	}
+	if len(rep.LastScreen) > 0 {
+		fields["screen"] = strings.Join(rep.LastScreen, "\n")
+	}
 	log.Emit("exit", fields)
 	if hum != nil {
+		hum.lastScreen(rep.LastScreen)
 		hum.summary(code, rep.ClaudeEnded())
 	}
 	if lost := lostOutput(log, rec, files); lost != nil {
