@@ -64,3 +64,19 @@ func TestClaudesReason(t *testing.T) {
 		report("Claude Code %s: no API key and no login: ended in %v with Claude's words %q (exit 1)", version, took.Round(100*time.Millisecond), lastLine(r.stderr))
 	})
 }
+
+// TestClaudesLastWords: Claude refuses an option it does not know and
+// exits 1 before any session starts: its own words, from its last screen,
+// are on stderr and in the exit event.
+func TestClaudesLastWords(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		sb := claudetest.New(t, version, "testdata/scenarios/hello.yaml")
+		r := runEnv(t, sb, nil, "say hello", "--", "--no-such-option", "say hello")
+		x := r.find("exit")
+		if r.code != 1 || len(x) != 1 || !strings.Contains(r.stderr, "Claude's screen as it ended:") ||
+			!strings.Contains(r.stderr, "--no-such-option") || !strings.Contains(x[0]["screen"].(string), "--no-such-option") {
+			t.Fatalf("want exit 1 with Claude's own words on stderr and in the exit event\n%s", r)
+		}
+		report("Claude Code %s: Claude refused an unknown option and exited 1: its words shown", version)
+	})
+}
