@@ -80,3 +80,18 @@ func TestClaudesLastWords(t *testing.T) {
 		report("Claude Code %s: Claude refused an unknown option and exited 1: its words shown", version)
 	})
 }
+
+// TestAPIUnreachable: with a base URL that refuses connections, Claude
+// retries; the run says at once why it waits, with Claude's words.
+func TestAPIUnreachable(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		sb := claudetest.New(t, version, "testdata/scenarios/hello.yaml")
+		start := time.Now()
+		r := runInEnv(t, sb, []string{"ANTHROPIC_BASE_URL=http://127.0.0.1:9"}, "say hello", "retrying")
+		rt := r.find("retrying")
+		if len(rt) == 0 || !strings.Contains(r.stderr, "Claude cannot reach its API and retries") || eventTime(t, rt[0]).Sub(start) > 20*time.Second {
+			t.Fatalf("want the retries said within seconds, with Claude's words\n%s", r)
+		}
+		report("Claude Code %s: API refused: said in %v: %s", version, eventTime(t, rt[0]).Sub(start).Round(100*time.Millisecond), rt[0]["message"])
+	})
+}

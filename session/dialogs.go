@@ -195,6 +195,7 @@ func (s *session) watchDialogs(ctx context.Context) {
 		shownAt   time.Time
 		handled   bool
 		recent    recentScreens
+		retrying  string // the API error Claude retries for, said once
 	)
 	for {
 		wctx, cancel := context.WithTimeout(ctx, 250*time.Millisecond)
@@ -219,6 +220,12 @@ func (s *session) watchDialogs(ctx context.Context) {
 			if recent.novel(snap) {
 				changedAt = now
 			}
+		}
+		if r, ok := screen.ParseRetry(snap); ok && r.Message != retrying {
+			// Claude retries on its own and gives up with a StopFailure
+			// (turnFailed); meanwhile the person is told why it waits.
+			retrying = r.Message
+			s.log.Emit("retrying", events.Fields{"message": r.Message, "attempt": r.Attempt, "of": r.Of})
 		}
 		open := s.formOpen()
 		hooked := false

@@ -211,6 +211,8 @@ func (h *human) event(name string, f events.Fields) {
 		}
 	case "permission_mode":
 		h.say("%s", str("note"))
+	case "retrying":
+		h.say("Claude cannot reach its API and retries (attempt %v of %v): %s", f["attempt"], f["of"], str("message"))
 	case "turn_end":
 		if str("error") != "" {
 			h.say("Claude's turn ended in an error: %s (%s)", str("message"), str("error"))
