@@ -4,6 +4,8 @@
 # the whole end-to-end suite runs on E2E_VERSIONS, a random-form sample on all.
 CLAUDE_VERSIONS ?= 2.1.332 2.1.330 2.1.321 2.1.299 2.1.266 2.1.227 2.1.197
 E2E_VERSIONS    ?= 2.1.332 2.1.197
+# Older than claudewrap supports: the e2e test of the version floor runs it.
+BELOW_FLOOR     ?= 2.0.77
 STATICCHECK     := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GORELEASER      := github.com/goreleaser/goreleaser/v2@v2.15.1
 ACTIONLINT      := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
@@ -25,7 +27,7 @@ build:
 
 # The pinned Claude Code versions, from the npm registry, into .cache/ (git-ignored).
 claude:
-	./scripts/install-claude.sh $(CLAUDE_VERSIONS)
+	./scripts/install-claude.sh $(CLAUDE_VERSIONS) $(BELOW_FLOOR)
 
 # A newcomer's check, in about ten minutes: the unit tests, then the core of
 # the end-to-end suite on the real Claude Code (its tests build only with the
@@ -53,7 +55,7 @@ E2E_TAGS ?= e2e,full,browser
 RACE     ?= -race
 e2e:
 	@echo "e2e: the real Claude Code against the fake API ($(E2E_VERSIONS); dialogs and random forms on $(E2E_ALL)): one line per check as it passes"
-	@set -o pipefail; CLAUDEWRAP_CLAUDE_VERSIONS="$(E2E_ALL)" CLAUDEWRAP_E2E_VERSIONS="$(E2E_VERSIONS)" \
+	@set -o pipefail; CLAUDEWRAP_CLAUDE_VERSIONS="$(E2E_ALL)" CLAUDEWRAP_E2E_VERSIONS="$(E2E_VERSIONS)" CLAUDEWRAP_BELOW_FLOOR="$(BELOW_FLOOR)" \
 		go test $(RACE) -count=1 -timeout 70m -tags "$(E2E_TAGS)" -json $(GOTEST_FLAGS) ./e2e 2>&1 | \
 		go run ./tools/testprogress -log .cache/e2e.json
 	@cat .cache/e2e-report.txt

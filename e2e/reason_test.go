@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -94,4 +95,26 @@ func TestAPIUnreachable(t *testing.T) {
 		}
 		report("Claude Code %s: API refused: said in %v: %s", version, eventTime(t, rt[0]).Sub(start).Round(100*time.Millisecond), rt[0]["message"])
 	})
+}
+
+// TestVersionFloor: a Claude Code older than claudewrap supports is said
+// at the start, and headless its first form ends the run at once (exit 7,
+// within seconds, nothing pressed) rather than fail after its bounds.
+func TestVersionFloor(t *testing.T) {
+	version := "2.0.77"
+	if v := os.Getenv("CLAUDEWRAP_BELOW_FLOOR"); v != "" {
+		version = v
+	}
+	sb := claudetest.New(t, version, "testdata/scenarios/database.yaml")
+	start := time.Now()
+	r := runEnv(t, sb, nil, "pick a database", "--rules", writeRules(t, sqliteRule))
+	took := time.Since(start)
+	first := strings.SplitN(r.stderr, "\n", 2)[0]
+	if !strings.Contains(first, "Claude Code "+version+" is older than claudewrap supports (2.1.197 and later") {
+		t.Errorf("the floor was not said first: %q", first)
+	}
+	if r.code != 7 || len(r.find("key")) != 0 || len(r.find("blocked")) != 1 || took > 15*time.Second {
+		t.Fatalf("want the run blocked at its first form within 15s, nothing pressed (took %v)\n%s", took, r)
+	}
+	report("Claude Code %s (below the floor): said at start, the form ended the run in %v (exit 7)", version, took.Round(100*time.Millisecond))
 }

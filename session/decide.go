@@ -17,6 +17,10 @@ import (
 
 // question decides the answers to a form, then has them given.
 func (s *session) question(f *form) {
+	if s.cfg.Unsupported != "" {
+		s.unsupported(f)
+		return
+	}
 	ds, ok := s.decide(f)
 	if ok && s.answerByHook(f, ds) {
 		flow := make([]answer.Decision, len(ds))
@@ -33,6 +37,25 @@ func (s *session) question(f *form) {
 		return
 	}
 	s.start(f, ds, deciding)
+}
+
+// unsupported leaves a form of a Claude Code older than claudewrap
+// supports untouched: its screen is not one claudewrap can read. At a
+// terminal it is the person's; headless the run ends at once (exit 7)
+// rather than fail on each form after its bounds.
+func (s *session) unsupported(f *form) {
+	if f.reply != nil {
+		f.reply(nil)
+	}
+	reason := s.cfg.Unsupported + ": claudewrap does not answer its forms"
+	if !s.move(f, handedOver, deciding) {
+		return
+	}
+	s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": reason})
+	if s.cfg.Host.Headless {
+		snap := s.child.Screen().Snapshot()
+		s.block(reason, &snap)
+	}
 }
 
 // decide makes one decision per question, applying the unmatched policy.

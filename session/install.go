@@ -2,9 +2,12 @@ package session
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
+	"strings"
 )
 
 // versionRE is a Claude Code release number.
@@ -46,4 +49,38 @@ func InstalledVersion(path string) string {
 		return ""
 	}
 	return pkg.Version
+}
+
+// The Claude Code versions claudewrap is proven on (docs/versions.md):
+// older ones draw forms it cannot answer, newer ones are run as the newest
+// is.
+const (
+	OldestSupported = "2.1.197"
+	NewestProven    = "2.1.332"
+)
+
+// Older reports whether version a is older than b; versions that are not
+// dotted numbers are neither.
+func Older(a, b string) bool {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		x, err1 := strconv.Atoi(pa[i])
+		y, err2 := strconv.Atoi(pb[i])
+		if err1 != nil || err2 != nil {
+			return false
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return len(pa) < len(pb)
+}
+
+// UnsupportedVersion says why Claude Code version v is not one claudewrap
+// supports, "" when it is (or is not known).
+func UnsupportedVersion(v string) string {
+	if v == "" || !Older(v, OldestSupported) {
+		return ""
+	}
+	return fmt.Sprintf("Claude Code %s is older than claudewrap supports (%s and later; proven up to %s)", v, OldestSupported, NewestProven)
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
 )
 
 // TestInstalledVersion: the version of an npm install (native or cli.js)
@@ -55,6 +57,23 @@ func TestInstalledVersion(t *testing.T) {
 	} {
 		if got := InstalledVersion(path); got != want {
 			t.Errorf("InstalledVersion(%s) = %q, want %q", path, got, want)
+		}
+	}
+}
+
+// TestSupportedRange: the range claudewrap says it supports is the one its
+// end-to-end suite proves: the oldest and the newest pinned versions.
+func TestSupportedRange(t *testing.T) {
+	p := claudetest.Pinned
+	if OldestSupported != p[len(p)-1] || NewestProven != p[0] {
+		t.Errorf("supported %s to %s, pinned %v", OldestSupported, NewestProven, p)
+	}
+	for _, tc := range []struct {
+		v     string
+		older bool
+	}{{"2.0.77", true}, {"2.1.196", true}, {"1.9.999", true}, {"2.1.197", false}, {"2.1.332", false}, {"2.2.0", false}, {"3.0.0", false}, {"", false}, {"x.y", false}} {
+		if got := UnsupportedVersion(tc.v) != ""; got != tc.older {
+			t.Errorf("%q: unsupported %t, want %t", tc.v, got, tc.older)
 		}
 	}
 }

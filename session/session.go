@@ -79,6 +79,10 @@ type Config struct {
 	// Elicits answers MCP servers' input forms (the rules'
 	// elicitations:); nil answers none.
 	Elicits Eliciter
+	// Unsupported says why the Claude Code run is one claudewrap does not
+	// support (older than OldestSupported); its forms are then left to
+	// the person, and a headless run ends at the first. "" when supported.
+	Unsupported string
 	// AnswersFromRuns lets the processes of other runs' Claude read and
 	// answer this run's forms (an orchestrator); this run's own Claude may
 	// never.

@@ -410,6 +410,17 @@ func runRun(opts *RunOptions) (err error) {
 	if unreadable != "" {
 		start["unreadable"] = unreadable
 	}
+	// Said at once, whatever stderr is: a Claude Code too old for
+	// claudewrap must not fail form after form unexplained.
+	unsupported := session.UnsupportedVersion(cfg.Version)
+	if unsupported != "" {
+		start["unsupported"] = unsupported
+		what := "its forms are left to you"
+		if opts.Headless {
+			what = "headless, the run ends at its first form"
+		}
+		printLine(opts.Stderr, "claudewrap: %s: %s; install a supported version (npm install -g @anthropic-ai/claude-code@%s)", unsupported, what, session.NewestProven)
+	}
 	log.Emit("start", start)
 	rep, err := session.Run(context.Background(), session.Config{
 		Host:            cfg,
@@ -435,6 +446,7 @@ func runRun(opts *RunOptions) (err error) {
 		Notify:          firstNonEmpty(opts.Notify, set.Defaults().Notify),
 		AnswerVia:       firstNonEmpty(opts.AnswerVia, set.Defaults().AnswerVia, session.AnswerViaScreen),
 		SessionName:     strconv.Itoa(os.Getpid()),
+		Unsupported:     unsupported,
 	})
 	code, err := rep.Exit(err)
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/claudewrap/claudewrap/session"
 )
 
 // Set by the linker: -X github.com/claudewrap/claudewrap/cmd/claudewrap/internal/cli.version=...
@@ -45,5 +47,6 @@ func versionString() string {
 			}
 		}
 	}
-	return fmt.Sprintf("claudewrap %s\ncommit %s\n%s %s/%s\n", v, c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return fmt.Sprintf("claudewrap %s\ncommit %s\n%s %s/%s\nClaude Code %s and later (proven up to %s)\n", v, c, runtime.Version(), runtime.GOOS, runtime.GOARCH,
+		session.OldestSupported, session.NewestProven)
 }
