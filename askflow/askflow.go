@@ -59,7 +59,9 @@ type Config struct {
 	Keys   Keys
 	// Questions are the hook's questions, in order.
 	Questions []answer.Question
-	// Decisions holds one decision per question.
+	// Decisions holds one decision per question, or for the first few
+	// questions only: Run then answers those and stops on the page of the
+	// next, untouched, for the person (outcome [Stopped]).
 	Decisions []answer.Decision
 
 	// FormTimeout bounds the wait for the form to appear and agree with
@@ -114,9 +116,12 @@ const (
 	Submitted Outcome = iota + 1
 	Chatted
 	Cancelled
+	// Stopped: the questions decided were answered, and the form shows
+	// the first question left, nothing pressed on it.
+	Stopped
 )
 
-var outcomeNames = map[Outcome]string{Submitted: "submitted", Chatted: "chatted", Cancelled: "cancelled"}
+var outcomeNames = map[Outcome]string{Submitted: "submitted", Chatted: "chatted", Cancelled: "cancelled", Stopped: "stopped"}
 
 func (o Outcome) String() string { return outcomeNames[o] }
 
@@ -180,7 +185,7 @@ var ErrAway = errors.New("the conversation is in the background (Claude's sessio
 // Run answers the form. It returns an *Error when the screen did not
 // confirm a step, or ErrInterrupted when ctx ended first.
 func Run(ctx context.Context, cfg Config) (Result, error) {
-	if len(cfg.Questions) == 0 || len(cfg.Questions) != len(cfg.Decisions) {
+	if len(cfg.Questions) == 0 || len(cfg.Decisions) == 0 || len(cfg.Decisions) > len(cfg.Questions) {
 		return Result{}, &Error{Step: "start", Reason: fmt.Sprintf("%d questions, %d decisions", len(cfg.Questions), len(cfg.Decisions))}
 	}
 	r := &runner{cfg: withDefaults(cfg), onlyMoves: true}

@@ -3,6 +3,7 @@ package askflow_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"reflect"
@@ -847,7 +848,8 @@ func TestInvalidDecisions(t *testing.T) {
 		{name: "typed DEL", qs: []fq{naming}, ds: []answer.Decision{typed("snake_cas\x7fe")}},
 		{name: "chat Escape", qs: []fq{database}, ds: []answer.Decision{{Action: answer.Chat, Text: "hi\x1b[A"}}},
 		{name: "unknown action", qs: []fq{database}, ds: []answer.Decision{{Action: 99}}},
-		{name: "fewer decisions than questions", qs: []fq{database, naming}, ds: []answer.Decision{sel("SQLite")}},
+		{name: "more decisions than questions", qs: []fq{database}, ds: []answer.Decision{sel("SQLite"), sel("SQLite")}},
+		{name: "no decisions", qs: []fq{database, naming}, ds: []answer.Decision{}},
 		{name: "no questions", qs: nil, ds: nil},
 	}
 	for _, tt := range tests {
@@ -1956,6 +1958,41 @@ func TestReviewWrappedEmoji(t *testing.T) {
 			if why := askflow.ReviewMismatchForTest(fm, qs, ds); (why != "") != tc.mismatch {
 				t.Errorf("%s, %q: reviewMismatch %q, want a mismatch %t", rec, tc.first, why, tc.mismatch)
 			}
+		}
+	}
+}
+
+// TestPartial: decisions for the first questions only are answered, and
+// the form is left on the first question without one, nothing pressed on
+// it (outcome Stopped): the person answers it and the rest.
+func TestPartial(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		qs   []fq
+		ds   []answer.Decision
+	}{
+		{"one of two", []fq{database, naming}, []answer.Decision{sel("SQLite")}},
+		{"two of three, a multi-select", []fq{database, features, naming}, []answer.Decision{sel("MongoDB"), sel("API", "Auth")}},
+		{"typed, then one left", []fq{naming, database}, []answer.Decision{typed("kebab-case")}},
+	} {
+		for _, walk := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s, walked %t", tc.name, walk), func(t *testing.T) {
+				t.Parallel()
+				fc := newFake(t, tc.qs, 100, 40, faults{})
+				res, err := drive(t, context.Background(), fc, hookOf(tc.qs), tc.ds, patient, func(c *askflow.Config) { c.Walk = walk })
+				if err != nil || res.Outcome != askflow.Stopped {
+					t.Fatalf("Run: %v, %v; want stopped", res.Outcome, err)
+				}
+				var page int
+				var chosen []string
+				fc.Edit(func(f *fakeForm) { page, chosen = f.Page, slices.Clone(f.Chosen) })
+				if fc.State() != stateOpen || page != len(tc.ds) {
+					t.Errorf("the fake is %v on page %d, want open on page %d", fc.State(), page, len(tc.ds))
+				}
+				if !tc.qs[0].Multi && tc.ds[0].Action == answer.Select && chosen[0] != tc.ds[0].Labels[0] {
+					t.Errorf("question 1 chosen %q, want %q", chosen[0], tc.ds[0].Labels[0])
+				}
+			})
 		}
 	}
 }

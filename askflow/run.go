@@ -96,6 +96,15 @@ func (r *runner) run(ctx context.Context) (Outcome, error) {
 			return 0, err
 		}
 	}
+	if n := len(r.cfg.Decisions); n < len(r.cfg.Questions) {
+		// The form has moved on to the first question left: it is the
+		// person's once its page shows.
+		r.q = n
+		if _, err := r.page(ctx, r.cfg.StepTimeout); err != nil {
+			return 0, err
+		}
+		return Stopped, nil
+	}
 	// Several questions end on the review page; a single multi-select
 	// question may too (it has a Submit tab), so look before leaving.
 	review := len(r.cfg.Questions) > 1

@@ -22,7 +22,7 @@ func (s *session) question(f *form) {
 		return
 	}
 	ds, ok := s.decide(f)
-	if ok && s.answerByHook(f, ds) {
+	if ok && len(ds) == len(f.questions) && s.answerByHook(f, ds) {
 		flow := make([]answer.Decision, len(ds))
 		for i, d := range ds {
 			flow[i] = d.Decision
@@ -37,6 +37,17 @@ func (s *session) question(f *form) {
 		return
 	}
 	s.start(f, ds, deciding)
+}
+
+// ruledFirst is how many questions, from the first, the rules answer
+// before the first they leave open.
+func ruledFirst(ds []rules.Decision) int {
+	for i, d := range ds {
+		if !d.Matched() {
+			return i
+		}
+	}
+	return len(ds)
 }
 
 // unsupported leaves a form of a Claude Code older than claudewrap
@@ -122,6 +133,12 @@ func (s *session) decide(f *form) ([]rules.Decision, bool) {
 		s.because(ExitUnmatched, why)
 		return cancelAll(ds), true
 	default: // passthrough, wait: the person answers in Claude's own menu, or anyone with claudewrap answer
+		if k := ruledFirst(ds); s.cfg.Policy == rules.Passthrough && !s.cfg.Host.Headless && k > 0 && !s.cfg.DryRun {
+			// At the terminal the rules answer first: their questions up
+			// to the first one they leave open are answered on the screen,
+			// and the form is the person's from there (see drive).
+			return ds[:k], true
+		}
 		if !s.move(f, handedOver, deciding) {
 			return nil, false // recorded meanwhile
 		}

@@ -101,6 +101,16 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 	return true
 }
 
+// partlyRuled says which of f's questions the rules answered on the
+// screen (the first n) and which is the person's.
+func partlyRuled(f *form, n int) string {
+	which := fmt.Sprintf("question 1 (%q)", f.questions[0].Header)
+	if n > 1 {
+		which = fmt.Sprintf("questions 1 to %d", n)
+	}
+	return fmt.Sprintf("the rules answered %s on the screen; question %d (%q) and the rest are yours", which, n+1, f.questions[n].Header)
+}
+
 // turnPoll is how often a form waiting its turn looks again at the forms'
 // states when the screen does not change (see turnOnLoop).
 const turnPoll = 50 * time.Millisecond
@@ -195,6 +205,14 @@ func (s *session) drive(f *form, ds []answer.Decision, driven chan struct{}) {
 		s.dropQueued("the turn was interrupted")
 		// Esc ends Claude's turn without a Stop hook.
 		s.turnInterrupted()
+	case askflow.Stopped:
+		// The rules' questions are answered; the first they leave open is
+		// on the screen, untouched: the form is the person's from here.
+		if s.move(f, handedOver, driving) {
+			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "keys": res.Keys,
+				"reason": partlyRuled(f, len(ds)), "ruled": len(ds)})
+			s.notify(f)
+		}
 	case askflow.Chatted:
 		if !s.move(f, done, driving) {
 			// Handed over as "Chat about this" went: Claude's prompt,

@@ -17,6 +17,7 @@ import (
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
+	"github.com/claudewrap/claudewrap/vt"
 )
 
 // hostTerminal is a run on the person's terminal (passthrough).
@@ -464,5 +465,50 @@ func TestNotifyEscaped(t *testing.T) {
 	}
 	if bad := testkit.Unescaped(string(b)); bad != "" {
 		t.Errorf("--notify's input holds raw %s: %s", bad, b)
+	}
+}
+
+// TestFormPartlyRuledAtTerminal: on the person's terminal, a form whose
+// first question a rule answers and whose second none does gets the rule's
+// answer on the screen, then is the person's at the second question, with
+// a line that says so. The person answers it; Claude records both, and the
+// rule's answer is reported kept.
+func TestFormPartlyRuledAtTerminal(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+		Policy: rules.Passthrough, Host: hostTerminal})
+	c.ask("t1", database, deploy)
+	ev := r.wait(`"handed_over"`)
+	if reason := fmt.Sprint(ev["reason"]); !strings.Contains(reason, `the rules answered question 1 ("Database") on the screen; question 2 ("Deploy")`) {
+		t.Fatalf("handed over: %v\n%s", ev, r)
+	}
+	if !r.has("key") {
+		t.Fatalf("no key pressed for the rule's question\n%s", r)
+	}
+	// The person picks the second option of the second question, then
+	// submits on the review page.
+	em := c.Screen()
+	person := func(key string, after func(vt.Snapshot) bool) {
+		t.Helper()
+		r.s.input([]byte(key))
+		c.SendKeys([]byte(key))
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if _, err := em.Wait(ctx, after); err != nil {
+			t.Fatalf("after %q: %v\n%s", key, err, em.Snapshot().Text())
+		}
+	}
+	person("\x1b[B", func(s vt.Snapshot) bool { return strings.Contains(s.Text(), "❯ 2. A VPS") })
+	person("\r", func(s vt.Snapshot) bool { return strings.Contains(s.Text(), "Review your answers") })
+	r.s.input([]byte("\r"))
+	c.SendKeys([]byte("\r"))
+	sub := r.wait(`"submitted"`)
+	kept, _ := sub["kept_rules"].([]any)
+	if sub["by"] != "person" || len(kept) != 1 || !strings.Contains(fmt.Sprint(kept[0]), "SQLite") {
+		t.Errorf("submitted %v\n%s", sub, r)
+	}
+	if got := c.Submitted(); got[database.Question] != "SQLite" || got[deploy.Question] != "A VPS" {
+		t.Errorf("Claude recorded %v", got)
 	}
 }

@@ -117,6 +117,9 @@ func (s *session) verify(a arrival) {
 		if r := replacedRules(f, ruled, p.ToolResponse); len(r) > 0 {
 			fields["replaced_rules"] = r
 		}
+		if k := keptRules(f, ruled, p.ToolResponse); len(k) > 0 {
+			fields["kept_rules"] = k
+		}
 		s.log.Emit("submitted", fields)
 		return
 	}
@@ -222,6 +225,27 @@ func replacedRules(f *form, ruled []rules.Decision, got *hook.ToolResponse) []ma
 		rec := &hook.ToolResponse{Answers: map[string]string{q.Question: got.Answers[q.Question]}, Annotations: got.Annotations}
 		if differs(one, rec) != "" {
 			out = append(out, map[string]any{"question": q.Question, "rule": d.Rule, "rule_answer": d.Recorded(), "recorded": got.Answers[q.Question]})
+		}
+	}
+	return out
+}
+
+// keptRules lists the rules' answers of a form the person finished that
+// Claude recorded as the rules meant them (see replacedRules).
+func keptRules(f *form, ruled []rules.Decision, got *hook.ToolResponse) []map[string]any {
+	var out []map[string]any
+	for i, d := range ruled {
+		if !d.Matched() || d.Action != answer.Select && d.Action != answer.Type {
+			continue
+		}
+		q := f.questions[i]
+		a, ok := got.Answers[q.Question]
+		if !ok {
+			continue
+		}
+		one := map[string]expect{q.Question: expectations(f, ruled)[q.Question]}
+		if differs(one, &hook.ToolResponse{Answers: map[string]string{q.Question: a}, Annotations: got.Annotations}) == "" {
+			out = append(out, map[string]any{"question": q.Question, "rule": d.Rule, "recorded": a})
 		}
 	}
 	return out

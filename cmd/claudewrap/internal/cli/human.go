@@ -153,6 +153,10 @@ func (h *human) event(name string, f events.Fields) {
 			for _, r := range rs {
 				h.say("  %q: rule %q answered %q; you replaced it with %q", r["question"], r["rule"], r["rule_answer"], r["recorded"])
 			}
+			ks, _ := f["kept_rules"].([]map[string]any)
+			for _, k := range ks {
+				h.say("  verified: Claude recorded rule %q's answer %q for %q", k["rule"], k["recorded"], k["question"])
+			}
 		case str("dialog") != "":
 			h.dialogsAnswered++
 		case f["chat_message"] != nil:
