@@ -173,7 +173,7 @@ func TestExamplePermissions(t *testing.T) {
 		{"WebFetch", `{"url":"https://evil.org/"}`, `deny "No network in this job."`},
 		{"ExitPlanMode", `{"plan":"x"}`, "allow"},
 	} {
-		if got := s.Permit(tc.tool, []byte(tc.input)).Verdict.String(); got != tc.want {
+		if got := s.Permit(Call{Tool: tc.tool, Input: []byte(tc.input)}).Verdict.String(); got != tc.want {
 			t.Errorf("%s %s: %s, want %s", tc.tool, tc.input, got, tc.want)
 		}
 	}

@@ -224,7 +224,7 @@ func runPermissionTest(opts *RulesTestOptions, set *rules.Set) error {
 	}
 	w := opts.Stdout
 	fmt.Fprintf(w, "%s %s\n", opts.Tool, opts.Input)
-	d := set.Permit(opts.Tool, in)
+	d := set.Permit(rules.Call{Tool: opts.Tool, Input: in})
 	if !d.Matched() {
 		fmt.Fprintf(w, "   unmatched: no permission rule matches (at a terminal the dialog is yours; headless the run is blocked, exit 7)\n")
 		return withCode(ExitError, fmt.Errorf("no permission rule matches %s: a headless run would be blocked (exit 7)", opts.Tool))
