@@ -78,8 +78,10 @@ that lints rules on a machine without them).
 A rule that can never act or never answer is a warning, file:line: warning:
 message, which leaves the status 0 unless --strict: a rule with the same when
 as an earlier one, a rule with no when before others, labels to select that no
-question can offer with those its when requires, and text to type that the
-screen cannot show.`,
+question can offer with those its when requires, text to type that the
+screen cannot show, a command pattern that can only match a compound command
+(each simple command is matched on its own), a path glob no absolute path
+matches; and an allow whose command pattern is not anchored with ^.`,
 		Example: `  claudewrap rules check .claudewrap.yaml examples/*.yaml
   claudewrap rules check --skip-programs deploy/rules.yaml`,
 		Args: needArgs(cobra.MinimumNArgs(1), "one or more rules FILEs"),
