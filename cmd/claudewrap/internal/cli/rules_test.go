@@ -370,8 +370,8 @@ permissions:
 		{[]string{"rules", "test", demoRules}, 2, "", "claudewrap: give --form FORM.json, --tool NAME for a permission request, or --elicitation ASK.json for an MCP server's input form\n"},
 		{[]string{"rules", "test", permRules, "--tool", "Bash", "--input", `{"command":"git push"}`}, 0,
 			"Bash {\"command\":\"git push\"}\n   part 1: git push\n      meets permission \"never-push\" (" + permRules +
-				":19): deny \"Do not push from this job; leave the commit for review.\"\n   permission \"never-push\" (" + permRules +
-				":19): deny \"Do not push from this job; leave the commit for review.\", through the PermissionRequest hook\n", ""},
+				":22): deny \"Do not push from this job; leave the commit for review.\"\n   permission \"never-push\" (" + permRules +
+				":22): deny \"Do not push from this job; leave the commit for review.\", through the PermissionRequest hook\n", ""},
 		// A command is shown part by part, each with the rule it meets.
 		{[]string{"rules", "test", cmdRules, "--command", "go test ./... && rm -rf x"}, 1,
 			"Bash {\"command\":\"go test ./... && rm -rf x\"}\n" +
@@ -421,7 +421,7 @@ permissions:
 		// A rule that fails the run, or leaves the dialog to the person, is
 		// the gate's 1 too: a headless run would end there with 7.
 		{[]string{"rules", "test", permRules, "--tool", "NotebookEdit"}, 1, "NotebookEdit {}\n   permission \"everything-else\" (" + permRules +
-			":44): fail, through the PermissionRequest hook: the run ends (exit 7)\n",
+			":47): fail, through the PermissionRequest hook: the run ends (exit 7)\n",
 			"claudewrap: permission rule \"everything-else\" fails the run on NotebookEdit (exit 7)\n"},
 		{[]string{"rules", "test", askRules, "--tool", "Bash"}, 1, "Bash {}\n   permission \"mine\" (" + askRules +
 			":3): ask, by the person (headless: blocked, exit 7)\n",
