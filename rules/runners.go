@@ -18,10 +18,11 @@ import (
 //     with which words (sudo, doas, env VAR=…, env -i, time -o, xargs, find
 //     -exec): their text and the command they run are both parts an allow
 //     needs.
-//   - What runs a string or a file as commands (eval, sh -c and the other
-//     shells, source and ., trap, alias, watch, su, env -S): a part no rule
-//     can allow. A literal string in it is read as a script too, so that a
-//     deny sees the commands inside.
+//   - What runs a string or its input as commands (eval, sh -c and the
+//     other shells, source and ., trap, alias, watch, su, env -S): a part no
+//     rule can allow. A literal string in it is read as a script too, so
+//     that a deny sees the commands inside. A shell given a script file is
+//     judged by its own text, as any program is.
 var runners map[string]func(*reader, cmd, string)
 
 func init() {
@@ -407,7 +408,7 @@ func readAlias(r *reader, c cmd, from string) {
 
 // readWatch reads watch: it runs its words with sh -c, again and again.
 func readWatch(r *reader, c cmd, from string) {
-	rest, _, _ := getopt{flags: "bcdeghprtwx", values: "nq", optional: "",
+	rest, _, _ := getopt{flags: "bcdeghprtwx", values: "nq",
 		long:     []string{"beep", "color", "no-color", "differences", "errexit", "chgexit", "no-title", "no-wrap", "exec", "precise", "no-rerun"},
 		longVals: []string{"interval", "equexit", "shotsdir"}}.scan(c.words[1:])
 	r.add(Part{Text: c.text(), Unjudged: "watch runs its words with sh -c", From: from})
