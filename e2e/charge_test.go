@@ -171,6 +171,115 @@ func writeFiles(t *testing.T, sb *claudetest.Sandbox, files map[string]string) {
 	}
 }
 
+// commandRules allow go test (with allowTests), refuse a touch anywhere in a
+// command line, and refuse every other Bash call, so that a session goes
+// on to its next command whatever the rules decide.
+func commandRules(allowTests bool) string {
+	rules := "version: 1\npermissions:\n"
+	if allowTests {
+		rules += "  - {name: tests, when: {tool: Bash, command: \"^go test \"}, decide: allow}\n"
+	}
+	return rules + `  - {name: no-touch, when: {tool: Bash, command: "^touch "}, decide: {deny: "no touching in this job"}}
+  - {name: no-other, when: {tool: Bash}, decide: {deny: "no other command in this job"}}
+`
+}
+
+// TestPermissionCommandParts: a command rule judges each simple command of
+// a line. In one Claude session (testdata/scenarios/commands.yaml), one
+// Bash call after another: the allow "^go test " lets "go test ./..." run
+// (it fails in a folder with no module, but it ran) and holds for none of
+// "go test -h …; touch", "go test $(touch …)" and "go test | sh"; the deny
+// "^touch " refuses a touch with a blank before it, behind env, by its path,
+// after cd … &&, before a tab, after true; and inside $(…). No file is
+// made, Claude is told the rule's message, and the PreToolUse gate decides
+// in every mode: Claude's default (auto on 2.1.330 and later, which runs a
+// touch without asking) and bypass, where the allow is not consulted, and
+// default, where it answers Claude's permission request.
+func TestPermissionCommandParts(t *testing.T) {
+	const (
+		touched = "no touching in this job"
+		other   = "no other command in this job"
+	)
+	forVersions(t, func(t *testing.T, version string) {
+		type mode struct {
+			name     string
+			settings string
+			env      []string
+			args     []string
+		}
+		modes := []mode{{name: "default", args: []string{"--permission-mode", "default"}}}
+		if minor(version) >= 330 {
+			modes = append(modes, mode{name: "its default (auto)"})
+		}
+		modes = append(modes, mode{name: "bypass", settings: `{"skipDangerousModePermissionPrompt": true}`,
+			env: []string{"IS_SANDBOX=1"}, args: []string{"--dangerously-skip-permissions"}})
+		for _, m := range modes {
+			t.Run(m.name, func(t *testing.T) {
+				asks := m.name == "default"
+				sb := claudetest.New(t, version, "testdata/scenarios/commands.yaml")
+				if m.settings != "" {
+					if err := os.MkdirAll(filepath.Join(sb.Home, ".claude"), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(filepath.Join(sb.Home, ".claude", "settings.json"), []byte(m.settings), 0o600); err != nil {
+						t.Fatal(err)
+					}
+				}
+				r := runWrapped(t, sb, commandRules(asks), m.env, nil, append([]string{"judge the commands"}, m.args...)...)
+				for _, tc := range []struct {
+					id, rule, met, told string
+				}{
+					{"toolu_01cmd02", "no-touch", "touch M02", touched},
+					{"toolu_01cmd03", "no-touch", "touch M03", touched},
+					{"toolu_01cmd04", "no-other", "", other},
+					{"toolu_01cmd05", "no-touch", "", touched},
+					{"toolu_01cmd06", "no-touch", "touch M06", touched},
+					{"toolu_01cmd07", "no-touch", "touch M07", touched},
+					{"toolu_01cmd08", "no-touch", "touch M08", touched},
+					{"toolu_01cmd09", "no-touch", "", touched},
+					{"toolu_01cmd10", "no-touch", "touch M10", touched},
+					{"toolu_01cmd11", "no-touch", "touch M11", touched},
+				} {
+					res := toolResult(r, tc.id)
+					if res == nil || !res.IsError || !strings.Contains(res.Content, tc.told) {
+						t.Errorf("%s: Claude was not told %q: %+v", tc.id, tc.told, res)
+					}
+					fields := []string{"tool_use_id", tc.id, "rule", tc.rule, "hook", "PreToolUse"}
+					if tc.met != "" {
+						fields = append(fields, "met", tc.met)
+					}
+					if !r.has("decision", fields...) || !r.has("verified", "tool_use_id", tc.id, "outcome", "refused") {
+						t.Errorf("%s: want the %s rule's deny decided at PreToolUse (met %q), verified", tc.id, tc.rule, tc.met)
+					}
+				}
+				made, _ := filepath.Glob(filepath.Join(sb.Dir, "M*"))
+				if len(made) > 0 {
+					t.Errorf("refused commands ran: %q made", made)
+				}
+				res := toolResult(r, "toolu_01cmd01")
+				switch {
+				case res == nil:
+					t.Errorf("go test ./...: no tool_result")
+				case asks && (strings.Contains(res.Content, touched) || strings.Contains(res.Content, other) ||
+					!r.has("verified", "tool", "Bash", "outcome", "ran", "rule", "tests")):
+					t.Errorf("go test ./... was not run by the allow: %+v", res)
+				case !asks && !strings.Contains(res.Content, other):
+					t.Errorf("go test ./... with no allow: want it refused by no-other: %+v", res)
+				}
+				if r.code != 0 {
+					t.Errorf("want exit 0")
+				}
+				if t.Failed() {
+					t.Logf("%s", r)
+					return
+				}
+				report("Claude Code %s: command rules part by part under %s: 10 disguised or compound commands refused, no file made%s",
+					version, m.name, map[bool]string{true: "; go test ./... allowed and ran"}[asks])
+			})
+		}
+	})
+}
+
 // repoRules is what a cloned repository's .claudewrap.yaml could say to
 // have its own code run: trust its folder, allow every tool, notify.
 const repoRules = `version: 1

@@ -36,7 +36,10 @@ const (
 type Payload struct {
 	SessionID      string `json:"session_id"`
 	TranscriptPath string `json:"transcript_path,omitempty"`
-	HookEventName  string `json:"hook_event_name"`
+	// Cwd is the folder Claude works in: a tool's relative path is taken
+	// from it.
+	Cwd           string `json:"cwd,omitempty"`
+	HookEventName string `json:"hook_event_name"`
 	// Source is why a SessionStart fired: startup, resume, clear, compact.
 	Source       string        `json:"source,omitempty"`
 	ToolName     string        `json:"tool_name,omitempty"`

@@ -186,7 +186,7 @@ func commandWords(command string) ([][]string, error) {
 		}
 		var words []string
 		for i, w := range call.Args {
-			lit, ok := literal(w)
+			lit, _, ok := literal(w)
 			if !ok {
 				if i == 0 {
 					werr = fmt.Errorf("%q runs a program named by an expansion, which cannot be known when it is allowed", command)
@@ -201,31 +201,6 @@ func commandWords(command string) ([][]string, error) {
 		return true
 	})
 	return out, werr
-}
-
-// literal is a word's value when it holds no expansion: plain text and
-// quoted strings.
-func literal(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	for _, p := range w.Parts {
-		switch x := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(x.Value)
-		case *syntax.SglQuoted:
-			b.WriteString(x.Value)
-		case *syntax.DblQuoted:
-			for _, q := range x.Parts {
-				l, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", false
-				}
-				b.WriteString(l.Value)
-			}
-		default:
-			return "", false
-		}
-	}
-	return b.String(), true
 }
 
 // programLine is a program's line in an allowance.

@@ -6,7 +6,14 @@
 // that holds ([Set]). A rule that cannot apply leaves its question unmatched,
 // with a reason; nothing is guessed.
 //
-// It returns decisions: it never presses anything, and never runs a rule's
-// program. schema/rules.schema.json describes the same format for editors;
-// the tests keep the two in step.
+// A permission request is read before it is judged: a Bash command is
+// parsed (mvdan.cc/sh) into the simple commands it runs ([ReadCommand]), a
+// path is cleaned, made absolute and followed through its symbolic links
+// ([PathReadings]). A rule that lets the call run must hold for all of it;
+// one that refuses or asks, for a part.
+//
+// It returns decisions: it never presses anything, never runs a rule's
+// program or a command it reads, and reads the file system only to follow
+// a path's links. schema/rules.schema.json describes the same format for
+// editors; the tests keep the two in step.
 package rules

@@ -167,13 +167,16 @@ func TestExamplePermissions(t *testing.T) {
 	for _, tc := range []struct{ tool, input, want string }{
 		{"Bash", `{"command":"git push origin main"}`, `deny "Do not push from this job; leave the commit for review."`},
 		{"Bash", `{"command":"go test ./..."}`, "allow"},
+		{"Bash", `{"command":"go test ./... && make test"}`, "allow"},
+		{"Bash", `{"command":"go test ./... && git push"}`, `deny "Do not push from this job; leave the commit for review."`},
+		{"Bash", `{"command":"go test ./...; rm -rf x"}`, "fail"},
 		{"Bash", `{"command":"curl https://x"}`, "fail"},
 		{"Edit", `{"file_path":"/src/proj/docs/guide.md"}`, "allow_session"},
 		{"WebFetch", `{"url":"https://docs.example.com/a"}`, "allow"},
 		{"WebFetch", `{"url":"https://evil.org/"}`, `deny "No network in this job."`},
 		{"ExitPlanMode", `{"plan":"x"}`, "allow"},
 	} {
-		if got := s.Permit(tc.tool, []byte(tc.input)).Verdict.String(); got != tc.want {
+		if got := s.Permit(Call{Tool: tc.tool, Input: []byte(tc.input)}).Verdict.String(); got != tc.want {
 			t.Errorf("%s %s: %s, want %s", tc.tool, tc.input, got, tc.want)
 		}
 	}

@@ -3,8 +3,11 @@ package rules
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -25,8 +28,8 @@ type Permission struct {
 // must hold.
 type PermissionWhen struct {
 	Tool    *regexp.Regexp // RE2 on the whole tool name
-	Command *regexp.Regexp // RE2 on tool_input.command (Bash)
-	Path    string         // glob on tool_input.file_path, path or notebook_path; ** spans folders
+	Command *regexp.Regexp // RE2 on each part of tool_input.command (Bash), see [ReadCommand]
+	Path    string         // glob on tool_input.file_path, path or notebook_path, cleaned and absolute; ** spans folders
 	Host    string         // glob on the host of tool_input.url (WebFetch)
 	Input   *regexp.Regexp // RE2 on tool_input as JSON, for anything else
 }
@@ -182,22 +185,73 @@ type PermissionDecision struct {
 	Rule string // "" when no rule matched
 	File string
 	Line int
+	// Met is what a deny, fail or ask met when it is one of several: the
+	// part of a command ([Part.Text]), or the path a symbolic link leads
+	// to. "" otherwise.
+	Met string
 }
 
 // Matched reports whether a rule decided.
 func (d PermissionDecision) Matched() bool { return d.Rule != "" }
 
+// Call is a tool call a permission rule decides: the tool, its input as
+// Claude sent it, and the folder Claude works in, from which a relative
+// path is taken ("" for this process's).
+type Call struct {
+	Tool  string
+	Input json.RawMessage
+	Cwd   string
+}
+
 // Permit matches a tool's permission request: the first rule of the first
-// file whose when holds decides.
-func (s *Set) Permit(tool string, input json.RawMessage) PermissionDecision {
+// file whose when holds decides. A rule that lets the call run (allow,
+// allow_session, a select that is not a No) holds only when each of its
+// conditions holds for every reading of the call: every part of a Bash
+// command ([ReadCommand]), none of them unjudged, and a path both as given
+// and where its symbolic links lead. A deny, fail or ask holds when each
+// of its conditions holds for one reading.
+func (s *Set) Permit(c Call) PermissionDecision {
+	in := newReading(c)
 	for _, f := range s.Files {
 		for _, r := range f.Permissions {
-			if r.When.holds(tool, input) {
+			if met, ok := r.When.holds(in, r.Decide.lets()); ok {
+				return PermissionDecision{Verdict: r.Decide, Rule: r.Name, File: f.Path, Line: r.Line, Met: met}
+			}
+		}
+	}
+	return PermissionDecision{}
+}
+
+// Meets is the first permission rule whose command condition p's text
+// meets, the call's other conditions holding as for a deny: what `rules
+// test` shows beside each part of a command. A rule with no command
+// condition is not counted: it decides the call whole.
+func (s *Set) Meets(c Call, p Part) PermissionDecision {
+	in := newReading(c)
+	in.parts, in.read = []Part{{Text: p.Text}}, true
+	for _, f := range s.Files {
+		for _, r := range f.Permissions {
+			if r.When.Command == nil {
+				continue
+			}
+			if _, ok := r.When.holds(in, false); ok {
 				return PermissionDecision{Verdict: r.Decide, Rule: r.Name, File: f.Path, Line: r.Line}
 			}
 		}
 	}
 	return PermissionDecision{}
+}
+
+// lets reports whether v lets the call run: such a verdict needs its rule
+// to hold for all of the call.
+func (v Verdict) lets() bool {
+	switch v.Action {
+	case Allow, AllowSession:
+		return true
+	case SelectOption:
+		return v.Label != "No" && !strings.HasPrefix(v.Label, "No, ")
+	}
+	return false
 }
 
 // Denies reports whether a permission rule denies or fails a tool: such a
@@ -250,43 +304,177 @@ func (s *Set) Bypass() string {
 	return ""
 }
 
-func (w PermissionWhen) holds(tool string, input json.RawMessage) bool {
-	if w.Tool == nil || !w.Tool.MatchString(tool) {
-		return false
-	}
-	var in map[string]any
-	_ = json.Unmarshal(input, &in)
-	str := func(keys ...string) (string, bool) {
-		for _, k := range keys {
-			if s, ok := in[k].(string); ok {
-				return s, true
-			}
+// reading is a call as the rules read it: its input's fields, and, read
+// when a rule first needs them, its command's parts and its path's
+// readings.
+type reading struct {
+	Call
+	fields     map[string]any
+	parts      []Part
+	paths      []string
+	read, seen bool // parts, paths hold what was read
+}
+
+func newReading(c Call) *reading {
+	in := &reading{Call: c}
+	_ = json.Unmarshal(c.Input, &in.fields)
+	return in
+}
+
+func (in *reading) str(keys ...string) (string, bool) {
+	for _, k := range keys {
+		if s, ok := in.fields[k].(string); ok {
+			return s, true
 		}
+	}
+	return "", false
+}
+
+// commandParts are the parts of the call's command; false when it has none.
+func (in *reading) commandParts() ([]Part, bool) {
+	c, ok := in.str("command")
+	if !ok {
+		return nil, false
+	}
+	if !in.read {
+		in.parts, in.read = ReadCommand(c), true
+	}
+	return in.parts, true
+}
+
+// pathReadings are the call's path as Claude's hooks give it, cleaned and
+// absolute, then where its symbolic links lead when that is elsewhere;
+// false when it has no path.
+func (in *reading) pathReadings() ([]string, bool) {
+	p, ok := in.str("file_path", "path", "notebook_path")
+	if !ok {
+		return nil, false
+	}
+	if !in.seen {
+		in.paths, in.seen = PathReadings(p, in.Cwd), true
+	}
+	return in.paths, true
+}
+
+// PathReadings are the paths a path rule matches for p: p cleaned and
+// absolute as Claude's hooks give it (~ is the home folder; a relative
+// path is taken from cwd, "" for this process's folder), then, when a
+// symbolic link on its way leads elsewhere, where it leads: the path as
+// filepath.EvalSymlinks gives it, or for a path not made yet that of its
+// longest existing parent with the rest after it.
+func PathReadings(p, cwd string) []string {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			p = home + p[1:]
+		}
+	}
+	if !filepath.IsAbs(p) {
+		if cwd == "" {
+			cwd, _ = os.Getwd()
+		}
+		p = filepath.Join(cwd, p)
+	}
+	p = filepath.Clean(p)
+	if real := resolve(p, 0); real != p {
+		return []string{p, real}
+	}
+	return []string{p}
+}
+
+// resolve is where p leads through symbolic links, p cleaned and absolute:
+// a link that leads nowhere yet leads to where its target would be made.
+func resolve(p string, hops int) string {
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	if hops > 40 { // a loop of links
+		return p
+	}
+	if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		target, err := os.Readlink(p)
+		if err != nil {
+			return p
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(p), target)
+		}
+		return resolve(filepath.Clean(target), hops+1)
+	}
+	parent := filepath.Dir(p)
+	if parent == p {
+		return p
+	}
+	return filepath.Join(resolve(parent, hops+1), filepath.Base(p))
+}
+
+// holds reports whether w holds for the call: with every, each condition
+// for all of its readings, else for one; met is the reading a condition
+// met when it is one of several.
+func (w PermissionWhen) holds(in *reading, every bool) (met string, ok bool) {
+	if w.Tool == nil || !w.Tool.MatchString(in.Tool) {
 		return "", false
 	}
 	if w.Command != nil {
-		c, ok := str("command")
-		if !ok || !w.Command.MatchString(c) {
-			return false
+		parts, ok := in.commandParts()
+		if !ok {
+			return "", false
+		}
+		texts := make([]string, 0, len(parts))
+		for _, p := range parts {
+			switch {
+			case every && p.Unjudged != "":
+				return "", false
+			case every && p.Through:
+				continue // a harmless wrapper: the part after it is judged
+			}
+			texts = append(texts, p.Text)
+		}
+		m, ok := matches(texts, every, w.Command.MatchString)
+		if !ok {
+			return "", false
+		}
+		if len(parts) > 1 {
+			met = m
 		}
 	}
 	if w.Path != "" {
-		p, ok := str("file_path", "path", "notebook_path")
-		if !ok || !globMatch(w.Path, p) {
-			return false
+		paths, ok := in.pathReadings()
+		if !ok {
+			return "", false
+		}
+		m, ok := matches(paths, every, func(p string) bool { return globMatch(w.Path, p) })
+		if !ok {
+			return "", false
+		}
+		if m != paths[0] && met == "" {
+			met = m
 		}
 	}
 	if w.Host != "" {
-		raw, ok := str("url")
+		raw, ok := in.str("url")
 		u, err := url.Parse(raw)
 		if !ok || err != nil || u.Hostname() == "" || !globMatch(w.Host, strings.ToLower(u.Hostname())) {
-			return false
+			return "", false
 		}
 	}
-	if w.Input != nil && !w.Input.Match(input) {
-		return false
+	if w.Input != nil && !w.Input.Match(in.Input) {
+		return "", false
 	}
-	return true
+	return met, true
+}
+
+// matches reports whether match holds for every reading (one at least), or
+// for one; met is the first it holds for.
+func matches(readings []string, every bool, match func(string) bool) (met string, ok bool) {
+	for _, r := range readings {
+		switch m := match(r); {
+		case every && !m:
+			return "", false
+		case !every && m:
+			return r, true
+		}
+	}
+	return "", every && len(readings) > 0
 }
 
 // globMatch is path.Match with "**" spanning folders.

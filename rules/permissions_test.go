@@ -2,6 +2,8 @@ package rules
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -118,7 +120,7 @@ permissions:
 		{"mcp__github__create_issue", `{"repo":"claudewrap/x"}`, "mcp", "ask"},
 		{"ExitPlanMode", `{"plan":"1. do it"}`, "plan", `select "Yes, manually approve edits"`},
 	} {
-		d := s.Permit(tc.tool, json.RawMessage(tc.input))
+		d := s.Permit(Call{Tool: tc.tool, Input: json.RawMessage(tc.input)})
 		if d.Rule != tc.rule || (d.Matched() && d.Verdict.String() != tc.want) {
 			t.Errorf("%s %s: rule %q decides %s, want %q %s", tc.tool, tc.input, d.Rule, d.Verdict, tc.rule, tc.want)
 		}
@@ -146,5 +148,128 @@ func TestBypassAccept(t *testing.T) {
 	}
 	if got := (&Set{Files: []*File{plain, f, quoted}}).Bypass(); got != "r.yaml" {
 		t.Errorf("want the first file that says so, r.yaml, got %q", got)
+	}
+}
+
+// TestPermitParts: a rule that lets a command run holds only when it
+// allows every part (allow, allow_session, a select of a Yes); one that
+// refuses or asks holds when one part meets it (deny, fail, ask, a select
+// of a No), and says which. The first rule that holds decides.
+func TestPermitParts(t *testing.T) {
+	f, err := Parse("r.yaml", []byte(`version: 1
+permissions:
+  - {name: tests, when: {tool: Bash, command: "^go test "}, decide: allow}
+  - {name: builds, when: {tool: Bash, command: "^go build "}, decide: allow_session}
+  - {name: vet, when: {tool: Bash, command: "^go vet "}, decide: {select: "Yes, and don't ask again"}}
+  - {name: pushes, when: {tool: Bash, command: "^git push"}, decide: ask}
+  - {name: no-fmt, when: {tool: Bash, command: "^gofmt "}, decide: {select: "No"}}
+  - {name: no-touch, when: {tool: Bash, command: "^touch "}, decide: {deny: "no touching"}}
+  - {name: no-curl, when: {tool: Bash, command: "^curl "}, decide: fail}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Set{Files: []*File{f}}
+	for _, tc := range []struct {
+		command, rule, met string
+	}{
+		{"go test ./...", "tests", ""},
+		{"go test ./... && go test ./x", "tests", ""},
+		{"go test ./... && go build ./...", "", ""},
+		{"go test ./... && touch F", "no-touch", "touch F"},
+		{"go build ./... | go build .", "builds", ""},
+		{"go build ./...; git push", "pushes", "git push"},
+		{"go vet ./...", "vet", ""},
+		{"go vet ./...; eval x", "", ""},
+		{"go vet $(gofmt -l .)", "no-fmt", "gofmt -l ."},
+		{"git status; git push origin", "pushes", "git push origin"},
+		{"echo | curl -d @- x", "no-curl", "curl -d @- x"},
+		{"touch F", "no-touch", ""},
+		{"sudo touch F", "no-touch", "touch F"},
+		{"bash -c 'curl x | sh'", "no-curl", "curl x"},
+		{"eval 'go test ./...'", "", ""},
+		{"nohup go test ./...", "tests", ""},
+		{"sudo go test ./...", "", ""},
+	} {
+		d := s.Permit(bashCall(tc.command))
+		if d.Rule != tc.rule || d.Met != tc.met {
+			t.Errorf("%q: rule %q met %q, want %q met %q", tc.command, d.Rule, d.Met, tc.rule, tc.met)
+		}
+	}
+	// Meets: the first rule a part meets on its own, as rules test shows.
+	for _, tc := range []struct{ part, rule string }{
+		{"go test ./...", "tests"}, {"touch F", "no-touch"}, {"rm -rf x", ""}, {"git push", "pushes"},
+	} {
+		if got := s.Meets(bashCall("go test ./..."), Part{Text: tc.part}).Rule; got != tc.rule {
+			t.Errorf("part %q meets %q, want %q", tc.part, got, tc.rule)
+		}
+	}
+}
+
+// TestPermitPaths: a path rule sees the path as Claude's hooks give it,
+// cleaned and absolute, a relative one taken from the call's folder; a
+// deny also holds where a symbolic link on its way leads, an allow only
+// when it holds there too.
+func TestPermitPaths(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"docs", "secrets", "work"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{
+		"docs/keys":     "../secrets",                       // a folder
+		"docs/k.md":     filepath.Join(dir, "secrets/k.md"), // a file not made yet
+		"docs/loop":     "loop",
+		"work/outdocs":  "../docs",
+		"docs/relative": "../secrets/new/deeper",
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := Parse("r.yaml", []byte(`version: 1
+permissions:
+  - {name: no-secrets, when: {tool: Write|Read, path: "**/secrets/**"}, decide: {deny: "not there"}}
+  - {name: docs, when: {tool: Write, path: "**/docs/**"}, decide: allow}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Set{Files: []*File{f}}
+	write := func(p, cwd string) Call {
+		in, _ := json.Marshal(map[string]string{"file_path": p})
+		return Call{Tool: "Write", Input: in, Cwd: cwd}
+	}
+	real := func(p string) string {
+		r, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return filepath.Join(r, p)
+	}
+	for _, tc := range []struct {
+		path, cwd, rule, met string
+	}{
+		{filepath.Join(dir, "docs/a.md"), "", "docs", ""},
+		{"docs/a.md", dir, "docs", ""},
+		{"./docs/../docs/a.md", dir, "docs", ""},
+		{"docs/../secrets/k", dir, "no-secrets", ""},
+		{filepath.Join(dir, "docs/../secrets/k"), "/elsewhere", "no-secrets", ""},
+		{"../secrets/k", filepath.Join(dir, "docs"), "no-secrets", ""},
+		{"docs/keys/id_rsa", dir, "no-secrets", real("secrets/id_rsa")},
+		{"docs/k.md", dir, "no-secrets", real("secrets/k.md")},
+		{"docs/relative", dir, "no-secrets", real("secrets/new/deeper")},
+		{"work/outdocs/a.md", dir, "", ""}, // the path is not in docs, where it leads is
+		{"docs/loop", dir, "docs", ""},
+		{"work/a.md", dir, "", ""},
+	} {
+		d := s.Permit(write(tc.path, tc.cwd))
+		if d.Rule != tc.rule || d.Met != tc.met {
+			t.Errorf("%s (from %s): rule %q met %q, want %q met %q", tc.path, tc.cwd, d.Rule, d.Met, tc.rule, tc.met)
+		}
+	}
+	if got := PathReadings("docs/../secrets/k", dir); len(got) != 1 || got[0] != filepath.Join(dir, "secrets/k") && got[0] != real("secrets/k") {
+		t.Errorf("PathReadings cleans docs/../secrets/k to %q", got)
 	}
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
@@ -74,6 +75,21 @@ func (f *File) Warnings() []Warning {
 	perms, elicits := map[string]int{}, map[string]int{}
 	for _, r := range f.Permissions {
 		once(perms, r.Line, r.When.key(), "permission", "decides")
+		if re := r.When.Command; re != nil {
+			if op := joiner(re.String()); op != "" {
+				warn(r.Line, "this permission's command can only match a compound command: %q holds %s, but each simple "+
+					"command of a line is matched on its own, without what joins it to the next (a quoted %s in a word is written in quotes)",
+					re.String(), op, op)
+			}
+			if r.Decide.lets() && !anchored(re.String()) {
+				warn(r.Line, "this permission allows a command that matches %q anywhere, in another command's words too: "+
+					"anchor it at the command's name with ^", re.String())
+			}
+		}
+		if p := r.When.Path; p != "" && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "**") {
+			warn(r.Line, "this permission can never match: path %q is matched against absolute paths (/home/me/project/…); "+
+				"begin it with / or **/", p)
+		}
 	}
 	for _, r := range f.Elicitations {
 		once(elicits, r.Line, r.When.key(), "elicitation", "answers")
@@ -132,4 +148,68 @@ func quoteAll(ss []string) string {
 		q[i] = strconv.Quote(s)
 	}
 	return strings.Join(q, ", ")
+}
+
+// joiner is the shell operator that joins commands (; && || | or a
+// newline) which a literal of the regular expression re holds outside a
+// character class, quoted; "" for none.
+func joiner(re string) string {
+	tree, err := syntax.Parse(re, syntax.Perl)
+	if err != nil {
+		return ""
+	}
+	var found string
+	var walk func(*syntax.Regexp)
+	walk = func(n *syntax.Regexp) {
+		if found != "" {
+			return
+		}
+		if n.Op == syntax.OpLiteral {
+			lit := string(n.Rune)
+			for _, op := range []string{"&&", "||", ";", "\n"} {
+				if strings.Contains(lit, op) {
+					found = strconv.Quote(op)
+					return
+				}
+			}
+			if i := strings.IndexByte(lit, '|'); i >= 0 && (i == 0 || lit[i-1] != '>') {
+				found = `"|"` // not >|, a redirection
+				return
+			}
+		}
+		for _, sub := range n.Sub {
+			walk(sub)
+		}
+	}
+	walk(tree.Simplify())
+	return found
+}
+
+// anchored reports whether the regular expression re can match only at the
+// start of a text (^, \A), in each of its alternatives.
+func anchored(re string) bool {
+	tree, err := syntax.Parse(re, syntax.Perl)
+	if err != nil {
+		return false
+	}
+	var at func(*syntax.Regexp) bool
+	at = func(n *syntax.Regexp) bool {
+		switch n.Op {
+		case syntax.OpBeginText, syntax.OpBeginLine:
+			return true
+		case syntax.OpCapture:
+			return at(n.Sub[0])
+		case syntax.OpConcat:
+			return len(n.Sub) > 0 && at(n.Sub[0])
+		case syntax.OpAlternate:
+			for _, sub := range n.Sub {
+				if !at(sub) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	return at(tree.Simplify())
 }

@@ -96,9 +96,55 @@ elicitations:
 	}
 	want := []string{
 		"r.yaml:5: warning: this permission is never reached: its when is the same as the permission's at line 3, which decides first",
+		`r.yaml:6: warning: this permission can never match: path "src/**" is matched against absolute paths (/home/me/project/…); begin it with / or **/`,
+		`r.yaml:7: warning: this permission can never match: path "docs/**" is matched against absolute paths (/home/me/project/…); begin it with / or **/`,
 		"r.yaml:10: warning: this elicitation is never reached: its when is the same as the elicitation's at line 9, which answers first",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestWarningsCommands: a command pattern that can match only a compound
+// command (each simple command is matched on its own), and an allow's
+// pattern that is not anchored at the command's name, are warned about.
+func TestWarningsCommands(t *testing.T) {
+	for _, tc := range []struct {
+		command, decide string
+		want            string // "" for no warning
+	}{
+		{`^go test `, "allow", ""},
+		{`^(go test|make test)( |$)`, "allow", ""},
+		{`^go test|^make test`, "allow", ""},
+		{`\A(?:go vet)`, "allow", ""},
+		{`go test`, "allow", `this permission allows a command that matches "go test" anywhere, in another command's words too: anchor it at the command's name with ^`},
+		{`^go test|make test`, "allow_session", `this permission allows a command that matches "^go test|make test" anywhere, in another command's words too: anchor it at the command's name with ^`},
+		{`\bgit\s+push\b`, `{deny: "no"}`, ""},
+		{`git push`, `{select: "No"}`, ""},
+		{`git push`, `{select: "Yes"}`, `this permission allows a command that matches "git push" anywhere, in another command's words too: anchor it at the command's name with ^`},
+		{`^go test .*&& touch`, `{deny: "no"}`, `this permission's command can only match a compound command: "^go test .*&& touch" holds "&&", but each simple command of a line is matched on its own, without what joins it to the next (a quoted "&&" in a word is written in quotes)`},
+		{`curl .*\| *sh`, `{deny: "no"}`, `this permission's command can only match a compound command: "curl .*\\| *sh" holds "|", but each simple command of a line is matched on its own, without what joins it to the next (a quoted "|" in a word is written in quotes)`},
+		{`^make; make test`, "ask", `this permission's command can only match a compound command: "^make; make test" holds ";", but each simple command of a line is matched on its own, without what joins it to the next (a quoted ";" in a word is written in quotes)`},
+		{`^a\|\|b`, "ask", `this permission's command can only match a compound command: "^a\\|\\|b" holds "||", but each simple command of a line is matched on its own, without what joins it to the next (a quoted "||" in a word is written in quotes)`},
+		{`^grep [|;&]`, "ask", ""},
+		{`^echo x >\|out`, "ask", ""},
+		{`^echo x 2>&1`, "ask", ""},
+		{`^(a|b)`, "ask", ""},
+	} {
+		f, err := Parse("r.yaml", []byte("version: 1\npermissions:\n  - {when: {tool: Bash, command: '"+tc.command+"'}, decide: "+tc.decide+"}\n"))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.command, err)
+		}
+		var got []string
+		for _, w := range f.Warnings() {
+			got = append(got, w.Msg)
+		}
+		want := []string{}
+		if tc.want != "" {
+			want = append(want, tc.want)
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s %s: warnings\n\t%s\nwant\n\t%s", tc.command, tc.decide, strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+		}
 	}
 }

@@ -21,7 +21,7 @@ import (
 
 // Permitter decides tools' permission requests. rules.Set is one.
 type Permitter interface {
-	Permit(tool string, input json.RawMessage) rules.PermissionDecision
+	Permit(c rules.Call) rules.PermissionDecision
 }
 
 // Defaults of the watchdog (Config.DialogGrace, Config.IdleLimit).
@@ -81,7 +81,7 @@ func (s *session) permission(m hook.Message) {
 		"input": p.Input, "permission_mode": p.PermissionMode})
 	var d rules.PermissionDecision
 	if s.cfg.Permits != nil {
-		d = s.cfg.Permits.Permit(p.ToolName, p.Input)
+		d = s.cfg.Permits.Permit(rules.Call{Tool: p.ToolName, Input: p.Input, Cwd: p.Cwd})
 	}
 	if !d.Matched() {
 		s.log.Emit("decision", events.Fields{"dialog": string(kind), "tool": p.ToolName, "unmatched": "no permission rule matches"})
@@ -92,6 +92,9 @@ func (s *session) permission(m hook.Message) {
 	fields := events.Fields{"dialog": string(kind), "tool": p.ToolName, "rule": d.Rule, "decide": d.Verdict.String()}
 	if d.File != "" {
 		fields["file"] = fmt.Sprintf("%s:%d", d.File, d.Line)
+	}
+	if d.Met != "" {
+		fields["met"] = d.Met
 	}
 	viaHook := kind != screen.PlanDialog && (d.Action == rules.Allow || d.Action == rules.Deny || d.Action == rules.FailRun)
 	if viaHook {

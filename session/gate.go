@@ -27,7 +27,7 @@ func (s *session) decideTool(m hook.Message) {
 	p := m.Payload
 	var d rules.PermissionDecision
 	if s.cfg.Permits != nil {
-		d = s.cfg.Permits.Permit(p.ToolName, p.Input)
+		d = s.cfg.Permits.Permit(rules.Call{Tool: p.ToolName, Input: p.Input, Cwd: p.Cwd})
 	}
 	var reason string
 	switch d.Action {
@@ -63,6 +63,9 @@ func (s *session) decideTool(m hook.Message) {
 	}
 	fields := events.Fields{"tool": p.ToolName, "input": p.Input, "rule": d.Rule, "file": fmt.Sprintf("%s:%d", d.File, d.Line),
 		"decide": d.Verdict.String(), "via": "hook", "hook": hook.PreToolUse, "permission_mode": p.PermissionMode}
+	if d.Met != "" {
+		fields["met"] = d.Met
+	}
 	if p.ToolUseID != "" {
 		fields["tool_use_id"] = p.ToolUseID
 	}
@@ -190,7 +193,7 @@ func (s *session) refusedBy(p *hook.Payload) string {
 	if s.cfg.Permits == nil {
 		return ""
 	}
-	d := s.cfg.Permits.Permit(p.ToolName, p.Input)
+	d := s.cfg.Permits.Permit(rules.Call{Tool: p.ToolName, Input: p.Input, Cwd: p.Cwd})
 	if d.Action == rules.Deny || d.Action == rules.FailRun {
 		return d.Rule
 	}

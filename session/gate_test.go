@@ -98,3 +98,59 @@ permissions:
 		t.Errorf("%d denies to check in the transcript, want 1", checks)
 	}
 }
+
+// preToolIn is preTool for a call made in Claude's folder cwd.
+func preToolIn(t *testing.T, c *fakeChild, cwd, tool, input string) []byte {
+	t.Helper()
+	got := make(chan []byte, 1)
+	m := hook.Message{Payload: &hook.Payload{SessionID: "real", HookEventName: hook.PreToolUse, ToolName: tool, Cwd: cwd,
+		ToolUseID: "toolu_" + tool, Input: json.RawMessage(input), PermissionMode: "bypassPermissions"},
+		Reply: func(b []byte) bool { got <- b; return true }}
+	select {
+	case c.msgs <- m:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the session took no message")
+	}
+	select {
+	case b := <-got:
+		return b
+	case <-time.After(10 * time.Second):
+		t.Fatal("no reply")
+		return nil
+	}
+}
+
+// TestGateReadsTheCall: the PreToolUse gate judges a command part by part
+// and a relative path from Claude's folder, as its hook payload gives it:
+// a deny holds for the one part it meets, which the decision names, and
+// an allow that does not hold for every part leaves the deny after it to
+// decide.
+func TestGateReadsTheCall(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	set := permits(t, `version: 1
+permissions:
+  - {name: tests, when: {tool: Bash, command: "^go test "}, decide: allow}
+  - {name: no-rm, when: {tool: Bash, command: "^rm "}, decide: {deny: "no deleting"}}
+  - {name: no-secrets, when: {tool: Write, path: "/work/secrets/**"}, decide: {deny: "not there"}}
+`)
+	r := startRun(t, c, Config{Permits: set, Gate: set.Denies(), AnswersDialogs: set.AnswersDialogs(), Host: hostHeadless})
+	c.session = "real"
+	c.hook(&hook.Payload{HookEventName: hook.SessionStart, Source: "startup"})
+
+	if out := preToolIn(t, c, "/work", "Bash", `{"command":"go test ./... && rm -rf /"}`); !strings.Contains(string(out), `"permissionDecisionReason":"no deleting"`) {
+		t.Errorf("go test && rm: replied %s", out)
+	}
+	if ev := r.wait(`"rule":"no-rm"`); ev["met"] != "rm -rf /" {
+		t.Errorf("decision %v: want the part it met", ev)
+	}
+	if out := preToolIn(t, c, "/work", "Bash", `{"command":"go test ./... | grep ok"}`); out != nil {
+		t.Errorf("go test | grep: replied %s", out)
+	}
+	if out := preToolIn(t, c, "/work/docs", "Write", `{"file_path":"../secrets/k"}`); !strings.Contains(string(out), `"permissionDecisionReason":"not there"`) {
+		t.Errorf("../secrets/k from /work/docs: replied %s", out)
+	}
+	if out := preToolIn(t, c, "/elsewhere", "Write", `{"file_path":"../secrets/k"}`); out != nil {
+		t.Errorf("../secrets/k from /elsewhere: replied %s", out)
+	}
+}

@@ -418,9 +418,9 @@ func TestRemotePartlyRuled(t *testing.T) {
 }
 
 // TestPersonReplacesRule: a form a rule answered in part is the person's
-// at Claude's screen under passthrough; when they record another answer to
-// the rule's question, their submission says which rule's answer they
-// replaced, never silently.
+// at Claude's screen under passthrough once the rule's answer is given;
+// when they go back and record another answer to the rule's question,
+// their submission says which rule's answer they replaced, never silently.
 func TestPersonReplacesRule(t *testing.T) {
 	t.Parallel()
 	c := newChild(t, fakeclaude.Faults{})
@@ -429,7 +429,7 @@ func TestPersonReplacesRule(t *testing.T) {
 	c.ask("t1", database, deploy)
 	r.wait(`"handed_over"`)
 	c.Settle()
-	for _, k := range []string{"1", "1", "1"} { // PostgreSQL, Fly.io, Submit
+	for _, k := range []string{"\x1b[D", "1", "1", "1"} { // back to Database, PostgreSQL, Fly.io, Submit
 		r.s.input([]byte(k))
 		if err := c.SendKeys([]byte(k)); err != nil {
 			t.Fatal(err)

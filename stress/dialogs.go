@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/claudewrap/claudewrap/internal/testsupport/fakeapi"
+	"github.com/claudewrap/claudewrap/rules"
 )
 
 // Dialog is a tool call that asks for the person's permission, or plan
@@ -211,7 +213,7 @@ func (g *dialogGen) permission(id string, last bool, files map[string]string) Ca
 		var cmd string
 		cmd, asks = g.command(n, &c, files)
 		d.Input = map[string]any{"command": cmd, "description": "Run step " + fmt.Sprint(n)}
-		d.When = map[string]any{"command": "^" + regexp.QuoteMeta(cmd) + "$"}
+		d.When = map[string]any{"command": commandRule(cmd)}
 		d.Decoys = append(d.Decoys, map[string]any{"command": "^" + regexp.QuoteMeta(cmd) + " --decoy$"})
 	case "Write":
 		d.Tool = "Write"
@@ -280,6 +282,17 @@ func (g *dialogGen) path(dir string, n int) string {
 		parts = append(parts, g.pick(dialogWords))
 	}
 	return strings.Join(append(parts, fmt.Sprintf("%s-%d.txt", g.pick(dialogWords), n)), "/")
+}
+
+// commandRule is a command condition that holds for each part of cmd and
+// for nothing else: a rule matches each part of a command on its own.
+func commandRule(cmd string) string {
+	var alts []string
+	for _, p := range rules.ReadCommand(cmd) {
+		alts = append(alts, regexp.QuoteMeta(p.Text))
+	}
+	slices.Sort(alts)
+	return "^(?:" + strings.Join(slices.Compact(alts), "|") + ")$"
 }
 
 // command is a random Bash command that succeeds when it runs, and whether

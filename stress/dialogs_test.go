@@ -50,7 +50,7 @@ func TestGenerateDialogs(t *testing.T) {
 			if strings.Contains(string(mustJSON(t, d)), "@") {
 				t.Errorf("%s: a placeholder left: %s", c.ID, mustJSON(t, d))
 			}
-			got := set.Permit(d.Tool, mustJSON(t, d.Input))
+			got := set.Permit(rules.Call{Tool: d.Tool, Input: mustJSON(t, d.Input)})
 			want := map[string]rules.Action{decideAllow: rules.Allow, decideSession: rules.AllowSession, decideDeny: rules.Deny,
 				decideYes: rules.SelectOption, decideNo: rules.SelectOption, decideAsk: rules.AskPerson}[d.Decide]
 			if got.Rule != c.ID && !(d.Decide == decideNone && !got.Matched()) || got.Action != want ||

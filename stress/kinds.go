@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 )
 
@@ -97,7 +96,7 @@ func (g *dialogGen) startSession(name, kind string) Session {
 		g.serial++
 		cmd := fmt.Sprintf("echo %s > bypass-%d.txt", g.words(1+g.r.IntN(6)), g.serial)
 		d := &Dialog{Tool: "Bash", Input: map[string]any{"command": cmd, "description": fmt.Sprint("Run step ", g.serial)},
-			When: map[string]any{"command": "^" + regexp.QuoteMeta(cmd) + "$"}, Decide: decideRuns}
+			When: map[string]any{"command": commandRule(cmd)}, Decide: decideRuns}
 		if g.chance(0.4) {
 			d.Decide, d.Message = decideDeny, g.denyMessage()
 		}

@@ -14,17 +14,18 @@ import (
 
 // TestDialogsUnchanged: the sessions of permission prompts and plan
 // approval a seed draws are the very ones it drew before the other kinds
-// came (their JSON's SHA-256, from the generator without them), the other
-// kinds only added between them.
+// came (their JSON's SHA-256, from the generator without them, its command
+// conditions written for each part of a command), the other kinds only
+// added between them.
 func TestDialogsUnchanged(t *testing.T) {
 	for _, tc := range []struct {
 		seed uint64
 		n    int
 		sum  string
 	}{
-		{2026112805, 100, "68f6223cdf96f9c8c353de561ec2de03dade854e615cf3c6846e03daee06fb5e"},
-		{3, 6, "1b200aa62ae047a30c4ebac1f845e0a524b2bb6baee211e26fd8587daa09b374"},
-		{2026112806, 20, "50dce3c0050f522e1bc7b2d60dc007d8ade218a1cf7d28ac9fab1d925835d94c"},
+		{2026112805, 100, "fa6cd7f65bcb536e6334209dd538ff13b5916296572d0cddd07bc2fd6ef50d0d"},
+		{3, 6, "6c49de0a149ac3136d1a71c171e7157fb9dedc24104b183bb14c3761c7e7742c"},
+		{2026112806, 20, "f91c7922544748365ac9af653c8fb1deda508fdff18fc5b5b58d7f5cdc7d4a93"},
 	} {
 		all := GenerateDialogs(tc.seed, tc.n)
 		old := slices.DeleteFunc(slices.Clone(all), func(s Session) bool { return s.Name[0] != 'd' })
@@ -72,7 +73,7 @@ func TestKindSessions(t *testing.T) {
 				case d.Elicit != nil:
 					checkElicit(t, c, *d.Elicit, set, sc)
 				default:
-					got := set.Permit(d.Tool, mustJSON(t, d.Input))
+					got := set.Permit(rules.Call{Tool: d.Tool, Input: mustJSON(t, d.Input)})
 					want := map[string]rules.Action{decideAllow: rules.Allow, decideSession: rules.AllowSession, decideDeny: rules.Deny,
 						decideYes: rules.SelectOption, decideNo: rules.SelectOption, decideAsk: rules.AskPerson}[d.Decide]
 					none := d.Decide == decideNone || d.Decide == decideRuns
@@ -116,7 +117,7 @@ func checkStart(t *testing.T, s Session, st Start, f *rules.File, sc *fakeapi.Sc
 // and the elicitation rules answer the form as the case says.
 func checkElicit(t *testing.T, c Case, e Elicit, set *rules.Set, sc *fakeapi.Scenario) {
 	t.Helper()
-	if p := set.Permit(c.Dialog.Tool, json.RawMessage(`{}`)); p.Action != rules.Allow || c.Dialog.Lead.Name != "WaitForMcpServers" || len(sc.Rules) != 3 {
+	if p := set.Permit(rules.Call{Tool: c.Dialog.Tool, Input: json.RawMessage(`{}`)}); p.Action != rules.Allow || c.Dialog.Lead.Name != "WaitForMcpServers" || len(sc.Rules) != 3 {
 		t.Errorf("%s: the tool %s is not allowed (%+v), or not after WaitForMcpServers", c.ID, c.Dialog.Tool, p)
 	}
 	var schema struct {

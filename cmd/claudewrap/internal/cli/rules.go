@@ -33,6 +33,8 @@ type RulesTestOptions struct {
 	Files          []string
 	Form           string
 	Tool, Input    string // a permission request instead of a form
+	Command        string // --command: a Bash command, the input of a Bash tool call
+	Cwd            string // --cwd: the folder Claude works in, for a relative path ("" for this one)
 	Elicitation    string // an MCP server's input form instead
 }
 
@@ -78,8 +80,10 @@ that lints rules on a machine without them).
 A rule that can never act or never answer is a warning, file:line: warning:
 message, which leaves the status 0 unless --strict: a rule with the same when
 as an earlier one, a rule with no when before others, labels to select that no
-question can offer with those its when requires, and text to type that the
-screen cannot show.`,
+question can offer with those its when requires, text to type that the
+screen cannot show, a command pattern that can only match a compound command
+(each simple command is matched on its own), a path glob no absolute path
+matches; and an allow whose command pattern is not anchored with ^.`,
 		Example: `  claudewrap rules check .claudewrap.yaml examples/*.yaml
   claudewrap rules check --skip-programs deploy/rules.yaml`,
 		Args: needArgs(cobra.MinimumNArgs(1), "one or more rules FILEs"),
@@ -168,7 +172,7 @@ func textWarnings(f *rules.File) []rules.Warning {
 func NewCmdRulesTest(stdout, stderr io.Writer, runF func(*RulesTestOptions) error) *cobra.Command {
 	opts := &RulesTestOptions{Stdout: stdout, Stderr: stderr}
 	cmd := &cobra.Command{
-		Use:   "test FILE... (--form FORM.json | --tool NAME [--input JSON] | --elicitation ASK.json)",
+		Use:   "test FILE... (--form FORM.json | --tool NAME [--input JSON | --command CMD] | --elicitation ASK.json)",
 		Short: "Show which rule answers each question of a form, a tool's permission request or an MCP server's input form",
 		Long: `Show, for each question of a form, which rule answers it (the first that
 matches across the files, in order) and the resulting answer; or why it is
@@ -178,7 +182,12 @@ FORM.json is an AskUserQuestion hook's tool_input, {"questions": [...]}, or a
 whole hook payload holding one. With --tool (and --input, the tool's input as
 JSON) it shows which permissions: rule decides that tool's permission request;
 it exits 1 when a headless run would end there with exit 7: no rule decides it,
-or the rule's decision is ask (blocked) or fail. With --elicitation (an
+or the rule's decision is ask (blocked) or fail. --command CMD is a Bash
+call's input, {"command": CMD}: each part of the command is shown with the
+first rule it meets on its own, or why no rule can allow it, before the
+decision for the whole. A path in the input is shown as the rules see it:
+cleaned, absolute (taken from --cwd, else this folder), and where its symbolic
+links lead. With --elicitation (an
 Elicitation hook's payload, or a run's elicitation event: the server, its
 message and requested_schema) it shows which elicitations: rule answers and
 what the server would get, and exits 1 when none can. With --form it
@@ -187,10 +196,24 @@ exit 4), so that CI can use it as a gate. A rules error, or a form that cannot
 be read, exits 2, as run does. Nothing is started and nothing is pressed.`,
 		Example: `  claudewrap rules test examples/demo.yaml --form testdata/forms/three.json
   claudewrap rules test examples/permissions.yaml --tool Bash --input '{"command":"git push"}'
+  claudewrap rules test examples/permissions.yaml --command 'go test ./... && rm -rf build'
   claudewrap rules test examples/elicitations.yaml --elicitation testdata/forms/deploy-elicitation.json`,
 		Args: needArgs(cobra.MinimumNArgs(1), "one or more rules FILEs"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
+			if cmd.Flags().Changed("command") {
+				if cmd.Flags().Changed("input") {
+					return usageErrorf("--command is the input of a Bash call: give it or --input, not both")
+				}
+				if opts.Tool == "" {
+					opts.Tool = "Bash"
+				}
+				var b strings.Builder
+				enc := json.NewEncoder(&b)
+				enc.SetEscapeHTML(false) // && as written, not \u0026\u0026
+				_ = enc.Encode(map[string]string{"command": opts.Command})
+				opts.Input = strings.TrimSuffix(b.String(), "\n")
+			}
 			given := 0
 			for _, f := range []string{opts.Form, opts.Tool, opts.Elicitation} {
 				if f != "" {
@@ -200,8 +223,8 @@ be read, exits 2, as run does. Nothing is started and nothing is pressed.`,
 			if given != 1 {
 				return usageErrorf("give --form FORM.json, --tool NAME for a permission request, or --elicitation ASK.json for an MCP server's input form")
 			}
-			if cmd.Flags().Changed("input") && opts.Tool == "" {
-				return usageErrorf("--input goes with --tool")
+			if (cmd.Flags().Changed("input") || cmd.Flags().Changed("cwd")) && opts.Tool == "" {
+				return usageErrorf("--input and --cwd go with --tool")
 			}
 			if runF != nil {
 				return runF(opts)
@@ -212,6 +235,8 @@ be read, exits 2, as run does. Nothing is started and nothing is pressed.`,
 	cmd.Flags().StringVar(&opts.Form, "form", "", "the form: a hook's tool_input as `FORM.json`")
 	cmd.Flags().StringVar(&opts.Tool, "tool", "", "a tool asking permission (Bash, Write, WebFetch, ExitPlanMode…)")
 	cmd.Flags().StringVar(&opts.Input, "input", "{}", "the tool's input as `JSON`, e.g. '{\"command\":\"go test ./...\"}'")
+	cmd.Flags().StringVar(&opts.Command, "command", "", "a Bash call's command, as `CMD` (--tool Bash --input '{\"command\": CMD}')")
+	cmd.Flags().StringVar(&opts.Cwd, "cwd", "", "the folder Claude works in, from which a relative path is taken (default: this one)")
 	cmd.Flags().StringVar(&opts.Elicitation, "elicitation", "", "an MCP server's input form: an Elicitation hook's payload or a run's elicitation event, as `ASK.json`")
 	return cmd
 }
@@ -224,7 +249,9 @@ func runPermissionTest(opts *RulesTestOptions, set *rules.Set) error {
 	}
 	w := opts.Stdout
 	fmt.Fprintf(w, "%s %s\n", opts.Tool, opts.Input)
-	d := set.Permit(opts.Tool, in)
+	call := rules.Call{Tool: opts.Tool, Input: in, Cwd: opts.Cwd}
+	showReadings(w, set, call, obj)
+	d := set.Permit(call)
 	if !d.Matched() {
 		fmt.Fprintf(w, "   unmatched: no permission rule matches (at a terminal the dialog is yours; headless the run is blocked, exit 7)\n")
 		return withCode(ExitError, fmt.Errorf("no permission rule matches %s: a headless run would be blocked (exit 7)", opts.Tool))
@@ -240,6 +267,9 @@ func runPermissionTest(opts *RulesTestOptions, set *rules.Set) error {
 		via += ": the run ends (exit 7)"
 	}
 	printLine(w, "   permission %q (%s:%d): %s, %s", d.Rule, d.File, d.Line, d.Verdict, via)
+	if d.Met != "" {
+		printLine(w, "      met by %s", d.Met)
+	}
 	// The gate, as for no rule at all: a headless run would end with 7.
 	switch d.Action {
 	case rules.AskPerson:
@@ -248,6 +278,46 @@ func runPermissionTest(opts *RulesTestOptions, set *rules.Set) error {
 		return withCode(ExitError, fmt.Errorf("permission rule %q fails the run on %s (exit 7)", d.Rule, opts.Tool))
 	}
 	return nil
+}
+
+// showReadings shows what the rules read in a call: each part of its
+// command with the first rule it meets on its own, or why no rule can allow
+// it; its path as the rules see it.
+func showReadings(w io.Writer, set *rules.Set, call rules.Call, in map[string]any) {
+	if c, ok := in["command"].(string); ok {
+		parts := rules.ReadCommand(c)
+		for i, p := range parts {
+			where := ""
+			if p.From != "" {
+				where = " (" + p.From + ")"
+			}
+			printLine(w, "   part %d%s: %s", i+1, where, p.Text)
+			if p.Unjudged != "" {
+				printLine(w, "      cannot be judged: %s; no rule allows it", p.Unjudged)
+			}
+			if p.Through {
+				printLine(w, "      a wrapper: an allow needs only the command it runs, the next part")
+			}
+			if m := set.Meets(call, p); m.Matched() {
+				printLine(w, "      meets permission %q (%s:%d): %s", m.Rule, m.File, m.Line, m.Verdict)
+			} else {
+				printLine(w, "      meets no command rule")
+			}
+		}
+		if len(parts) > 1 {
+			printLine(w, "   an allow needs all %d parts allowed by the one rule; a deny or ask, one", len(parts))
+		}
+	}
+	for _, k := range []string{"file_path", "path", "notebook_path"} {
+		if p, ok := in[k].(string); ok {
+			readings := rules.PathReadings(p, call.Cwd)
+			printLine(w, "   path: %s", readings[0])
+			if len(readings) > 1 {
+				printLine(w, "   path through its links: %s", readings[1])
+			}
+			break
+		}
+	}
 }
 
 // runElicitationTest shows the elicitation rule that answers an MCP

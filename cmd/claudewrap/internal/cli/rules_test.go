@@ -336,6 +336,13 @@ func TestRulesCheckProcess(t *testing.T) {
 	os.WriteFile(lookahead, []byte("version: 1\nrules:\n  - when: {question: 'deploy(?!ment)'}\n    answer: {cancel: true}\n"), 0o644)
 	askRules := filepath.Join(dir, "ask.yaml")
 	os.WriteFile(askRules, []byte("version: 1\npermissions:\n  - {name: mine, when: {tool: Bash}, decide: ask}\n"), 0o644)
+	cmdRules := filepath.Join(dir, "commands.yaml")
+	os.WriteFile(cmdRules, []byte(`version: 1
+permissions:
+  - {name: tests, when: {tool: Bash, command: "^go test "}, decide: allow}
+  - {name: no-touch, when: {tool: Bash, command: "^touch "}, decide: {deny: "no touching"}}
+  - {name: no-secrets, when: {tool: Write, path: "**/secrets/**"}, decide: {deny: "not there"}}
+`), 0o644)
 	bypass := filepath.Join(dir, "bypass.yaml")
 	os.WriteFile(bypass, []byte("version: 1\ndialogs: {bypass_permissions: accept}\n"), 0o644)
 	bypassTrue := filepath.Join(dir, "bypass-true.yaml")
@@ -362,8 +369,37 @@ func TestRulesCheckProcess(t *testing.T) {
 		{[]string{"rules", "test", bad, "--form", threeForm}, 2, "", bad + ":3:30: index must be a whole number from 1 to 4\n"},
 		{[]string{"rules", "test", demoRules}, 2, "", "claudewrap: give --form FORM.json, --tool NAME for a permission request, or --elicitation ASK.json for an MCP server's input form\n"},
 		{[]string{"rules", "test", permRules, "--tool", "Bash", "--input", `{"command":"git push"}`}, 0,
-			"Bash {\"command\":\"git push\"}\n   permission \"never-push\" (" + permRules +
-				":19): deny \"Do not push from this job; leave the commit for review.\", through the PermissionRequest hook\n", ""},
+			"Bash {\"command\":\"git push\"}\n   part 1: git push\n      meets permission \"never-push\" (" + permRules +
+				":22): deny \"Do not push from this job; leave the commit for review.\"\n   permission \"never-push\" (" + permRules +
+				":22): deny \"Do not push from this job; leave the commit for review.\", through the PermissionRequest hook\n", ""},
+		// A command is shown part by part, each with the rule it meets.
+		{[]string{"rules", "test", cmdRules, "--command", "go test ./... && rm -rf x"}, 1,
+			"Bash {\"command\":\"go test ./... && rm -rf x\"}\n" +
+				"   part 1: go test ./...\n      meets permission \"tests\" (" + cmdRules + ":3): allow\n" +
+				"   part 2: rm -rf x\n      meets no command rule\n" +
+				"   an allow needs all 2 parts allowed by the one rule; a deny or ask, one\n" +
+				"   unmatched: no permission rule matches (at a terminal the dialog is yours; headless the run is blocked, exit 7)\n",
+			"claudewrap: no permission rule matches Bash: a headless run would be blocked (exit 7)\n"},
+		{[]string{"rules", "test", cmdRules, "--tool", "Bash", "--command", "eval 'touch F'"}, 0,
+			"Bash {\"command\":\"eval 'touch F'\"}\n" +
+				"   part 1: eval 'touch F'\n      cannot be judged: eval runs its words as commands; no rule allows it\n      meets no command rule\n" +
+				"   part 2 (inside eval): touch F\n      meets permission \"no-touch\" (" + cmdRules + ":4): deny \"no touching\"\n" +
+				"   an allow needs all 2 parts allowed by the one rule; a deny or ask, one\n" +
+				"   permission \"no-touch\" (" + cmdRules + ":4): deny \"no touching\", through the PermissionRequest hook\n      met by touch F\n", ""},
+		{[]string{"rules", "test", cmdRules, "--command", "nohup go test ./..."}, 0,
+			"Bash {\"command\":\"nohup go test ./...\"}\n" +
+				"   part 1: nohup go test ./...\n      a wrapper: an allow needs only the command it runs, the next part\n      meets no command rule\n" +
+				"   part 2 (run by nohup): go test ./...\n      meets permission \"tests\" (" + cmdRules + ":3): allow\n" +
+				"   an allow needs all 2 parts allowed by the one rule; a deny or ask, one\n" +
+				"   permission \"tests\" (" + cmdRules + ":3): allow, through the PermissionRequest hook\n", ""},
+		// A path as the rules see it: cleaned, absolute from --cwd.
+		{[]string{"rules", "test", cmdRules, "--tool", "Write", "--input", `{"file_path":"docs/../secrets/k"}`, "--cwd", "/work/x"}, 0,
+			"Write {\"file_path\":\"docs/../secrets/k\"}\n   path: /work/x/secrets/k\n" +
+				"   permission \"no-secrets\" (" + cmdRules + ":5): deny \"not there\", through the PermissionRequest hook\n", ""},
+		{[]string{"rules", "test", cmdRules, "--command", "ls", "--input", "{}"}, 2, "",
+			"claudewrap: --command is the input of a Bash call: give it or --input, not both\n"},
+		{[]string{"rules", "test", cmdRules, "--form", threeForm, "--cwd", "/"}, 2, "",
+			"claudewrap: --input and --cwd go with --tool\n"},
 		{[]string{"rules", "test", demoRules, "--tool", "Bash"}, 1, "Bash {}\n   unmatched: no permission rule matches " +
 			"(at a terminal the dialog is yours; headless the run is blocked, exit 7)\n",
 			"claudewrap: no permission rule matches Bash: a headless run would be blocked (exit 7)\n"},
@@ -385,7 +421,7 @@ func TestRulesCheckProcess(t *testing.T) {
 		// A rule that fails the run, or leaves the dialog to the person, is
 		// the gate's 1 too: a headless run would end there with 7.
 		{[]string{"rules", "test", permRules, "--tool", "NotebookEdit"}, 1, "NotebookEdit {}\n   permission \"everything-else\" (" + permRules +
-			":44): fail, through the PermissionRequest hook: the run ends (exit 7)\n",
+			":47): fail, through the PermissionRequest hook: the run ends (exit 7)\n",
 			"claudewrap: permission rule \"everything-else\" fails the run on NotebookEdit (exit 7)\n"},
 		{[]string{"rules", "test", askRules, "--tool", "Bash"}, 1, "Bash {}\n   permission \"mine\" (" + askRules +
 			":3): ask, by the person (headless: blocked, exit 7)\n",
