@@ -133,16 +133,18 @@ func (c *Conn) Form(ctx context.Context, id FormID) (Form, error) {
 	return c.form(ctx, b, id)
 }
 
+// form reads form id from the bucket's leader, which has whatever the
+// run last wrote (a replica may lag behind it).
 func (c *Conn) form(ctx context.Context, b *buckets, id FormID) (Form, error) {
-	e, err := b.forms.Get(ctx, string(id))
-	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyDeleted) {
+	m, err := c.leaderGet(ctx, "KV_"+FormsBucket, "$KV."+FormsBucket+"."+string(id), true)
+	if errors.Is(err, errNotFound) || err == nil && (m.header.Get("KV-Operation") != "" || m.header.Get(jetstream.MarkerReasonHeader) != "") {
 		return Form{}, fmt.Errorf("form %s: %w", id, ErrNoForm)
 	}
 	if err != nil {
-		return Form{}, fmt.Errorf("form %s: %w", id, c.reason(err))
+		return Form{}, fmt.Errorf("form %s: %w", id, err)
 	}
 	var f Form
-	if err := decode(e.Value(), &f); err != nil {
+	if err := decode(m.data, &f); err != nil {
 		return Form{}, fmt.Errorf("form %s: %w", id, err)
 	}
 	f.ID, f.Machine = id, id.Machine()
@@ -208,7 +210,7 @@ func (c *Conn) Answer(ctx context.Context, id FormID, r Reply, wait time.Duratio
 		key := claimKey(id, f.Round, token)
 		rev, err := c.writeClaim(ctx, id, f.Round, token, doc)
 		if errors.Is(err, errLost) {
-			w, werr := c.firstClaim(ctx, b, id, f.Round)
+			w, werr := c.firstClaim(ctx, id, f.Round)
 			if werr != nil {
 				return Result{}, werr
 			}
@@ -219,7 +221,7 @@ func (c *Conn) Answer(ctx context.Context, id FormID, r Reply, wait time.Duratio
 		}
 		if err != nil {
 			// No reply: the claim may have been written all the same.
-			own, ok, oerr := c.ownClaim(ctx, b, key, doc)
+			own, ok, oerr := c.ownClaim(ctx, key, doc)
 			if oerr != nil || !ok {
 				return Result{}, fmt.Errorf("the answer did not reach the inbox: %w", err)
 			}

@@ -102,6 +102,7 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 			c.mu.Lock()
 			c.asyncErr = err
 			c.mu.Unlock()
+			c.kick() // a new reason, to say
 		}),
 	}
 	if !secure && !cfg.AllowPlaintext {
@@ -214,16 +215,22 @@ func loopbackHost(host string) bool {
 }
 
 // loopbackDialer dials only loopback addresses: a plaintext connection
-// never leaves this machine, whatever address a server advertises.
-type loopbackDialer struct{}
+// never leaves this machine, whatever address a server advertises. dial
+// is how it dials one (nil: a net.Dialer).
+type loopbackDialer struct {
+	dial func(network, address string) (net.Conn, error)
+}
 
-func (loopbackDialer) Dial(network, address string) (net.Conn, error) {
+func (l loopbackDialer) Dial(network, address string) (net.Conn, error) {
 	host, _, err := net.SplitHostPort(address)
 	if err != nil {
 		return nil, err
 	}
 	if !loopbackHost(host) {
 		return nil, fmt.Errorf("dial %s: %w", address, ErrPlaintext)
+	}
+	if l.dial != nil {
+		return l.dial(network, address)
 	}
 	d := net.Dialer{Timeout: 3 * time.Second}
 	return d.Dial(network, address)
@@ -319,8 +326,8 @@ func (c *Conn) Err() error {
 func (c *Conn) Close() { c.nc.Close() }
 
 // changes returns a channel that is sent a value (without blocking: it
-// holds one) each time the connection connects, drops or closes; its
-// reader asks [Conn.Connected] what holds now.
+// holds one) each time the connection connects, drops or closes, or the
+// server says an error; its reader asks [Conn.Connected] what holds now.
 func (c *Conn) changes() <-chan struct{} {
 	ch := make(chan struct{}, 1)
 	c.mu.Lock()

@@ -309,6 +309,7 @@ type runLoop struct {
 	binding    bool
 	watch      *watching
 	starting   bool
+	watched    bool
 
 	forms    map[string]*pform // by tool_use_id
 	byID     map[FormID]*pform
@@ -330,8 +331,10 @@ type runLoop struct {
 }
 
 // up reports whether the run's forms are in the inbox and its claims
-// reach it: connected, its claims watched, and the inbox taking writes.
-func (l *runLoop) up() bool { return l.connected && l.watch != nil && l.failing == "" }
+// reach it: connected, its claims watched once (a watch made again after
+// a reconnection finds every claim made meanwhile), and the inbox taking
+// writes.
+func (l *runLoop) up() bool { return l.connected && l.watched && l.failing == "" }
 
 // ok notes an operation succeeded: the inbox takes writes again.
 func (l *runLoop) ok() {
@@ -722,7 +725,7 @@ func (l *runLoop) handle(ev any) {
 			e.reply <- Local{Won: true, Offline: true, Reason: l.why()}
 		default:
 			f.localBusy = true
-			id, round, b, from := f.id, f.round, l.b, e.from
+			id, round, from := f.id, f.round, e.from
 			l.enqueue(func(ctx context.Context) any {
 				doc := claimDoc{From: from, Nonce: nonce()}
 				rev, err := p.c.writeClaim(ctx, id, round, localName, doc)
@@ -730,14 +733,14 @@ func (l *runLoop) handle(ev any) {
 				case err == nil:
 					return localClaimed{tool: e.tool, round: round, rev: rev, reply: e.reply}
 				case errors.Is(err, errLost):
-					w, werr := p.c.firstClaim(ctx, b, id, round)
+					w, werr := p.c.firstClaim(ctx, id, round)
 					if werr != nil {
 						w = winner{who: "someone else"}
 					}
 					return localClaimed{tool: e.tool, round: round, lost: &w, reply: e.reply}
 				}
 				// No reply: written or not, the answer goes on here.
-				if rev, ok, _ := p.c.ownClaim(ctx, b, claimKey(id, round, localName), doc); ok {
+				if rev, ok, _ := p.c.ownClaim(ctx, claimKey(id, round, localName), doc); ok {
 					return localClaimed{tool: e.tool, round: round, rev: rev, reply: e.reply}
 				}
 				return localClaimed{tool: e.tool, round: round, err: err, reply: e.reply}
@@ -792,7 +795,7 @@ func (l *runLoop) handle(ev any) {
 			e.w.stop()
 			return
 		}
-		l.watch = e.w
+		l.watch, l.watched = e.w, true
 		l.ok()
 		p.wg.Add(1)
 		go func() { defer p.wg.Done(); p.pump(e.w) }()
@@ -992,8 +995,8 @@ func (l *runLoop) why() string {
 	return "the inbox is not ready yet"
 }
 
-// say sends the status when it changed: up or not. Nothing is said before
-// the first connection is ready, unless something failed.
+// say sends the status when it changed: up or not, or why not. Nothing is
+// said before the first connection is ready, unless something failed.
 func (l *runLoop) say() {
 	s := Status{Connected: l.up()}
 	if s.Connected {
@@ -1001,7 +1004,7 @@ func (l *runLoop) say() {
 	} else {
 		s.Reason = l.why()
 	}
-	if l.said && s.Connected == l.status.Connected {
+	if l.said && s.Connected == l.status.Connected && s.Reason == l.status.Reason {
 		return
 	}
 	if !l.said && !s.Connected && l.connected && l.failing == "" {

@@ -100,9 +100,6 @@ type verdict struct {
 // buckets are the three buckets, bound.
 type buckets struct {
 	forms, claims, outcomes jetstream.KeyValue
-	// claimStream is the claims bucket's stream, read directly to find
-	// the first claim of a round.
-	claimStream jetstream.Stream
 }
 
 // buckets binds the inbox's buckets, creating those missing with this
@@ -127,9 +124,6 @@ func (c *Conn) buckets(ctx context.Context) (*buckets, error) {
 	if b.outcomes, err = c.bucket(ctx, jetstream.KeyValueConfig{Bucket: OutcomesBucket,
 		Description: "claudewrap: what came of each answer", TTL: 24 * time.Hour}); err != nil {
 		return nil, err
-	}
-	if b.claimStream, err = c.js.Stream(ctx, "KV_"+ClaimsBucket); err != nil {
-		return nil, fmt.Errorf("inbox bucket %s: %w", ClaimsBucket, c.reason(err))
 	}
 	c.mu.Lock()
 	c.b = b
