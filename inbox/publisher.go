@@ -856,12 +856,22 @@ func (l *runLoop) handle(ev any) {
 // claim of a form's round takes it; the run's sender is told of any other
 // why it will not be applied.
 func (l *runLoop) claimSeen(e jetstream.KeyValueEntry) {
-	if e.Operation() != jetstream.KeyValuePut || l.seen[e.Revision()] {
+	if l.seen[e.Revision()] {
 		return
 	}
 	l.seen[e.Revision()] = true
 	id, round, who, ok := parseClaimKey(e.Key())
 	if !ok {
+		return
+	}
+	if e.Operation() != jetstream.KeyValuePut {
+		// A claim removed (its sender may delete what it may write) before
+		// the run took it: the round it blocked is passed, and it is never
+		// applied.
+		if f := l.byID[id]; f != nil && round == f.round && who != localName &&
+			(f.claim == nil || f.claim.key == e.Key() && !f.claim.accepted) {
+			l.reopen(f)
+		}
 		return
 	}
 	key := e.Key()
