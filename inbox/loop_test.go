@@ -76,3 +76,24 @@ func TestClaimSeen(t *testing.T) {
 		t.Fatalf("delivered %+v; a claim is delivered only once accepted", l.deliver)
 	}
 }
+
+// A local answer that gave up waiting for the inbox goes on: an answer
+// from elsewhere that took the form meanwhile is refused, never delivered.
+func TestLocalGaveUp(t *testing.T) {
+	p := &Publisher{id: Identity{Machine: "laptop", Session: "1"}}
+	l := &runLoop{p: p, forms: map[string]*pform{}, byID: map[FormID]*pform{}, closed: map[FormID]*closedForm{},
+		verdicts: map[string]*pendingVerdict{}, seen: map[uint64]bool{}}
+	f := &pform{id: newFormID("laptop", "1"), tool: "toolu_1", round: 1, localBusy: true}
+	l.forms[f.tool], l.byID[f.id] = f, f
+	key := claimKey(f.id, 1, escape("alice"))
+	l.claimSeen(entry{key: key, rev: 3, op: jetstream.KeyValuePut, val: []byte(`{"v":1,"nonce":"n"}`)})
+	f.claim.accepting = true
+	l.handle(localGaveUp{"toolu_1"})
+	l.handle(acceptDone{key: key, rev: 4, state: accepted})
+	if len(l.deliver) != 0 {
+		t.Fatalf("delivered %+v after the local answer went on", l.deliver)
+	}
+	if v := l.verdicts[key]; v == nil || v.v.Outcome.Result != "refused" || v.create {
+		t.Fatalf("alice's verdict: %+v; want refused", v)
+	}
+}

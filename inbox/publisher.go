@@ -170,8 +170,10 @@ func (p *Publisher) Done(c Claim, o remote.Outcome) { p.send(doneReq{c, o}) }
 // ClaimLocal takes form toolUseID for an answer given on the run's
 // machine, before the run applies it, in the same race as answers from
 // elsewhere: won, or lost to whoever came first (whose claim comes on
-// Claims), or won offline when the inbox cannot be reached (then the form
-// is closed there once it is back). A form not in the inbox is won.
+// Claims), or won offline when the inbox cannot be reached or has not
+// answered by the end of ctx (then an answer from elsewhere is refused,
+// never applied). A form not in the inbox is won. One local answer takes
+// a round: a second is told the first took it.
 func (p *Publisher) ClaimLocal(ctx context.Context, toolUseID, from string) Local {
 	reply := make(chan Local, 1)
 	if !p.send(localReq{toolUseID, from, reply}) {
@@ -181,8 +183,9 @@ func (p *Publisher) ClaimLocal(ctx context.Context, toolUseID, from string) Loca
 	case l := <-reply:
 		return l
 	case <-ctx.Done():
-		// The claim may still be written; the loop then holds it as the
-		// run's, and closes the form as the run will withdraw it.
+		// The run goes on with its answer: an answer from elsewhere that
+		// took the form meanwhile is refused, never applied.
+		p.send(localGaveUp{toolUseID})
 		return Local{Won: true, Offline: true, Reason: "no word from the inbox: " + ctx.Err().Error()}
 	}
 }
@@ -248,7 +251,8 @@ type (
 		tool, from string
 		reply      chan Local
 	}
-	closeReq struct{}
+	localGaveUp struct{ tool string }
+	closeReq    struct{}
 )
 
 // Reports from the worker, the watch and the timers.
@@ -747,6 +751,12 @@ func (l *runLoop) handle(ev any) {
 			})
 		}
 
+	case localGaveUp:
+		if f := l.forms[e.tool]; f != nil && (f.claim == nil || !f.claim.local) {
+			f.offline = true
+			f.version++
+		}
+
 	case localClaimed:
 		f := l.forms[e.tool]
 		if f == nil {
@@ -945,6 +955,11 @@ func (l *runLoop) acceptDone(e acceptDone) {
 	c := f.claim
 	c.accepting = false
 	switch {
+	case e.err == nil && e.state == accepted && f.offline:
+		// The run went on with a local answer meanwhile.
+		f.claim = nil
+		l.verdicts[e.key] = &pendingVerdict{key: e.key, v: verdict{V: wireVersion, State: done, Outcome: &remote.Outcome{
+			Result: "refused", Message: "the form was answered on " + l.p.id.Machine + " while the inbox was slow or unreachable"}}}
 	case e.err != nil:
 		l.failed(e.err)
 	case e.state == accepted:
