@@ -298,8 +298,7 @@ type (
 		v   *pendingVerdict
 		err error
 	}
-	retryFired   struct{}
-	refreshFired struct{}
+	retryFired struct{}
 )
 
 // runLoop is the publisher's state, owned by its one goroutine.
