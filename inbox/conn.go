@@ -95,7 +95,14 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 		nats.MaxPingsOutstanding(3),
 		nats.RetryOnFailedConnect(cfg.Retry),
 		nats.ConnectHandler(func(*nats.Conn) { c.kick() }),
-		nats.ReconnectHandler(func(*nats.Conn) { c.kick() }),
+		nats.ReconnectHandler(func(*nats.Conn) {
+			// The buckets are bound again on the next use: the servers
+			// may have lost them.
+			c.mu.Lock()
+			c.b = nil
+			c.mu.Unlock()
+			c.kick()
+		}),
 		nats.DisconnectErrHandler(func(*nats.Conn, error) { c.kick() }),
 		nats.ClosedHandler(func(*nats.Conn) { c.kick() }),
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {

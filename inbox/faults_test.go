@@ -88,6 +88,12 @@ func TestClusterFaults(t *testing.T) {
 
 	f1 := run.Publish(form("toolu_1"))
 	listed(t, alice, f1)
+	for _, bucket := range []string{FormsBucket, ClaimsBucket, OutcomesBucket} {
+		st, err := alice.js.Stream(context.Background(), "KV_"+bucket)
+		if err != nil || st.CachedInfo().Config.Replicas != 3 {
+			t.Fatalf("bucket %s on a cluster of three: %v; want three replicas", bucket, err)
+		}
+	}
 	killed := srv.Index(run.c.Server())
 	t.Logf("the run is connected to n%d; killed", killed+1)
 	srv.Stop(killed)

@@ -27,7 +27,7 @@ func (e entry) Operation() jetstream.KeyValueOp { return e.op }
 func TestClaimSeen(t *testing.T) {
 	p := &Publisher{id: Identity{Machine: "laptop", Session: "1"}}
 	l := &runLoop{p: p, forms: map[string]*pform{}, byID: map[FormID]*pform{}, closed: map[FormID]*closedForm{},
-		verdicts: map[string]*pendingVerdict{}, seen: map[uint64]bool{}}
+		verdicts: map[string]*pendingVerdict{}, seen: map[string]bool{}}
 	f := &pform{id: newFormID("laptop", "1"), tool: "toolu_1", round: 1}
 	l.forms[f.tool], l.byID[f.id] = f, f
 	claim := func(rev uint64, round int, who string, op jetstream.KeyValueOp) {
@@ -82,7 +82,7 @@ func TestClaimSeen(t *testing.T) {
 func TestLocalGaveUp(t *testing.T) {
 	p := &Publisher{id: Identity{Machine: "laptop", Session: "1"}}
 	l := &runLoop{p: p, forms: map[string]*pform{}, byID: map[FormID]*pform{}, closed: map[FormID]*closedForm{},
-		verdicts: map[string]*pendingVerdict{}, seen: map[uint64]bool{}}
+		verdicts: map[string]*pendingVerdict{}, seen: map[string]bool{}}
 	f := &pform{id: newFormID("laptop", "1"), tool: "toolu_1", round: 1, localBusy: true}
 	l.forms[f.tool], l.byID[f.id] = f, f
 	key := claimKey(f.id, 1, escape("alice"))

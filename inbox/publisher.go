@@ -131,7 +131,7 @@ func newPublisher(c *Conn, id Identity, ttl time.Duration) *Publisher {
 		jobs: make(chan job), quit: make(chan struct{}), ended: make(chan struct{})}
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	l := &runLoop{p: p, forms: map[string]*pform{}, byID: map[FormID]*pform{}, closed: map[FormID]*closedForm{},
-		verdicts: map[string]*pendingVerdict{}, seen: map[uint64]bool{}, backoff: minBackoff}
+		verdicts: map[string]*pendingVerdict{}, seen: map[string]bool{}, backoff: minBackoff}
 	p.wg.Add(2)
 	go func() { defer p.wg.Done(); p.work() }()
 	go func() { defer p.wg.Done(); l.run(c.changes()) }()
@@ -318,7 +318,7 @@ type runLoop struct {
 	byID     map[FormID]*pform
 	closed   map[FormID]*closedForm
 	verdicts map[string]*pendingVerdict // by claim key
-	seen     map[uint64]bool            // claim revisions handled
+	seen     map[string]bool            // claims handled, by key and revision
 	queue    []job
 	deliver  []Claim
 
@@ -361,7 +361,6 @@ type pform struct {
 	localBusy bool
 	// offline: answered locally while the inbox was unreachable.
 	offline bool
-	since   time.Time
 	// version counts changes to the form's value; written is the last one
 	// the inbox has, writing whether a write is in flight.
 	version, written int
@@ -484,8 +483,10 @@ func (l *runLoop) look() {
 	case !l.connected || rc != l.reconnects:
 		l.down()
 		l.connected = true
-		// Everything current is written again: the inbox may have lost it
-		// (a cluster restarted from nothing) or let it expire meanwhile.
+		// Everything current is written again, the buckets bound again
+		// (and made if missing): the inbox may have lost it all (a cluster
+		// restarted from nothing) or let the forms expire meanwhile.
+		l.b = nil
 		for _, f := range l.forms {
 			f.version++
 		}
@@ -683,7 +684,7 @@ func (l *runLoop) handle(ev any) {
 	case publishReq:
 		f := l.forms[e.f.ToolUseID]
 		if f == nil {
-			f = &pform{id: newFormID(p.id.Machine, p.id.Session), tool: e.f.ToolUseID, round: 1, since: time.Now()}
+			f = &pform{id: newFormID(p.id.Machine, p.id.Session), tool: e.f.ToolUseID, round: 1}
 			l.forms[f.tool], l.byID[f.id] = f, f
 		} else if f.claim != nil {
 			l.reopen(f)
@@ -865,10 +866,13 @@ func (l *runLoop) handle(ev any) {
 // claim of a form's round takes it; the run's sender is told of any other
 // why it will not be applied.
 func (l *runLoop) claimSeen(e jetstream.KeyValueEntry) {
-	if l.seen[e.Revision()] {
+	// A revision alone would do, but for a cluster whose store was lost
+	// and that counts from 1 again.
+	seen := fmt.Sprintf("%s@%d", e.Key(), e.Revision())
+	if l.seen[seen] {
 		return
 	}
-	l.seen[e.Revision()] = true
+	l.seen[seen] = true
 	id, round, who, ok := parseClaimKey(e.Key())
 	if !ok {
 		return
