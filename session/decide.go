@@ -200,7 +200,7 @@ func (s *session) ask(f *form, i int) (d0 rules.Decision, ok bool, whole []rules
 	defer cancel()
 	pctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	s.loop.do(func() { f.asking = true })
+	s.loop.do(func() { f.asking = true; s.pendingChangedOnLoop() })
 	if i == 0 {
 		s.notify(f)
 	}
@@ -218,11 +218,11 @@ func (s *session) ask(f *form, i int) (d0 rules.Decision, ok bool, whole []rules
 	case r = <-got:
 	case ra := <-f.remote:
 		whole = ra.ds
-		s.loop.do(func() { f.asking = false }) // no second answer is sent while the prompt goes
+		s.loop.do(func() { f.asking = false; s.pendingChangedOnLoop() }) // no second answer is sent while the prompt goes
 		stop(fmt.Errorf("%w (%s)", ErrAnsweredElsewhere, ra.from))
 		<-got // the prompt has said so and is gone
 	}
-	s.loop.do(func() { f.asking = false })
+	s.loop.do(func() { f.asking = false; s.pendingChangedOnLoop() })
 	// An answer from elsewhere that came as the person answered, or after
 	// another answer from elsewhere: the first came first, and its sender
 	// is told so. None comes after asking is false (see

@@ -48,6 +48,7 @@ func (s *session) waitElicitation(p *hook.Payload, n int) bool {
 			s.unwaitOnLoop(old) // Claude asks one form at a time: the last is gone
 		}
 		s.elicitWait = w
+		s.pendingChangedOnLoop()
 	})
 	how := "waits for an answer from anywhere (claudewrap answer, the person at the screen)"
 	ev := events.Fields{"elicitation": w.server, "form": w.id}
@@ -140,6 +141,7 @@ func (s *session) elicitDeadline(w *elicitWait, limit time.Duration, flag string
 func (s *session) unwaitOnLoop(w *elicitWait) {
 	if s.elicitWait == w {
 		s.elicitWait = nil
+		s.pendingChangedOnLoop()
 	}
 	select {
 	case <-w.gone:

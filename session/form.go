@@ -167,6 +167,7 @@ func (s *session) moveOnLoop(f *form, next state, from ...state) bool {
 		s.loop.handed(f)
 	}
 	s.releaseStopOnLoop(next)
+	s.pendingChangedOnLoop()
 	return true
 }
 

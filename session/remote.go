@@ -395,11 +395,19 @@ func (s *session) notifyForm(rf remote.Form) {
 	})
 }
 
-// registerRemote lists the session for claudewrap pending and answer.
+// registerRemote lists the session for claudewrap pending and answer,
+// and attaches the other ways answers reach it (Config.Reach).
 func (s *session) registerRemote() (stop func()) {
 	s.log.Watch(s.outcomeOf)
 	if !s.cfg.Remote {
 		return func() {}
+	}
+	var local remote.Handler = remoteHandler{s}
+	stopReach := func() {}
+	if s.cfg.Reach != nil {
+		var changed func()
+		local, changed, stopReach = s.cfg.Reach.Attach(remoteHandler{s})
+		s.loop.do(func() { s.reachChanged = changed })
 	}
 	o := remote.Options{OtherRuns: s.cfg.AnswersFromRuns, Refused: func(who remote.Peer, why string) {
 		s.log.Emit("error", events.Fields{"message": why, "sender_pid": who.PID, "sender_program": who.Program})
@@ -407,14 +415,33 @@ func (s *session) registerRemote() (stop func()) {
 	if t, ok := s.child.(interface{ Tree() int }); ok {
 		o.Tree = t.Tree()
 	}
-	reg, err := remote.Register(remoteHandler{s}, s.cfg.Cwd, o)
+	reg, err := remote.Register(local, s.cfg.Cwd, o)
 	if err != nil {
 		s.log.Emit("error", events.Fields{"message": "not reachable by claudewrap answer: " + err.Error()})
-		return func() {}
+		return stopReach
 	}
 	s.reg = reg
 	var once sync.Once
-	return func() { once.Do(reg.Close) }
+	return func() { once.Do(func() { reg.Close(); stopReach() }) }
+}
+
+// Reach is a way answers from elsewhere reach a run besides its local
+// socket (the inbox: every machine's forms in one place).
+type Reach interface {
+	// Attach is given the session as the local socket serves it, once
+	// Claude has started. It returns the handler the local socket is to
+	// serve instead (so that its answers take part in the same race), a
+	// function told each time what waits for a person may have changed
+	// (on the session's loop: it must not wait), and one that stops it.
+	Attach(h remote.Handler) (local remote.Handler, changed func(), stop func())
+}
+
+// pendingChangedOnLoop tells Config.Reach that what waits for a person may
+// have changed.
+func (s *session) pendingChangedOnLoop() {
+	if s.reachChanged != nil {
+		s.reachChanged()
+	}
 }
 
 // remindEvery is how often a headless run says again that a form waits for

@@ -512,3 +512,58 @@ func TestFormPartlyRuledAtTerminal(t *testing.T) {
 		t.Errorf("Claude recorded %v", got)
 	}
 }
+
+// fakeReach is a Config.Reach that counts what it is told and serves the
+// local socket through a wrapper of its own.
+type fakeReach struct {
+	changed chan struct{}
+	served  chan string // the ops the local socket passed through it
+}
+
+type wrapped struct {
+	remote.Handler
+	r *fakeReach
+}
+
+func (w wrapped) Pending() []remote.Form {
+	w.r.served <- "pending"
+	return w.Handler.Pending()
+}
+
+func (r *fakeReach) Attach(h remote.Handler) (remote.Handler, func(), func()) {
+	return wrapped{h, r}, func() {
+		select {
+		case r.changed <- struct{}{}:
+		default:
+		}
+	}, func() {}
+}
+
+// TestReach: another way to reach the run (the inbox) is told when what
+// waits for a person changes, and the local socket serves its handler, so
+// that a local answer takes part in its race.
+func TestReach(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	reach := &fakeReach{changed: make(chan struct{}, 1), served: make(chan string, 8)}
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{}, Policy: rules.Wait, Host: hostHeadless, Remote: true, Reach: reach})
+	c.ask("t1", database)
+	r.wait(`"handed_over"`)
+	select {
+	case <-reach.changed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the form that waits was not told")
+	}
+	forms, err := remote.PendingAll(context.Background())
+	if err != nil || len(forms) != 1 {
+		t.Fatalf("pending %v %v", forms, err)
+	}
+	select {
+	case op := <-reach.served:
+		if op != "pending" {
+			t.Errorf("served %q", op)
+		}
+	default:
+		t.Error("the local socket did not serve Reach's handler")
+	}
+}

@@ -83,6 +83,9 @@ type Config struct {
 	// support (older than OldestSupported); its forms are then left to
 	// the person, and a headless run ends at the first. "" when supported.
 	Unsupported string
+	// Reach, if set, is another way answers from elsewhere reach the run
+	// besides its local socket (Remote must be set too).
+	Reach Reach
 	// AnswersFromRuns lets the processes of other runs' Claude read and
 	// answer this run's forms (an orchestrator); this run's own Claude may
 	// never.
@@ -287,6 +290,8 @@ type session struct {
 	// gated holds what the gate let each tool call run with, by tool_use
 	// id, until its PostToolUse (gate.go).
 	gated map[string]json.RawMessage
+	// reachChanged is Config.Reach's, told when what waits may change.
+	reachChanged func()
 	// refusal is why the last hook message was refused (too long, not
 	// Claude's), said when a form shows without its hook.
 	refusal  string
