@@ -112,14 +112,3 @@ func waitView(t *testing.T, em vt.Emulator, d time.Duration) {
 	}
 }
 
-// waitFileOr reports whether path came to contain want within d.
-func waitFileOr(path, want string, d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		if b, _ := os.ReadFile(path); strings.Contains(string(b), want) {
-			return true
-		}
-		time.Sleep(10 * time.Millisecond) // polling a file under a deadline
-	}
-	return false
-}

@@ -209,3 +209,44 @@ func TestPassthrough(t *testing.T) {
 		report("Claude Code %s: passthrough: the person answered in Claude's menu", version)
 	})
 }
+
+// TestPartlyRuledAtTerminal: Claude is on the person's terminal and asks a
+// form whose first question a rule answers and whose second none does. The
+// rule's answer is given on the screen, then the form is the person's at
+// the second question, and claudewrap says so; the person answers it in
+// Claude's menu. Claude records both, and the rule's answer is reported
+// kept.
+func TestPartlyRuledAtTerminal(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		tr := startInTerminal(t, version, "testdata/scenarios/duo.yaml", "pick two things", "--exit-after-turn",
+			"--rules", writeRules(t, "  - {name: db, when: {header: Database}, answer: {select: SQLite}}\n"))
+		waitText(t, tr.screen, 60*time.Second, "Which cache should we use?", "2. Memcached")
+		// The person takes the form once claudewrap has handed it over (a key
+		// of theirs before that takes the whole form over).
+		waitFileOr(tr.events, `"event":"handed_over"`, 10*time.Second)
+		tr.ptmx.Write([]byte("\x1b[B")) // the person moves to Memcached
+		waitText(t, tr.screen, 10*time.Second, "❯ 2. Memcached")
+		tr.ptmx.Write([]byte("\r"))
+		waitText(t, tr.screen, 10*time.Second, "Submit answers")
+		tr.ptmx.Write([]byte("\r"))
+		r := tr.wait(t)
+		res := r.toolResult(t, "toolu_01duo")
+		if !strings.Contains(res.Content, `"Which database should we use?"="SQLite"`) || !strings.Contains(res.Content, `"Which cache should we use?"="Memcached"`) {
+			t.Fatalf("tool_result %q\n%s", res.Content, r)
+		}
+		var handed, kept bool
+		for _, e := range r.find("handed_over") {
+			handed = handed || strings.Contains(fmt.Sprint(e["reason"]), `the rules answered question 1 ("Database") on the screen`)
+		}
+		for _, e := range r.find("submitted") {
+			kept = kept || e["by"] == "person" && strings.Contains(fmt.Sprint(e["kept_rules"]), "SQLite")
+		}
+		if !handed || !kept || len(r.find("key")) == 0 || r.code != 0 {
+			t.Fatalf("want the rule's answer keyed, the form handed over at question 2, the rule's answer reported kept\n%s", r)
+		}
+		if !strings.Contains(tr.text(), `verified: Claude recorded rule "db"'s answer "SQLite"`) {
+			t.Errorf("the terminal does not say the rule's answer was recorded:\n%s", tail(tr.text(), 2000))
+		}
+		report("Claude Code %s: a partly ruled form at the terminal: the rule's question answered on the screen, the rest the person's, both recorded", version)
+	})
+}
