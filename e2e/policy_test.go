@@ -223,7 +223,9 @@ func TestPartlyRuledAtTerminal(t *testing.T) {
 		waitText(t, tr.screen, 60*time.Second, "Which cache should we use?", "2. Memcached")
 		// The person takes the form once claudewrap has handed it over (a key
 		// of theirs before that takes the whole form over).
-		waitFileOr(tr.events, `"event":"handed_over"`, 10*time.Second)
+		if !waitFileOr(tr.events, `"event":"handed_over"`, 30*time.Second) {
+			t.Fatalf("the form was not handed over; terminal: %q", tail(tr.text(), 2000))
+		}
 		tr.ptmx.Write([]byte("\x1b[B")) // the person moves to Memcached
 		waitText(t, tr.screen, 10*time.Second, "❯ 2. Memcached")
 		tr.ptmx.Write([]byte("\r"))
