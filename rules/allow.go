@@ -338,6 +338,7 @@ func LoadDefault() (*Set, []Ignored, error) {
 		if err != nil {
 			return s, ignored, err
 		}
+		file.Source = f.Source
 		if f.Source == Folder {
 			if err := ProgramsAllowed(file); err != nil {
 				ignored = append(ignored, Ignored{Path: f.Path, Why: err})

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,16 +58,34 @@ type File struct {
 	// Elicitations answer MCP servers' input forms.
 	Elicitations []Elicitation
 	Dialogs      Dialogs
+	// Source is where the file was found without --rules (a folder's, the
+	// person's config folder's); "" for a file named with --rules.
+	Source Source
 }
 
 // Dialogs are a file's answers to dialogs that are no tool's: the folder
-// trust dialog, the bypass-permissions confirmation.
+// trust dialog, the bypass-permissions confirmation, auto mode's dialog
+// when its check cannot run, the custom API key question, a project's new
+// MCP servers.
 type Dialogs struct {
 	Trust bool // answer "Yes, I trust this folder" (as --trust does)
 	// Bypass answers "Yes, I accept" to the confirmation
 	// --dangerously-skip-permissions asks for (bypass_permissions: accept);
 	// no flag and no default does.
 	Bypass bool
+	// AutoMode answers auto mode's "can't check actions" dialog: stay (in
+	// auto mode, Enter) or leave (for accept-edits mode, shift+Tab); ""
+	// answers nothing.
+	AutoMode string
+	// APIKey answers the custom API key question: use (the key in Claude's
+	// environment) or refuse; "" answers nothing.
+	APIKey string
+	// MCPServers are the names of a project's new MCP servers to use; a
+	// folder's rules file cannot name any (see Set.MCPServer).
+	MCPServers []string
+	// MCPServersLine is where mcp_servers is set, for the warning a
+	// folder's file gets.
+	MCPServersLine int
 }
 
 // Defaults are a file's defaults block.
@@ -314,6 +333,30 @@ func (p *parser) top(n *yaml.Node) {
 						p.file.Dialogs.Bypass = true
 					}
 				},
+				"auto_mode": func(k, v *yaml.Node) {
+					if w, ok := p.word(v, "auto_mode", "stay", "leave"); ok {
+						p.file.Dialogs.AutoMode = w
+					}
+				},
+				"api_key": func(k, v *yaml.Node) {
+					if w, ok := p.word(v, "api_key", "use", "refuse"); ok {
+						p.file.Dialogs.APIKey = w
+					}
+				},
+				"mcp_servers": func(k, v *yaml.Node) {
+					p.file.Dialogs.MCPServersLine = v.Line
+					if v.Kind != yaml.SequenceNode {
+						p.errorf(v, "mcp_servers must be a list of server names, not %s", kind(v))
+						return
+					}
+					for _, e := range v.Content {
+						if !isString(e) || e.Value == "" {
+							p.errorf(e, "mcp_servers: a server name, not %s", kind(e))
+							continue
+						}
+						p.file.Dialogs.MCPServers = append(p.file.Dialogs.MCPServers, e.Value)
+					}
+				},
 			})
 		},
 		"rules": func(k, v *yaml.Node) { p.entries(v, "rules", "rule", p.rule) },
@@ -321,6 +364,19 @@ func (p *parser) top(n *yaml.Node) {
 	if ok && !sawVersion {
 		p.errorf(n, "missing version: 1")
 	}
+}
+
+// word reads one of a key's words.
+func (p *parser) word(v *yaml.Node, key string, words ...string) (string, bool) {
+	if !isString(v) {
+		p.errorf(v, "%s must be %s, not %s", key, strings.Join(words, " or "), kind(v))
+		return "", false
+	}
+	if !slices.Contains(words, v.Value) {
+		p.errorf(v, "%s: unknown %q (want %s)", key, v.Value, strings.Join(words, " or "))
+		return "", false
+	}
+	return v.Value, true
 }
 
 func (p *parser) defaults(n *yaml.Node) {

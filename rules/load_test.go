@@ -365,3 +365,36 @@ func writeFile(t *testing.T, dir, name, content string) string {
 	}
 	return p
 }
+
+// TestDialogsMore: auto mode's dialog, the API key question and a
+// project's MCP servers are answered only by what the file says, in its
+// words; a folder's file never names MCP servers that act.
+func TestDialogsMore(t *testing.T) {
+	f, err := Parse("mine.yaml", []byte("version: 1\ndialogs: {auto_mode: leave, api_key: use, mcp_servers: [demo, docs]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Set{Files: []*File{f}}
+	if a, file := s.AutoMode(); a != "leave" || file != "mine.yaml" {
+		t.Errorf("auto mode %q %q", a, file)
+	}
+	if a, _ := s.APIKey(); a != "use" {
+		t.Errorf("api key %q", a)
+	}
+	if s.MCPServer("demo") != "mine.yaml" || s.MCPServer("other") != "" {
+		t.Errorf("mcp servers: demo %q, other %q", s.MCPServer("demo"), s.MCPServer("other"))
+	}
+	f.Source = Folder
+	if s.MCPServer("demo") != "" {
+		t.Error("a folder's file named an MCP server that acts")
+	}
+	for _, bad := range []string{"{auto_mode: true}", "{auto_mode: go}", "{api_key: yes}", "{mcp_servers: demo}", "{mcp_servers: [1]}"} {
+		if _, err := Parse("x.yaml", []byte("version: 1\ndialogs: "+bad+"\n")); err == nil {
+			t.Errorf("dialogs: %s accepted", bad)
+		}
+	}
+	g, _ := Parse(FolderFile, []byte("version: 1\ndialogs: {mcp_servers: [demo]}\n"))
+	if ws := g.Warnings(); len(ws) != 1 || !strings.Contains(ws[0].Msg, "never acts in a folder's") {
+		t.Errorf("warnings %v", ws)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -298,6 +299,41 @@ func (s *Set) Trust() string {
 func (s *Set) Bypass() string {
 	for _, f := range s.Files {
 		if f.Dialogs.Bypass {
+			return f.Path
+		}
+	}
+	return ""
+}
+
+// AutoMode is how the rules answer auto mode's "can't check actions"
+// dialog (stay or leave) and the file that says so; "" when none does.
+func (s *Set) AutoMode() (answer, file string) {
+	for _, f := range s.Files {
+		if f.Dialogs.AutoMode != "" {
+			return f.Dialogs.AutoMode, f.Path
+		}
+	}
+	return "", ""
+}
+
+// APIKey is how the rules answer the custom API key question (use or
+// refuse) and the file that says so; "" when none does.
+func (s *Set) APIKey() (answer, file string) {
+	for _, f := range s.Files {
+		if f.Dialogs.APIKey != "" {
+			return f.Dialogs.APIKey, f.Path
+		}
+	}
+	return "", ""
+}
+
+// MCPServer is the rules file of the person's that says to use the
+// project's new MCP server name; "" when none does. A folder's own
+// .claudewrap.yaml never does, even allowed: a server the repository
+// names would run the repository's code.
+func (s *Set) MCPServer(name string) string {
+	for _, f := range s.Files {
+		if f.Source != Folder && slices.Contains(f.Dialogs.MCPServers, name) {
 			return f.Path
 		}
 	}

@@ -38,7 +38,7 @@ func TestPermissionErrors(t *testing.T) {
 		{"trust not a boolean", "version: 1\ndialogs: {trust: yes please}\n",
 			[]string{`r.yaml:2:18: trust must be true or false, not a string`}},
 		{"unknown dialog", "version: 1\ndialogs: {plan: true}\n",
-			[]string{`r.yaml:2:11: unknown key "plan" in dialogs (want one of bypass_permissions, trust)`}},
+			[]string{`r.yaml:2:11: unknown key "plan" in dialogs (want one of api_key, auto_mode, bypass_permissions, mcp_servers, trust)`}},
 		// The bypass confirmation is accepted by the word alone.
 		{"bypass true", "version: 1\ndialogs: {bypass_permissions: true}\n",
 			[]string{`r.yaml:2:31: bypass_permissions must be accept, not a boolean`}},
@@ -55,7 +55,7 @@ func TestPermissionErrors(t *testing.T) {
 		{"bypass list", "version: 1\ndialogs:\n  bypass_permissions: [accept]\n",
 			[]string{`r.yaml:3:23: bypass_permissions must be accept, not a list`}},
 		{"bypass misspelt", "version: 1\ndialogs:\n  bypass: accept\n",
-			[]string{`r.yaml:3:3: unknown key "bypass" in dialogs (want one of bypass_permissions, trust)`}},
+			[]string{`r.yaml:3:3: unknown key "bypass" in dialogs (want one of api_key, auto_mode, bypass_permissions, mcp_servers, trust)`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("r.yaml", []byte(tc.in))

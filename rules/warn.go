@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -93,6 +94,10 @@ func (f *File) Warnings() []Warning {
 	}
 	for _, r := range f.Elicitations {
 		once(elicits, r.Line, r.When.key(), "elicitation", "answers")
+	}
+	if len(f.Dialogs.MCPServers) > 0 && (f.Source == Folder || filepath.Base(f.Path) == FolderFile) {
+		warn(f.Dialogs.MCPServersLine, "dialogs.mcp_servers never acts in a folder's %s, even allowed: a server the repository "+
+			"names would run its code; name them in a rules file of yours (--rules, or %s)", FolderFile, "$XDG_CONFIG_HOME/claudewrap/rules.yaml")
 	}
 	return ws
 }
