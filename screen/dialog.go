@@ -248,7 +248,7 @@ func readPane(p pane) (Dialog, bool) {
 	for end >= 0 && ls[end].blank() {
 		end--
 	}
-	if end < 0 {
+	if end < 0 && blankLines(p.below) {
 		return d, false
 	}
 	m, hasMenu := findMenu(ls[:end+1], p.boxed)
@@ -270,7 +270,10 @@ func readPane(p pane) (Dialog, bool) {
 	if !hasMenu && (d.Footer == "" || strings.HasPrefix(d.Footer, footerSelect)) {
 		return d, false // no dialog, or a form's footer over a page that could not be read
 	}
-	anchor, indent := footerAt, margin(ls[min(footerAt, end)])
+	anchor, indent := footerAt, 0
+	if end >= 0 {
+		indent = margin(ls[min(footerAt, end)])
+	}
 	if hasMenu {
 		anchor, indent = m.top, m.col
 		d.Options, d.Rows, d.Focus = m.options, m.rows, m.focus
@@ -359,20 +362,20 @@ const wrapMargin = 4
 // the screen's right edge. A line that ends short of the edge is a line of
 // its own ("Bash command" above its tip).
 func wrapsInto(a, b line, cols int) bool {
-	ai, aEnd := extent(a)
+	ai, _ := extent(a)
 	bi, bEnd := extent(b)
-	if ai < 0 || bi < 0 || a.x(ai) != b.x(bi) {
+	if ai < 0 || bi < 0 || a.x(ai) != b.x(bi) || isMarker(b) {
 		return false
 	}
 	word := bi
 	for word+1 <= bEnd && b.runes[word+1] != ' ' {
 		word++
 	}
-	width := b.x(word) + 1 - b.x(bi)
+	width := b.end() - b.x(bi)
 	if word+1 < len(b.runes) {
 		width = b.x(word+1) - b.x(bi)
 	}
-	return a.x(aEnd)+1+1+width > cols-wrapMargin
+	return a.end()+1+width > cols-wrapMargin
 }
 
 // extent is the index of l's first and last non-space rune; -1, -1 when

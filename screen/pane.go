@@ -71,7 +71,7 @@ func findBox(ls []line, bottom int) (pane, bool) {
 		for z := top + 1; z < y; z++ {
 			p.ls = append(p.ls, ls[z].sub(left+1, right))
 		}
-		return p, len(p.ls) > 0
+		return p, len(p.ls) > 0 || p.edgeTitle != ""
 	}
 	return pane{}, false
 }
