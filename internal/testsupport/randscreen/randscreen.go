@@ -19,7 +19,8 @@ import (
 
 // Key is a key hint a dialog shows: the key and what it does.
 type Key struct {
-	Key, Does string
+	Key  string `json:"key"`
+	Does string `json:"does"`
 }
 
 // Screen is one random screen and what it must be read as.
