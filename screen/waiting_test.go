@@ -22,7 +22,9 @@ func keys(d screen.Dialog) []string {
 // key, with a menu or without one, are read as their kind with their
 // title, options and keys, at every recorded size and version; those that
 // cut the dialog's top off (a short screen) with no title. Claude's input
-// box with its command menu or file suggestions under it is no dialog.
+// box is no dialog, whatever is under it (its command menu, file
+// suggestions) or in it (typed key hints, vim's normal mode), nor a tool
+// running.
 func TestWaitingScreens(t *testing.T) {
 	autoKeys := []string{"Enter: stay in auto mode", "shift+Tab: leave for accept edits mode and stop", "Esc: cancel"}
 	for _, tc := range []struct {
@@ -54,6 +56,9 @@ func TestWaitingScreens(t *testing.T) {
 		{glob: "bash-tall-80x24", kind: screen.PermissionDialog, cut: true},
 		{glob: "slash-menu-*"},
 		{glob: "at-files-*"},
+		{glob: "prompt-typed-*"}, // "Enter to confirm · Esc to cancel, typed" at the prompt
+		{glob: "prompt-vim-*"},
+		{glob: "bash-running-*"},
 	} {
 		files, err := filepath.Glob("../testdata/screens/*/" + tc.glob + ".cast")
 		if err != nil || len(files) < 2 {
