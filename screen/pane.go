@@ -50,6 +50,8 @@ func findBox(ls []line, bottom int) (pane, bool) {
 		if !ok {
 			continue
 		}
+		// Its text is one column in from each side: wrapsInto's margin
+		// then leaves that text's width.
 		p := pane{ruleY: -1, boxed: true, width: right - left + 2}
 		p.below = ls[y+1 : bottom+1]
 		if !blankLines(p.below) {
