@@ -122,3 +122,114 @@ func TestDialogFind(t *testing.T) {
 		}
 	}
 }
+
+// drawn is what ParseDialog reads off a screen cols wide and rows high that
+// shows text.
+func drawn(t *testing.T, cols, rows int, text string) (screen.Dialog, bool) {
+	t.Helper()
+	em := screen.New(screen.Options{Cols: cols, Rows: rows})
+	if _, err := em.Write([]byte("\x1b[2J\x1b[H" + strings.ReplaceAll(text, "\n", "\r\n"))); err != nil {
+		t.Fatal(err)
+	}
+	return screen.ParseDialog(em.Snapshot())
+}
+
+// TestDialogShapes: a dialog is known by a menu or a footer of key hints,
+// in a box, under a rule, or in a block of its own; its title is its first
+// line (or the text in a box's top edge), its body what is between the
+// title and the menu or footer. Whatever is drawn while Claude's input box
+// shows, a form's footer and Claude at work are no dialog.
+func TestDialogShapes(t *testing.T) {
+	rule := strings.Repeat("─", 60)
+	for _, tc := range []struct {
+		name, text  string
+		title, body string
+		options     []string
+		keys        []string
+		cut, none   bool
+	}{
+		{name: "box, keys under it",
+			text:  "● Working\n\n╭──────────────────────────────╮\n│ Restart the server?          │\n│                              │\n│ It drops every connection.   │\n╰──────────────────────────────╯\n  Enter to restart · Esc to go back\n",
+			title: "Restart the server?", body: "It drops every connection.", keys: []string{"Enter: restart", "Esc: go back"}},
+		{name: "box, keys inside, title in its edge",
+			text:  "┌─ 数据库 🚀 ──────────────────┐\n│ Pick one.                    │\n│                              │\n│ ❯ 1. Yes                     │\n│   2. No                      │\n│                              │\n│ ↑/↓ to move · Esc to cancel  │\n└──────────────────────────────┘\n",
+			title: "数据库 🚀", body: "Pick one.", options: []string{"Yes", "No"}, keys: []string{"↑/↓: move", "Esc: cancel"}},
+		{name: "box cut at the top",
+			text: "│ line one                     │\n│ line two                     │\n│ Press Enter to continue…     │\n╰──────────────────────────────╯\n",
+			body: "line one\nline two", keys: []string{"Enter: continue"}, cut: true},
+		{name: "rule, keys only",
+			text:  "● Bash(ls)\n  ⎿  Waiting…\n\n" + rule + "\n  Cannot reach the check\n\n  Some words here.\n\n  Enter to stay · shift+Tab to leave · Esc to cancel\n",
+			title: "Cannot reach the check", body: "Some words here.", keys: []string{"Enter: stay", "shift+Tab: leave", "Esc: cancel"}},
+		{name: "no frame, a menu",
+			text:  "\n\n Choose a colour\n\n ❯ Red\n   Blue\n\n Enter to choose\n",
+			title: "Choose a colour", options: []string{"Red", "Blue"}, keys: []string{"Enter: choose"}},
+		{name: "no frame, cut, a marker",
+			text: "  more of the text\n\n  the end of it\n ↑ 3 more lines\n  Enter to go on · Esc to cancel\n",
+			body: "more of the text\n\nthe end of it", keys: []string{"Enter: go on", "Esc: cancel"}, cut: true},
+		{name: "Claude's input box, menu under it", none: true,
+			text: rule + "\n❯ /co\n" + rule + "\n  ❯ /compact   Free up context\n    /config    Open settings\n    /context   Show the context\n"},
+		{name: "Claude's input box, keys under it", none: true,
+			text: "● Done.\n\n" + rule + "\n❯ \n" + rule + "\n  Enter to send · Esc to clear\n"},
+		{name: "Claude at work", none: true,
+			text: "● Bash(sleep 9)\n  ⎿  Running…\n\n✻ Thinking…\n\n  esc to interrupt\n"},
+		{name: "a form's footer, its page unread", none: true,
+			text: "Which one?\n\n  2. SQLite\n  3. Type something.\n\nEnter to select · ↑/↓ to navigate · Esc to cancel\n"},
+		{name: "a box with no keys", none: true,
+			text: "╭──────────────────────────────╮\n│ Claude Code v2.1.332          │\n╰──────────────────────────────╯\n"},
+		{name: "text that is no footer", none: true,
+			text: rule + "\n  A note\n\n  Remember to go to the shop.\n"},
+	} {
+		d, ok := drawn(t, 60, 16, tc.text)
+		if tc.none {
+			if ok {
+				t.Errorf("%s: read as %s", tc.name, d)
+			}
+			continue
+		}
+		if !ok {
+			t.Errorf("%s: no dialog", tc.name)
+			continue
+		}
+		var ks []string
+		for _, k := range d.Keys {
+			ks = append(ks, k.Key+": "+k.Does)
+		}
+		if d.Title != tc.title || d.Body != tc.body || d.Cut != tc.cut || !slices.Equal(d.Options, tc.options) || !slices.Equal(ks, tc.keys) {
+			t.Errorf("%s: read title %q, body %q, cut %t, options %q, keys %q\nwant %q, %q, %t, %q, %q",
+				tc.name, d.Title, d.Body, d.Cut, d.Options, ks, tc.title, tc.body, tc.cut, tc.options, tc.keys)
+		}
+		if d.Kind != screen.OtherDialog {
+			t.Errorf("%s: kind %s", tc.name, d.Kind)
+		}
+	}
+}
+
+// TestKeyHints: a footer's hints, "KEY to DOES" or "Press KEY to DOES",
+// keys named or a character, with modifiers and alternatives; a segment
+// that is no hint gives no key, and a footer must begin with one.
+func TestKeyHints(t *testing.T) {
+	for _, tc := range []struct {
+		footer string
+		want   []string
+	}{
+		{"Enter to confirm · Esc to cancel", []string{"Enter: confirm", "Esc: cancel"}},
+		{"Press Enter to continue…", []string{"Enter: continue"}},
+		{"ctrl+g to edit in Vim · ~/.claude/plans/x.md", []string{"ctrl+g: edit in Vim"}},
+		{"Tab/Arrow keys to navigate · n to add notes · y/n to answer", []string{"Tab/Arrow keys: navigate", "n: add notes", "y/n: answer"}},
+		{"shift+Tab to go to the next one", []string{"shift+Tab: go to the next one"}},
+		{"ctrl+shift+k to kill · F5 to refresh · PgDn to page", []string{"ctrl+shift+k: kill", "F5: refresh", "PgDn: page"}},
+		{"Remember to go to the shop", nil},
+		{"⏵⏵ auto mode on (shift+tab to cycle) · ? for shortcuts", nil},
+		{"Enter to", nil},
+		{"Big red button to press · Esc to cancel", nil},
+	} {
+		d, ok := drawn(t, 80, 10, strings.Repeat("─", 80)+"\n A title\n\n "+tc.footer+"\n")
+		var got []string
+		for _, k := range d.Keys {
+			got = append(got, k.Key+": "+k.Does)
+		}
+		if ok != (tc.want != nil) || !slices.Equal(got, tc.want) {
+			t.Errorf("%q: keys %q (a dialog: %v), want %q", tc.footer, got, ok, tc.want)
+		}
+	}
+}

@@ -96,6 +96,11 @@ func describe(s vt.Snapshot) string {
 		out := err.Error() + "\n"
 		if d, ok := screen.ParseDialog(s); ok {
 			out += d.String()
+			for _, l := range strings.Split(d.Body, "\n") {
+				if d.Body != "" {
+					out += strings.TrimRight("  | "+l, " ") + "\n"
+				}
+			}
 		}
 		if e, ok := screen.ParseElicitation(s); ok {
 			out += e.String()

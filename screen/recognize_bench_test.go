@@ -47,3 +47,16 @@ func BenchmarkSettledChange(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseDialog reads the dialog off a recorded 120x40 screen with
+// no menu (auto mode's check), the longest way through ParseDialog: no
+// form, no input box, a footer of key hints, the block above it.
+func BenchmarkParseDialog(b *testing.B) {
+	s := replay(b, "../testdata/screens/2.1.332/auto-check-120x40.cast", 0)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := screen.ParseDialog(s); !ok {
+			b.Fatal("no dialog")
+		}
+	}
+}

@@ -29,6 +29,7 @@
 //	    env: [IS_SANDBOX=1]               # optional: more of Claude's environment
 //	    config: {editorMode: vim}          # optional keys of Claude's ~/.claude.json
 //	    fullscreen: true                  # optional: Claude's fullscreen renderer
+//	    files: {.mcp.json: "{…}"}         # optional: files written into the project folder
 //	    steps:
 //	      - wait: "❯ 1. PostgreSQL"       # until the screen contains this (60s)
 //	      - gone: "ctrl+g"                # until the screen no longer contains this
@@ -99,7 +100,10 @@ type Recording struct {
 	// MCPSchema, if set, runs the MCP test server as "demo" with its deploy
 	// tool allowed; the tool asks for input with this requested schema.
 	MCPSchema string `yaml:"mcp_schema"`
-	Steps     []Step `yaml:"steps"`
+	// Files are written into the project folder before Claude starts,
+	// by path relative to it: a project's .mcp.json, files to complete.
+	Files map[string]string `yaml:"files"`
+	Steps []Step            `yaml:"steps"`
 }
 
 // Step is exactly one of its fields.
@@ -282,6 +286,18 @@ func record(j job) error {
 	}
 	if len(j.rec.Config) > 0 {
 		if err := claudetest.Configure(home, j.rec.Config); err != nil {
+			return err
+		}
+	}
+	for name, content := range j.rec.Files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if !filepath.IsLocal(name) {
+			return fmt.Errorf("files: %q is not inside the project folder", name)
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			return err
 		}
 	}
