@@ -22,6 +22,9 @@ type DialogConfig struct {
 	Retries     int
 	// OnKey, if set, is called after each key's effect was seen (or not).
 	OnKey func(KeyEvent)
+	// Shown is when the dialog was first seen on the screen ([PressKey]
+	// waits keyDialogAge from it); zero: now.
+	Shown time.Time
 }
 
 func (cfg DialogConfig) withDefaults() DialogConfig {
@@ -226,3 +229,52 @@ func focusName(d screen.Dialog) string {
 // OneLine is text as a dialog's one-line field takes it: a line break
 // would be Enter, so white space runs become single spaces.
 func OneLine(text string) string { return strings.Join(strings.Fields(text), " ") }
+
+// hintKeys are the keys a dialog's hints name that PressKey can press, by
+// their name as Claude writes them (compared without regard to case).
+var hintKeys = map[string]string{"enter": keyEnter, "esc": keyEsc, "tab": keyTab, "shift+tab": keyBackTab, "space": keySpace}
+
+// keyDialogAge is how long a dialog answered by a key of its hints must
+// have been on the screen before the key: Claude Code 2.1.332 drops
+// auto mode's shift+Tab within 600 ms of the dialog's paint, and takes it
+// after a second.
+const keyDialogAge = 1200 * time.Millisecond
+
+// PressKey presses one of the keys the dialog d names in its hints
+// ("Enter to stay in auto mode", "shift+Tab to leave …") once the screen,
+// still a moment, shows d; then it waits for d to go. The key is pressed
+// once: it commits. When the screen shows anything else first, or the key
+// is not one d names, it presses nothing and returns an *Error.
+func PressKey(ctx context.Context, cfg DialogConfig, d screen.Dialog, key string) (keys int, err error) {
+	cfg = cfg.withDefaults()
+	fail := func(step, reason string) error {
+		return &Error{Step: step, Reason: reason, Keys: keys, Last: cfg.Screen.Snapshot()}
+	}
+	k, named := d.Key(key)
+	seq, known := hintKeys[strings.ToLower(key)]
+	if !named || !known {
+		return 0, fail("choose", fmt.Sprintf("no key %q among the dialog's hints (%s)", key, d.Footer))
+	}
+	shown := cfg.Shown
+	if shown.IsZero() {
+		shown = time.Now()
+	}
+	t := time.NewTimer(time.Until(shown.Add(keyDialogAge)))
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+		t.Stop()
+		return 0, ErrInterrupted
+	}
+	cur, ok := settledDialog(ctx, cfg)
+	if !ok || !cur.Same(d) {
+		return 0, fail("agree", "the dialog is no longer on the screen")
+	}
+	_, err = dialogKey(ctx, cfg, &keys, seq, k.Key, 1, cur, func(sn vt.Snapshot) (screen.Dialog, bool) {
+		nd, ok := screen.ParseDialog(sn)
+		return nd, !ok || !nd.Same(cur)
+	}, func() error {
+		return &Error{Step: "commit", Reason: fmt.Sprintf("%s had no visible effect on the dialog", k.Key), Keys: keys, Last: cfg.Screen.Snapshot()}
+	})
+	return keys, err
+}

@@ -164,3 +164,52 @@ func TestChooseText(t *testing.T) {
 		t.Fatalf("text shown wrong: want no Enter, got %v, sent %v", err, d.sent())
 	}
 }
+
+// hintScreen is a dialog with no menu, only key hints (auto mode's when
+// its check cannot run): a key it names takes it away, any other leaves it.
+type hintScreen struct {
+	em   vt.Emulator
+	mu   sync.Mutex
+	keys []string
+}
+
+func newHintScreen() *hintScreen {
+	h := &hintScreen{em: screen.New(screen.Options{Cols: 100, Rows: 20})}
+	h.em.Write([]byte("\x1b[2J\x1b[H● Bash(curl -s http://127.0.0.1:9/x | sh)\r\n  ⎿  Waiting…\r\n\r\n" + strings.Repeat("─", 100) + "\r\n" +
+		"  Auto mode can't check actions in this session\r\n\r\n  Auto mode's safety check runs on the server.\r\n\r\n" +
+		"  Enter to stay in auto mode · shift+Tab to leave for accept edits mode and stop · Esc to cancel\r\n"))
+	return h
+}
+
+func (h *hintScreen) SendKeys(p []byte) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.keys = append(h.keys, string(p))
+	if string(p) == "\x1b[Z" {
+		h.em.Write([]byte("\x1b[2J\x1b[H● Bash(curl -s http://127.0.0.1:9/x | sh)\r\n  ⎿  Waiting…\r\n"))
+	}
+	return nil
+}
+
+// TestPressKey: a dialog with no menu is answered by a key its hints name
+// (shift+Tab here), pressed once the dialog stands still, and done when it
+// goes; a key it does not name is never pressed.
+func TestPressKey(t *testing.T) {
+	h := newHintScreen()
+	d, ok := screen.ParseDialog(h.em.Snapshot())
+	if !ok || len(d.Keys) != 3 {
+		t.Fatalf("the dialog reads %+v %t", d, ok)
+	}
+	cfg := DialogConfig{Screen: h.em, Keys: h, StepTimeout: 2 * time.Second}
+	if _, err := PressKey(context.Background(), cfg, d, "ctrl+e"); err == nil || len(h.keys) != 0 {
+		t.Fatalf("a key the dialog does not name: %v, keys %q", err, h.keys)
+	}
+	n, err := PressKey(context.Background(), cfg, d, "shift+Tab")
+	if err != nil || n != 1 || len(h.keys) != 1 || h.keys[0] != "\x1b[Z" {
+		t.Fatalf("shift+Tab: %d keys %q, %v", n, h.keys, err)
+	}
+	var e *Error
+	if _, err := PressKey(context.Background(), cfg, d, "Enter"); !errors.As(err, &e) || e.Step != "agree" {
+		t.Errorf("the dialog gone, a second key: %v", err)
+	}
+}

@@ -10,12 +10,14 @@ const (
 	keyEsc   = "\x1b"
 	keyNotes = "n"  // preview layout: open the notes of the focused option
 	keyTab   = "\t" // the next page, keeping a multi-select question's ticks
+	// keyBackTab is shift+Tab (CSI Z), as xterm sends it.
+	keyBackTab = "\x1b[Z"
 	// Claude's prompt: delete from the cursor to the start of its line.
 	keyKillLine = "\x15"
 )
 
 var keyNames = map[string]string{keyUp: "Up", keyDown: "Down", keyEnter: "Enter", keyEsc: "Esc", keyNotes: "n", keyTab: "Tab", keyKillLine: "Ctrl-U",
-	keyRight: "Right", keyLeft: "Left", keySpace: "Space"}
+	keyRight: "Right", keyLeft: "Left", keySpace: "Space", keyBackTab: "shift+Tab"}
 
 // keyName is keyName, with an option's number named as such (typed text
 // may be a digit too).

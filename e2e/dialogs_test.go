@@ -38,6 +38,18 @@ type dialogRun struct {
 	elapsed time.Duration
 }
 
+// find is the run's events named name, decoded.
+func (r dialogRun) find(name string) []event {
+	var out []event
+	for _, l := range strings.Split(r.events, "\n") {
+		var e event
+		if json.Unmarshal([]byte(l), &e) == nil && e.name() == name {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 func (r dialogRun) String() string {
 	return "exit " + strconv.Itoa(r.code) + " after " + r.elapsed.Round(time.Millisecond).String() +
 		"\nstderr: " + r.stderr + "\nevents:\n" + r.events

@@ -266,11 +266,33 @@ func (s *session) watchDialogs(ctx context.Context) {
 				counted = &d
 				s.loop.do(func() { s.dialogs++ })
 			}
-			s.log.Emit("dialog", events.Fields{"kind": string(d.Kind), "source": "screen", "title": d.Title,
-				"prompt": d.Prompt, "options": d.Options, "focus": d.Focus})
+			fields := events.Fields{"kind": string(d.Kind), "source": "screen", "title": d.Title,
+				"prompt": d.Prompt, "options": d.Options, "focus": d.Focus}
+			if len(d.Keys) > 0 {
+				fields["keys"] = keyHints(d)
+			}
+			if d.Server != "" {
+				fields["server"] = d.Server
+			}
+			s.log.Emit("dialog", fields)
 		}
 		if handled {
 			continue
+		}
+		if key, why := s.chooseKey(d); key != "" {
+			handled = true
+			if err := s.pressDialogKey(ctx, d, key, why, shownAt); err != nil && s.cfg.Host.Headless {
+				snap := em.Snapshot()
+				s.block(fmt.Sprintf("Claude's %s dialog could not be answered: %v", d.Kind, err), &snap)
+				return
+			}
+			continue
+		}
+		if d.Kind == screen.OnboardingDialog && s.cfg.Host.Headless {
+			// Nobody can get past a first-run screen headless, and nothing
+			// answers it: said at once, with the fix.
+			s.block(blockedReason(d), &snap)
+			return
 		}
 		label, text, why := s.chooseFor(d)
 		if label == "" && s.cfg.Host.Headless && s.cfg.Asker != nil {
@@ -285,6 +307,20 @@ func (s *session) watchDialogs(ctx context.Context) {
 				return
 			}
 			why = "the person"
+			if len(d.Options) == 0 {
+				// A dialog with no menu: the person picked one of its keys.
+				for _, k := range d.Keys {
+					if label == k.Key+" to "+k.Does {
+						if err := s.pressDialogKey(ctx, d, k.Key, why, shownAt); err != nil {
+							snap := em.Snapshot()
+							s.block(fmt.Sprintf("Claude's %s dialog could not be answered: %v", d.Kind, err), &snap)
+							return
+						}
+						break
+					}
+				}
+				continue
+			}
 		}
 		if label != "" {
 			handled = true
@@ -320,6 +356,25 @@ func (s *session) unreadDialog(snap vt.Snapshot, now time.Time) string {
 		c.tool, now.Sub(c.at).Round(time.Second))
 }
 
+// mcpUseLabel is a project's new MCP server dialog's option that runs it,
+// that once.
+const mcpUseLabel = "Use this MCP server"
+
+// chooseKey is the key of d's hints claudewrap was told to press, and who
+// said so; "" when nobody did. Only auto mode's dialog is answered by a key.
+func (s *session) chooseKey(d screen.Dialog) (key, why string) {
+	if d.Kind != screen.AutoModeDialog || s.cfg.Dialogs == nil {
+		return "", ""
+	}
+	switch a, file := s.cfg.Dialogs.AutoMode(); a {
+	case "stay":
+		return "Enter", "dialogs.auto_mode in " + file
+	case "leave":
+		return "shift+Tab", "dialogs.auto_mode in " + file
+	}
+	return "", ""
+}
+
 // feedbackLabel is plan approval's option that takes the person's words
 // ("Ready to code?" with a plan file, every pinned version).
 const feedbackLabel = "Tell Claude what to change"
@@ -342,6 +397,24 @@ func (s *session) chooseFor(d screen.Dialog) (label, text, why string) {
 		s.loop.do(func() { done, started = s.bypassed, s.hooked })
 		if s.cfg.Bypass != "" && !done && !started {
 			return bypassLabel, "", s.cfg.Bypass
+		}
+		return "", "", ""
+	}
+	if d.Kind == screen.APIKeyDialog && s.cfg.Dialogs != nil {
+		switch a, file := s.cfg.Dialogs.APIKey(); a {
+		case "use":
+			return "Yes", "", "dialogs.api_key in " + file
+		case "refuse":
+			return "No", "", "dialogs.api_key in " + file
+		}
+		return "", "", ""
+	}
+	if d.Kind == screen.MCPServerDialog && s.cfg.Dialogs != nil {
+		// One server at a time: a list of several is the person's.
+		if d.Server != "" {
+			if file := s.cfg.Dialogs.MCPServer(d.Server); file != "" {
+				return mcpUseLabel, "", "dialogs.mcp_servers in " + file
+			}
 		}
 		return "", "", ""
 	}
@@ -410,6 +483,12 @@ func (s *session) askDialog(ctx context.Context, d screen.Dialog) (label, text s
 	for _, o := range d.Options {
 		q.Options = append(q.Options, answer.Option{Label: o})
 	}
+	if len(d.Options) == 0 {
+		// No menu: its keys, by what each does.
+		for _, k := range d.Keys {
+			q.Options = append(q.Options, answer.Option{Label: k.Key + " to " + k.Does})
+		}
+	}
 	if s.cfg.AnswerTimeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, s.cfg.AnswerTimeout)
@@ -438,6 +517,18 @@ func (s *session) askDialog(ctx context.Context, d screen.Dialog) (label, text s
 // dialog stays for the person, or ends a headless run. A person who typed
 // since shown has it: nothing is pressed.
 func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text, why string, shown time.Time) error {
+	return s.giveDialog(ctx, d, label, text, "", why, shown)
+}
+
+// pressDialogKey presses key, one of d's hints, as answerDialog picks an
+// option.
+func (s *session) pressDialogKey(ctx context.Context, d screen.Dialog, key, why string, shown time.Time) error {
+	return s.giveDialog(ctx, d, "", "", key, why, shown)
+}
+
+// giveDialog is answerDialog and pressDialogKey: the option labelled label
+// (with text), or the key key.
+func (s *session) giveDialog(ctx context.Context, d screen.Dialog, label, text, key, why string, shown time.Time) error {
 	var c *screenChoice
 	s.loop.do(func() {
 		if d.Kind != screen.TrustDialog && d.Kind != screen.BypassDialog {
@@ -445,6 +536,10 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text
 		} // else no tool's: a permission choice waits for its own dialog
 	})
 	fields := events.Fields{"dialog": string(d.Kind), "title": d.Title, "select": label, "by": why, "via": "screen"}
+	if key != "" {
+		delete(fields, "select")
+		fields["key"] = key
+	}
 	if text != "" {
 		text = askflow.OneLine(text)
 		fields["text"] = text
@@ -474,11 +569,17 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text
 		s.loop.do(func() { s.dialogCancel = nil })
 	}()
 	cfg := askflow.DialogConfig{Screen: s.child.Screen(), Keys: s.lease(ctx),
-		StepTimeout: s.cfg.Flow.StepTimeout, Retries: s.cfg.Flow.Retries}
+		StepTimeout: s.cfg.Flow.StepTimeout, Retries: s.cfg.Flow.Retries, Shown: shown}
 	cfg.OnKey = func(k askflow.KeyEvent) {
 		s.log.Emit("key", events.Fields{"dialog": string(d.Kind), "key": k.Key, "before": k.Before, "after": k.After})
 	}
-	keys, err := askflow.ChooseText(ctx, cfg, d, label, text)
+	var keys int
+	var err error
+	if key != "" {
+		keys, err = askflow.PressKey(ctx, cfg, d, key)
+	} else {
+		keys, err = askflow.ChooseText(ctx, cfg, d, label, text)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			if parent.Err() == nil {
@@ -501,11 +602,20 @@ func (s *session) answerDialog(ctx context.Context, d screen.Dialog, label, text
 		s.loop.do(func() { s.bypassed = true })
 	}
 	done := events.Fields{"dialog": string(d.Kind), "title": d.Title, "select": label, "keys": keys}
+	if key != "" {
+		delete(done, "select")
+		done["key"] = key
+	}
 	if text != "" {
 		done["text"] = text
 	}
 	s.log.Emit("submitted", done)
-	if text == "" && (label == "No" || strings.HasPrefix(label, "No, ")) {
+	if d.Kind == screen.AutoModeDialog && key != "Enter" {
+		// Leaving auto mode stops the turn, as a cancelled form does: no
+		// Stop hook follows.
+		s.turnInterrupted()
+	}
+	if key == "" && text == "" && (label == "No" || strings.HasPrefix(label, "No, ")) {
 		// A No picked in Claude's dialog stops its turn, as a cancelled
 		// form does: no Stop hook follows.
 		s.turnInterrupted()
@@ -548,9 +658,43 @@ func blockedReason(d screen.Dialog) string {
 	case screen.PermissionDialog, screen.PlanDialog:
 		return fmt.Sprintf("Claude's %s dialog %q waits and no rule answers it (headless): "+
 			"add a permissions: rule for it", d.Kind, firstNonEmpty(d.Title, d.Prompt))
+	case screen.AutoModeDialog:
+		return "Claude's auto mode cannot check actions in this session (its check runs on Anthropic's servers, and the requests go " +
+			"through another address) and nobody can answer it (headless): dialogs: {auto_mode: stay} in your rules stays in auto mode " +
+			"(the actions that need the check are then asked, for permission rules to answer), {auto_mode: leave} leaves for accept-edits " +
+			"mode; or run Claude with --permission-mode default"
+	case screen.APIKeyDialog:
+		return "Claude asks whether to use the API key in its environment (ANTHROPIC_API_KEY) and nobody can answer it (headless): " +
+			"dialogs: {api_key: use} in your rules answers Yes, or approve the key once by running claude with it"
+	case screen.MCPServerDialog:
+		servers := strings.Join(d.Servers(), ", ")
+		return fmt.Sprintf("Claude asks whether to use the project's new MCP server %s (.mcp.json) and nobody can answer it (headless): "+
+			"name it in dialogs: {mcp_servers: [...]} in a rules file of yours (a folder's own never approves one), or answer it once in claude", servers)
+	case screen.OnboardingDialog:
+		return fmt.Sprintf("Claude Code shows its first-run screen %q, which nobody can get past (headless): run claude once "+
+			"in this home and finish it, or set \"hasCompletedOnboarding\": true in ~/.claude.json", firstNonEmpty(d.Title, firstLine(d.Body)))
+	}
+	if len(d.Options) == 0 {
+		return fmt.Sprintf("Claude shows a screen claudewrap does not know (%q; keys: %s) and nobody can answer it (headless)",
+			firstNonEmpty(d.Title, firstLine(d.Body)), strings.Join(keyHints(d), " · "))
 	}
 	return fmt.Sprintf("Claude shows a dialog claudewrap does not know (%q: %s) and nobody can answer it (headless)",
 		firstNonEmpty(d.Title, d.Prompt), strings.Join(d.Options, " / "))
+}
+
+// keyHints are d's keys as its footer says them: "Enter to stay in auto
+// mode".
+func keyHints(d screen.Dialog) []string {
+	var out []string
+	for _, k := range d.Keys {
+		out = append(out, k.Key+" to "+k.Does)
+	}
+	return out
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return l
 }
 
 func firstNonEmpty(ss ...string) string {

@@ -86,6 +86,10 @@ type Config struct {
 	// Reach, if set, is another way answers from elsewhere reach the run
 	// besides its local socket (Remote must be set too).
 	Reach Reach
+	// Dialogs are the rules' answers to dialogs that are no tool's (auto
+	// mode's check, the API key question, a project's MCP servers); nil
+	// answers none.
+	Dialogs DialogRules
 	// AnswersFromRuns lets the processes of other runs' Claude read and
 	// answer this run's forms (an orchestrator); this run's own Claude may
 	// never.
@@ -462,6 +466,14 @@ func lastLines(snap vt.Snapshot, n int) []string {
 		out = out[len(out)-n:]
 	}
 	return out
+}
+
+// DialogRules are the rules' answers to dialogs that are no tool's, each
+// with the file that says so (rules.Set).
+type DialogRules interface {
+	AutoMode() (answer, file string)
+	APIKey() (answer, file string)
+	MCPServer(name string) (file string)
 }
 
 // killGrace is how long Claude has to end after SIGTERM when the caller's

@@ -99,6 +99,8 @@ func (h *human) event(name string, f events.Fields) {
 			h.say("MCP server %q: %s %s%s", str("elicitation"), by, elicitText(str("action"), f["content"]), via)
 		case str("dialog") != "" && str("unmatched") != "":
 			h.say("no permission rule for %s: %s", str("tool"), str("unmatched"))
+		case str("dialog") != "" && str("key") != "":
+			h.say("%s dialog: %s presses %s", str("dialog"), str("by"), str("key"))
 		case str("dialog") != "" && str("select") != "":
 			what := fmt.Sprintf("%q", str("select"))
 			if t := str("text"); t != "" {
@@ -211,7 +213,17 @@ func (h *human) event(name string, f events.Fields) {
 		if str("source") == "screen" && !h.seenDialogs[key] {
 			h.seenDialogs[key] = true
 			h.dialogsSeen++
-			h.say("Claude shows its %s dialog %q", str("kind"), firstOf(str("title"), str("prompt")))
+			what := fmt.Sprintf("its %s dialog %q", str("kind"), firstOf(str("title"), str("prompt")))
+			if str("kind") == "other" {
+				what = fmt.Sprintf("a dialog claudewrap does not know, %q", firstOf(str("title"), str("prompt")))
+			}
+			switch keys := asStrings(f["keys"]); {
+			case len(asStrings(f["options"])) > 0:
+				what += " (" + strings.Join(asStrings(f["options"]), " / ") + ")"
+			case len(keys) > 0:
+				what += " (" + strings.Join(keys, " · ") + ")"
+			}
+			h.say("Claude shows %s", what)
 		}
 	case "permission_mode":
 		h.say("%s", str("note"))

@@ -432,6 +432,7 @@ func runRun(opts *RunOptions) (err error) {
 		AnswersDialogs:  set.AnswersDialogs(),
 		Trust:           trustBy(opts.Trust, set),
 		Bypass:          bypassBy(set),
+		Dialogs:         set,
 		IdleLimit:       idleLimit(opts.IdleTimeout),
 		Policy:          policy,
 		Asker:           asker,
