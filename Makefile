@@ -121,6 +121,7 @@ bench:
 #             [FULLSCREEN=1: every session fullscreen] [THEME=name: every session in that colour theme] [VIM=1: vim mode on in every session]
 #             [POINTER=1: every session on a terminal fullscreen, the person's pointer moving over it; VERSIONS 2.1.299 and later]
 #             [DIALOGS=n: n random dialogs per version too, permission prompts and plan approval, tallied apart; COUNT=0 for dialogs alone]
+#             [SHAPES=n: n screens of the fake TUI too, once: dialogs in shapes nobody picked must be named, screens that are none never]
 SEED     ?= 0
 COUNT    ?= 300
 VERSIONS ?= $(CLAUDE_VERSIONS)
@@ -132,9 +133,10 @@ THEME ?=
 VIM ?=
 POINTER ?=
 DIALOGS ?=
+SHAPES ?=
 stress:
 	./scripts/install-claude.sh $(VERSIONS)
-	go run ./tools/stress -seed $(SEED) -count $(COUNT) -versions "$(VERSIONS)" -parallel $(PARALLEL) -answer-via $(ANSWER_VIA) $(if $(DIALOGS),-dialogs $(DIALOGS)) \
+	go run ./tools/stress -seed $(SEED) -count $(COUNT) -versions "$(VERSIONS)" -parallel $(PARALLEL) -answer-via $(ANSWER_VIA) $(if $(DIALOGS),-dialogs $(DIALOGS)) $(if $(SHAPES),-shapes $(SHAPES)) \
 		$(if $(GENERATION),-generation $(GENERATION)) $(if $(FULLSCREEN),-fullscreen) $(if $(THEME),-theme $(THEME)) $(if $(VIM),-vim) $(if $(POINTER),-pointer)
 
 demo: build

@@ -40,6 +40,7 @@ import (
 func main() {
 	seed := flag.Uint64("seed", 0, "random seed (0: pick one and print it)")
 	count := flag.Int("count", 300, "forms per version")
+	shapes := flag.Int("shapes", 0, "screens nobody picked, drawn by the fake TUI (internal/testsupport/fakedialog) in place of Claude Code, once whatever the versions: dialogs in shapes claudewrap has no grammar for, which must be named within the dialog grace, and screens that are no dialog (Claude's / menu, @ suggestions, prompt, spinner), which must never be")
 	dialogs := flag.Int("dialogs", 0, "random dialogs per version too: permission prompts under random rules and plan approval (sessions d000…), and after a share of their sessions one of the trust dialog (t…), the bypass confirmation (b…) or an MCP server's input form of a random schema (e…), tallied apart")
 	versions := flag.String("versions", strings.Join(claudetest.PinnedVersions(), " "), "Claude Code versions, space- or comma-separated")
 	parallel := flag.Int("parallel", 2, "sessions at once (each is a Claude Code process)")
@@ -56,7 +57,7 @@ func main() {
 	theme := flag.String("theme", "", "have Claude draw every session in this colour `theme` ("+strings.Join(claudetest.Themes, ", ")+"), not only those the generator draws so")
 	flag.Parse()
 	draws := draws{fullscreen: *fullscreen, theme: *theme, vim: *vim, pointer: *pointer}
-	if err := run(*seed, *count, *dialogs, strings.Fields(strings.ReplaceAll(*versions, ",", " ")), *parallel, *out, *keep, *minPct, *md, *only, *via, stress.Generation(*gen), draws); err != nil {
+	if err := run(*seed, *count, *dialogs, *shapes, strings.Fields(strings.ReplaceAll(*versions, ",", " ")), *parallel, *out, *keep, *minPct, *md, *only, *via, stress.Generation(*gen), draws); err != nil {
 		fmt.Fprintln(os.Stderr, "stress:", err)
 		os.Exit(1)
 	}
@@ -71,7 +72,7 @@ type draws struct {
 	pointer    bool
 }
 
-func run(seed uint64, count, dialogs int, versions []string, parallel int, out string, keep bool, minPct float64, md, only, via string, gen stress.Generation, all draws) error {
+func run(seed uint64, count, dialogs, shapes int, versions []string, parallel int, out string, keep bool, minPct float64, md, only, via string, gen stress.Generation, all draws) error {
 	fullscreen, theme, vim := all.fullscreen, all.theme, all.vim
 	if gen < stress.Plain || gen > stress.Latest {
 		return fmt.Errorf("-generation %d: want %d to %d", gen, stress.Plain, stress.Latest)
@@ -122,6 +123,19 @@ func run(seed uint64, count, dialogs int, versions []string, parallel int, out s
 			return fmt.Errorf("build the MCP test server: %w", err)
 		}
 	}
+	var shapeVerdicts []stress.ShapeVerdict
+	if shapes > 0 {
+		fake := filepath.Join(dir, "fakedialog")
+		build := exec.Command("go", "build", "-o", fake, "./internal/testsupport/fakedialog")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("build the fake TUI: %w", err)
+		}
+		started := time.Now()
+		shapeVerdicts = stress.RunShapes(context.Background(), stress.ShapesConfig{Claudewrap: bin, FakeDialog: fake, Dir: dir,
+			Parallel: 2 * parallel, Keep: keep, Logf: func(f string, a ...any) { fmt.Printf(f+"\n", a...) }}, stress.ShapeSeeds(seed, shapes))
+		fmt.Println(stress.SummarizeShapes(shapeVerdicts, time.Since(started)))
+	}
 	plan := stress.GenerateWith(seed, count, gen)
 	plan.Sessions = append(plan.Sessions, stress.GenerateDialogs(seed, dialogs)...)
 	if fullscreen {
@@ -148,6 +162,9 @@ func run(seed uint64, count, dialogs int, versions []string, parallel int, out s
 	}
 	plan.Sessions = keepSessions
 	cmdline := fmt.Sprintf("go run ./tools/stress -seed %d -count %d -versions '%s'", seed, count, strings.Join(versions, " "))
+	if shapes > 0 {
+		cmdline += fmt.Sprintf(" -shapes %d", shapes)
+	}
 	if dialogs > 0 {
 		cmdline += fmt.Sprintf(" -dialogs %d", dialogs)
 	}
@@ -216,6 +233,11 @@ func run(seed uint64, count, dialogs int, versions []string, parallel int, out s
 	}
 	if runErr != nil {
 		return runErr
+	}
+	for _, v := range shapeVerdicts {
+		if !v.Right {
+			return fmt.Errorf("screen %d (%s) read wrong: %s", v.Seed, v.Shape, v.Why)
+		}
 	}
 	if d := sum.Dialogs; d != nil {
 		switch {

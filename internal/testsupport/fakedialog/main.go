@@ -29,6 +29,9 @@ func main() {
 	seed := flag.Int64("seed", 1, "the seed of the screen to draw")
 	logPath := flag.String("log", "", "append the key's name to this file")
 	describe := flag.Bool("describe", false, "print what the screen must be read as (JSON) and exit")
+	// claudewrap gives Claude Code its hooks with --settings; a stand-in
+	// for Claude takes the flag and has no use for it.
+	flag.String("settings", "", "what claudewrap gives Claude Code (ignored)")
 	flag.Parse()
 	if err := run(*seed, *logPath, *describe); err != nil {
 		fmt.Fprintln(os.Stderr, "fakedialog:", err)
