@@ -92,7 +92,8 @@ func TestRulesUsageErrors(t *testing.T) {
 		{[]string{"rules", "test", "--form", threeForm}, "needs one or more rules FILEs"},
 		{[]string{"rules", "test", demoRules}, "give --form FORM.json, --tool NAME for a permission request, or --elicitation ASK.json for an MCP server's input form"},
 		{[]string{"rules", "test", demoRules, "--form"}, "flag needs an argument"},
-		{[]string{"rules", "check", "--strikt", demoRules}, "unknown flag: --strikt"},
+		{[]string{"rules", "check", "--strikt", demoRules}, "unknown flag --strikt: did you mean --strict?"},
+		{[]string{"rules", "check", "--everything", demoRules}, "unknown flag: --everything (see 'claudewrap rules check --help')"},
 		{[]string{"rules", "lint", demoRules}, `unknown command "lint" for "claudewrap rules"`},
 		{[]string{"rules", "chek", demoRules}, "unknown command \"chek\" for \"claudewrap rules\"\nDid you mean this? check"},
 	} {
