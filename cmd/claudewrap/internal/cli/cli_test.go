@@ -372,7 +372,7 @@ func TestAnswerDecisionsRuled(t *testing.T) {
 		opts AnswerOptions
 		want string
 	}{
-		{"the one open question", AnswerOptions{Select: []string{"api"}}, `select "API"`},
+		{"the one open question", AnswerOptions{Select: []string{"API"}}, `select "API"`},
 		{"answers for the open ones", AnswerOptions{Answers: "[{select: [Auth]}]"}, `select "Auth"`},
 		{"answers for all", AnswerOptions{Answers: "[{select: SQLite}, {select: [Auth]}]"}, `select "SQLite" | select "Auth"`},
 		{"cancel", AnswerOptions{Cancel: true}, "cancel"},
@@ -396,6 +396,46 @@ func TestAnswerDecisionsRuled(t *testing.T) {
 	}
 }
 
+// TestAnswerQuestionNumbers: answer names a question by its number in the
+// form, as pending prints it ("2."), whether or not a rule answered the
+// ones before it.
+func TestAnswerQuestionNumbers(t *testing.T) {
+	q := func(s string, multi bool) answer.Question {
+		return answer.Question{Question: s, MultiSelect: multi, Options: []answer.Option{{Label: "Gin"}, {Label: "Tonic"}}}
+	}
+	f := remote.Form{Session: "1", ToolUseID: "t1", Questions: []answer.Question{q("one?", false), q("two?", false), q("three?", true)},
+		Decided: []remote.Decided{{Index: 1, Rule: "r1", Answer: `select "Gin"`}}}
+	var b bytes.Buffer
+	printForms(&b, []remote.Form{f}, false)
+	for _, want := range []string{"  2. [] two? (one answer)", "  3. [] three? (several answers)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Fatalf("pending prints no %q:\n%s", want, b.String())
+		}
+	}
+	for _, tc := range []struct {
+		opts AnswerOptions
+		want string
+	}{
+		{AnswerOptions{Answers: `[{select: Gin}, {select: [Rum]}]`}, `--answers: question 3 ("three?"): label "Rum" is not offered`},
+		{AnswerOptions{Answers: `[{type: "ok 👍🏽"}, {select: [Gin]}]`}, `--answers: question 2 ("two?"): "ok 👍🏽" holds a skin tone`},
+		{AnswerOptions{Answers: `[{select: Gin}, {cancel: true}]`}, "--answers: question 3: cancel ends the whole form"},
+		{AnswerOptions{Select: []string{"Gin"}}, "2 questions of the form wait for an answer: give --answers"},
+	} {
+		opts := tc.opts
+		_, err := decisions(f, &opts, false)
+		if err == nil || codeOf(err) != ExitUsage || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.opts, err, tc.want)
+		}
+	}
+	one := f
+	one.Decided = append(one.Decided, remote.Decided{Index: 3, Rule: "r3", Answer: `select "Tonic"`})
+	opts := AnswerOptions{Select: []string{"gin"}}
+	if _, err := decisions(one, &opts, false); err == nil ||
+		err.Error() != `--select: question 2 offers no option "gin"; did you mean "Gin"? labels are matched exactly` {
+		t.Errorf("--select gin: %v", err)
+	}
+}
+
 // TestAnswerDecisions: claudewrap answer's flags make one checked decision
 // per question; what the form cannot take is a usage error, before
 // anything is sent.
@@ -412,11 +452,17 @@ func TestAnswerDecisions(t *testing.T) {
 		want  string // the decisions, or a piece of the error
 		err   bool
 	}{
-		{"label any case", []answer.Question{db}, AnswerOptions{Select: []string{"sqlite"}}, false, `select "SQLite"`, false},
+		// Labels are matched exactly, as a rule's select matches them.
+		{"label", []answer.Question{db}, AnswerOptions{Select: []string{"SQLite"}}, false, `select "SQLite"`, false},
+		{"label in another case", []answer.Question{db}, AnswerOptions{Select: []string{"sqlite"}}, false,
+			`--select: question 1 offers no option "sqlite"; did you mean "SQLite"? labels are matched exactly`, true},
 		{"labels alike but for case: the exact one", []answer.Question{cased}, AnswerOptions{Select: []string{"api"}}, false, `select "api"`, false},
 		{"labels alike but for case: the other", []answer.Question{cased}, AnswerOptions{Select: []string{"API"}}, false, `select "API"`, false},
-		{"labels alike but for case: another case", []answer.Question{cased}, AnswerOptions{Select: []string{"Api"}}, false, `the label of "api" and "API"`, true},
-		{"one label in another case", []answer.Question{cased}, AnswerOptions{Select: []string{"AUTH"}}, false, `select "Auth"`, false},
+		{"labels alike but for case: another case", []answer.Question{cased}, AnswerOptions{Select: []string{"Api"}}, false, `did you mean "api" or "API"?`, true},
+		{"a label not offered", []answer.Question{db}, AnswerOptions{Select: []string{"Oracle"}}, false,
+			`--select: question 1 offers no option "Oracle" (offered: ["SQLite" "MongoDB"])`, true},
+		{"a label in another case in --answers", []answer.Question{db}, AnswerOptions{Answers: "[{select: mongodb}]"}, false,
+			`label "mongodb" is not offered; did you mean "MongoDB"? labels are matched exactly`, true},
 		{"notes with a chat", []answer.Question{db}, AnswerOptions{Chat: "hm", Notes: "n"}, false, "--notes", true},
 		{"notes with a cancel", []answer.Question{db}, AnswerOptions{Cancel: true, Notes: "n"}, false, "--notes", true},
 		{"index", []answer.Question{db}, AnswerOptions{Index: 2}, true, `select "MongoDB"`, false},
@@ -426,7 +472,7 @@ func TestAnswerDecisions(t *testing.T) {
 		{"chat ends the form", []answer.Question{db, feats}, AnswerOptions{Chat: "let us talk"}, false, `chat "let us talk" | chat "let us talk"`, false},
 		{"cancel", []answer.Question{db, feats}, AnswerOptions{Cancel: true}, false, "cancel | cancel", false},
 		{"answers", []answer.Question{db, feats}, AnswerOptions{Answers: "[{select: MongoDB}, {select: [API, Auth]}]"}, false, `select "MongoDB" | select "API", "Auth"`, false},
-		{"answers, wrong count", []answer.Question{db, feats}, AnswerOptions{Answers: "[{select: MongoDB}]"}, false, "asks 2 questions; 1 answers given", true},
+		{"answers, wrong count", []answer.Question{db, feats}, AnswerOptions{Answers: "[{select: MongoDB}]"}, false, "asks 2 questions; 1 answer given", true},
 		{"answers, text the screen cannot show", []answer.Question{db, feats}, AnswerOptions{Answers: `[{type: "ok 👍🏽"}, {select: [API]}]`}, false,
 			`--answers: question 1 ("Which database?"): "ok 👍🏽" holds a skin tone`, true},
 		{"answers, a cancel for one question", []answer.Question{db, feats}, AnswerOptions{Answers: "[{select: MongoDB}, {cancel: true}]"}, false,
