@@ -551,9 +551,101 @@ func TestHumanHandedOver(t *testing.T) {
 		"claudewrap: form t3 waits for an answer: claudewrap answer 4242\n" +
 		"claudewrap: form t3 still waits for an answer (2m0s): claudewrap answer 4242\n" +
 		"claudewrap: MCP server \"demo\"'s form elicitation-1 still waits for an answer (4m0s): claudewrap answer 4242 --form elicitation-1 --accept '{FIELD: VALUE, …}' (or --decline, --cancel)\n" +
-		"claudewrap: 2 handed to you; Claude exited with status 0; exit 0\n"
+		"claudewrap: 1 handed to you, unanswered; 1 left waiting for an answer, unanswered; Claude exited with status 0; exit 0\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestHumanSummary: the summary says who answered each form (rules, the
+// fallback, the person, an answer from elsewhere), and what was left to a
+// person unanswered; every count agrees with its noun.
+func TestHumanSummary(t *testing.T) {
+	q := func(s string) answer.Question { return answer.Question{Question: s} }
+	decision := func(id, rule string) map[string]any {
+		return map[string]any{"tool_use_id": id, "question": "Which?", "rule": rule, "action": "select", "labels": []string{"A"}}
+	}
+	verified := map[string]any{"answers": map[string]string{"Which?": "A"}}
+	for _, tc := range []struct {
+		name   string
+		events func(h *human)
+		want   string // the summary's counts
+	}{
+		{"a headless run's form waits, then is answered from elsewhere", func(h *human) {
+			h.event("question", map[string]any{"tool_use_id": "t1", "questions": []answer.Question{q("Which?")}})
+			h.event("handed_over", map[string]any{"tool_use_id": "t1", "session": "4242", "reason": "unmatched question: waits for an answer: claudewrap answer 4242"})
+			h.event("decision", decision("t1", "remote"))
+			h.event("submitted", map[string]any{"tool_use_id": "t1"})
+			h.event("verified", verified)
+		}, "1 form asked, 1 answered from elsewhere, 1 verified"},
+		{"rules", func(h *human) {
+			h.event("question", map[string]any{"tool_use_id": "t1", "questions": []answer.Question{q("Which?")}})
+			h.event("decision", decision("t1", "database"))
+			h.event("submitted", map[string]any{"tool_use_id": "t1"})
+			h.event("verified", verified)
+		}, "1 form asked, 1 answered by rules, 1 verified"},
+		{"one form each way, and one left to the person", func(h *human) {
+			for _, id := range []string{"t1", "t2", "t3", "t4", "t5", "t6"} {
+				h.event("question", map[string]any{"tool_use_id": id, "questions": []answer.Question{q("Which?")}})
+			}
+			h.event("decision", decision("t1", "database"))
+			h.event("submitted", map[string]any{"tool_use_id": "t1"})
+			h.event("decision", decision("t2", "ask")) // claudewrap's prompt
+			h.event("submitted", map[string]any{"tool_use_id": "t2"})
+			// A rule answers a question, a person at the screen the rest.
+			h.event("decision", decision("t3", "database"))
+			h.event("handed_over", map[string]any{"tool_use_id": "t3", "reason": "the person typed"})
+			h.event("submitted", map[string]any{"tool_use_id": "t3", "by": "person", "answers": map[string]string{"Which?": "B"}})
+			// A rule answers a question, claudewrap answer the rest.
+			h.event("decision", decision("t4", "database"))
+			h.event("decision", decision("t4", "remote"))
+			h.event("submitted", map[string]any{"tool_use_id": "t4"})
+			h.event("decision", decision("t5", "fallback"))
+			h.event("submitted", map[string]any{"tool_use_id": "t5"})
+			h.event("handed_over", map[string]any{"tool_use_id": "t6", "reason": "unmatched question"})
+			h.event("dialog", map[string]any{"kind": "permission", "title": "Bash", "source": "hook"})
+			h.event("submitted", map[string]any{"dialog": "permission"})
+			h.event("verified", map[string]any{"tool": "Bash", "outcome": "ran"})
+		}, "6 forms asked, 5 answered (1 by rules, 1 by the fallback, 2 by you, 1 from elsewhere), 0 verified; " +
+			"1 handed to you, unanswered; 1 dialog answered, 1 permission answer verified"},
+		{"cancelled after it was handed over", func(h *human) {
+			h.event("question", map[string]any{"tool_use_id": "t1", "questions": []answer.Question{q("Which?")}})
+			h.event("handed_over", map[string]any{"tool_use_id": "t1", "reason": "unmatched question"})
+			h.event("cancelled", map[string]any{"tool_use_id": "t1", "by": "person", "reason": "the person pressed Esc"})
+		}, "1 form asked, 0 answered, 0 verified; 1 cancelled"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			h := newHuman(&b, false)
+			tc.events(h)
+			h.summary(0, "exited with status 0")
+			lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+			if got, want := lines[len(lines)-1], "claudewrap: "+tc.want+"; Claude exited with status 0; exit 0"; got != want {
+				t.Errorf("summary\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
+
+// TestHumanLines: a run names the rules files in force; the counts in its
+// lines agree with their nouns.
+func TestHumanLines(t *testing.T) {
+	var b bytes.Buffer
+	h := newHuman(&b, false)
+	h.event("start", map[string]any{"rules": []string{"examples/demo.yaml", "/home/me/.config/claudewrap/rules.yaml"}})
+	h.event("question", map[string]any{"tool_use_id": "t1", "questions": []answer.Question{{Question: "Which?"}, {Question: "And?"}}})
+	h.event("question", map[string]any{"tool_use_id": "t2", "questions": []answer.Question{{Question: "Which?"}, {Question: "And?"}, {Question: "Then?"}}})
+	want := "claudewrap: rules in force: examples/demo.yaml, /home/me/.config/claudewrap/rules.yaml\n" +
+		"claudewrap: Claude asks \"Which?\" (and 1 more question)\n" +
+		"claudewrap: Claude asks \"Which?\" (and 2 more questions)\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	h = newHuman(&b, false)
+	h.event("start", map[string]any{"rules": []string{}})
+	if b.Len() != 0 {
+		t.Errorf("with no rules file: %q (run.go says none is in force)", b.String())
 	}
 }
 
