@@ -332,7 +332,7 @@ func TestReplayMessageBundle(t *testing.T) {
 	}
 	replayShows(t, dir,
 		"--- bug report: the chat message after form toolu_01s035: Claude's prompt never showed empty on a still screen (after 0 keys) ---",
-		"intended: chat \""+msg+"\"\n  Claude's prompt holds the message\n  shown sent above the prompt: 1 times")
+		"intended: chat \""+msg+"\"\n  Claude's prompt holds the message\n  shown sent above the prompt: 1 time")
 }
 
 // TestWaitTimeout: claudewrap wait gives up after --timeout with exit 1
