@@ -42,3 +42,37 @@ func TestDurationFlagWithoutUnit(t *testing.T) {
 		t.Errorf("--answer-timeout 10: %v (exit %d)", err, codeOf(err))
 	}
 }
+
+// TestHelpNamesWhatIsAnswered: the one-liners of --help name what each
+// command answers: forms, permission prompts, plan approval, dialogs and MCP
+// servers' forms for run; forms and MCP servers' forms for the commands
+// that answer from anywhere.
+func TestHelpNamesWhatIsAnswered(t *testing.T) {
+	root := NewCmdRoot(devNull(t), nil, nil)
+	every := []string{"forms", "permission prompts", "plan approval", "dialogs", "MCP servers' forms"}
+	for _, tc := range []struct {
+		path []string
+		want []string
+	}{
+		{nil, every},
+		{[]string{"run"}, every},
+		{[]string{"pending"}, []string{"forms", "MCP servers' forms"}},
+		{[]string{"wait"}, []string{"form", "MCP server's form"}},
+		{[]string{"answer"}, []string{"form", "MCP server's form"}},
+		{[]string{"serve"}, []string{"forms", "MCP servers' forms"}},
+		{[]string{"rules"}, []string{"form", "permission prompt", "MCP server's form"}},
+	} {
+		cmd, _, err := root.Find(tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(cmd.Short, w) {
+				t.Errorf("%s: Short %q does not say %q", cmd.CommandPath(), cmd.Short, w)
+			}
+		}
+	}
+	if !strings.Contains(root.Long, "MCP servers' input forms") || !strings.Contains(root.Long, "permission prompts") {
+		t.Errorf("claudewrap's Long names only some of what it answers:\n%s", root.Long)
+	}
+}

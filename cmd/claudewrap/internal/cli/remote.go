@@ -22,7 +22,7 @@ func NewCmdPending(stdout io.Writer) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "pending",
-		Short: "List the questions waiting for a person in your running sessions",
+		Short: "List the forms and MCP servers' forms waiting for a person in your running sessions",
 		Long: `List the forms that wait for a person in every claudewrap run of yours: the
 session, its folder, how long the form has waited, and the whole form
 (questions, options with descriptions, multi-select). An MCP server's input
@@ -153,7 +153,7 @@ func NewCmdWait(stdout io.Writer) *cobra.Command {
 	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "wait",
-		Short: "Wait until a question waits for a person in one of your sessions",
+		Short: "Wait until a form or an MCP server's form waits for a person in one of your sessions",
 		Long: `Block until a form waits for a person in one of your running sessions, then
 print the waiting forms (as pending does) and exit 0; exit 1 when --timeout
 runs out first.`,
@@ -214,7 +214,7 @@ func NewCmdAnswer(stdout io.Writer) *cobra.Command {
 	opts := &AnswerOptions{}
 	cmd := &cobra.Command{
 		Use:   "answer SESSION [flags]",
-		Short: "Answer a waiting form of a running session, and check what Claude recorded",
+		Short: "Answer a waiting form or MCP server's form of a running session, and check what Claude recorded",
 		Long: `Answer a form that waits for a person in a running session (see claudewrap
 pending), from another terminal, a script or over SSH. The answer is driven on
 Claude's screen and verified like a rule's; the command waits for the outcome

@@ -56,10 +56,13 @@ func execute(root *cobra.Command) error {
 func NewCmdRoot(stdin *os.File, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "claudewrap",
-		Short: "Run Claude Code and answer its questions, by rules or by a person",
+		Short: "Run Claude Code and answer its forms, permission prompts, plan approval, dialogs and MCP servers' forms",
 		Long: `claudewrap runs Claude Code's interactive UI in a pseudo-terminal it owns,
-keeps an emulated copy of the screen, and answers AskUserQuestion forms,
-checking each key's effect on the screen and what Claude recorded.`,
+keeps an emulated copy of the screen, and answers what Claude asks: its
+AskUserQuestion forms, permission prompts, plan approval, the trust dialog
+and MCP servers' input forms, from YAML rules, from you at the terminal, or
+from anywhere (pending, answer, serve). It checks each key's effect on the
+screen and what Claude recorded.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// Runnable, so that a name that is no command reaches

@@ -53,7 +53,7 @@ func NewCmdRules(stdout, stderr io.Writer, runF *RulesRunFuncs) *cobra.Command {
 	}
 	cmd := &cobra.Command{
 		Use:   "rules",
-		Short: "Check rule files, show how they answer a form, allow a folder's rules",
+		Short: "Check rule files, show how they answer a form, a permission prompt or an MCP server's form, allow a folder's rules",
 		Args:  subcommandArgs,
 		RunE:  func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 		// cobra suggests only on the root: subcommandArgs does it here.
