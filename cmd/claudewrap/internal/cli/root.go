@@ -77,6 +77,8 @@ screen and what Claude recorded.`,
 	root.SetFlagErrorFunc(flagError)
 	root.Version = versionString()
 	root.SetVersionTemplate("{{.Version}}")
+	answer := NewCmdAnswer(stdout)
+	completeAnswer(answer)
 	root.AddCommand(
 		NewCmdRun(stdin, stdout, stderr, nil),
 		NewCmdReplay(stdout, nil),
@@ -85,7 +87,7 @@ screen and what Claude recorded.`,
 		NewCmdRules(stdout, stderr, nil),
 		NewCmdPending(stdout),
 		NewCmdWait(stdout),
-		NewCmdAnswer(stdout),
+		answer,
 		NewCmdServe(stdout, stderr),
 	)
 	return root
