@@ -551,7 +551,7 @@ func TestHumanHandedOver(t *testing.T) {
 		"claudewrap: form t3 waits for an answer: claudewrap answer 4242\n" +
 		"claudewrap: form t3 still waits for an answer (2m0s): claudewrap answer 4242\n" +
 		"claudewrap: MCP server \"demo\"'s form elicitation-1 still waits for an answer (4m0s): claudewrap answer 4242 --form elicitation-1 --accept '{FIELD: VALUE, …}' (or --decline, --cancel)\n" +
-		"claudewrap: 1 handed to you, unanswered; 1 left waiting for an answer, unanswered; Claude exited with status 0; exit 0\n"
+		"claudewrap: 1 left to you; 1 left waiting for an answer; Claude exited with status 0; exit 0\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
@@ -607,7 +607,7 @@ func TestHumanSummary(t *testing.T) {
 			h.event("submitted", map[string]any{"dialog": "permission"})
 			h.event("verified", map[string]any{"tool": "Bash", "outcome": "ran"})
 		}, "6 forms asked, 5 answered (1 by rules, 1 by the fallback, 2 by you, 1 from elsewhere), 0 verified; " +
-			"1 handed to you, unanswered; 1 dialog answered, 1 permission answer verified"},
+			"1 left to you; 1 dialog answered, 1 permission answer verified"},
 		{"cancelled after it was handed over", func(h *human) {
 			h.event("question", map[string]any{"tool_use_id": "t1", "questions": []answer.Question{q("Which?")}})
 			h.event("handed_over", map[string]any{"tool_use_id": "t1", "reason": "unmatched question"})

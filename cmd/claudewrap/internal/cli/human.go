@@ -340,10 +340,10 @@ func (h *human) summary(code ExitCode, claudeEnded string) {
 		parts = append(parts, fmt.Sprintf("%s asked, %s, %d verified", plural(h.asked, "form"), answeredText(h.answered, by), h.verified))
 	}
 	if handed > 0 {
-		parts = append(parts, fmt.Sprintf("%d handed to you, unanswered", handed))
+		parts = append(parts, fmt.Sprintf("%d left to you", handed))
 	}
 	if waiting > 0 {
-		parts = append(parts, fmt.Sprintf("%d left waiting for an answer, unanswered", waiting))
+		parts = append(parts, fmt.Sprintf("%d left waiting for an answer", waiting))
 	}
 	if h.cancelled > 0 {
 		parts = append(parts, fmt.Sprintf("%d cancelled", h.cancelled))
