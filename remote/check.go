@@ -60,15 +60,25 @@ func (f Form) OpenQuestions() (qs []answer.Question, nums []int) {
 // so that the second question is "question 2" whether or not a rule
 // answered the first.
 func (f Form) CheckOpen(ds []answer.Decision) error {
-	qs, nums := f.OpenQuestions()
-	if len(ds) != len(qs) {
-		if len(f.Decided) == 0 {
-			return Check(qs, ds)
-		}
-		return fmt.Errorf("the form asks %s and rules answer %d: give %s; %d given",
-			plural(len(f.Questions), "question"), len(f.Decided), openAnswers(nums), len(ds))
+	if err := f.OpenCountError(len(ds)); err != nil {
+		return err
 	}
+	qs, nums := f.OpenQuestions()
 	return check(qs, nums, ds)
+}
+
+// OpenCountError is why n answers cannot answer f's open questions, nil
+// when they can.
+func (f Form) OpenCountError(n int) error {
+	_, nums := f.OpenQuestions()
+	switch {
+	case n == len(nums):
+		return nil
+	case len(f.Decided) == 0:
+		return fmt.Errorf("the form asks %s; %s given", plural(len(f.Questions), "question"), plural(n, "answer"))
+	}
+	return fmt.Errorf("the form asks %s and rules answer %d: give %s; %d given",
+		plural(len(f.Questions), "question"), len(f.Decided), openAnswers(nums), n)
 }
 
 // openAnswers says how many answers the open questions numbered nums take:

@@ -407,7 +407,7 @@ func decisions(f remote.Form, req answerRequest) ([]answer.Decision, error) {
 		return checked(f, answer.WholeForm(d, len(qs)))
 	}
 	if len(req.Answers) != len(qs) {
-		return nil, f.CheckOpen(make([]answer.Decision, len(req.Answers))) // says how many it takes
+		return nil, f.OpenCountError(len(req.Answers))
 	}
 	out := make([]answer.Decision, len(qs))
 	for i, a := range req.Answers {

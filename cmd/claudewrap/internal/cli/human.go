@@ -178,8 +178,8 @@ func (h *human) event(name string, f events.Fields) {
 				// The session names the sender; claudewrap answer's is the default.
 				by, who = "answered from elsewhere ("+firstOf(str("from"), remote.FromAnswer)+")", byElsewhere
 			}
-			if fate := h.fate(str("tool_use_id")); str("tool_use_id") != "" {
-				fate.decided = stronger(fate.decided, who)
+			if id := str("tool_use_id"); id != "" {
+				h.fate(id).decided = stronger(h.fate(id).decided, who)
 			}
 			h.say("%s %q: %s", by, str("question"), decisionText(f))
 		}

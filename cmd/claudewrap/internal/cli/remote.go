@@ -503,9 +503,14 @@ func flagDecisions(qs []answer.Question, nums []int, opts *AnswerOptions, indexS
 	case len(opts.Select) > 0:
 		// Exactly as offered, as a rule's select names it.
 		for _, l := range opts.Select {
-			if q.Index(l) < 0 {
-				return nil, usageErrorf("--select: question %d offers no option %q%s", num(0), l, firstOf(q.Meant(l), fmt.Sprintf(" (offered: %q)", q.Labels())))
+			if q.Index(l) >= 0 {
+				continue
 			}
+			hint := q.Meant(l)
+			if hint == "" {
+				hint = fmt.Sprintf(" (offered: %q)", q.Labels())
+			}
+			return nil, usageErrorf("--select: question %d offers no option %q%s", num(0), l, hint)
 		}
 		d = answer.Decision{Action: answer.Select, Labels: opts.Select}
 	case indexSet:
