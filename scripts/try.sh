@@ -24,7 +24,7 @@ claude="$PWD/.cache/claude-code/$version/node_modules/.bin/claude"
 [ -f "$RULES" ] || { echo "try: no rules file $RULES" >&2; exit 2; }
 rules=$(cd "$(dirname "$RULES")" && pwd)/$(basename "$RULES")
 form=${FORM:-testdata/forms/three.json}
-prompt=${PROMPT:-try the rules}
+prompt="try the rules"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/claudewrap-try.XXXXXX")
 api_pid=
@@ -38,6 +38,7 @@ mkdir -p "$work/home" "$work/project"
 if [ -n "${SCENARIO:-}" ]; then
   [ -n "${PROMPT:-}" ] || { echo "try: SCENARIO needs PROMPT, the text its first rule waits for (text_contains)" >&2; exit 2; }
   scenario=$SCENARIO
+  prompt=$PROMPT
 else
   [ -f "$form" ] || { echo "try: no form $form" >&2; exit 2; }
   if grep -q '"tool_input"' "$form"; then
