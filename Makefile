@@ -17,7 +17,7 @@ GOTEST_FLAGS    ?=
 
 SHELL := /bin/bash
 
-.PHONY: lifecycle release-snapshot all build claude browser test test-all e2e unit nocgo cross check golden bench demo stress clean
+.PHONY: lifecycle release-snapshot all build claude browser test test-all e2e unit nocgo cross check golden bench demo try stress clean
 
 all: build
 
@@ -142,6 +142,21 @@ stress:
 demo: build
 	./scripts/install-claude.sh $(firstword $(CLAUDE_VERSIONS))
 	CLAUDE_VERSION=$(firstword $(CLAUDE_VERSIONS)) ./scripts/demo.sh
+
+# Your own rules file on a form of your own, offline, as make demo runs the
+# demo's (scripts/try.sh): make try RULES=my.yaml
+#   [FORM=form.json: a hook's tool_input, {"questions": [...]}; default testdata/forms/three.json]
+#   [SCENARIO=scenario.yaml PROMPT="...": a fake API scenario of your own instead (testdata/scenarios)]
+#   [RUNFLAGS="--answer-via hook": more claudewrap run flags]
+RULES ?=
+FORM ?=
+SCENARIO ?=
+PROMPT ?=
+RUNFLAGS ?=
+try: build
+	./scripts/install-claude.sh $(firstword $(CLAUDE_VERSIONS))
+	CLAUDE_VERSION=$(firstword $(CLAUDE_VERSIONS)) RULES='$(RULES)' FORM='$(FORM)' SCENARIO='$(SCENARIO)' PROMPT='$(PROMPT)' RUNFLAGS='$(RUNFLAGS)' \
+		./scripts/try.sh
 
 clean:
 	rm -rf bin

@@ -25,6 +25,8 @@ func TestCheck(t *testing.T) {
 		{single, Decision{Action: Select, Labels: []string{"SQLite"}}, ""},
 		{single, Decision{Action: Select}, "no label"},
 		{single, Decision{Action: Select, Labels: []string{"MySQL"}}, `label "MySQL" is not offered (offered: ["PostgreSQL" "SQLite"])`},
+		{single, Decision{Action: Select, Labels: []string{"sqlite"}},
+			`label "sqlite" is not offered; did you mean "SQLite"? labels are matched exactly (offered: ["PostgreSQL" "SQLite"])`},
 		{single, Decision{Action: Select, Labels: []string{"SQLite", "PostgreSQL"}}, "a list of labels on a single-select question"},
 		{multi, Decision{Action: Select, Labels: []string{"Auth", "Yes, and always"}}, ""},
 		{multi, Decision{Action: Select, Labels: []string{"Auth", "Auth"}}, "named twice"},

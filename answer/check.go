@@ -21,7 +21,7 @@ func (d Decision) Check(q Question) error {
 		seen := map[string]bool{}
 		for _, l := range d.Labels {
 			if q.Index(l) < 0 {
-				return fmt.Errorf("label %q is not offered (offered: %q)", l, q.Labels())
+				return fmt.Errorf("label %q is not offered%s (offered: %q)", l, q.Meant(l), q.Labels())
 			}
 			if seen[l] {
 				return fmt.Errorf("label %q named twice", l)

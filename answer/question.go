@@ -63,6 +63,22 @@ func (q Question) Label(s string) (label string, ok bool, err error) {
 	return "", false, fmt.Errorf("%q is the label of %s in other cases: give the label exactly", s, strings.Join(quoted, " and "))
 }
 
+// Meant says which label s most likely meant when no option is labelled s
+// exactly, as labels are matched: "; did you mean "Gin"? labels are
+// matched exactly" for an option alike but for case, else "".
+func (q Question) Meant(s string) string {
+	var alike []string
+	for _, o := range q.Options {
+		if strings.EqualFold(o.Label, s) {
+			alike = append(alike, fmt.Sprintf("%q", o.Label))
+		}
+	}
+	if len(alike) == 0 {
+		return ""
+	}
+	return "; did you mean " + strings.Join(alike, " or ") + "? labels are matched exactly"
+}
+
 // HasPreview reports whether an option of q has a preview.
 func (q Question) HasPreview() bool {
 	return slices.ContainsFunc(q.Options, func(o Option) bool { return o.Preview != "" })

@@ -164,7 +164,11 @@ func (e *Error) Error() string {
 	if e.Question > 0 {
 		q = fmt.Sprintf("question %d: ", e.Question)
 	}
-	return fmt.Sprintf("%s%s: %s (after %d keys); last screen:\n%s", q, e.Step, e.Reason, e.Keys, e.Last.Text())
+	keys := fmt.Sprintf("%d keys", e.Keys)
+	if e.Keys == 1 {
+		keys = "1 key"
+	}
+	return fmt.Sprintf("%s%s: %s (after %s); last screen:\n%s", q, e.Step, e.Reason, keys, e.Last.Text())
 }
 
 // ErrInterrupted is returned when ctx ends while answering, e.g. because

@@ -72,6 +72,9 @@ func (r *runner) reviewMismatch(fm *screen.Form) string {
 		return "the review page says not all questions were answered"
 	}
 	if len(rv.Answers) > n || (!fm.Cut && len(rv.Answers) != n) {
+		if len(rv.Answers) == 1 {
+			return fmt.Sprintf("the review page lists 1 answer, want %d", n)
+		}
 		return fmt.Sprintf("the review page lists %d answers, want %d", len(rv.Answers), n)
 	}
 	first := n - len(rv.Answers)

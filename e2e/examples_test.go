@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -191,4 +192,50 @@ func shellWords(s string) ([]string, error) {
 		words = append(words, cur.String())
 	}
 	return words, nil
+}
+
+// TestReadmeMakeTry runs README.md's make try lines as written, from the
+// repository's root, without a terminal (headless), on the newest Claude
+// Code under test: each builds claudewrap and the fake API, has the real
+// Claude Code ask the form offline, and exits 0 once Claude recorded the
+// rules' answers.
+func TestReadmeMakeTry(t *testing.T) {
+	root := claudetest.Root(t)
+	version := claudetest.Versions()[0]
+	claudetest.Binary(t, version) // installed: make try installs nothing
+	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	inSh := false
+	for _, l := range strings.Split(string(b), "\n") {
+		switch s := strings.TrimSpace(l); {
+		case s == "```sh":
+			inSh = true
+		case strings.HasPrefix(s, "```"):
+			inSh = false
+		case inSh && strings.HasPrefix(s, "make try "):
+			lines = append(lines, s)
+		}
+	}
+	if len(lines) == 0 {
+		t.Fatal("README.md shows no make try line")
+	}
+	for _, line := range lines {
+		args, err := shellWords(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		cmd := exec.CommandContext(ctx, args[0], append(args[1:], "CLAUDE_VERSIONS="+version)...)
+		cmd.Dir = root
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil || !strings.Contains(string(out), "1 form asked, 1 answered by rules, 1 verified") ||
+			!strings.Contains(string(out), "== try done: claudewrap exited 0") {
+			t.Fatalf("%s: %v\n%s", line, err, out)
+		}
+		report("Claude Code %s: README's %s: the form answered by the rules and verified, offline (exit 0)", version, line)
+	}
 }

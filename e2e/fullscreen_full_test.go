@@ -61,7 +61,7 @@ func TestFullscreen(t *testing.T) {
 			if !strings.Contains(tr.text(), "\x1b[?1049h") {
 				t.Fatalf("Claude never drew on the alternate screen: not its fullscreen renderer")
 			}
-			onMain(t, tr, "1 form asked, 1 answered, 1 verified")
+			onMain(t, tr, "1 form asked, 1 answered by rules, 1 verified")
 			report("Claude Code %s: fullscreen renderer: three questions answered, verified; the terminal back on its main screen", version)
 		})
 	})

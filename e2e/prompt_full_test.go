@@ -29,7 +29,7 @@ func TestAskPromptKeys(t *testing.T) {
 		// The terminal may not have been read to its end yet when the run
 		// exits: read on, under a deadline.
 		tr.waitShown(t, `verified: Claude recorded "Which database should we use?" = "SQLite"`)
-		tr.waitShown(t, "1 form asked, 1 answered, 1 verified")
+		tr.waitShown(t, "1 form asked, 1 answered by you, 1 verified")
 
 		tr = start()
 		tr.waitShown(t, "Ctrl-C: end the run")

@@ -170,14 +170,20 @@ func TestRemoteAnswer(t *testing.T) {
 			t.Errorf("pending (text): exit %d\n%s", code, text)
 		}
 		// Malformed: a label not offered, two answers for one question.
-		if _, errOut, code := claudewrapCmd(t, sb, "answer", session, "--select", "Oracle"); code != 2 || !strings.Contains(errOut, `"Oracle" is not offered`) {
+		if _, errOut, code := claudewrapCmd(t, sb, "answer", session, "--select", "Oracle"); code != 2 || !strings.Contains(errOut, `no option "Oracle"`) {
 			t.Errorf("label not offered: exit %d %q", code, errOut)
 		}
+		// Labels are matched exactly, as a rule's select: another case is
+		// refused, naming the label meant.
+		if _, errOut, code := claudewrapCmd(t, sb, "answer", session, "--select", "sqlite"); code != 2 ||
+			!strings.Contains(errOut, `no option "sqlite"; did you mean "SQLite"? labels are matched exactly`) {
+			t.Errorf("label in another case: exit %d %q", code, errOut)
+		}
 		if _, errOut, code := claudewrapCmd(t, sb, "answer", session, "--answers", "[{select: SQLite}, {type: x}]"); code != 2 ||
-			!strings.Contains(errOut, "asks 1 questions; 2 answers given") {
+			!strings.Contains(errOut, "asks 1 question; 2 answers given") {
 			t.Errorf("two answers: exit %d %q", code, errOut)
 		}
-		w.answerSQLite(t, "sqlite")
+		w.answerSQLite(t, "SQLite")
 		res := sb.API.ToolResults()
 		if len(res) != 1 || !strings.Contains(res[0].Content, `"Which database should we use?"="SQLite"`) {
 			t.Errorf("Claude recorded %+v", res)

@@ -18,20 +18,88 @@ import (
 // must be given alike for every question.
 func Check(qs []answer.Question, ds []answer.Decision) error {
 	if len(ds) != len(qs) {
-		return fmt.Errorf("the form asks %d questions; %d answers given", len(qs), len(ds))
+		return fmt.Errorf("the form asks %s; %s given", plural(len(qs), "question"), plural(len(ds), "answer"))
 	}
+	nums := make([]int, len(qs))
+	for i := range nums {
+		nums[i] = i + 1
+	}
+	return check(qs, nums, ds)
+}
+
+// check is Check once the count is right; nums[i] is the number of qs[i]
+// in its form, from 1, which messages name it by.
+func check(qs []answer.Question, nums []int, ds []answer.Decision) error {
 	for i, d := range ds {
 		if err := screen.CheckAnswer(qs[i], d); err != nil {
-			return fmt.Errorf("question %d (%q): %v", i+1, qs[i].Question, err)
+			return fmt.Errorf("question %d (%q): %v", nums[i], qs[i].Question, err)
 		}
 	}
 	for i, d := range ds {
 		other := func(e answer.Decision) bool { return !sameDecision(e, d) }
 		if (d.Action == answer.Chat || d.Action == answer.Cancel) && slices.ContainsFunc(ds, other) {
-			return fmt.Errorf("question %d: %s ends the whole form: give it alone, for every question", i+1, d.Action)
+			return fmt.Errorf("question %d: %s ends the whole form: give it alone, for every question", nums[i], d.Action)
 		}
 	}
 	return nil
+}
+
+// OpenQuestions are the questions of f a person answers (those no rule
+// answered, [Form.Open]), with their numbers in the form, from 1, as
+// pending numbers them.
+func (f Form) OpenQuestions() (qs []answer.Question, nums []int) {
+	for _, i := range f.Open() {
+		qs = append(qs, f.Questions[i])
+		nums = append(nums, i+1)
+	}
+	return qs, nums
+}
+
+// CheckOpen is [Check] for answers to f's open questions, in order
+// ([Form.OpenQuestions]): each question is named by its number in the form,
+// so that the second question is "question 2" whether or not a rule
+// answered the first.
+func (f Form) CheckOpen(ds []answer.Decision) error {
+	if err := f.OpenCountError(len(ds)); err != nil {
+		return err
+	}
+	qs, nums := f.OpenQuestions()
+	return check(qs, nums, ds)
+}
+
+// OpenCountError is why n answers cannot answer f's open questions, nil
+// when they can.
+func (f Form) OpenCountError(n int) error {
+	_, nums := f.OpenQuestions()
+	switch {
+	case n == len(nums):
+		return nil
+	case len(f.Decided) == 0:
+		return fmt.Errorf("the form asks %s; %s given", plural(len(f.Questions), "question"), plural(n, "answer"))
+	}
+	return fmt.Errorf("the form asks %s and rules answer %d: give %s; %d given",
+		plural(len(f.Questions), "question"), len(f.Decided), openAnswers(nums), n)
+}
+
+// openAnswers says how many answers the open questions numbered nums take:
+// "2 answers (for questions 2, 3)".
+func openAnswers(nums []int) string {
+	s := make([]string, len(nums))
+	for k, n := range nums {
+		s[k] = fmt.Sprint(n)
+	}
+	if len(nums) == 1 {
+		return "1 answer (for question " + s[0] + ")"
+	}
+	return fmt.Sprintf("%d answers (for questions %s)", len(nums), strings.Join(s, ", "))
+}
+
+// plural is n and noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func sameDecision(a, b answer.Decision) bool {
@@ -115,16 +183,9 @@ func (f Form) countError(n int) error {
 	if n == len(open) || n == len(f.Questions) {
 		return nil
 	}
-	nums := make([]string, len(open))
-	for k, i := range open {
-		nums[k] = fmt.Sprint(i + 1)
-	}
-	give := fmt.Sprintf("%d answers (for questions %s)", len(open), strings.Join(nums, ", "))
-	if len(open) == 1 {
-		give = "1 answer (for question " + nums[0] + ")"
-	}
+	_, nums := f.OpenQuestions()
 	return fmt.Errorf("the form asks %d questions and rules answer %d: give %s, or all %d; %d given",
-		len(f.Questions), len(f.Decided), give, len(f.Questions), n)
+		len(f.Questions), len(f.Decided), openAnswers(nums), len(f.Questions), n)
 }
 
 // CountError is why n answers cannot answer f, nil when they can: f's
@@ -132,7 +193,7 @@ func (f Form) countError(n int) error {
 func (f Form) CountError(n int) error {
 	if len(f.Decided) == 0 {
 		if n != len(f.Questions) {
-			return fmt.Errorf("the form asks %d questions; %d answers given", len(f.Questions), n)
+			return fmt.Errorf("the form asks %s; %s given", plural(len(f.Questions), "question"), plural(n, "answer"))
 		}
 		return nil
 	}

@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -25,7 +26,7 @@ func TestCheck(t *testing.T) {
 		{"typed", []answer.Decision{{Action: answer.Type, Text: "Postgres 🐘"}, sel("API")}, ""},
 		{"chat for the whole form", []answer.Decision{chat, chat}, ""},
 		{"cancel for the whole form", answer.WholeForm(answer.Decision{Action: answer.Cancel}, 2), ""},
-		{"too few", []answer.Decision{sel("SQLite")}, "the form asks 2 questions; 1 answers given"},
+		{"too few", []answer.Decision{sel("SQLite")}, "the form asks 2 questions; 1 answer given"},
 		{"not offered", []answer.Decision{sel("Oracle"), sel("API")}, `question 1 ("Which database?"): label "Oracle" is not offered`},
 		{"a skin tone", []answer.Decision{{Action: answer.Type, Text: "ok 👍🏽"}, sel("API")}, `question 1 ("Which database?"): "ok 👍🏽" holds a skin tone`},
 		{"invalid UTF-8", []answer.Decision{{Action: answer.Type, Text: "ok \xff"}, sel("API")}, "not valid UTF-8"},
@@ -37,6 +38,41 @@ func TestCheck(t *testing.T) {
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+// TestCheckOpen: answers to the questions no rule answered name each
+// question by its number in the form, as pending shows it, not by its place
+// among those left.
+func TestCheckOpen(t *testing.T) {
+	q := func(s string) answer.Question {
+		return answer.Question{Question: s, Options: []answer.Option{{Label: "A"}, {Label: "B"}}}
+	}
+	sel := func(l string) answer.Decision { return answer.Decision{Action: answer.Select, Labels: []string{l}} }
+	f := Form{Questions: []answer.Question{q("one?"), q("two?"), q("three?")},
+		Decided: []Decided{{Index: 1, Rule: "r1", Answer: `select "A"`, Decision: sel("A")}}}
+	for _, tc := range []struct {
+		name string
+		ds   []answer.Decision
+		want string
+	}{
+		{"good", []answer.Decision{sel("B"), sel("A")}, ""},
+		{"not offered", []answer.Decision{sel("A"), sel("C")}, `question 3 ("three?"): label "C" is not offered`},
+		{"cancel for one", []answer.Decision{{Action: answer.Cancel}, sel("A")}, "question 2: cancel ends the whole form"},
+		{"too many", []answer.Decision{sel("A"), sel("A"), sel("A")},
+			"the form asks 3 questions and rules answer 1: give 2 answers (for questions 2, 3); 3 given"},
+	} {
+		err := f.CheckOpen(tc.ds)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	if qs, nums := f.OpenQuestions(); len(qs) != 2 || qs[0].Question != "two?" || fmt.Sprint(nums) != "[2 3]" {
+		t.Errorf("open questions %v, numbers %v", qs, nums)
+	}
+	one := Form{Questions: []answer.Question{q("one?")}}
+	if err := one.CheckOpen(nil); err == nil || err.Error() != "the form asks 1 question; 0 answers given" {
+		t.Errorf("no answer to one question: %v", err)
 	}
 }
 

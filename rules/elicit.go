@@ -407,7 +407,7 @@ func (p property) convert(v Value) (any, error) {
 			out = append(out, o)
 		}
 		if p.MinItems != nil && len(out) < *p.MinItems || p.MaxItems != nil && len(out) > *p.MaxItems {
-			return nil, fmt.Errorf("%d options chosen, outside what it allows", len(out))
+			return nil, fmt.Errorf("%s chosen, outside what it allows", plural(len(out), "option"))
 		}
 		return out, nil
 	}
@@ -431,9 +431,9 @@ func (p property) convert(v Value) (any, error) {
 		}
 		if outside(n) || outside(units) {
 			if units != n {
-				return nil, fmt.Errorf("%d characters (%d as Claude counts them), outside what it allows", n, units)
+				return nil, fmt.Errorf("%s (%d as Claude counts them), outside what it allows", plural(n, "character"), units)
 			}
-			return nil, fmt.Errorf("%d characters, outside what it allows", n)
+			return nil, fmt.Errorf("%s, outside what it allows", plural(n, "character"))
 		}
 		return v.Text, nil
 	case "boolean":
@@ -466,4 +466,12 @@ func (p property) convert(v Value) (any, error) {
 		return f, nil
 	}
 	return nil, fmt.Errorf("its type %q is not one an elicitation form has", p.Type)
+}
+
+// plural is n and noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

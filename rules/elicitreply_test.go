@@ -46,3 +46,19 @@ func TestElicitReply(t *testing.T) {
 		}
 	}
 }
+
+// TestElicitReplyCounts: a value outside the schema's bounds is said with
+// its count, which agrees with its noun.
+func TestElicitReplyCounts(t *testing.T) {
+	schema := []byte(`{"type":"object","properties":{"code":{"type":"string","minLength":2},` +
+		`"tags":{"type":"array","minItems":2,"items":{"type":"string","enum":["a","b"]}}}}`)
+	for values, want := range map[string]string{
+		"{code: x}":   "field code: 1 character, outside what it allows",
+		"{code: ''}":  "field code: 0 characters, outside what it allows",
+		"{tags: [a]}": "field tags: 1 option chosen, outside what it allows",
+	} {
+		if _, err := ElicitReply(schema, "accept", values, "--accept"); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", values, err, want)
+		}
+	}
+}

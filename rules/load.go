@@ -412,6 +412,11 @@ func (p *parser) defaults(n *yaml.Node) {
 			}
 		},
 		"answer_timeout": func(k, v *yaml.Node) {
+			if n, err := strconv.ParseFloat(v.Value, 64); v.Kind == yaml.ScalarNode && err == nil && n > 0 {
+				// A bare number, quoted or not: Go durations need a unit.
+				p.errorf(v, "answer_timeout: %s needs a unit: write %ss (seconds) or %sm (minutes)", v.Value, v.Value, v.Value)
+				return
+			}
 			if s, ok := p.str(v, "answer_timeout"); ok {
 				dur, err := time.ParseDuration(s)
 				if err != nil || dur <= 0 {

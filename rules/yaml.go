@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -43,6 +44,7 @@ func yamlError(path string, b []byte, err error) *Error {
 		}
 		return pm == msg
 	}
+	reported := line
 	lo, hi := max(line-1, 1), len(lines)
 	if lo <= hi && failsSame(hi) {
 		for lo < hi {
@@ -55,7 +57,128 @@ func yamlError(path string, b []byte, err error) *Error {
 		}
 		line = lo
 	}
+	if strings.Contains(msg, "found unknown escape character") {
+		// yaml.v3 names the line the string starts on: it is found there.
+		if e := badEscape(path, lines, reported); e != nil {
+			return e
+		}
+	}
 	return &Error{File: path, Line: max(line, 1), Col: 1, Msg: syntaxMessage(msg)}
+}
+
+// yamlEscapes are the characters YAML takes after a backslash in a
+// double-quoted string (and a line break, which continues the line).
+const yamlEscapes = "0abt\tnvfre \"/\\N_LPxuU\n\r"
+
+// badEscape places a backslash YAML does not take in a double-quoted
+// string, a regular expression's \d most often: the string that starts on
+// line (from 1) and holds it, at its opening quote, with the two ways to
+// write it. nil when no such string starts there.
+func badEscape(path string, lines [][]byte, line int) *Error {
+	if line < 1 || line > len(lines) {
+		return nil
+	}
+	rest := bytes.Join(lines[line-1:], nil)
+	first := lines[line-1]
+	for i := 0; i < len(first); i++ {
+		switch first[i] {
+		case '#':
+			if i == 0 || first[i-1] == ' ' || first[i-1] == '\t' {
+				return nil // a comment: no string starts after it
+			}
+		case '\'':
+			if quoteStarts(first, i) {
+				// A single-quoted string: no escapes in it, and no quote starts inside.
+				for i++; i < len(first); i++ {
+					if first[i] == '\'' && (i+1 >= len(first) || first[i+1] != '\'') {
+						break
+					}
+					if first[i] == '\'' {
+						i++
+					}
+				}
+			}
+		case '"':
+			if !quoteStarts(first, i) {
+				continue
+			}
+			raw, bad, end := scanDoubleQuoted(rest[i+1:])
+			if bad == "" {
+				i += end + 1
+				continue
+			}
+			return &Error{File: path, Line: line, Col: len([]rune(string(first[:i]))) + 1, Msg: escapeMessage(raw, bad)}
+		}
+	}
+	return nil
+}
+
+// escapeMessage says why the double-quoted string raw (its text between
+// the quotes) is refused for the backslash before bad, and how to write it:
+// in single quotes, where a backslash is a backslash, when nothing else in
+// it needs double quotes; else with each such backslash doubled.
+func escapeMessage(raw, bad string) string {
+	var doubled strings.Builder
+	escapes := false // a backslash that does mean an escape: single quotes would change the text
+	for i := 0; i < len(raw); i++ {
+		doubled.WriteByte(raw[i])
+		if raw[i] != '\\' || i+1 >= len(raw) {
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(raw[i+1:])
+		if !strings.ContainsRune(yamlEscapes, r) {
+			doubled.WriteByte('\\')
+		} else {
+			escapes = true
+		}
+		doubled.WriteString(raw[i+1 : i+1+n])
+		i += n
+	}
+	what := `"` + raw + `"`
+	if strings.Contains(raw, "\n") {
+		what = "this string"
+	}
+	fix := fmt.Sprintf(`write it with each such backslash doubled, "%s"`, doubled.String())
+	switch {
+	case strings.Contains(raw, "\n"):
+		fix = fmt.Sprintf(`double each such backslash (\\%s)`, bad)
+	case !escapes && !strings.Contains(raw, "'"):
+		fix = fmt.Sprintf(`write '%s' in single quotes, or "%s"`, raw, doubled.String())
+	}
+	return fmt.Sprintf("YAML syntax error: %s: in double quotes YAML reads a backslash as an escape, and \\%s is none: %s; the rest of the file was not checked",
+		what, bad, fix)
+}
+
+// quoteStarts reports whether the quote at b[i] opens a quoted string: it
+// starts a value, not inside a plain one (it's).
+func quoteStarts(b []byte, i int) bool {
+	j := i - 1
+	for j >= 0 && (b[j] == ' ' || b[j] == '\t') {
+		j--
+	}
+	return j < 0 || strings.IndexByte(":[{,-?", b[j]) >= 0 && j < i-1 || strings.IndexByte("[{,", b[j]) >= 0
+}
+
+// scanDoubleQuoted reads a double-quoted string's text after its opening
+// quote: its raw text up to the closing quote, the first character after a
+// backslash that is no YAML escape ("" for none), and where the closing
+// quote is.
+func scanDoubleQuoted(b []byte) (raw, bad string, end int) {
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			return string(b[:i]), bad, i
+		case '\\':
+			if i+1 < len(b) {
+				r, _ := utf8.DecodeRune(b[i+1:])
+				if bad == "" && !strings.ContainsRune(yamlEscapes, r) {
+					bad = string(r)
+				}
+				i++
+			}
+		}
+	}
+	return string(b), bad, len(b)
 }
 
 // syntaxHints say in a person's words what yaml.v3's commonest syntax

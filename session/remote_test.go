@@ -319,7 +319,7 @@ func TestRemoteRefused(t *testing.T) {
 		{"notes without previews", []fakeclaude.Question{database}, one(answer.Decision{Action: answer.Select, Labels: []string{"SQLite"}, Notes: "why"}),
 			"previews", one(sel("SQLite")), "SQLite"},
 		{"typed, multi-select", []fakeclaude.Question{features}, one(typed("all")), "multi-select", one(sel("Auth", "API")), "Auth, API"},
-		{"two answers, one question", []fakeclaude.Question{database}, []answer.Decision{sel("SQLite"), sel("SQLite")}, "asks 1 questions; 2 answers",
+		{"two answers, one question", []fakeclaude.Question{database}, []answer.Decision{sel("SQLite"), sel("SQLite")}, "asks 1 question; 2 answers",
 			one(sel("SQLite")), "SQLite"},
 		{"cancel for one question of two", []fakeclaude.Question{database, deploy}, []answer.Decision{sel("SQLite"), {Action: answer.Cancel}},
 			"cancel ends the whole form", []answer.Decision{sel("SQLite"), sel("A VPS")}, "SQLite"},

@@ -393,13 +393,9 @@ func decisions(f remote.Form, req answerRequest) ([]answer.Decision, error) {
 	if req.Elicit != nil {
 		return nil, errors.New("accept, decline and cancel answer an MCP server's form; this form asks questions")
 	}
-	qs := f.Questions
-	if len(f.Decided) > 0 {
-		qs = nil
-		for _, i := range f.Open() {
-			qs = append(qs, f.Questions[i])
-		}
-	}
+	// Questions are named by their number in the form, as pending and the
+	// page show them.
+	qs, nums := f.OpenQuestions()
 	if req.Chat != "" || req.Cancel {
 		if req.Chat != "" && req.Cancel || len(req.Answers) > 0 {
 			return nil, errors.New("chat and cancel answer the whole form alone")
@@ -408,35 +404,35 @@ func decisions(f remote.Form, req answerRequest) ([]answer.Decision, error) {
 		if req.Chat != "" {
 			d = answer.Decision{Action: answer.Chat, Text: req.Chat}
 		}
-		return checked(qs, answer.WholeForm(d, len(qs)))
+		return checked(f, answer.WholeForm(d, len(qs)))
 	}
 	if len(req.Answers) != len(qs) {
-		return nil, fmt.Errorf("the form asks %d questions; %d answers given", len(qs), len(req.Answers))
+		return nil, f.OpenCountError(len(req.Answers))
 	}
 	out := make([]answer.Decision, len(qs))
 	for i, a := range req.Answers {
 		var d answer.Decision
 		switch {
 		case len(a.Select) > 0 && a.Type != "":
-			return nil, fmt.Errorf("question %d: pick options or type an answer, not both", i+1)
+			return nil, fmt.Errorf("question %d: pick options or type an answer, not both", nums[i])
 		case len(a.Select) > 0:
 			d = answer.Decision{Action: answer.Select, Labels: a.Select, Notes: a.Notes}
 		case strings.TrimSpace(a.Type) != "" && a.Notes != "":
-			return nil, fmt.Errorf("question %d: notes go with an option picked, not with a typed answer", i+1)
+			return nil, fmt.Errorf("question %d: notes go with an option picked, not with a typed answer", nums[i])
 		case strings.TrimSpace(a.Type) != "":
 			d = answer.Decision{Action: answer.Type, Text: a.Type}
 		default:
-			return nil, fmt.Errorf("question %d (%q) has no answer", i+1, qs[i].Question)
+			return nil, fmt.Errorf("question %d (%q) has no answer", nums[i], qs[i].Question)
 		}
 		out[i] = d
 	}
-	return checked(qs, out)
+	return checked(f, out)
 }
 
-// checked is ds once remote.Check holds, as the session will check them:
-// what it would refuse is not sent.
-func checked(qs []answer.Question, ds []answer.Decision) ([]answer.Decision, error) {
-	if err := remote.Check(qs, ds); err != nil {
+// checked is ds, the answers to f's open questions, once remote.Check
+// holds, as the session will check them: what it would refuse is not sent.
+func checked(f remote.Form, ds []answer.Decision) ([]answer.Decision, error) {
+	if err := f.CheckOpen(ds); err != nil {
 		return nil, err
 	}
 	return ds, nil

@@ -246,7 +246,7 @@ func TestServeAnswers(t *testing.T) {
 	for _, tc := range []struct{ body, want string }{
 		{`not json`, "not an answer"},
 		{`{"session":"42","tool_use_id":"toolu_1","answers":[{"select":["Oracle"]}]}`, `label \"Oracle\" is not offered`},
-		{`{"session":"42","tool_use_id":"toolu_1","answers":[]}`, "asks 1 questions; 0 answers given"},
+		{`{"session":"42","tool_use_id":"toolu_1","answers":[]}`, "asks 1 question; 0 answers given"},
 		{`{"session":"42","tool_use_id":"toolu_1","answers":[{}]}`, "has no answer"},
 		{`{"session":"42","tool_use_id":"toolu_1","answers":[{"type":"mine","notes":"n"}]}`, "notes go with an option picked"},
 		{`{"session":"42","tool_use_id":"toolu_9","answers":[{"select":["API"]}]}`, "no longer waits"},
@@ -316,6 +316,19 @@ func TestDecisionsRuled(t *testing.T) {
 	}
 	if ds, err := decisions(f, answerRequest{Cancel: true}); err != nil || len(ds) != 1 || ds[0].Action != answer.Cancel {
 		t.Errorf("cancel: %v %v", ds, err)
+	}
+	// The open question is the form's second, as the page shows it.
+	for _, tc := range []struct {
+		a    pageAnswer
+		want string
+	}{
+		{pageAnswer{Select: []string{"Oracle"}}, `question 2 ("Which features?"): label "Oracle" is not offered`},
+		{pageAnswer{}, `question 2 ("Which features?") has no answer`},
+		{pageAnswer{Select: []string{"API"}, Type: "x"}, "question 2: pick options or type an answer, not both"},
+	} {
+		if _, err := decisions(f, answerRequest{Answers: []pageAnswer{tc.a}}); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.a, err, tc.want)
+		}
 	}
 }
 

@@ -332,7 +332,7 @@ func TestReplayMessageBundle(t *testing.T) {
 	}
 	replayShows(t, dir,
 		"--- bug report: the chat message after form toolu_01s035: Claude's prompt never showed empty on a still screen (after 0 keys) ---",
-		"intended: chat \""+msg+"\"\n  Claude's prompt holds the message\n  shown sent above the prompt: 1 times")
+		"intended: chat \""+msg+"\"\n  Claude's prompt holds the message\n  shown sent above the prompt: 1 time")
 }
 
 // TestWaitTimeout: claudewrap wait gives up after --timeout with exit 1
@@ -372,7 +372,7 @@ func TestAnswerDecisionsRuled(t *testing.T) {
 		opts AnswerOptions
 		want string
 	}{
-		{"the one open question", AnswerOptions{Select: []string{"api"}}, `select "API"`},
+		{"the one open question", AnswerOptions{Select: []string{"API"}}, `select "API"`},
 		{"answers for the open ones", AnswerOptions{Answers: "[{select: [Auth]}]"}, `select "Auth"`},
 		{"answers for all", AnswerOptions{Answers: "[{select: SQLite}, {select: [Auth]}]"}, `select "SQLite" | select "Auth"`},
 		{"cancel", AnswerOptions{Cancel: true}, "cancel"},
@@ -396,6 +396,46 @@ func TestAnswerDecisionsRuled(t *testing.T) {
 	}
 }
 
+// TestAnswerQuestionNumbers: answer names a question by its number in the
+// form, as pending prints it ("2."), whether or not a rule answered the
+// ones before it.
+func TestAnswerQuestionNumbers(t *testing.T) {
+	q := func(s string, multi bool) answer.Question {
+		return answer.Question{Question: s, MultiSelect: multi, Options: []answer.Option{{Label: "Gin"}, {Label: "Tonic"}}}
+	}
+	f := remote.Form{Session: "1", ToolUseID: "t1", Questions: []answer.Question{q("one?", false), q("two?", false), q("three?", true)},
+		Decided: []remote.Decided{{Index: 1, Rule: "r1", Answer: `select "Gin"`}}}
+	var b bytes.Buffer
+	printForms(&b, []remote.Form{f}, false)
+	for _, want := range []string{"  2. [] two? (one answer)", "  3. [] three? (several answers)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Fatalf("pending prints no %q:\n%s", want, b.String())
+		}
+	}
+	for _, tc := range []struct {
+		opts AnswerOptions
+		want string
+	}{
+		{AnswerOptions{Answers: `[{select: Gin}, {select: [Rum]}]`}, `--answers: question 3 ("three?"): label "Rum" is not offered`},
+		{AnswerOptions{Answers: `[{type: "ok 👍🏽"}, {select: [Gin]}]`}, `--answers: question 2 ("two?"): "ok 👍🏽" holds a skin tone`},
+		{AnswerOptions{Answers: `[{select: Gin}, {cancel: true}]`}, "--answers: question 3: cancel ends the whole form"},
+		{AnswerOptions{Select: []string{"Gin"}}, "2 questions of the form wait for an answer: give --answers"},
+	} {
+		opts := tc.opts
+		_, err := decisions(f, &opts, false)
+		if err == nil || codeOf(err) != ExitUsage || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.opts, err, tc.want)
+		}
+	}
+	one := f
+	one.Decided = append(one.Decided, remote.Decided{Index: 3, Rule: "r3", Answer: `select "Tonic"`})
+	opts := AnswerOptions{Select: []string{"gin"}}
+	if _, err := decisions(one, &opts, false); err == nil ||
+		err.Error() != `--select: question 2 offers no option "gin"; did you mean "Gin"? labels are matched exactly` {
+		t.Errorf("--select gin: %v", err)
+	}
+}
+
 // TestAnswerDecisions: claudewrap answer's flags make one checked decision
 // per question; what the form cannot take is a usage error, before
 // anything is sent.
@@ -412,11 +452,17 @@ func TestAnswerDecisions(t *testing.T) {
 		want  string // the decisions, or a piece of the error
 		err   bool
 	}{
-		{"label any case", []answer.Question{db}, AnswerOptions{Select: []string{"sqlite"}}, false, `select "SQLite"`, false},
+		// Labels are matched exactly, as a rule's select matches them.
+		{"label", []answer.Question{db}, AnswerOptions{Select: []string{"SQLite"}}, false, `select "SQLite"`, false},
+		{"label in another case", []answer.Question{db}, AnswerOptions{Select: []string{"sqlite"}}, false,
+			`--select: question 1 offers no option "sqlite"; did you mean "SQLite"? labels are matched exactly`, true},
 		{"labels alike but for case: the exact one", []answer.Question{cased}, AnswerOptions{Select: []string{"api"}}, false, `select "api"`, false},
 		{"labels alike but for case: the other", []answer.Question{cased}, AnswerOptions{Select: []string{"API"}}, false, `select "API"`, false},
-		{"labels alike but for case: another case", []answer.Question{cased}, AnswerOptions{Select: []string{"Api"}}, false, `the label of "api" and "API"`, true},
-		{"one label in another case", []answer.Question{cased}, AnswerOptions{Select: []string{"AUTH"}}, false, `select "Auth"`, false},
+		{"labels alike but for case: another case", []answer.Question{cased}, AnswerOptions{Select: []string{"Api"}}, false, `did you mean "api" or "API"?`, true},
+		{"a label not offered", []answer.Question{db}, AnswerOptions{Select: []string{"Oracle"}}, false,
+			`--select: question 1 offers no option "Oracle" (offered: ["SQLite" "MongoDB"])`, true},
+		{"a label in another case in --answers", []answer.Question{db}, AnswerOptions{Answers: "[{select: mongodb}]"}, false,
+			`label "mongodb" is not offered; did you mean "MongoDB"? labels are matched exactly`, true},
 		{"notes with a chat", []answer.Question{db}, AnswerOptions{Chat: "hm", Notes: "n"}, false, "--notes", true},
 		{"notes with a cancel", []answer.Question{db}, AnswerOptions{Cancel: true, Notes: "n"}, false, "--notes", true},
 		{"index", []answer.Question{db}, AnswerOptions{Index: 2}, true, `select "MongoDB"`, false},
@@ -426,7 +472,7 @@ func TestAnswerDecisions(t *testing.T) {
 		{"chat ends the form", []answer.Question{db, feats}, AnswerOptions{Chat: "let us talk"}, false, `chat "let us talk" | chat "let us talk"`, false},
 		{"cancel", []answer.Question{db, feats}, AnswerOptions{Cancel: true}, false, "cancel | cancel", false},
 		{"answers", []answer.Question{db, feats}, AnswerOptions{Answers: "[{select: MongoDB}, {select: [API, Auth]}]"}, false, `select "MongoDB" | select "API", "Auth"`, false},
-		{"answers, wrong count", []answer.Question{db, feats}, AnswerOptions{Answers: "[{select: MongoDB}]"}, false, "asks 2 questions; 1 answers given", true},
+		{"answers, wrong count", []answer.Question{db, feats}, AnswerOptions{Answers: "[{select: MongoDB}]"}, false, "asks 2 questions; 1 answer given", true},
 		{"answers, text the screen cannot show", []answer.Question{db, feats}, AnswerOptions{Answers: `[{type: "ok 👍🏽"}, {select: [API]}]`}, false,
 			`--answers: question 1 ("Which database?"): "ok 👍🏽" holds a skin tone`, true},
 		{"answers, a cancel for one question", []answer.Question{db, feats}, AnswerOptions{Answers: "[{select: MongoDB}, {cancel: true}]"}, false,
@@ -505,9 +551,101 @@ func TestHumanHandedOver(t *testing.T) {
 		"claudewrap: form t3 waits for an answer: claudewrap answer 4242\n" +
 		"claudewrap: form t3 still waits for an answer (2m0s): claudewrap answer 4242\n" +
 		"claudewrap: MCP server \"demo\"'s form elicitation-1 still waits for an answer (4m0s): claudewrap answer 4242 --form elicitation-1 --accept '{FIELD: VALUE, …}' (or --decline, --cancel)\n" +
-		"claudewrap: 2 handed to you; Claude exited with status 0; exit 0\n"
+		"claudewrap: 1 left to you; 1 left waiting for an answer; Claude exited with status 0; exit 0\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestHumanSummary: the summary says who answered each form (rules, the
+// fallback, the person, an answer from elsewhere), and what was left to a
+// person unanswered; every count agrees with its noun.
+func TestHumanSummary(t *testing.T) {
+	q := func(s string) answer.Question { return answer.Question{Question: s} }
+	decision := func(id, rule string) map[string]any {
+		return map[string]any{"tool_use_id": id, "question": "Which?", "rule": rule, "action": "select", "labels": []string{"A"}}
+	}
+	verified := map[string]any{"answers": map[string]string{"Which?": "A"}}
+	for _, tc := range []struct {
+		name   string
+		events func(h *human)
+		want   string // the summary's counts
+	}{
+		{"a headless run's form waits, then is answered from elsewhere", func(h *human) {
+			h.event("question", map[string]any{"tool_use_id": "t1", "questions": []answer.Question{q("Which?")}})
+			h.event("handed_over", map[string]any{"tool_use_id": "t1", "session": "4242", "reason": "unmatched question: waits for an answer: claudewrap answer 4242"})
+			h.event("decision", decision("t1", "remote"))
+			h.event("submitted", map[string]any{"tool_use_id": "t1"})
+			h.event("verified", verified)
+		}, "1 form asked, 1 answered from elsewhere, 1 verified"},
+		{"rules", func(h *human) {
+			h.event("question", map[string]any{"tool_use_id": "t1", "questions": []answer.Question{q("Which?")}})
+			h.event("decision", decision("t1", "database"))
+			h.event("submitted", map[string]any{"tool_use_id": "t1"})
+			h.event("verified", verified)
+		}, "1 form asked, 1 answered by rules, 1 verified"},
+		{"one form each way, and one left to the person", func(h *human) {
+			for _, id := range []string{"t1", "t2", "t3", "t4", "t5", "t6"} {
+				h.event("question", map[string]any{"tool_use_id": id, "questions": []answer.Question{q("Which?")}})
+			}
+			h.event("decision", decision("t1", "database"))
+			h.event("submitted", map[string]any{"tool_use_id": "t1"})
+			h.event("decision", decision("t2", "ask")) // claudewrap's prompt
+			h.event("submitted", map[string]any{"tool_use_id": "t2"})
+			// A rule answers a question, a person at the screen the rest.
+			h.event("decision", decision("t3", "database"))
+			h.event("handed_over", map[string]any{"tool_use_id": "t3", "reason": "the person typed"})
+			h.event("submitted", map[string]any{"tool_use_id": "t3", "by": "person", "answers": map[string]string{"Which?": "B"}})
+			// A rule answers a question, claudewrap answer the rest.
+			h.event("decision", decision("t4", "database"))
+			h.event("decision", decision("t4", "remote"))
+			h.event("submitted", map[string]any{"tool_use_id": "t4"})
+			h.event("decision", decision("t5", "fallback"))
+			h.event("submitted", map[string]any{"tool_use_id": "t5"})
+			h.event("handed_over", map[string]any{"tool_use_id": "t6", "reason": "unmatched question"})
+			h.event("dialog", map[string]any{"kind": "permission", "title": "Bash", "source": "hook"})
+			h.event("submitted", map[string]any{"dialog": "permission"})
+			h.event("verified", map[string]any{"tool": "Bash", "outcome": "ran"})
+		}, "6 forms asked, 5 answered (1 by rules, 1 by the fallback, 2 by you, 1 from elsewhere), 0 verified; " +
+			"1 left to you; 1 dialog answered, 1 permission answer verified"},
+		{"cancelled after it was handed over", func(h *human) {
+			h.event("question", map[string]any{"tool_use_id": "t1", "questions": []answer.Question{q("Which?")}})
+			h.event("handed_over", map[string]any{"tool_use_id": "t1", "reason": "unmatched question"})
+			h.event("cancelled", map[string]any{"tool_use_id": "t1", "by": "person", "reason": "the person pressed Esc"})
+		}, "1 form asked, 0 answered, 0 verified; 1 cancelled"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			h := newHuman(&b, false)
+			tc.events(h)
+			h.summary(0, "exited with status 0")
+			lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+			if got, want := lines[len(lines)-1], "claudewrap: "+tc.want+"; Claude exited with status 0; exit 0"; got != want {
+				t.Errorf("summary\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
+
+// TestHumanLines: a run names the rules files in force; the counts in its
+// lines agree with their nouns.
+func TestHumanLines(t *testing.T) {
+	var b bytes.Buffer
+	h := newHuman(&b, false)
+	h.event("start", map[string]any{"rules": []string{"examples/demo.yaml", "/home/me/.config/claudewrap/rules.yaml"}})
+	h.event("question", map[string]any{"tool_use_id": "t1", "questions": []answer.Question{{Question: "Which?"}, {Question: "And?"}}})
+	h.event("question", map[string]any{"tool_use_id": "t2", "questions": []answer.Question{{Question: "Which?"}, {Question: "And?"}, {Question: "Then?"}}})
+	want := "claudewrap: rules in force: examples/demo.yaml, /home/me/.config/claudewrap/rules.yaml\n" +
+		"claudewrap: Claude asks \"Which?\" (and 1 more question)\n" +
+		"claudewrap: Claude asks \"Which?\" (and 2 more questions)\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	h = newHuman(&b, false)
+	h.event("start", map[string]any{"rules": []string{}})
+	if b.Len() != 0 {
+		t.Errorf("with no rules file: %q (run.go says none is in force)", b.String())
 	}
 }
 

@@ -482,3 +482,24 @@ func anchors(t *testing.T, path string) []string {
 	}
 	return out
 }
+
+// TestReadmeClaudePath: the Claude Code README.md says make demo installed
+// is the one it installs, the first of the Makefile's CLAUDE_VERSIONS.
+func TestReadmeClaudePath(t *testing.T) {
+	mk, err := os.ReadFile(filepath.Join(repoRoot, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^CLAUDE_VERSIONS\s*\?=\s*(\S+)`).FindSubmatch(mk)
+	if m == nil {
+		t.Fatal("Makefile: no CLAUDE_VERSIONS")
+	}
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ".cache/claude-code/" + string(m[1]) + "/node_modules/.bin/claude"
+	if !strings.Contains(string(readme), want) {
+		t.Errorf("README.md does not say make demo installs %s", want)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -27,15 +28,66 @@ type human struct {
 	held                         []string
 	lastErr                      string // an error line waiting for the next event (see event)
 	asked, answered, verified    int
-	mismatched, cancelled, yours int
+	mismatched, cancelled        int
 	dialogsAnswered, dialogsSeen int
 	permissionsVerified, blocked int
 	elicitAsked, elicitAnswered  int
 	seenDialogs                  map[string]bool
+	// fates are what became of each form, by its tool_use_id, in the
+	// order they came; the summary counts them.
+	fates map[string]*formFate
+	order []string
 }
 
+// formFate is what became of one form: who answered it, or whom it was
+// left to.
+type formFate struct {
+	by      answeredBy // who answered it; "" while nobody has
+	decided answeredBy // who decided its answers so far
+	handed  bool       // left to the person at the screen
+	waits   bool       // left waiting for an answer from anywhere
+	ended   bool       // cancelled
+}
+
+// answeredBy is who answered a form, as the summary words it.
+type answeredBy string
+
+const (
+	byRules     answeredBy = "by rules"
+	byFallback  answeredBy = "by the fallback"
+	byYou       answeredBy = "by you"
+	byElsewhere answeredBy = "from elsewhere"
+)
+
+// byOrder is the order the summary names them in; a form answered by
+// several (rules, then a person for the rest) counts as the last of them.
+var byOrder = []answeredBy{byRules, byFallback, byYou, byElsewhere}
+
 func newHuman(w io.Writer, hold bool) *human {
-	return &human{w: w, hold: hold, seenDialogs: map[string]bool{}}
+	return &human{w: w, hold: hold, seenDialogs: map[string]bool{}, fates: map[string]*formFate{}}
+}
+
+// fate is the form id's, made when it is first heard of; a form with no
+// id (no hook came for it) is one of its own.
+func (h *human) fate(id string) *formFate {
+	if id == "" {
+		id = fmt.Sprintf("#%d", len(h.order))
+	}
+	f := h.fates[id]
+	if f == nil {
+		f = &formFate{}
+		h.fates[id] = f
+		h.order = append(h.order, id)
+	}
+	return f
+}
+
+// stronger is whichever of a and b byOrder puts last.
+func stronger(a, b answeredBy) answeredBy {
+	if slices.Index(byOrder, b) > slices.Index(byOrder, a) {
+		return b
+	}
+	return a
 }
 
 // say prints or holds one line, made safe for a terminal: it quotes what
@@ -63,15 +115,20 @@ func (h *human) event(name string, f events.Fields) {
 		h.lastErr = ""
 	}
 	switch name {
+	case "start":
+		if rs := asStrings(f["rules"]); len(rs) > 0 {
+			h.say("rules in force: %s", strings.Join(rs, ", "))
+		}
 	case "question":
 		qs, _ := f["questions"].([]answer.Question)
 		h.asked++
+		h.fate(str("tool_use_id"))
 		if len(qs) == 0 {
 			return
 		}
 		more := ""
 		if len(qs) > 1 {
-			more = fmt.Sprintf(" (and %d more questions)", len(qs)-1)
+			more = " (and " + plural(len(qs)-1, "more question") + ")"
 		}
 		h.say("Claude asks %q%s", qs[0].Question, more)
 	case "elicitation":
@@ -113,14 +170,18 @@ func (h *human) event(name string, f events.Fields) {
 			h.say("Claude's %s call: rule %q decides %s before it runs", str("tool"), str("rule"), str("decide"))
 		default:
 			by := fmt.Sprintf("rule %q answers", str("rule"))
+			who := byRules
 			switch str("rule") {
 			case "ask":
-				by = "you answered"
+				by, who = "you answered", byYou
 			case "fallback":
-				by = "the fallback answers"
+				by, who = "the fallback answers", byFallback
 			case "remote":
 				// The session names the sender; claudewrap answer's is the default.
-				by = "answered from elsewhere (" + firstOf(str("from"), remote.FromAnswer) + ")"
+				by, who = "answered from elsewhere ("+firstOf(str("from"), remote.FromAnswer)+")", byElsewhere
+			}
+			if id := str("tool_use_id"); id != "" {
+				h.fate(id).decided = stronger(h.fate(id).decided, who)
 			}
 			h.say("%s %q: %s", by, str("question"), decisionText(f))
 		}
@@ -135,10 +196,11 @@ func (h *human) event(name string, f events.Fields) {
 		case str("elicitation") != "":
 			h.say("MCP server %q's form %s", str("elicitation"), strings.TrimPrefix(str("reason"), "no rule answers it: "))
 		case str("session") != "":
-			h.yours++
+			fate := h.fate(str("tool_use_id"))
+			fate.handed, fate.waits = true, true
 			h.say("form %s %s", str("tool_use_id"), strings.TrimPrefix(str("reason"), "unmatched question: "))
 		default:
-			h.yours++
+			h.fate(str("tool_use_id")).handed = true
 			h.say("the form is yours: %s", str("reason"))
 		}
 	case "submitted":
@@ -150,6 +212,7 @@ func (h *human) event(name string, f events.Fields) {
 			}
 		case str("by") == "person":
 			h.answered++
+			h.fate(str("tool_use_id")).by = byYou
 			h.say("you answered: %s", answersText(f["answers"]))
 			rs, _ := f["replaced_rules"].([]map[string]any)
 			for _, r := range rs {
@@ -165,9 +228,11 @@ func (h *human) event(name string, f events.Fields) {
 			h.say("sent the chat message")
 		case f["chat"] == true:
 			h.answered++
+			h.answeredBy(str("tool_use_id"))
 			h.say("chose \"Chat about this\"")
 		default:
 			h.answered++
+			h.answeredBy(str("tool_use_id"))
 			h.say("submitted")
 		}
 	case "verified":
@@ -198,6 +263,9 @@ func (h *human) event(name string, f events.Fields) {
 		h.say("MISMATCH: Claude recorded %s; meant %s (%s)", answersText(f["got"]), answersText(f["want"]), str("reason"))
 	case "cancelled":
 		h.cancelled++
+		if id := str("tool_use_id"); id != "" {
+			h.fate(id).ended = true
+		}
 		h.say("form cancelled%s", paren(str("reason")))
 	case "waiting":
 		if server := str("elicitation"); server != "" {
@@ -266,11 +334,28 @@ func (h *human) summary(code ExitCode, claudeEnded string) {
 	}
 	h.held = nil
 	var parts []string
-	if h.asked > 0 {
-		parts = append(parts, fmt.Sprintf("%s asked, %d answered, %d verified", plural(h.asked, "form"), h.answered, h.verified))
+	// Who answered the forms, and those left to a person that nobody did.
+	by := map[answeredBy]int{}
+	var handed, waiting int
+	for _, id := range h.order {
+		switch fate := h.fates[id]; {
+		case fate.by != "":
+			by[fate.by]++
+		case fate.ended:
+		case fate.waits:
+			waiting++
+		case fate.handed:
+			handed++
+		}
 	}
-	if h.yours > 0 {
-		parts = append(parts, fmt.Sprintf("%d handed to you", h.yours))
+	if h.asked > 0 {
+		parts = append(parts, fmt.Sprintf("%s asked, %s, %d verified", plural(h.asked, "form"), answeredText(h.answered, by), h.verified))
+	}
+	if handed > 0 {
+		parts = append(parts, fmt.Sprintf("%d left to you", handed))
+	}
+	if waiting > 0 {
+		parts = append(parts, fmt.Sprintf("%d left waiting for an answer", waiting))
 	}
 	if h.cancelled > 0 {
 		parts = append(parts, fmt.Sprintf("%d cancelled", h.cancelled))
@@ -279,7 +364,7 @@ func (h *human) summary(code ExitCode, claudeEnded string) {
 		parts = append(parts, fmt.Sprintf("%d MISMATCHED", h.mismatched))
 	}
 	if h.dialogsAnswered > 0 || h.permissionsVerified > 0 {
-		parts = append(parts, fmt.Sprintf("%s answered, %d permission answers verified", plural(h.dialogsAnswered, "dialog"), h.permissionsVerified))
+		parts = append(parts, fmt.Sprintf("%s answered, %s verified", plural(h.dialogsAnswered, "dialog"), plural(h.permissionsVerified, "permission answer")))
 	}
 	if h.elicitAsked > 0 {
 		parts = append(parts, fmt.Sprintf("%s asked by MCP servers, %d answered", plural(h.elicitAsked, "input form"), h.elicitAnswered))
@@ -288,6 +373,36 @@ func (h *human) summary(code ExitCode, claudeEnded string) {
 		parts = append(parts, "no questions")
 	}
 	fmt.Fprintf(h.w, "claudewrap: %s; Claude %s; exit %d\n", strings.Join(parts, "; "), claudeEnded, code)
+}
+
+// answeredBy notes who answered the form id, submitted by claudewrap: who
+// decided its answers (rules, the prompt, an answer from elsewhere).
+func (h *human) answeredBy(id string) {
+	fate := h.fate(id)
+	fate.by = fate.decided
+	if fate.by == "" {
+		fate.by = byRules
+	}
+}
+
+// answeredText is how many forms were answered, n, and by whom: "1
+// answered by rules", "3 answered (2 by rules, 1 from elsewhere)".
+func answeredText(n int, by map[answeredBy]int) string {
+	var whom []string
+	var only answeredBy
+	for _, b := range byOrder {
+		if by[b] > 0 {
+			whom = append(whom, fmt.Sprintf("%d %s", by[b], b))
+			only = b
+		}
+	}
+	switch {
+	case len(whom) == 1 && by[only] == n:
+		return fmt.Sprintf("%d answered %s", n, only)
+	case len(whom) > 0:
+		return fmt.Sprintf("%d answered (%s)", n, strings.Join(whom, ", "))
+	}
+	return fmt.Sprintf("%d answered", n)
 }
 
 func decisionText(f events.Fields) string {

@@ -22,7 +22,7 @@ func NewCmdPending(stdout io.Writer) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "pending",
-		Short: "List the questions waiting for a person in your running sessions",
+		Short: "List the forms and MCP servers' forms waiting for a person in your running sessions",
 		Long: `List the forms that wait for a person in every claudewrap run of yours: the
 session, its folder, how long the form has waited, and the whole form
 (questions, options with descriptions, multi-select). An MCP server's input
@@ -153,7 +153,7 @@ func NewCmdWait(stdout io.Writer) *cobra.Command {
 	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "wait",
-		Short: "Wait until a question waits for a person in one of your sessions",
+		Short: "Wait until a form or an MCP server's form waits for a person in one of your sessions",
 		Long: `Block until a form waits for a person in one of your running sessions, then
 print the waiting forms (as pending does) and exit 0; exit 1 when --timeout
 runs out first.`,
@@ -214,7 +214,7 @@ func NewCmdAnswer(stdout io.Writer) *cobra.Command {
 	opts := &AnswerOptions{}
 	cmd := &cobra.Command{
 		Use:   "answer SESSION [flags]",
-		Short: "Answer a waiting form of a running session, and check what Claude recorded",
+		Short: "Answer a waiting form or MCP server's form of a running session, and check what Claude recorded",
 		Long: `Answer a form that waits for a person in a running session (see claudewrap
 pending), from another terminal, a script or over SSH. The answer is driven on
 Claude's screen and verified like a rule's; the command waits for the outcome
@@ -421,23 +421,23 @@ func decisions(f remote.Form, opts *AnswerOptions, indexSet bool) ([]answer.Deci
 	if opts.AcceptSet || opts.Decline {
 		return nil, usageErrorf("--accept and --decline answer an MCP server's form; form %s asks questions (see claudewrap pending)", f.ToolUseID)
 	}
-	qs := f.Questions
+	// Questions are named by their number in the form, as pending shows them.
+	qs, nums := f.OpenQuestions()
+	check := f.CheckOpen
 	if opts.Answers != "" && len(f.Decided) > 0 {
 		if err := f.CountError(answerCount(opts.Answers)); err != nil {
 			return nil, usageErrorf("--answers: %v", err)
 		}
-	}
-	if open := f.Open(); len(f.Decided) > 0 && !(opts.Answers != "" && answerCount(opts.Answers) == len(qs)) {
-		qs = make([]answer.Question, len(open))
-		for k, i := range open {
-			qs[k] = f.Questions[i]
+		if answerCount(opts.Answers) == len(f.Questions) {
+			qs, nums = f.Questions, nil
+			check = func(ds []answer.Decision) error { return remote.Check(qs, ds) }
 		}
 	}
-	ds, err := flagDecisions(qs, opts, indexSet)
+	ds, err := flagDecisions(qs, nums, opts, indexSet)
 	if err != nil {
 		return nil, err
 	}
-	if err := remote.Check(qs, ds); err != nil {
+	if err := check(ds); err != nil {
 		if opts.Answers != "" {
 			return nil, usageErrorf("--answers: %v", err)
 		}
@@ -456,21 +456,28 @@ func answerCount(s string) int {
 	return len(as)
 }
 
-// flagDecisions is decisions before remote.Check.
-func flagDecisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]answer.Decision, error) {
+// flagDecisions is decisions before remote.Check. nums are the questions'
+// numbers in the form (nil: 1, 2, …).
+func flagDecisions(qs []answer.Question, nums []int, opts *AnswerOptions, indexSet bool) ([]answer.Decision, error) {
+	num := func(i int) int {
+		if nums == nil {
+			return i + 1
+		}
+		return nums[i]
+	}
 	if opts.Answers != "" {
 		as, err := rules.ParseAnswers("--answers", []byte(opts.Answers))
 		if err != nil {
 			return nil, usageErrorf("%v", err)
 		}
 		if len(as) != len(qs) {
-			return nil, usageErrorf("--answers: the form asks %d questions; %d answers given", len(qs), len(as))
+			return nil, usageErrorf("--answers: the form asks %s; %s given", plural(len(qs), "question"), plural(len(as), "answer"))
 		}
 		out := make([]answer.Decision, len(qs))
 		for i, a := range as {
 			d, err := a.Apply(qs[i])
 			if err != nil {
-				return nil, usageErrorf("--answers: question %d (%q): %v", i+1, qs[i].Question, err)
+				return nil, usageErrorf("--answers: question %d (%q): %v", num(i), qs[i].Question, err)
 			}
 			out[i] = d
 		}
@@ -485,23 +492,27 @@ func flagDecisions(qs []answer.Question, opts *AnswerOptions, indexSet bool) ([]
 		return answer.WholeForm(d, len(qs)), nil
 	}
 	if len(qs) != 1 {
-		return nil, usageErrorf("the form asks %d questions: give --answers with one answer per question", len(qs))
+		if len(nums) > 0 && nums[len(nums)-1] != len(nums) { // rules answered some
+			return nil, usageErrorf("%d questions of the form wait for an answer: give --answers with one answer for each (see claudewrap pending)", len(qs))
+		}
+		return nil, usageErrorf("the form asks %s: give --answers with one answer per question", plural(len(qs), "question"))
 	}
 	q := qs[0]
 	var d answer.Decision
 	switch {
 	case len(opts.Select) > 0:
-		labels := make([]string, len(opts.Select))
-		for i, l := range opts.Select {
-			labels[i] = l // not offered: remote.Check says so
-			// In any case, as the prompt takes it; the exact label first.
-			if m, ok, err := q.Label(l); err != nil {
-				return nil, usageErrorf("--select: %v", err)
-			} else if ok {
-				labels[i] = m
+		// Exactly as offered, as a rule's select names it.
+		for _, l := range opts.Select {
+			if q.Index(l) >= 0 {
+				continue
 			}
+			hint := q.Meant(l)
+			if hint == "" {
+				hint = fmt.Sprintf(" (offered: %q)", q.Labels())
+			}
+			return nil, usageErrorf("--select: question %d offers no option %q%s", num(0), l, hint)
 		}
-		d = answer.Decision{Action: answer.Select, Labels: labels}
+		d = answer.Decision{Action: answer.Select, Labels: opts.Select}
 	case indexSet:
 		if opts.Index < 1 || opts.Index > len(q.Options) {
 			return nil, usageErrorf("--index %d: the question offers options 1 to %d", opts.Index, len(q.Options))

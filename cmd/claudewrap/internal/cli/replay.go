@@ -104,7 +104,7 @@ func runReplay(opts *ReplayOptions) error {
 // shows each question as the hook asked it.
 func printBundle(w io.Writer, rep *bundle.Report, form *screen.Form) {
 	fmt.Fprintln(w)
-	printLine(w, "--- bug report: form %s, %s: %s (after %d keys) ---", rep.ToolUseID, rep.Step, rep.Reason, rep.Keys)
+	printLine(w, "--- bug report: form %s, %s: %s (after %s) ---", rep.ToolUseID, rep.Step, rep.Reason, plural(rep.Keys, "key"))
 	qs := rep.Questions
 	for i, q := range qs {
 		d := ""
@@ -141,7 +141,7 @@ func printBundle(w io.Writer, rep *bundle.Report, form *screen.Form) {
 // as sent.
 func printMessageBundle(w io.Writer, rep *bundle.Report, snap vt.Snapshot) {
 	fmt.Fprintln(w)
-	printLine(w, "--- bug report: the chat message after form %s: %s (after %d keys) ---", rep.ToolUseID, rep.Reason, rep.Keys)
+	printLine(w, "--- bug report: the chat message after form %s: %s (after %s) ---", rep.ToolUseID, rep.Reason, plural(rep.Keys, "key"))
 	if len(rep.Decisions) == 0 {
 		return
 	}
@@ -161,7 +161,7 @@ func printMessageBundle(w io.Writer, rep *bundle.Report, snap vt.Snapshot) {
 	default:
 		printLine(w, "  Claude's prompt holds %q", p)
 	}
-	fmt.Fprintf(w, "  shown sent above the prompt: %d times\n", screen.Echoes(snap, text))
+	fmt.Fprintf(w, "  shown sent above the prompt: %s\n", plural(screen.Echoes(snap, text), "time"))
 }
 
 // replay feeds a recording through a fresh emulator, event by event, and

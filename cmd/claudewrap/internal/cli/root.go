@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/claudewrap/claudewrap/ptyhost"
 )
@@ -55,10 +56,13 @@ func execute(root *cobra.Command) error {
 func NewCmdRoot(stdin *os.File, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "claudewrap",
-		Short: "Run Claude Code and answer its questions, by rules or by a person",
+		Short: "Run Claude Code and answer its forms, permission prompts, plan approval, dialogs and MCP servers' forms",
 		Long: `claudewrap runs Claude Code's interactive UI in a pseudo-terminal it owns,
-keeps an emulated copy of the screen, and answers AskUserQuestion forms,
-checking each key's effect on the screen and what Claude recorded.`,
+keeps an emulated copy of the screen, and answers what Claude asks: its
+AskUserQuestion forms, permission prompts, plan approval, the trust dialog
+and MCP servers' input forms, from YAML rules, from you at the terminal, or
+from anywhere (pending, answer, serve). It checks each key's effect on the
+screen and what Claude recorded.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// Runnable, so that a name that is no command reaches
@@ -70,15 +74,11 @@ checking each key's effect on the screen and what Claude recorded.`,
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		if c.Name() == "run" && strings.HasPrefix(err.Error(), "unknown") {
-			// claude's own flags go after --: say so.
-			return withCode(ExitUsage, fmt.Errorf("%w: claude's own flags go after --, as in 'claudewrap run [flags] -- --model opus \"…\"'", err))
-		}
-		return withCode(ExitUsage, fmt.Errorf("%w (see '%s --help')", err, c.CommandPath()))
-	})
+	root.SetFlagErrorFunc(flagError)
 	root.Version = versionString()
 	root.SetVersionTemplate("{{.Version}}")
+	answer := NewCmdAnswer(stdout)
+	completeAnswer(answer)
 	root.AddCommand(
 		NewCmdRun(stdin, stdout, stderr, nil),
 		NewCmdReplay(stdout, nil),
@@ -87,7 +87,7 @@ checking each key's effect on the screen and what Claude recorded.`,
 		NewCmdRules(stdout, stderr, nil),
 		NewCmdPending(stdout),
 		NewCmdWait(stdout),
-		NewCmdAnswer(stdout),
+		answer,
 		NewCmdServe(stdout, stderr),
 	)
 	return root
@@ -118,4 +118,83 @@ func subcommandArgs(c *cobra.Command, args []string) error {
 		msg += "\nDid you mean this? " + strings.Join(s, ", ")
 	}
 	return withCode(ExitUsage, errors.New(msg))
+}
+
+// flagError is a usage error for a flag cobra could not parse: a misspelt
+// flag with the one it is close to, a duration without its unit with the
+// one it likely meant, and on run, an unknown flag that is no misspelling
+// of its own with where claude's flags go.
+func flagError(c *cobra.Command, err error) error {
+	if name, ok := strings.CutPrefix(err.Error(), "unknown flag: --"); ok {
+		if s := flagSuggestion(c, name); s != "" {
+			return usageErrorf("unknown flag --%s: did you mean --%s? (see '%s --help')", name, s, c.CommandPath())
+		}
+	}
+	if c.Name() == "run" && strings.HasPrefix(err.Error(), "unknown") {
+		return withCode(ExitUsage, fmt.Errorf("%w: claude's own flags go after --, as in 'claudewrap run [flags] -- --model opus \"…\"'", err))
+	}
+	if n, ok := bareDuration(err.Error()); ok {
+		return withCode(ExitUsage, fmt.Errorf("%w: write it with a unit, such as %ss or %sm", err, n, n))
+	}
+	return withCode(ExitUsage, fmt.Errorf("%w (see '%s --help')", err, c.CommandPath()))
+}
+
+// flagSuggestion is the flag of c that name (given without its dashes)
+// most likely misspells, or "": one a letter or two away (one for a short
+// name, where two would reach unrelated flags), or one name starts the
+// other.
+func flagSuggestion(c *cobra.Command, name string) string {
+	best, bestDist := "", 0
+	consider := func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		limit := 2
+		if len(name) <= 4 {
+			limit = 1
+		}
+		d := editDistance(name, f.Name)
+		if len(name) >= 3 && (strings.HasPrefix(f.Name, name) || strings.HasPrefix(name, f.Name)) {
+			d = min(d, 1)
+		}
+		if d <= limit && (best == "" || d < bestDist) {
+			best, bestDist = f.Name, d
+		}
+	}
+	c.LocalFlags().VisitAll(consider)
+	c.InheritedFlags().VisitAll(consider)
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur := make([]int, len(rb)+1)
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(rb)]
+}
+
+// bareDuration finds the number in pflag's error for a duration flag given
+// without a unit ("10" for --answer-timeout 10).
+func bareDuration(msg string) (string, bool) {
+	_, rest, ok := strings.Cut(msg, `missing unit in duration "`)
+	if !ok {
+		return "", false
+	}
+	n, _, ok := strings.Cut(rest, `"`)
+	return n, ok && n != ""
 }

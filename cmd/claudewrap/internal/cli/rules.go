@@ -17,6 +17,7 @@ import (
 	"github.com/claudewrap/claudewrap/internal/safefile"
 	"github.com/claudewrap/claudewrap/rules"
 	"github.com/claudewrap/claudewrap/screen"
+	"github.com/claudewrap/claudewrap/session"
 )
 
 // RulesCheckOptions are the arguments of `claudewrap rules check`.
@@ -52,7 +53,7 @@ func NewCmdRules(stdout, stderr io.Writer, runF *RulesRunFuncs) *cobra.Command {
 	}
 	cmd := &cobra.Command{
 		Use:   "rules",
-		Short: "Check rule files, show how they answer a form, allow a folder's rules",
+		Short: "Check rule files, show how they answer a form, a permission prompt or an MCP server's form, allow a folder's rules",
 		Args:  subcommandArgs,
 		RunE:  func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 		// cobra suggests only on the root: subcommandArgs does it here.
@@ -189,8 +190,10 @@ decision for the whole. A path in the input is shown as the rules see it:
 cleaned, absolute (taken from --cwd, else this folder), and where its symbolic
 links lead. With --elicitation (an
 Elicitation hook's payload, or a run's elicitation event: the server, its
-message and requested_schema) it shows which elicitations: rule answers and
-what the server would get, and exits 1 when none can. With --form it
+message and requested_schema) it shows which elicitations: rule answers,
+what the server would get and how a run gives it (on Claude's screen, or
+through the Elicitation hook under answer_via: hook), and exits 1 when none
+can. With --form it
 exits 1 when a question is unmatched (a run under --on-unmatched fail would
 exit 4), so that CI can use it as a gate. A rules error, or a form that cannot
 be read, exits 2, as run does. Nothing is started and nothing is pressed.`,
@@ -367,8 +370,18 @@ func runElicitationTest(opts *RulesTestOptions, set *rules.Set) error {
 		c, _ := json.Marshal(d.Content)
 		out += " " + string(c)
 	}
-	printLine(w, "   elicitation %q (%s:%d): %s, through the Elicitation hook", d.Rule, d.File, d.Line, out)
+	printLine(w, "   elicitation %q (%s:%d): %s, %s", d.Rule, d.File, d.Line, out, elicitVia(set.Defaults().AnswerVia))
 	return nil
+}
+
+// elicitVia says how a run gives an elicitation rule's answer: on Claude's
+// screen unless the rules' answer_via (or the run's --answer-via) says
+// through the hook; a value the screen cannot set goes through the hook.
+func elicitVia(answerVia string) string {
+	if answerVia == session.AnswerViaHook {
+		return "through the Elicitation hook, as the rules' answer_via: hook says (--answer-via screen: on Claude's screen)"
+	}
+	return "on Claude's screen, as a run answers by default (--answer-via hook: through the Elicitation hook)"
 }
 
 func runRulesTest(opts *RulesTestOptions) error {

@@ -92,7 +92,8 @@ func TestRulesUsageErrors(t *testing.T) {
 		{[]string{"rules", "test", "--form", threeForm}, "needs one or more rules FILEs"},
 		{[]string{"rules", "test", demoRules}, "give --form FORM.json, --tool NAME for a permission request, or --elicitation ASK.json for an MCP server's input form"},
 		{[]string{"rules", "test", demoRules, "--form"}, "flag needs an argument"},
-		{[]string{"rules", "check", "--strikt", demoRules}, "unknown flag: --strikt"},
+		{[]string{"rules", "check", "--strikt", demoRules}, "unknown flag --strikt: did you mean --strict?"},
+		{[]string{"rules", "check", "--everything", demoRules}, "unknown flag: --everything (see 'claudewrap rules check --help')"},
 		{[]string{"rules", "lint", demoRules}, `unknown command "lint" for "claudewrap rules"`},
 		{[]string{"rules", "chek", demoRules}, "unknown command \"chek\" for \"claudewrap rules\"\nDid you mean this? check"},
 	} {
@@ -347,6 +348,8 @@ permissions:
 	os.WriteFile(bypass, []byte("version: 1\ndialogs: {bypass_permissions: accept}\n"), 0o644)
 	bypassTrue := filepath.Join(dir, "bypass-true.yaml")
 	os.WriteFile(bypassTrue, []byte("version: 1\ndialogs:\n  bypass_permissions: true\n"), 0o644)
+	elicitViaHook := filepath.Join(dir, "via-hook.yaml")
+	os.WriteFile(elicitViaHook, []byte("version: 1\ndefaults: {answer_via: hook}\n"), 0o644)
 	for _, tc := range []struct {
 		args           []string
 		code           int
@@ -408,7 +411,12 @@ permissions:
 		{[]string{"rules", "check", permRules}, 0, permRules + ": ok (0 rules, 7 permissions, trusts the folder)\n", ""},
 		{[]string{"rules", "check", elicitRules}, 0, elicitRules + ": ok (0 rules, 2 elicitations)\n", ""},
 		{[]string{"rules", "test", elicitRules, "--elicitation", deployAsk}, 0, "MCP server \"deploy\": Which environment should I deploy to?\n" +
-			"   elicitation \"deploy-to-staging\" (" + elicitRules + ":9): accept {\"confirm\":false,\"env\":\"staging\"}, through the Elicitation hook\n", ""},
+			"   elicitation \"deploy-to-staging\" (" + elicitRules + ":9): accept {\"confirm\":false,\"env\":\"staging\"}, " +
+			"on Claude's screen, as a run answers by default (--answer-via hook: through the Elicitation hook)\n", ""},
+		// The rules' answer_via says how a run answers.
+		{[]string{"rules", "test", elicitRules, elicitViaHook, "--elicitation", deployAsk}, 0, "MCP server \"deploy\": Which environment should I deploy to?\n" +
+			"   elicitation \"deploy-to-staging\" (" + elicitRules + ":9): accept {\"confirm\":false,\"env\":\"staging\"}, " +
+			"through the Elicitation hook, as the rules' answer_via: hook says (--answer-via screen: on Claude's screen)\n", ""},
 		{[]string{"rules", "test", demoRules, "--elicitation", deployAsk}, 1, "MCP server \"deploy\": Which environment should I deploy to?\n" +
 			"   unmatched: no elicitation rule matches (at a terminal the form is yours; headless the run is blocked, exit 7)\n",
 			"claudewrap: no elicitation rule matches MCP server \"deploy\": a headless run would be blocked (exit 7)\n"},

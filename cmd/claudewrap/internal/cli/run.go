@@ -65,9 +65,10 @@ func NewCmdRun(stdin *os.File, stdout, stderr io.Writer, runF func(*RunOptions) 
 	var size string
 	cmd := &cobra.Command{
 		Use:   "run [flags] [-- claude args...]",
-		Short: "Start claude in a pseudo-terminal and answer its questions",
+		Short: "Start claude in a pseudo-terminal and answer its forms, permission prompts, plan approval, dialogs and MCP servers' forms",
 		Long: `Start Claude Code in a pseudo-terminal that claudewrap owns and answer its
-AskUserQuestion forms.
+AskUserQuestion forms, permission prompts, plan approval, dialogs and MCP
+servers' input forms.
 
 In a terminal, Claude is shown exactly as if it ran on its own. With --headless
 (automatic when stdin is not a terminal) it draws only on claudewrap's emulated

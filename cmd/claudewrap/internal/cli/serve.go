@@ -21,7 +21,7 @@ func NewCmdServe(stdout, stderr io.Writer) *cobra.Command {
 	var listen string
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "A web page to answer the forms waiting in your sessions",
+		Short: "A web page to answer the forms and MCP servers' forms waiting in your sessions",
 		Long: `Serve a small web page that shows every form waiting for a person in your
 running sessions, with its real widgets, live, and answers them: driven on
 Claude's screen and verified, the page shows what Claude recorded. An MCP
