@@ -23,6 +23,7 @@ import (
 	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/rules"
+	"github.com/claudewrap/claudewrap/screen"
 	"github.com/claudewrap/claudewrap/session"
 )
 
@@ -328,7 +329,7 @@ func writeOnce(t *testing.T, version string, f form, keys string, gated bool) ou
 	defer srv.Close()
 	h, err := ptyhost.Start(ptyhost.Config{Path: s.claude,
 		Args: []string{"--settings", hook.Settings(benchchild(t), srv.Path()), f.prompt},
-		Env:  s.env(), Dir: s.dir, Headless: true, Cols: 100, Rows: 40})
+		Env:  s.env(), Dir: s.dir, Headless: true, Cols: 100, Rows: 40, Screen: screen.NewFunc("")})
 	if err != nil {
 		t.Fatal(err)
 	}

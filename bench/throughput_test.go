@@ -195,7 +195,7 @@ func profilePassthrough(t *testing.T, total int64) string {
 		t.Fatal(err)
 	}
 	h, err := ptyhost.Start(ptyhost.Config{Path: child, Args: []string{"stream", strconv.FormatInt(total, 10), strconv.Itoa(streamCols)},
-		Stdin: tty, Stdout: tty})
+		Stdin: tty, Stdout: tty, Screen: screen.NewFunc("")})
 	if err != nil {
 		pprof.StopCPUProfile()
 		t.Fatal(err)

@@ -111,4 +111,3 @@ func waitView(t *testing.T, em vt.Emulator, d time.Duration) {
 		t.Fatalf("Claude's sessions view never showed: %v", err)
 	}
 }
-

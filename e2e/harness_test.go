@@ -78,6 +78,7 @@ func TestHarnessAnswerByKeys(t *testing.T) {
 			Headless: true,
 			Cols:     100,
 			Rows:     40,
+			Screen:   screen.NewFunc(version),
 		})
 		if err != nil {
 			t.Fatal(err)

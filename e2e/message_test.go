@@ -30,7 +30,7 @@ func TestMessageClearsLeftover(t *testing.T) {
 	forVersions(t, func(t *testing.T, version string) {
 		sb := claudetest.New(t, version, "testdata/scenarios/database.yaml")
 		h, err := ptyhost.Start(ptyhost.Config{Path: sb.Claude, Args: []string{"pick a database"}, Env: sb.Env(),
-			Dir: sb.Dir, Headless: true, Cols: 60, Rows: 40})
+			Dir: sb.Dir, Headless: true, Cols: 60, Rows: 40, Screen: screen.NewFunc(version)})
 		if err != nil {
 			t.Fatal(err)
 		}

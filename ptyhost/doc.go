@@ -6,6 +6,7 @@
 // never wait for the emulator, and nothing the child started outlives the
 // run.
 //
-// It knows nothing about forms, rules or hooks: it moves bytes and reports
-// how the child ended ([Status]).
+// It knows nothing about forms, rules or hooks, nor what the child draws:
+// its caller hands it the emulator (Config.Screen). It moves bytes and
+// reports how the child ended ([Status]).
 package ptyhost

@@ -17,7 +17,6 @@ import (
 	"github.com/muesli/cancelreader"
 
 	"github.com/claudewrap/claudewrap/internal/ptyfile"
-	"github.com/claudewrap/claudewrap/screen"
 	"github.com/claudewrap/claudewrap/vt"
 )
 
@@ -34,9 +33,12 @@ type Config struct {
 	// Cols and Rows size the PTY when headless (or when Stdout is not a
 	// terminal). Zero means 120x40.
 	Cols, Rows int
-	// Version is the child's Claude Code version, when known, for the
-	// emulator (screen.Options.Version).
-	Version string
+	// Screen makes the emulated copy of the child's terminal, at the
+	// size given, sending its answers to the child's queries to replies
+	// (nil on the person's terminal, which answers them itself). The
+	// caller knows what the child draws (screen.NewFunc for Claude Code);
+	// nil makes a plain vt emulator.
+	Screen func(cols, rows int, replies io.Writer) vt.Emulator
 
 	// Stdin and Stdout are the person's terminal in passthrough. Nil means
 	// os.Stdin and os.Stdout.
@@ -160,7 +162,11 @@ func Start(cfg Config) (*Host, error) {
 	if cfg.Headless {
 		replies = writerFunc(h.reply)
 	}
-	h.screen = newScreen(screen.Options{Cols: cols, Rows: rows, Replies: replies, Version: cfg.Version})
+	newScreen := cfg.Screen
+	if newScreen == nil {
+		newScreen = plainScreen
+	}
+	h.screen = newScreen(cols, rows, replies)
 
 	ptmx, err := h.startOnPTY(cols, rows)
 	if err != nil {
@@ -333,8 +339,10 @@ func (h *Host) writeLoop() {
 	}
 }
 
-// newScreen makes the emulator; tests replace it.
-var newScreen = screen.New
+// plainScreen is the emulator a host makes when its caller names none.
+func plainScreen(cols, rows int, replies io.Writer) vt.Emulator {
+	return vt.New(vt.Options{Cols: cols, Rows: rows, Replies: replies})
+}
 
 // drainGrace bounds how long output may keep arriving after the child has
 // exited (a grandchild may hold the PTY open).

@@ -17,7 +17,6 @@ import (
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
 
-	"github.com/claudewrap/claudewrap/screen"
 	"github.com/claudewrap/claudewrap/vt"
 
 	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
@@ -206,11 +205,8 @@ func TestRestoreLeavesAltScreen(t *testing.T) {
 // the emulator skipped is still known when the child dies there, so the
 // person's terminal is taken back to the main screen.
 func TestSkipKeepsAltScreen(t *testing.T) {
-	orig := newScreen
-	newScreen = func(o screen.Options) vt.Emulator { return slowScreen{orig(o)} }
-	t.Cleanup(func() { newScreen = orig })
-
 	cfg, ptmx := onPersonTerminal(t, "altburst")
+	cfg.Screen = func(c, r int, rep io.Writer) vt.Emulator { return slowScreen{plainScreen(c, r, rep)} }
 	h := startHost(t, cfg)
 	out := untilReset(t, ptmx, 120*time.Second)
 	waitDone(t, h)
@@ -255,7 +251,7 @@ func TestRestoreModes(t *testing.T) {
 			}
 			// The cursor, as a terminal (the emulator) has it, is where
 			// the child left it, counted from the screen's corner.
-			em := screen.New(screen.Options{Cols: 100, Rows: 30})
+			em := vt.New(vt.Options{Cols: 100, Rows: 30})
 			io.WriteString(em, child+"modes\r\n"+tc.set)
 			at := em.Snapshot()
 			io.WriteString(em, tail)
@@ -341,14 +337,11 @@ func (s *stuckScreen) Write(p []byte) (int, error) {
 // every byte.
 func TestPassthroughEmulatorStuck(t *testing.T) {
 	stuck := &stuckScreen{open: make(chan struct{})}
-	orig := newScreen
-	newScreen = func(o screen.Options) vt.Emulator {
-		stuck.Emulator = orig(o)
+	cfg, ptmx := onPersonTerminal(t, "burst")
+	cfg.Screen = func(c, r int, rep io.Writer) vt.Emulator {
+		stuck.Emulator = plainScreen(c, r, rep)
 		return stuck
 	}
-	t.Cleanup(func() { newScreen = orig })
-
-	cfg, ptmx := onPersonTerminal(t, "burst")
 	tap := &outputTap{}
 	cfg.Tap = tap
 	h := startHost(t, cfg)
@@ -432,11 +425,8 @@ func (s slowScreen) Write(p []byte) (int, error) {
 // whole screen again, which the emulator then shows exactly: nothing of
 // the burst, the redraw at the terminal's own size.
 func TestPassthroughSkipResync(t *testing.T) {
-	orig := newScreen
-	newScreen = func(o screen.Options) vt.Emulator { return slowScreen{orig(o)} }
-	t.Cleanup(func() { newScreen = orig })
-
 	cfg, ptmx := onPersonTerminal(t, "burstredraw")
+	cfg.Screen = func(c, r int, rep io.Writer) vt.Emulator { return slowScreen{plainScreen(c, r, rep)} }
 	go io.Copy(io.Discard, ptmx)
 	h := startHost(t, cfg)
 
@@ -462,14 +452,13 @@ func TestPassthroughSkipResync(t *testing.T) {
 // TestHeadlessNeverSkips: headless, nobody waits for the output, so the
 // emulator is fed every byte however far behind it falls.
 func TestHeadlessNeverSkips(t *testing.T) {
-	orig := newScreen
 	fed := &countingScreen{}
-	newScreen = func(o screen.Options) vt.Emulator {
-		fed.Emulator = slowScreen{orig(o)}
+	cfg := helperConfig(t, "burst")
+	cfg.Screen = func(c, r int, rep io.Writer) vt.Emulator {
+		fed.Emulator = slowScreen{plainScreen(c, r, rep)}
 		return fed
 	}
-	t.Cleanup(func() { newScreen = orig })
-	h := startHost(t, helperConfig(t, "burst"))
+	h := startHost(t, cfg)
 	// Every byte of the burst through a slow emulator: on a loaded
 	// machine under the race detector that takes more than most children.
 	if st := waitDoneWithin(t, h, time.Minute); st.Code != 0 {

@@ -41,6 +41,14 @@ func New(o Options) vt.Emulator {
 	})
 }
 
+// NewFunc makes emulators as [New] does for Claude Code version, in the
+// shape ptyhost.Config.Screen takes.
+func NewFunc(version string) func(cols, rows int, replies io.Writer) vt.Emulator {
+	return func(cols, rows int, replies io.Writer) vt.Emulator {
+		return New(Options{Cols: cols, Rows: rows, Replies: replies, Version: version})
+	}
+}
+
 // measureOf is how Claude Code version n measures text: 2.1.330 gives a
 // spacing mark a column, as terminals do; 2.1.197 to 2.1.321 do not
 // ("हिन्दी में" drawn as "हिन्दी" three columns wide, "में" over its end).

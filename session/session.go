@@ -19,6 +19,7 @@ import (
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
+	"github.com/claudewrap/claudewrap/screen"
 	"github.com/claudewrap/claudewrap/vt"
 )
 
@@ -55,8 +56,12 @@ var _ Child = (*ptyhost.Host)(nil)
 // Config is one session.
 type Config struct {
 	// Host describes Claude and the terminal; Args are Claude's own
-	// arguments. Run adds --settings with claudewrap's hooks.
+	// arguments. Run adds --settings with claudewrap's hooks, and the
+	// emulator of Claude's screens (screen.NewFunc) unless it names one.
 	Host ptyhost.Config
+	// Version is Claude Code's version; "" reads it from its install
+	// (InstalledVersion).
+	Version string
 	// Exe is the absolute path of the claudewrap binary the hooks run.
 	Exe string
 
@@ -341,10 +346,14 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	s := newSession(cfg)
 
 	hc := cfg.Host
-	if hc.Version == "" {
-		hc.Version = InstalledVersion(hc.Path)
+	version := cfg.Version
+	if version == "" {
+		version = InstalledVersion(hc.Path)
 	}
-	s.version = hc.Version
+	s.version = version
+	if hc.Screen == nil {
+		hc.Screen = screen.NewFunc(version)
+	}
 	opts := hook.Options{Gate: cfg.Gate}
 	if cfg.AnswerVia == AnswerViaHook {
 		srv.ReplyToQuestions(hookWait)
@@ -355,7 +364,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	s.rec = bundle.NewRecorder(hc.Cols, hc.Rows, recordLimit, hc.Version)
+	s.rec = bundle.NewRecorder(hc.Cols, hc.Rows, recordLimit, version)
 	hc.Tap = tee{hc.Tap, s.rec}
 	userInput := hc.OnInput
 	hc.OnInput = func(p []byte) {

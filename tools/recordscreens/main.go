@@ -65,6 +65,7 @@ import (
 	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
 	"github.com/claudewrap/claudewrap/internal/testsupport/fakeapi"
 	"github.com/claudewrap/claudewrap/ptyhost"
+	"github.com/claudewrap/claudewrap/screen"
 	"github.com/claudewrap/claudewrap/vt"
 )
 
@@ -335,7 +336,7 @@ func record(j job) error {
 		Cols:     j.cols,
 		Rows:     j.rows,
 		Tap:      g,
-		Version:  j.version,
+		Screen:   screen.NewFunc(j.version),
 	})
 	if err != nil {
 		return fmt.Errorf("%w (is Claude Code %s installed? `make claude`)", err, j.version)

@@ -365,6 +365,7 @@ func runRun(opts *RunOptions) (err error) {
 		asker = p
 	}
 
+	claudeVersion := session.InstalledVersion(path)
 	cfg := ptyhost.Config{
 		Path:     path,
 		Args:     opts.ClaudeArgs,
@@ -372,7 +373,6 @@ func runRun(opts *RunOptions) (err error) {
 		Cols:     opts.Cols,
 		Rows:     opts.Rows,
 		Stdin:    opts.Stdin,
-		Version:  session.InstalledVersion(path),
 	}
 	if f, ok := opts.Stdout.(*os.File); ok {
 		cfg.Stdout = f
@@ -386,7 +386,7 @@ func runRun(opts *RunOptions) (err error) {
 		files = append(files, f)
 		// The header's size is the starting size; the host records it as an
 		// "r" event too, which covers passthrough terminals of another size.
-		rec, err = cast.NewWriter(f, opts.Cols, opts.Rows, cfg.Version)
+		rec, err = cast.NewWriter(f, opts.Cols, opts.Rows, claudeVersion)
 		if err != nil {
 			return startFailed(ExitError, fmt.Errorf("--record: %w", err))
 		}
@@ -413,7 +413,7 @@ func runRun(opts *RunOptions) (err error) {
 	}
 	// Said at once, whatever stderr is: a Claude Code too old for
 	// claudewrap must not fail form after form unexplained.
-	unsupported := session.UnsupportedVersion(cfg.Version)
+	unsupported := session.UnsupportedVersion(claudeVersion)
 	if unsupported != "" {
 		start["unsupported"] = unsupported
 		what := "its forms are left to you"
@@ -425,6 +425,7 @@ func runRun(opts *RunOptions) (err error) {
 	log.Emit("start", start)
 	rep, err := session.Run(context.Background(), session.Config{
 		Host:            cfg,
+		Version:         claudeVersion,
 		Exe:             exe,
 		Decider:         set,
 		Permits:         set,
