@@ -85,13 +85,19 @@ func allowed(from, to state) bool {
 	return slices.ContainsFunc(life, func(e edge) bool { return e.from == from && e.to == to })
 }
 
-// form is one AskUserQuestion form in flight. The fields after asked are
-// the conductor's: read and changed on its loop only (see conductor.do).
+// form is one AskUserQuestion form in flight. The fields up to asked are
+// set as it is registered and never change after (but its id, see ID);
+// those after it are the conductor's: read and changed on its loop only
+// (see conductor.do).
 type form struct {
 	seq       int                    // the order its PreToolUse arrived in
 	id        atomic.Pointer[string] // its tool_use_id; see ID
 	questions []answer.Question
-	asked     time.Time
+	// reply answers its waiting PreToolUse hook (the hook answer strategy;
+	// nil otherwise); input is the tool_input the answer is built on.
+	reply func([]byte) bool
+	input []byte
+	asked time.Time
 
 	state   state
 	want    map[string]expect  // what Claude must record, from queued on
@@ -111,10 +117,6 @@ type form struct {
 	// ruled holds the rules' decisions of a form some of whose questions
 	// no rule answers: they stand, and a person's answer gives the rest.
 	ruled []rules.Decision
-	// reply answers its waiting PreToolUse hook (the hook answer strategy;
-	// nil otherwise); input is the tool_input the answer is built on.
-	reply func([]byte) bool
-	input []byte
 }
 
 // ID is the form's tool_use_id. It may change once, when Claude records
@@ -177,11 +179,12 @@ func (s *session) stateOf(f *form) (st state) {
 	return st
 }
 
-// register records a form's PreToolUse; nil for a duplicate.
-func (s *session) register(p *hook.Payload) *form {
+// register records a form's PreToolUse, with the reply its hook waits for
+// (nil: none); nil for a duplicate.
+func (s *session) register(p *hook.Payload, reply func([]byte) bool) *form {
 	qs := p.ToolInput.Questions
 	s.log.Emit("question", events.Fields{"tool_use_id": p.ToolUseID, "questions": qs})
-	f := &form{questions: qs, asked: time.Now(),
+	f := &form{questions: qs, reply: reply, input: p.Input, asked: time.Now(),
 		driven: make(chan struct{}), posted: make(chan struct{}), cancel: func() {},
 		remote: make(chan remoteAnswer, 1)}
 	f.id.Store(&p.ToolUseID)

@@ -527,12 +527,11 @@ func (s *session) handle(m hook.Message) {
 	s.started()
 	switch p.HookEventName {
 	case hook.PreToolUse:
-		f := s.register(p)
+		f := s.register(p, m.Reply)
 		if f == nil && m.Reply != nil {
 			m.Reply(nil)
 		}
 		if f != nil {
-			f.reply, f.input = m.Reply, p.Input
 			// Asking the person may take long; hook messages keep flowing.
 			s.goWork(func() { s.question(f) })
 		}

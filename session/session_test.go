@@ -1575,7 +1575,7 @@ func TestNextFormWhileRecordRead(t *testing.T) {
 func TestRecordedForm(t *testing.T) {
 	s := newSession(Config{Log: events.New(io.Discard)})
 	f := s.register(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
-		ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}})
+		ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}}, nil)
 	if !s.move(f, handedOver, deciding) || len(remoteHandler{s}.Pending()) != 1 {
 		t.Fatalf("the form handed over is not pending")
 	}
@@ -1593,7 +1593,7 @@ func TestRecordedForm(t *testing.T) {
 	var log testkit.SyncBuffer
 	s = newSession(Config{Log: events.New(&log)})
 	g := s.register(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t2",
-		ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}})
+		ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}}, nil)
 	s.arrive(&hook.Payload{HookEventName: hook.PostToolUse, ToolName: hook.ToolName, ToolUseID: "t2",
 		ToolResponse: &hook.ToolResponse{Answers: map[string]string{database.Question: "SQLite"}}})
 	s.lastInput, s.lastEsc = time.Now(), true // the person's Esc, just after it was asked
@@ -1686,7 +1686,7 @@ func TestUndrivenRecord(t *testing.T) {
 			s.loop.start() // serve's: the report is its
 			t.Cleanup(s.loop.stop)
 			f := s.register(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
-				ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}})
+				ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}}, nil)
 			s.loop.do(func() {
 				s.moveOnLoop(f, queued, deciding) // waiting its turn, as start leaves it
 				f.want = expectations(f, []rules.Decision{{Decision: sel("SQLite")}})
