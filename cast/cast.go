@@ -149,7 +149,13 @@ type Reader struct {
 	Header Header
 	sc     *bufio.Scanner
 	line   int
+	cells  int64 // the screen cells the resizes read so far make
 }
+
+// MaxResizeCells bounds the cells all of a recording's resizes together
+// make an emulator lay out again: a few kilobytes of resize events must not
+// take minutes of CPU and hundreds of megabytes.
+const MaxResizeCells = 50_000_000
 
 // NewReader reads and checks the recording's header.
 func NewReader(r io.Reader) (*Reader, error) {
@@ -196,8 +202,12 @@ func (r *Reader) Next() (Event, error) {
 			return ev, fmt.Errorf("line %d: data: %w", r.line, err)
 		}
 		if ev.Kind == "r" {
-			if _, _, err := ParseSize(ev.Data); err != nil {
+			c, rows, err := ParseSize(ev.Data)
+			if err != nil {
 				return ev, fmt.Errorf("line %d: %w", r.line, err)
+			}
+			if r.cells += int64(c) * int64(rows); r.cells > MaxResizeCells {
+				return ev, fmt.Errorf("line %d: its resizes make more than %d screen cells in all: refused", r.line, MaxResizeCells)
 			}
 		}
 		return ev, nil

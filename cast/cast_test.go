@@ -3,6 +3,7 @@ package cast
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -80,6 +81,8 @@ func TestReadErrors(t *testing.T) {
 		`{"version": 2, "width": 50000, "height": 50000}` + "\n",
 		`{"version": 2, "width": 0, "height": 24}` + "\n",
 		`{"version": 2, "width": 80, "height": 24}` + "\n[1.0, \"r\", \"6000x6000\"]\n",
+		// Many large resizes in a few kilobytes.
+		`{"version": 2, "width": 80, "height": 24}` + "\n" + strings.Repeat("[1.0, \"r\", \"1000x1000\"]\n", 60),
 	} {
 		if _, _, err := Read(bytes.NewBufferString(in)); err == nil {
 			t.Errorf("Read(%q) succeeded", in)

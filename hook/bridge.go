@@ -555,6 +555,35 @@ type Options struct {
 	// through the wrapper, for the deny rules; one the wrapper cannot
 	// decide is denied ([ForwardGated]).
 	Gate bool
+	// Env is the person's own value ("" when unset) of each variable that
+	// decides how Claude runs its hooks ([HookEnv]): the settings give
+	// them, so that no settings file's env block can change them.
+	Env map[string]string
+}
+
+// HookEnv are the variables that decide how Claude Code runs its hooks
+// and the programs they start: a shell prefix or launcher it runs every
+// hook through, the shell, what the dynamic linker or bash load first, the
+// switches of its own hook forwarding.
+var HookEnv = []string{"CLAUDE_CODE_SHELL_PREFIX", "CLAUDE_CODE_SHELL", "CLAUDE_CODE_SHELL_LAUNCHER_SCRIPT",
+	"CLAUDE_CODE_DISABLE_HOOK_FORWARDING", "CLAUDE_CODE_PERSONAL_HOOKS_OFF", "BASH_ENV", "ENV",
+	"LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH"}
+
+// OwnEnv is the value of each of HookEnv in environment env ("" for one
+// not set there).
+func OwnEnv(env []string) map[string]string {
+	out := map[string]string{}
+	for _, k := range HookEnv {
+		out[k] = ""
+	}
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			if _, guarded := out[k]; guarded {
+				out[k] = v
+			}
+		}
+	}
+	return out
 }
 
 // disableAllHooks is the settings key that turns every hook off; Settings
@@ -602,7 +631,11 @@ func SettingsWith(exe, socket string, o Options) string {
 	if o.Gate {
 		postMatcher = "*"
 	}
-	b, _ := json.Marshal(map[string]any{disableAllHooks: false, "hooks": map[string]any{
+	settings := map[string]any{disableAllHooks: false}
+	if len(o.Env) > 0 {
+		settings["env"] = o.Env
+	}
+	settings["hooks"] = map[string]any{
 		PreToolUse:        pre,
 		PostToolUse:       entry(postMatcher),
 		Stop:              entry(""),
@@ -611,7 +644,8 @@ func SettingsWith(exe, socket string, o Options) string {
 		PermissionRequest: entry(""),
 		Elicitation:       entry(""),
 		ElicitationResult: entry(""),
-	}})
+	}
+	b, _ := json.Marshal(settings)
 	return string(b)
 }
 

@@ -96,7 +96,8 @@ func shorten(s string) string {
 }
 
 // mergeHooks appends our hook entries to base's, event by event, and
-// takes our keys beside hooks (disableAllHooks) as they are: settings
+// takes our keys beside hooks (disableAllHooks, the env of the hooks,
+// under the person's own env) as they are: settings
 // given with --settings take precedence over the user's, the project's
 // and the local ones, so no settings file can switch claudewrap's hooks
 // off. The person's own --settings turning every hook off is refused:
@@ -124,7 +125,20 @@ func mergeHooks(base map[string]any, ours string) (string, error) {
 		hooks[ev] = append(have, entries.([]any)...)
 	}
 	for k, v := range o {
-		if k != "hooks" {
+		switch k {
+		case "hooks":
+		case "env":
+			// Ours, under what the person's own --settings say.
+			env, _ := v.(map[string]any)
+			mine, _ := base["env"].(map[string]any)
+			if base["env"] != nil && mine == nil {
+				return "", fmt.Errorf("--settings: env must be an object")
+			}
+			for ek, ev := range mine {
+				env[ek] = ev
+			}
+			base["env"] = env
+		default:
 			base[k] = v
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -33,10 +34,7 @@ type Info struct {
 	Claude  string    `json:"claude_session,omitempty"`
 	Cwd     string    `json:"cwd"`
 	Started time.Time `json:"started"`
-	// Tree is the root of the session's Claude process tree: its
-	// processes may answer no session's forms (see [Options]).
-	Tree   int `json:"tree,omitempty"`
-	socket string
+	socket  string
 }
 
 // Form is a form waiting for its answer in a session.
@@ -232,7 +230,7 @@ func Register(h Handler, cwd string, o Options) (*Registration, error) {
 	if err != nil {
 		return nil, fmt.Errorf("control socket: %w", err)
 	}
-	r := &Registration{info: Info{ID: id, PID: os.Getpid(), Cwd: cwd, Started: time.Now().UTC(), Tree: o.Tree}, opts: o, dir: dir, ln: ln, h: h,
+	r := &Registration{info: Info{ID: id, PID: os.Getpid(), Cwd: cwd, Started: time.Now().UTC()}, opts: o, dir: dir, ln: ln, h: h,
 		quit: make(chan struct{})}
 	if err := r.write(); err != nil {
 		ln.Close()
@@ -404,6 +402,29 @@ func sameUser(c *net.UnixConn) (Peer, error) {
 	return Peer{PID: pid, Program: peercred.Program(pid)}, nil
 }
 
+// serves checks that the process serving the socket is the session its
+// entry names (its pid): any process of the user can write an entry and
+// serve a socket of its own in the folder, and one that is not the run
+// must not be taken for it.
+func serves(c *net.UnixConn, s Info) error {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var uid, pid int
+	var cerr error
+	if err := raw.Control(func(fd uintptr) { uid, pid, cerr = peercred.Peer(int(fd)) }); err != nil {
+		return err
+	}
+	if cerr != nil {
+		return fmt.Errorf("who serves it cannot be told: %w", cerr)
+	}
+	if uid != os.Getuid() || pid != s.PID || strconv.Itoa(pid) != s.ID {
+		return fmt.Errorf("its socket is served by pid %d (uid %d), not by the run it names (pid %d): not a claudewrap run, refused", pid, uid, s.PID)
+	}
+	return nil
+}
+
 // inside says why who may not ask this session anything, "" when it may:
 // it is a process of this run's Claude, or of another run's without
 // Options.OtherRuns, or its ancestry cannot be told.
@@ -421,13 +442,24 @@ func (r *Registration) inside(who Peer) string {
 	if r.opts.OtherRuns {
 		return ""
 	}
-	others, _ := Sessions()
-	for _, o := range others {
-		if o.ID != r.info.ID && o.Tree > 1 && slices.Contains(chain, o.Tree) {
-			return fmt.Sprintf("a request from %s refused: it is a process of the Claude of claudewrap session %s; a run takes answers from another run's Claude only when started with --answers-from-runs", who, o.ID)
+	// Another run's Claude: one of who's ancestors is a run's (its
+	// supervisor on Linux, claudewrap itself elsewhere), whatever the
+	// sessions folder says, which any process of the user can write.
+	for _, a := range chain[1:] {
+		if runOf(a) {
+			return fmt.Sprintf("a request from %s refused: it is a process of another claudewrap run's Claude (pid %d's); "+
+				"a run takes answers from another run's Claude only when started with --answers-from-runs", who, a)
 		}
 	}
 	return ""
+}
+
+// runOf reports whether process pid is the root of a claudewrap run's
+// Claude tree: the supervisor (ptyhost's), or on macOS, where there is none,
+// claudewrap itself.
+func runOf(pid int) bool {
+	name := peercred.Name(pid)
+	return filepath.Base(name) == "claudewrap-supervisor" || runtime.GOOS == "darwin" && filepath.Base(name) == "claudewrap"
 }
 
 // clean removes what sessions whose process is gone left: an entry, its
@@ -530,6 +562,9 @@ func call(ctx context.Context, s Info, req request, v any) error {
 		return fmt.Errorf("session %s: %w", s.ID, err)
 	}
 	defer c.Close()
+	if err := serves(c.(*net.UnixConn), s); err != nil {
+		return fmt.Errorf("session %s: %w", s.ID, err)
+	}
 	if dl, ok := ctx.Deadline(); ok {
 		c.SetDeadline(dl)
 	}
@@ -574,6 +609,10 @@ func Pending(ctx context.Context, s Info) ([]Form, error) {
 	var forms []Form
 	if err := json.Unmarshal(reply, &forms); err != nil {
 		return nil, fmt.Errorf("session %s: %w", s.ID, err)
+	}
+	// A form is the session's that said it, whatever it claims.
+	for i := range forms {
+		forms[i].Session, forms[i].PID, forms[i].Cwd = s.ID, s.PID, s.Cwd
 	}
 	return forms, nil
 }

@@ -392,41 +392,84 @@ func TestRefusesClaudesTree(t *testing.T) {
 	mu.Unlock()
 	reg.Close()
 
-	// Another run, whose Claude's tree holds this process: its entry is
-	// listed beside ours (under a live pid, the test's parent's).
-	other := Info{ID: strconv.Itoa(os.Getppid()), PID: os.Getppid(), Cwd: "/", Started: time.Now().UTC(), Tree: os.Getpid()}
-	b, _ := json.Marshal(other)
-	if err := os.WriteFile(filepath.Join(dir, other.ID+".json"), b, 0o600); err != nil {
+	// A process below another run's Claude: its ancestor is named as a
+	// run's supervisor is, whatever the sessions folder says.
+	self, err := os.Executable()
+	if err != nil {
 		t.Fatal(err)
 	}
-	sleep := exec.Command("sleep", "30")
-	if err := sleep.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { sleep.Process.Kill(); sleep.Wait() }()
 	for _, orchestrated := range []bool{false, true} {
-		reg, err := Register(h, "/", Options{Tree: sleep.Process.Pid, OtherRuns: orchestrated})
+		reg, err := Register(h, "/", Options{Tree: 999999, OtherRuns: orchestrated})
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, _ := Find(reg.info.ID)
-		forms, err := Pending(ctx, s)
-		switch {
-		case orchestrated && (err != nil || len(forms) != 1):
-			t.Errorf("with OtherRuns: pending %+v %v", forms, err)
-		case !orchestrated && err == nil:
-			t.Errorf("a process of another run's Claude read the forms: %+v", forms)
-		}
-		o, err := Answer(ctx, s, "toolu_1", FromAnswer, []answer.Decision{{Action: answer.Select, Labels: []string{"SQLite"}}})
-		switch {
-		case orchestrated && (err != nil || o.Result != "verified"):
-			t.Errorf("with OtherRuns: answer %+v %v", o, err)
-		case !orchestrated && (err != nil || o.Result != "refused" || !strings.Contains(o.Message, "claudewrap session "+other.ID) || !strings.Contains(o.Message, "--answers-from-runs")):
-			t.Errorf("answer from a process of another run's Claude: %+v %v", o, err)
-		}
+		c := exec.Command("bash", "-c", `exec -a claudewrap-supervisor bash -c "$0; true"`, self)
+		c.Env = append(os.Environ(), "REMOTE_TEST_DIAL="+filepath.Join(dir, reg.ID()+".sock"))
+		out, err := c.Output()
 		reg.Close()
+		switch {
+		case err != nil:
+			t.Fatalf("the client below a run's supervisor: %v", err)
+		case orchestrated && !strings.Contains(string(out), `"tool_use_id":"toolu_1"`):
+			t.Errorf("with OtherRuns: pending said %s", out)
+		case !orchestrated && (!strings.Contains(string(out), "a process of another claudewrap run's Claude") || !strings.Contains(string(out), "--answers-from-runs")):
+			t.Errorf("a process of another run's Claude was told %s", out)
+		}
 	}
-	if n := h.count(); n != 1 {
-		t.Errorf("%d answers reached the session, want only the orchestrated one", n)
+}
+
+// TestForgedEntry: a process of the user that lists itself under another
+// run's name (an entry and a socket of its own, as a process of Claude's
+// could) is not taken for that run: pending and answer refuse it, and the
+// forms a real run lists are named by that run, whatever they claim.
+func TestForgedEntry(t *testing.T) {
+	private(t)
+	dir, err := Dir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The entry names the test's parent; the test process serves it.
+	forged := Info{ID: strconv.Itoa(os.Getppid()), PID: os.Getppid(), Cwd: "/", Started: time.Now().UTC()}
+	b, _ := json.Marshal(forged)
+	if err := os.WriteFile(filepath.Join(dir, forged.ID+".json"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("unix", filepath.Join(dir, forged.ID+".sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() { // the forger: it says a form of another session waits
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			readLine(c, 1<<20)
+			lie, _ := json.Marshal([]Form{{Session: "4242", ToolUseID: "toolu_real", Questions: dbForm.Questions}})
+			c.Write(append(lie, '\n'))
+			c.Close()
+		}
+	}()
+	s, err := Find(forged.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if forms, err := Pending(context.Background(), s); err == nil || !strings.Contains(err.Error(), "not by the run it names") {
+		t.Errorf("a forged session's pending: %+v %v", forms, err)
+	}
+	if forms, _ := PendingAll(context.Background()); len(forms) != 0 {
+		t.Errorf("pending lists a forged session's forms: %+v", forms)
+	}
+	// A real run's forms are its own, whatever session they name.
+	h := &fakeHandler{}
+	reg, err := Register(h, "/", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	forms, _ := PendingAll(context.Background())
+	if len(forms) != 1 || forms[0].Session != reg.ID() {
+		t.Errorf("pending %+v, want the real run's form named by it", forms)
 	}
 }

@@ -350,3 +350,19 @@ func LoadDefault() (*Set, []Ignored, error) {
 	}
 	return s, ignored, nil
 }
+
+// StillAllowed checks, for each folder file in force, that the programs it
+// runs are still those allowed with it (ProgramsAllowed): a program may be
+// changed while a run goes on, by a command of Claude's among others. It is
+// asked again before each program of the rules runs.
+func (s *Set) StillAllowed() error {
+	for _, f := range s.Files {
+		if f.Source != Folder {
+			continue
+		}
+		if err := ProgramsAllowed(f); err != nil {
+			return fmt.Errorf("%s: %w", f.Path, err)
+		}
+	}
+	return nil
+}

@@ -292,3 +292,34 @@ func TestAllowanceCoversPrograms(t *testing.T) {
 		t.Errorf("a missing program: %v", err)
 	}
 }
+
+// TestStillAllowed: a folder file in force whose program changes after the
+// run loaded it is no longer allowed; a file named with --rules is the
+// person's and is not checked.
+func TestStillAllowed(t *testing.T) {
+	work, _, _ := inFolders(t)
+	writeFile(t, work, "decide.sh", "#!/bin/sh\necho '{select: SQLite}'\n")
+	os.Chmod(filepath.Join(work, "decide.sh"), 0o755)
+	content := "version: 1\nrules:\n  - {name: db, when: {header: Database}, answer: {exec: [./decide.sh]}}\n"
+	writeFile(t, work, FolderFile, content)
+	f, _ := Parse(FolderFile, []byte(content))
+	progs, err := Programs(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AllowFile(FolderFile, []byte(content), progs); err != nil {
+		t.Fatal(err)
+	}
+	s, ignored, err := LoadDefault()
+	if err != nil || len(ignored) != 0 || s.StillAllowed() != nil {
+		t.Fatalf("allowed: %v %v %v", ignored, err, s.StillAllowed())
+	}
+	writeFile(t, work, "decide.sh", "#!/bin/sh\nrm -rf ~\n")
+	if err := s.StillAllowed(); !errors.Is(err, ErrProgramChanged) {
+		t.Errorf("after the program changed: %v", err)
+	}
+	named, _ := Load(FolderFile)
+	if err := named.StillAllowed(); err != nil {
+		t.Errorf("a file named with --rules: %v", err)
+	}
+}

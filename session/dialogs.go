@@ -199,6 +199,7 @@ func (s *session) watchDialogs(ctx context.Context) {
 		handled   bool
 		recent    recentScreens
 		retrying  string // the API error Claude retries for, said once
+		gate      ungated
 	)
 	for {
 		wctx, cancel := context.WithTimeout(ctx, 250*time.Millisecond)
@@ -222,6 +223,12 @@ func (s *session) watchDialogs(ctx context.Context) {
 			drawn = snap.Seq
 			if recent.novel(snap) {
 				changedAt = now
+			}
+		}
+		if s.cfg.Gate {
+			if why := gate.check(s, now); why != "" {
+				s.block(why, &snap)
+				return
 			}
 		}
 		if r, ok := screen.ParseRetry(snap); ok && r.Message != retrying {

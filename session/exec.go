@@ -27,6 +27,12 @@ const maxProgramOutput = 1 << 20
 // prints no usable answer leaves the question unmatched, with the reason:
 // never guessed.
 func (s *session) execDecide(q answer.Question, d rules.Decision) rules.Decision {
+	if s.cfg.StillAllowed != nil {
+		if err := s.cfg.StillAllowed(); err != nil {
+			return rules.Decision{Rule: d.Rule, File: d.File, Line: d.Line,
+				Unmatched: fmt.Sprintf("rule %q (%s:%d): its program is not run: %v; allow the file again to let it", d.Rule, d.File, d.Line, err)}
+		}
+	}
 	timeout := s.cfg.AnswerTimeout
 	if timeout <= 0 {
 		timeout = execTimeout

@@ -151,3 +151,23 @@ func (e execDecider) Decide(answer.Question) rules.Decision { return e.d }
 func (e execDecider) Fallback(answer.Question) (rules.Decision, error) {
 	return rules.Decision{}, errors.New("no fallback answer")
 }
+
+// TestExecNoLongerAllowed: a folder's rules file whose program changed
+// since it was allowed (a command of Claude's edited it mid-run) does not
+// run it: the question is unmatched, saying why, and nothing ran.
+func TestExecNoLongerAllowed(t *testing.T) {
+	dir := t.TempDir()
+	ran := filepath.Join(dir, "ran")
+	prog := filepath.Join(dir, "decide.sh")
+	os.WriteFile(prog, []byte("#!/bin/sh\ntouch "+ran+"\necho '{select: SQLite}'\n"), 0o755)
+	q := answer.Question{Question: "Which database?", Header: "Database", Options: []answer.Option{{Label: "SQLite"}, {Label: "MongoDB"}}}
+	s := newSession(Config{StillAllowed: func() error { return errors.New(`its program "./decide.sh" changed since it was allowed`) }})
+	s.ctx = context.Background()
+	d := s.execDecide(q, rules.Decision{Rule: "r", File: filepath.Join(dir, ".claudewrap.yaml"), Line: 3, Exec: []string{"./decide.sh"}, Dir: dir})
+	if d.Matched() || !strings.Contains(d.Unmatched, "its program is not run") || !strings.Contains(d.Unmatched, "changed since it was allowed") {
+		t.Errorf("decision %+v", d)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Error("the changed program ran")
+	}
+}

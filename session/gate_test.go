@@ -2,6 +2,8 @@ package session
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -152,5 +154,44 @@ permissions:
 	}
 	if out := preToolIn(t, c, "/elsewhere", "Write", `{"file_path":"../secrets/k"}`); out != nil {
 		t.Errorf("../secrets/k from /elsewhere: replied %s", out)
+	}
+}
+
+// TestUngatedCall: under the gate, a tool call Claude's transcript shows
+// that never reached claudewrap (its hook killed, or wrapped by a settings
+// env block) and ran stops the run; one whose PreToolUse came does not.
+func TestUngatedCall(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{}, Policy: rules.Fail, Host: hostHeadless, Gate: true,
+		Permits: permits(t, "version: 1\npermissions:\n  - {name: no-touch, when: {tool: Bash, command: \"^touch \"}, decide: {deny: no}}\n")})
+	c.hook(&hook.Payload{HookEventName: hook.SessionStart, Source: "startup"})
+	r.wait(`"session"`)
+	appendLine := func(v any) {
+		b, _ := json.Marshal(v)
+		f, err := os.OpenFile(c.transcript, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write(append(b, '\n'))
+		f.Close()
+	}
+	call := func(id, cmd string) {
+		appendLine(map[string]any{"type": "assistant", "uuid": "u-" + id, "message": map[string]any{"role": "assistant", "stop_reason": "tool_use",
+			"content": []any{map[string]any{"type": "tool_use", "id": id, "name": "Bash", "input": map[string]any{"command": cmd}}}}})
+		appendLine(map[string]any{"type": "user", "uuid": "r-" + id, "message": map[string]any{"role": "user",
+			"content": []any{map[string]any{"type": "tool_result", "tool_use_id": id, "content": "done"}}}})
+	}
+	// Gated: its PreToolUse came.
+	c.hook(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: "Bash", ToolUseID: "t-ok", Input: json.RawMessage(`{"command":"ls"}`)})
+	call("t-ok", "ls")
+	// Not gated: nothing came.
+	call("t-sly", "touch MADE")
+	ev := r.wait(`"blocked"`)
+	if !strings.Contains(fmt.Sprint(ev["reason"]), "a Bash call ran that claudewrap's gate never saw") {
+		t.Fatalf("blocked %v\n%s", ev, r)
+	}
+	if strings.Contains(r.log.String(), `"tool_use_id":"t-ok","message":"a Bash call ran`) {
+		t.Errorf("the gated call was taken for one that was not\n%s", r)
 	}
 }

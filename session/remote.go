@@ -379,6 +379,12 @@ func (s *session) notifyForm(rf remote.Form) {
 	if s.cfg.Notify == "" {
 		return
 	}
+	if s.cfg.StillAllowed != nil {
+		if err := s.cfg.StillAllowed(); err != nil {
+			s.log.Emit("error", events.Fields{"tool_use_id": rf.ToolUseID, "message": "--notify is not run: " + err.Error()})
+			return
+		}
+	}
 	rf.Session, rf.PID, rf.Cwd = s.cfg.SessionName, os.Getpid(), s.cfg.Cwd
 	b, _ := json.Marshal(rf)
 	b = safe.JSON(b) // the command may print it: no control of the form's acts on a terminal

@@ -95,6 +95,10 @@ type Config struct {
 	// mode's check, the API key question, a project's MCP servers); nil
 	// answers none.
 	Dialogs DialogRules
+	// StillAllowed, if set, says whether the programs of the folder's
+	// rules files in force are still those allowed with them; it is asked
+	// before each of them runs (a rule's exec, the notify command).
+	StillAllowed func() error
 	// AnswersFromRuns lets the processes of other runs' Claude read and
 	// answer this run's forms (an orchestrator); this run's own Claude may
 	// never.
@@ -280,7 +284,8 @@ type session struct {
 	stopDeferred     bool
 	stopDeferredPath string
 	lastTurn         string
-	turns            int // Stop hooks applied (turn_end): a turn over ends cancelOnSight
+	turns            int       // Stop hooks applied (turn_end): a turn over ends cancelOnSight
+	lastStopAt       time.Time // when the last Stop hook was applied
 	// choice is a permission decision waiting for its dialog to show (see
 	// dialogs.go); dialogCancel stops the dialog being answered when the
 	// person types.
@@ -299,6 +304,9 @@ type session struct {
 	// gated holds what the gate let each tool call run with, by tool_use
 	// id, until its PostToolUse (gate.go).
 	gated map[string]json.RawMessage
+	// preSeen are the tool calls whose PreToolUse reached claudewrap
+	// (ungated.go).
+	preSeen map[string]bool
 	// reachChanged is Config.Reach's, told when what waits may change.
 	reachChanged func()
 	// refusal is why the last hook message was refused (too long, not
@@ -354,7 +362,11 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if hc.Screen == nil {
 		hc.Screen = screen.NewFunc(version)
 	}
-	opts := hook.Options{Gate: cfg.Gate}
+	env := hc.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	opts := hook.Options{Gate: cfg.Gate, Env: hook.OwnEnv(env)}
 	if cfg.AnswerVia == AnswerViaHook {
 		srv.ReplyToQuestions(hookWait)
 		opts.Wait = hookWait
@@ -496,6 +508,9 @@ func (s *session) handle(m hook.Message) {
 		return
 	}
 	p := m.Payload
+	if p.HookEventName == hook.PreToolUse {
+		s.preArrived(p.ToolUseID)
+	}
 	if p.Gated() {
 		s.decideTool(m)
 		return

@@ -147,6 +147,7 @@ func (s *session) endOfTurn(note string) {
 		s.chat, s.chatFrom = "", nil
 		id = s.sessionID
 		s.turns++
+		s.lastStopAt = time.Now()
 	})
 	fields := events.Fields{"session_id": id}
 	if note != "" {

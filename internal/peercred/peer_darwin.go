@@ -39,3 +39,6 @@ func Program(pid int) string {
 	}
 	return string(b[:n])
 }
+
+// Name is process pid's command name (as Program).
+func Name(pid int) string { return Program(pid) }

@@ -52,3 +52,14 @@ func Program(pid int) string {
 	}
 	return strings.TrimSpace(string(b))
 }
+
+// Name is the name process pid was started under (its argv[0]); "" when
+// it cannot be read.
+func Name(pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil {
+		return ""
+	}
+	name, _, _ := strings.Cut(string(b), "\x00")
+	return name
+}

@@ -18,3 +18,5 @@ func ParentOf(int) (int, error) {
 }
 
 func Program(int) string { return "" }
+
+func Name(int) string { return "" }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -30,6 +31,11 @@ func JSON(b []byte) []byte {
 	var out strings.Builder
 	for _, r := range string(b) {
 		if acts(r) {
+			if r > 0xffff { // JSON's \u takes four digits: a surrogate pair
+				r1, r2 := utf16.EncodeRune(r)
+				fmt.Fprintf(&out, `\u%04x\u%04x`, r1, r2)
+				continue
+			}
 			fmt.Fprintf(&out, `\u%04x`, r)
 			continue
 		}
@@ -61,7 +67,20 @@ func escape(s string, lines bool) string {
 }
 
 // acts reports whether a terminal acts on r, beyond the C0 controls: DEL,
-// a C1 control, or a character that reorders the text around it.
+// a C1 control, a character that reorders the text around it, or one that
+// shows nothing where it stands and so can hide text or make two texts
+// look alike (zero-width space, soft hyphen, byte order mark, line and
+// paragraph separators, invisible operators, tag characters). The
+// zero-width joiner and non-joiner and the variation selectors are not:
+// emoji sequences and scripts need them, and they hide nothing.
 func acts(r rune) bool {
-	return r >= 0x7f && r <= 0x9f || unicode.Is(unicode.Bidi_Control, r)
+	switch {
+	case r >= 0x7f && r <= 0x9f, unicode.Is(unicode.Bidi_Control, r):
+		return true
+	case r == 0x200b, r == 0xad, r == 0xfeff, r == 0x180e, r == 0x2028, r == 0x2029,
+		r >= 0x2060 && r <= 0x2064, r >= 0x206a && r <= 0x206f, r >= 0xe0000 && r <= 0xe007f,
+		r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0:
+		return true
+	}
+	return false
 }

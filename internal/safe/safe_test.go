@@ -2,6 +2,7 @@ package safe
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -78,4 +79,32 @@ func FuzzLine(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestInvisible: characters that show nothing where they stand, and so can
+// hide text, are escaped; the joiners emoji sequences need are not.
+func TestInvisible(t *testing.T) {
+	for in, want := range map[string]string{
+		"a\u200bb":         `a\u200bb`,
+		"soft\u00adhyphen": `soft\u00adhyphen`,
+		"\ufeffbom":        `\ufeffbom`,
+		"line\u2028break":  `line\u2028break`,
+		"tag\U000E0041":    `tag\U000e0041`,
+		"👩\u200d🚀":         "👩\u200d🚀",
+		"❤\ufe0f":          "❤\ufe0f",
+	} {
+		if got := Line(in); got != want {
+			t.Errorf("Line(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestJSONBeyondBMP: a character escaped beyond the basic plane is a JSON
+// surrogate pair, the same value.
+func TestJSONBeyondBMP(t *testing.T) {
+	b := JSON([]byte("\"tag\U000E0041\""))
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil || s != "tag\U000E0041" || strings.ContainsRune(string(b), 0xE0041) {
+		t.Errorf("JSON gave %s (%q, %v)", b, s, err)
+	}
 }

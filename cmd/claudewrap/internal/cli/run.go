@@ -435,6 +435,7 @@ func runRun(opts *RunOptions) (err error) {
 		Trust:           trustBy(opts.Trust, set),
 		Bypass:          bypassBy(set),
 		Dialogs:         set,
+		StillAllowed:    set.StillAllowed,
 		IdleLimit:       idleLimit(opts.IdleTimeout),
 		Policy:          policy,
 		Asker:           asker,
