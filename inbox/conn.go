@@ -167,6 +167,17 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 	return c, nil
 }
 
+// Check says what is wrong with cfg before anything is dialled: a URL
+// that is not one, plaintext to another host (unless allowed), more than
+// one credential, a credential file that cannot be read.
+func Check(cfg Config) error {
+	if _, _, err := parseURLs(cfg); err != nil {
+		return err
+	}
+	_, _, err := credentials(cfg)
+	return err
+}
+
 // DialRun connects as a run does: a URL refused ([ErrPlaintext]) or a
 // server that refuses the connection (a wrong credential, TLS) is the
 // error, as [Dial] says it; an inbox that cannot be reached yet is not: the

@@ -204,8 +204,9 @@ func (r *Reach) handle(st *reachState, ev any) bool {
 			if e.o.OK() {
 				f.answered = "answered by " + claimSender(e.c)
 			}
-			// Refused: Done opened its next round already.
-			f.reopen = e.o.Result != "refused"
+			// An answer that did not take the form leaves it waiting, in its
+			// next round (Done opened it for one refused).
+			f.reopen = !e.o.OK() && e.o.Result != "refused"
 		}
 		return true
 	case localBegun:
@@ -223,7 +224,7 @@ func (r *Reach) handle(st *reachState, ev any) bool {
 		if e.o.OK() {
 			f.answered = "answered on " + r.id.Machine + " (" + e.from + ")"
 		}
-		f.reopen = e.l.Won
+		f.reopen = e.l.Won && !e.o.OK()
 		return true
 	}
 	return false
