@@ -355,12 +355,12 @@ func claimSender(c Claim) string {
 // again).
 func (r *Reach) status(st *reachState, s Status) {
 	switch {
+	case s.Connected && !st.up:
+		st.up, st.lost = true, false
+		r.emit("inbox", events.Fields{"state": "connected", "server": s.Server, "machine": r.id.Machine})
 	case s.Connected && st.lost:
 		st.lost = false
 		r.emit("inbox", events.Fields{"state": "back", "server": s.Server, "machine": r.id.Machine})
-	case s.Connected && !st.up:
-		st.up = true
-		r.emit("inbox", events.Fields{"state": "connected", "server": s.Server, "machine": r.id.Machine})
 	case !s.Connected && !st.lost:
 		st.lost = true
 		r.emit("inbox", events.Fields{"state": "unreachable", "reason": s.Reason, "machine": r.id.Machine})

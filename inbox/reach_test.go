@@ -328,7 +328,7 @@ func TestReachUnreachableThenBack(t *testing.T) {
 
 	srv.Start(0)
 	srv.WaitReady()
-	s.wait(t, electionWait, "inbox", events.Fields{"state": "back"})
+	s.wait(t, electionWait, "inbox", events.Fields{"state": "connected"})
 	alice := dial(t, Config{URL: srv.URL(), Name: "alice"})
 	listed(t, alice, two)
 	eventually(t, wait, "the form answered meanwhile closed", func() (string, bool) {

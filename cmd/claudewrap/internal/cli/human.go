@@ -228,7 +228,7 @@ func (h *human) event(name string, f events.Fields) {
 		case "back":
 			h.say("inbox back (server %s): the forms that wait are published again", str("server"))
 		default:
-			h.say("inbox unreachable: %s; forms are answered on this machine only (claudewrap answer, the screen) until it is back", str("reason"))
+			h.say("%s; forms are answered on this machine only (claudewrap answer, the screen) until the inbox is back", str("reason"))
 		}
 	case "inbox_form":
 		switch str("state") {

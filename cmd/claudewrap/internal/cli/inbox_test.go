@@ -284,3 +284,21 @@ func TestServeInbox(t *testing.T) {
 		t.Fatalf("answered from the page: %+v, %v", o, err)
 	}
 }
+
+// The inbox's state and the forms published are said in a line each.
+func TestHumanInbox(t *testing.T) {
+	var b bytes.Buffer
+	h := newHuman(&b, false)
+	h.event("inbox", map[string]any{"state": "unreachable", "reason": "the inbox is unreachable: reconnecting", "machine": "laptop"})
+	h.event("inbox_form", map[string]any{"state": "published", "tool_use_id": "t1", "form_id": "laptop.1.abc"})
+	h.event("inbox_form", map[string]any{"state": "answered_here", "tool_use_id": "t1", "form_id": "laptop.1.abc", "reason": "the inbox is unreachable: reconnecting"})
+	h.event("inbox_form", map[string]any{"state": "withdrawn", "tool_use_id": "t1", "form_id": "laptop.1.abc", "reason": "answered"})
+	h.event("inbox", map[string]any{"state": "back", "server": "n2", "machine": "laptop"})
+	want := "claudewrap: the inbox is unreachable: reconnecting; forms are answered on this machine only (claudewrap answer, the screen) until the inbox is back\n" +
+		"claudewrap: form t1 is in the inbox as laptop.1.abc (claudewrap pending --inbox, claudewrap answer --inbox laptop.1.abc)\n" +
+		"claudewrap: form t1 answered here while the inbox could not take the claim (the inbox is unreachable: reconnecting); it is closed there once the inbox is back\n" +
+		"claudewrap: inbox back (server n2): the forms that wait are published again\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
