@@ -235,6 +235,10 @@ func TestReachClaimApplied(t *testing.T) {
 	}
 	s.wait(t, wait, "inbox_form", events.Fields{"tool_use_id": "toolu_1", "state": "withdrawn",
 		"reason": "answered by claudewrap answer (inbox user alice)"})
+	eventually(t, wait, "the form closed, saying who answered it", func() (string, bool) {
+		f, err := alice.Form(ctx, id)
+		return fmt.Sprintf("%+v %v", f, err), err == nil && f.State == Closed && f.Reason == "answered by claudewrap answer (inbox user alice)"
+	})
 	if r, err := alice.Answer(ctx, id, pick("SQLite"), 0); err != nil || r.Result != "refused" {
 		t.Fatalf("answering it again: %+v, %v; want refused", r, err)
 	}
