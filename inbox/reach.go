@@ -187,6 +187,8 @@ func (r *Reach) run() {
 			// What is being applied ends now; its outcome is still said.
 			stopping = nil
 			r.cancel()
+		case <-r.quit:
+			return // stopWait passed
 		}
 	}
 }
