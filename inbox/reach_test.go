@@ -347,3 +347,49 @@ func TestReachUnreachableThenBack(t *testing.T) {
 		t.Fatalf("applied %+v; want the local answer and alice's", a)
 	}
 }
+
+// elicitRun is a run whose MCP server's form waits.
+type elicitRun struct {
+	fakeRun
+	got chan remote.ElicitAnswer
+}
+
+func (e *elicitRun) AnswerElicitation(_ context.Context, id, from string, a remote.ElicitAnswer) remote.Outcome {
+	e.got <- a
+	return remote.Outcome{Result: "verified", Elicited: []byte(`{"action":"accept","content":{"env":"staging"}}`)}
+}
+
+// An MCP server's form is published and answered with accept, decline or
+// cancel; an answer of questions to it is refused before the session
+// sees it.
+func TestReachElicitation(t *testing.T) {
+	srv := start(t, 1)
+	c := dial(t, Config{URL: srv.URL(), Retry: true})
+	log := events.New(nil)
+	s := &said{}
+	log.Watch(s.watch)
+	run := &elicitRun{got: make(chan remote.ElicitAnswer, 1)}
+	_, changed, stop := NewReach(c, Identity{Machine: "laptop", Session: "1"}, log).Attach(run)
+	run.changed = changed
+	t.Cleanup(stop)
+	alice := dial(t, Config{URL: srv.URL(), Name: "alice"})
+	run.set(remote.Form{ToolUseID: "elicitation-1", Since: time.Now(), Questions: []answer.Question{},
+		Elicitation: &remote.Elicitation{Server: "demo", Message: "Deploy?", Fields: []remote.ElicitField{{Name: "env", Type: "string"}}}})
+	id := s.formID(t, "elicitation-1")
+	f := listed(t, alice, id)[0]
+	if f.Elicitation == nil || f.Elicitation.Server != "demo" {
+		t.Fatalf("listed %+v", f)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	if r, err := alice.Answer(ctx, id, pick("SQLite"), 0); err != nil || r.Result != "refused" || !strings.Contains(r.Message, "MCP server demo") {
+		t.Fatalf("questions' answers to an MCP server's form: %+v, %v; want refused", r, err)
+	}
+	r, err := alice.Answer(ctx, id, Reply{Elicit: &remote.ElicitAnswer{Action: "accept", Values: "{env: staging}"}, From: remote.FromPage}, 0)
+	if err != nil || r.Result != "verified" || string(r.Elicited) != `{"action":"accept","content":{"env":"staging"}}` {
+		t.Fatalf("accept: %+v, %v", r, err)
+	}
+	if a := <-run.got; a.Action != "accept" || a.Values != "{env: staging}" {
+		t.Errorf("the session got %+v", a)
+	}
+}
