@@ -16,11 +16,12 @@ import (
 // TestBench measures everything side by side, prints the table and writes
 // it to $BENCH_OUT (default BENCH.md at the repository root).
 //
-//	BENCH_ONLY         comma-separated sections: throughput, emulator, keys, answers, soak (default all)
+//	BENCH_ONLY         comma-separated sections: throughput, emulator, keys, answers, inbox, soak (default all)
 //	BENCH_BYTES        passthrough stream size (default 200000000)
 //	BENCH_RUNS         passthrough runs each way, median taken (default 3)
 //	BENCH_KEYS         keystroke round trips (default 2000)
 //	BENCH_ANSWER_RUNS  runs per form, version and side (default 10)
+//	BENCH_INBOX_SESSIONS, BENCH_INBOX_FORMS  sessions of the fake Claude and forms each holds, answered through the inbox and the local socket (default 50 and 4)
 //	BENCH_SOAK         soak duration (default 30m; 0 skips it)
 //	BENCH_SOAK_VERSIONS Claude Code versions to soak, one after the other (default the e2e suite's, claudetest.Versions: $CLAUDEWRAP_E2E_VERSIONS, else its two defaults)
 //	BENCH_PROFILE      1: profile passthrough and the soak's heap even when their targets are met
@@ -72,6 +73,10 @@ func TestBench(t *testing.T) {
 	}
 	if wanted("answers") {
 		r.Answers = measureAnswers(t, versions, envInt("BENCH_ANSWER_RUNS", 10), &r.Notes)
+		save(false)
+	}
+	if wanted("inbox") {
+		r.Inbox = measureInbox(t, claudewrap, envInt("BENCH_INBOX_SESSIONS", 50), envInt("BENCH_INBOX_FORMS", 4))
 		save(false)
 	}
 	if d := envDuration("BENCH_SOAK", 30*time.Minute); d > 0 && wanted("soak") {
@@ -130,6 +135,17 @@ func methodNotes() []string {
 			"nothing. A run is wrong when the tool_result Claude recorded is not the intended answer or none came within 10 s of PreToolUse " +
 			"(claudewrap's also when it reported a mismatch or error). Medians are over the right answers (the oracles' wrong answers are shown apart). A second oracle, a fairer floor, writes the same single write as soon as the emulated screen (polled every 1 ms) shows the first question and the footer; a third writes, at the same moment, the options' numbers instead (database.yaml: 3; three.yaml: 3, 1, 4, Tab, 2, Enter), since claudewrap presses them too (Claude was not seen to record three.yaml from that one write); the target compares claudewrap with the fastest of the three; when no oracle ever answered right there is nothing to compare (n/a). " +
 			"Runs alternate claudewrap and the oracles.",
+		"- Inbox: the claudewrap binary headless (`run --on-unmatched wait --idle-timeout 0`) in each session on the fake Claude " +
+			"(bench/benchchild forms: the PreToolUse hooks of its forms of one question, then each drawn in turn as fakeclaude draws Claude Code " +
+			"2.1.330's, its PostToolUse once answered), all started at once; once every form waits, this process answers them one after " +
+			"the other, the first of every session, then the second of every session, and so on (SQLite, verified), each " +
+			"at least 1.2 s after the answer before it in its session (askflow takes no key for 200 ms on a form whose drive starts within " +
+			"a second of the key that closed the one before) and 1.5 s after the last form was asked (no committing key within a second of " +
+			"a form asked alongside), first through each session's local socket (remote.Answer), then " +
+			"with the sessions started anew with `--inbox` on a three-node JetStream cluster in this process (natstest; `--machine` m0 to m4) " +
+			"through the inbox (inbox.Conn.Answer: the form read, the claim, the run taking it). Latency is from the answer's start to the " +
+			"first key the fake Claude read for that form (its note, same clock). CPU is utime+stime of each claudewrap process from " +
+			"/proc/PID/stat (its children left out: the fake Claude and its hooks) once its last form is verified, the runs still going.",
 		"- Soak: the claudewrap binary headless (`run --headless --rules … --events …`) on testdata/scenarios/bench-soak.yaml, where every " +
 			"answer brings a new form; VmRSS of the claudewrap process from /proc every 10 s. Growth compares the mean of the last window " +
 			"with the first window after warm-up; it counts as growth above 5% and 1 MiB. Wrong counts the forms with a mismatch, error or " +

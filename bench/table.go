@@ -18,6 +18,7 @@ type Results struct {
 	Emulator   *Emulator
 	Keys       *Keys
 	Answers    []Answer
+	Inbox      *Inbox
 	Soak       []*Soak
 	// Profiles are pprof -top excerpts explaining missed targets, by title.
 	Profiles map[string]string
@@ -156,6 +157,28 @@ func (a Answer) Ratio() float64 {
 // ever right there is nothing to be slower than.
 func (a Answer) Met() bool {
 	return a.Wrap.Wrong == 0 && (a.Reference() == 0 || a.Ratio() <= 1.2)
+}
+
+// Inbox is many forms waiting at once in sessions of the fake Claude,
+// answered one after the other by one answerer through the inbox on a
+// cluster, beside the same through each session's local socket, in the
+// same run.
+type Inbox struct {
+	Sessions, Forms, Nodes int
+	Local, Inbox           InboxSide
+}
+
+// InboxSide is one way the answers went.
+type InboxSide struct {
+	// Verified counts the answers Claude recorded as sent.
+	Verified int
+	// P50 and P99 are from the answer's start to the first key the fake
+	// Claude read for its form.
+	P50, P99 time.Duration
+	// CPU is claudewrap's own CPU time (user and system, its children
+	// left out) per session, from its start to its last form verified:
+	// the median and the most.
+	CPU, CPUMax time.Duration
 }
 
 // Soak is claudewrap's resident memory over a long session.
@@ -325,6 +348,9 @@ func (r *Results) Met() bool {
 	for _, s := range r.Soak {
 		ok = ok && !s.Grew() && s.Wrong == 0 && s.Stalled == ""
 	}
+	if in := r.Inbox; in != nil {
+		ok = ok && in.Inbox.Verified == in.Forms && in.Local.Verified == in.Forms
+	}
 	return ok
 }
 
@@ -403,6 +429,21 @@ func (r *Results) Markdown() string {
 			fmt.Fprintf(&b, "| answer latency with --answer-via hook, %s (%d q), Claude Code %s: median per question (per form); wrong | %s; %d / %d wrong | the oracles above | %s | ≤ 1.2× | %s |\n",
 				a.Scenario, a.Questions, a.Version, side(a.Hook), a.Hook.Wrong, a.Hook.Runs, hres, hmet)
 		}
+	}
+	if in := r.Inbox; in != nil {
+		what := fmt.Sprintf("%d forms waiting in %d sessions of the fake Claude, answered one after the other by one answerer", in.Forms, in.Sessions)
+		for _, p := range []struct {
+			name       string
+			inbox, loc time.Duration
+		}{{"p50", in.Inbox.P50, in.Local.P50}, {"p99", in.Inbox.P99, in.Local.P99}} {
+			fmt.Fprintf(&b, "| answer to the first key written, %s, %s | %s (inbox, %d-node cluster) | %s (local socket) | %+.3f ms | (reported) | |\n",
+				p.name, what, ms(p.inbox), in.Nodes, ms(p.loc), float64(p.inbox-p.loc)/float64(time.Millisecond))
+		}
+		fmt.Fprintf(&b, "| claudewrap's CPU per session (%d forms held and answered), median (most) | %s (%s) (inbox) | %s (%s) (local socket) | ×%.2f | (reported) | |\n",
+			in.Forms/max(in.Sessions, 1), ms(in.Inbox.CPU), ms(in.Inbox.CPUMax), ms(in.Local.CPU), ms(in.Local.CPUMax),
+			float64(in.Inbox.CPU)/float64(max(in.Local.CPU, 1)))
+		fmt.Fprintf(&b, "| forms verified, %s | %d / %d (inbox) | %d / %d (local socket) | | all | %s |\n",
+			what, in.Inbox.Verified, in.Forms, in.Local.Verified, in.Forms, mark(in.Inbox.Verified == in.Forms && in.Local.Verified == in.Forms))
 	}
 	for _, s := range r.Soak {
 		first, last, most := s.RSS()

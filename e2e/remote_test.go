@@ -17,6 +17,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/answer"
 	"github.com/claudewrap/claudewrap/internal/testsupport/claudetest"
+	"github.com/claudewrap/claudewrap/internal/testsupport/testkit"
 	"github.com/claudewrap/claudewrap/remote"
 )
 
@@ -84,11 +85,11 @@ func waitPending(t *testing.T, sb *claudetest.Sandbox, session string) pendingFo
 // for an answer from anywhere (--on-unmatched wait).
 type waitingRun struct {
 	sb      *claudetest.Sandbox
-	env     []string // added to the sandbox's, for the run and its other commands
-	session string   // the run's claudewrap pid, which names it
-	evs     string   // its events file
-	stderr  bytes.Buffer
-	done    chan error // the run's end
+	env     []string           // added to the sandbox's, for the run and its other commands
+	session string             // the run's claudewrap pid, which names it
+	evs     string             // its events file
+	stderr  testkit.SyncBuffer // read while the run goes on
+	done    chan error         // the run's end
 }
 
 // startWaiting starts a waitingRun with args added to its flags.

@@ -97,8 +97,15 @@ func TestServePage(t *testing.T) {
 // ended with the test.
 func servePage(t *testing.T, sb *claudetest.Sandbox) (string, context.Context) {
 	t.Helper()
-	serve := exec.Command(claudetest.Claudewrap(t), "serve")
-	serve.Env = sb.Env()
+	return servePageWith(t, sb.Env())
+}
+
+// servePageWith is servePage with serve's environment and arguments
+// given.
+func servePageWith(t *testing.T, env []string, args ...string) (string, context.Context) {
+	t.Helper()
+	serve := exec.Command(claudetest.Claudewrap(t), append([]string{"serve"}, args...)...)
+	serve.Env = env
 	out, err := serve.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,10 @@ import (
 // Forms lists the forms that wait in every run publishing to the inbox
 // (open, or being answered), by machine, then oldest first.
 func (c *Conn) Forms(ctx context.Context) ([]Form, error) {
-	b, err := c.buckets(ctx)
+	b, err := c.existing(ctx)
+	if errors.Is(err, ErrNoBuckets) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +51,20 @@ func (c *Conn) Forms(ctx context.Context) ([]Form, error) {
 // WaitForms waits until a form waits in any run, then lists them as
 // [Conn.Forms] does; it ends with ctx, saying what it saw.
 func (c *Conn) WaitForms(ctx context.Context) ([]Form, error) {
-	b, err := c.buckets(ctx)
+	b, err := c.existing(ctx)
+	if errors.Is(err, ErrNoBuckets) {
+		// Until a run makes them, looked for again every second.
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for errors.Is(err, ErrNoBuckets) {
+			select {
+			case <-tick.C:
+			case <-ctx.Done():
+				return nil, fmt.Errorf("no form waited: %w (%v)", ctx.Err(), ErrNoBuckets)
+			}
+			b, err = c.existing(ctx)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +142,10 @@ var ErrNoForm = errors.New("no such form waits in the inbox (answered, withdrawn
 // Form is form id as the inbox holds it, closed ones too ([Form.Reason]
 // says why).
 func (c *Conn) Form(ctx context.Context, id FormID) (Form, error) {
-	b, err := c.buckets(ctx)
+	b, err := c.existing(ctx)
+	if errors.Is(err, ErrNoBuckets) {
+		return Form{}, fmt.Errorf("form %s: %w", id, ErrNoForm)
+	}
 	if err != nil {
 		return Form{}, err
 	}
@@ -190,11 +209,14 @@ func (c *Conn) Answer(ctx context.Context, id FormID, r Reply, wait time.Duratio
 	if wait <= 0 {
 		wait = remote.AnswerWait
 	}
-	b, err := c.buckets(ctx)
+	refused := func(msg string) Result { return Result{Outcome: remote.Outcome{Result: "refused", Message: msg}} }
+	b, err := c.existing(ctx)
+	if errors.Is(err, ErrNoBuckets) {
+		return refused(fmt.Sprintf("form %s: %v", id, ErrNoForm)), nil
+	}
 	if err != nil {
 		return Result{}, err
 	}
-	refused := func(msg string) Result { return Result{Outcome: remote.Outcome{Result: "refused", Message: msg}} }
 	token := escape(c.name)
 	for range claimTries {
 		f, err := c.form(ctx, b, id)

@@ -167,6 +167,40 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 	return c, nil
 }
 
+// Check says what is wrong with cfg before anything is dialled: a URL
+// that is not one, plaintext to another host (unless allowed), more than
+// one credential, a credential file that cannot be read.
+func Check(cfg Config) error {
+	if _, _, err := parseURLs(cfg); err != nil {
+		return err
+	}
+	_, _, err := credentials(cfg)
+	return err
+}
+
+// DialRun connects as a run does: a URL refused ([ErrPlaintext]) or a
+// server that refuses the connection (a wrong credential, TLS) is the
+// error, as [Dial] says it; an inbox that cannot be reached yet is not: the
+// connection keeps trying in the background (cfg.Retry), and the run's
+// [Publisher] says so meanwhile.
+func DialRun(ctx context.Context, cfg Config) (*Conn, error) {
+	cfg.Retry = false
+	c, err := Dial(ctx, cfg)
+	if err == nil || !unreachable(err) {
+		return c, err
+	}
+	cfg.Retry = true
+	return Dial(context.Background(), cfg)
+}
+
+// unreachable reports whether err is no server answering in time, rather
+// than one refusing.
+func unreachable(err error) bool {
+	var netErr net.Error
+	return errors.Is(err, nats.ErrNoServers) || errors.Is(err, nats.ErrTimeout) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.As(err, &netErr) && !errors.Is(err, ErrPlaintext)
+}
+
 // parseURLs splits cfg.URL, checks each address, and says whether the
 // connection is to be TLS; without TLS, every host must be this machine
 // unless plaintext is allowed.

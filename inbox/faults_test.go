@@ -97,9 +97,12 @@ func TestClusterFaults(t *testing.T) {
 	killed := srv.Index(run.c.Server())
 	t.Logf("the run is connected to n%d; killed", killed+1)
 	srv.Stop(killed)
-	if r := answerThrough(t, alice, f1, "SQLite"); a.count(f1) != 1 {
-		t.Fatalf("after the run's node was killed: %+v; the run applied the answer %d times, want once", r, a.count(f1))
-	}
+	r := answerThrough(t, alice, f1, "SQLite")
+	// Taken by an earlier try whose reply was lost: the run may still be
+	// applying it.
+	eventually(t, electionWait, "the answer applied after the run's node was killed", func() (string, bool) {
+		return fmt.Sprintf("%+v, applied %d times", r, a.count(f1)), a.count(f1) == 1
+	})
 	run.Withdraw("toolu_1", "answered")
 	srv.Start(killed)
 	srv.WaitReady()

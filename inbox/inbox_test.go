@@ -3,6 +3,7 @@ package inbox
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -397,5 +398,40 @@ func TestKeys(t *testing.T) {
 		if _, _, _, ok := parseClaimKey(bad); ok {
 			t.Errorf("parseClaimKey(%q) took it", bad)
 		}
+	}
+}
+
+// The answering side makes no bucket: before any run published, it lists
+// nothing, finds no form, and waits until a run publishes one.
+func TestNoRunYet(t *testing.T) {
+	srv := start(t, 1)
+	alice := dial(t, Config{URL: srv.URL(), Name: "alice"})
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	if forms, err := alice.Forms(ctx); err != nil || len(forms) != 0 {
+		t.Fatalf("forms of an inbox no run used: %+v, %v", forms, err)
+	}
+	id := newFormID("laptop", "1")
+	if _, err := alice.Form(ctx, id); !errors.Is(err, ErrNoForm) {
+		t.Errorf("a form of an inbox no run used: %v", err)
+	}
+	if r, err := alice.Answer(ctx, id, pick("SQLite"), 0); err != nil || r.Result != "refused" {
+		t.Errorf("an answer to it: %+v, %v", r, err)
+	}
+	if _, err := alice.js.KeyValue(ctx, FormsBucket); err == nil {
+		t.Fatal("the answering side made the forms bucket")
+	}
+	got := make(chan []Form, 1)
+	go func() {
+		forms, err := alice.WaitForms(ctx)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- forms
+	}()
+	run := runOn(t, Config{URL: srv.URL()}, "laptop", "1")
+	id = run.Publish(form("toolu_1"))
+	if forms := <-got; len(forms) != 1 || forms[0].ID != id {
+		t.Fatalf("waited for %+v, want %s", forms, id)
 	}
 }

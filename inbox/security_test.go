@@ -3,6 +3,7 @@ package inbox
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"strings"
 	"testing"
@@ -128,4 +129,28 @@ func TestTLS(t *testing.T) {
 	if r := answerAndApply(t, run, a, id, "SQLite"); r.Result != "verified" {
 		t.Fatalf("answer over TLS: %+v", r)
 	}
+}
+
+// A run dials on when the inbox cannot be reached, and not when a server
+// refuses it.
+func TestDialRun(t *testing.T) {
+	srv := natstest.Start(t, natstest.Options{Config: "authorization {\n  users: [{user: runner, password: right}]\n}"})
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	if _, err := DialRun(ctx, Config{URL: srv.URL(), User: "runner", Password: "wrong"}); !errors.Is(err, nats.ErrAuthorization) {
+		t.Errorf("a wrong password: %v; want NATS's reason", err)
+	}
+	if _, err := DialRun(ctx, Config{URL: "nats://192.0.2.1:4222"}); !errors.Is(err, ErrPlaintext) {
+		t.Errorf("plaintext to another host: %v; want ErrPlaintext", err)
+	}
+	srv.Stop(0)
+	c, err := DialRun(ctx, Config{URL: srv.URL(), User: "runner", Password: "right"})
+	if err != nil {
+		t.Fatalf("an inbox down: %v; want a connection that keeps trying", err)
+	}
+	defer c.Close()
+	srv.Start(0)
+	eventually(t, wait, "the connection made once the server is back", func() (string, bool) {
+		return fmt.Sprint(c.Err()), c.Connected()
+	})
 }

@@ -102,6 +102,39 @@ type buckets struct {
 	forms, claims, outcomes jetstream.KeyValue
 }
 
+// ErrNoBuckets is why the answering side finds no form at all: no run has
+// published to the inbox yet, and only a run makes its buckets.
+var ErrNoBuckets = errors.New("no run has published to the inbox yet (its buckets are missing)")
+
+// existing binds the inbox's buckets as they are, for the answering side,
+// which makes none: ErrNoBuckets when one is missing.
+func (c *Conn) existing(ctx context.Context) (*buckets, error) {
+	c.mu.Lock()
+	b := c.b
+	c.mu.Unlock()
+	if b != nil {
+		return b, nil
+	}
+	b = &buckets{}
+	for _, kb := range []struct {
+		name string
+		kv   *jetstream.KeyValue
+	}{{FormsBucket, &b.forms}, {ClaimsBucket, &b.claims}, {OutcomesBucket, &b.outcomes}} {
+		kv, err := c.js.KeyValue(ctx, kb.name)
+		if errors.Is(err, jetstream.ErrBucketNotFound) {
+			return nil, ErrNoBuckets
+		}
+		if err != nil {
+			return nil, fmt.Errorf("inbox bucket %s: %w", kb.name, c.reason(err))
+		}
+		*kb.kv = kv
+	}
+	c.mu.Lock()
+	c.b = b
+	c.mu.Unlock()
+	return b, nil
+}
+
 // buckets binds the inbox's buckets, creating those missing with this
 // side's replicas (see Config.Replicas), once.
 func (c *Conn) buckets(ctx context.Context) (*buckets, error) {

@@ -29,7 +29,13 @@ type docSessions struct {
 	answers []string // each answer taken, as decisions or an MCP form's action
 }
 
-func (d *docSessions) Pending(context.Context) ([]remote.Form, error) { return d.forms, nil }
+func (d *docSessions) Pending(context.Context) ([]Form, error) {
+	var out []Form
+	for _, f := range d.forms {
+		out = append(out, Form{Form: f})
+	}
+	return out, nil
+}
 
 func (d *docSessions) Answer(_ context.Context, session, id, from string, ds []answer.Decision) (remote.Outcome, error) {
 	var got []string

@@ -31,9 +31,19 @@ var static embed.FS
 // Sessions is what the page shows and answers; from names the answer's
 // sender to the session.
 type Sessions interface {
-	Pending(ctx context.Context) ([]remote.Form, error)
+	Pending(ctx context.Context) ([]Form, error)
 	Answer(ctx context.Context, session, toolUseID, from string, ds []answer.Decision) (remote.Outcome, error)
 	AnswerElicitation(ctx context.Context, session, id, from string, a remote.ElicitAnswer) (remote.Outcome, error)
+}
+
+// Form is a form the page shows. A form of an inbox's (every machine's
+// forms) names where it waits, and the page groups forms by machine; its
+// Session is then its id in the inbox.
+type Form struct {
+	remote.Form
+	Machine       string `json:"machine,omitempty"`
+	User          string `json:"user,omitempty"`
+	ClaudeVersion string `json:"claude_version,omitempty"`
 }
 
 // Server is the page's HTTP server.
@@ -137,7 +147,7 @@ func (s *Server) handler() http.Handler {
 			return
 		}
 		if forms == nil {
-			forms = []remote.Form{}
+			forms = []Form{}
 		}
 		writeJSON(w, http.StatusOK, forms)
 	})
@@ -301,7 +311,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	var form *remote.Form
 	for i := range forms {
 		if forms[i].Session == req.Session && forms[i].ToolUseID == req.ToolUseID {
-			form = &forms[i]
+			form = &forms[i].Form
 		}
 	}
 	if form == nil {

@@ -36,8 +36,8 @@ var mcpForm = remote.Form{Session: "42", ToolUseID: "elicitation-1", Since: time
 		{Name: "env", Title: "Environment", Type: "string", Options: []string{"staging", "production"}, Required: true}},
 		Schema: []byte(`{"type":"object","properties":{"env":{"type":"string","title":"Environment","enum":["staging","production"]}},"required":["env"]}`)}}
 
-func (f *fakeSessions) Pending(context.Context) ([]remote.Form, error) {
-	return []remote.Form{multi, mcpForm}, nil
+func (f *fakeSessions) Pending(context.Context) ([]Form, error) {
+	return []Form{{Form: multi}, {Form: mcpForm}}, nil
 }
 func (f *fakeSessions) AnswerElicitation(_ context.Context, session, id, from string, a remote.ElicitAnswer) (remote.Outcome, error) {
 	f.mu.Lock()
@@ -379,11 +379,11 @@ func TestServeElicitation(t *testing.T) {
 // acts on.
 type hostileSessions struct{ fakeSessions }
 
-func (h *hostileSessions) Pending(context.Context) ([]remote.Form, error) {
+func (h *hostileSessions) Pending(context.Context) ([]Form, error) {
 	f := multi
 	f.Questions = []answer.Question{{Question: "Deploy? " + testkit.Hostile, Header: "Go",
 		Options: []answer.Option{{Label: "Yes " + testkit.Hostile}, {Label: "No"}}}}
-	return []remote.Form{f}, nil
+	return []Form{{Form: f, Machine: "laptop " + testkit.Hostile, User: "dev"}}, nil
 }
 
 // TestPendingJSONEscaped: what /api/pending says holds no character a
@@ -407,8 +407,9 @@ func TestPendingJSONEscaped(t *testing.T) {
 	if bad := testkit.Unescaped(body); bad != "" {
 		t.Errorf("/api/pending holds raw %s:\n%s", bad, body)
 	}
-	var forms []remote.Form
-	if err := json.Unmarshal([]byte(body), &forms); err != nil || forms[0].Questions[0].Options[0].Label != "Yes "+testkit.Hostile {
+	var forms []Form
+	if err := json.Unmarshal([]byte(body), &forms); err != nil || forms[0].Questions[0].Options[0].Label != "Yes "+testkit.Hostile ||
+		forms[0].Machine != "laptop "+testkit.Hostile {
 		t.Errorf("the escapes are not the same JSON values: %v %+v", err, forms)
 	}
 }

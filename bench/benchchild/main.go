@@ -4,6 +4,7 @@
 //	benchchild [--settings JSON] stream BYTES COLS   write BYTES of TUI-like output (bench.Stream), then exit
 //	benchchild [--settings JSON] echo                raw mode; echo every byte read; exit on Q
 //	benchchild hook --socket PATH                    note the hook's arrival in $BENCH_HOOK_LOG, then forward it
+//	benchchild --settings FILE forms N               ask N forms at once, as Claude Code would (see forms)
 //
 // claudewrap puts --settings before Claude's own arguments; it is skipped.
 package main
@@ -25,8 +26,9 @@ import (
 
 func main() {
 	args := os.Args[1:]
+	settings := ""
 	if len(args) >= 2 && args[0] == "--settings" {
-		args = args[2:]
+		settings, args = args[1], args[2:]
 	}
 	if len(args) == 0 {
 		fail("usage: benchchild stream BYTES COLS | echo | hook --socket PATH")
@@ -57,6 +59,12 @@ func main() {
 			fail("usage: benchchild hook --socket PATH [--wait D]")
 		}
 		hookShim(args[2], wait)
+	case "forms":
+		n, err := strconv.Atoi(args[len(args)-1])
+		if len(args) != 2 || err != nil || n < 1 || settings == "" {
+			fail("usage: benchchild --settings FILE forms N")
+		}
+		forms(settings, n)
 	default:
 		fail("unknown mode " + args[0])
 	}

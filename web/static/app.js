@@ -82,10 +82,24 @@ function collect(f, node) {
   });
 }
 
-// meta is a form's line: its session, folder and how long it has waited.
+// meta is a form's line: its session (an inbox's form: its user and
+// Claude Code), folder and how long it has waited.
 function meta(f, what) {
+  const where = f.machine ? `${f.user} · Claude Code ${f.claude_version || "?"}` : `session ${f.session}`;
   return el("div", { class: "meta",
-    text: `session ${f.session} · ${f.cwd}${what} · waiting since ${new Date(f.since).toLocaleTimeString()}` });
+    text: `${where} · ${f.cwd}${what} · waiting since ${new Date(f.since).toLocaleTimeString()}` });
+}
+
+// place is where a form is shown: an inbox's forms under their machine's
+// heading, this machine's sessions' forms in the page itself.
+function place(main, f) {
+  if (!f.machine) return main;
+  let g = [...main.querySelectorAll("section.machine")].find((x) => x.dataset.machine === f.machine);
+  if (!g) {
+    g = el("section", { class: "machine", "data-machine": f.machine }, el("h2", { text: f.machine }));
+    main.append(g);
+  }
+  return g;
 }
 
 // answerer posts a form's answer, its buttons disabled meanwhile, and
@@ -202,11 +216,14 @@ async function refresh() {
       if (!shown.has(key(f))) {
         const n = f.elicitation ? elicitNode(f) : formNode(f);
         shown.set(key(f), n);
-        main.append(n);
+        place(main, f).append(n);
       }
     }
     for (const [k, n] of shown) {
       if (!waiting.has(k) && !done.has(k)) { n.remove(); shown.delete(k); }
+    }
+    for (const g of main.querySelectorAll("section.machine")) {
+      if (!g.querySelector("section.form")) g.remove();
     }
     status.textContent = forms.length ? `${forms.length} form(s) waiting` : "No question waits.";
   } catch (e) {

@@ -4,5 +4,7 @@
 // later on a goroutine of its own as a real TUI does, and records what
 // Claude would report and every key; [Faults] make it misbehave.
 //
-// It is test support: askflow's and session's tests use it, nothing else.
+// It is test support: askflow's and session's tests use it, and the
+// benchmarks' stand-in for Claude Code (bench/benchchild forms), which
+// mirrors its frames to its terminal.
 package fakeclaude

@@ -2,6 +2,7 @@ package fakeclaude
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -47,6 +48,9 @@ func (fc *Claude) redrawLocked() {
 	}
 	if _, err := fc.em.Write([]byte(b.String())); err != nil {
 		fc.t.Errorf("emulator write: %v", err)
+	}
+	if fc.mirror != nil {
+		_, _ = io.WriteString(fc.mirror, b.String())
 	}
 }
 

@@ -2,6 +2,7 @@ package fakeclaude
 
 import (
 	"errors"
+	"io"
 	"sync"
 	"testing"
 	"time"
@@ -214,6 +215,8 @@ type Claude struct {
 	queue chan pending
 	done  chan struct{}
 	wg    sync.WaitGroup
+	// mirror gets a copy of every frame drawn (see Mirror).
+	mirror io.Writer
 }
 
 const keyLatency = 5 * time.Millisecond
@@ -399,6 +402,15 @@ func (fc *Claude) Garble() {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
 	fc.garbled = true
+	fc.redrawLocked()
+}
+
+// Mirror has every frame the fake draws from now on written to w too, as
+// a process standing for Claude writes them to its terminal.
+func (fc *Claude) Mirror(w io.Writer) {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	fc.mirror = w
 	fc.redrawLocked()
 }
 

@@ -227,7 +227,7 @@ func docRoot(t *testing.T, dir string, stdout, stderr *bytes.Buffer) *cobra.Comm
 
 // How a doc's line is exercised, by its command.
 const (
-	parseOnly     = iota // flags and arguments parsed: it would start Claude, block or change your config
+	parseOnly     = iota // flags and arguments parsed: it would start Claude, block, change your config or reach an inbox
 	runs                 // run for real: exit 0, or the status the doc says
 	runsToClaude         // run up to starting Claude (docRoot)
 	runsToSession        // run up to finding the session, of which there is none
@@ -237,6 +237,8 @@ func howExercised(path string, args []string) int {
 	switch {
 	case slices.ContainsFunc(args, func(a string) bool { return a == "--help" || a == "-h" || a == "--version" }):
 		return runs
+	case slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--inbox") }):
+		return parseOnly // the inbox's servers are not the reader's
 	case path == "claudewrap run":
 		return runsToClaude
 	case path == "claudewrap answer":

@@ -301,6 +301,22 @@ func (h *human) event(name string, f events.Fields) {
 		if str("error") != "" {
 			h.say("Claude's turn ended in an error: %s (%s)", str("message"), str("error"))
 		}
+	case "inbox":
+		switch str("state") {
+		case "connected":
+			h.say("inbox: connected (server %s); the forms that wait for a person are published there, as machine %s", str("server"), str("machine"))
+		case "back":
+			h.say("inbox back (server %s): the forms that wait are published again", str("server"))
+		default:
+			h.say("%s; forms are answered on this machine only (claudewrap answer, the screen) until the inbox is back", str("reason"))
+		}
+	case "inbox_form":
+		switch str("state") {
+		case "published":
+			h.say("form %s is in the inbox as %s (claudewrap pending --inbox, claudewrap answer --inbox %s)", str("tool_use_id"), str("form_id"), str("form_id"))
+		case "answered_here":
+			h.say("form %s answered here while the inbox could not take the claim (%s); it is closed there once the inbox is back", str("tool_use_id"), str("reason"))
+		}
 	case "blocked":
 		h.blocked++
 		h.say("blocked: %s", str("reason"))

@@ -20,6 +20,7 @@ import (
 // NewCmdPending builds `claudewrap pending`.
 func NewCmdPending(stdout io.Writer) *cobra.Command {
 	var asJSON bool
+	var ib InboxOptions
 	cmd := &cobra.Command{
 		Use:   "pending",
 		Short: "List the forms and MCP servers' forms waiting for a person in your running sessions",
@@ -29,11 +30,24 @@ session, its folder, how long the form has waited, and the whole form
 form is listed as form elicitation-N with its server, message and fields
 (--on-unmatched wait). --json prints an array of {session, pid, cwd, since,
 tool_use_id, questions} for programs, with elicitation: {server, message,
-fields, requested_schema} for an MCP server's form.`,
+fields, requested_schema} for an MCP server's form.
+
+With an inbox (--inbox, $CLAUDEWRAP_INBOX, or inbox: in your config.yaml), it
+lists the forms waiting on every machine whose runs use the same inbox, grouped
+by machine; a form's id names its machine, and --json adds id, machine, user,
+claude_version, round and state.`,
 		Example: `  claudewrap pending
-  claudewrap pending --json | jq '.[0].tool_use_id'`,
+  claudewrap pending --json | jq '.[0].tool_use_id'
+  claudewrap pending --inbox tls://inbox-a:4222 --inbox-ca ca.pem --inbox-nkey alice.nk`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, _, on, err := ib.resolve(cmd.Flags())
+			if err != nil {
+				return err
+			}
+			if on {
+				return pendingInbox(cmd.Context(), stdout, cfg, asJSON, inboxHint(&ib))
+			}
 			// A session that refused to say is the error, after what the
 			// others said.
 			forms, err := remote.PendingAll(cmd.Context())
@@ -44,6 +58,7 @@ fields, requested_schema} for an MCP server's form.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for programs")
+	inboxFlags(cmd.Flags(), &ib, false, false)
 	return cmd
 }
 
@@ -65,66 +80,71 @@ func printForms(w io.Writer, forms []remote.Form, asJSON bool) error {
 		inSession[f.Session]++
 	}
 	for _, f := range forms {
-		if f.Elicitation != nil {
-			printElicitation(w, f, inSession[f.Session] > 1)
-			continue
-		}
-		printLine(w, "session %s (%s), form %s, waiting %s:", f.Session, f.Cwd, f.ToolUseID,
-			time.Since(f.Since).Round(time.Second))
-		decided := map[int]remote.Decided{}
-		for _, d := range f.Decided {
-			decided[d.Index-1] = d
-		}
-		for i, q := range f.Questions {
-			if d, ok := decided[i]; ok {
-				by := fmt.Sprintf("rule %q", d.Rule)
-				if d.File != "" {
-					by += " (" + d.File + ")"
-				}
-				printLine(w, "  %d. [%s] %s: answered by %s: %s", i+1, q.Header, q.Question, by, d.Answer)
-				continue
-			}
-			kind := "one answer"
-			if q.MultiSelect {
-				kind = "several answers"
-			}
-			printLine(w, "  %d. [%s] %s (%s)", i+1, q.Header, q.Question, kind)
-			for j, o := range q.Options {
-				line := fmt.Sprintf("       %d. %s", j+1, o.Label)
-				if o.Description != "" {
-					line += " — " + o.Description
-				}
-				if o.Preview != "" {
-					line += " (with a preview)"
-				}
-				printLine(w, "%s", line)
-			}
-		}
 		// With several forms waiting in a session, answer needs to be told
 		// which: the line given works as written.
-		which := ""
+		target := "claudewrap answer " + f.Session
 		if inSession[f.Session] > 1 {
-			which = " --form " + f.ToolUseID
+			target += " --form " + f.ToolUseID
 		}
-		switch open := len(f.Open()); {
-		case len(f.Decided) > 0 && open == 1:
-			printLine(w, "  answer: claudewrap answer %s%s --select LABEL (the one question no rule answers)", f.Session, which)
-		case len(f.Decided) > 0:
-			printLine(w, "  answer: claudewrap answer %s%s --answers '[{select: A}, …]' (one per question no rule answers)", f.Session, which)
-		default:
-			printLine(w, "  answer: claudewrap answer %s%s --select LABEL (one question), or --answers '[{select: A}, …]'", f.Session, which)
+		waited := time.Since(f.Since).Round(time.Second)
+		if f.Elicitation != nil {
+			printLine(w, "session %s (%s), MCP server %q's form %s, waiting %s: %s", f.Session, f.Cwd, f.Elicitation.Server, f.ToolUseID,
+				waited, f.Elicitation.Message)
+			printElicitation(w, f, "", target)
+			continue
 		}
+		printLine(w, "session %s (%s), form %s, waiting %s:", f.Session, f.Cwd, f.ToolUseID, waited)
+		printQuestions(w, f, "", target)
 	}
 	return nil
 }
 
-// printElicitation prints an MCP server's form that waits: its message,
-// its fields, and the command that answers it.
-func printElicitation(w io.Writer, f remote.Form, several bool) {
-	e := f.Elicitation
-	printLine(w, "session %s (%s), MCP server %q's form %s, waiting %s: %s", f.Session, f.Cwd, e.Server, f.ToolUseID,
-		time.Since(f.Since).Round(time.Second), e.Message)
-	for _, fd := range e.Fields {
+// printQuestions prints form f's questions, each line after indent, and
+// the command that answers it, target followed by its flags.
+func printQuestions(w io.Writer, f remote.Form, indent, target string) {
+	decided := map[int]remote.Decided{}
+	for _, d := range f.Decided {
+		decided[d.Index-1] = d
+	}
+	for i, q := range f.Questions {
+		if d, ok := decided[i]; ok {
+			by := fmt.Sprintf("rule %q", d.Rule)
+			if d.File != "" {
+				by += " (" + d.File + ")"
+			}
+			printLine(w, "%s  %d. [%s] %s: answered by %s: %s", indent, i+1, q.Header, q.Question, by, d.Answer)
+			continue
+		}
+		kind := "one answer"
+		if q.MultiSelect {
+			kind = "several answers"
+		}
+		printLine(w, "%s  %d. [%s] %s (%s)", indent, i+1, q.Header, q.Question, kind)
+		for j, o := range q.Options {
+			line := fmt.Sprintf("       %d. %s", j+1, o.Label)
+			if o.Description != "" {
+				line += " — " + o.Description
+			}
+			if o.Preview != "" {
+				line += " (with a preview)"
+			}
+			printLine(w, "%s%s", indent, line)
+		}
+	}
+	switch open := len(f.Open()); {
+	case len(f.Decided) > 0 && open == 1:
+		printLine(w, "%s  answer: %s --select LABEL (the one question no rule answers)", indent, target)
+	case len(f.Decided) > 0:
+		printLine(w, "%s  answer: %s --answers '[{select: A}, …]' (one per question no rule answers)", indent, target)
+	default:
+		printLine(w, "%s  answer: %s --select LABEL (one question), or --answers '[{select: A}, …]'", indent, target)
+	}
+}
+
+// printElicitation prints an MCP server's form's fields, each line after
+// indent, and the command that answers it, target followed by its flags.
+func printElicitation(w io.Writer, f remote.Form, indent, target string) {
+	for _, fd := range f.Elicitation.Fields {
 		kind := fd.Type
 		switch {
 		case fd.Type == "array":
@@ -138,25 +158,22 @@ func printElicitation(w io.Writer, f remote.Form, several bool) {
 		if fd.Required {
 			req = ", required"
 		}
-		printLine(w, "  %s (%q): %s%s", fd.Name, fd.Title, kind, req)
+		printLine(w, "%s  %s (%q): %s%s", indent, fd.Name, fd.Title, kind, req)
 	}
-	which := ""
-	if several {
-		which = " --form " + f.ToolUseID
-	}
-	printLine(w, "  answer: claudewrap answer %s%s --accept '{FIELD: VALUE, …}', or --decline, or --cancel", f.Session, which)
+	printLine(w, "%s  answer: %s --accept '{FIELD: VALUE, …}', or --decline, or --cancel", indent, target)
 }
 
 // NewCmdWait builds `claudewrap wait`.
 func NewCmdWait(stdout io.Writer) *cobra.Command {
 	var asJSON bool
 	var timeout time.Duration
+	var ib InboxOptions
 	cmd := &cobra.Command{
 		Use:   "wait",
 		Short: "Wait until a form or an MCP server's form waits for a person in one of your sessions",
 		Long: `Block until a form waits for a person in one of your running sessions, then
 print the waiting forms (as pending does) and exit 0; exit 1 when --timeout
-runs out first.`,
+runs out first. With an inbox, it waits for a form on any machine.`,
 		Example: `  claudewrap wait --timeout 10m && notify-send "Claude asks"`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -168,6 +185,13 @@ runs out first.`,
 				var cancel context.CancelFunc
 				ctx, cancel = context.WithTimeout(ctx, timeout)
 				defer cancel()
+			}
+			cfg, _, on, err := ib.resolve(cmd.Flags())
+			if err != nil {
+				return err
+			}
+			if on {
+				return waitInbox(ctx, stdout, cfg, asJSON, inboxHint(&ib), timeout)
 			}
 			for {
 				forms, err := remote.PendingAll(ctx)
@@ -187,6 +211,7 @@ runs out first.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for programs")
 	cmd.Flags().DurationVar(&timeout, "timeout", 0, "give up after this long (exit 1); 0 waits for ever")
+	inboxFlags(cmd.Flags(), &ib, false, false)
 	return cmd
 }
 
@@ -207,13 +232,15 @@ type AnswerOptions struct {
 	Accept    string
 	AcceptSet bool
 	Decline   bool
+	// Inbox names the inbox, when the form is answered through one.
+	Inbox InboxOptions
 }
 
 // NewCmdAnswer builds `claudewrap answer`.
 func NewCmdAnswer(stdout io.Writer) *cobra.Command {
 	opts := &AnswerOptions{}
 	cmd := &cobra.Command{
-		Use:   "answer SESSION [flags]",
+		Use:   "answer SESSION|ID [flags]",
 		Short: "Answer a waiting form or MCP server's form of a running session, and check what Claude recorded",
 		Long: `Answer a form that waits for a person in a running session (see claudewrap
 pending), from another terminal, a script or over SSH. The answer is driven on
@@ -236,23 +263,41 @@ accept ('{env: staging, confirm: true, regions: [eu, us]}'; '{}' when every
 field is optional), or --decline, or --cancel. The values are checked
 against the server's schema as a rule's are, and refused before anything is
 pressed when they do not fit; the answer is given on Claude's screen and
-checked against what Claude reports.`,
+checked against what Claude reports.
+
+With an inbox (--inbox, $CLAUDEWRAP_INBOX, or inbox: in your config.yaml), ID is
+a form's id from pending (MACHINE.SESSION.RANDOM): any machine's form is answered
+through the inbox, with the same flags. Exactly one answer takes a form: another
+that came first is named (exit 1, taken), and a form that moved on is refused
+with the reason.`,
 		Example: `  claudewrap answer 4242 --select SQLite
   claudewrap answer 4242 --answers '[{select: MongoDB}, {select: [UI, Auth]}, {type: snake_case}]'
   claudewrap answer 4242 --index 2 --notes "keep it collapsible"
   claudewrap answer 4242 --cancel
   claudewrap answer 4242 --form elicitation-1 --accept '{env: staging, confirm: true}'
-  claudewrap answer 4242 --decline`,
+  claudewrap answer 4242 --decline
+  claudewrap answer --inbox tls://inbox-a:4222 laptop.4242.abcdefghijklmnopqrstuvwxyz --select SQLite`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageErrorf("answer needs the SESSION the form waits in (claudewrap pending lists them)")
+				return usageErrorf("answer needs the SESSION the form waits in, or with an inbox the form's ID (claudewrap pending lists them)")
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Session = args[0]
 			opts.AcceptSet = cmd.Flags().Changed("accept")
-			return runAnswer(cmd.Context(), stdout, opts, cmd.Flags().Changed("index"))
+			indexSet := cmd.Flags().Changed("index")
+			cfg, _, on, err := opts.Inbox.resolve(cmd.Flags())
+			if err != nil {
+				return err
+			}
+			if on && inboxAnswer(inboxSet(cmd.Flags()), opts.Session) {
+				if err := checkAnswerFlags(opts, indexSet); err != nil {
+					return err
+				}
+				return runAnswerInbox(cmd.Context(), stdout, opts, indexSet, cfg)
+			}
+			return runAnswer(cmd.Context(), stdout, opts, indexSet)
 		},
 	}
 	f := cmd.Flags()
@@ -267,6 +312,7 @@ checked against what Claude reports.`,
 	f.StringVar(&opts.Accept, "accept", "", "an MCP server's form: accept it with these values, a `YAML` mapping of field: value ('{env: staging}')")
 	f.BoolVar(&opts.Decline, "decline", false, "an MCP server's form: decline it")
 	f.BoolVar(&opts.JSON, "json", false, "print the outcome as JSON")
+	inboxFlags(f, &opts.Inbox, true, false)
 	return cmd
 }
 

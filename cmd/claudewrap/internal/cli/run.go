@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/claudewrap/claudewrap/bundle"
 	"github.com/claudewrap/claudewrap/cast"
 	"github.com/claudewrap/claudewrap/events"
+	"github.com/claudewrap/claudewrap/inbox"
 	"github.com/claudewrap/claudewrap/internal/safefile"
 	"github.com/claudewrap/claudewrap/ptyhost"
 	"github.com/claudewrap/claudewrap/remote"
@@ -57,6 +59,13 @@ type RunOptions struct {
 	AnswerVia   string
 	// AnswersFromRuns lets other runs' Claude answer this run's forms.
 	AnswersFromRuns bool
+	// Inbox names the inbox the run publishes its waiting forms to;
+	// InboxOn says one is named (by a flag, the environment or the config
+	// file), InboxConfig and Machine what it resolved to.
+	Inbox       InboxOptions
+	InboxOn     bool
+	InboxConfig inbox.Config
+	Machine     string
 }
 
 // NewCmdRun builds `claudewrap run`. runF replaces the run function in tests.
@@ -83,13 +92,20 @@ not be written), 2 usage/rules, 3 Claude could not start, 4 unmatched under
 fail, 5 the screen never confirmed a step, 6 Claude recorded something else,
 7 a dialog nobody could answer (headless), a screen waiting for ever, or a
 permission rule that fails the run, 130 Ctrl-C. Each of claudewrap's own
-prints its reason on stderr.`,
+prints its reason on stderr.
+
+With an inbox (--inbox, $CLAUDEWRAP_INBOX, or inbox: in your config.yaml), the
+forms that wait for a person are published there too, for claudewrap pending,
+answer and serve on any machine; an inbox unreachable at the start or lost
+later is said, the forms answered here meanwhile, and published again once it
+is back.`,
 		Example: `  claudewrap run -- "fix the flaky test"
   claudewrap run --rules examples/demo.yaml -- "plan the project"
   claudewrap run --headless --exit-after-turn --rules examples/ci.yaml --on-unmatched fail -- "..."
   claudewrap run --headless --record session.cast -- "hello"
   claudewrap run --headless --on-unmatched wait -- "..."     # then: claudewrap pending / answer / serve
-  claudewrap run --answer-via hook --rules examples/demo.yaml -- "plan the project"`,
+  claudewrap run --answer-via hook --rules examples/demo.yaml -- "plan the project"
+  claudewrap run --headless --on-unmatched wait --inbox tls://inbox-a:4222 --inbox-ca ca.pem --inbox-nkey laptop.nk -- "..."`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ClaudeArgs = args
 			if opts.AnswerTimeout < 0 {
@@ -132,6 +148,14 @@ prints its reason on stderr.`,
 				return usageErrorf("--size: %v", err)
 			}
 			opts.Cols, opts.Rows = c, r
+			if opts.InboxConfig, opts.Machine, opts.InboxOn, err = opts.Inbox.resolve(cmd.Flags()); err != nil {
+				return err
+			}
+			if opts.InboxOn {
+				if err := inbox.Check(opts.InboxConfig); err != nil {
+					return usageErrorf("--inbox: %v", err)
+				}
+			}
 			if opts.Claude == "" {
 				opts.Claude = os.Getenv("CLAUDEWRAP_CLAUDE")
 			}
@@ -159,6 +183,7 @@ prints its reason on stderr.`,
 	f.StringVar(&opts.AnswerVia, "answer-via", "", "`HOW` decided answers reach Claude: screen (driven, focus confirmed; the default) or hook (returned by the PreToolUse hook); verified either way")
 	f.BoolVar(&opts.AnswersFromRuns, "answers-from-runs", false, "let the commands of other claudewrap runs' Claude read and answer this run's forms (an orchestrating run); this run's own Claude never may")
 	f.StringVar(&opts.Notify, "notify", "", "run `CMD` (with sh -c) with the form as JSON on stdin when a question waits for a person")
+	inboxFlags(f, &opts.Inbox, false, true)
 	_ = cmd.RegisterFlagCompletionFunc("on-unmatched", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		names := make([]string, len(rules.Policies))
 		for i, p := range rules.Policies {
@@ -422,6 +447,15 @@ func runRun(opts *RunOptions) (err error) {
 		}
 		printLine(opts.Stderr, "claudewrap: %s: %s; install a supported version (npm install -g @anthropic-ai/claude-code@%s)", unsupported, what, session.NewestProven)
 	}
+	var reach session.Reach
+	if opts.InboxOn {
+		r, closeInbox, err := startInbox(opts, log, cwd, claudeVersion)
+		if err != nil {
+			return startFailed(ExitUsage, err)
+		}
+		defer closeInbox()
+		reach = r
+	}
 	log.Emit("start", start)
 	rep, err := session.Run(context.Background(), session.Config{
 		Host:            cfg,
@@ -451,6 +485,7 @@ func runRun(opts *RunOptions) (err error) {
 		AnswerVia:       firstNonEmpty(opts.AnswerVia, set.Defaults().AnswerVia, session.AnswerViaScreen),
 		SessionName:     strconv.Itoa(os.Getpid()),
 		Unsupported:     unsupported,
+		Reach:           reach,
 	})
 	code, err := rep.Exit(err)
 	if err != nil {
@@ -481,6 +516,33 @@ func runRun(opts *RunOptions) (err error) {
 		return nil
 	}
 	return withCode(code, err)
+}
+
+// startInbox connects the run to its inbox (see inbox.DialRun: an inbox
+// not reachable yet is no reason not to start) and makes its reach; the
+// function it returns closes the connection once the run is over.
+func startInbox(opts *RunOptions, log *events.Log, cwd, version string) (*inbox.Reach, func(), error) {
+	ctx, cancel := context.WithTimeout(context.Background(), runDialTimeout)
+	defer cancel()
+	c, err := inbox.DialRun(ctx, opts.InboxConfig)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--inbox: %w", err)
+	}
+	id := inbox.Identity{Machine: opts.Machine, User: userName(), Session: strconv.Itoa(os.Getpid()), PID: os.Getpid(),
+		Cwd: cwd, ClaudeVersion: version}
+	return inbox.NewReach(c, id, log), c.Close, nil
+}
+
+// runDialTimeout bounds a run's first try to reach its inbox, before it
+// starts with the inbox unreachable (it keeps trying).
+const runDialTimeout = 5 * time.Second
+
+// userName is the user claudewrap runs as, by name.
+func userName() string {
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return os.Getenv("USER")
 }
 
 // lostOutput reports the first write error of the event log and of the

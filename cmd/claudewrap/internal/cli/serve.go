@@ -19,6 +19,7 @@ import (
 // NewCmdServe builds `claudewrap serve`.
 func NewCmdServe(stdout, stderr io.Writer) *cobra.Command {
 	var listen string
+	var ib InboxOptions
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "A web page to answer the forms and MCP servers' forms waiting in your sessions",
@@ -33,12 +34,30 @@ every interface, such as 0.0.0.0:8765, one address per line: this machine's
 first, then each of its interfaces'). A request that would change something
 and that a browser says came from another page is refused, token or not. It
 writes one line on stderr for each answer (its time, session, form and what
-came of it) and for each request refused (why). Ctrl-C stops it.`,
+came of it) and for each request refused (why). Ctrl-C stops it.
+
+With an inbox (--inbox, $CLAUDEWRAP_INBOX, or inbox: in your config.yaml), the
+page shows the forms waiting on every machine, grouped by machine, and answers
+them through the inbox (--inbox-name is who answers).`,
 		Example: `  claudewrap serve
-  claudewrap serve --listen 127.0.0.1:8765`,
+  claudewrap serve --listen 127.0.0.1:8765
+  claudewrap serve --inbox tls://inbox-a:4222 --inbox-ca ca.pem --inbox-nkey alice.nk --inbox-name alice`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			srv, err := web.Listen(listen, remoteSessions{})
+			cfg, _, on, err := ib.resolve(cmd.Flags())
+			if err != nil {
+				return err
+			}
+			var sessions web.Sessions = remoteSessions{}
+			if on {
+				c, err := dialInbox(cmd.Context(), cfg)
+				if err != nil {
+					return err
+				}
+				defer c.Close()
+				sessions = inboxForms{c}
+			}
+			srv, err := web.Listen(listen, sessions)
 			switch {
 			case err != nil && listenRefused(err):
 				// The address is right; this machine will not give it now.
@@ -59,6 +78,7 @@ came of it) and for each request refused (why). Ctrl-C stops it.`,
 		},
 	}
 	cmd.Flags().StringVar(&listen, "listen", "", "`ADDR` to listen on (default 127.0.0.1 on a free port)")
+	inboxFlags(cmd.Flags(), &ib, true, false)
 	return cmd
 }
 
@@ -72,8 +92,13 @@ func listenRefused(err error) bool {
 // remoteSessions is the page's view of the running sessions.
 type remoteSessions struct{}
 
-func (remoteSessions) Pending(ctx context.Context) ([]remote.Form, error) {
-	return remote.PendingAll(ctx)
+func (remoteSessions) Pending(ctx context.Context) ([]web.Form, error) {
+	forms, err := remote.PendingAll(ctx)
+	out := make([]web.Form, len(forms))
+	for i, f := range forms {
+		out[i] = web.Form{Form: f}
+	}
+	return out, err
 }
 
 func (remoteSessions) Answer(ctx context.Context, session, id, from string, ds []answer.Decision) (remote.Outcome, error) {
