@@ -84,6 +84,10 @@ type terminalRun struct {
 	shown  bytes.Buffer
 	screen vt.Emulator // what the person sees
 	done   chan struct{}
+	read   chan struct{} // closed when the terminal has nothing more to read
+	// drains is set when claudewrap holds the terminal's only copy, so
+	// its exit ends what the terminal reads.
+	drains bool
 	sb     *claudetest.Sandbox
 	events string
 }
@@ -123,6 +127,13 @@ func (tr *terminalRun) wait(t *testing.T) *run {
 		<-tr.done
 		t.Fatalf("claudewrap did not exit; terminal: %q", tail(tr.text(), 3000))
 	}
+	if tr.drains {
+		select {
+		case <-tr.read: // what claudewrap wrote last is in tr.text()
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the terminal was still being read 10s after claudewrap exited")
+		}
+	}
 	r := &run{code: tr.cmd.ProcessState.ExitCode(), sb: tr.sb}
 	r.readEvents(t, tr.events)
 	return r
@@ -133,6 +144,7 @@ func startInTerminal(t *testing.T, version, scenario, prompt string, args ...str
 	t.Helper()
 	tr, tty := startOnTTY(t, version, scenario, prompt, nil, args...)
 	tty.Close() // claudewrap holds the only copy: its exit ends the PTY
+	tr.drains = true
 	return tr
 }
 

@@ -44,7 +44,7 @@ func startOnTTYAs(t *testing.T, term stress.Term, version, scenario, prompt stri
 	if prep != nil {
 		prep(tty, sb)
 	}
-	tr := &terminalRun{ptmx: ptmx, done: make(chan struct{}), sb: sb, events: filepath.Join(t.TempDir(), "events.jsonl"),
+	tr := &terminalRun{ptmx: ptmx, done: make(chan struct{}), read: make(chan struct{}), sb: sb, events: filepath.Join(t.TempDir(), "events.jsonl"),
 		screen: screen.New(screen.Options{Cols: 100, Rows: 40})}
 	full := append([]string{"run", "--claude", sb.Claude, "--events", tr.events}, args...)
 	full = append(full, "--", prompt)
@@ -67,6 +67,7 @@ func startOnTTYAs(t *testing.T, term stress.Term, version, scenario, prompt stri
 				ptmx.Write(r) // as the terminal types its reports
 			}
 			if err != nil {
+				close(tr.read)
 				return
 			}
 		}
