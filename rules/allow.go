@@ -45,7 +45,7 @@ func DefaultPaths() []Found {
 	if _, err := os.Lstat(FolderFile); err == nil {
 		found = append(found, Found{Path: FolderFile, Source: Folder})
 	}
-	if dir := configDir(); dir != "" {
+	if dir := ConfigDir(); dir != "" {
 		p := filepath.Join(dir, "rules.yaml")
 		if _, err := os.Stat(p); err == nil {
 			found = append(found, Found{Path: p, Source: Config})
@@ -54,9 +54,10 @@ func DefaultPaths() []Found {
 	return found
 }
 
-// configDir is the person's claudewrap config folder, "" when there is no
-// home to put it in.
-func configDir() string {
+// ConfigDir is the person's claudewrap config folder
+// ($XDG_CONFIG_HOME/claudewrap, else ~/.config/claudewrap), "" when there
+// is no home to put it in. Their rules, allowances and config.yaml live there.
+func ConfigDir() string {
 	dir := os.Getenv("XDG_CONFIG_HOME")
 	if dir == "" {
 		home, err := os.UserHomeDir()
@@ -72,7 +73,7 @@ func configDir() string {
 // file allowed, named after its path, holding the hash of the content
 // allowed.
 func allowDir() (string, error) {
-	dir := configDir()
+	dir := ConfigDir()
 	if dir == "" {
 		return "", errors.New("no home folder to keep allowed rules files in")
 	}

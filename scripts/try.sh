@@ -26,15 +26,8 @@ rules=$(cd "$(dirname "$RULES")" && pwd)/$(basename "$RULES")
 form=${FORM:-testdata/forms/three.json}
 prompt="try the rules"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/claudewrap-try.XXXXXX")
-api_pid=
-cleanup() {
-  [ -n "$api_pid" ] && kill "$api_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-mkdir -p "$work/home" "$work/project"
-
+. scripts/offline.sh
+offline_start try
 if [ -n "${SCENARIO:-}" ]; then
   [ -n "${PROMPT:-}" ] || { echo "try: SCENARIO needs PROMPT, the text its first rule waits for (text_contains)" >&2; exit 2; }
   scenario=$SCENARIO
@@ -60,18 +53,7 @@ else
   } >"$scenario"
 fi
 
-bin/fakeapi --scenario "$scenario" --port-file "$work/port" >"$work/api.out" 2>"$work/api.log" &
-api_pid=$!
-for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.1; done
-[ -s "$work/port" ] || { echo "try: the fake API did not start:" >&2; cat "$work/api.log" >&2; exit 1; }
-
-# An isolated HOME, seeded past Claude Code's first-run dialogs.
-key=sk-ant-api03-claudewrap-demo-key-0123456789abcdef
-cat >"$work/home/.claude.json" <<JSON
-{"hasCompletedOnboarding": true, "fullscreenUpsellSeenCount": 99, "hasSeenAutoDefaultNotice": true,
- "customApiKeyResponses": {"approved": ["${key: -20}"], "rejected": []},
- "projects": {"$work/project": {"hasTrustDialogAccepted": true}}}
-JSON
+offline_api "$scenario"
 
 headless=()
 [ -t 0 ] || headless=(--headless)
@@ -79,11 +61,7 @@ headless=()
 # shellcheck disable=SC2206
 flags=(${RUNFLAGS:-})
 echo "== the real Claude Code $version, offline, asks it; claudewrap answers from $RULES"
-status=0
-(cd "$work/project" && env -i PATH="$PATH" TERM="${TERM:-xterm-256color}" LANG="${LANG:-C.UTF-8}" \
-  HOME="$work/home" ANTHROPIC_API_KEY="$key" ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$work/port")" \
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 \
-  "$OLDPWD/bin/claudewrap" run --claude "$claude" --rules "$rules" --exit-after-turn --events "$work/events.jsonl" \
-    "${headless[@]}" "${flags[@]}" -- "$prompt") || status=$?
+offline_run run --claude "$claude" --rules "$rules" --exit-after-turn --events "$work/events.jsonl" \
+  "${headless[@]}" "${flags[@]}" -- "$prompt"
 echo "== try done: claudewrap exited $status"
 exit "$status"

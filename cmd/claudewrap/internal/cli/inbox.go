@@ -67,11 +67,7 @@ func inboxHint(o *InboxOptions) string {
 // machine, each with the command that answers it.
 func printInboxForms(w io.Writer, forms []inbox.Form, asJSON bool, hint string) error {
 	if asJSON {
-		if forms == nil {
-			forms = []inbox.Form{}
-		}
-		b, _ := json.MarshalIndent(forms, "", "  ")
-		fmt.Fprintln(w, string(safe.JSON(b)))
+		printJSONList(w, forms)
 		return nil
 	}
 	if len(forms) == 0 {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/inbox"
 	"github.com/claudewrap/claudewrap/internal/safefile"
+	"github.com/claudewrap/claudewrap/rules"
 )
 
 // InboxOptions are the flags that name the inbox (package inbox: every
@@ -126,15 +127,11 @@ type personalConfig struct {
 // $XDG_CONFIG_HOME/claudewrap/config.yaml, else ~/.config/claudewrap/config.yaml;
 // "" when there is no home to find it in.
 func configPath() string {
-	dir := os.Getenv("XDG_CONFIG_HOME")
+	dir := rules.ConfigDir()
 	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		dir = filepath.Join(home, ".config")
+		return ""
 	}
-	return filepath.Join(dir, "claudewrap", "config.yaml")
+	return filepath.Join(dir, "config.yaml")
 }
 
 // maxConfig bounds the config file.

@@ -62,13 +62,19 @@ claude_version, round and state.`,
 	return cmd
 }
 
+// printJSONList prints list as indented JSON, [] when it is empty, with
+// the characters a terminal would act on escaped.
+func printJSONList[T any](w io.Writer, list []T) {
+	if list == nil {
+		list = []T{}
+	}
+	b, _ := json.MarshalIndent(list, "", "  ")
+	fmt.Fprintln(w, string(safe.JSON(b)))
+}
+
 func printForms(w io.Writer, forms []remote.Form, asJSON bool) error {
 	if asJSON {
-		if forms == nil {
-			forms = []remote.Form{}
-		}
-		b, _ := json.MarshalIndent(forms, "", "  ")
-		fmt.Fprintln(w, string(safe.JSON(b)))
+		printJSONList(w, forms)
 		return nil
 	}
 	if len(forms) == 0 {
