@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -211,16 +212,73 @@ type Call struct {
 // command ([ReadCommand]), none of them unjudged, and a path both as given
 // and where its symbolic links lead. A deny, fail or ask holds when each
 // of its conditions holds for one reading.
+//
+// A command part that is opaque ([Part.Opaque]) hides what it runs from a
+// deny as well. So while a deny or fail rule with a command condition
+// holds for the tool, a call with such a part that no deny or fail rule
+// refuses is refused all the same: the decision is a deny, its rule
+// [UnjudgedRule], its file and line those of the deny in force.
 func (s *Set) Permit(c Call) PermissionDecision {
 	in := newReading(c)
+	var d PermissionDecision
 	for _, f := range s.Files {
 		for _, r := range f.Permissions {
 			if met, ok := r.When.holds(in, r.Decide.lets()); ok {
-				return PermissionDecision{Verdict: r.Decide, Rule: r.Name, File: f.Path, Line: r.Line, Met: met}
+				d = PermissionDecision{Verdict: r.Decide, Rule: r.Name, File: f.Path, Line: r.Line, Met: met}
+				break
+			}
+		}
+		if d.Matched() {
+			break
+		}
+	}
+	if d.Action == Deny || d.Action == FailRun {
+		return d
+	}
+	if r, file := s.commandDeny(c.Tool); r != nil {
+		if parts, ok := in.commandParts(); ok {
+			for _, p := range parts {
+				if p.Opaque {
+					msg := fmt.Sprintf("claudewrap cannot tell what this command runs (%s: %s), and a deny rule is in force (%s): "+
+						"run it with every command it runs named plainly in it", p.Unjudged, clip(p.Text, 200), r.Name)
+					return PermissionDecision{Verdict: Verdict{Action: Deny, Message: msg}, Rule: UnjudgedRule,
+						File: file, Line: r.Line, Met: p.Text}
+				}
 			}
 		}
 	}
-	return PermissionDecision{}
+	return d
+}
+
+// UnjudgedRule is the rule [Set.Permit] names when it refuses a command it
+// cannot see into while a deny rule is in force.
+const UnjudgedRule = "unjudged"
+
+// commandDeny is the first deny or fail rule that judges the commands of
+// the tool's calls (it has a command condition, and its tool matches), and
+// its file; nil when none does.
+func (s *Set) commandDeny(tool string) (*Permission, string) {
+	for _, f := range s.Files {
+		for i, r := range f.Permissions {
+			if (r.Decide.Action == Deny || r.Decide.Action == FailRun) && r.When.Command != nil &&
+				r.When.Tool != nil && r.When.Tool.MatchString(tool) {
+				return &f.Permissions[i], f.Path
+			}
+		}
+	}
+	return nil, ""
+}
+
+// clip is s cut to n bytes at most, with … where it was cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // Meets is the first permission rule whose command condition p's text
