@@ -44,6 +44,10 @@ type Part struct {
 	// From says where the part was read, for people: "" for a command as it
 	// stands in the line, else "run by sudo", "inside bash -c"….
 	From string
+
+	// writes are the files the part's redirections write (>, >>, &>, <>),
+	// as written; "" for one named by an expansion.
+	writes []string
 }
 
 // Limits on what [ReadCommand] parses. The parser and the tree's walk
@@ -341,12 +345,18 @@ func (r *reader) stmt(s *syntax.Stmt) {
 		}
 	}
 	why := evaluation(append(ownNodes(s.Cmd), redirNodes(s.Redirs)...)...)
-	for i := at; i < len(r.parts) && why != ""; i++ {
+	writes := writesOf(s.Redirs)
+	for i := at; i < len(r.parts); i++ {
 		p := &r.parts[i]
-		if p.Unjudged == "" {
-			p.Unjudged = why
+		if why != "" {
+			if p.Unjudged == "" {
+				p.Unjudged = why
+			}
+			p.Opaque, p.Through = true, false
 		}
-		p.Opaque, p.Through = true, false
+		if len(writes) > 0 {
+			p.writes = append(p.writes, writes...)
+		}
 	}
 }
 
@@ -371,6 +381,29 @@ func (r *reader) header(c syntax.Command) string {
 		return "case " + fields(c.Word) + " in " + strings.Join(pats, " | ")
 	}
 	return ""
+}
+
+// writesOf are the files rs write, as written: "" for a name from an
+// expansion. A duplication (2>&1, >&-) writes no file.
+func writesOf(rs []*syntax.Redirect) []string {
+	var out []string
+	for _, rd := range rs {
+		switch rd.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
+		case syntax.DplOut:
+			if v, _, ok := literal(rd.Word); ok && strings.Trim(v, "0123456789-") == "" {
+				continue
+			}
+		default:
+			continue
+		}
+		v, _, ok := literal(rd.Word)
+		if !ok {
+			v = ""
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // source is n as written in the script being read.

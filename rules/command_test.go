@@ -561,6 +561,19 @@ var commandCases = []commandCase{
 	{"/usr/bin/touch F (", []string{"?/usr/bin/touch F (", "!/usr/bin/touch F", "!touch F", "!F"}, false, true},
 	{"A=1 nohup touch F (", []string{"?A=1 nohup touch F (", "!nohup touch F", "!touch F", "!F"}, false, true},
 
+	// Redirections: an allow whose pattern stops before the end does not
+	// allow a part that writes outside the working folder.
+	{"go test ./... > ~/.bashrc", []string{"go test ./... >~/.bashrc"}, false, false},
+	{"go test ./... > out.txt", []string{"go test ./... >out.txt"}, true, false},
+	{"go test ./... > /dev/null 2>&1", []string{"go test ./... >/dev/null 2>&1"}, true, false},
+	{"echo x > /tmp/x", []string{"echo x >/tmp/x"}, false, false},
+	{"echo x >> ../x", []string{"echo x >>../x"}, false, false},
+	{"echo x > \"$F\"", []string{"echo x >\"$F\""}, false, false},
+	{"go test &> ~/x", []string{"go test &>~/x"}, false, false},
+	{"echo x >& ~/x", []string{"echo x >&~/x"}, false, false},
+	{"echo x >&2", []string{"echo x >&2"}, true, false},
+	{"cat < /etc/passwd", []string{"cat </etc/passwd"}, true, false},
+
 	// Unicode: only ASCII blanks part words; look-alike names are other
 	// commands.
 	{"echo héllo wörld", []string{"echo héllo wörld"}, true, false},
@@ -774,15 +787,15 @@ func TestReadCommandLimits(t *testing.T) {
 
 // FuzzReadCommand checks that reading a command line never panics, and
 // that an allow never holds for a line with a part no rule can allow: an
-// allow of every command holds exactly when every part can be judged and
-// one is more than a wrapper; a deny of every command holds for any line
-// that has a part. An opaque part is an unjudged one.
+// allow of every command (to the end, $) holds exactly when every part can
+// be judged and one is more than a wrapper; a deny of every command holds
+// for any line that has a part. An opaque part is an unjudged one.
 func FuzzReadCommand(f *testing.F) {
 	for _, tc := range commandCases {
 		f.Add(tc.cmd)
 	}
 	every := func(decide string) *Set {
-		file, err := Parse("r.yaml", []byte("version: 1\npermissions:\n  - {when: {tool: Bash, command: '(?s).*'}, decide: "+decide+"}\n"))
+		file, err := Parse("r.yaml", []byte("version: 1\npermissions:\n  - {when: {tool: Bash, command: '(?s).*$'}, decide: "+decide+"}\n"))
 		if err != nil {
 			f.Fatal(err)
 		}

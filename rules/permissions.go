@@ -34,6 +34,10 @@ type PermissionWhen struct {
 	Path    string         // glob on tool_input.file_path, path or notebook_path, cleaned and absolute; ** spans folders
 	Host    string         // glob on the host of tool_input.url (WebFetch)
 	Input   *regexp.Regexp // RE2 on tool_input as JSON, for anything else
+
+	// ends says Command matches only up to the end of a part ($): it spells
+	// out what may follow the command's name, redirections too.
+	ends bool
 }
 
 // Action is what a permission rule decides.
@@ -126,10 +130,14 @@ func (p *parser) permissionWhen(n *yaml.Node, w *PermissionWhen) (named bool) {
 				w.Tool = regexp.MustCompile("^(?:" + re.String() + ")$")
 			}
 		},
-		"command": func(k, v *yaml.Node) { w.Command = p.regex(v, "command") },
-		"path":    func(k, v *yaml.Node) { w.Path = glob(v, "path") },
-		"host":    func(k, v *yaml.Node) { w.Host = glob(v, "host") },
-		"input":   func(k, v *yaml.Node) { w.Input = p.regex(v, "input") },
+		"command": func(k, v *yaml.Node) {
+			if w.Command = p.regex(v, "command"); w.Command != nil {
+				w.ends = endAnchored(w.Command.String())
+			}
+		},
+		"path":  func(k, v *yaml.Node) { w.Path = glob(v, "path") },
+		"host":  func(k, v *yaml.Node) { w.Host = glob(v, "host") },
+		"input": func(k, v *yaml.Node) { w.Input = p.regex(v, "input") },
 	})
 	return named
 }
@@ -436,6 +444,38 @@ func (in *reading) commandParts() ([]Part, bool) {
 	return in.parts, true
 }
 
+// writesOutside reports whether a redirection of p writes a file outside
+// the folder Claude works in: a path from an expansion, ~, or one that
+// leads out of the folder (through a symbolic link too). /dev/null and the
+// standard streams are no file.
+func (in *reading) writesOutside(p Part) bool {
+	for _, w := range p.writes {
+		switch {
+		case w == "" || strings.HasPrefix(w, "~"):
+			return true
+		case w == "/dev/null" || w == "/dev/stdout" || w == "/dev/stderr" || w == "/dev/tty" || strings.HasPrefix(w, "/dev/fd/"):
+			continue
+		}
+		cwd := in.Cwd
+		if cwd == "" {
+			cwd, _ = os.Getwd()
+		}
+		folders := PathReadings(cwd, "")
+		for _, reading := range PathReadings(w, cwd) {
+			if !slices.ContainsFunc(folders, func(dir string) bool { return within(reading, dir) }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// within reports whether p is dir or a path under it, both clean and
+// absolute.
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}
+
 // pathReadings are the call's path as Claude's hooks give it, cleaned and
 // absolute, then where its symbolic links lead when that is elsewhere;
 // false when it has no path.
@@ -517,6 +557,10 @@ func (w PermissionWhen) holds(in *reading, every bool) (met string, ok bool) {
 		for _, p := range parts {
 			switch {
 			case every && p.Unjudged != "":
+				return "", false
+			case every && !w.ends && in.writesOutside(p):
+				// A pattern that stops before the part's end did not
+				// spell out a redirection that writes outside the folder.
 				return "", false
 			case every && p.Through:
 				continue // a harmless wrapper: the part after it is judged

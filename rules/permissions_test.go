@@ -337,3 +337,46 @@ func TestPermitUnjudged(t *testing.T) {
 		t.Errorf("under a fail rule that holds: %+v", d)
 	}
 }
+
+// TestPermitWrites: an allow whose pattern stops before the end of a part
+// does not allow a part that writes a file outside the working folder (a
+// path from elsewhere, ~, one leading out through a link); one ending in $
+// allows exactly what it spells out.
+func TestPermitWrites(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink(t.TempDir(), filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Parse("r.yaml", []byte(`version: 1
+permissions:
+  - {name: prefix, when: {tool: Bash, command: "^go test "}, decide: allow}
+  - {name: spelled, when: {tool: Bash, command: '^go vet \./\.\.\. >/tmp/vet\.log$'}, decide: allow}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Set{Files: []*File{f}}
+	for _, tc := range []struct {
+		command, rule string
+	}{
+		{"go test ./...", "prefix"},
+		{"go test ./... > out.txt 2>&1", "prefix"},
+		{"go test ./... > " + filepath.Join(dir, "sub/log"), "prefix"},
+		{"go test ./... >/dev/null 2>/dev/stderr", "prefix"},
+		{"go test ./... >&2", "prefix"},
+		{"go test ./... < /etc/hosts", "prefix"},
+		{"go test ./... > ~/.bashrc", ""},
+		{"go test ./... >> /tmp/x", ""},
+		{"go test ./... &> ../x", ""},
+		{"go test ./... > \"$F\"", ""},
+		{"go test ./... > out/x", ""}, // out leads outside the folder
+		{"go test ./... >& /tmp/x", ""},
+		{"go vet ./... >/tmp/vet.log", "spelled"},
+		{"go vet ./... >/tmp/other.log", ""},
+	} {
+		in, _ := json.Marshal(map[string]string{"command": tc.command})
+		if d := s.Permit(Call{Tool: "Bash", Input: in, Cwd: dir}); d.Rule != tc.rule {
+			t.Errorf("%q: rule %q, want %q", tc.command, d.Rule, tc.rule)
+		}
+	}
+}

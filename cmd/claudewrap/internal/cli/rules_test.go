@@ -438,7 +438,7 @@ permissions:
 		// A rule that fails the run, or leaves the dialog to the person, is
 		// the gate's 1 too: a headless run would end there with 7.
 		{[]string{"rules", "test", permRules, "--tool", "NotebookEdit"}, 1, "NotebookEdit {}\n   permission \"everything-else\" (" + permRules +
-			":47): fail, through the PermissionRequest hook: the run ends (exit 7)\n",
+			":49): fail, through the PermissionRequest hook: the run ends (exit 7)\n",
 			"claudewrap: permission rule \"everything-else\" fails the run on NotebookEdit (exit 7)\n"},
 		{[]string{"rules", "test", askRules, "--tool", "Bash"}, 1, "Bash {}\n   permission \"mine\" (" + askRules +
 			":3): ask, by the person (headless: blocked, exit 7)\n",
