@@ -389,7 +389,7 @@ func writesOf(rs []*syntax.Redirect) []string {
 	var out []string
 	for _, rd := range rs {
 		switch rd.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
 		case syntax.DplOut:
 			if v, _, ok := literal(rd.Word); ok && strings.Trim(v, "0123456789-") == "" {
 				continue
