@@ -7,6 +7,9 @@ import (
 // maxStarts bounds how many words of a piece a fragment may start at.
 const maxStarts = 12
 
+// unquoted drops quotes and backslashes.
+var unquoted = strings.NewReplacer(`'`, "", `"`, "", `\`, "")
+
 // fragments are the pieces of src, text that was not parsed, a deny may
 // match as it would a command's part: src is cut at what may end or begin
 // a command (; & | newlines, brackets, braces, backquotes, $( ), quotes and
@@ -26,7 +29,7 @@ func fragments(src string) []string {
 	}
 	pieces := strings.FieldsFunc(src, func(c rune) bool { return strings.ContainsRune(";&|\n\r(){}`", c) })
 	for _, piece := range pieces {
-		words := strings.Fields(strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(piece))
+		words := strings.Fields(unquoted.Replace(piece))
 		starts := 0
 		for i, w := range words {
 			if starts == maxStarts {
