@@ -464,6 +464,9 @@ var commandCases = []commandCase{
 	{"PROMPT_COMMAND='touch F'", []string{"?PROMPT_COMMAND='touch F'", "touch F"}, false, true},
 	{"env 'BASH_FUNC_go%%=() { touch F; }' bash s.sh", []string{"?env 'BASH_FUNC_go%%=() { touch F; }' bash s.sh", "bash s.sh", "touch F"}, false, true},
 	{"BASH_CMDS[go]=/usr/bin/touch", []string{"?BASH_CMDS[go]=/usr/bin/touch", "/usr/bin/touch", "touch"}, false, true},
+	{"printf -v PS4 %s '$(touch F)'; set -x", []string{"?printf -v PS4 %s '$(touch F)'", "set -x", "?$(touch F)", "touch F"}, false, true},
+	{": ${PS4:='$(touch F)'}", []string{"?: ${PS4:='$(touch F)'}", "?$(touch F)", "touch F"}, false, true},
+	{"read PS4", []string{"?read PS4"}, false, false},
 	{"sudo PS4='$(touch F)' bash -x s.sh", []string{"?sudo 'PS4=$(touch F)' bash -x s.sh", "bash -x s.sh", "?$(touch F)", "touch F"}, false, true},
 	{"ls {a[$(touch F)]}>x", []string{"ls {a[$(touch F)]} >x", "touch F"}, false, true},
 

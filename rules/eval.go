@@ -114,8 +114,9 @@ func testWord(x syntax.TestExpr) syntax.ArithmExpr {
 }
 
 // paramEvaluation is why p evaluates text as code; "" for a plain $x,
-// ${x}, ${#x}, ${x:-word}, ${x#pattern}, ${x/a/b}, ${a[@]}, ${!a[@]},
-// ${!prefix*} and the like, whose words are judged on their own.
+// ${x}, ${#x}, ${x:-word}, ${x#pattern}, ${x/a/b}, ${x^^}, ${x@Q},
+// ${a[@]}, ${!a[@]}, ${!prefix*} and the like, whose words are judged on
+// their own.
 func paramEvaluation(p *syntax.ParamExp) string {
 	whole := func(x syntax.ArithmExpr) bool { // [@] or [*]: every element, no arithmetic
 		w, ok := x.(*syntax.Word)
@@ -133,6 +134,8 @@ func paramEvaluation(p *syntax.ParamExp) string {
 		return whySubscript
 	case p.Exp != nil && p.Exp.Op == syntax.OtherParamOps && p.Exp.Word != nil && strings.Contains(p.Exp.Word.Lit(), "P"):
 		return whyPrompt
+	case p.Exp != nil && (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull) && p.Param != nil:
+		return codeVariable(p.Param.Value) // ${PS4:=…} sets PS4
 	}
 	return ""
 }

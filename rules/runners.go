@@ -778,14 +778,18 @@ func readMapfile(r *reader, c cmd, from string) {
 const whyNamed = "a name with a subscript, or from an expansion, has its subscript evaluated, which runs the commands in it"
 
 // namesRunner reads a builtin that sets or tests the variables named by
-// the words names picks: opaque when one is not a plain name.
+// the words names picks: opaque when one is not a plain name, or is one
+// whose value bash runs or expands as commands (printf -v PS4 …).
 func namesRunner(o getopt, names func(rest []word, met []opt) []word) func(*reader, cmd, string) {
 	return func(r *reader, c cmd, from string) {
 		rest, met, _ := o.scan(c.words[1:])
 		p := Part{Text: c.text(), From: from}
 		for _, w := range names(rest, met) {
-			if !plainName(w) {
+			switch {
+			case !plainName(w):
 				p.Unjudged, p.Opaque = whyNamed, true
+			case codeVariable(w.lit) != "":
+				p.Unjudged, p.Opaque = codeVariable(w.lit), true
 			}
 		}
 		r.add(p)
