@@ -556,6 +556,18 @@ var commandCases = []commandCase{
 	{"enable", []string{"enable"}, false, false},
 	{"f() { touch F; }; f", []string{"touch F", "f"}, false, true},
 	{"bash < ./x.sh", []string{"!bash <./x.sh"}, false, false},
+	{"bash <(echo touch F)", []string{"?bash <(echo touch F)", "echo touch F"}, false, false},
+	{"bash < <(echo touch F)", []string{"?bash <<(echo touch F)", "echo touch F"}, false, false},
+	{"bash \"$f\"", []string{"?bash \"$f\""}, false, false},
+	{"bash -", []string{"?bash -"}, false, false},
+	{"bash /dev/stdin <<< 'touch F'", []string{"!bash /dev/stdin <<<'touch F'", "touch F"}, false, true},
+	{"source /dev/stdin <<< 'touch F'", []string{"!source /dev/stdin <<<'touch F'", "touch F"}, false, true},
+	{"echo 'touch F' | source /dev/stdin", []string{"echo 'touch F'", "?source /dev/stdin"}, false, false},
+	{"source <(echo touch F)", []string{"?source <(echo touch F)", "echo touch F"}, false, false},
+	{". \"$f\"", []string{"?. \"$f\""}, false, false},
+	{"source ./env.sh", []string{"!source ./env.sh"}, false, false},
+	{"bash -x build.sh", []string{"bash -x build.sh"}, false, false},
+	{"bash -s -- a b <<'EOF'\ntouch F\nEOF", []string{"!bash -s -- a b <<EOF", "touch F"}, false, true},
 
 	// Text that does not parse: a deny reads pieces of it.
 	{"echo 'x; touch F", []string{"?echo 'x; touch F", "!echo x", "!x", "!touch F", "!F"}, false, true},

@@ -27,8 +27,10 @@ import (
 //     other shells, source and ., trap, alias, watch, su, env -S, script
 //     -c, sg, parallel, flock -c): a part no rule can allow. A literal
 //     string in it is read as a script too, so that a deny sees the
-//     commands inside; a string from an expansion makes it opaque. A shell
-//     given a script file is judged by its own text, as any program is.
+//     commands inside; a string from an expansion, or input from a pipe or
+//     a substitution (sh <(curl …), source /dev/stdin), makes it opaque. A
+//     shell given a script file is judged by its own text, as any program
+//     is.
 //   - Builtins that evaluate a name's subscript or a string (printf -v,
 //     read, mapfile, unset, test -v, getopts, wait -p, let, declare -i and
 //     -n), or make a name run another command (hash -p, enable, alias):
@@ -140,14 +142,12 @@ func init() {
 		"env":      readEnv,
 		"find":     readFind,
 		"eval":     readEval,
-		"source": func(r *reader, c cmd, from string) {
-			r.add(Part{Text: c.text(), Unjudged: "source runs a file's commands in this shell", From: from})
-		},
-		"trap":  readTrap,
-		"alias": readAlias,
-		"watch": readWatch,
-		"su":    readSu,
-		"hash":  readHash,
+		"source":   readSource,
+		"trap":     readTrap,
+		"alias":    readAlias,
+		"watch":    readWatch,
+		"su":       readSu,
+		"hash":     readHash,
 		"enable": func(r *reader, c cmd, from string) {
 			rest, met, _ := getopt{flags: "adnps", values: "f"}.scan(c.words[1:])
 			p := Part{Text: c.text(), From: from}
@@ -495,8 +495,8 @@ var shellOptions = getopt{flags: "abcefhiklmnprstuvxBCDEHPT", values: "oO", plus
 // readShell reads a shell: given a string (-c) or its input to run, no
 // rule can allow it, and a literal string is read as a script; given a
 // script file, it is judged by its text. A string from an expansion, or
-// input the line does not show (a pipe), makes it opaque; input from a
-// file is a script file.
+// input the line does not show (a pipe, a substitution), makes it opaque;
+// input from a file is a script file.
 func readShell(r *reader, c cmd, from string) {
 	name := c.words[0].lit
 	rest, met, _ := shellOptions.scan(c.words[1:])
@@ -511,30 +511,71 @@ func readShell(r *reader, c cmd, from string) {
 			return
 		}
 		r.runString(p, rest[:1], joinFrom(from, "inside "+name+" -c"))
-	case len(rest) == 0 || input:
-		p.Unjudged = name + " reads commands from its input"
-		shown := false
-		var bodies []string
-		for _, rd := range c.stmt {
-			switch body, ok := redirected(rd); {
-			case ok:
-				shown = true
-				bodies = append(bodies, body)
-			case rd.Op == syntax.Hdoc || rd.Op == syntax.DashHdoc || rd.Op == syntax.WordHdoc:
-				p.Opaque = true // a here-document with an expansion
-			case (rd.Op == syntax.RdrIn || rd.Op == syntax.RdrInOut) && (rd.N == nil || rd.N.Value == "0"):
-				shown = true // a script file, as sh FILE
-			}
-		}
-		if !shown {
-			p.Opaque = true // a pipe, or what runs it gives
-		}
-		r.add(p)
-		for _, body := range bodies {
-			r.script(body, joinFrom(from, "inside "+name+"'s input"))
-		}
+	case len(rest) == 0 || input || isInput(rest[0]):
+		r.readInput(p, c, name+" reads commands from its input", joinFrom(from, "inside "+name+"'s input"))
 	default:
 		r.add(p) // a script file: judged by its name, like any program
+	}
+}
+
+// readSource reads source and .: the commands of a file run in this
+// shell, unjudged as a script file is; its input (/dev/stdin, <(…)) as a
+// shell's is.
+func readSource(r *reader, c cmd, from string) {
+	p := Part{Text: c.text(), From: from}
+	if len(c.words) > 1 && isInput(c.words[1]) {
+		r.readInput(p, c, c.words[0].lit+" runs the commands of its input", joinFrom(from, "inside "+c.words[0].lit+"'s input"))
+		return
+	}
+	p.Unjudged = "source runs a file's commands in this shell"
+	r.add(p)
+}
+
+// isInput reports whether w, a shell's script file, is its input or what
+// a substitution gives rather than a file: -, /dev/stdin, /dev/fd/N, a
+// name from an expansion or <(…).
+func isInput(w word) bool {
+	return !w.ok || w.lit == "-" || w.lit == "/dev/stdin" || strings.HasPrefix(w.lit, "/dev/fd/") ||
+		strings.HasPrefix(w.lit, "/proc/") && strings.Contains(w.lit, "/fd/")
+}
+
+// readInput adds p, a command that runs the commands of its input, and
+// reads a literal here-document or here-string it is given as a script;
+// input the line does not show (a pipe, a substitution, an expansion)
+// makes p opaque, a file makes it a script file.
+func (r *reader) readInput(p Part, c cmd, why, from string) {
+	p.Unjudged = why
+	shown := false
+	var bodies []string
+	for _, rd := range c.stmt {
+		if rd.N != nil && rd.N.Value != "0" {
+			continue
+		}
+		switch body, ok := redirected(rd); {
+		case ok:
+			shown = true
+			bodies = append(bodies, body)
+		case rd.Op == syntax.Hdoc || rd.Op == syntax.DashHdoc || rd.Op == syntax.WordHdoc:
+			p.Opaque = true // a here-document with an expansion
+		case rd.Op == syntax.RdrIn || rd.Op == syntax.RdrInOut:
+			if _, _, ok := literal(rd.Word); ok {
+				shown = true // a script file, as sh FILE
+			} else {
+				p.Opaque = true // <(…), or a name from an expansion
+			}
+		}
+	}
+	for _, w := range c.words[1:] {
+		if !w.ok && !strings.HasPrefix(w.text, "-") {
+			p.Opaque = true // sh <(curl …), . "$f"
+		}
+	}
+	if !shown {
+		p.Opaque = true // a pipe, or what runs it gives
+	}
+	r.add(p)
+	for _, body := range bodies {
+		r.script(body, from)
 	}
 }
 
