@@ -467,6 +467,7 @@ var commandCases = []commandCase{
 	{"printf -v PS4 %s '$(touch F)'; set -x", []string{"?printf -v PS4 %s '$(touch F)'", "set -x", "?$(touch F)", "touch F"}, false, true},
 	{": ${PS4:='$(touch F)'}", []string{"?: ${PS4:='$(touch F)'}", "?$(touch F)", "touch F"}, false, true},
 	{"read PS4", []string{"?read PS4"}, false, false},
+	{"mapfile PS4 < f", []string{"?mapfile PS4 <f"}, false, false},
 	{"sudo PS4='$(touch F)' bash -x s.sh", []string{"?sudo 'PS4=$(touch F)' bash -x s.sh", "bash -x s.sh", "?$(touch F)", "touch F"}, false, true},
 	{"ls {a[$(touch F)]}>x", []string{"ls {a[$(touch F)]} >x", "touch F"}, false, true},
 

@@ -808,8 +808,12 @@ func readMapfile(r *reader, c cmd, from string) {
 		return
 	}
 	p := Part{Text: c.text(), From: from}
-	if len(rest) > 0 && !plainName(rest[0]) {
+	switch {
+	case len(rest) == 0:
+	case !plainName(rest[0]):
 		p.Unjudged, p.Opaque = whyNamed, true
+	case codeVariable(rest[0].lit) != "":
+		p.Unjudged, p.Opaque = codeVariable(rest[0].lit), true // its first line is $PS4
 	}
 	r.add(p)
 }
