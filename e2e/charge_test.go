@@ -222,7 +222,7 @@ func writeFiles(t *testing.T, sb *claudetest.Sandbox, files map[string]string) {
 func commandRules(allowTests bool) string {
 	rules := "version: 1\npermissions:\n"
 	if allowTests {
-		rules += "  - {name: tests, when: {tool: Bash, command: \"^go test \"}, decide: allow}\n"
+		rules += "  - {name: tests, when: {tool: Bash, command: '^go test \\./\\.\\.\\.$'}, decide: allow}\n"
 	}
 	return rules + `  - {name: no-touch, when: {tool: Bash, command: "^touch "}, decide: {deny: "no touching in this job"}}
   - {name: no-other, when: {tool: Bash}, decide: {deny: "no other command in this job"}}
@@ -231,14 +231,17 @@ func commandRules(allowTests bool) string {
 
 // TestPermissionCommandParts: a command rule judges each simple command of
 // a line. In one Claude session (testdata/scenarios/commands.yaml), one
-// Bash call after another: the allow "^go test " lets "go test ./..." run
-// (it fails in a folder with no module, but it ran) and holds for none of
-// "go test -h …; touch", "go test $(touch …)" and "go test | sh"; the deny
-// "^touch " refuses a touch with a blank before it, behind env, by its path,
-// after cd … &&, before a tab, after true; and inside $(…). No file is
-// made, Claude is told the rule's message, and the PreToolUse gate decides
-// in every mode: Claude's default (auto on 2.1.330 and later, which runs a
-// touch without asking) and bypass, where the allow is not consulted, and
+// Bash call after another: the allow "^go test \./\.\.\.$" lets "go test
+// ./..." run (it fails in a folder with no module, but it ran) and holds
+// for none of "go test -h …; touch", "go test $(touch …)" and "go test |
+// sh"; the deny "^touch " refuses a touch with a blank before it, behind
+// env or taskset, by its path, after cd … &&, before a tab, after true;
+// inside $(…), inside a subscript that arithmetic evaluates (quoted, or
+// from a variable), after a comment with more brackets than are parsed,
+// behind a name hash -p or alias makes run touch. No file is made, Claude
+// is told the rule's message, and the PreToolUse gate decides in every
+// mode: Claude's default (auto on 2.1.330 and later, which runs a touch
+// without asking) and bypass, where the allow is not consulted, and
 // default, where it answers Claude's permission request.
 func TestPermissionCommandParts(t *testing.T) {
 	const (
@@ -284,6 +287,12 @@ func TestPermissionCommandParts(t *testing.T) {
 					{"toolu_01cmd09", "no-touch", "", touched},
 					{"toolu_01cmd10", "no-touch", "touch M10", touched},
 					{"toolu_01cmd11", "no-touch", "touch M11", touched},
+					{"toolu_01cmd12", "no-touch", "touch M12", touched},
+					{"toolu_01cmd13", "no-touch", "touch M13 #", touched},
+					{"toolu_01cmd14", "no-touch", "touch M14", touched},
+					{"toolu_01cmd15", "no-touch", "touch M15", touched},
+					{"toolu_01cmd16", "no-touch", "touch M16", touched},
+					{"toolu_01cmd17", "no-touch", "touch M17", touched},
 				} {
 					res := toolResult(r, tc.id)
 					if res == nil || !res.IsError || !strings.Contains(res.Content, tc.told) {
@@ -318,7 +327,7 @@ func TestPermissionCommandParts(t *testing.T) {
 					t.Logf("%s", r)
 					return
 				}
-				report("Claude Code %s: command rules part by part under %s: 10 disguised or compound commands refused, no file made%s",
+				report("Claude Code %s: command rules part by part under %s: 16 disguised or compound commands refused, no file made%s",
 					version, m.name, map[bool]string{true: "; go test ./... allowed and ran"}[asks])
 			})
 		}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -321,5 +322,88 @@ func TestStillAllowed(t *testing.T) {
 	named, _ := Load(FolderFile)
 	if err := named.StillAllowed(); err != nil {
 		t.Errorf("a file named with --rules: %v", err)
+	}
+}
+
+// TestProgramsOfCommands: what notify or a rule's exec runs is read as the
+// command rules read a command: the files a command reads by redirection
+// are recorded, the programs a shell runs from a literal string too; a
+// command whose programs cannot be told from its text (a substitution, a
+// program named by an expansion) cannot be allowed.
+func TestProgramsOfCommands(t *testing.T) {
+	work, _, _ := inFolders(t)
+	writeFile(t, work, "n.sh", "#!/bin/sh\ncat > /dev/null\n")
+	os.Chmod(filepath.Join(work, "n.sh"), 0o755)
+	for _, tc := range []struct {
+		notify string
+		exec   string
+		want   string // the names recorded, or the start of the error
+	}{
+		{notify: "bash < ./n.sh", want: "bash ./n.sh"},
+		{notify: "bash 0< n.sh", want: "bash n.sh"},
+		{notify: "sh -c './n.sh --x | cat'", want: "sh ./n.sh cat"},
+		{notify: "nohup ./n.sh", want: "nohup ./n.sh"},
+		{notify: "bash <<'EOF'\n./n.sh\nEOF", want: "bash ./n.sh"},
+		{notify: "./n.sh > /dev/null", want: "./n.sh"},
+		{notify: "sh -c \"$(<n.sh)\"", want: `defaults.notify: "sh -c \"$(<n.sh)\"": cannot tell what it runs`},
+		{notify: "./n.sh \"$(date)\"", want: `defaults.notify: "./n.sh \"$(date)\"" has a command or process substitution`},
+		{notify: "cat <(./n.sh)", want: `defaults.notify: "cat <(./n.sh)" has a command or process substitution`},
+		{notify: "$PROG x", want: `defaults.notify: "$PROG x": cannot tell what it runs`},
+		{notify: "cat ./n.sh | sh", want: `defaults.notify: "cat ./n.sh | sh": cannot tell what it runs`},
+		{notify: "bash < \"$F\"", want: `defaults.notify: "bash < \"$F\"": cannot tell what it runs`},
+		{notify: "./n.sh < \"$F\"", want: `defaults.notify: "./n.sh < \"$F\"" reads a file named by an expansion`},
+		{notify: "bash <(./n.sh)", want: `defaults.notify: "bash <(./n.sh)": cannot tell what it runs`},
+		{exec: "[sh, -c, ./n.sh]", want: "sh ./n.sh"},
+		{exec: "[env, A=1, ./n.sh]", want: "env ./n.sh"},
+		{exec: "[sh, -c, \"$(<n.sh)\"]", want: `exec ["sh" "-c" "$(<n.sh)"]: "sh -c '$(<n.sh)'": cannot tell what it runs`},
+		{exec: "[./n.sh, \"$(date)\"]", want: "./n.sh"}, // no shell reads it: a word like any other
+	} {
+		src := "version: 1\n"
+		if tc.notify != "" {
+			b, _ := json.Marshal(tc.notify)
+			src += "defaults: {notify: " + string(b) + "}\n"
+		} else {
+			src += "rules:\n  - {when: {header: X}, answer: {exec: " + tc.exec + "}}\n"
+		}
+		f, err := Parse(FolderFile, []byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		progs, err := Programs(f)
+		var got string
+		if err != nil {
+			got = err.Error()
+		} else {
+			var names []string
+			for _, p := range progs {
+				names = append(names, p.Name)
+			}
+			got = strings.Join(names, " ")
+		}
+		if !strings.HasPrefix(got, tc.want) || err == nil && got != tc.want {
+			t.Errorf("%s%s: %s, want %s", tc.notify, tc.exec, got, tc.want)
+		}
+	}
+	// A file the notify command reads, edited since it was allowed, makes
+	// the file not act.
+	content := "version: 1\ndefaults: {notify: \"bash < ./n.sh\"}\n"
+	writeFile(t, work, FolderFile, content)
+	f, err := Parse(FolderFile, []byte(content))
+	if err != nil {
+		t.Fatal(err)
+	}
+	progs, err := Programs(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AllowFile(FolderFile, []byte(content), progs); err != nil {
+		t.Fatal(err)
+	}
+	if err := ProgramsAllowed(f); err != nil {
+		t.Fatalf("allowed: %v", err)
+	}
+	writeFile(t, work, "n.sh", "#!/bin/sh\nrm -rf ~\n")
+	if err := ProgramsAllowed(f); !errors.Is(err, ErrProgramChanged) || !strings.Contains(err.Error(), `"./n.sh"`) {
+		t.Errorf("after n.sh changed: %v", err)
 	}
 }

@@ -51,8 +51,9 @@ const maxProgram = 1 << 30
 // program (a name with a slash is relative to the file's folder, a bare
 // name is looked up in PATH) with every argument that names an existing
 // file there, and, for defaults.notify, each command's program with the
-// arguments that name files. A program that cannot be found or hashed is
-// an error.
+// arguments that name files and the files it reads by redirection (sh <
+// ./n.sh). A program that cannot be found or hashed is an error, and so is
+// a command whose programs cannot be told from its text ([commandCalls]).
 func Programs(f *File) ([]Program, error) {
 	dir := filepath.Dir(f.Path)
 	var out []Program
@@ -64,6 +65,19 @@ func Programs(f *File) ([]Program, error) {
 		}
 		seen[p.Path+"\x00"+p.Name] = true
 		out = append(out, *p)
+		return nil
+	}
+	addCalls := func(calls []call) error {
+		for _, c := range calls {
+			if err := add(c.words[0], ProgramPath(dir, c.words[0]), true); err != nil {
+				return err
+			}
+			for _, a := range append(c.words[1:], c.reads...) {
+				if err := add(a, argPath(dir, a), false); err != nil {
+					return err
+				}
+			}
+		}
 		return nil
 	}
 	for _, r := range f.Rules {
@@ -78,24 +92,34 @@ func Programs(f *File) ([]Program, error) {
 				return nil, err
 			}
 		}
+		// What it runs in turn: sh -c '…', env ./x.sh.
+		calls, err := commandCalls(quoteArgs(r.Answer.Exec))
+		if err != nil {
+			return nil, fmt.Errorf("exec %q: %w", r.Answer.Exec, err)
+		}
+		if err := addCalls(calls); err != nil {
+			return nil, err
+		}
 	}
 	if f.Defaults.Notify != "" {
-		words, err := commandWords(f.Defaults.Notify)
+		calls, err := commandCalls(f.Defaults.Notify)
 		if err != nil {
 			return nil, fmt.Errorf("defaults.notify: %w", err)
 		}
-		for _, cmd := range words {
-			if err := add(cmd[0], ProgramPath(dir, cmd[0]), true); err != nil {
-				return nil, err
-			}
-			for _, a := range cmd[1:] {
-				if err := add(a, argPath(dir, a), false); err != nil {
-					return nil, err
-				}
-			}
+		if err := addCalls(calls); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// quoteArgs writes an argument list as a shell command that runs it.
+func quoteArgs(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = quote(a)
+	}
+	return strings.Join(q, " ")
 }
 
 // argPath is where an argument would name a file: relative to dir.
@@ -168,39 +192,57 @@ func hashFile(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// commandWords parses a shell command (notify's) and returns each simple
-// command's literal words, its program first. A word that is not literal
-// (an expansion) is left out, and a program that is not literal is an
-// error: what it runs cannot be known when it is allowed.
-func commandWords(command string) ([][]string, error) {
-	prog, err := syntax.NewParser().Parse(strings.NewReader(command), "")
-	if err != nil {
-		return nil, fmt.Errorf("%q is not a shell command: %w", command, err)
-	}
-	var out [][]string
+// call is a command a shell command runs, as written: its literal words,
+// its program first, and the files it reads by redirection.
+type call struct {
+	words []string
+	reads []string
+}
+
+// commandCalls reads a shell command (notify's, or an exec argument list
+// that runs a shell) as [ReadCommand] does and returns each command it
+// runs, as written, those run by a wrapper or inside sh -c '…' too. A word
+// that is not literal (an expansion) is left out. What cannot be known
+// when the command is allowed is an error: a command or process
+// substitution, a part whose commands cannot be seen ([Part.Opaque]: a
+// program named by an expansion, a string from one run as commands), a
+// file read by a redirection from an expansion.
+func commandCalls(command string) ([]call, error) {
+	var calls []call
 	var werr error
-	syntax.Walk(prog, func(n syntax.Node) bool {
-		call, ok := n.(*syntax.CallExpr)
-		if !ok || len(call.Args) == 0 || werr != nil {
-			return werr == nil
+	r := &reader{runs: map[string]string{}, scripts: map[string]bool{}}
+	r.onCall = func(c cmd) {
+		cl := call{}
+		for _, w := range c.words {
+			if w.ok {
+				cl.words = append(cl.words, w.lit)
+			}
 		}
-		var words []string
-		for i, w := range call.Args {
-			lit, _, ok := literal(w)
-			if !ok {
-				if i == 0 {
-					werr = fmt.Errorf("%q runs a program named by an expansion, which cannot be known when it is allowed", command)
-				}
+		for _, rd := range c.stmt {
+			if rd.Op != syntax.RdrIn && rd.Op != syntax.RdrInOut {
 				continue
 			}
-			words = append(words, lit)
+			v, _, ok := literal(rd.Word)
+			if !ok && werr == nil {
+				werr = fmt.Errorf("%q reads a file named by an expansion, which cannot be known when it is allowed", command)
+			}
+			cl.reads = append(cl.reads, v)
 		}
-		if len(words) > 0 {
-			out = append(out, words)
+		if len(cl.words) > 0 {
+			calls = append(calls, cl)
 		}
-		return true
-	})
-	return out, werr
+	}
+	r.script(command, "")
+	r.finish()
+	for _, p := range r.parts {
+		if p.Opaque {
+			return nil, fmt.Errorf("%q: cannot tell what it runs: %s (%s)", command, p.Unjudged, p.Text)
+		}
+	}
+	if r.substs {
+		return nil, fmt.Errorf("%q has a command or process substitution, whose output cannot be known when it is allowed: cannot tell what it runs", command)
+	}
+	return calls, werr
 }
 
 // programLine is a program's line in an allowance.

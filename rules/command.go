@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -32,27 +33,50 @@ type Part struct {
 	// its text (eval, sh -c, source, a name from an expansion, text that
 	// does not parse). "" when it can be judged.
 	Unjudged string
+	// Opaque marks an unjudged part whose commands a deny cannot see in the
+	// line either: a command named by an expansion or a pattern, a string
+	// from an expansion run as commands, arithmetic or an expansion that
+	// runs what a variable holds, a name the line makes run another command
+	// (alias, hash -p, enable), text that does not parse. While a deny or
+	// fail rule judges Bash commands, [Set.Permit] refuses a call with such
+	// a part.
+	Opaque bool
 	// From says where the part was read, for people: "" for a command as it
 	// stands in the line, else "run by sudo", "inside bash -c"….
 	From string
+
+	// writes are the files the part's redirections write (>, >>, &>, <>),
+	// as written; "" for one named by an expansion.
+	writes []string
 }
 
 // Limits on what [ReadCommand] parses. The parser and the tree's walk
 // recurse, and a line of Claude's is not trusted: past these, the line is
-// one part that no rule can allow.
+// a part that no rule can allow, and a deny reads pieces of its raw text.
 const (
 	MaxCommand     = 64 << 10 // bytes of one command line
 	maxNesting     = 200      // brackets open at once: ( { [
 	maxScriptDepth = 4        // a script inside a script (bash -c 'eval "…"')
 	maxBraceWords  = 256      // words of one command after brace expansion
+	maxQuoted      = 4 * MaxCommand
 )
+
+// fromQuoted is where a part read from a quoted text was read.
+const fromQuoted = "a quoted text read as commands, which bash may evaluate"
 
 // ReadCommand reads a Bash command line into the parts a command rule
 // judges, in the order they stand. A line that cannot be parsed (or is
-// too long or too deep to) is one part: its raw text, unjudged.
+// too long or too deep to) is a part of its raw text, opaque, followed by
+// the pieces of that text a deny may match ([fragments]).
+//
+// When the line has an opaque part, bash may evaluate text the line gives
+// as data (a variable's value in arithmetic, ${x@P}, a subscript): each
+// quoted text in it that holds a command substitution, $(…) or `…`, is
+// then read as commands too, so that a deny sees them.
 func ReadCommand(command string) []Part {
-	r := &reader{}
+	r := &reader{runs: map[string]string{}, scripts: map[string]bool{}}
 	r.script(command, "")
+	r.finish()
 	return r.parts
 }
 
@@ -61,30 +85,68 @@ type reader struct {
 	parts []Part
 	depth int      // scripts read inside the line (bash -c, eval)
 	src   []string // the source of each script being read, innermost last
+	// quoted are the literal texts of the line bash may evaluate as
+	// commands: those that hold $( or `, a value of PS4 or PROMPT_COMMAND.
+	quoted  []string
+	scripts map[string]bool // texts read as scripts, and quoted texts met
+	// runs are the names the line makes run something else, and what:
+	// alias NAME=TEXT, hash -p PATH NAME.
+	runs map[string]string
+	// substs is set once a command or process substitution is met.
+	substs bool
+	// onCall, when set, is given each command as written (not the readings
+	// derived from it: its name without a path, braces expanded).
+	onCall func(cmd)
 }
 
 func (r *reader) add(p Part) { r.parts = append(r.parts, p) }
 
+// finish reads the line's quoted texts as commands when a part is opaque.
+func (r *reader) finish() {
+	if !slices.ContainsFunc(r.parts, func(p Part) bool { return p.Opaque }) {
+		return
+	}
+	budget := maxQuoted
+	for i := 0; i < len(r.quoted); i++ {
+		q := r.quoted[i]
+		if budget -= len(q); budget < 0 {
+			r.add(Part{Text: q, Unjudged: "too much quoted text to read", Opaque: true, From: fromQuoted})
+			return
+		}
+		if !parses(q) && parses(": "+q) {
+			q = ": " + q // a[$(…)]: a word, as a subscript's text is expanded
+		}
+		r.script(q, fromQuoted)
+	}
+}
+
+// parses reports whether src is within the limits and parses as Bash.
+func parses(src string) bool {
+	if len(src) > MaxCommand || nesting(src) > maxNesting {
+		return false
+	}
+	_, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	return err == nil
+}
+
 // script reads src, a command line or a script given to a shell inside
 // one; from says where it stands ("" for the line itself).
 func (r *reader) script(src, from string) {
-	raw := func(why string) {
-		r.add(Part{Text: src, Unjudged: why, From: from})
-	}
+	r.scripts[src] = true
 	switch {
 	case len(src) > MaxCommand:
-		raw(fmt.Sprintf("longer than %d KiB: not parsed", MaxCommand>>10))
+		r.raw(src, from, fmt.Sprintf("longer than %d KiB: not parsed", MaxCommand>>10))
 		return
 	case nesting(src) > maxNesting:
-		raw(fmt.Sprintf("brackets nested more than %d deep: not parsed", maxNesting))
+		r.raw(src, from, fmt.Sprintf("brackets nested more than %d deep: not parsed", maxNesting))
 		return
 	case r.depth > maxScriptDepth:
-		raw(fmt.Sprintf("a script inside scripts %d deep: not read", maxScriptDepth))
+		r.raw(src, from, fmt.Sprintf("a script inside scripts %d deep: not read", maxScriptDepth))
 		return
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
-		raw("cannot be parsed as Bash: " + err.Error())
+		r.raw(src, from, "cannot be parsed as Bash: "+err.Error())
 		return
 	}
 	r.depth++
@@ -93,11 +155,68 @@ func (r *reader) script(src, from string) {
 		r.depth--
 		r.src = r.src[:len(r.src)-1]
 	}()
+	r.defines(f)
 	at := len(r.parts)
 	syntax.Walk(f, r.visit)
 	if from != "" {
 		for i := at; i < len(r.parts); i++ {
 			r.parts[i].From = joinFrom(from, r.parts[i].From)
+		}
+	}
+}
+
+// raw adds src, text that was not parsed, as an opaque part, then each
+// piece of it a deny may match.
+func (r *reader) raw(src, from, why string) {
+	r.add(Part{Text: src, Unjudged: why, Opaque: true, From: from})
+	for _, f := range fragments(src) {
+		r.add(Part{Text: f, Unjudged: "a piece of text that was not parsed", From: joinFrom(from, "a piece of the text not parsed")})
+	}
+}
+
+// defines notes the names f makes run something else, wherever they are
+// used in the line: alias NAME=TEXT (the text, when it is literal) and
+// hash -p PATH NAME.
+func (r *reader) defines(f *syntax.File) {
+	syntax.Walk(f, func(n syntax.Node) bool {
+		c, ok := n.(*syntax.CallExpr)
+		if !ok || len(c.Args) == 0 {
+			return true
+		}
+		words := make([]word, len(c.Args))
+		for i, w := range c.Args {
+			words[i] = r.word(w)
+		}
+		r.define(words)
+		return true
+	})
+}
+
+// define notes what the command words makes a name run, when it is alias
+// or hash -p.
+func (r *reader) define(words []word) {
+	if len(words) == 0 || !words[0].ok {
+		return
+	}
+	switch words[0].lit {
+	case "alias":
+		for _, w := range words[1:] {
+			if name, text, ok := strings.Cut(w.lit, "="); w.ok && ok {
+				r.runs[name] = text
+			}
+		}
+	case "hash":
+		rest, met, _ := hashOptions.scan(words[1:])
+		if p, ok := metAny(met, []string{"-p"}); ok {
+			runs := p.word.text
+			if p.word.ok {
+				runs = pathBase(p.value)
+			}
+			for _, w := range rest {
+				if w.ok {
+					r.runs[w.lit] = runs
+				}
+			}
 		}
 	}
 }
@@ -129,7 +248,8 @@ func nesting(s string) int {
 }
 
 // visit is the tree walk's: each statement is read as it comes; a chain of
-// && || | is walked as a list, not one level deeper for each link.
+// && || | is walked as a list, not one level deeper for each link. Quoted
+// text that holds a command substitution is noted for [reader.finish].
 func (r *reader) visit(n syntax.Node) bool {
 	switch n := n.(type) {
 	case *syntax.Stmt:
@@ -152,13 +272,48 @@ func (r *reader) visit(n syntax.Node) bool {
 			syntax.Walk(links[i], r.visit)
 		}
 		return false
+	case *syntax.CmdSubst, *syntax.ProcSubst:
+		r.substs = true
+	case *syntax.Assign:
+		if n.Name != nil && n.Value != nil && codeVariable(n.Name.Value) != "" {
+			if v, _, ok := literal(n.Value); ok {
+				r.code(v) // PS4='…', PROMPT_COMMAND='…'
+			}
+		}
+	case *syntax.Lit:
+		r.quote(unescape(n.Value, false))
+	case *syntax.SglQuoted:
+		if !n.Dollar {
+			r.quote(n.Value)
+		} else if s, err := expand.Literal(nil, &syntax.Word{Parts: []syntax.WordPart{n}}); err == nil {
+			r.quote(s)
+		}
 	}
 	return true
 }
 
+// quote notes s, a literal text of the line, when it holds a command
+// substitution bash would run were it to evaluate s.
+func (r *reader) quote(s string) {
+	if strings.Contains(s, "$(") || strings.Contains(s, "`") {
+		r.code(s)
+	}
+}
+
+// code notes s, a literal text of the line, as text bash may run as
+// commands.
+func (r *reader) code(s string) {
+	if s != "" && !r.scripts[s] {
+		r.scripts[s] = true
+		r.quoted = append(r.quoted, s)
+	}
+}
+
 // stmt reads one statement's command; what it holds (substitutions,
-// bodies) the walk reaches on its own.
+// bodies) the walk reaches on its own. A statement that evaluates text
+// as code (arithmetic, ${!x}, ${x@P}, a subscript) makes its parts opaque.
 func (r *reader) stmt(s *syntax.Stmt) {
+	at := len(r.parts)
 	redirs := r.redirs(s.Redirs)
 	switch c := s.Cmd.(type) {
 	case nil:
@@ -180,11 +335,75 @@ func (r *reader) stmt(s *syntax.Stmt) {
 		r.add(Part{Text: join(strings.Join(strings.Fields(r.source(c)), " "), redirs), Through: true})
 	default:
 		// A compound command (a loop, a group, a subshell) is read through
-		// its body; what it redirects is a part of its own.
+		// its body; what it redirects is a part of its own, and so is a
+		// header that evaluates text (for ((…)), case $((…)) in).
 		if redirs != "" {
 			r.add(Part{Text: redirs, From: "the redirections of a compound command"})
 		}
+		if h := r.header(c); h != "" && evaluation(headerNodes(c)...) != "" {
+			r.add(Part{Text: h, From: "the header of a compound command"})
+		}
 	}
+	why := evaluation(append(ownNodes(s.Cmd), redirNodes(s.Redirs)...)...)
+	writes := writesOf(s.Redirs)
+	for i := at; i < len(r.parts); i++ {
+		p := &r.parts[i]
+		if why != "" {
+			if p.Unjudged == "" {
+				p.Unjudged = why
+			}
+			p.Opaque, p.Through = true, false
+		}
+		if len(writes) > 0 {
+			p.writes = append(p.writes, writes...)
+		}
+	}
+}
+
+// header is how a compound command's header reads, for a part of its own:
+// for ((…)), for x in …, case … in ….
+func (r *reader) header(c syntax.Command) string {
+	fields := func(n syntax.Node) string { return strings.Join(strings.Fields(r.source(n)), " ") }
+	switch c := c.(type) {
+	case *syntax.ForClause:
+		kw := "for "
+		if c.Select {
+			kw = "select "
+		}
+		return kw + fields(c.Loop)
+	case *syntax.CaseClause:
+		var pats []string
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				pats = append(pats, fields(p))
+			}
+		}
+		return "case " + fields(c.Word) + " in " + strings.Join(pats, " | ")
+	}
+	return ""
+}
+
+// writesOf are the files rs write, as written: "" for a name from an
+// expansion. A duplication (2>&1, >&-) writes no file.
+func writesOf(rs []*syntax.Redirect) []string {
+	var out []string
+	for _, rd := range rs {
+		switch rd.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
+		case syntax.DplOut:
+			if v, _, ok := literal(rd.Word); ok && strings.Trim(v, "0123456789-") == "" {
+				continue
+			}
+		default:
+			continue
+		}
+		v, _, ok := literal(rd.Word)
+		if !ok {
+			v = ""
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // source is n as written in the script being read.
@@ -390,13 +609,13 @@ func (r *reader) call(c *syntax.CallExpr, rs []*syntax.Redirect, redirs string) 
 	for _, w := range split {
 		for x, err := range expand.BracesSeq(nil, w) {
 			if err != nil || len(expanded) == maxBraceWords {
-				r.add(Part{Text: r.source(c), Unjudged: "brace expansion too large to read", From: "braces expanded"})
+				r.add(Part{Text: r.source(c), Unjudged: "brace expansion too large to read", Opaque: true, From: "braces expanded"})
 				return
 			}
 			expanded = append(expanded, r.expanded(x))
 		}
 	}
-	r.read(cmd{words: expanded, redirs: redirs, stmt: rs}, "braces expanded")
+	r.read(cmd{words: expanded, redirs: redirs, stmt: rs, derived: true}, "braces expanded")
 }
 
 // expands reports whether a word split by [syntax.SplitBraces] expands to
@@ -416,6 +635,7 @@ type cmd struct {
 	words   []word
 	redirs  string
 	stmt    []*syntax.Redirect // its statement's redirections (a heredoc a shell reads)
+	derived bool               // a reading of a command the line writes otherwise (braces expanded)
 }
 
 func (c cmd) text() string {
@@ -429,7 +649,14 @@ func (c cmd) text() string {
 
 // with is c running words instead of its own, with no assignments.
 func (c cmd) with(words []word) cmd {
-	return cmd{words: words, redirs: c.redirs, stmt: c.stmt}
+	return cmd{words: words, redirs: c.redirs, stmt: c.stmt, derived: c.derived}
+}
+
+// as is c read otherwise than it is written: words instead of its own.
+func (c cmd) as(words []word) cmd {
+	d := c.with(words)
+	d.derived = true
+	return d
 }
 
 // read reads one command: the command as it stands, then what it runs,
@@ -447,13 +674,16 @@ func (r *reader) read(c cmd, from string) {
 	if len(c.words) == 0 {
 		return
 	}
+	if r.onCall != nil && !c.derived {
+		r.onCall(c)
+	}
 	name := c.words[0]
 	switch {
 	case !name.ok:
-		r.add(Part{Text: c.text(), Unjudged: "the command's name comes from an expansion", From: from})
+		r.add(Part{Text: c.text(), Unjudged: "the command's name comes from an expansion", Opaque: true, From: from})
 		return
 	case name.glob:
-		r.add(Part{Text: c.text(), Unjudged: "the command's name is a pattern", From: from})
+		r.add(Part{Text: c.text(), Unjudged: "the command's name is a pattern", Opaque: true, From: from})
 		return
 	case name.braces:
 		r.add(Part{Text: c.text(), Unjudged: "the command's name has braces the shell expands", From: from})
@@ -462,21 +692,35 @@ func (r *reader) read(c cmd, from string) {
 	if strings.Contains(name.lit, "/") && path.Base(name.lit) != name.lit {
 		// /usr/bin/touch: the path as written, then the command by its name.
 		r.add(Part{Text: c.text(), From: from})
-		c.words = append([]word{named(path.Base(name.lit))}, c.words[1:]...)
+		c = c.as(append([]word{named(path.Base(name.lit))}, c.words[1:]...))
 		from = joinFrom(from, "by its name")
 	}
 	base := c.words[0].lit
 	if len(base) > 1 && base[0] == '=' {
 		// zsh runs =touch as the touch its PATH finds.
 		r.add(Part{Text: c.text(), Unjudged: "zsh runs =NAME as the command NAME", From: from})
-		r.read(c.with(append([]word{named(base[1:])}, c.words[1:]...)), joinFrom(from, "as zsh reads it"))
+		r.read(c.as(append([]word{named(base[1:])}, c.words[1:]...)), joinFrom(from, "as zsh reads it"))
+		return
+	}
+	if runs, ok := r.runs[base]; ok {
+		// A name the line made run something else (alias, hash -p): read
+		// as that too, for a deny.
+		r.add(Part{Text: c.text(), Unjudged: "the line makes " + base + " run " + runs + " (alias or hash -p)", Opaque: true, From: from})
+		args := make([]string, 0, len(c.words))
+		args = append(args, runs)
+		for _, w := range c.words[1:] {
+			args = append(args, w.text)
+		}
+		if r.depth <= maxScriptDepth {
+			r.script(strings.Join(args, " "), joinFrom(from, "as the line defines "+base))
+		}
 		return
 	}
 	if run, ok := runners[base]; ok {
 		run(r, c, from)
 		return
 	}
-	r.add(Part{Text: c.text(), Unjudged: patterns(c), From: from})
+	r.add(Part{Text: c.text(), Unjudged: patterns(c), Opaque: patterns(c) != "", From: from})
 }
 
 // named is a word that is the plain name s.

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -33,6 +34,10 @@ type PermissionWhen struct {
 	Path    string         // glob on tool_input.file_path, path or notebook_path, cleaned and absolute; ** spans folders
 	Host    string         // glob on the host of tool_input.url (WebFetch)
 	Input   *regexp.Regexp // RE2 on tool_input as JSON, for anything else
+
+	// ends says Command matches only up to the end of a part ($): it spells
+	// out what may follow the command's name, redirections too.
+	ends bool
 }
 
 // Action is what a permission rule decides.
@@ -125,10 +130,14 @@ func (p *parser) permissionWhen(n *yaml.Node, w *PermissionWhen) (named bool) {
 				w.Tool = regexp.MustCompile("^(?:" + re.String() + ")$")
 			}
 		},
-		"command": func(k, v *yaml.Node) { w.Command = p.regex(v, "command") },
-		"path":    func(k, v *yaml.Node) { w.Path = glob(v, "path") },
-		"host":    func(k, v *yaml.Node) { w.Host = glob(v, "host") },
-		"input":   func(k, v *yaml.Node) { w.Input = p.regex(v, "input") },
+		"command": func(k, v *yaml.Node) {
+			if w.Command = p.regex(v, "command"); w.Command != nil {
+				w.ends = endAnchored(w.Command.String())
+			}
+		},
+		"path":  func(k, v *yaml.Node) { w.Path = glob(v, "path") },
+		"host":  func(k, v *yaml.Node) { w.Host = glob(v, "host") },
+		"input": func(k, v *yaml.Node) { w.Input = p.regex(v, "input") },
 	})
 	return named
 }
@@ -211,16 +220,73 @@ type Call struct {
 // command ([ReadCommand]), none of them unjudged, and a path both as given
 // and where its symbolic links lead. A deny, fail or ask holds when each
 // of its conditions holds for one reading.
+//
+// A command part that is opaque ([Part.Opaque]) hides what it runs from a
+// deny as well. So while a deny or fail rule with a command condition
+// holds for the tool, a call with such a part that no deny or fail rule
+// refuses is refused all the same: the decision is a deny, its rule
+// [UnjudgedRule], its file and line those of the deny in force.
 func (s *Set) Permit(c Call) PermissionDecision {
 	in := newReading(c)
+	var d PermissionDecision
 	for _, f := range s.Files {
 		for _, r := range f.Permissions {
 			if met, ok := r.When.holds(in, r.Decide.lets()); ok {
-				return PermissionDecision{Verdict: r.Decide, Rule: r.Name, File: f.Path, Line: r.Line, Met: met}
+				d = PermissionDecision{Verdict: r.Decide, Rule: r.Name, File: f.Path, Line: r.Line, Met: met}
+				break
+			}
+		}
+		if d.Matched() {
+			break
+		}
+	}
+	if d.Action == Deny || d.Action == FailRun {
+		return d
+	}
+	if r, file := s.commandDeny(c.Tool); r != nil {
+		if parts, ok := in.commandParts(); ok {
+			for _, p := range parts {
+				if p.Opaque {
+					msg := fmt.Sprintf("claudewrap cannot tell what this command runs (%s: %s), and a deny rule is in force (%s): "+
+						"run it with every command it runs named plainly in it", p.Unjudged, clip(p.Text, 200), r.Name)
+					return PermissionDecision{Verdict: Verdict{Action: Deny, Message: msg}, Rule: UnjudgedRule,
+						File: file, Line: r.Line, Met: p.Text}
+				}
 			}
 		}
 	}
-	return PermissionDecision{}
+	return d
+}
+
+// UnjudgedRule is the rule [Set.Permit] names when it refuses a command it
+// cannot see into while a deny rule is in force.
+const UnjudgedRule = "unjudged"
+
+// commandDeny is the first deny or fail rule that judges the commands of
+// the tool's calls (it has a command condition, and its tool matches), and
+// its file; nil when none does.
+func (s *Set) commandDeny(tool string) (*Permission, string) {
+	for _, f := range s.Files {
+		for i, r := range f.Permissions {
+			if (r.Decide.Action == Deny || r.Decide.Action == FailRun) && r.When.Command != nil &&
+				r.When.Tool != nil && r.When.Tool.MatchString(tool) {
+				return &f.Permissions[i], f.Path
+			}
+		}
+	}
+	return nil, ""
+}
+
+// clip is s cut to n bytes at most, with … where it was cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // Meets is the first permission rule whose command condition p's text
@@ -378,6 +444,38 @@ func (in *reading) commandParts() ([]Part, bool) {
 	return in.parts, true
 }
 
+// writesOutside reports whether a redirection of p writes a file outside
+// the folder Claude works in: a path from an expansion, ~, or one that
+// leads out of the folder (through a symbolic link too). /dev/null and the
+// standard streams are no file.
+func (in *reading) writesOutside(p Part) bool {
+	for _, w := range p.writes {
+		switch {
+		case w == "" || strings.HasPrefix(w, "~"):
+			return true
+		case w == "/dev/null" || w == "/dev/stdout" || w == "/dev/stderr" || w == "/dev/tty" || strings.HasPrefix(w, "/dev/fd/"):
+			continue
+		}
+		cwd := in.Cwd
+		if cwd == "" {
+			cwd, _ = os.Getwd()
+		}
+		folders := PathReadings(cwd, "")
+		for _, reading := range PathReadings(w, cwd) {
+			if !slices.ContainsFunc(folders, func(dir string) bool { return within(reading, dir) }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// within reports whether p is dir or a path under it, both clean and
+// absolute.
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}
+
 // pathReadings are the call's path as Claude's hooks give it, cleaned and
 // absolute, then where its symbolic links lead when that is elsewhere;
 // false when it has no path.
@@ -459,6 +557,10 @@ func (w PermissionWhen) holds(in *reading, every bool) (met string, ok bool) {
 		for _, p := range parts {
 			switch {
 			case every && p.Unjudged != "":
+				return "", false
+			case every && !w.ends && in.writesOutside(p):
+				// A pattern that stops before the part's end did not
+				// spell out a redirection that writes outside the folder.
 				return "", false
 			case every && p.Through:
 				continue // a harmless wrapper: the part after it is judged

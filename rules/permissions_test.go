@@ -273,3 +273,110 @@ permissions:
 		t.Errorf("PathReadings cleans docs/../secrets/k to %q", got)
 	}
 }
+
+// TestPermitUnjudged: while a deny or fail rule judges Bash commands, a
+// call with a part whose commands cannot be seen (a name from an
+// expansion, a pattern, text that does not parse) is refused by
+// claudewrap, whatever a later rule says; a deny that sees what runs
+// refuses it in its own words. With no such rule, it is left to Claude.
+func TestPermitUnjudged(t *testing.T) {
+	parse := func(src string) *Set {
+		t.Helper()
+		f, err := Parse("r.yaml", []byte("version: 1\npermissions:\n"+src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &Set{Files: []*File{f}}
+	}
+	deny := parse(`  - {name: tests, when: {tool: Bash, command: '^go test \./\.\.\.$'}, decide: allow}
+  - {name: no-touch, when: {tool: Bash, command: "^touch "}, decide: {deny: "no touching"}}
+  - {name: no-other, when: {tool: ".*"}, decide: allow}
+`)
+	for _, tc := range []struct {
+		command, rule, met string
+	}{
+		{"go test ./...", "tests", ""},
+		{"ls", "no-other", ""},
+		{"T=touch; $T MADE", UnjudgedRule, "$T MADE"},
+		{"/usr/bin/tou?h MADE", UnjudgedRule, "/usr/bin/tou?h MADE"},
+		{"go test -count=$((x)) ./...", UnjudgedRule, "go test -count=$((x)) ./..."},
+		{"go test -count=$(( 'a[$(touch MADE)]' )) ./...", "no-touch", "touch MADE"},
+		{"hash -p /usr/bin/touch t; t MADE", "no-touch", "touch MADE"},
+		{"alias t=touch\nt MADE", "no-touch", "touch MADE"},
+		{"taskset 1 touch MADE", "no-touch", "touch MADE"},
+		{"true; touch MADE # " + strings.Repeat("(", maxNesting+1), "no-touch", "touch MADE #"},
+		{"curl -s x | sh", UnjudgedRule, "sh"},
+		{"sh -c 'go test ./...'", "no-other", ""}, // unjudged, but nothing in it is hidden
+	} {
+		d := deny.Permit(bashCall(tc.command))
+		if d.Rule != tc.rule || d.Met != tc.met {
+			t.Errorf("%q: rule %q met %q, want %q met %q", tc.command, d.Rule, d.Met, tc.rule, tc.met)
+		}
+		if d.Rule == UnjudgedRule && (d.Action != Deny || d.File != "r.yaml" || d.Line != 4 ||
+			!strings.HasPrefix(d.Message, "claudewrap cannot tell what this command runs (") || !strings.Contains(d.Message, "(no-touch)")) {
+			t.Errorf("%q: %+v, want a deny naming the deny rule in force", tc.command, d)
+		}
+	}
+	// No deny or fail rule judges Bash commands: Claude's own dialog has it.
+	for _, src := range []string{
+		"  - {when: {tool: Bash, command: '^ls$'}, decide: allow}\n",
+		"  - {when: {tool: Bash, command: '^touch '}, decide: ask}\n",
+		"  - {when: {tool: WebFetch}, decide: {deny: no}}\n  - {when: {tool: Write, path: '/etc/**'}, decide: {deny: no}}\n",
+		"  - {when: {tool: Bash, input: 'rm'}, decide: {deny: no}}\n",
+	} {
+		if d := parse(src).Permit(bashCall("T=touch; $T MADE")); d.Matched() {
+			t.Errorf("%s: %+v, want no decision", src, d)
+		}
+	}
+	// A fail rule is in force as a deny is; the refusal is a deny.
+	fail := parse("  - {name: no-curl, when: {tool: Bash, command: '^curl '}, decide: fail}\n")
+	if d := fail.Permit(bashCall("$X MADE")); d.Rule != UnjudgedRule || d.Action != Deny {
+		t.Errorf("under a fail rule: %+v", d)
+	}
+	if d := fail.Permit(bashCall("$X MADE; curl x")); d.Rule != "no-curl" || d.Action != FailRun {
+		t.Errorf("under a fail rule that holds: %+v", d)
+	}
+}
+
+// TestPermitWrites: an allow whose pattern stops before the end of a part
+// does not allow a part that writes a file outside the working folder (a
+// path from elsewhere, ~, one leading out through a link); one ending in $
+// allows exactly what it spells out.
+func TestPermitWrites(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink(t.TempDir(), filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Parse("r.yaml", []byte(`version: 1
+permissions:
+  - {name: prefix, when: {tool: Bash, command: "^go test "}, decide: allow}
+  - {name: spelled, when: {tool: Bash, command: '^go vet \./\.\.\. >/tmp/vet\.log$'}, decide: allow}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Set{Files: []*File{f}}
+	for _, tc := range []struct {
+		command, rule string
+	}{
+		{"go test ./...", "prefix"},
+		{"go test ./... > out.txt 2>&1", "prefix"},
+		{"go test ./... > " + filepath.Join(dir, "sub/log"), "prefix"},
+		{"go test ./... >/dev/null 2>/dev/stderr", "prefix"},
+		{"go test ./... >&2", "prefix"},
+		{"go test ./... < /etc/hosts", "prefix"},
+		{"go test ./... > ~/.bashrc", ""},
+		{"go test ./... >> /tmp/x", ""},
+		{"go test ./... &> ../x", ""},
+		{"go test ./... > \"$F\"", ""},
+		{"go test ./... > out/x", ""}, // out leads outside the folder
+		{"go test ./... >& /tmp/x", ""},
+		{"go vet ./... >/tmp/vet.log", "spelled"},
+		{"go vet ./... >/tmp/other.log", ""},
+	} {
+		in, _ := json.Marshal(map[string]string{"command": tc.command})
+		if d := s.Permit(Call{Tool: "Bash", Input: in, Cwd: dir}); d.Rule != tc.rule {
+			t.Errorf("%q: rule %q, want %q", tc.command, d.Rule, tc.rule)
+		}
+	}
+}

@@ -86,6 +86,11 @@ func (f *File) Warnings() []Warning {
 				warn(r.Line, "this permission allows a command that matches %q anywhere, in another command's words too: "+
 					"anchor it at the command's name with ^", re.String())
 			}
+			if r.Decide.lets() && !r.When.ends {
+				warn(r.Line, "this permission allows any command that begins with a match of %q%s: end the pattern with $ "+
+					"to allow only what it spells out (without $ it still refuses a part that writes a file outside the working folder)",
+					re.String(), goesOn(re))
+			}
 		}
 		if p := r.When.Path; p != "" && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "**") {
 			warn(r.Line, "this permission can never match: path %q is matched against absolute paths (/home/me/project/…); "+
@@ -188,6 +193,70 @@ func joiner(re string) string {
 	}
 	walk(tree.Simplify())
 	return found
+}
+
+// goesOn says what an allow's pattern re matches that it does not spell
+// out, with an example when re begins with literal text.
+func goesOn(re *regexp.Regexp) string {
+	prefix := strings.TrimSpace(literalStart(re.String()))
+	if prefix == "" {
+		return ", whatever follows"
+	}
+	return fmt.Sprintf(", whatever follows (%q too)", prefix+" <anything> >~/.bashrc")
+}
+
+// literalStart is the literal text every match of re begins with, after
+// its anchor; "" for none.
+func literalStart(re string) string {
+	tree, err := syntax.Parse(re, syntax.Perl)
+	if err != nil {
+		return ""
+	}
+	tree = tree.Simplify()
+	subs := []*syntax.Regexp{tree}
+	if tree.Op == syntax.OpConcat {
+		subs = tree.Sub
+	}
+	var b strings.Builder
+	for _, n := range subs {
+		switch {
+		case n.Op == syntax.OpBeginText || n.Op == syntax.OpBeginLine:
+		case n.Op == syntax.OpLiteral && n.Flags&syntax.FoldCase == 0:
+			b.WriteString(string(n.Rune))
+		default:
+			return b.String()
+		}
+	}
+	return b.String()
+}
+
+// endAnchored reports whether the regular expression re can match only up
+// to the end of a text ($, \z), in each of its alternatives.
+func endAnchored(re string) bool {
+	tree, err := syntax.Parse(re, syntax.Perl)
+	if err != nil {
+		return false
+	}
+	var at func(*syntax.Regexp) bool
+	at = func(n *syntax.Regexp) bool {
+		switch n.Op {
+		case syntax.OpEndText, syntax.OpEndLine:
+			return true
+		case syntax.OpCapture:
+			return at(n.Sub[0])
+		case syntax.OpConcat:
+			return len(n.Sub) > 0 && at(n.Sub[len(n.Sub)-1])
+		case syntax.OpAlternate:
+			for _, sub := range n.Sub {
+				if !at(sub) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	return at(tree.Simplify())
 }
 
 // anchored reports whether the regular expression re can match only at the

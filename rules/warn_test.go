@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -76,9 +77,9 @@ func TestWarnings(t *testing.T) {
 func TestWarningsPermissionsAndElicitations(t *testing.T) {
 	f, err := Parse("r.yaml", []byte(`version: 1
 permissions:
-  - {when: {tool: Bash, command: "^go "}, decide: allow}
+  - {when: {tool: Bash, command: "^go vet$"}, decide: allow}
   - {when: {tool: Bash}, decide: {deny: "no"}}
-  - {when: {tool: Bash, command: "^go "}, decide: {deny: "no"}}
+  - {when: {tool: Bash, command: "^go vet$"}, decide: {deny: "no"}}
   - {when: {tool: Write, path: "src/**"}, decide: allow}
   - {when: {tool: Write, path: "docs/**"}, decide: allow}
 elicitations:
@@ -107,29 +108,40 @@ elicitations:
 
 // TestWarningsCommands: a command pattern that can match only a compound
 // command (each simple command is matched on its own), and an allow's
-// pattern that is not anchored at the command's name, are warned about.
+// pattern that is not anchored at the command's name, or not at its end,
+// are warned about.
 func TestWarningsCommands(t *testing.T) {
+	const (
+		start = `this permission allows a command that matches %q anywhere, in another command's words too: anchor it at the command's name with ^`
+		end   = `this permission allows any command that begins with a match of %q, whatever follows%s: end the pattern with $ to allow only what it spells out (without $ it still refuses a part that writes a file outside the working folder)`
+		joins = `this permission's command can only match a compound command: %q holds %s, but each simple command of a line is matched on its own, without what joins it to the next (a quoted %[2]s in a word is written in quotes)`
+	)
 	for _, tc := range []struct {
 		command, decide string
-		want            string // "" for no warning
+		want            []string
 	}{
-		{`^go test `, "allow", ""},
-		{`^(go test|make test)( |$)`, "allow", ""},
-		{`^go test|^make test`, "allow", ""},
-		{`\A(?:go vet)`, "allow", ""},
-		{`go test`, "allow", `this permission allows a command that matches "go test" anywhere, in another command's words too: anchor it at the command's name with ^`},
-		{`^go test|make test`, "allow_session", `this permission allows a command that matches "^go test|make test" anywhere, in another command's words too: anchor it at the command's name with ^`},
-		{`\bgit\s+push\b`, `{deny: "no"}`, ""},
-		{`git push`, `{select: "No"}`, ""},
-		{`git push`, `{select: "Yes"}`, `this permission allows a command that matches "git push" anywhere, in another command's words too: anchor it at the command's name with ^`},
-		{`^go test .*&& touch`, `{deny: "no"}`, `this permission's command can only match a compound command: "^go test .*&& touch" holds "&&", but each simple command of a line is matched on its own, without what joins it to the next (a quoted "&&" in a word is written in quotes)`},
-		{`curl .*\| *sh`, `{deny: "no"}`, `this permission's command can only match a compound command: "curl .*\\| *sh" holds "|", but each simple command of a line is matched on its own, without what joins it to the next (a quoted "|" in a word is written in quotes)`},
-		{`^make; make test`, "ask", `this permission's command can only match a compound command: "^make; make test" holds ";", but each simple command of a line is matched on its own, without what joins it to the next (a quoted ";" in a word is written in quotes)`},
-		{`^a\|\|b`, "ask", `this permission's command can only match a compound command: "^a\\|\\|b" holds "||", but each simple command of a line is matched on its own, without what joins it to the next (a quoted "||" in a word is written in quotes)`},
-		{`^grep [|;&]`, "ask", ""},
-		{`^echo x >\|out`, "ask", ""},
-		{`^echo x 2>&1`, "ask", ""},
-		{`^(a|b)`, "ask", ""},
+		{`^go test( -run \w+)? \./\.\.\.$`, "allow", nil},
+		{`^(go test \./\.\.\.|make test)$`, "allow", nil},
+		{`^go test$|^make test$`, "allow", nil},
+		{`\A(?:go vet)\z`, "allow", nil},
+		{`^(ls|pwd)( -l)?$`, "allow_session", nil},
+		{`^go test `, "allow", []string{fmt.Sprintf(end, "^go test ", ` ("go test <anything> >~/.bashrc" too)`)}},
+		{`^(go test|make test)( |$)`, "allow", []string{fmt.Sprintf(end, "^(go test|make test)( |$)", "")}},
+		{`^go test$|^make test`, "allow", []string{fmt.Sprintf(end, "^go test$|^make test", "")}},
+		{`^go test .*`, `{select: "Yes"}`, []string{fmt.Sprintf(end, "^go test .*", ` ("go test <anything> >~/.bashrc" too)`)}},
+		{`go test$`, "allow", []string{fmt.Sprintf(start, "go test$")}},
+		{`^go test|make test$`, "allow_session", []string{fmt.Sprintf(start, "^go test|make test$"), fmt.Sprintf(end, "^go test|make test$", "")}},
+		{`\bgit\s+push\b`, `{deny: "no"}`, nil},
+		{`git push`, `{select: "No"}`, nil},
+		{`git push`, `{select: "Yes"}`, []string{fmt.Sprintf(start, "git push"), fmt.Sprintf(end, "git push", ` ("git push <anything> >~/.bashrc" too)`)}},
+		{`^go test .*&& touch`, `{deny: "no"}`, []string{fmt.Sprintf(joins, "^go test .*&& touch", `"&&"`)}},
+		{`curl .*\| *sh`, `{deny: "no"}`, []string{fmt.Sprintf(joins, `curl .*\| *sh`, `"|"`)}},
+		{`^make; make test`, "ask", []string{fmt.Sprintf(joins, "^make; make test", `";"`)}},
+		{`^a\|\|b`, "ask", []string{fmt.Sprintf(joins, `^a\|\|b`, `"||"`)}},
+		{`^grep [|;&]`, "ask", nil},
+		{`^echo x >\|out`, "ask", nil},
+		{`^echo x 2>&1`, "ask", nil},
+		{`^(a|b)`, "ask", nil},
 	} {
 		f, err := Parse("r.yaml", []byte("version: 1\npermissions:\n  - {when: {tool: Bash, command: '"+tc.command+"'}, decide: "+tc.decide+"}\n"))
 		if err != nil {
@@ -139,12 +151,8 @@ func TestWarningsCommands(t *testing.T) {
 		for _, w := range f.Warnings() {
 			got = append(got, w.Msg)
 		}
-		want := []string{}
-		if tc.want != "" {
-			want = append(want, tc.want)
-		}
-		if strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("%s %s: warnings\n\t%s\nwant\n\t%s", tc.command, tc.decide, strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("%s %s: warnings\n\t%s\nwant\n\t%s", tc.command, tc.decide, strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
 		}
 	}
 }

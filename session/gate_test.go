@@ -124,9 +124,9 @@ func preToolIn(t *testing.T, c *fakeChild, cwd, tool, input string) []byte {
 
 // TestGateReadsTheCall: the PreToolUse gate judges a command part by part
 // and a relative path from Claude's folder, as its hook payload gives it:
-// a deny holds for the one part it meets, which the decision names, and
-// an allow that does not hold for every part leaves the deny after it to
-// decide.
+// a deny holds for the one part it meets, which the decision names, an
+// allow that does not hold for every part leaves the deny after it to
+// decide, and a part whose commands the deny cannot see is refused.
 func TestGateReadsTheCall(t *testing.T) {
 	t.Parallel()
 	c := newChild(t, fakeclaude.Faults{})
@@ -148,6 +148,13 @@ permissions:
 	}
 	if out := preToolIn(t, c, "/work", "Bash", `{"command":"go test ./... | grep ok"}`); out != nil {
 		t.Errorf("go test | grep: replied %s", out)
+	}
+	// What the deny cannot see into is refused while it is in force.
+	if out := preToolIn(t, c, "/work", "Bash", `{"command":"T=rm; $T -rf /"}`); !strings.Contains(string(out), `"permissionDecisionReason":"claudewrap cannot tell what this command runs (`) {
+		t.Errorf("T=rm; $T -rf /: replied %s", out)
+	}
+	if ev := r.wait(`"rule":"unjudged"`); ev["met"] != "$T -rf /" {
+		t.Errorf("decision %v: want the opaque part", ev)
 	}
 	if out := preToolIn(t, c, "/work/docs", "Write", `{"file_path":"../secrets/k"}`); !strings.Contains(string(out), `"permissionDecisionReason":"not there"`) {
 		t.Errorf("../secrets/k from /work/docs: replied %s", out)

@@ -298,6 +298,9 @@ func showReadings(w io.Writer, set *rules.Set, call rules.Call, in map[string]an
 			if p.Unjudged != "" {
 				printLine(w, "      cannot be judged: %s; no rule allows it", p.Unjudged)
 			}
+			if p.Opaque {
+				printLine(w, "      what it runs is hidden from a deny too: while a deny or fail rule judges commands, the call is refused")
+			}
 			if p.Through {
 				printLine(w, "      a wrapper: an allow needs only the command it runs, the next part")
 			}

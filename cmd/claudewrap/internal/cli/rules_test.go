@@ -389,6 +389,15 @@ permissions:
 				"   part 2 (inside eval): touch F\n      meets permission \"no-touch\" (" + cmdRules + ":4): deny \"no touching\"\n" +
 				"   an allow needs all 2 parts allowed by the one rule; a deny or ask, one\n" +
 				"   permission \"no-touch\" (" + cmdRules + ":4): deny \"no touching\", through the PermissionRequest hook\n      met by touch F\n", ""},
+		// What a deny cannot see into is refused while one is in force.
+		{[]string{"rules", "test", cmdRules, "--command", "T=touch; $T F"}, 0,
+			"Bash {\"command\":\"T=touch; $T F\"}\n" +
+				"   part 1: T=touch\n      meets no command rule\n" +
+				"   part 2: $T F\n      cannot be judged: the command's name comes from an expansion; no rule allows it\n" +
+				"      what it runs is hidden from a deny too: while a deny or fail rule judges commands, the call is refused\n      meets no command rule\n" +
+				"   an allow needs all 2 parts allowed by the one rule; a deny or ask, one\n" +
+				"   permission \"unjudged\" (" + cmdRules + ":4): deny \"claudewrap cannot tell what this command runs (the command's name comes from an expansion: $T F), " +
+				"and a deny rule is in force (no-touch): run it with every command it runs named plainly in it\", through the PermissionRequest hook\n      met by $T F\n", ""},
 		{[]string{"rules", "test", cmdRules, "--command", "nohup go test ./..."}, 0,
 			"Bash {\"command\":\"nohup go test ./...\"}\n" +
 				"   part 1: nohup go test ./...\n      a wrapper: an allow needs only the command it runs, the next part\n      meets no command rule\n" +
@@ -429,7 +438,7 @@ permissions:
 		// A rule that fails the run, or leaves the dialog to the person, is
 		// the gate's 1 too: a headless run would end there with 7.
 		{[]string{"rules", "test", permRules, "--tool", "NotebookEdit"}, 1, "NotebookEdit {}\n   permission \"everything-else\" (" + permRules +
-			":47): fail, through the PermissionRequest hook: the run ends (exit 7)\n",
+			":49): fail, through the PermissionRequest hook: the run ends (exit 7)\n",
 			"claudewrap: permission rule \"everything-else\" fails the run on NotebookEdit (exit 7)\n"},
 		{[]string{"rules", "test", askRules, "--tool", "Bash"}, 1, "Bash {}\n   permission \"mine\" (" + askRules +
 			":3): ask, by the person (headless: blocked, exit 7)\n",
