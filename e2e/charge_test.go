@@ -88,6 +88,29 @@ func TestDenyEveryMode(t *testing.T) {
 	})
 }
 
+// TestDenyUnseenCommand: in bypass mode, where Claude runs any command
+// without asking, a Bash call hides its touch in a variable that eval
+// runs. The deny "^touch " cannot see it, and while a deny judges
+// commands a command it cannot see is refused (rule unjudged): the touch
+// never runs and Claude is told why.
+func TestDenyUnseenCommand(t *testing.T) {
+	forVersions(t, func(t *testing.T, version string) {
+		sb := claudetest.New(t, version, "testdata/scenarios/unseen.yaml")
+		writeFiles(t, sb, map[string]string{"~/.claude/settings.json": `{"skipDangerousModePermissionPrompt": true}`})
+		r := runWrapped(t, sb, denyTouch, []string{"IS_SANDBOX=1"}, nil, "make the file unseen", "--dangerously-skip-permissions")
+		if _, err := os.Stat(filepath.Join(sb.Dir, "MADE")); err == nil {
+			t.Errorf("the hidden touch ran: MADE exists\n%s", r)
+		}
+		res := toolResult(r, "toolu_01unseen")
+		if res == nil || !res.IsError || !strings.Contains(res.Content, "cannot tell what this command runs") || r.code != 0 ||
+			!r.has("decision", "tool", "Bash", "rule", "unjudged", "hook", "PreToolUse", "met", `eval "$X"`) ||
+			!r.has("verified", "tool_use_id", "toolu_01unseen", "outcome", "refused") {
+			t.Fatalf("want the call refused as unjudged at PreToolUse, Claude told, verified, exit 0: %+v\n%s", res, r)
+		}
+		report("Claude Code %s: bypass mode: a touch hidden behind eval refused while a deny judges commands, Claude told %.60q", version, res.Content)
+	})
+}
+
 // TestGateStaysOn: no settings file turns claudewrap's gate off. With
 // disableAllHooks in the project's, the local or the person's own
 // settings, or written by Claude into the local settings in the middle of
