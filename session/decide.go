@@ -291,7 +291,8 @@ func (s *session) passthroughTimeout(f *form, ds []rules.Decision, unmatched []i
 	for {
 		var deadline time.Time
 		var st state
-		s.loop.do(func() { deadline, st = s.lastInput, f.state })
+		var changed <-chan struct{}
+		s.loop.do(func() { deadline, st, changed = s.lastInput, f.state, s.changed })
 		if st == done || st == recorded || st == submitted {
 			return
 		}
@@ -302,15 +303,21 @@ func (s *session) passthroughTimeout(f *form, ds []rules.Decision, unmatched []i
 		if st == handedOver && !time.Now().Before(deadline) {
 			break
 		}
-		wait := time.Until(deadline)
+		// Looked at again when a form moves (an answer from elsewhere
+		// pressed, then withdrawn or recorded), and, while the form is the
+		// person's, when their last key is AnswerTimeout old.
+		t := time.NewTimer(time.Until(deadline))
+		timeout := t.C
 		if st != handedOver {
-			wait = max(wait, 0) + remotePoll // looked at again while it is pressed
+			timeout = nil
 		}
-		t := time.NewTimer(wait)
 		select {
-		case <-t.C:
+		case <-timeout:
+		case <-changed:
 		case <-s.ctx.Done():
-			t.Stop()
+		}
+		t.Stop()
+		if s.ctx.Err() != nil {
 			return
 		}
 	}

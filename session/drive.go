@@ -350,9 +350,11 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 		}
 		s.forget(f)
 		if !askflow.Showing(s.child.Screen().Snapshot(), f.questions) {
-			s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "the form is not on the screen: it is cancelled when it shows"})
+			// The turn is read before the run says so: a Stop that follows
+			// the message ends the look.
 			turn := 0
 			s.loop.do(func() { turn = s.turns })
+			s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "the form is not on the screen: it is cancelled when it shows"})
 			s.goWork(func() { s.cancelOnSight(f, turn) })
 			return
 		}

@@ -198,6 +198,8 @@ func (s *session) register(p *hook.Payload, reply func([]byte) bool) *form {
 			return
 		}
 		s.forms[p.ToolUseID] = f
+		close(s.changed)
+		s.changed = make(chan struct{})
 	})
 	if dup {
 		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "a second PreToolUse for this tool_use_id ignored"})

@@ -186,10 +186,11 @@ func (h remoteHandler) Answer(ctx context.Context, id, from string, ds []answer.
 	// its turn behind another form is theirs again, and its sender told it
 	// failed: it must never be pressed later. One being pressed is let be;
 	// should it yield its turn again (see drive), it is withdrawn then.
-	tick := time.NewTicker(remotePoll)
-	defer tick.Stop()
 	for {
-		if s.move(f, handedOver, queued) {
+		var moved bool
+		var changed <-chan struct{}
+		s.loop.do(func() { moved, changed = s.moveOnLoop(f, handedOver, queued), s.changed })
+		if moved {
 			why := fmt.Sprintf("the answer from elsewhere waited its turn behind another form for %v, and was withdrawn", remote.AnswerWait)
 			s.log.Emit("handed_over", events.Fields{"tool_use_id": id, "reason": why})
 			return remote.Outcome{Result: "failed", Message: why + "; the form waits for a person again"}
@@ -199,7 +200,7 @@ func (h remoteHandler) Answer(ctx context.Context, id, from string, ds []answer.
 			return o
 		case <-s.served:
 			return w.last("Claude exited before it recorded the answer")
-		case <-tick.C:
+		case <-changed: // a form moved: this one may be back in the queue
 		}
 	}
 }
@@ -220,10 +221,6 @@ func decidedOnLoop(f *form) []remote.Decided {
 	}
 	return out
 }
-
-// remotePoll is how often a form answered from elsewhere is looked at
-// while it waits its turn or is pressed.
-const remotePoll = 100 * time.Millisecond
 
 // emitRemoteDecisions logs the decisions of an answer from elsewhere,
 // each naming its sender; those of rules were logged when they were made.
@@ -479,7 +476,7 @@ func (s *session) remind(done <-chan struct{}, say func(waited time.Duration) bo
 		every = remindEvery
 	}
 	start := time.Now()
-	t := time.NewTicker(every)
+	t := time.NewTimer(every)
 	defer t.Stop()
 	for {
 		select {
@@ -492,5 +489,6 @@ func (s *session) remind(done <-chan struct{}, say func(waited time.Duration) bo
 		if !say(time.Since(start)) {
 			return
 		}
+		t.Reset(every)
 	}
 }

@@ -248,8 +248,9 @@ type session struct {
 	// elicitWait is the MCP form no rule answers that waits for an answer
 	// from anywhere (the wait policy; elicitwait.go).
 	elicitWait *elicitWait
-	// changed is closed and replaced whenever a form changes state: a
-	// form waits for its turn to be driven on it.
+	// changed is closed and replaced whenever a form is asked, changes
+	// state or is forgotten: a form waits on it for its turn to be driven,
+	// the form watcher for a form's PreToolUse.
 	changed chan struct{}
 	chat    string // a message to send when the turn ends ("Chat about this")
 	said    string // the last chat message sent (askflow.Message's left)

@@ -237,27 +237,28 @@ func (s *session) watchForms(ctx context.Context) {
 		if s.cfg.AnswerVia == AnswerViaHook {
 			window += hookWait
 		}
-		hooked := func() (yes bool) {
-			s.loop.do(func() { yes = !s.lastPre.IsZero() && seen.Sub(s.lastPre) < window })
-			return yes
+		hooked := func() (yes bool, asked <-chan struct{}) {
+			s.loop.do(func() { yes, asked = !s.lastPre.IsZero() && seen.Sub(s.lastPre) < window, s.changed })
+			return yes, asked
 		}
 		deadline := time.NewTimer(s.hookGrace)
-		tick := time.NewTicker(100 * time.Millisecond)
 	wait:
-		for !hooked() {
+		for {
+			yes, asked := hooked()
+			if yes {
+				break
+			}
 			select {
 			case <-ctx.Done():
 				deadline.Stop()
-				tick.Stop()
 				return
-			case <-tick.C:
+			case <-asked:
 			case <-deadline.C:
 				break wait
 			}
 		}
 		deadline.Stop()
-		tick.Stop()
-		if !hooked() && askflow.FormShown(em.Snapshot()) {
+		if yes, _ := hooked(); !yes && askflow.FormShown(em.Snapshot()) {
 			var refusal string
 			s.loop.do(func() { refusal = s.refusal })
 			why := "Claude's hooks cannot reach claudewrap: its private folder was removed, or the hook command failed"
