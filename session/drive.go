@@ -111,10 +111,6 @@ func partlyRuled(f *form, n int) string {
 	return fmt.Sprintf("the rules answered %s on the screen; question %d (%q) and the rest are yours", which, n+1, f.questions[n].Header)
 }
 
-// turnPoll is how often a form waiting its turn looks again at the forms'
-// states when the screen does not change (see turnOnLoop).
-const turnPoll = 50 * time.Millisecond
-
 // maxYields bounds how often a form gives the screen up to another form
 // asked with it (see askflow.Config.Elsewhere) before it is driven as any
 // form is, failing if the screen does not confirm it.
@@ -243,18 +239,33 @@ func (s *session) awaitTurn(ctx context.Context, f *form, cancel context.CancelF
 		})
 		return gone || turn
 	}
-	s.lookUntil(ctx, try)
+	// turnOnLoop's clocks: f may go aloneWait, or turnWait, after it was
+	// asked; after both, only the screen and the forms decide.
+	for _, at := range []time.Time{f.asked.Add(aloneWait), f.asked.Add(turnWait), {}} {
+		if !at.IsZero() && !time.Now().Before(at) {
+			continue
+		}
+		lctx, lcancel := ctx, context.CancelFunc(func() {})
+		if !at.IsZero() {
+			lctx, lcancel = context.WithDeadline(ctx, at)
+		}
+		s.lookUntil(lctx, try)
+		lcancel()
+		if gone || turn || ctx.Err() != nil {
+			break
+		}
+	}
 	return turn
 }
 
 // lookUntil calls try on the screen until it reports true or ctx ends:
-// on each new screen as it settles, on the screen as it is when a form
-// changes state, and every turnPoll.
+// on each new screen as it settles, and on the screen as it is when the
+// forms or the turn change (s.changed).
 func (s *session) lookUntil(ctx context.Context, try func(vt.Snapshot) bool) {
 	for !try(s.child.Screen().Snapshot()) {
 		var changed chan struct{}
 		s.loop.do(func() { changed = s.changed })
-		wctx, wcancel := context.WithTimeout(ctx, turnPoll)
+		wctx, wcancel := context.WithCancel(ctx)
 		go func() {
 			select {
 			case <-changed:

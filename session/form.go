@@ -157,8 +157,7 @@ func (s *session) moveOnLoop(f *form, next state, from ...state) bool {
 		s.onMove(f.ID(), f.state, next)
 	}
 	f.state = next
-	close(s.changed) // wake forms waiting their turn (awaitTurn)
-	s.changed = make(chan struct{})
+	s.changedOnLoop()
 	if next == handedOver || next == recorded || next == done {
 		f.cancel() // askflow, if driving, stops at once
 	}
@@ -198,14 +197,20 @@ func (s *session) register(p *hook.Payload, reply func([]byte) bool) *form {
 			return
 		}
 		s.forms[p.ToolUseID] = f
-		close(s.changed)
-		s.changed = make(chan struct{})
+		s.changedOnLoop()
 	})
 	if dup {
 		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "a second PreToolUse for this tool_use_id ignored"})
 		return nil
 	}
 	return f
+}
+
+// changedOnLoop wakes whatever waits on s.changed: a form was asked,
+// moved, forgotten or posted, or the turn ended.
+func (s *session) changedOnLoop() {
+	close(s.changed)
+	s.changed = make(chan struct{})
 }
 
 // keepFinished bounds how many finished forms' ids are remembered.
@@ -219,8 +224,7 @@ func (s *session) forgetOnLoop(f *form) {
 		return
 	}
 	delete(s.forms, f.ID())
-	close(s.changed)
-	s.changed = make(chan struct{})
+	s.changedOnLoop()
 	s.finished[f.ID()] = true
 	s.finishedQ = append(s.finishedQ, f.ID())
 	if len(s.finishedQ) > keepFinished {

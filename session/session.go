@@ -248,9 +248,10 @@ type session struct {
 	// elicitWait is the MCP form no rule answers that waits for an answer
 	// from anywhere (the wait policy; elicitwait.go).
 	elicitWait *elicitWait
-	// changed is closed and replaced whenever a form is asked, changes
-	// state or is forgotten: a form waits on it for its turn to be driven,
-	// the form watcher for a form's PreToolUse.
+	// changed is closed and replaced (changedOnLoop) whenever a form is
+	// asked, changes state, is forgotten or its PostToolUse comes, and when
+	// the turn ends: what waits on the forms or the turn (a form for its
+	// turn, the form watcher for a hook, a look for a form) wakes on it.
 	changed chan struct{}
 	chat    string // a message to send when the turn ends ("Chat about this")
 	said    string // the last chat message sent (askflow.Message's left)

@@ -148,6 +148,7 @@ func (s *session) endOfTurn(note string) {
 		id = s.sessionID
 		s.turns++
 		s.lastStopAt = time.Now()
+		s.changedOnLoop()
 	})
 	fields := events.Fields{"session_id": id}
 	if note != "" {

@@ -50,6 +50,7 @@ func (s *session) arriveOnLoop(p *hook.Payload) arrival {
 	case <-a.f.posted:
 	default:
 		close(a.f.posted)
+		s.changedOnLoop()
 	}
 	if s.stopDeferred && a.st != recorded {
 		// Claude cannot have ended the turn before it recorded this form.
