@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -30,7 +31,7 @@ func inboxAccounts(machines, answerers []string) string {
 			name, name, strings.Join(append(allow, read...), ", "))
 	}
 	for _, m := range machines {
-		user(m, []string{`"$KV.claudewrap-forms.` + m + `.>"`, `"$KV.claudewrap-claims.` + m + `.>"`, `"$KV.claudewrap-outcomes.` + m + `.>"`,
+		user(m, []string{`"$KV.claudewrap-forms.` + m + `.>"`, `"$KV.claudewrap-claims.` + m + `.*.*.*.=run"`, `"$KV.claudewrap-outcomes.` + m + `.>"`,
 			`"$JS.API.STREAM.CREATE.KV_claudewrap-forms"`, `"$JS.API.STREAM.CREATE.KV_claudewrap-claims"`, `"$JS.API.STREAM.CREATE.KV_claudewrap-outcomes"`})
 	}
 	for _, a := range answerers {
@@ -141,7 +142,13 @@ func verifiedThroughInbox(t *testing.T, w *waitingRun) {
 		t.Fatalf("the run: %v\n%s", err, w.stderr.String())
 	}
 	res := w.sb.API.ToolResults()
-	if len(res) != 1 || !strings.Contains(res[0].Content, `"Which database should we use?"="SQLite"`) {
+	var database []string
+	for _, r := range res {
+		if r.ToolUseID == "toolu_01database" {
+			database = append(database, r.Content)
+		}
+	}
+	if len(database) != 1 || !strings.Contains(database[0], `"Which database should we use?"="SQLite"`) {
 		t.Errorf("Claude recorded %+v", res)
 	}
 	from, verified := "", false
@@ -317,4 +324,52 @@ func TestInboxAllStopped(t *testing.T) {
 		t.Errorf("Claude recorded %+v", res)
 	}
 	report("Claude Code %s: inbox: every node stopped while a form waited: the run said so, a local answer was verified; the nodes back, the form asked meanwhile was published and answered through the inbox, and an answer from elsewhere to the first was refused, naming the local answer", version)
+}
+
+// TestInboxNothingInside: Claude's run publishes its form to the inbox,
+// and a background command of Claude's holds the answerer alice's
+// password (as on a machine where the person keeps it) and the form's id:
+// its claudewrap pending and answer --inbox are refused, as they run below
+// the run's Claude. With the runner's own password, from outside Claude's
+// tree, an answer is refused by the server (a runner claims only in the
+// run's own name). The form still waits; alice's answer from outside is
+// verified.
+func TestInboxNothingInside(t *testing.T) {
+	version := claudetest.Versions()[0]
+	srv := natstest.Start(t, natstest.Options{Config: inboxAccounts([]string{"laptop"}, []string{"alice"})})
+	url := srv.URL()
+	env, out := insideEnv(t)
+	try := `while [ ! -s "$OUT/id" ]; do sleep 0.2; done; export CLAUDEWRAP_INBOX_PASSWORD=alice-pw; ` +
+		`"$CW" pending --inbox "$URL" --inbox-user alice --json > "$OUT/pending.out" 2>&1; echo $? > "$OUT/pending.code"; ` +
+		`"$CW" answer --inbox "$URL" --inbox-user alice "$(cat "$OUT/id")" --select PostgreSQL > "$OUT/answer.out" 2>&1; echo $? > "$OUT/answer.code"`
+	env = append(env, "IS_SANDBOX=1", "TRY="+try, "URL="+url, "CLAUDEWRAP_INBOX_PASSWORD=laptop-pw")
+	sb := claudetest.New(t, version, "testdata/scenarios/insidetry.yaml")
+	bypass(t, sb)
+	w := startWaitingIn(t, sb, "version: 1\n", env, []string{"--inbox", url, "--inbox-user", "laptop", "--machine", "laptop"},
+		"answer for the person", "--dangerously-skip-permissions")
+	a := answerer{sb: sb, url: url, env: []string{"HOME=" + t.TempDir(), "XDG_RUNTIME_DIR=" + runtimeDir(t), "CLAUDEWRAP_INBOX_PASSWORD=alice-pw"}}
+	f := a.waitInboxForms(t, "laptop")["laptop"]
+	if err := os.WriteFile(filepath.Join(out, "id"), []byte(f.ID), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []string{"pending", "answer"} {
+		code := waitWritten(t, filepath.Join(out, op+".code"), w)
+		said, _ := os.ReadFile(filepath.Join(out, op+".out"))
+		if code != "1" || !strings.Contains(string(said), "runs below a claudewrap run's Claude") {
+			t.Errorf("claudewrap %s --inbox from inside Claude's tree: exit %s, said %q; want it refused", op, code, said)
+		}
+	}
+	runner := append(append([]string(nil), a.env...), "CLAUDEWRAP_INBOX_PASSWORD=laptop-pw")
+	if _, errOut, code := claudewrapEnv(t, a.sb, runner, "answer", "--inbox", url, "--inbox-user", "laptop", f.ID, "--select", "PostgreSQL"); code != 1 ||
+		!strings.Contains(errOut, "Permissions Violation") {
+		t.Errorf("laptop's runner answering its own machine's form: exit %d %s; want the server to refuse it", code, errOut)
+	}
+	if still := a.waitInboxForms(t, "laptop")["laptop"]; still.ID != f.ID || still.State != "open" {
+		t.Fatalf("the form after the tries: %+v; want it still open", still)
+	}
+	if got, errOut, code := a.cmd(t, "answer", f.ID, "--select", "SQLite"); code != 0 || !strings.Contains(got, "verified") {
+		t.Fatalf("alice's answer from outside: exit %d %s%s\n%s", code, got, errOut, w.stderr.String())
+	}
+	verifiedThroughInbox(t, w)
+	report("Claude Code %s: a background command of Claude's with alice's inbox password: pending and answer --inbox refused; the runner's password cannot answer; alice's answer from outside verified", version)
 }

@@ -62,8 +62,8 @@ func docAccounts(t *testing.T) (string, []docUser) {
 
 // The doc's accounts, as they are: the runner of laptop publishes its
 // forms and the answerer alice answers them; alice cannot publish a form
-// or claim under another name, and the runner cannot claim another
-// machine's forms.
+// or claim under another name, and the runner can claim only its own
+// machine's forms, in the run's own name.
 func TestDocsAccounts(t *testing.T) {
 	accounts, users := docAccounts(t)
 	if len(users) != 2 {
@@ -111,6 +111,14 @@ func TestDocsAccounts(t *testing.T) {
 	})
 	refused("alice claiming as bob", func(ctx context.Context) error {
 		_, err := a.writeClaim(ctx, id2, 1, escape("bob"), claimDoc{})
+		return err
+	})
+	// Claude, on laptop, can read the runner's credentials: with them it
+	// may claim only in the run's own name, which the run takes from
+	// itself alone (TestForgedClaim).
+	id3 := run.Publish(form("toolu_3"))
+	refused("the runner of laptop claiming its own machine's form as alice", func(ctx context.Context) error {
+		_, err := run.c.writeClaim(ctx, id3, 1, escape("alice"), claimDoc{})
 		return err
 	})
 	refused("the runner of laptop claiming desk's form", func(ctx context.Context) error {

@@ -454,6 +454,23 @@ func (r *Registration) inside(who Peer) string {
 	return ""
 }
 
+// InRun reports whether process pid runs below a claudewrap run's Claude
+// (one of its ancestors is a run's root, see runOf), and that root's pid.
+// Answering sides that no socket check guards (the inbox) refuse to act
+// for such a process.
+func InRun(pid int) (root int, ok bool) {
+	chain, err := peercred.Ancestry(pid)
+	if err != nil || len(chain) == 0 {
+		return 0, false
+	}
+	for _, a := range chain[1:] {
+		if runOf(a) {
+			return a, true
+		}
+	}
+	return 0, false
+}
+
 // runOf reports whether process pid is the root of a claudewrap run's
 // Claude tree: the supervisor (ptyhost's), or on macOS, where there is none,
 // claudewrap itself.

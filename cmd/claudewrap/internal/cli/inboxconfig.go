@@ -17,6 +17,7 @@ import (
 
 	"github.com/claudewrap/claudewrap/inbox"
 	"github.com/claudewrap/claudewrap/internal/safefile"
+	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
 )
 
@@ -223,9 +224,17 @@ const dialTimeout = 10 * time.Second
 // dialInbox connects to the inbox to list and answer forms: a URL refused
 // (plaintext to another host) is a usage error, the server's refusal (a
 // wrong credential) or no server answering a failure, each in NATS's words.
+//
+// It refuses a process below a claudewrap run's Claude: the inbox cannot
+// see who sends an answer, as a run's socket does, so the command does
+// not act for Claude or anything it runs.
 func dialInbox(ctx context.Context, cfg inbox.Config) (*inbox.Conn, error) {
 	ctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
+	if root, ok := remote.InRun(os.Getpid()); ok {
+		return nil, withCode(ExitError, fmt.Errorf("refused: this process runs below a claudewrap run's Claude (pid %d): "+
+			"nothing Claude runs may read or answer the inbox's forms; answer from your own shell", root))
+	}
 	if err := inbox.Check(cfg); err != nil {
 		return nil, withCode(ExitUsage, err)
 	}
