@@ -23,7 +23,7 @@ func TestRemoteRace(t *testing.T) {
 		if code != 0 || !strings.Contains(out, `= "MongoDB"`) {
 			t.Fatalf("remote answer: exit %d\n%s%s\nterminal: %s", code, out, errOut, tail(tr.text(), 2000))
 		}
-		tr.waitShown(t, "(no longer asked: answered from elsewhere (claudewrap answer))")
+		tr.waitShown(t, "(no longer asked: answered from elsewhere (claudewrap answer, pid ")
 		tr.ptmx.Write([]byte("1\r")) // too late: nobody asks any more
 		r := tr.wait(t)
 		res := r.toolResult(t, "toolu_01database")
