@@ -22,7 +22,7 @@ func (l *runLoop) handle(ev any) {
 			f = &pform{id: newFormID(p.id.Machine, p.id.Session), tool: e.f.ToolUseID, round: 1}
 			l.forms[f.tool], l.byID[f.id] = f, f
 		} else if f.claim != nil {
-			l.reopen(f)
+			l.reopen(f, "")
 		}
 		f.form = e.f
 		f.offline = false
@@ -45,7 +45,7 @@ func (l *runLoop) handle(ev any) {
 		o := e.o
 		l.verdicts[key] = &pendingVerdict{key: key, v: verdict{V: wireVersion, State: done, Outcome: &o}}
 		if f := l.byID[e.c.Form]; f != nil && f.claim != nil && f.claim.rev == e.c.Rev && o.Result == "refused" {
-			l.reopen(f)
+			l.reopen(f, key)
 		}
 
 	case localReq:
@@ -218,7 +218,7 @@ func (l *runLoop) claimSeen(e jetstream.KeyValueEntry) {
 		// applied.
 		if f := l.byID[id]; f != nil && round == f.round && who != localName &&
 			(f.claim == nil || f.claim.key == e.Key() && !f.claim.accepted) {
-			l.reopen(f)
+			l.reopen(f, "")
 		}
 		return
 	}
@@ -241,7 +241,7 @@ func (l *runLoop) claimSeen(e jetstream.KeyValueEntry) {
 			// Not this run's (another on the machine writing in its name):
 			// it takes nothing, and the round it blocked is passed.
 			l.refuse(key, refused("a claim in the run's own name that the run did not make"), true)
-			l.reopen(f)
+			l.reopen(f, key)
 		}
 		return
 	}
@@ -249,7 +249,7 @@ func (l *runLoop) claimSeen(e jetstream.KeyValueEntry) {
 	if err := decode(e.Value(), &doc); err != nil {
 		l.refuse(key, refused("an answer this run cannot read: "+err.Error()), true)
 		if round == f.round && f.claim == nil {
-			l.reopen(f)
+			l.reopen(f, key)
 		}
 		return
 	}
@@ -312,7 +312,7 @@ func (l *runLoop) acceptDone(e acceptDone) {
 		c.accepted = true
 	default:
 		// Withdrawn by its sender, who gave up waiting: not applied.
-		l.reopen(f)
+		l.reopen(f, "")
 	}
 }
 

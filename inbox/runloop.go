@@ -170,6 +170,11 @@ type pendingVerdict struct {
 	v       verdict
 	create  bool
 	writing bool
+	// reopened is the form this verdict's refusal reopened, at version:
+	// the verdict is written once the inbox has that version, so that its
+	// sender, told, finds the next round open.
+	reopened *pform
+	version  int
 }
 
 // watching is a watch of the run's claims, pumped into the loop.
@@ -357,7 +362,7 @@ func (l *runLoop) reconcile() {
 		}
 	}
 	for _, v := range l.verdicts {
-		if !v.writing {
+		if !v.writing && (v.reopened == nil || v.reopened.written >= v.version || l.forms[v.reopened.tool] != v.reopened) {
 			l.writeVerdict(v)
 		}
 	}
@@ -451,10 +456,14 @@ func (l *runLoop) refuse(key string, o remote.Outcome, create bool) {
 }
 
 // reopen opens f's next round: the claim that took it did not answer it.
-func (l *runLoop) reopen(f *pform) {
+// The verdict under key, if any, waits for the inbox to have that round.
+func (l *runLoop) reopen(f *pform, key string) {
 	f.round++
 	f.claim = nil
 	f.version++
+	if v := l.verdicts[key]; v != nil {
+		v.reopened, v.version = f, f.version
+	}
 }
 
 func (l *runLoop) why() string {
