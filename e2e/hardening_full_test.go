@@ -68,19 +68,31 @@ func children(pid int) []int {
 	return out
 }
 
-// claudeOf is the pid of the Claude that claudewrap (pid) runs: the one
-// child of claudewrap's one child, the supervisor (see ptyhost).
+// claudeOf is the pid of the Claude that claudewrap (pid) runs: the first
+// child of claudewrap's one child, the supervisor (see ptyhost). A process
+// Claude started and left (its background daemon) becomes the
+// supervisor's child too, as its subreaper, and was started after Claude.
 func claudeOf(t *testing.T, pid int) int {
 	t.Helper()
 	kids := children(pid)
 	if len(kids) != 1 {
 		t.Fatalf("claudewrap's children %v, want its supervisor alone", kids)
 	}
-	claude := children(kids[0])
-	if len(claude) != 1 {
-		t.Fatalf("the supervisor's children %v, want Claude alone", claude)
+	claude, first := 0, uint64(0)
+	for _, k := range children(kids[0]) {
+		st, ok := procStat(k)
+		if !ok || len(st) < 20 {
+			continue
+		}
+		started, err := strconv.ParseUint(st[19], 10, 64)
+		if err == nil && (claude == 0 || started < first) {
+			claude, first = k, started
+		}
 	}
-	return claude[0]
+	if claude == 0 {
+		t.Fatalf("the supervisor (pid %d) has no child", kids[0])
+	}
+	return claude
 }
 
 // inSession lists the live processes whose session id is sid.
