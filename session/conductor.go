@@ -15,7 +15,8 @@ import (
 // session's state (see docs/architecture.md, "Inside session"). Other
 // goroutines reach it two ways: an event, handled in handle (the keys of a
 // lease and the person's keys, the run's report, the answers from
-// elsewhere that wait for their form's outcome), or do, which runs a
+// elsewhere that wait for their form's outcome, a drive's end, a record's
+// deadline), or do, which runs a
 // function on the loop (the forms and their moves, the turn, the pinned
 // session, the dialogs). What runs on the loop (a do's function, handle,
 // handOver, keyboard.send) must not wait on the loop (do, press, typed,
@@ -110,6 +111,8 @@ func (keyTyped) isEvent()     {}
 func (reportChange) isEvent() {}
 func (reportRead) isEvent()   {}
 func (blockRun) isEvent()     {}
+func (driveEnded) isEvent()   {}
+func (recordDue) isEvent()    {}
 
 func newConductor(s *session) *conductor {
 	return &conductor{s: s, in: make(chan event), next: make(chan event), started: make(chan struct{}),
@@ -332,6 +335,10 @@ func (c *conductor) handle(e event) {
 			c.report.Blocked = e.reason
 		}
 		e.first <- first
+	case driveEnded:
+		c.s.endDrive(e)
+	case recordDue:
+		c.s.recordDue(e)
 	case barrier:
 		close(e.reached)
 	case step:

@@ -23,11 +23,6 @@ func (s *session) question(f *form) {
 	}
 	ds, ok := s.decide(f)
 	if ok && len(ds) == len(f.questions) && s.answerByHook(f, ds) {
-		flow := make([]answer.Decision, len(ds))
-		for i, d := range ds {
-			flow[i] = d.Decision
-		}
-		s.awaitRecord(s.ctx, f, flow)
 		return
 	}
 	if f.reply != nil {

@@ -175,46 +175,54 @@ func (s *session) drive(f *form, ds []answer.Decision, driven chan struct{}) {
 		s.failed(f, ds, err)
 		return
 	}
+	s.loop.send(driveEnded{f, ds, res})
+}
+
+// driveEnded: askflow is done with form f, answered with ds, and res says
+// how (see session.endDrive).
+type driveEnded struct {
+	f   *form
+	ds  []answer.Decision
+	res askflow.Result
+}
+
+// endDrive makes the move of form f that how its drive ended calls for,
+// and says it, in one step on the loop: Claude's record, verified on the
+// loop too, is met only after.
+func (s *session) endDrive(e driveEnded) {
+	f, res := e.f, e.res
 	switch res.Outcome {
 	case askflow.Submitted:
-		// Said in the step that moves it: Claude's record, read on the
-		// loop too, is verified only after.
-		moved := false
-		s.loop.do(func() {
-			if moved = s.moveOnLoop(f, submitted, driving); moved {
-				s.log.Emit("submitted", events.Fields{"tool_use_id": f.ID(), "keys": res.Keys})
-			}
-		})
-		if !moved {
-			return
+		if s.moveOnLoop(f, submitted, driving) {
+			s.log.Emit("submitted", events.Fields{"tool_use_id": f.ID(), "keys": res.Keys})
+			s.awaitRecord(f, e.ds)
 		}
-		s.awaitRecord(ctx, f, ds)
 	case askflow.Cancelled:
-		s.move(f, done, driving)
-		s.forget(f) // no PostToolUse follows
+		s.moveOnLoop(f, done, driving)
+		s.forgetOnLoop(f) // no PostToolUse follows
 		fields := events.Fields{"tool_use_id": f.ID(), "keys": res.Keys}
-		if s.interrupted() {
+		if s.loop.report.Interrupted {
 			fields["reason"] = "interrupted by the person (Ctrl-C)"
 		}
 		s.log.Emit("cancelled", fields)
-		s.dropQueued("the turn was interrupted")
+		s.dropQueuedOnLoop("the turn was interrupted")
 		// Esc ends Claude's turn without a Stop hook.
-		s.turnInterrupted()
+		s.turnInterruptedOnLoop()
 	case askflow.Stopped:
 		// The rules' questions are answered; the first they leave open is
 		// on the screen, untouched: the form is the person's from here.
-		if s.move(f, handedOver, driving) {
+		if s.moveOnLoop(f, handedOver, driving) {
 			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "keys": res.Keys,
-				"reason": partlyRuled(f, len(ds)), "ruled": len(ds)})
-			s.notify(f)
+				"reason": partlyRuled(f, len(e.ds)), "ruled": len(e.ds)})
+			s.goWorkOnLoop(func() { s.notify(f) })
 		}
 	case askflow.Chatted:
-		if !s.move(f, done, driving) {
+		if !s.moveOnLoop(f, done, driving) {
 			// Handed over as "Chat about this" went: Claude's prompt,
 			// where the message would go, is the person's.
-			s.dropChat(f)
+			s.dropChatOnLoop(f)
 		}
-		s.forget(f) // no PostToolUse follows
+		s.forgetOnLoop(f) // no PostToolUse follows
 		s.log.Emit("submitted", events.Fields{"tool_use_id": f.ID(), "keys": res.Keys, "chat": true})
 	}
 }
@@ -283,11 +291,13 @@ func (s *session) lookUntil(ctx context.Context, try func(vt.Snapshot) bool) {
 // dropQueued gives up the forms waiting to be driven: Esc interrupted
 // Claude's turn, and with it the tool calls that would have shown them.
 func (s *session) dropQueued(reason string) {
-	for _, f := range s.formsIn(deciding, queued) {
-		moved := false
-		s.loop.do(func() { moved = !isClosed(f.posted) && s.moveOnLoop(f, done, deciding, queued) }) // else verify reports it
-		if moved {
-			s.forget(f)
+	s.loop.do(func() { s.dropQueuedOnLoop(reason) })
+}
+
+func (s *session) dropQueuedOnLoop(reason string) {
+	for _, f := range s.formsInOnLoop(deciding, queued) {
+		if !isClosed(f.posted) && s.moveOnLoop(f, done, deciding, queued) { // else verify reports it
+			s.forgetOnLoop(f)
 			s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": reason})
 		}
 	}
@@ -455,29 +465,40 @@ func (s *session) cancelFailed(f *form) {
 // recordGrace is how long Claude may take to record a submitted form.
 const recordGrace = 30 * time.Second
 
-// awaitRecord checks that Claude records a form askflow submitted, or one
-// answered through the hook: when no PostToolUse comes in time, the screen
-// was misread (the form, or a page of it, still waits), or the hook's
-// answer never reached Claude. That is reported with a bug report (exit 5)
-// and the form no longer holds the turn's end; headless, a form still on
-// the screen is cancelled, and a screen that waits for ever after keys
-// ends the run, since nobody can answer it.
-func (s *session) awaitRecord(ctx context.Context, f *form, ds []answer.Decision) {
-	t := time.NewTimer(s.recordGrace)
-	defer t.Stop()
-	select {
-	case <-f.posted:
+// awaitRecord gives Claude recordGrace to record form f, submitted
+// (askflow pressed ds, or they went back through the hook): the timer's
+// recordDue finds it still submitted when Claude recorded nothing. It runs
+// on the loop.
+func (s *session) awaitRecord(f *form, ds []answer.Decision) {
+	time.AfterFunc(s.recordGrace, func() { s.loop.send(recordDue{f, ds}) })
+}
+
+// recordDue: form f's recordGrace is over (see session.unrecorded).
+type recordDue struct {
+	f  *form
+	ds []answer.Decision
+}
+
+// recordDue handles form f's recordGrace ending: a form Claude has not
+// recorded is done, and reported by a worker (see unrecorded).
+func (s *session) recordDue(e recordDue) {
+	if s.ctx.Err() != nil || !s.moveOnLoop(e.f, done, submitted) {
 		return
-	case <-ctx.Done():
-		return
-	case <-t.C:
 	}
-	if !s.move(f, done, submitted) {
-		return
-	}
+	viaHook := e.f.viaHook
+	s.goWorkOnLoop(func() { s.unrecorded(e.f, e.ds, viaHook) })
+}
+
+// unrecorded reports form f, submitted (through the hook if viaHook), that Claude did not record in
+// time: the screen was misread (the form, or a page of it, still waits),
+// or the hook's answer never reached Claude. That is reported with a bug
+// report (exit 5) and the form no longer holds the turn's end; headless, a
+// form still on the screen is cancelled, and a screen that waits for ever
+// after keys ends the run, since nobody can answer it.
+func (s *session) unrecorded(f *form, ds []answer.Decision, viaHook bool) {
 	last := s.child.Screen().Snapshot()
 	how := "submitted"
-	if f.viaHook {
+	if viaHook {
 		how = "answered through the hook"
 	}
 	ae := &askflow.Error{Step: "record", Reason: fmt.Sprintf("%s, but Claude recorded no answer within %v", how, s.recordGrace), Last: last}
@@ -487,7 +508,7 @@ func (s *session) awaitRecord(ctx context.Context, f *form, ds []answer.Decision
 	if !s.cfg.Host.Headless {
 		return
 	}
-	if f.viaHook && s.sameQuestionsOpen(f) {
+	if viaHook && s.sameQuestionsOpen(f) {
 		// Never drawn itself: what shows is the form alike, asked since
 		// (Claude asking again after a hook denied it), and not this one's.
 		return
@@ -498,7 +519,7 @@ func (s *session) awaitRecord(ctx context.Context, f *form, ds []answer.Decision
 		s.turnInterrupted()
 		return
 	}
-	if f.viaHook {
+	if viaHook {
 		// Claude drew no form for it: it waits on nothing of ours (its
 		// PostToolUse went astray, or something else stopped the tool).
 		return

@@ -67,13 +67,13 @@ var life = []edge{
 	{queued, recorded, "its PostToolUse (verify)"},
 
 	{driving, queued, "another form asked with it shows instead, before anything but a move was pressed (drive)"},
-	{driving, submitted, "askflow submitted it (drive)"},
-	{driving, handedOver, "the person typed (takeOver); Claude's conversation went to the background, or the screen did not confirm a step with a person at it (failed)"},
-	{driving, done, "askflow cancelled it or chatted about it (drive); the screen did not confirm a step, headless (failed); Claude recorded the person's cancel (personCancelled)"},
+	{driving, submitted, "askflow submitted it (endDrive)"},
+	{driving, handedOver, "the rules answered the questions before the first they leave open (endDrive); the person typed (takeOver); Claude's conversation went to the background, or the screen did not confirm a step with a person at it (failed)"},
+	{driving, done, "askflow cancelled it or chatted about it (endDrive); the screen did not confirm a step, headless (failed); Claude recorded the person's cancel (personCancelled)"},
 	{driving, recorded, "its PostToolUse (verify)"},
 
 	{submitted, recorded, "its PostToolUse (verify)"},
-	{submitted, done, "Claude recorded nothing in time (awaitRecord); Claude recorded the person's cancel (personCancelled)"},
+	{submitted, done, "Claude recorded nothing in time (recordDue); Claude recorded the person's cancel (personCancelled)"},
 
 	{handedOver, queued, "an answer from elsewhere, or the answer timeout's (start)"},
 	{handedOver, done, "the person's Esc in Claude's menu (escaped, escAsked); Claude recorded the person's cancel (personCancelled)"},

@@ -87,6 +87,11 @@ func (s *session) answerByHook(f *form, ds []rules.Decision) bool {
 		given = true
 		// Said in this step: Claude's record is verified only after.
 		s.log.Emit("submitted", events.Fields{"tool_use_id": f.ID(), "via": "hook", "answers": answers})
+		flow := make([]answer.Decision, len(ds))
+		for i, d := range ds {
+			flow[i] = d.Decision
+		}
+		s.awaitRecord(f, flow)
 	})
 	return given
 }

@@ -587,6 +587,14 @@ func (s *session) enterWorkOnLoop() bool {
 	return true
 }
 
+// goWorkOnLoop is goWork for the loop: it starts nothing once Claude has
+// exited and Run waits for the work (see enterWork).
+func (s *session) goWorkOnLoop(fn func()) {
+	if !s.workDone {
+		s.goWork(fn)
+	}
+}
+
 // goWork runs fn on its own goroutine, one Run waits for.
 func (s *session) goWork(fn func()) {
 	s.work.Add(1)

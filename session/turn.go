@@ -220,12 +220,23 @@ func (s *session) turnInterrupted() {
 	if !s.cfg.ExitAfterTurn && !s.interrupted() {
 		return
 	}
-	s.goWork(func() {
-		ctx, cancel := context.WithTimeout(s.ctx, idleLimit)
-		defer cancel()
-		_ = askflow.AwaitPrompt(ctx, s.child.Screen(), idleQuiet)
-		s.endTurn()
-	})
+	s.goWork(s.endTurnAtPrompt)
+}
+
+func (s *session) turnInterruptedOnLoop() {
+	if !s.cfg.ExitAfterTurn && !s.loop.report.Interrupted {
+		return
+	}
+	s.goWorkOnLoop(s.endTurnAtPrompt)
+}
+
+// endTurnAtPrompt ends the turn once Claude's prompt shows and the screen
+// is still, or after idleLimit.
+func (s *session) endTurnAtPrompt() {
+	ctx, cancel := context.WithTimeout(s.ctx, idleLimit)
+	defer cancel()
+	_ = askflow.AwaitPrompt(ctx, s.child.Screen(), idleQuiet)
+	s.endTurn()
 }
 
 // endTurn ends Claude when the run should end with the turn, or was
