@@ -171,19 +171,24 @@ func (s *session) drive(f *form, ds []answer.Decision, driven chan struct{}) {
 			return // taken over or recorded meanwhile: nothing failed
 		}
 	}
+	e := driveEnded{f: f, ds: ds, res: res, err: err}
 	if err != nil {
-		s.failed(f, ds, err)
-		return
+		e.fields = s.failure(f, ds, err)
+		e.showing = askflow.Showing(s.child.Screen().Snapshot(), f.questions)
 	}
-	s.loop.send(driveEnded{f, ds, res})
+	s.loop.send(e)
 }
 
-// driveEnded: askflow is done with form f, answered with ds, and res says
-// how (see session.endDrive).
+// driveEnded: askflow is done with form f, answered with ds; res says how,
+// or err why it stopped, with the error event's fields (see failure) and
+// whether the form was still on the screen then (see session.endDrive).
 type driveEnded struct {
-	f   *form
-	ds  []answer.Decision
-	res askflow.Result
+	f       *form
+	ds      []answer.Decision
+	res     askflow.Result
+	err     error
+	fields  events.Fields
+	showing bool
 }
 
 // endDrive makes the move of form f that how its drive ended calls for,
@@ -191,6 +196,10 @@ type driveEnded struct {
 // loop too, is met only after.
 func (s *session) endDrive(e driveEnded) {
 	f, res := e.f, e.res
+	if e.err != nil {
+		s.driveFailed(e)
+		return
+	}
 	switch res.Outcome {
 	case askflow.Submitted:
 		if s.moveOnLoop(f, submitted, driving) {
@@ -317,30 +326,13 @@ func (s *session) dropChatOnLoop(f *form) {
 	}
 }
 
-// failed handles askflow's error for f: the person took over, or Claude
-// went away (nothing more to do), or the screen did not confirm a step
-// (reported with a bug report; headless the form is cancelled, else the
-// person gets it).
-func (s *session) failed(f *form, ds []answer.Decision, err error) {
-	s.dropChat(f)
-	if errors.Is(err, askflow.ErrInterrupted) {
-		return
-	}
-	if errors.Is(err, askflow.ErrAway) && !s.cfg.Host.Headless {
-		// The person moved Claude's conversation to the background (← at
-		// its prompt): the form waits in Claude's sessions view, theirs
-		// to open or reply to. Nothing failed, and nothing was pressed on
-		// the view.
-		if s.move(f, handedOver, driving) {
-			fields := events.Fields{"tool_use_id": f.ID(), "reason": AwayReason}
-			var ae *askflow.Error
-			if errors.As(err, &ae) {
-				fields["step"], fields["keys"] = ae.Step, ae.Keys // where the view met the drive
-			}
-			s.log.Emit("handed_over", fields)
-			s.notify(f) // it waits for the person, as a form passed through does
-		}
-		return
+// failure is the error event's fields for askflow's error err on form f
+// (nil when the person took over, Claude went away, or its conversation
+// went to the background): a step the screen did not confirm is also in
+// the run's report, with the bug report written here.
+func (s *session) failure(f *form, ds []answer.Decision, err error) events.Fields {
+	if errors.Is(err, askflow.ErrInterrupted) || errors.Is(err, askflow.ErrAway) && !s.cfg.Host.Headless {
+		return nil
 	}
 	fields := events.Fields{"tool_use_id": f.ID(), "message": err.Error()}
 	var ae *askflow.Error
@@ -358,32 +350,58 @@ func (s *session) failed(f *form, ds []answer.Decision, err error) {
 			s.navigationFailed(f, ds, ae, failure, fields)
 		}
 	}
-	s.log.Emit("error", fields)
-	if s.cfg.Host.Headless {
-		// Nobody can take the form: cancelling is the one safe key, if
-		// the form on the screen is this one. A form not on the screen
-		// (another form asked with it shows, or a PreToolUse nobody drew)
-		// is cancelled only if it shows, within the turn: Esc now would
-		// interrupt whatever Claude is doing.
-		if !s.move(f, done, driving) {
-			return
-		}
-		s.forget(f)
-		if !askflow.Showing(s.child.Screen().Snapshot(), f.questions) {
-			// The turn is read before the run says so: a Stop that follows
-			// the message ends the look.
-			turn := 0
-			s.loop.do(func() { turn = s.turns })
-			s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "the form is not on the screen: it is cancelled when it shows"})
-			s.goWork(func() { s.cancelOnSight(f, turn) })
-			return
-		}
-		s.cancelFailed(f)
+	return fields
+}
+
+// driveFailed handles askflow's error for form f on the loop: the person
+// took over, or Claude went away (nothing more to do), or its conversation
+// went to the background (the form is the person's there), or the screen
+// did not confirm a step (said with its bug report; headless the form is
+// cancelled, else the person gets it).
+func (s *session) driveFailed(e driveEnded) {
+	f := e.f
+	s.dropChatOnLoop(f)
+	if errors.Is(e.err, askflow.ErrInterrupted) {
 		return
 	}
-	if s.move(f, handedOver, driving) {
-		s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "navigation failed"})
+	if e.fields == nil {
+		// Claude's conversation is in the background (← at its prompt):
+		// the form waits in Claude's sessions view, theirs to open or
+		// reply to. Nothing failed, and nothing was pressed on the view.
+		if s.moveOnLoop(f, handedOver, driving) {
+			fields := events.Fields{"tool_use_id": f.ID(), "reason": AwayReason}
+			var ae *askflow.Error
+			if errors.As(e.err, &ae) {
+				fields["step"], fields["keys"] = ae.Step, ae.Keys // where the view met the drive
+			}
+			s.log.Emit("handed_over", fields)
+			s.goWorkOnLoop(func() { s.notify(f) }) // it waits for the person, as a form passed through does
+		}
+		return
 	}
+	s.log.Emit("error", e.fields)
+	if !s.cfg.Host.Headless {
+		if s.moveOnLoop(f, handedOver, driving) {
+			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "navigation failed"})
+		}
+		return
+	}
+	// Nobody can take the form: cancelling is the one safe key, if the
+	// form on the screen is this one. A form not on the screen (another
+	// form asked with it shows, or a PreToolUse nobody drew) is cancelled
+	// only if it shows, within the turn: Esc now would interrupt whatever
+	// Claude is doing.
+	if !s.moveOnLoop(f, done, driving) {
+		return
+	}
+	s.forgetOnLoop(f)
+	if !e.showing {
+		turn := s.turns // read before the run says so: a Stop that follows ends the look
+		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "the form is not on the screen: it is cancelled when it shows"})
+		s.goWorkOnLoop(func() { s.cancelOnSight(f, turn) })
+		return
+	}
+	s.goWorkOnLoop(func() { s.cancelFailed(f) })
 }
 
 // DryRunReason ends a headless dry run at a form the rules do not answer
