@@ -113,6 +113,7 @@ func (reportRead) isEvent()   {}
 func (blockRun) isEvent()     {}
 func (driveEnded) isEvent()   {}
 func (recordDue) isEvent()    {}
+func (escCancelled) isEvent() {}
 
 func newConductor(s *session) *conductor {
 	return &conductor{s: s, in: make(chan event), next: make(chan event), started: make(chan struct{}),
@@ -339,6 +340,8 @@ func (c *conductor) handle(e event) {
 		c.s.endDrive(e)
 	case recordDue:
 		c.s.recordDue(e)
+	case escCancelled:
+		c.s.cancelledByEsc(e)
 	case barrier:
 		close(e.reached)
 	case step:

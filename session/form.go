@@ -76,7 +76,7 @@ var life = []edge{
 	{submitted, done, "Claude recorded nothing in time (recordDue); Claude recorded the person's cancel (personCancelled)"},
 
 	{handedOver, queued, "an answer from elsewhere, or the answer timeout's (start)"},
-	{handedOver, done, "the person's Esc in Claude's menu (escaped, escAsked); Claude recorded the person's cancel (personCancelled)"},
+	{handedOver, done, "the person's Esc in Claude's menu (escaped and escAsked watch, cancelledByEsc moves); Claude recorded the person's cancel (personCancelled)"},
 	{handedOver, recorded, "its PostToolUse (verify)"},
 }
 

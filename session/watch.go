@@ -44,10 +44,12 @@ func (s *session) input(p []byte) {
 }
 
 // escWait bounds the wait for a form the person pressed Esc on to go;
-// escLook the second look that it is still gone.
+// escLook the second look that it is still gone; postFirst how long its
+// PostToolUse, when there is one, may take to follow the form's going.
 const (
-	escWait = 3 * time.Second
-	escLook = 100 * time.Millisecond
+	escWait   = 3 * time.Second
+	escLook   = 100 * time.Millisecond
+	postFirst = 200 * time.Millisecond
 )
 
 // escaped notes a form the person cancelled with Esc (pressed at at) in
@@ -69,7 +71,7 @@ func (s *session) escaped(f *form, at time.Time) {
 		select {
 		case <-f.posted:
 			return // recorded after all
-		case <-time.After(200 * time.Millisecond): // PostToolUse comes first when there is one
+		case <-time.After(postFirst):
 		case <-ctx.Done():
 			return
 		}
@@ -93,15 +95,29 @@ func (s *session) escaped(f *form, at time.Time) {
 			return // recorded otherwise (a PostToolUse is verify's), or not known to be the cancel
 		}
 	}
-	// A PostToolUse come by now is verify's to report (see recordedCancel).
-	mine := false
-	s.loop.do(func() { mine = !isClosed(f.posted) && s.moveOnLoop(f, done, handedOver) })
-	if !mine {
+	s.loop.send(escCancelled{f: f, reason: "the person pressed Esc"})
+}
+
+// escCancelled: the person's Esc cancelled form f, handed over to them,
+// for reason; drive, when not nil, is the drive it was handed over from:
+// a drive begun since owns the form (see session.cancelledByEsc).
+type escCancelled struct {
+	f      *form
+	drive  chan struct{}
+	reason string
+}
+
+// cancelledByEsc makes form f done as the person cancelled it, and says
+// so, unless it was recorded, driven again or moved meanwhile: a
+// PostToolUse come by now is verify's to report (see recordedCancel).
+func (s *session) cancelledByEsc(e escCancelled) {
+	f := e.f
+	if isClosed(f.posted) || e.drive != nil && f.driven != e.drive || !s.moveOnLoop(f, done, handedOver) {
 		return
 	}
-	s.forget(f)
-	s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "by": "person", "reason": "the person pressed Esc"})
-	s.turnInterrupted()
+	s.forgetOnLoop(f)
+	s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "by": "person", "reason": e.reason})
+	s.turnInterruptedOnLoop()
 }
 
 // escRace is how long before a form was asked the person's Esc makes it
@@ -131,15 +147,7 @@ func (s *session) escAsked(f *form, drive chan struct{}, reason string) {
 	if !ok || !transcript.Cancelled(r) {
 		return // nothing recorded, or not the cancel: the form stays theirs
 	}
-	// A PostToolUse come meanwhile is verify's to report (see recordedCancel).
-	mine := false
-	s.loop.do(func() { mine = watched() && s.moveOnLoop(f, done, handedOver) })
-	if !mine {
-		return
-	}
-	s.forget(f)
-	s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "by": "person", "reason": reason})
-	s.turnInterrupted()
+	s.loop.send(escCancelled{f: f, drive: drive, reason: reason})
 }
 
 // awaitTranscript reads Claude's transcript every escPoll, for up to escWait,
