@@ -114,6 +114,7 @@ func (blockRun) isEvent()     {}
 func (driveEnded) isEvent()   {}
 func (recordDue) isEvent()    {}
 func (escCancelled) isEvent() {}
+func (recordRead) isEvent()   {}
 
 func newConductor(s *session) *conductor {
 	return &conductor{s: s, in: make(chan event), next: make(chan event), started: make(chan struct{}),
@@ -342,6 +343,8 @@ func (c *conductor) handle(e event) {
 		c.s.recordDue(e)
 	case escCancelled:
 		c.s.cancelledByEsc(e)
+	case recordRead:
+		c.s.checkRecord(e)
 	case barrier:
 		close(e.reached)
 	case step:

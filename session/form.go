@@ -58,26 +58,26 @@ var life = []edge{
 	{deciding, queued, "its answers are decided, to be given on the screen (start)"},
 	{deciding, submitted, "its answers went back through its PreToolUse hook (answerByHook)"},
 	{deciding, handedOver, "a question no rule answers, under passthrough or wait (decide); a dry run; the person typed, or pressed Esc just before it was asked (start)"},
-	{deciding, done, "the turn was interrupted (dropQueued); Claude recorded the person's cancel (personCancelled)"},
-	{deciding, recorded, "its PostToolUse (verify)"},
+	{deciding, done, "the turn was interrupted (dropQueued); Claude recorded the person's cancel (checkRecord)"},
+	{deciding, recorded, "its PostToolUse (checkRecord)"},
 
 	{queued, driving, "its turn: the screen shows it and no other form is driven or awaits its record (awaitTurn)"},
 	{queued, handedOver, "the person typed (takeOver); an answer from elsewhere waited its turn too long (remoteHandler.Answer)"},
-	{queued, done, "the turn was interrupted (dropQueued); Claude recorded the person's cancel (personCancelled)"},
-	{queued, recorded, "its PostToolUse (verify)"},
+	{queued, done, "the turn was interrupted (dropQueued); Claude recorded the person's cancel (checkRecord)"},
+	{queued, recorded, "its PostToolUse (checkRecord)"},
 
 	{driving, queued, "another form asked with it shows instead, before anything but a move was pressed (drive)"},
 	{driving, submitted, "askflow submitted it (endDrive)"},
-	{driving, handedOver, "the rules answered the questions before the first they leave open (endDrive); the person typed (takeOver); Claude's conversation went to the background, or the screen did not confirm a step with a person at it (failed)"},
-	{driving, done, "askflow cancelled it or chatted about it (endDrive); the screen did not confirm a step, headless (failed); Claude recorded the person's cancel (personCancelled)"},
-	{driving, recorded, "its PostToolUse (verify)"},
+	{driving, handedOver, "the rules answered the questions before the first they leave open (endDrive); the person typed (takeOver); Claude's conversation went to the background, or the screen did not confirm a step with a person at it (driveFailed)"},
+	{driving, done, "askflow cancelled it or chatted about it (endDrive); the screen did not confirm a step, headless (driveFailed); Claude recorded the person's cancel (checkRecord)"},
+	{driving, recorded, "its PostToolUse (checkRecord)"},
 
-	{submitted, recorded, "its PostToolUse (verify)"},
-	{submitted, done, "Claude recorded nothing in time (recordDue); Claude recorded the person's cancel (personCancelled)"},
+	{submitted, recorded, "its PostToolUse (checkRecord)"},
+	{submitted, done, "Claude recorded nothing in time (recordDue); Claude recorded the person's cancel (checkRecord)"},
 
 	{handedOver, queued, "an answer from elsewhere, or the answer timeout's (start)"},
-	{handedOver, done, "the person's Esc in Claude's menu (escaped and escAsked watch, cancelledByEsc moves); Claude recorded the person's cancel (personCancelled)"},
-	{handedOver, recorded, "its PostToolUse (verify)"},
+	{handedOver, done, "the person's Esc in Claude's menu (escaped and escAsked watch, cancelledByEsc moves); Claude recorded the person's cancel (checkRecord)"},
+	{handedOver, recorded, "its PostToolUse (checkRecord)"},
 }
 
 // allowed reports whether life lets a form go from one state to another.

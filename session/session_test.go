@@ -1695,6 +1695,7 @@ func TestUndrivenRecord(t *testing.T) {
 				}
 			})
 			s.verify(s.arrive(post(tc.got)))
+			s.loop.sync() // checked on the loop
 			if !strings.Contains(log.String(), tc.want) {
 				t.Errorf("want %s\n%s", tc.want, log.String())
 			}

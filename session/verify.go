@@ -61,10 +61,11 @@ func (s *session) arriveOnLoop(p *hook.Payload) arrival {
 	return a
 }
 
-// verify compares what Claude recorded (PostToolUse) with what was
-// intended.
+// verify readies a form's PostToolUse for checkRecord: it waits for
+// askflow's last key, and reads Claude's transcript where the person's key
+// may have made the record the cancel.
 func (s *session) verify(a arrival) {
-	p, f, st, drivenAs := a.p, a.f, a.st, a.drivenAs
+	p, f, st := a.p, a.f, a.st
 	switch {
 	case f == nil:
 		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "PostToolUse for an unknown tool_use_id"})
@@ -73,7 +74,6 @@ func (s *session) verify(a arrival) {
 		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "a second PostToolUse for this tool_use_id ignored"})
 		return
 	}
-	defer s.forget(f)
 	// askflow may still be confirming the last key when the hook arrives.
 	if st == driving {
 		select {
@@ -93,25 +93,35 @@ func (s *session) verify(a arrival) {
 		// reported as anything else).
 		wrong = (f.state == submitted || f.state == driving) && f.want != nil && differs(f.want, p.ToolResponse) != ""
 	})
+	s.loop.send(recordRead{a, watch && !wrong && s.recordedCancel(f, p.ToolUseID)})
+}
+
+// recordRead: a form's PostToolUse, arrival a, is ready to be checked;
+// cancel says Claude's transcript records it as the cancel (see
+// session.recordedCancel).
+type recordRead struct {
+	a      arrival
+	cancel bool
+}
+
+// checkRecord compares what Claude recorded for a form with what was
+// intended, and says the outcome, in one step on the loop: the form is
+// recorded (or done, as the person's cancel) and forgotten.
+func (s *session) checkRecord(e recordRead) {
+	p, f, drivenAs := e.a.p, e.a.f, e.a.drivenAs
+	defer s.forgetOnLoop(f)
 	cancelRecorded := false
-	if watch && !wrong && s.recordedCancel(f, p.ToolUseID) {
-		if a.esc || s.typedSince(a.at.Add(-escRace)) {
+	if e.cancel {
+		if e.a.esc || s.lastInput.After(e.a.at.Add(-escRace)) {
 			s.personCancelled(f, p.ToolUseID)
 			return
 		}
 		cancelRecorded = true // and nobody typed: never taken for verified
 	}
-	var (
-		want        map[string]expect
-		ours, typed bool
-		ruled       []rules.Decision
-	)
-	s.loop.do(func() {
-		want, ruled = f.want, f.ruled
-		ours = f.state == submitted || f.state == driving
-		typed = s.lastInput.After(f.asked)
-		s.moveOnLoop(f, recorded, deciding, queued, driving, submitted, handedOver)
-	})
+	want, ruled := f.want, f.ruled
+	ours := f.state == submitted || f.state == driving
+	typed := s.lastInput.After(f.asked)
+	s.moveOnLoop(f, recorded, deciding, queued, driving, submitted, handedOver)
 	got := p.ToolResponse.Answers
 	if (!ours || want == nil) && (typed || want == nil) {
 		fields := events.Fields{"tool_use_id": p.ToolUseID, "by": "person", "answers": got}
@@ -282,12 +292,13 @@ func (s *session) recordedCancel(f *form, id string) bool {
 }
 
 // personCancelled reports form f (its tool use id), which Claude recorded
-// as the cancel, as the person's, and ends the interrupted turn.
+// as the cancel, as the person's, and ends the interrupted turn. It runs on
+// the loop.
 func (s *session) personCancelled(f *form, id string) {
-	if s.move(f, done, deciding, queued, driving, submitted, handedOver) { // else reported already, as the Esc's on the screen (escaped)
+	if s.moveOnLoop(f, done, deciding, queued, driving, submitted, handedOver) { // else reported already, as the Esc's on the screen (escaped)
 		s.log.Emit("cancelled", events.Fields{"tool_use_id": id, "by": "person", "reason": EscRecordedReason})
 		if s.ctx.Err() == nil { // Claude ended by itself: nothing is left to end
-			s.turnInterrupted()
+			s.turnInterruptedOnLoop()
 		}
 	}
 }
