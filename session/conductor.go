@@ -115,6 +115,7 @@ func (driveEnded) isEvent()   {}
 func (recordDue) isEvent()    {}
 func (escCancelled) isEvent() {}
 func (recordRead) isEvent()   {}
+func (decided) isEvent()      {}
 
 func newConductor(s *session) *conductor {
 	return &conductor{s: s, in: make(chan event), next: make(chan event), started: make(chan struct{}),
@@ -345,6 +346,8 @@ func (c *conductor) handle(e event) {
 		c.s.cancelledByEsc(e)
 	case recordRead:
 		c.s.checkRecord(e)
+	case decided:
+		c.s.queue(e)
 	case barrier:
 		close(e.reached)
 	case step:

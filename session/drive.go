@@ -27,8 +27,63 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 		s.endDryRun(from == deciding)
 		return false
 	}
+	e := decided{f, decisions, from, make(chan bool, 1)}
+	started, _ := request(s.loop, e, e.started)
+	return started
+}
+
+// decided: form f's answers, decisions, are to be given on the screen; it
+// starts from state from. started gets whether its drive began (see
+// session.queue).
+type decided struct {
+	f         *form
+	decisions []rules.Decision
+	from      state
+	started   chan bool
+}
+
+// queue queues form f to be driven, in one step on the loop, unless it was
+// recorded or moved meanwhile, or the person's key makes it theirs.
+func (s *session) queue(e decided) {
+	e.started <- s.queueOnLoop(e.f, e.decisions, e.from)
+}
+
+func (s *session) queueOnLoop(f *form, decisions []rules.Decision, from state) bool {
+	if isClosed(f.posted) {
+		return false // checkRecord reports it
+	}
+	// The person typed while this form was being decided: it is theirs, as
+	// are the forms being answered then (takeOver). So is a form asked just
+	// after their Esc, which is still on its way through Claude: it cancels
+	// the form as it shows, or stopped Claude's turn before the form showed;
+	// a key of claudewrap's would then act on whatever is on the screen
+	// instead.
+	typed := from == deciding && s.lastInput.After(f.asked)
+	escNear := from == deciding && s.lastEsc && s.lastInput.After(f.asked.Add(-escRace))
+	if typed || escNear {
+		esc, drive := s.lastEsc, f.driven
+		if !s.moveOnLoop(f, handedOver, deciding) {
+			return false
+		}
+		reason, cancelled := "the person typed", "the person pressed Esc"
+		if !typed {
+			reason, cancelled, f.escAt = EscAskedReason, EscAskedReason, time.Now()
+		}
+		s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": reason})
+		if esc {
+			s.goWorkOnLoop(func() { s.escAsked(f, drive, cancelled) })
+		}
+		if s.cfg.AnswerTimeout > 0 {
+			// Their key may have gone to another form: this one is
+			// answered by the rules once they stop typing.
+			s.goWorkOnLoop(func() { s.passthroughTimeout(f, decisions, nil) })
+		}
+		return false
+	}
+	if !s.moveOnLoop(f, queued, from) {
+		return false // recorded or taken over meanwhile
+	}
 	var flow []answer.Decision
-	want := expectations(f, decisions)
 	chat := ""
 	for _, d := range decisions {
 		flow = append(flow, d.Decision)
@@ -36,66 +91,19 @@ func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 			chat = d.Text
 		}
 	}
-	var (
-		posted, typed, escNear, moved, esc, lined bool
-		drive, driven                             chan struct{}
-	)
-	reason, cancelled := "the person typed", "the person pressed Esc"
-	s.loop.do(func() {
-		if posted = isClosed(f.posted); posted {
-			return // verify reports it
-		}
-		// The person typed while this form was being decided: it is
-		// theirs, as are the forms being answered then (takeOver). So is
-		// a form asked just after their Esc, which is still on its way
-		// through Claude: it cancels the form as it shows, or stopped
-		// Claude's turn before the form showed; a key of claudewrap's
-		// would then act on whatever is on the screen instead.
-		typed = from == deciding && s.lastInput.After(f.asked)
-		escNear = from == deciding && s.lastEsc && s.lastInput.After(f.asked.Add(-escRace))
-		if typed || escNear {
-			moved, esc = s.moveOnLoop(f, handedOver, deciding), s.lastEsc
-			if !typed {
-				reason, cancelled, f.escAt = EscAskedReason, EscAskedReason, time.Now()
-			}
-			drive = f.driven
-			return
-		}
-		if lined = s.moveOnLoop(f, queued, from); !lined {
-			return // recorded or taken over meanwhile
-		}
-		f.want = want
-		// Each drive has a channel of its own: a form handed over when its
-		// drive failed may be driven again (a remote answer, the answer
-		// timeout) before the first drive has closed its channel.
-		f.driven = make(chan struct{})
-		driven = f.driven
-		// Claude's turn goes on after "Chat about this" and may end before
-		// askflow returns: the message must be pending by then.
-		if chat != "" {
-			s.chat, s.chatFrom, s.chatAt = chat, f, time.Now()
-		}
-	})
-	if posted {
-		return false
+	f.want = expectations(f, decisions)
+	// Each drive has a channel of its own: a form handed over when its
+	// drive failed may be driven again (a remote answer, the answer
+	// timeout) before the first drive has closed its channel.
+	f.driven = make(chan struct{})
+	driven := f.driven
+	// Claude's turn goes on after "Chat about this" and may end before
+	// askflow returns: the message must be pending by then.
+	if chat != "" {
+		s.chat, s.chatFrom, s.chatAt = chat, f, time.Now()
 	}
-	if typed || escNear {
-		if moved {
-			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": reason})
-			if esc {
-				s.goWork(func() { s.escAsked(f, drive, cancelled) })
-			}
-			if s.cfg.AnswerTimeout > 0 {
-				// Their key may have gone to another form: this one is
-				// answered by the rules once they stop typing.
-				s.goWork(func() { s.passthroughTimeout(f, decisions, nil) })
-			}
-		}
-		return false
-	}
-	if !lined {
-		return false
-	}
+	// Its sender, work Run waits for, waits for the reply: Run's wait has
+	// not ended.
 	s.goWork(func() { s.drive(f, flow, driven) })
 	return true
 }

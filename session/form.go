@@ -55,9 +55,9 @@ type edge struct {
 // handedOver or done drops what Claude was to record, and going to
 // handedOver or done may release a held Stop (see moveOnLoop).
 var life = []edge{
-	{deciding, queued, "its answers are decided, to be given on the screen (start)"},
+	{deciding, queued, "its answers are decided, to be given on the screen (queue)"},
 	{deciding, submitted, "its answers went back through its PreToolUse hook (answerByHook)"},
-	{deciding, handedOver, "a question no rule answers, under passthrough or wait (decide); a dry run; the person typed, or pressed Esc just before it was asked (start)"},
+	{deciding, handedOver, "a question no rule answers, under passthrough or wait (decide); a dry run; the person typed, or pressed Esc just before it was asked (queue)"},
 	{deciding, done, "the turn was interrupted (dropQueued); Claude recorded the person's cancel (checkRecord)"},
 	{deciding, recorded, "its PostToolUse (checkRecord)"},
 
@@ -75,7 +75,7 @@ var life = []edge{
 	{submitted, recorded, "its PostToolUse (checkRecord)"},
 	{submitted, done, "Claude recorded nothing in time (recordDue); Claude recorded the person's cancel (checkRecord)"},
 
-	{handedOver, queued, "an answer from elsewhere, or the answer timeout's (start)"},
+	{handedOver, queued, "an answer from elsewhere, or the answer timeout's (queue)"},
 	{handedOver, done, "the person's Esc in Claude's menu (escaped and escAsked watch, cancelledByEsc moves); Claude recorded the person's cancel (checkRecord)"},
 	{handedOver, recorded, "its PostToolUse (checkRecord)"},
 }

@@ -1070,7 +1070,9 @@ func TestCancelOnSightLimits(t *testing.T) {
 		c.mu.Unlock()
 		c.hook(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t2",
 			ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}})
-		r.wait(`"tool_use_id":"t2"`)
+		// Its decision comes once the session holds it, as Claude's hook
+		// returns (its question event is said just before).
+		r.wait(`"rule":"test","tool_use_id":"t2"`)
 		c.Ask([]fakeclaude.Question{database})
 		if ev := r.wait(`"verified"`); ev["tool_use_id"] != "t2" {
 			t.Errorf("verified: %v", ev)
