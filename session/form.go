@@ -216,9 +216,7 @@ func (s *session) changedOnLoop() {
 // keepFinished bounds how many finished forms' ids are remembered.
 const keepFinished = 256
 
-// forget drops a finished form, remembering only its id.
-func (s *session) forget(f *form) { s.loop.do(func() { s.forgetOnLoop(f) }) }
-
+// forgetOnLoop drops a finished form, remembering only its id.
 func (s *session) forgetOnLoop(f *form) {
 	if _, ok := s.forms[f.ID()]; !ok {
 		return

@@ -303,16 +303,6 @@ func (s *session) personCancelled(f *form, id string) {
 	}
 }
 
-// typedSince reports whether the person typed after t.
-func (s *session) typedSince(t time.Time) (r bool) {
-	s.loop.do(func() { r = s.typedSinceOnLoop(t) })
-	return r
-}
-
-func (s *session) typedSinceOnLoop(t time.Time) bool {
-	return s.lastInput.After(t)
-}
-
 // isClosed reports whether ch is closed (a form's posted: its PostToolUse
 // has come).
 func isClosed(ch chan struct{}) bool {
