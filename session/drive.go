@@ -506,9 +506,11 @@ type recordDue struct {
 }
 
 // recordDue handles form f's recordGrace ending: a form Claude has not
-// recorded is done, and reported by a worker (see unrecorded).
+// recorded is done, and reported by a worker (see unrecorded). One whose
+// PostToolUse has come is recorded, though checkRecord may not have moved
+// it yet (verify may still be reading the transcript).
 func (s *session) recordDue(e recordDue) {
-	if s.ctx.Err() != nil || !s.moveOnLoop(e.f, done, submitted) {
+	if s.ctx.Err() != nil || isClosed(e.f.posted) || !s.moveOnLoop(e.f, done, submitted) {
 		return
 	}
 	viaHook := e.f.viaHook

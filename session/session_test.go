@@ -1660,6 +1660,30 @@ func TestDryRun(t *testing.T) {
 	})
 }
 
+// TestRecordDueAfterPost: a submitted form's record deadline that fires
+// after its PostToolUse came, while that PostToolUse is still being checked
+// (its transcript read), leaves the form to be checked: it is not reported
+// as never recorded.
+func TestRecordDueAfterPost(t *testing.T) {
+	var log testkit.SyncBuffer
+	s := newSession(Config{Log: events.New(&log)})
+	s.ctx = context.Background()
+	s.loop.start()
+	t.Cleanup(s.loop.stop)
+	f := s.register(&hook.Payload{HookEventName: hook.PreToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
+		ToolInput: &hook.ToolInput{Questions: fakeclaude.Answers([]fakeclaude.Question{database})}}, nil)
+	s.loop.do(func() { s.moveOnLoop(f, submitted, deciding) }) // answered, as through its hook
+	s.arrive(&hook.Payload{HookEventName: hook.PostToolUse, ToolName: hook.ToolName, ToolUseID: "t1",
+		ToolResponse: &hook.ToolResponse{Answers: map[string]string{database.Question: "SQLite"}}})
+	s.loop.send(recordDue{f: f})
+	s.loop.sync()
+	var st state
+	s.loop.do(func() { st = f.state })
+	if st != submitted || strings.Contains(log.String(), `"step":"record"`) {
+		t.Errorf("the form went %s after its PostToolUse came\n%s", st, log.String())
+	}
+}
+
 // TestUndrivenRecord: a form recorded while it waited its turn, claudewrap
 // having pressed nothing on it and nobody having typed since it was asked,
 // was answered by a key of claudewrap's meant for another form (Claude
