@@ -232,7 +232,15 @@ func literalStart(re string) string {
 
 // endAnchored reports whether the regular expression re can match only up
 // to the end of a text ($, \z), in each of its alternatives.
-func endAnchored(re string) bool {
+func endAnchored(re string) bool { return anchoredAt(re, true) }
+
+// anchored reports whether the regular expression re can match only at the
+// start of a text (^, \A), in each of its alternatives.
+func anchored(re string) bool { return anchoredAt(re, false) }
+
+// anchoredAt reports whether every alternative of re is anchored at the
+// end of a text (end) or at its start.
+func anchoredAt(re string, end bool) bool {
 	tree, err := syntax.Parse(re, syntax.Perl)
 	if err != nil {
 		return false
@@ -241,40 +249,19 @@ func endAnchored(re string) bool {
 	at = func(n *syntax.Regexp) bool {
 		switch n.Op {
 		case syntax.OpEndText, syntax.OpEndLine:
-			return true
-		case syntax.OpCapture:
-			return at(n.Sub[0])
-		case syntax.OpConcat:
-			return len(n.Sub) > 0 && at(n.Sub[len(n.Sub)-1])
-		case syntax.OpAlternate:
-			for _, sub := range n.Sub {
-				if !at(sub) {
-					return false
-				}
-			}
-			return true
-		}
-		return false
-	}
-	return at(tree.Simplify())
-}
-
-// anchored reports whether the regular expression re can match only at the
-// start of a text (^, \A), in each of its alternatives.
-func anchored(re string) bool {
-	tree, err := syntax.Parse(re, syntax.Perl)
-	if err != nil {
-		return false
-	}
-	var at func(*syntax.Regexp) bool
-	at = func(n *syntax.Regexp) bool {
-		switch n.Op {
+			return end
 		case syntax.OpBeginText, syntax.OpBeginLine:
-			return true
+			return !end
 		case syntax.OpCapture:
 			return at(n.Sub[0])
 		case syntax.OpConcat:
-			return len(n.Sub) > 0 && at(n.Sub[0])
+			if len(n.Sub) == 0 {
+				return false
+			}
+			if end {
+				return at(n.Sub[len(n.Sub)-1])
+			}
+			return at(n.Sub[0])
 		case syntax.OpAlternate:
 			for _, sub := range n.Sub {
 				if !at(sub) {

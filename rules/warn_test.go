@@ -156,3 +156,28 @@ func TestWarningsCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestAnchoredAt: a pattern counts as anchored at the start or the end only
+// when every alternative is.
+func TestAnchoredAt(t *testing.T) {
+	for _, tc := range []struct {
+		re         string
+		start, end bool
+	}{
+		{`^go test$`, true, true},
+		{`^go test`, true, false},
+		{`go test$`, false, true},
+		{`(^a$|^b$)`, true, true},
+		{`^a|b$`, false, false},
+		{`\Aa\z`, true, true},
+		{`a`, false, false},
+		{`(`, false, false},
+	} {
+		if got := anchored(tc.re); got != tc.start {
+			t.Errorf("anchored(%q) = %v, want %v", tc.re, got, tc.start)
+		}
+		if got := endAnchored(tc.re); got != tc.end {
+			t.Errorf("endAnchored(%q) = %v, want %v", tc.re, got, tc.end)
+		}
+	}
+}
