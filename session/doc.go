@@ -19,16 +19,16 @@
 // anywhere, given and verified the same way (elicitwait.go). A
 // headless run that nobody can go on with ends by itself: blocked, exit 7.
 //
-// One goroutine, the conductor (conductor.go), owns the session's state:
-// the forms and their moves, who may press keys (a lease, which the
-// person's key revokes), the run's report, the answers from elsewhere that
-// wait for their form's outcome, the turn and the dialogs. Other
-// goroutines send it events, or run a step on it (do); session has no
-// mutex.
+// One loop, the conductor (conductor.go, with a pump in front that queues
+// what it is sent), owns the session's state: the forms and their moves,
+// who may press keys (a lease, which the person's key revokes), the run's
+// report, the answers from elsewhere that wait for their form's outcome,
+// the turn and the dialogs. Workers end in typed events (a drive's end, a
+// record to check) or run a step on it (do); session has no mutex.
 //
 // Claude is seen through the [Child] interface and its hook messages as a
 // channel, so tests drive a session against a fake Claude. session reads
-// no screens itself (askflow and screen say what the screen shows); the
-// only files it reads are Claude's transcript and the package.json of the
-// install it starts.
+// the screen only through screen's and askflow's parsers; the only files
+// it reads are Claude's transcript and the package.json of the install it
+// starts.
 package session
