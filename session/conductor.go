@@ -53,7 +53,7 @@ type waitEnded struct {
 	w  *waiter
 }
 
-// outcomeSaid: an event says what came of form id (see outcomeOf);
+// outcomeSaid: the session said what came of form id (see say);
 // handover says it is a hand-over, told only to the waits begun before
 // the form's last hand-over.
 type outcomeSaid struct {
@@ -152,8 +152,7 @@ func (c *conductor) stop() {
 // send hands e to the loop, and reports whether the pump took it: a
 // conductor not started yet, or stopped, drops what it is sent. It never
 // waits for the loop itself, only for the pump, so it may be called from
-// anywhere, the loop included, and inside the events log's lock (see
-// outcomeOf).
+// anywhere, the loop included.
 func (c *conductor) send(e event) bool {
 	select {
 	case <-c.started:

@@ -57,7 +57,7 @@ func (s *session) unsupported(f *form) {
 	if !s.move(f, handedOver, deciding) {
 		return
 	}
-	s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": reason})
+	s.say("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": reason})
 	if s.cfg.Host.Headless {
 		snap := s.child.Screen().Snapshot()
 		s.block(reason, &snap)
@@ -81,7 +81,7 @@ func (s *session) decide(f *form) ([]rules.Decision, bool) {
 			continue
 		}
 		unmatched = append(unmatched, i)
-		s.log.Emit("unmatched", events.Fields{"tool_use_id": id, "question": q.Question, "index": i + 1,
+		s.say("unmatched", events.Fields{"tool_use_id": id, "question": q.Question, "index": i + 1,
 			"reason": d.Unmatched, "policy": string(s.cfg.Policy)})
 	}
 	if len(unmatched) == 0 {
@@ -149,7 +149,7 @@ func (s *session) decide(f *form) ([]rules.Decision, bool) {
 				}
 			}
 		}
-		s.log.Emit("handed_over", fields)
+		s.say("handed_over", fields)
 		if s.cfg.DryRun && s.cfg.Host.Headless {
 			s.endDryRun(false) // it would wait for an answer a dry run refuses
 			return nil, false
@@ -163,7 +163,7 @@ func (s *session) decide(f *form) ([]rules.Decision, bool) {
 }
 
 func (s *session) emitDecision(id string, i int, q answer.Question, d rules.Decision) {
-	s.log.Emit("decision", decisionFields(id, i, q, d))
+	s.say("decision", decisionFields(id, i, q, d))
 }
 
 // decisionFields are the decision event's fields for d, question i of form
@@ -237,14 +237,14 @@ func (s *session) ask(f *form, i int) (d0 rules.Decision, ok bool, whole []rules
 		s.emitDecision(f.ID(), i, q, rd)
 		return rd, true, nil
 	case errors.Is(err, context.DeadlineExceeded) && s.ctx.Err() == nil:
-		s.log.Emit("timeout", events.Fields{"tool_use_id": f.ID(), "question": q.Question, "index": i + 1,
+		s.say("timeout", events.Fields{"tool_use_id": f.ID(), "question": q.Question, "index": i + 1,
 			"after": s.cfg.AnswerTimeout.String()})
 		d, ok := s.fallback(f.ID(), i, q)
 		return d, ok, nil
 	case errors.Is(err, ask.ErrNoAnswer):
 		// As if the time to answer ran out: the fallback, else the form
 		// is cancelled.
-		s.log.Emit("unmatched", events.Fields{"tool_use_id": f.ID(), "question": q.Question, "index": i + 1,
+		s.say("unmatched", events.Fields{"tool_use_id": f.ID(), "question": q.Question, "index": i + 1,
 			"reason": "the person gave no answer (Ctrl-D)", "policy": string(s.cfg.Policy)})
 		d, ok := s.fallback(f.ID(), i, q)
 		return d, ok, nil
@@ -254,7 +254,7 @@ func (s *session) ask(f *form, i int) (d0 rules.Decision, ok bool, whole []rules
 		s.flag(func(r *Report) { r.Interrupted = true })
 		return rules.Decision{}, false, nil
 	default:
-		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "ask: " + err.Error()})
+		s.say("error", events.Fields{"tool_use_id": f.ID(), "message": "ask: " + err.Error()})
 		return rules.Decision{}, false, nil
 	}
 }
@@ -262,7 +262,7 @@ func (s *session) ask(f *form, i int) (d0 rules.Decision, ok bool, whole []rules
 func (s *session) fallback(id string, i int, q answer.Question) (rules.Decision, bool) {
 	d, err := s.cfg.Decider.Fallback(q)
 	if err != nil {
-		s.log.Emit("error", events.Fields{"tool_use_id": id, "question": q.Question, "message": err.Error()})
+		s.say("error", events.Fields{"tool_use_id": id, "question": q.Question, "message": err.Error()})
 		return rules.Decision{}, false
 	}
 	s.emitDecision(id, i, q, d)
@@ -319,7 +319,7 @@ func (s *session) passthroughTimeout(f *form, ds []rules.Decision, unmatched []i
 	if !askflow.Untouched(s.child.Screen().Snapshot(), f.questions) {
 		return // the person answered, cancelled or moved on meanwhile
 	}
-	s.log.Emit("timeout", events.Fields{"tool_use_id": f.ID(), "after": s.cfg.AnswerTimeout.String()})
+	s.say("timeout", events.Fields{"tool_use_id": f.ID(), "after": s.cfg.AnswerTimeout.String()})
 	for _, i := range unmatched {
 		d, ok := s.fallback(f.ID(), i, f.questions[i])
 		if !ok {

@@ -77,14 +77,14 @@ func (s *session) permission(m hook.Message) {
 		kind = screen.PlanDialog
 	}
 	s.loop.do(func() { s.dialogs++ })
-	s.log.Emit("dialog", events.Fields{"kind": string(kind), "source": "hook", "tool": p.ToolName,
+	s.say("dialog", events.Fields{"kind": string(kind), "source": "hook", "tool": p.ToolName,
 		"input": p.Input, "permission_mode": p.PermissionMode})
 	var d rules.PermissionDecision
 	if s.cfg.Permits != nil {
 		d = s.cfg.Permits.Permit(rules.Call{Tool: p.ToolName, Input: p.Input, Cwd: p.Cwd})
 	}
 	if !d.Matched() {
-		s.log.Emit("decision", events.Fields{"dialog": string(kind), "tool": p.ToolName, "unmatched": "no permission rule matches"})
+		s.say("decision", events.Fields{"dialog": string(kind), "tool": p.ToolName, "unmatched": "no permission rule matches"})
 		s.loop.do(func() { s.choice = &screenChoice{tool: p.ToolName, input: p.Input, kind: kind, d: d, at: time.Now()} }) // the person's, if anyone's
 		reply(nil)
 		return
@@ -102,7 +102,7 @@ func (s *session) permission(m hook.Message) {
 	} else if d.Action != rules.AskPerson {
 		fields["via"] = "screen"
 	}
-	s.log.Emit("decision", fields)
+	s.say("decision", fields)
 	switch {
 	case d.Action == rules.AskPerson:
 		reply(nil)
@@ -144,7 +144,7 @@ func (s *session) block(reason string, snap *vt.Snapshot) {
 	if snap != nil {
 		fields["screen"] = snap.Text()
 	}
-	s.log.Emit("blocked", fields)
+	s.say("blocked", fields)
 	_ = s.child.Signal(syscall.SIGTERM)
 }
 
@@ -235,7 +235,7 @@ func (s *session) watchDialogs(ctx context.Context) {
 			// Claude retries on its own and gives up with a StopFailure
 			// (turnFailed); meanwhile the person is told why it waits.
 			retrying = r.Message
-			s.log.Emit("retrying", events.Fields{"message": r.Message, "attempt": r.Attempt, "of": r.Of})
+			s.say("retrying", events.Fields{"message": r.Message, "attempt": r.Attempt, "of": r.Of})
 		}
 		open := s.formOpen()
 		hooked := false
@@ -281,7 +281,7 @@ func (s *session) watchDialogs(ctx context.Context) {
 			if d.Server != "" {
 				fields["server"] = d.Server
 			}
-			s.log.Emit("dialog", fields)
+			s.say("dialog", fields)
 		}
 		if handled {
 			continue
@@ -505,9 +505,9 @@ func (s *session) askDialog(ctx context.Context, d screen.Dialog) (label, text s
 	switch {
 	case err != nil:
 		if errors.Is(err, context.DeadlineExceeded) {
-			s.log.Emit("timeout", events.Fields{"dialog": string(d.Kind), "after": s.cfg.AnswerTimeout.String()})
+			s.say("timeout", events.Fields{"dialog": string(d.Kind), "after": s.cfg.AnswerTimeout.String()})
 		} else if ctx.Err() == nil {
-			s.log.Emit("error", events.Fields{"dialog": string(d.Kind), "message": "ask: " + err.Error()})
+			s.say("error", events.Fields{"dialog": string(d.Kind), "message": "ask: " + err.Error()})
 		}
 		return "", ""
 	case a.Action == answer.Select && len(a.Labels) == 1:
@@ -515,7 +515,7 @@ func (s *session) askDialog(ctx context.Context, d screen.Dialog) (label, text s
 	case a.Action == answer.Type && d.Find(feedbackLabel) >= 0:
 		return feedbackLabel, a.Text
 	}
-	s.log.Emit("error", events.Fields{"dialog": string(d.Kind), "message": "ask: " + a.String() + " is not an option of this dialog"})
+	s.say("error", events.Fields{"dialog": string(d.Kind), "message": "ask: " + a.String() + " is not an option of this dialog"})
 	return "", ""
 }
 
@@ -551,7 +551,7 @@ func (s *session) giveDialog(ctx context.Context, d screen.Dialog, label, text, 
 		text = askflow.OneLine(text)
 		fields["text"] = text
 	}
-	s.log.Emit("decision", fields)
+	s.say("decision", fields)
 	if s.cfg.DryRun {
 		s.endDryRun(true)
 		return nil
@@ -569,7 +569,7 @@ func (s *session) giveDialog(ctx context.Context, d screen.Dialog, label, text, 
 		}
 	})
 	if typed {
-		s.log.Emit("handed_over", events.Fields{"dialog": string(d.Kind), "reason": "the person typed", "keys": 0})
+		s.say("handed_over", events.Fields{"dialog": string(d.Kind), "reason": "the person typed", "keys": 0})
 		return nil
 	}
 	defer func() {
@@ -578,7 +578,7 @@ func (s *session) giveDialog(ctx context.Context, d screen.Dialog, label, text, 
 	cfg := askflow.DialogConfig{Screen: s.child.Screen(), Keys: s.lease(ctx),
 		StepTimeout: s.cfg.Flow.StepTimeout, Retries: s.cfg.Flow.Retries, Shown: shown}
 	cfg.OnKey = func(k askflow.KeyEvent) {
-		s.log.Emit("key", events.Fields{"dialog": string(d.Kind), "key": k.Key, "before": k.Before, "after": k.After})
+		s.say("key", events.Fields{"dialog": string(d.Kind), "key": k.Key, "before": k.Before, "after": k.After})
 	}
 	var keys int
 	var err error
@@ -590,7 +590,7 @@ func (s *session) giveDialog(ctx context.Context, d screen.Dialog, label, text, 
 	if err != nil {
 		if ctx.Err() != nil {
 			if parent.Err() == nil {
-				s.log.Emit("handed_over", events.Fields{"dialog": string(d.Kind), "reason": "the person typed", "keys": keys})
+				s.say("handed_over", events.Fields{"dialog": string(d.Kind), "reason": "the person typed", "keys": keys})
 			}
 			return nil
 		}
@@ -599,7 +599,7 @@ func (s *session) giveDialog(ctx context.Context, d screen.Dialog, label, text, 
 			fields["message"], fields["step"], fields["screen"] = "dialog: "+ae.Step+": "+ae.Reason, ae.Step, ae.Last.Text()
 		}
 		s.because(ExitNavigation, fmt.Sprintf("Claude's %s dialog: %v", d.Kind, fields["message"]))
-		s.log.Emit("error", fields)
+		s.say("error", fields)
 		return fmt.Errorf("%v", fields["message"])
 	}
 	switch d.Kind {
@@ -616,7 +616,7 @@ func (s *session) giveDialog(ctx context.Context, d screen.Dialog, label, text, 
 	if text != "" {
 		done["text"] = text
 	}
-	s.log.Emit("submitted", done)
+	s.say("submitted", done)
 	if d.Kind == screen.AutoModeDialog && key != "Enter" {
 		// Leaving auto mode stops the turn, as a cancelled form does: no
 		// Stop hook follows.

@@ -22,7 +22,7 @@ import (
 func (s *session) start(f *form, decisions []rules.Decision, from state) bool {
 	if s.cfg.DryRun {
 		if from == handedOver || s.move(f, handedOver, deciding) {
-			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "dry run: nothing pressed"})
+			s.say("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "dry run: nothing pressed"})
 		}
 		s.endDryRun(from == deciding)
 		return false
@@ -69,7 +69,7 @@ func (s *session) queueOnLoop(f *form, decisions []rules.Decision, from state) b
 		if !typed {
 			reason, cancelled, f.escAt = EscAskedReason, EscAskedReason, time.Now()
 		}
-		s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": reason})
+		s.say("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": reason})
 		if esc {
 			s.goWorkOnLoop(func() { s.escAsked(f, drive, cancelled) })
 		}
@@ -154,7 +154,7 @@ func (s *session) drive(f *form, ds []answer.Decision, driven chan struct{}) {
 		if !k.Seen {
 			fields["seen"] = false
 		}
-		s.log.Emit("key", fields)
+		s.say("key", fields)
 	}
 	var (
 		res askflow.Result
@@ -211,7 +211,7 @@ func (s *session) endDrive(e driveEnded) {
 	switch res.Outcome {
 	case askflow.Submitted:
 		if s.moveOnLoop(f, submitted, driving) {
-			s.log.Emit("submitted", events.Fields{"tool_use_id": f.ID(), "keys": res.Keys})
+			s.say("submitted", events.Fields{"tool_use_id": f.ID(), "keys": res.Keys})
 			s.awaitRecord(f, e.ds)
 		}
 	case askflow.Cancelled:
@@ -221,7 +221,7 @@ func (s *session) endDrive(e driveEnded) {
 		if s.loop.report.Interrupted {
 			fields["reason"] = "interrupted by the person (Ctrl-C)"
 		}
-		s.log.Emit("cancelled", fields)
+		s.say("cancelled", fields)
 		s.dropQueuedOnLoop("the turn was interrupted")
 		// Esc ends Claude's turn without a Stop hook.
 		s.turnInterruptedOnLoop()
@@ -229,7 +229,7 @@ func (s *session) endDrive(e driveEnded) {
 		// The rules' questions are answered; the first they leave open is
 		// on the screen, untouched: the form is the person's from here.
 		if s.moveOnLoop(f, handedOver, driving) {
-			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "keys": res.Keys,
+			s.say("handed_over", events.Fields{"tool_use_id": f.ID(), "keys": res.Keys,
 				"reason": partlyRuled(f, len(e.ds)), "ruled": len(e.ds)})
 			s.goWorkOnLoop(func() { s.notify(f) })
 		}
@@ -240,7 +240,7 @@ func (s *session) endDrive(e driveEnded) {
 			s.dropChatOnLoop(f)
 		}
 		s.forgetOnLoop(f) // no PostToolUse follows
-		s.log.Emit("submitted", events.Fields{"tool_use_id": f.ID(), "keys": res.Keys, "chat": true})
+		s.say("submitted", events.Fields{"tool_use_id": f.ID(), "keys": res.Keys, "chat": true})
 	}
 }
 
@@ -315,7 +315,7 @@ func (s *session) dropQueuedOnLoop(reason string) {
 	for _, f := range s.formsInOnLoop(deciding, queued) {
 		if !isClosed(f.posted) && s.moveOnLoop(f, done, deciding, queued) { // else verify reports it
 			s.forgetOnLoop(f)
-			s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": reason})
+			s.say("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": reason})
 		}
 	}
 }
@@ -382,15 +382,15 @@ func (s *session) driveFailed(e driveEnded) {
 			if errors.As(e.err, &ae) {
 				fields["step"], fields["keys"] = ae.Step, ae.Keys // where the view met the drive
 			}
-			s.log.Emit("handed_over", fields)
+			s.say("handed_over", fields)
 			s.goWorkOnLoop(func() { s.notify(f) }) // it waits for the person, as a form passed through does
 		}
 		return
 	}
-	s.log.Emit("error", e.fields)
+	s.say("error", e.fields)
 	if !s.cfg.Host.Headless {
 		if s.moveOnLoop(f, handedOver, driving) {
-			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "navigation failed"})
+			s.say("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "navigation failed"})
 		}
 		return
 	}
@@ -405,7 +405,7 @@ func (s *session) driveFailed(e driveEnded) {
 	s.forgetOnLoop(f)
 	if !e.showing {
 		turn := s.turns // read before the run says so: a Stop that follows ends the look
-		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "the form is not on the screen: it is cancelled when it shows"})
+		s.say("error", events.Fields{"tool_use_id": f.ID(), "message": "the form is not on the screen: it is cancelled when it shows"})
 		s.goWorkOnLoop(func() { s.cancelOnSight(f, turn) })
 		return
 	}
@@ -480,9 +480,9 @@ func (s *session) cancelFailed(f *form) {
 	_, err := em.Wait(ctx, func(sn vt.Snapshot) bool { return !askflow.Showing(sn, f.questions) })
 	cancel()
 	if err != nil && s.ctx.Err() == nil {
-		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": fmt.Sprintf("Esc did not take the form away within %v: it is still on Claude's screen", escWait)})
+		s.say("error", events.Fields{"tool_use_id": f.ID(), "message": fmt.Sprintf("Esc did not take the form away within %v: it is still on Claude's screen", escWait)})
 	} else {
-		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": "navigation failed"})
+		s.say("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": "navigation failed"})
 	}
 	s.dropQueued("the turn was interrupted")
 	s.turnInterrupted()
@@ -532,7 +532,7 @@ func (s *session) unrecorded(f *form, ds []answer.Decision, viaHook bool) {
 	ae := &askflow.Error{Step: "record", Reason: fmt.Sprintf("%s, but Claude recorded no answer within %v", how, s.recordGrace), Last: last}
 	fields := events.Fields{"tool_use_id": f.ID(), "message": ae.Reason, "step": ae.Step, "screen": last.Text()}
 	s.navigationFailed(f, ds, ae, fmt.Sprintf("form %s: %s", f.ID(), ae.Reason), fields)
-	s.log.Emit("error", fields)
+	s.say("error", fields)
 	if !s.cfg.Host.Headless {
 		return
 	}
@@ -543,7 +543,7 @@ func (s *session) unrecorded(f *form, ds []answer.Decision, viaHook bool) {
 	}
 	if askflow.Showing(last, f.questions) {
 		_ = askflow.Dismiss(s.keys)
-		s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": "not recorded"})
+		s.say("cancelled", events.Fields{"tool_use_id": f.ID(), "reason": "not recorded"})
 		s.turnInterrupted()
 		return
 	}
@@ -552,7 +552,7 @@ func (s *session) unrecorded(f *form, ds []answer.Decision, viaHook bool) {
 		// PostToolUse went astray, or something else stopped the tool).
 		return
 	}
-	s.log.Emit("error", events.Fields{"message": "ending Claude: a headless run cannot wait on a screen nobody can answer"})
+	s.say("error", events.Fields{"message": "ending Claude: a headless run cannot wait on a screen nobody can answer"})
 	_ = s.child.Signal(syscall.SIGTERM)
 }
 

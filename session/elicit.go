@@ -41,7 +41,7 @@ func (s *session) elicitation(m hook.Message) {
 	if p.Mode != "" {
 		fields["mode"] = p.Mode
 	}
-	s.log.Emit("elicitation", fields)
+	s.say("elicitation", fields)
 	n := 0
 	s.loop.do(func() {
 		s.elicitations++
@@ -66,13 +66,13 @@ func (s *session) elicitation(m hook.Message) {
 		if d.Action == rules.Accept {
 			dec["content"] = d.Content
 		}
-		s.log.Emit("decision", dec)
+		s.say("decision", dec)
 		reply(nil)
 		if s.cfg.Host.Headless {
 			s.endDryRun(true)
 			return
 		}
-		s.log.Emit("handed_over", events.Fields{"elicitation": p.MCPServerName, "reason": "dry run: it is yours on Claude's screen"})
+		s.say("handed_over", events.Fields{"elicitation": p.MCPServerName, "reason": "dry run: it is yours on Claude's screen"})
 		return
 	}
 	if d.Matched() {
@@ -87,7 +87,7 @@ func (s *session) elicitation(m hook.Message) {
 			titles, values, defaults, why := screenPlan(p.RequestedSchema, d, s.child.Screen().Snapshot().Cols)
 			if why == "" {
 				dec["via"] = "screen"
-				s.log.Emit("decision", dec)
+				s.say("decision", dec)
 				dr := newElicitDrive(p.MCPServerName, d, titles, values, defaults)
 				s.loop.do(func() { s.elicitDrive = dr })
 				reply(nil) // Claude draws the form
@@ -96,7 +96,7 @@ func (s *session) elicitation(m hook.Message) {
 			}
 			dec["note"] = "answered through the hook: " + why
 		}
-		s.log.Emit("decision", dec)
+		s.say("decision", dec)
 		out := map[string]any{"hookEventName": hook.Elicitation, "action": string(d.Action)}
 		if d.Action == rules.Accept {
 			out["content"] = d.Content
@@ -104,10 +104,10 @@ func (s *session) elicitation(m hook.Message) {
 		b, _ := json.Marshal(map[string]any{"hookSpecificOutput": out})
 		if reply(b) {
 			s.loop.do(func() { s.elicitHook = time.Now() })
-			s.log.Emit("submitted", events.Fields{"elicitation": p.MCPServerName, "action": string(d.Action), "via": "hook"})
+			s.say("submitted", events.Fields{"elicitation": p.MCPServerName, "action": string(d.Action), "via": "hook"})
 			return
 		}
-		s.log.Emit("error", events.Fields{"elicitation": p.MCPServerName,
+		s.say("error", events.Fields{"elicitation": p.MCPServerName,
 			"message": "the rule's answer came too late for Claude's Elicitation hook: the form is drawn"})
 	} else {
 		why := "no elicitation rule matches"
@@ -115,7 +115,7 @@ func (s *session) elicitation(m hook.Message) {
 			why = d.Err.Error()
 		}
 		dec["unmatched"] = why
-		s.log.Emit("decision", dec)
+		s.say("decision", dec)
 		reply(nil)
 		waits := s.cfg.Policy == rules.Wait || s.cfg.Policy == rules.Ask && s.cfg.Asker != nil
 		if waits && !s.cfg.DryRun && d.Err == nil && s.waitElicitation(p, n) {
@@ -128,7 +128,7 @@ func (s *session) elicitation(m hook.Message) {
 			"add an elicitations: rule for it", p.MCPServerName, p.Message), &snap)
 		return
 	}
-	s.log.Emit("handed_over", events.Fields{"elicitation": p.MCPServerName, "reason": "no rule answers it: it is yours on Claude's screen"})
+	s.say("handed_over", events.Fields{"elicitation": p.MCPServerName, "reason": "no rule answers it: it is yours on Claude's screen"})
 	asked, _ := elicitFields(p.RequestedSchema)
 	s.notifyForm(remote.Form{Since: time.Now().UTC(), Questions: []answer.Question{},
 		Elicitation: &remote.Elicitation{Server: p.MCPServerName, Message: p.Message, Fields: asked, Schema: p.RequestedSchema}})
@@ -147,7 +147,7 @@ func (s *session) elicitationResult(p *hook.Payload) {
 	if len(p.Content) > 0 && string(p.Content) != "null" {
 		fields["content"] = p.Content
 	}
-	s.log.Emit("submitted", fields)
+	s.say("submitted", fields)
 }
 
 // schemaFields lists an elicitation's fields for its event: name, title,

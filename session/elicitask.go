@@ -54,7 +54,7 @@ func (s *session) askElicitation(w *elicitWait) {
 			a = remote.ElicitAnswer{Action: string(rules.Cancel)}
 		default:
 			s.loop.do(func() { s.unwaitOnLoop(w) })
-			s.log.Emit("error", events.Fields{"elicitation": w.server, "form": w.id, "message": "ask: " + err.Error()})
+			s.say("error", events.Fields{"elicitation": w.server, "form": w.id, "message": "ask: " + err.Error()})
 			if s.cfg.Host.Headless {
 				snap := s.child.Screen().Snapshot()
 				s.block(fmt.Sprintf("MCP server %q's input form got no answer at claudewrap's prompt (%v)", w.server, err), &snap)

@@ -194,7 +194,7 @@ func (s *session) driveElicitation(dr *elicitDrive) {
 		}
 	})
 	if typed {
-		s.log.Emit("handed_over", events.Fields{"elicitation": dr.server, "reason": "the person typed", "keys": 0})
+		s.say("handed_over", events.Fields{"elicitation": dr.server, "reason": "the person typed", "keys": 0})
 		dr.tell(remote.Outcome{Result: "taken", Message: "the person at Claude's screen has started answering it"})
 		return
 	}
@@ -203,7 +203,7 @@ func (s *session) driveElicitation(dr *elicitDrive) {
 	cfg.FormTimeout, cfg.StepTimeout, cfg.Retries = s.cfg.Flow.FormTimeout, s.cfg.Flow.StepTimeout, s.cfg.Flow.Retries
 	cfg.OnKey = func(k askflow.KeyEvent) {
 		s.keySeen(k.Seen)
-		s.log.Emit("key", events.Fields{"elicitation": dr.server, "key": k.Key, "before": k.Before, "after": k.After})
+		s.say("key", events.Fields{"elicitation": dr.server, "key": k.Key, "before": k.Before, "after": k.After})
 	}
 	keys, err := askflow.Elicit(ctx, cfg)
 	s.loop.do(func() {
@@ -214,10 +214,10 @@ func (s *session) driveElicitation(dr *elicitDrive) {
 	})
 	switch {
 	case err == nil:
-		s.log.Emit("submitted", events.Fields{"elicitation": dr.server, "action": string(dr.action), "via": "screen", "keys": keys})
+		s.say("submitted", events.Fields{"elicitation": dr.server, "action": string(dr.action), "via": "screen", "keys": keys})
 		return
 	case errors.Is(err, askflow.ErrInterrupted) && parent.Err() == nil:
-		s.log.Emit("handed_over", events.Fields{"elicitation": dr.server, "reason": "the person typed", "keys": keys})
+		s.say("handed_over", events.Fields{"elicitation": dr.server, "reason": "the person typed", "keys": keys})
 		dr.tell(remote.Outcome{Result: "taken", Message: "the person at Claude's screen took the form over"})
 		return
 	case parent.Err() != nil:
@@ -228,7 +228,7 @@ func (s *session) driveElicitation(dr *elicitDrive) {
 	if errors.As(err, &ae) {
 		fields["message"], fields["step"], fields["screen"] = "MCP form: "+ae.Step+": "+ae.Reason, ae.Step, ae.Last.Text()
 	}
-	s.log.Emit("error", fields)
+	s.say("error", fields)
 	dr.tell(remote.Outcome{Result: "failed", Message: fmt.Sprint(fields["message"])})
 	if s.cfg.Host.Headless {
 		snap := s.child.Screen().Snapshot()
@@ -236,7 +236,7 @@ func (s *session) driveElicitation(dr *elicitDrive) {
 			dr.server, fields["message"]), &snap)
 		return
 	}
-	s.log.Emit("handed_over", events.Fields{"elicitation": dr.server, "reason": "the screen did not confirm a step: it is yours on Claude's screen", "keys": keys})
+	s.say("handed_over", events.Fields{"elicitation": dr.server, "reason": "the screen did not confirm a step: it is yours on Claude's screen", "keys": keys})
 }
 
 // elicitVerify holds what Claude's ElicitationResult hook reports against
@@ -269,7 +269,7 @@ func (s *session) elicitVerify(server, action string, content json.RawMessage) b
 		fields["content"] = content
 	}
 	if action == string(dr.action) && (dr.action != rules.Accept || sameContent(dr.content, content, dr.defaults)) {
-		s.log.Emit("verified", fields)
+		s.say("verified", fields)
 		dr.tell(remote.Outcome{Result: "verified", Elicited: elicited})
 		return true
 	}
@@ -283,7 +283,7 @@ func (s *session) elicitVerify(server, action string, content json.RawMessage) b
 	}
 	why := fmt.Sprintf("MCP server %q: Claude reports the form answered %s, not as %s answered it", server, action, dr.by())
 	s.because(ExitMismatch, why)
-	s.log.Emit("mismatch", events.Fields{"elicitation": server, "rule": dr.rule, "want": want, "got": got})
+	s.say("mismatch", events.Fields{"elicitation": server, "rule": dr.rule, "want": want, "got": got})
 	dr.tell(remote.Outcome{Result: "mismatch", Message: why, Elicited: elicited})
 	return true
 }

@@ -63,7 +63,7 @@ func (s *session) waitElicitation(p *hook.Payload, n int) bool {
 		s.goWork(func() { s.askElicitation(w) })
 	}
 	ev["reason"] = "no rule answers it: " + how
-	s.log.Emit("handed_over", ev)
+	s.say("handed_over", ev)
 	s.notifyForm(w.form())
 	if !s.cfg.Host.Headless {
 		return true
@@ -103,7 +103,7 @@ func (s *session) remindElicitation(w *elicitWait, session string) {
 		still := false
 		s.loop.do(func() {
 			if still = s.elicitWait == w; still {
-				s.log.Emit("waiting", events.Fields{"tool_use_id": w.id, "elicitation": w.server, "session": session,
+				s.say("waiting", events.Fields{"tool_use_id": w.id, "elicitation": w.server, "session": session,
 					"waited": waited.Round(time.Second).String()})
 			}
 		})
@@ -225,7 +225,7 @@ func (s *session) answerElicitation(ctx context.Context, id, rule, from string, 
 	if d.Action == rules.Accept {
 		dec["content"] = content
 	}
-	s.log.Emit("decision", dec)
+	s.say("decision", dec)
 	// Started from outside the session's goroutines: counted as its work,
 	// which Run waits for, unless Claude has exited.
 	if !s.enterWork() {

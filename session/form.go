@@ -149,7 +149,7 @@ func (s *session) moveOnLoop(f *form, next state, from ...state) bool {
 	}
 	if !allowed(f.state, next) {
 		// A bug of claudewrap's own: said, and the form stays put.
-		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(),
+		s.say("error", events.Fields{"tool_use_id": f.ID(),
 			"message": "internal: a form cannot go from " + f.state.String() + " to " + next.String()})
 		return false
 	}
@@ -182,7 +182,7 @@ func (s *session) stateOf(f *form) (st state) {
 // (nil: none); nil for a duplicate.
 func (s *session) register(p *hook.Payload, reply func([]byte) bool) *form {
 	qs := p.ToolInput.Questions
-	s.log.Emit("question", events.Fields{"tool_use_id": p.ToolUseID, "questions": qs})
+	s.say("question", events.Fields{"tool_use_id": p.ToolUseID, "questions": qs})
 	f := &form{questions: qs, reply: reply, input: p.Input, asked: time.Now(),
 		driven: make(chan struct{}), posted: make(chan struct{}), cancel: func() {},
 		remote: make(chan remoteAnswer, 1)}
@@ -200,7 +200,7 @@ func (s *session) register(p *hook.Payload, reply func([]byte) bool) *form {
 		s.changedOnLoop()
 	})
 	if dup {
-		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "a second PreToolUse for this tool_use_id ignored"})
+		s.say("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "a second PreToolUse for this tool_use_id ignored"})
 		return nil
 	}
 	return f

@@ -72,7 +72,7 @@ func (s *session) decideTool(m hook.Message) {
 	if p.AgentID != "" {
 		fields["agent_id"] = p.AgentID
 	}
-	s.log.Emit("decision", fields)
+	s.say("decision", fields)
 	if p.AgentID == "" {
 		s.expect(permCheck{tool: p.ToolName, input: p.Input, id: p.ToolUseID, rule: d.Rule, want: refused, text: reason})
 	}
@@ -82,7 +82,7 @@ func (s *session) decideTool(m hook.Message) {
 		path := s.stopPath(p)
 		s.goWork(func() {
 			if !transcript.AwaitUse(s.ctx, path, p.ToolUseID, stopWait) {
-				s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID, "rule": d.Rule,
+				s.say("error", events.Fields{"tool_use_id": p.ToolUseID, "rule": d.Rule,
 					"message": "a " + p.ToolName + " call Claude's transcript does not show: not Claude's, its fail rule ignored (the call was denied)"})
 				return
 			}
@@ -128,7 +128,7 @@ func (s *session) noteMode(mode string) {
 	if s.cfg.Gate {
 		note += "; their deny decisions hold for every tool call"
 	}
-	s.log.Emit("permission_mode", events.Fields{"permission_mode": mode, "note": note})
+	s.say("permission_mode", events.Fields{"permission_mode": mode, "note": note})
 }
 
 // maxGated bounds the tool calls the gate let through whose PostToolUse has
@@ -175,12 +175,12 @@ func (s *session) toolRan(p *hook.Payload) {
 			return
 		}
 		fields["message"] = fmt.Sprintf("%s ran without passing claudewrap's gate: its PreToolUse hook did not reach claudewrap, so the rules could not refuse it", p.ToolName)
-		s.log.Emit("error", fields)
+		s.say("error", fields)
 		s.block(fmt.Sprintf("a %s call ran that claudewrap's gate never saw: Claude's hooks are not all running, so the deny rules cannot hold", p.ToolName), nil)
 	case !sameValue(checked, p.Input):
 		fields["checked"] = checked
 		fields["message"] = fmt.Sprintf("%s ran with input other than the input claudewrap's gate checked: another PreToolUse hook changed it (updatedInput)", p.ToolName)
-		s.log.Emit("error", fields)
+		s.say("error", fields)
 		if rule := s.refusedBy(p); rule != "" {
 			s.block(fmt.Sprintf("a %s call ran with input another hook changed, which permission rule %q refuses", p.ToolName, rule), nil)
 		}

@@ -53,7 +53,7 @@ func (s *session) answerByHook(f *form, ds []rules.Decision) bool {
 		case answer.Type:
 			answers[q.Question] = d.Text
 		default:
-			s.log.Emit("decision", events.Fields{"tool_use_id": f.ID(), "via": "screen",
+			s.say("decision", events.Fields{"tool_use_id": f.ID(), "via": "screen",
 				"reason": "the hook cannot say " + d.Action.String() + ": answered on the screen"})
 			return false
 		}
@@ -86,7 +86,7 @@ func (s *session) answerByHook(f *form, ds []rules.Decision) bool {
 		close(f.driven) // never driven on the screen
 		given = true
 		// Said in this step: Claude's record is verified only after.
-		s.log.Emit("submitted", events.Fields{"tool_use_id": f.ID(), "via": "hook", "answers": answers})
+		s.say("submitted", events.Fields{"tool_use_id": f.ID(), "via": "hook", "answers": answers})
 		flow := make([]answer.Decision, len(ds))
 		for i, d := range ds {
 			flow[i] = d.Decision

@@ -115,19 +115,19 @@ func (s *session) undoInflight() {
 			// Claude may take an Esc and the next key as Alt and that key.
 			msg += " (or, right after an Esc, Claude may read the two as one key, Alt and yours, and the Esc does nothing)"
 		}
-		s.log.Emit("error", events.Fields{"message": msg})
+		s.say("error", events.Fields{"message": msg})
 		return
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, undoWait)
 	defer cancel()
 	em := s.child.Screen()
 	if _, err := em.Wait(ctx, func(sn vt.Snapshot) bool { return sn.Seq != lk.seq }); err != nil {
-		s.log.Emit("error", events.Fields{"message": "claudewrap's " + name + " never showed after you typed: not taken back"})
+		s.say("error", events.Fields{"message": "claudewrap's " + name + " never showed after you typed: not taken back"})
 		return
 	}
 	if err := (keyboard{s: s, undo: true}).SendKeys(undo); err != nil {
 		return
 	}
-	s.log.Emit("key", events.Fields{"key": undoName, "undo": name,
+	s.say("key", events.Fields{"key": undoName, "undo": name,
 		"reason": "you typed before claudewrap's " + name + " showed: taken back, so your keys act on the screen you saw"})
 }

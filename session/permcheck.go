@@ -99,7 +99,7 @@ func (s *session) checkPermissions(ctx context.Context, final bool) {
 	for _, c := range left {
 		fields := c.fields()
 		fields["message"] = "permission answer not verified: Claude's transcript has no tool_result for this " + c.tool + " call"
-		s.log.Emit("error", fields)
+		s.say("error", fields)
 	}
 }
 
@@ -142,7 +142,7 @@ func (s *session) settleOnLoop(uses []transcript.Use, results map[string]transcr
 		}
 		if got == c.want && told {
 			fields["outcome"] = string(got)
-			s.log.Emit("verified", fields)
+			s.say("verified", fields)
 			continue
 		}
 		fields["want"], fields["got"] = string(c.want), string(got)
@@ -152,7 +152,7 @@ func (s *session) settleOnLoop(uses []transcript.Use, results map[string]transcr
 		fields["tool_result"] = clip(res.Content, 300)
 		s.because(ExitMismatch, fmt.Sprintf("permission rule %q: Claude's transcript shows the %s call %s %s, not %s",
 			c.rule, c.tool, id, got, c.want))
-		s.log.Emit("mismatch", fields)
+		s.say("mismatch", fields)
 	}
 	s.perms = left
 	return len(left)

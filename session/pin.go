@@ -37,7 +37,7 @@ func (s *session) oursOnLoop(p *hook.Payload) bool {
 		// No SessionStart came first: the first message names the session.
 		s.sessionID = p.SessionID
 		s.transcript = p.TranscriptPath
-		s.log.Emit("session", events.Fields{"session_id": p.SessionID, "transcript_path": p.TranscriptPath})
+		s.say("session", events.Fields{"session_id": p.SessionID, "transcript_path": p.TranscriptPath})
 	case s.sessionID != "" && p.SessionID != s.sessionID:
 		if _, ok := s.earlier[p.SessionID]; ok {
 			return true
@@ -49,7 +49,7 @@ func (s *session) oursOnLoop(p *hook.Payload) bool {
 			}
 			s.earlier[s.sessionID] = s.transcript
 			s.sessionID, s.transcript = p.SessionID, path
-			s.log.Emit("session", events.Fields{"session_id": p.SessionID, "transcript_path": path, "confirmed": true})
+			s.say("session", events.Fields{"session_id": p.SessionID, "transcript_path": path, "confirmed": true})
 			return true
 		}
 		fields := events.Fields{"message": "a " + p.HookEventName + " of session " + quoteOrNone(p.SessionID) +
@@ -60,7 +60,7 @@ func (s *session) oursOnLoop(p *hook.Payload) bool {
 		if p.ToolUseID != "" {
 			fields["tool_use_id"] = p.ToolUseID
 		}
-		s.log.Emit("error", fields)
+		s.say("error", fields)
 		return false
 	}
 	return true
@@ -99,7 +99,7 @@ func (s *session) sessionStartOnLoop(p *hook.Payload) {
 		s.candidates[p.SessionID] = p.TranscriptPath
 		fields["followed"] = "once Claude's transcript shows it"
 	}
-	s.log.Emit("session", fields)
+	s.say("session", fields)
 }
 
 // confirmedOnLoop reports whether Claude's transcript shows it in session

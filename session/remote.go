@@ -28,7 +28,7 @@ import (
 // (remote.Check: what the form cannot take or the screen cannot show is
 // refused, and changes nothing), driven and verified exactly like a
 // rule's, its decisions naming its sender ("from"), and its sender learns
-// what Claude recorded from the run's own events.
+// what Claude recorded as the session says it (see say).
 
 // ErrAnsweredElsewhere ends claudewrap's prompt when the form was answered
 // from elsewhere first; the cause the prompt shows names the sender.
@@ -192,7 +192,7 @@ func (h remoteHandler) Answer(ctx context.Context, id, from string, ds []answer.
 		s.loop.do(func() { moved, changed = s.moveOnLoop(f, handedOver, queued), s.changed })
 		if moved {
 			why := fmt.Sprintf("the answer from elsewhere waited its turn behind another form for %v, and was withdrawn", remote.AnswerWait)
-			s.log.Emit("handed_over", events.Fields{"tool_use_id": id, "reason": why})
+			s.say("handed_over", events.Fields{"tool_use_id": id, "reason": why})
 			return remote.Outcome{Result: "failed", Message: why + "; the form waits for a person again"}
 		}
 		select {
@@ -231,7 +231,7 @@ func (s *session) emitRemoteDecisions(id string, qs []answer.Question, ds []rule
 		}
 		fields := decisionFields(id, i, qs[i], d)
 		fields["from"] = from
-		s.log.Emit("decision", fields)
+		s.say("decision", fields)
 	}
 }
 
@@ -272,8 +272,8 @@ func (w *waiter) last(why string) remote.Outcome {
 	}
 }
 
-// await registers a wait for the outcome of form f, asked as id, read from
-// the events. The conductor meets it before any outcome said after it.
+// await registers a wait for the outcome of form f, asked as id, as the
+// session says it (see say). The conductor meets it before any outcome said after it.
 func (s *session) await(id string, f *form, cancels bool) *waiter {
 	w := &waiter{ch: make(chan remote.Outcome, 1), cancels: cancels, f: f}
 	s.loop.send(waitBegun{id, w})
@@ -282,18 +282,26 @@ func (s *session) await(id string, f *form, cancels bool) *waiter {
 
 func (s *session) unawait(id string, w *waiter) { s.loop.send(waitEnded{id, w}) }
 
-// outcomeOf watches the events for what came of a form someone waits on,
-// and hands it to the conductor, which tells the waiters (see tell). It
-// runs inside the events log's lock, which the loop may hold (an event said
-// in do): it reads nothing of the session's and never waits on the loop.
-func (s *session) outcomeOf(name string, f events.Fields) {
-	id, _ := f["tool_use_id"].(string)
+// say writes the event name to the run's log and, when it says what came
+// of a form, tells the conductor, which tells the answers from elsewhere
+// waiting on it (see tell). The log is a sink: nothing in the session
+// reads it back.
+func (s *session) say(name string, f events.Fields) {
+	s.log.Emit(name, f)
+	if id, o, handover, ok := outcomeOf(name, f); ok {
+		s.loop.send(outcomeSaid{id, o, handover})
+	}
+}
+
+// outcomeOf is what the event name says came of the form it names by
+// tool_use_id, as an answer from elsewhere is told it; handover says it is
+// a hand-over (see tell). ok is false for an event that says no outcome.
+func outcomeOf(name string, f events.Fields) (id string, o remote.Outcome, handover, ok bool) {
+	id, _ = f["tool_use_id"].(string)
 	if id == "" {
-		return
+		return "", o, false, false
 	}
 	str := func(k string) string { v, _ := f[k].(string); return v }
-	var o remote.Outcome
-	handover := false
 	switch name {
 	case "verified":
 		o = remote.Outcome{Result: "verified", Recorded: answersOf(f["answers"])}
@@ -308,7 +316,7 @@ func (s *session) outcomeOf(name string, f events.Fields) {
 		case f["chat"] == true:
 			o = remote.Outcome{Result: "chatted"}
 		default:
-			return // Claude's record is still to come
+			return "", o, false, false // Claude's record is still to come
 		}
 	case "handed_over":
 		o = remote.Outcome{Result: "taken", Message: "handed to the person: " + str("reason")}
@@ -318,7 +326,7 @@ func (s *session) outcomeOf(name string, f events.Fields) {
 		handover = f["chat_message"] == nil
 	case "error":
 		if f["step"] == nil {
-			return
+			return "", o, false, false
 		}
 		// One line, as the run's own exit says it: the step and why, and
 		// the bug report (the screen is in it, not in the message).
@@ -335,9 +343,9 @@ func (s *session) outcomeOf(name string, f events.Fields) {
 		}
 		o = remote.Outcome{Result: "failed", Message: msg}
 	default:
-		return
+		return "", o, false, false
 	}
-	s.loop.send(outcomeSaid{id, o, handover})
+	return id, o, handover, true
 }
 
 // tell gives the outcome e says to the answers waiting on its form; a
@@ -378,7 +386,7 @@ func (s *session) notifyForm(rf remote.Form) {
 	}
 	if s.cfg.StillAllowed != nil {
 		if err := s.cfg.StillAllowed(); err != nil {
-			s.log.Emit("error", events.Fields{"tool_use_id": rf.ToolUseID, "message": "--notify is not run: " + err.Error()})
+			s.say("error", events.Fields{"tool_use_id": rf.ToolUseID, "message": "--notify is not run: " + err.Error()})
 			return
 		}
 	}
@@ -393,7 +401,7 @@ func (s *session) notifyForm(rf remote.Form) {
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Run(); err != nil {
-			s.log.Emit("error", events.Fields{"tool_use_id": rf.ToolUseID, "message": fmt.Sprintf("--notify: %v: %s", err, clip(out.String(), 200))})
+			s.say("error", events.Fields{"tool_use_id": rf.ToolUseID, "message": fmt.Sprintf("--notify: %v: %s", err, clip(out.String(), 200))})
 		}
 	})
 }
@@ -401,7 +409,6 @@ func (s *session) notifyForm(rf remote.Form) {
 // registerRemote lists the session for claudewrap pending and answer,
 // and attaches the other ways answers reach it (Config.Reach).
 func (s *session) registerRemote() (stop func()) {
-	s.log.Watch(s.outcomeOf)
 	if !s.cfg.Remote {
 		return func() {}
 	}
@@ -413,14 +420,14 @@ func (s *session) registerRemote() (stop func()) {
 		s.loop.do(func() { s.reachChanged = changed })
 	}
 	o := remote.Options{OtherRuns: s.cfg.AnswersFromRuns, Refused: func(who remote.Peer, why string) {
-		s.log.Emit("error", events.Fields{"message": why, "sender_pid": who.PID, "sender_program": who.Program})
+		s.say("error", events.Fields{"message": why, "sender_pid": who.PID, "sender_program": who.Program})
 	}}
 	if t, ok := s.child.(interface{ Tree() int }); ok {
 		o.Tree = t.Tree()
 	}
 	reg, err := remote.Register(local, s.cfg.Cwd, o)
 	if err != nil {
-		s.log.Emit("error", events.Fields{"message": "not reachable by claudewrap answer: " + err.Error()})
+		s.say("error", events.Fields{"message": "not reachable by claudewrap answer: " + err.Error()})
 		return stopReach
 	}
 	s.reg = reg
@@ -461,7 +468,7 @@ func (s *session) remindWaiting(f *form, session string) {
 		still := false
 		s.loop.do(func() {
 			if still = f.state == handedOver; still {
-				s.log.Emit("waiting", events.Fields{"tool_use_id": f.ID(), "session": session, "waited": waited.Round(time.Second).String()})
+				s.say("waiting", events.Fields{"tool_use_id": f.ID(), "session": session, "waited": waited.Round(time.Second).String()})
 			}
 		})
 		return still

@@ -138,8 +138,7 @@ func TestHandoverToldToEarlierWaiters(t *testing.T) {
 	r.s.loop.do(func() { r.s.loop.handed(f) }) // handed over again, as a failed drive does
 	after := r.s.await("t1", f, false)         // in the moment before the handover is said
 	defer r.s.unawait("t1", after)
-	// Through the log, as it is said: outcomeOf runs inside its lock.
-	r.s.log.Emit("handed_over", events.Fields{"tool_use_id": "t1", "reason": "navigation failed"})
+	r.s.say("handed_over", events.Fields{"tool_use_id": "t1", "reason": "navigation failed"})
 	r.s.loop.sync() // the conductor has told the waiters
 	if o := before.last("none"); o.Result != "taken" || !strings.Contains(o.Message, "navigation failed") {
 		t.Errorf("the answer waiting before: %+v, want taken: navigation failed", o)

@@ -505,7 +505,7 @@ const killGrace = 5 * time.Second
 
 func (s *session) handle(m hook.Message) {
 	if m.Err != nil {
-		s.log.Emit("error", events.Fields{"message": m.Err.Error()})
+		s.say("error", events.Fields{"message": m.Err.Error()})
 		s.loop.do(func() { s.refusal = m.Err.Error() })
 		return
 	}

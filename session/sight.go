@@ -80,7 +80,7 @@ func (s *session) cancelOnSight(f *form, turn int) {
 		}
 		tries++
 		if tries <= maxSightRedraws {
-			s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": fmt.Sprintf(
+			s.say("error", events.Fields{"tool_use_id": f.ID(), "message": fmt.Sprintf(
 				"the form has not shown for %v on a still screen: Claude is asked to redraw (%d of %d)", sightQuiet, tries, maxSightRedraws)})
 			_ = s.child.Redraw()
 			continue
@@ -93,7 +93,7 @@ func (s *session) cancelOnSight(f *form, turn int) {
 			break
 		}
 		grown = true
-		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": fmt.Sprintf(
+		s.say("error", events.Fields{"tool_use_id": f.ID(), "message": fmt.Sprintf(
 			"the form has not shown for %v after %d redraws: the terminal is made %d rows tall", sightQuiet, maxSightRedraws, min(2*cur, askflow.MaxRows))})
 		_ = s.child.SetRows(min(2*cur, askflow.MaxRows))
 	}
@@ -124,7 +124,7 @@ func (s *session) cancelOnSight(f *form, turn int) {
 	}
 	switch {
 	case over:
-		s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": "the turn ended before the form showed: nothing cancelled"})
+		s.say("error", events.Fields{"tool_use_id": f.ID(), "message": "the turn ended before the form showed: nothing cancelled"})
 	case gaveUp:
 	case s.ctx.Err() == nil:
 		s.cancelFailed(f)
@@ -174,7 +174,7 @@ func (s *session) lookBounded(f *form, try func(vt.Snapshot) bool, done func() b
 		}
 		if !redrawn {
 			redrawn = true
-			s.log.Emit("error", events.Fields{"tool_use_id": f.ID(), "message": fmt.Sprintf(
+			s.say("error", events.Fields{"tool_use_id": f.ID(), "message": fmt.Sprintf(
 				"the form has not shown for %v on a screen that keeps changing: Claude is asked to redraw",
 				time.Since(start).Round(time.Second))})
 			_ = s.child.Redraw()

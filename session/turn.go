@@ -93,7 +93,7 @@ func (s *session) turnOver(path string) (over bool, by string) {
 		}
 		if time.Now().After(deadline) || s.ctx.Err() != nil {
 			if again {
-				s.log.Emit("error", events.Fields{"message": "a second Stop for a turn already over: not Claude's, ignored"})
+				s.say("error", events.Fields{"message": "a second Stop for a turn already over: not Claude's, ignored"})
 				return false, ""
 			}
 			if s.ctx.Err() == nil && s.idleOnScreen() {
@@ -106,7 +106,7 @@ func (s *session) turnOver(path string) (over bool, by string) {
 			} else if path != "" {
 				why = fmt.Sprintf("its transcript %s shows it still working: its last message %s", path, m)
 			}
-			s.log.Emit("error", events.Fields{"message": "a Stop that Claude's transcript does not confirm (" + why + "): not Claude's, ignored"})
+			s.say("error", events.Fields{"message": "a Stop that Claude's transcript does not confirm (" + why + "): not Claude's, ignored"})
 			return false, ""
 		}
 		t := time.NewTimer(100 * time.Millisecond)
@@ -154,7 +154,7 @@ func (s *session) endOfTurn(note string) {
 	if note != "" {
 		fields["confirmed_by"], fields["note"] = "screen", note
 	}
-	s.log.Emit("turn_end", fields)
+	s.say("turn_end", fields)
 	if msg != "" {
 		s.goWork(func() {
 			s.checkPermissions(s.ctx, false)
@@ -278,7 +278,7 @@ func (s *session) message(text string, from *form, at time.Time) {
 		if from != nil {
 			fields["tool_use_id"] = from.ID()
 		}
-		s.log.Emit("handed_over", fields)
+		s.say("handed_over", fields)
 	}
 	if typed {
 		theirs()
@@ -301,10 +301,10 @@ func (s *session) message(text string, from *form, at time.Time) {
 		// (--exit-after-turn), the message went through; else Claude left
 		// on its own, which is not a navigation failure.
 		if s.loop.readReport().Ended {
-			s.log.Emit("submitted", events.Fields{"chat_message": text})
+			s.say("submitted", events.Fields{"chat_message": text})
 			return
 		}
-		s.log.Emit("error", events.Fields{"message": "chat message: Claude exited before the message was confirmed"})
+		s.say("error", events.Fields{"message": "chat message: Claude exited before the message was confirmed"})
 		return
 	}
 	if err != nil && ctx.Err() != nil {
@@ -330,11 +330,11 @@ func (s *session) message(text string, from *form, at time.Time) {
 			}
 			s.because(ExitNavigation, why)
 		}
-		s.log.Emit("error", fields)
+		s.say("error", fields)
 		s.endTurn()
 		return
 	}
-	s.log.Emit("submitted", events.Fields{"chat_message": text})
+	s.say("submitted", events.Fields{"chat_message": text})
 }
 
 // lastSent notes the last keys that went to Claude through it.
@@ -369,7 +369,7 @@ func (s *session) turnFailed(p *hook.Payload) {
 				break
 			}
 			if time.Now().After(deadline) || s.ctx.Err() != nil {
-				s.log.Emit("error", events.Fields{"message": fmt.Sprintf("a StopFailure (%s) that Claude's transcript does not confirm "+
+				s.say("error", events.Fields{"message": fmt.Sprintf("a StopFailure (%s) that Claude's transcript does not confirm "+
 					"(its last message %s): not Claude's, ignored", p.Error, m)})
 				return
 			}
@@ -384,7 +384,7 @@ func (s *session) turnFailed(p *hook.Payload) {
 		if words == "" {
 			words = m.Error
 		}
-		s.log.Emit("turn_end", events.Fields{"session_id": p.SessionID, "error": m.Error, "message": words})
+		s.say("turn_end", events.Fields{"session_id": p.SessionID, "error": m.Error, "message": words})
 		if !s.cfg.ExitAfterTurn {
 			return
 		}

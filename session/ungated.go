@@ -113,7 +113,7 @@ func (u *ungated) check(s *session, now time.Time) string {
 			if w.result == nil {
 				what = "was started"
 			}
-			s.log.Emit("error", events.Fields{"tool": w.name, "tool_use_id": id, "message": fmt.Sprintf("a %s call %s that "+
+			s.say("error", events.Fields{"tool": w.name, "tool_use_id": id, "message": fmt.Sprintf("a %s call %s that "+
 				"claudewrap's gate never saw: its PreToolUse hook never reached claudewrap (a settings env block that wraps "+
 				"Claude's hooks, a hook process killed), so the deny rules cannot hold", w.name, what)})
 			return fmt.Sprintf("a %s call %s that claudewrap's gate never saw: Claude's hooks are not all running, so the deny rules cannot hold", w.name, what)
@@ -152,7 +152,7 @@ func (u *ungated) stopCame(s *session, path string, now time.Time, grew bool) st
 	if now.Sub(u.overSeen) < stopMissingWait {
 		return ""
 	}
-	s.log.Emit("error", events.Fields{"message": "Claude's transcript shows its turn over, but its Stop hook never reached claudewrap " +
+	s.say("error", events.Fields{"message": "Claude's transcript shows its turn over, but its Stop hook never reached claudewrap " +
 		"(a hook process killed, or hooks wrapped by a settings env block): the deny rules cannot hold"})
 	return "Claude's hooks are not all running: its Stop hook never came, though its transcript shows the turn over, so the deny rules cannot hold"
 }

@@ -55,7 +55,7 @@ func (s *session) arriveOnLoop(p *hook.Payload) arrival {
 	if s.stopDeferred && a.st != recorded {
 		// Claude cannot have ended the turn before it recorded this form.
 		s.stopDeferred = false
-		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID,
+		s.say("error", events.Fields{"tool_use_id": p.ToolUseID,
 			"message": "a Stop came before Claude recorded this form: it was not Claude's, ignored"})
 	}
 	return a
@@ -68,10 +68,10 @@ func (s *session) verify(a arrival) {
 	p, f, st := a.p, a.f, a.st
 	switch {
 	case f == nil:
-		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "PostToolUse for an unknown tool_use_id"})
+		s.say("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "PostToolUse for an unknown tool_use_id"})
 		return
 	case st == recorded:
-		s.log.Emit("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "a second PostToolUse for this tool_use_id ignored"})
+		s.say("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "a second PostToolUse for this tool_use_id ignored"})
 		return
 	}
 	// askflow may still be confirming the last key when the hook arrives.
@@ -131,7 +131,7 @@ func (s *session) checkRecord(e recordRead) {
 		if k := keptRules(f, ruled, p.ToolResponse); len(k) > 0 {
 			fields["kept_rules"] = k
 		}
-		s.log.Emit("submitted", fields)
+		s.say("submitted", fields)
 		return
 	}
 	// claudewrap answered it, or it was recorded with nobody's key since
@@ -153,7 +153,7 @@ func (s *session) checkRecord(e recordRead) {
 		why = "Claude's transcript records the cancel, where its PostToolUse carried the answers, and nobody typed"
 	}
 	if why == "" {
-		s.log.Emit("verified", fields)
+		s.say("verified", fields)
 		return
 	}
 	if !ours {
@@ -167,7 +167,7 @@ func (s *session) checkRecord(e recordRead) {
 	}
 	fields["want"], fields["got"] = wantAnswers, got
 	delete(fields, "answers")
-	s.log.Emit("mismatch", fields)
+	s.say("mismatch", fields)
 }
 
 // twinOnLoop handles Claude recording a form that was not the one driven:
@@ -296,7 +296,7 @@ func (s *session) recordedCancel(f *form, id string) bool {
 // the loop.
 func (s *session) personCancelled(f *form, id string) {
 	if s.moveOnLoop(f, done, deciding, queued, driving, submitted, handedOver) { // else reported already, as the Esc's on the screen (escaped)
-		s.log.Emit("cancelled", events.Fields{"tool_use_id": id, "by": "person", "reason": EscRecordedReason})
+		s.say("cancelled", events.Fields{"tool_use_id": id, "by": "person", "reason": EscRecordedReason})
 		if s.ctx.Err() == nil { // Claude ended by itself: nothing is left to end
 			s.turnInterruptedOnLoop()
 		}

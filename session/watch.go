@@ -116,7 +116,7 @@ func (s *session) cancelledByEsc(e escCancelled) {
 		return
 	}
 	s.forgetOnLoop(f)
-	s.log.Emit("cancelled", events.Fields{"tool_use_id": f.ID(), "by": "person", "reason": e.reason})
+	s.say("cancelled", events.Fields{"tool_use_id": f.ID(), "by": "person", "reason": e.reason})
 	s.turnInterruptedOnLoop()
 }
 
@@ -220,7 +220,7 @@ func (s *session) handOver(esc bool) time.Time {
 func (s *session) takeOverOnLoop() {
 	for _, f := range s.formsInOnLoop(queued, driving) {
 		if s.moveOnLoop(f, handedOver, queued, driving) {
-			s.log.Emit("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "the person typed"})
+			s.say("handed_over", events.Fields{"tool_use_id": f.ID(), "reason": "the person typed"})
 		}
 	}
 }
@@ -273,14 +273,14 @@ func (s *session) watchForms(ctx context.Context) {
 			if refusal != "" {
 				why = "claudewrap refused a hook message: " + refusal
 			}
-			s.log.Emit("error", events.Fields{"message": "a question form is on the screen but no PreToolUse hook arrived (" + why + "); nothing can be answered"})
+			s.say("error", events.Fields{"message": "a question form is on the screen but no PreToolUse hook arrived (" + why + "); nothing can be answered"})
 			if s.cfg.Host.Headless {
 				s.because(ExitNavigation, "a question form showed but its PreToolUse hook did not reach claudewrap ("+why+")")
 				_ = askflow.Dismiss(s.keys)
-				s.log.Emit("cancelled", events.Fields{"reason": "no hook"})
+				s.say("cancelled", events.Fields{"reason": "no hook"})
 				s.turnInterrupted()
 			} else {
-				s.log.Emit("handed_over", events.Fields{"reason": "no hook"})
+				s.say("handed_over", events.Fields{"reason": "no hook"})
 			}
 		}
 		// Wait for this form to go before watching for the next.
