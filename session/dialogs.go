@@ -169,180 +169,176 @@ func (s *session) formOpenOnLoop() bool {
 	return false
 }
 
-// watchDialogs is the watchdog: it answers the dialogs claudewrap was told
-// to answer (the trust dialog with --trust, the bypass confirmation, a
-// permission rule's screen choice), confirmed on the screen like every key, and does not let a
-// headless run wait for ever: a dialog nobody answers for DialogGrace, a
-// screen that has not changed for IdleLimit with no question open, or a
-// still screen startLimit after the start with no session started (no
-// SessionStart, no hook message of Claude's) ends it (blocked, exit 7).
-// With no idle limit (IdleLimit negative) only the dialog grace holds.
-// With Claude on the person's screen, a dialog nobody was told to answer
-// is theirs.
-func (s *session) watchDialogs(ctx context.Context) {
-	grace, idle := s.cfg.DialogGrace, s.cfg.IdleLimit
-	if grace <= 0 {
-		grace = dialogGrace
+// dialogWatch is the watchdog of the screen watcher (see watchScreen): it
+// answers the dialogs claudewrap was told to answer (the trust dialog with
+// --trust, the bypass confirmation, a permission rule's screen choice),
+// confirmed on the screen like every key, and does not let a headless run
+// wait for ever: a dialog nobody answers for DialogGrace, a screen that has
+// not changed for IdleLimit with no question open, or a still screen
+// startLimit after the start with no session started (no SessionStart, no
+// hook message of Claude's) ends it (blocked, exit 7). With no idle limit
+// (IdleLimit negative) only the dialog grace holds. With Claude on the
+// person's screen, a dialog nobody was told to answer is theirs.
+type dialogWatch struct {
+	grace, idle time.Duration
+	drawn       uint64 // the screen's Seq, settled or not, when last seen
+	started     time.Time
+	changedAt   time.Time
+	cur         *screen.Dialog
+	counted     *screen.Dialog // the last dialog counted in s.dialogs
+	shownAt     time.Time
+	handled     bool
+	recent      recentScreens
+	retrying    string // the API error Claude retries for, said once
+	gate        ungated
+}
+
+func newDialogWatch(s *session, now time.Time) *dialogWatch {
+	w := &dialogWatch{grace: s.cfg.DialogGrace, idle: s.cfg.IdleLimit, started: now, changedAt: now}
+	if w.grace <= 0 {
+		w.grace = dialogGrace
 	}
-	if idle == 0 {
-		idle = idleLimitDefault
+	if w.idle == 0 {
+		w.idle = idleLimitDefault
 	}
+	return w
+}
+
+// step looks at snap, the screen at now; done says the run is blocked and
+// the watcher ends.
+func (w *dialogWatch) step(ctx context.Context, s *session, snap vt.Snapshot, now time.Time) (done bool) {
 	em := s.child.Screen()
-	var (
-		seq       uint64 // the last settled screen looked at
-		drawn     uint64 // the screen's Seq, settled or not, when last seen
-		started   = time.Now()
-		changedAt = started
-		cur       *screen.Dialog
-		counted   *screen.Dialog // the last dialog counted in s.dialogs
-		shownAt   time.Time
-		handled   bool
-		recent    recentScreens
-		retrying  string // the API error Claude retries for, said once
-		gate      ungated
-	)
-	for {
-		wctx, cancel := context.WithTimeout(ctx, 250*time.Millisecond)
-		snap, err := em.Wait(wctx, func(sn vt.Snapshot) bool { return sn.Seq != seq })
-		cancel()
-		if ctx.Err() != nil {
-			return
-		}
-		now := time.Now()
-		if err == nil {
-			seq = snap.Seq
-		} else {
-			snap = em.Snapshot()
-		}
-		// A screen that changes counts whether it settles or not: output
-		// that never pauses (a stream) keeps it unsettled, and output the
-		// emulator skipped changes it too (screen's Skip). A screen that
-		// only goes back to what it showed a moment ago (a blinking dot, a
-		// spinner with no timer) has not changed: it waits all the same.
-		if snap.Seq != drawn {
-			drawn = snap.Seq
-			if recent.novel(snap) {
-				changedAt = now
-			}
-		}
-		if s.cfg.Gate {
-			if why := gate.check(s, now); why != "" {
-				s.block(why, &snap)
-				return
-			}
-		}
-		if r, ok := screen.ParseRetry(snap); ok && r.Message != retrying {
-			// Claude retries on its own and gives up with a StopFailure
-			// (turnFailed); meanwhile the person is told why it waits.
-			retrying = r.Message
-			s.say("retrying", events.Fields{"message": r.Message, "attempt": r.Attempt, "of": r.Of})
-		}
-		open := s.formOpen()
-		hooked := false
-		s.loop.do(func() { hooked = s.hooked })
-		// The start watchdog is an idle limit of its own: with no limit
-		// (--idle-timeout 0) it is off too.
-		if s.cfg.Host.Headless && idle > 0 && !hooked && now.Sub(started) >= s.startLimit && now.Sub(changedAt) >= s.startQuiet {
-			if _, ok := screen.ParseDialog(snap); !ok {
-				s.block(fmt.Sprintf("Claude has not started its session after %v and its screen waits for input "+
-					"nobody can give (headless): a first-run screen, a dialog claudewrap does not know, or hooks that do not run", s.startLimit), &snap)
-				return
-			}
-		}
-		if s.cfg.Host.Headless && idle > 0 && !open && now.Sub(changedAt) >= idle {
-			s.block(fmt.Sprintf("Claude's screen has not changed for %v and no question is open: "+
-				"it waits for input nobody can give (headless)", idle.Round(time.Second)), &snap)
-			return
-		}
-		d, ok := screen.ParseDialog(snap)
-		if !ok && !open && s.cfg.Host.Headless && idle > 0 && now.Sub(changedAt) >= s.startQuiet {
-			if reason := s.unreadDialog(snap, now); reason != "" {
-				s.block(reason, &snap)
-				return
-			}
-		}
-		if !ok || open {
-			cur = nil
-			continue
-		}
-		if cur == nil || !cur.Same(d) {
-			cur, shownAt, handled = &d, now, false
-			if counted == nil || !counted.Same(d) {
-				// A dialog whose frames flicker comes back as cur: it is
-				// counted once (its PermissionRequest counts the next alike).
-				counted = &d
-				s.loop.do(func() { s.dialogs++ })
-			}
-			fields := events.Fields{"kind": string(d.Kind), "source": "screen", "title": d.Title,
-				"prompt": d.Prompt, "options": d.Options, "focus": d.Focus}
-			if len(d.Keys) > 0 {
-				fields["keys"] = keyHints(d)
-			}
-			if d.Server != "" {
-				fields["server"] = d.Server
-			}
-			s.say("dialog", fields)
-		}
-		if handled {
-			continue
-		}
-		if key, why := s.chooseKey(d); key != "" {
-			handled = true
-			if err := s.pressDialogKey(ctx, d, key, why, shownAt); err != nil && s.cfg.Host.Headless {
-				snap := em.Snapshot()
-				s.block(fmt.Sprintf("Claude's %s dialog could not be answered: %v", d.Kind, err), &snap)
-				return
-			}
-			continue
-		}
-		if d.Kind == screen.OnboardingDialog && s.cfg.Host.Headless {
-			// Nobody can get past a first-run screen headless, and nothing
-			// answers it: said at once, with the fix.
-			s.block(blockedReason(d), &snap)
-			return
-		}
-		label, text, why := s.chooseFor(d)
-		if label == "" && s.cfg.Host.Headless && s.cfg.Asker != nil {
-			// Headless with a terminal: the person answers on claudewrap's
-			// prompt what nobody told it to answer.
-			handled = true
-			if label, text = s.askDialog(ctx, d); label == "" {
-				if ctx.Err() == nil {
-					snap := em.Snapshot()
-					s.block(fmt.Sprintf("Claude's %s dialog %q: the person gave no answer", d.Kind, firstNonEmpty(d.Title, d.Prompt)), &snap)
-				}
-				return
-			}
-			why = "the person"
-			if len(d.Options) == 0 {
-				// A dialog with no menu: the person picked one of its keys.
-				for _, k := range d.Keys {
-					if label == k.Key+" to "+k.Does {
-						if err := s.pressDialogKey(ctx, d, k.Key, why, shownAt); err != nil {
-							snap := em.Snapshot()
-							s.block(fmt.Sprintf("Claude's %s dialog could not be answered: %v", d.Kind, err), &snap)
-							return
-						}
-						break
-					}
-				}
-				continue
-			}
-		}
-		if label != "" {
-			handled = true
-			if err := s.answerDialog(ctx, d, label, text, why, shownAt); err != nil && s.cfg.Host.Headless {
-				snap := em.Snapshot()
-				s.block(fmt.Sprintf("Claude's %s dialog could not be answered: %v", d.Kind, err), &snap)
-				return
-			}
-			continue
-		}
-		if s.cfg.Host.Headless && now.Sub(shownAt) >= grace {
-			s.block(blockedReason(d), &snap)
-			return
+	grace, idle := w.grace, w.idle
+	// A screen that changes counts whether it settles or not: output
+	// that never pauses (a stream) keeps it unsettled, and output the
+	// emulator skipped changes it too (screen's Skip). A screen that
+	// only goes back to what it showed a moment ago (a blinking dot, a
+	// spinner with no timer) has not changed: it waits all the same.
+	if snap.Seq != w.drawn {
+		w.drawn = snap.Seq
+		if w.recent.novel(snap) {
+			w.changedAt = now
 		}
 	}
+	if s.cfg.Gate {
+		if why := w.gate.check(s, now); why != "" {
+			s.block(why, &snap)
+			return true
+		}
+	}
+	if r, ok := screen.ParseRetry(snap); ok && r.Message != w.retrying {
+		// Claude retries on its own and gives up with a StopFailure
+		// (turnFailed); meanwhile the person is told why it waits.
+		w.retrying = r.Message
+		s.say("retrying", events.Fields{"message": r.Message, "attempt": r.Attempt, "of": r.Of})
+	}
+	open := s.formOpen()
+	hooked := false
+	s.loop.do(func() { hooked = s.hooked })
+	// The start watchdog is an idle limit of its own: with no limit
+	// (--idle-timeout 0) it is off too.
+	if s.cfg.Host.Headless && idle > 0 && !hooked && now.Sub(w.started) >= s.startLimit && now.Sub(w.changedAt) >= s.startQuiet {
+		if _, ok := screen.ParseDialog(snap); !ok {
+			s.block(fmt.Sprintf("Claude has not started its session after %v and its screen waits for input "+
+				"nobody can give (headless): a first-run screen, a dialog claudewrap does not know, or hooks that do not run", s.startLimit), &snap)
+			return true
+		}
+	}
+	if s.cfg.Host.Headless && idle > 0 && !open && now.Sub(w.changedAt) >= idle {
+		s.block(fmt.Sprintf("Claude's screen has not changed for %v and no question is open: "+
+			"it waits for input nobody can give (headless)", idle.Round(time.Second)), &snap)
+		return true
+	}
+	d, ok := screen.ParseDialog(snap)
+	if !ok && !open && s.cfg.Host.Headless && idle > 0 && now.Sub(w.changedAt) >= s.startQuiet {
+		if reason := s.unreadDialog(snap, now); reason != "" {
+			s.block(reason, &snap)
+			return true
+		}
+	}
+	if !ok || open {
+		w.cur = nil
+		return false
+	}
+	if w.cur == nil || !w.cur.Same(d) {
+		w.cur, w.shownAt, w.handled = &d, now, false
+		if w.counted == nil || !w.counted.Same(d) {
+			// A dialog whose frames flicker comes back as cur: it is
+			// counted once (its PermissionRequest counts the next alike).
+			w.counted = &d
+			s.loop.do(func() { s.dialogs++ })
+		}
+		fields := events.Fields{"kind": string(d.Kind), "source": "screen", "title": d.Title,
+			"prompt": d.Prompt, "options": d.Options, "focus": d.Focus}
+		if len(d.Keys) > 0 {
+			fields["keys"] = keyHints(d)
+		}
+		if d.Server != "" {
+			fields["server"] = d.Server
+		}
+		s.say("dialog", fields)
+	}
+	if w.handled {
+		return false
+	}
+	shownAt := w.shownAt
+	if key, why := s.chooseKey(d); key != "" {
+		w.handled = true
+		if err := s.pressDialogKey(ctx, d, key, why, shownAt); err != nil && s.cfg.Host.Headless {
+			snap := em.Snapshot()
+			s.block(fmt.Sprintf("Claude's %s dialog could not be answered: %v", d.Kind, err), &snap)
+			return true
+		}
+		return false
+	}
+	if d.Kind == screen.OnboardingDialog && s.cfg.Host.Headless {
+		// Nobody can get past a first-run screen headless, and nothing
+		// answers it: said at once, with the fix.
+		s.block(blockedReason(d), &snap)
+		return true
+	}
+	label, text, why := s.chooseFor(d)
+	if label == "" && s.cfg.Host.Headless && s.cfg.Asker != nil {
+		// Headless with a terminal: the person answers on claudewrap's
+		// prompt what nobody told it to answer.
+		w.handled = true
+		if label, text = s.askDialog(ctx, d); label == "" {
+			if ctx.Err() == nil {
+				snap := em.Snapshot()
+				s.block(fmt.Sprintf("Claude's %s dialog %q: the person gave no answer", d.Kind, firstNonEmpty(d.Title, d.Prompt)), &snap)
+			}
+			return true
+		}
+		why = "the person"
+		if len(d.Options) == 0 {
+			// A dialog with no menu: the person picked one of its keys.
+			for _, k := range d.Keys {
+				if label == k.Key+" to "+k.Does {
+					if err := s.pressDialogKey(ctx, d, k.Key, why, shownAt); err != nil {
+						snap := em.Snapshot()
+						s.block(fmt.Sprintf("Claude's %s dialog could not be answered: %v", d.Kind, err), &snap)
+						return true
+					}
+					break
+				}
+			}
+			return false
+		}
+	}
+	if label != "" {
+		w.handled = true
+		if err := s.answerDialog(ctx, d, label, text, why, shownAt); err != nil && s.cfg.Host.Headless {
+			snap := em.Snapshot()
+			s.block(fmt.Sprintf("Claude's %s dialog could not be answered: %v", d.Kind, err), &snap)
+			return true
+		}
+		return false
+	}
+	if s.cfg.Host.Headless && now.Sub(shownAt) >= grace {
+		s.block(blockedReason(d), &snap)
+		return true
+	}
+	return false
 }
 
 // unreadDialog is the reason to end a headless run whose screen stands

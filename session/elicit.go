@@ -1,7 +1,6 @@
 package session
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -192,55 +191,58 @@ func schemaFields(b json.RawMessage) []map[string]any {
 	return out
 }
 
-// watchElicitations is the watchdog for MCP servers' input forms on the
-// screen: headless, a form nobody answers (no hook came, or its answer was
-// not taken) blocks the run after the dialog grace, however its "Calling…"
-// line blinks. With Claude on the person's screen it is theirs.
-func (s *session) watchElicitations(ctx context.Context) {
+// elicitWatch is the watchdog for MCP servers' input forms on the screen
+// (see watchScreen): headless, a form nobody answers (no hook came, or its
+// answer was not taken) blocks the run after the dialog grace, however its
+// "Calling…" line blinks. With Claude on the person's screen it is theirs.
+type elicitWatch struct {
+	grace time.Duration
+	seen  time.Time // when the form on the screen showed, or was last let wait; zero: none shows
+}
+
+func newElicitWatch(s *session) *elicitWatch {
+	w := &elicitWatch{grace: s.cfg.DialogGrace}
+	if w.grace <= 0 {
+		w.grace = dialogGrace
+	}
+	return w
+}
+
+// step looks at snap, the screen at now; done says the run is blocked.
+func (w *elicitWatch) step(s *session, snap vt.Snapshot, now time.Time) (done bool) {
 	if !s.cfg.Host.Headless {
-		return
+		return false
 	}
-	grace := s.cfg.DialogGrace
-	if grace <= 0 {
-		grace = dialogGrace
+	e, shown := screen.ParseElicitation(snap)
+	switch {
+	case !shown:
+		w.seen = time.Time{} // gone: answered, or cancelled with its tool
+		return false
+	case w.seen.IsZero():
+		w.seen = now
+		return false
+	case now.Sub(w.seen) < w.grace:
+		return false
 	}
-	em := s.child.Screen()
-	shown := func(sn vt.Snapshot) bool { _, ok := screen.ParseElicitation(sn); return ok }
-	for {
-		if _, err := em.Wait(ctx, shown); err != nil {
-			return
-		}
-		seen := time.Now()
-		wctx, cancel := context.WithTimeout(ctx, grace)
-		_, err := em.Wait(wctx, func(sn vt.Snapshot) bool { return !shown(sn) })
-		cancel()
-		if ctx.Err() != nil {
-			return
-		}
-		if err == nil {
-			continue // gone: answered, or cancelled with its tool
-		}
-		var driving, answered, waiting bool
-		s.loop.do(func() {
-			driving = s.elicitDrive != nil && s.elicitDrive.running
-			answered = s.elicitResult.After(seen)
-			waiting = s.elicitWait != nil
-		})
-		if driving || answered || waiting {
-			// askflow is answering it, and says when it cannot; or Claude
-			// reported it answered and has not redrawn yet; or it waits for
-			// an answer from anywhere, within its own bound (elicitwait.go).
-			continue
-		}
-		snap := em.Snapshot()
-		e, _ := screen.ParseElicitation(snap)
-		hooked := false
-		s.loop.do(func() { hooked = !s.elicitHook.IsZero() && time.Since(s.elicitHook) < grace+time.Second })
-		why := fmt.Sprintf("MCP server %q shows an input form nobody answers (headless)", e.Server)
-		if hooked {
-			why = fmt.Sprintf("MCP server %q shows its input form although Claude's Elicitation hook answered it", e.Server)
-		}
-		s.block(why, &snap)
-		return
+	var driving, answered, waiting, hooked bool
+	seen := w.seen
+	s.loop.do(func() {
+		driving = s.elicitDrive != nil && s.elicitDrive.running
+		answered = s.elicitResult.After(seen)
+		waiting = s.elicitWait != nil
+		hooked = !s.elicitHook.IsZero() && now.Sub(s.elicitHook) < w.grace+time.Second
+	})
+	if driving || answered || waiting {
+		// askflow is answering it, and says when it cannot; or Claude
+		// reported it answered and has not redrawn yet; or it waits for
+		// an answer from anywhere, within its own bound (elicitwait.go).
+		w.seen = now
+		return false
 	}
+	why := fmt.Sprintf("MCP server %q shows an input form nobody answers (headless)", e.Server)
+	if hooked {
+		why = fmt.Sprintf("MCP server %q shows its input form although Claude's Elicitation hook answered it", e.Server)
+	}
+	s.block(why, &snap)
+	return true
 }

@@ -419,17 +419,7 @@ func (s *session) serve(ctx context.Context, child Child, keys askflow.Keys, msg
 	s.work.Add(1)
 	go func() {
 		defer s.work.Done()
-		s.watchForms(ctx)
-	}()
-	s.work.Add(1)
-	go func() {
-		defer s.work.Done()
-		s.watchDialogs(ctx)
-	}()
-	s.work.Add(1)
-	go func() {
-		defer s.work.Done()
-		s.watchElicitations(ctx)
+		s.watchScreen(ctx)
 	}()
 	// When the caller's context ends, Claude is asked to go (killed if it
 	// does not); forms asked meanwhile get the ended context and stop at
@@ -524,7 +514,7 @@ func (s *session) handle(m hook.Message) {
 	ours := s.ours(p)
 	// ours handles a SessionStart and does not pass it on: one that names
 	// the pinned session is Claude's session started all the same, for
-	// the start watchdog (see watchDialogs).
+	// the start watchdog (see dialogWatch).
 	started := p.HookEventName == hook.SessionStart && s.pinned(p.SessionID)
 	if ours || started {
 		s.noteMode(p.PermissionMode)

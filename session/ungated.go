@@ -82,7 +82,7 @@ func (u *ungated) check(s *session, now time.Time) string {
 		return why
 	}
 	for _, use := range uses {
-		if use.Name != hook.ToolName { // a form has a PreToolUse of its own, watched apart (watchForms)
+		if use.Name != hook.ToolName { // a form has a PreToolUse of its own, watched apart (formWatch)
 			u.waiting[use.ID] = ungatedUse{name: use.Name, seen: now}
 		}
 	}

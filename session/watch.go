@@ -228,63 +228,85 @@ func (s *session) takeOverOnLoop() {
 // hookGrace is how long a form may show before its PreToolUse arrives.
 const hookGrace = 10 * time.Second
 
-// watchForms reports a form that shows on the screen without its
-// PreToolUse hook: Claude's hooks do not reach claudewrap, or claudewrap
-// refused the message (an oversized one), so nothing can be answered. Headless, the
-// form is cancelled rather than left waiting for ever.
-func (s *session) watchForms(ctx context.Context) {
+// formWatch reports, for the screen watcher (see watchScreen), a form
+// that shows on the screen without its PreToolUse hook: Claude's hooks do
+// not reach claudewrap, or claudewrap refused the message (an oversized
+// one), so nothing can be answered. Headless, the form is cancelled rather
+// than left waiting for ever.
+type formWatch struct {
+	seen time.Time // when the form on the screen showed; zero: none shows
+	said bool      // this form was reported: the next is watched once it goes
+}
+
+// step looks at snap, the screen at now.
+func (w *formWatch) step(s *session, snap vt.Snapshot, now time.Time) {
+	if !askflow.FormShown(snap) {
+		*w = formWatch{}
+		return
+	}
+	if w.seen.IsZero() {
+		w.seen = now
+	}
+	if w.said || now.Sub(w.seen) < s.hookGrace {
+		return
+	}
+	w.said = true
+	// A form shows at once after its hook, or, under the hook answer
+	// strategy, as late as when the hook stopped waiting for answers.
+	window := time.Minute
+	if s.cfg.AnswerVia == AnswerViaHook {
+		window += hookWait
+	}
+	var hooked bool
+	var refusal string
+	s.loop.do(func() { hooked, refusal = !s.lastPre.IsZero() && w.seen.Sub(s.lastPre) < window, s.refusal })
+	if hooked {
+		return
+	}
+	why := "Claude's hooks cannot reach claudewrap: its private folder was removed, or the hook command failed"
+	if refusal != "" {
+		why = "claudewrap refused a hook message: " + refusal
+	}
+	s.say("error", events.Fields{"message": "a question form is on the screen but no PreToolUse hook arrived (" + why + "); nothing can be answered"})
+	if s.cfg.Host.Headless {
+		s.because(ExitNavigation, "a question form showed but its PreToolUse hook did not reach claudewrap ("+why+")")
+		_ = askflow.Dismiss(s.keys)
+		s.say("cancelled", events.Fields{"reason": "no hook"})
+		s.turnInterrupted()
+	} else {
+		s.say("handed_over", events.Fields{"reason": "no hook"})
+	}
+}
+
+// screenTick is how often the screen watcher looks again at a screen that
+// has not changed: the watchdogs' limits run out on a still screen.
+const screenTick = 250 * time.Millisecond
+
+// watchScreen is the session's one screen watcher. At each change of
+// Claude's screen, and every screenTick while it stays still, it hands the
+// screen to the watchdogs in turn: a form with no hook (formWatch), an MCP
+// server's form nobody answers (elicitWatch), the dialogs (dialogWatch). It
+// ends with the run, or once a watchdog has blocked it.
+func (s *session) watchScreen(ctx context.Context) {
 	em := s.child.Screen()
+	now := time.Now()
+	forms, elicits, dialogs := &formWatch{}, newElicitWatch(s), newDialogWatch(s, now)
+	var seq uint64 // the last settled screen looked at
 	for {
-		if _, err := em.Wait(ctx, askflow.FormShown); err != nil {
+		wctx, cancel := context.WithTimeout(ctx, screenTick)
+		snap, err := em.Wait(wctx, func(sn vt.Snapshot) bool { return sn.Seq != seq })
+		cancel()
+		if ctx.Err() != nil {
 			return
 		}
-		seen := time.Now()
-		// A form shows at once after its hook, or, under the hook answer
-		// strategy, as late as when the hook stopped waiting for answers.
-		window := time.Minute
-		if s.cfg.AnswerVia == AnswerViaHook {
-			window += hookWait
+		now = time.Now()
+		if err == nil {
+			seq = snap.Seq
+		} else {
+			snap = em.Snapshot()
 		}
-		hooked := func() (yes bool, asked <-chan struct{}) {
-			s.loop.do(func() { yes, asked = !s.lastPre.IsZero() && seen.Sub(s.lastPre) < window, s.changed })
-			return yes, asked
-		}
-		deadline := time.NewTimer(s.hookGrace)
-	wait:
-		for {
-			yes, asked := hooked()
-			if yes {
-				break
-			}
-			select {
-			case <-ctx.Done():
-				deadline.Stop()
-				return
-			case <-asked:
-			case <-deadline.C:
-				break wait
-			}
-		}
-		deadline.Stop()
-		if yes, _ := hooked(); !yes && askflow.FormShown(em.Snapshot()) {
-			var refusal string
-			s.loop.do(func() { refusal = s.refusal })
-			why := "Claude's hooks cannot reach claudewrap: its private folder was removed, or the hook command failed"
-			if refusal != "" {
-				why = "claudewrap refused a hook message: " + refusal
-			}
-			s.say("error", events.Fields{"message": "a question form is on the screen but no PreToolUse hook arrived (" + why + "); nothing can be answered"})
-			if s.cfg.Host.Headless {
-				s.because(ExitNavigation, "a question form showed but its PreToolUse hook did not reach claudewrap ("+why+")")
-				_ = askflow.Dismiss(s.keys)
-				s.say("cancelled", events.Fields{"reason": "no hook"})
-				s.turnInterrupted()
-			} else {
-				s.say("handed_over", events.Fields{"reason": "no hook"})
-			}
-		}
-		// Wait for this form to go before watching for the next.
-		if _, err := em.Wait(ctx, func(sn vt.Snapshot) bool { return !askflow.FormShown(sn) }); err != nil {
+		forms.step(s, snap, now)
+		if elicits.step(s, snap, now) || dialogs.step(ctx, s, snap, now) {
 			return
 		}
 	}
