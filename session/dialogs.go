@@ -233,8 +233,7 @@ func (w *dialogWatch) step(ctx context.Context, s *session, snap vt.Snapshot, no
 		s.say("retrying", events.Fields{"message": r.Message, "attempt": r.Attempt, "of": r.Of})
 	}
 	open := s.formOpen()
-	hooked := false
-	s.loop.do(func() { hooked = s.hooked })
+	hooked := s.hooked.Load()
 	// The start watchdog is an idle limit of its own: with no limit
 	// (--idle-timeout 0) it is off too.
 	if s.cfg.Host.Headless && idle > 0 && !hooked && now.Sub(w.started) >= s.startLimit && now.Sub(w.changedAt) >= s.startQuiet {
@@ -386,9 +385,7 @@ const feedbackLabel = "Tell Claude what to change"
 // type in it if it takes text, and who said so; "" when nobody did.
 func (s *session) chooseFor(d screen.Dialog) (label, text, why string) {
 	if d.Kind == screen.TrustDialog {
-		done := false
-		s.loop.do(func() { done = s.trusted })
-		if s.cfg.Trust != "" && !done { // once: the folder is trusted for good
+		if s.cfg.Trust != "" && !s.trusted { // once: the folder is trusted for good
 			return trustLabel, "", s.cfg.Trust
 		}
 		return "", "", ""
@@ -396,9 +393,7 @@ func (s *session) chooseFor(d screen.Dialog) (label, text, why string) {
 	if d.Kind == screen.BypassDialog {
 		// Claude asks before its session starts: a look-alike drawn later
 		// (a tool's output) is not it, and gets no key.
-		done, started := false, false
-		s.loop.do(func() { done, started = s.bypassed, s.hooked })
-		if s.cfg.Bypass != "" && !done && !started {
+		if s.cfg.Bypass != "" && !s.bypassed && !s.hooked.Load() {
 			return bypassLabel, "", s.cfg.Bypass
 		}
 		return "", "", ""
@@ -600,9 +595,9 @@ func (s *session) giveDialog(ctx context.Context, d screen.Dialog, label, text, 
 	}
 	switch d.Kind {
 	case screen.TrustDialog:
-		s.loop.do(func() { s.trusted = true })
+		s.trusted = true
 	case screen.BypassDialog:
-		s.loop.do(func() { s.bypassed = true })
+		s.bypassed = true
 	}
 	done := events.Fields{"dialog": string(d.Kind), "title": d.Title, "select": label, "keys": keys}
 	if key != "" {

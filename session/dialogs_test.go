@@ -150,7 +150,7 @@ func serveChild(t *testing.T, c *dialogChild, cfg Config, started bool, first ..
 	cfg.Log = events.New(log)
 	cfg.DialogGrace = time.Second
 	s := newSession(cfg)
-	s.hooked = started
+	s.hooked.Store(started)
 	msgs := make(chan hook.Message, len(first))
 	for _, m := range first {
 		msgs <- m

@@ -93,7 +93,7 @@ func (s *session) decideTool(m hook.Message) {
 
 // started notes that a hook message of this Claude's session came.
 func (s *session) started() {
-	s.loop.do(func() { s.hooked = true })
+	s.hooked.Store(true)
 }
 
 // quietModes are Claude's permission modes in which it runs tools without

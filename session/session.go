@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -226,6 +227,13 @@ type session struct {
 	// startLimit and startQuiet are the start watchdog's (the constants;
 	// tests make them shorter).
 	startLimit, startQuiet time.Duration
+	// hooked: a hook message of Claude's came, or its SessionStart: its
+	// session started. Set once, read anywhere.
+	hooked atomic.Bool
+	// trusted and bypassed: the trust dialog was answered, the bypass
+	// confirmation accepted. The screen watcher's own (see dialogWatch):
+	// only it answers those dialogs.
+	trusted, bypassed bool
 
 	// What follows, up to work, is read and changed only on the conductor's
 	// loop (see conductor.do); a function named ...OnLoop runs there.
@@ -296,7 +304,6 @@ type session struct {
 	// messageCancel stops the chat message being typed when the person
 	// types (see message).
 	messageCancel context.CancelFunc
-	hooked        bool // a hook message of Claude's came, or its SessionStart: its session started
 	// transcript is Claude's transcript file (SessionStart); perms are the
 	// permission answers not yet found in it, claimed the tool_use ids
 	// already matched to one (see permcheck.go).
@@ -313,9 +320,7 @@ type session struct {
 	reachChanged func()
 	// refusal is why the last hook message was refused (too long, not
 	// Claude's), said when a form shows without its hook.
-	refusal  string
-	trusted  bool // the trust dialog was answered
-	bypassed bool // the bypass confirmation was accepted
+	refusal string
 	// finished remembers the ids of the last forms done with (bounded), so
 	// that a whole day's forms do not pile up in forms.
 	finished  map[string]bool
@@ -443,8 +448,7 @@ func (s *session) serve(ctx context.Context, child Child, keys askflow.Keys, msg
 			st, err := child.Wait()
 			rep := s.loop.readReport()
 			rep.Claude = st
-			var hooked bool
-			s.loop.do(func() { hooked = s.hooked })
+			hooked := s.hooked.Load()
 			if !rep.Ended && rep.Blocked == "" && !rep.Interrupted && rep.TurnFailed == "" && (st.Code != 0 || st.Signal != 0 || !hooked) {
 				// Claude ended by itself in error, or before its session
 				// started: its own words are on its screen.
