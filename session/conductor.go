@@ -17,8 +17,8 @@ import (
 // lease and the person's keys, the run's report, the answers from
 // elsewhere that wait for their form's outcome, a drive's end, a record's
 // deadline), or do, which runs a
-// function on the loop (the forms and their moves, the turn, the pinned
-// session, the dialogs). What runs on the loop (a do's function, handle,
+// function on the loop (the forms and their moves, the turn, the
+// dialogs). What runs on the loop (a do's function, handle,
 // handOver, keyboard.send) must not wait on the loop (do, press, typed,
 // readReport, block, sync); send, which never waits on it, may.
 type conductor struct {
@@ -182,7 +182,7 @@ func (c *conductor) sync() {
 
 // do runs fn on the loop, between two events, and returns once it has
 // run: the one way to read or change the state the session keeps outside
-// the loop's own (the forms, the turn, the pinned session, the dialogs).
+// the loop's own (the forms, the turn, the dialogs).
 // fn must not wait on the loop (do, press, typed, readReport, block,
 // sync) nor on anything that waits on it. Before the loop starts and once
 // it has ended nothing else runs the session's work, and fn runs at once.

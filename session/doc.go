@@ -24,7 +24,11 @@
 // who may press keys (a lease, which the person's key revokes), the run's
 // report, the answers from elsewhere that wait for their form's outcome,
 // the turn and the dialogs. Workers end in typed events (a drive's end, a
-// record to check) or run a step on it (do); session has no mutex.
+// record to check) or run a step on it (do); session has no mutex. The
+// hook reader, which reads Claude's hook messages in order, alone keeps
+// which Claude session the run follows (pin.go); one screen watcher hands
+// each screen to the watchdogs (watch.go); every event is said through
+// say, which writes the log and tells waiters their form's outcome.
 //
 // Claude is seen through the [Child] interface and its hook messages as a
 // channel, so tests drive a session against a fake Claude. session reads

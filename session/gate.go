@@ -113,17 +113,14 @@ func (s *session) noteMode(mode string) {
 	if !quiet || !s.cfg.AnswersDialogs {
 		return
 	}
-	seen := false
-	s.loop.do(func() {
-		seen = s.modes[mode]
-		if s.modes == nil {
-			s.modes = map[string]bool{}
-		}
-		s.modes[mode] = true
-	})
-	if seen {
+	h := &s.reader
+	if h.modes[mode] {
 		return
 	}
+	if h.modes == nil {
+		h.modes = map[string]bool{}
+	}
+	h.modes[mode] = true
 	note := "Claude is in " + mode + " permission mode: " + what + ", so the rules' allow, ask and select decisions act only on what it still asks"
 	if s.cfg.Gate {
 		note += "; their deny decisions hold for every tool call"
@@ -141,15 +138,14 @@ func (s *session) passed(p *hook.Payload) {
 	if p.ToolUseID == "" {
 		return
 	}
-	s.loop.do(func() {
-		if s.gated == nil {
-			s.gated = map[string]json.RawMessage{}
-		}
-		if len(s.gated) >= maxGated {
-			clear(s.gated)
-		}
-		s.gated[p.ToolUseID] = p.Input
-	})
+	h := &s.reader
+	if h.gated == nil {
+		h.gated = map[string]json.RawMessage{}
+	}
+	if len(h.gated) >= maxGated {
+		clear(h.gated)
+	}
+	h.gated[p.ToolUseID] = p.Input
 }
 
 // toolRan checks a tool call's PostToolUse (under the gate, every tool's)
@@ -162,12 +158,8 @@ func (s *session) toolRan(p *hook.Payload) {
 	if !s.mine(p) || !s.ours(p) {
 		return
 	}
-	var checked json.RawMessage
-	var seen bool
-	s.loop.do(func() {
-		checked, seen = s.gated[p.ToolUseID]
-		delete(s.gated, p.ToolUseID)
-	})
+	checked, seen := s.reader.gated[p.ToolUseID]
+	delete(s.reader.gated, p.ToolUseID)
 	fields := events.Fields{"tool": p.ToolName, "tool_use_id": p.ToolUseID, "input": p.Input}
 	switch {
 	case !seen:

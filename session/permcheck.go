@@ -71,9 +71,9 @@ const transcriptWait = 2 * time.Second
 func (s *session) checkPermissions(ctx context.Context, final bool) {
 	deadline := time.Now().Add(transcriptWait)
 	for {
-		var path string
 		var pending int
-		s.loop.do(func() { path, pending = s.transcript, len(s.perms) })
+		s.loop.do(func() { pending = len(s.perms) })
+		path := s.following().transcript
 		if pending == 0 {
 			return
 		}

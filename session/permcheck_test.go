@@ -47,7 +47,7 @@ func permSession(t *testing.T, path string, checks ...permCheck) (*session, *byt
 	s := newSession(Config{Log: events.New(&log)})
 	s.loop.start() // serve's: the report is its
 	t.Cleanup(s.loop.stop)
-	s.transcript = path
+	s.follow("", path)
 	for _, c := range checks {
 		s.expect(c)
 	}

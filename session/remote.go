@@ -42,10 +42,7 @@ var (
 	_ remote.ElicitHandler = remoteHandler{}
 )
 
-func (h remoteHandler) ClaudeSession() (id string) {
-	h.s.loop.do(func() { id = h.s.sessionID })
-	return id
-}
+func (h remoteHandler) ClaudeSession() string { return h.s.following().id }
 
 // Pending lists the forms that wait for a person.
 func (h remoteHandler) Pending() (out []remote.Form) {

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -227,6 +226,12 @@ type session struct {
 	// startLimit and startQuiet are the start watchdog's (the constants;
 	// tests make them shorter).
 	startLimit, startQuiet time.Duration
+	// followed is the Claude session this run follows and its transcript
+	// (see ours): set by the hook reader alone, read anywhere as one value.
+	followed atomic.Pointer[claudeSession]
+	// reader is the hook reader's own: serve's goroutine, which reads
+	// Claude's hook messages in order (handle and what it calls).
+	reader hookReader
 	// hooked: a hook message of Claude's came, or its SessionStart: its
 	// session started. Set once, read anywhere.
 	hooked atomic.Bool
@@ -276,18 +281,6 @@ type session struct {
 	// lastSent is when claudewrap last sent a key (see keyTime).
 	lastSent time.Time
 	lastPre  time.Time // when the last PreToolUse arrived
-	// sessionID is the session Claude said it is in (see ours); sideSessions
-	// are sessions Claude started beside it (its sessions view's), never
-	// followed.
-	sessionID    string
-	sideSessions map[string]bool
-	// candidates are sessions Claude said it started (a /clear, a fork),
-	// by their transcript, not followed until confirmed; earlier are the
-	// sessions followed before the current one, still heard (see ours).
-	candidates map[string]string
-	earlier    map[string]string
-	// modes are the permission modes already said (noteMode).
-	modes map[string]bool
 	// stopDeferred is a Stop that came while a form was open, and the
 	// transcript it is to be checked against (see stop); lastTurn is the
 	// message that ended the last turn a Stop applied to.
@@ -304,15 +297,11 @@ type session struct {
 	// messageCancel stops the chat message being typed when the person
 	// types (see message).
 	messageCancel context.CancelFunc
-	// transcript is Claude's transcript file (SessionStart); perms are the
-	// permission answers not yet found in it, claimed the tool_use ids
-	// already matched to one (see permcheck.go).
-	transcript string
-	perms      []*permCheck
-	claimed    map[string]bool
-	// gated holds what the gate let each tool call run with, by tool_use
-	// id, until its PostToolUse (gate.go).
-	gated map[string]json.RawMessage
+	// perms are the permission answers not yet found in Claude's
+	// transcript, claimed the tool_use ids already matched to one (see
+	// permcheck.go).
+	perms   []*permCheck
+	claimed map[string]bool
 	// preSeen are the tool calls whose PreToolUse reached claudewrap
 	// (ungated.go).
 	preSeen map[string]bool

@@ -1235,7 +1235,8 @@ func TestFormEscAsked(t *testing.T) {
 	term := ptyhost.Config{Cols: 100, Rows: 40}
 	escBefore := func(r *run, ago time.Duration, path string) {
 		r.s.loop.do(func() {
-			r.s.lastInput, r.s.lastEsc, r.s.transcript = time.Now().Add(-ago), true, path
+			r.s.lastInput, r.s.lastEsc = time.Now().Add(-ago), true
+			r.s.follow(r.s.following().id, path)
 		})
 	}
 	t.Run("never shown", func(t *testing.T) {
@@ -1370,7 +1371,7 @@ func TestFormEscRecorded(t *testing.T) {
 				path = writeTranscript(t, call{"t1", hook.ToolName, "{}", nil})
 			}
 			r.s.loop.do(func() {
-				r.s.transcript = path
+				r.s.follow(r.s.following().id, path)
 			})
 			c.ask("t1", tc.q)
 			if tc.late {
@@ -1448,7 +1449,7 @@ func TestFormEscRecordedClaudeEnds(t *testing.T) {
 	r.waitPosted("t1")
 	// The transcript is known only now, as Claude ends.
 	r.s.loop.do(func() {
-		r.s.transcript = record
+		r.s.follow(r.s.following().id, record)
 	})
 	_ = c.Signal(syscall.SIGTERM)
 	ev := r.wait(`"cancelled"`)
@@ -1552,7 +1553,7 @@ func TestNextFormWhileRecordRead(t *testing.T) {
 	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite"), features.Question: sel("Auth")}},
 		Policy: rules.Passthrough, Host: ptyhost.Config{Cols: 100, Rows: 40}})
 	r.s.loop.do(func() {
-		r.s.transcript = writeTranscript(t) // never holds the records
+		r.s.follow(r.s.following().id, writeTranscript(t)) // never holds the records
 	})
 	c.askTogether(pendingForm{"t1", []fakeclaude.Question{database}}, pendingForm{"t2", []fakeclaude.Question{features}})
 	r.log.WaitForN(t, `"verified"`, 2, 20*time.Second)

@@ -45,17 +45,13 @@ func (s *session) stop(path string) {
 
 // stopPath is the transcript a message is checked against: its session's,
 // or, before Claude named its session, the message's own.
-func (s *session) stopPath(p *hook.Payload) (r string) {
-	s.loop.do(func() { r = s.stopPathOnLoop(p) })
-	return r
-}
-
-func (s *session) stopPathOnLoop(p *hook.Payload) string {
-	if path, ok := s.earlier[p.SessionID]; ok && p.SessionID != s.sessionID {
+func (s *session) stopPath(p *hook.Payload) string {
+	cur := s.following()
+	if path, ok := s.reader.earlier[p.SessionID]; ok && p.SessionID != cur.id {
 		return path
 	}
-	if s.transcript != "" || s.sessionID != "" {
-		return s.transcript
+	if cur.transcript != "" || cur.id != "" {
+		return cur.transcript
 	}
 	return p.TranscriptPath
 }
@@ -138,19 +134,18 @@ func (s *session) idleOnScreen() bool {
 // a loaded machine is no error: the turn_end carries the note.
 func (s *session) endOfTurn(note string) {
 	var (
-		msg, id string
-		from    *form
-		at      time.Time
+		msg  string
+		from *form
+		at   time.Time
 	)
 	s.loop.do(func() {
 		msg, from, at = s.chat, s.chatFrom, s.chatAt
 		s.chat, s.chatFrom = "", nil
-		id = s.sessionID
 		s.turns++
 		s.lastStopAt = time.Now()
 		s.changedOnLoop()
 	})
-	fields := events.Fields{"session_id": id}
+	fields := events.Fields{"session_id": s.following().id}
 	if note != "" {
 		fields["confirmed_by"], fields["note"] = "screen", note
 	}

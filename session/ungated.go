@@ -69,8 +69,7 @@ type ungatedUse struct {
 // returns the reason to stop Claude, "" when every call it made passed
 // the gate (or may yet).
 func (u *ungated) check(s *session, now time.Time) string {
-	var path string
-	s.loop.do(func() { path = s.transcript })
+	path := s.following().transcript
 	if path == "" {
 		return ""
 	}

@@ -87,7 +87,7 @@ func (s *session) verify(a arrival) {
 	// the cancel, whatever the hook said.
 	var watch, wrong bool
 	s.loop.do(func() {
-		watch = a.esc || !s.cfg.Host.Headless && s.transcript != ""
+		watch = a.esc || !s.cfg.Host.Headless && s.following().transcript != ""
 		// A record that differs from claudewrap's answer stays a mismatch,
 		// whatever the person's key did after (a wrong answer is never
 		// reported as anything else).

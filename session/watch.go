@@ -88,7 +88,7 @@ func (s *session) escaped(f *form, at time.Time) {
 		// resize, then take it away).
 	}
 	confirm := false
-	s.loop.do(func() { confirm = s.transcript != "" || s.lastInput.After(at) })
+	s.loop.do(func() { confirm = s.following().transcript != "" || s.lastInput.After(at) })
 	if confirm {
 		watched := func() bool { return f.state == handedOver && !isClosed(f.posted) }
 		if r, ok := s.awaitTranscript(f.ID(), watched); !ok || !transcript.Cancelled(r) {
@@ -165,7 +165,8 @@ func (s *session) awaitTranscript(id string, watched func() bool) (transcript.Re
 	for {
 		var path string
 		on := false
-		s.loop.do(func() { path, on = s.transcript, watched() })
+		s.loop.do(func() { on = watched() })
+		path = s.following().transcript
 		if !on {
 			return transcript.Result{}, false
 		}
@@ -181,8 +182,7 @@ func (s *session) awaitTranscript(id string, watched func() bool) (transcript.Re
 		select {
 		case <-s.ctx.Done():
 			t.Stop()
-			s.loop.do(func() { path = s.transcript })
-			if path == "" {
+			if path = s.following().transcript; path == "" {
 				return transcript.Result{}, false
 			}
 			return read(path)
