@@ -101,21 +101,26 @@ type step struct {
 	done chan struct{}
 }
 
-func (waitBegun) isEvent()    {}
-func (waitEnded) isEvent()    {}
-func (outcomeSaid) isEvent()  {}
-func (barrier) isEvent()      {}
-func (step) isEvent()         {}
-func (keyPress) isEvent()     {}
-func (keyTyped) isEvent()     {}
-func (reportChange) isEvent() {}
-func (reportRead) isEvent()   {}
-func (blockRun) isEvent()     {}
-func (driveEnded) isEvent()   {}
-func (recordDue) isEvent()    {}
-func (escCancelled) isEvent() {}
-func (recordRead) isEvent()   {}
-func (decided) isEvent()      {}
+func (waitBegun) isEvent()     {}
+func (waitEnded) isEvent()     {}
+func (outcomeSaid) isEvent()   {}
+func (barrier) isEvent()       {}
+func (step) isEvent()          {}
+func (keyPress) isEvent()      {}
+func (keyTyped) isEvent()      {}
+func (reportChange) isEvent()  {}
+func (reportRead) isEvent()    {}
+func (blockRun) isEvent()      {}
+func (driveEnded) isEvent()    {}
+func (recordDue) isEvent()     {}
+func (escCancelled) isEvent()  {}
+func (recordRead) isEvent()    {}
+func (decided) isEvent()       {}
+func (formAsked) isEvent()     {}
+func (formPosted) isEvent()    {}
+func (stopCame) isEvent()      {}
+func (dialogCounted) isEvent() {}
+func (choiceMade) isEvent()    {}
 
 func newConductor(s *session) *conductor {
 	return &conductor{s: s, in: make(chan event), next: make(chan event), started: make(chan struct{}),
@@ -347,6 +352,16 @@ func (c *conductor) handle(e event) {
 		c.s.checkRecord(e)
 	case decided:
 		c.s.queue(e)
+	case formAsked:
+		c.s.asked(e)
+	case formPosted:
+		c.s.posted(e)
+	case stopCame:
+		c.s.stopped(e)
+	case dialogCounted:
+		c.s.dialogs++
+	case choiceMade:
+		c.s.choice = e.c
 	case barrier:
 		close(e.reached)
 	case step:

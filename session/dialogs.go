@@ -76,7 +76,7 @@ func (s *session) permission(m hook.Message) {
 	if p.ToolName == exitPlanMode {
 		kind = screen.PlanDialog
 	}
-	s.loop.do(func() { s.dialogs++ })
+	s.loop.send(dialogCounted{})
 	s.say("dialog", events.Fields{"kind": string(kind), "source": "hook", "tool": p.ToolName,
 		"input": p.Input, "permission_mode": p.PermissionMode})
 	var d rules.PermissionDecision
@@ -85,7 +85,7 @@ func (s *session) permission(m hook.Message) {
 	}
 	if !d.Matched() {
 		s.say("decision", events.Fields{"dialog": string(kind), "tool": p.ToolName, "unmatched": "no permission rule matches"})
-		s.loop.do(func() { s.choice = &screenChoice{tool: p.ToolName, input: p.Input, kind: kind, d: d, at: time.Now()} }) // the person's, if anyone's
+		s.loop.send(choiceMade{&screenChoice{tool: p.ToolName, input: p.Input, kind: kind, d: d, at: time.Now()}}) // the person's, if anyone's
 		reply(nil)
 		return
 	}
@@ -127,10 +127,20 @@ func (s *session) permission(m hook.Message) {
 			s.block(fmt.Sprintf("permission rule %q (%s:%d) ends the run at %s", d.Rule, d.File, d.Line, p.ToolName), nil)
 		}
 	default:
-		s.loop.do(func() { s.choice = &screenChoice{tool: p.ToolName, input: p.Input, kind: kind, d: d, at: time.Now()} })
+		s.loop.send(choiceMade{&screenChoice{tool: p.ToolName, input: p.Input, kind: kind, d: d, at: time.Now()}})
 		reply(nil)
 	}
 }
+
+// dialogCounted: a dialog was asked (a PermissionRequest) or seen on the
+// screen (see session.dialogs). Sent before the hook is replied to, or
+// before the dialog is answered, so that a later look at the count sees it.
+type dialogCounted struct{}
+
+// choiceMade: a permission rule's decision waits for its dialog to show
+// (see screenChoice). Sent before the PermissionRequest is replied to, so
+// that the dialog, drawn after the reply, finds it.
+type choiceMade struct{ c *screenChoice }
 
 // block ends a run nobody can go on with: a dialog nobody answers, a screen
 // that waits for input for ever, a rule that fails the run. Said once, as a
@@ -265,7 +275,7 @@ func (w *dialogWatch) step(ctx context.Context, s *session, snap vt.Snapshot, no
 			// A dialog whose frames flicker comes back as cur: it is
 			// counted once (its PermissionRequest counts the next alike).
 			w.counted = &d
-			s.loop.do(func() { s.dialogs++ })
+			s.loop.send(dialogCounted{})
 		}
 		fields := events.Fields{"kind": string(d.Kind), "source": "screen", "title": d.Title,
 			"prompt": d.Prompt, "options": d.Options, "focus": d.Focus}

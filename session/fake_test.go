@@ -471,3 +471,22 @@ var _ askflow.Keys = (*fakeChild)(nil)
 
 // hostHeadless is a headless run's terminal.
 var hostHeadless = ptyhost.Config{Headless: true, Cols: 100, Rows: 40}
+
+// register records the form p asks, as the loop does when its PreToolUse
+// comes (asked), without deciding it; nil for a duplicate.
+func (s *session) register(p *hook.Payload, reply func([]byte) bool) *form {
+	f := newForm(p, reply)
+	ok := false
+	s.loop.do(func() { ok = s.registerOnLoop(f) })
+	if !ok {
+		return nil
+	}
+	return f
+}
+
+// arrive marks the form's PostToolUse come, as posted does, and returns
+// what verify is given.
+func (s *session) arrive(p *hook.Payload) (a arrival) {
+	s.loop.do(func() { a = s.arriveOnLoop(p) })
+	return a
+}

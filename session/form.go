@@ -178,32 +178,47 @@ func (s *session) stateOf(f *form) (st state) {
 	return st
 }
 
-// register records a form's PreToolUse, with the reply its hook waits for
-// (nil: none); nil for a duplicate.
-func (s *session) register(p *hook.Payload, reply func([]byte) bool) *form {
-	qs := p.ToolInput.Questions
-	s.say("question", events.Fields{"tool_use_id": p.ToolUseID, "questions": qs})
-	f := &form{questions: qs, reply: reply, input: p.Input, asked: time.Now(),
+// newForm is the form a question's PreToolUse asks, with the reply its
+// hook waits for (nil: none). What it is given here never changes.
+func newForm(p *hook.Payload, reply func([]byte) bool) *form {
+	f := &form{questions: p.ToolInput.Questions, reply: reply, input: p.Input, asked: time.Now(),
 		driven: make(chan struct{}), posted: make(chan struct{}), cancel: func() {},
 		remote: make(chan remoteAnswer, 1)}
 	f.id.Store(&p.ToolUseID)
-	dup := false
-	s.loop.do(func() {
-		s.lastPre = f.asked
-		s.seq++
-		f.seq = s.seq
-		if _, dup = s.forms[p.ToolUseID]; dup || s.finished[p.ToolUseID] {
-			dup = true
-			return
-		}
-		s.forms[p.ToolUseID] = f
-		s.changedOnLoop()
-	})
-	if dup {
-		s.say("error", events.Fields{"tool_use_id": p.ToolUseID, "message": "a second PreToolUse for this tool_use_id ignored"})
-		return nil
-	}
 	return f
+}
+
+// formAsked: a form's PreToolUse came (see asked).
+type formAsked struct{ f *form }
+
+// asked registers form f as its PreToolUse came and has a worker decide
+// it (question); a second PreToolUse of the same tool_use_id is said, its
+// hook let go, and nothing else.
+func (s *session) asked(e formAsked) {
+	f := e.f
+	if !s.registerOnLoop(f) {
+		s.say("error", events.Fields{"tool_use_id": f.ID(), "message": "a second PreToolUse for this tool_use_id ignored"})
+		if f.reply != nil {
+			f.reply(nil)
+		}
+		return
+	}
+	// Asking the person may take long: hook messages keep flowing.
+	s.goWorkOnLoop(func() { s.question(f) })
+}
+
+// registerOnLoop says form f asked and records it; false for a duplicate.
+func (s *session) registerOnLoop(f *form) bool {
+	s.say("question", events.Fields{"tool_use_id": f.ID(), "questions": f.questions})
+	s.lastPre = f.asked
+	s.seq++
+	f.seq = s.seq
+	if _, dup := s.forms[f.ID()]; dup || s.finished[f.ID()] {
+		return false
+	}
+	s.forms[f.ID()] = f
+	s.changedOnLoop()
+	return true
 }
 
 // changedOnLoop wakes whatever waits on s.changed: a form was asked,

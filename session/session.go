@@ -527,21 +527,11 @@ func (s *session) handle(m hook.Message) {
 	s.started()
 	switch p.HookEventName {
 	case hook.PreToolUse:
-		f := s.register(p, m.Reply)
-		if f == nil && m.Reply != nil {
-			m.Reply(nil)
-		}
-		if f != nil {
-			// Asking the person may take long; hook messages keep flowing.
-			s.goWork(func() { s.question(f) })
-		}
+		s.loop.send(formAsked{newForm(p, m.Reply)})
 	case hook.PostToolUse:
-		// verify may wait for askflow's last step: hook messages keep
-		// flowing meanwhile.
-		a := s.arrive(p)
-		s.goWork(func() { s.verify(a) })
+		s.loop.send(formPosted{p})
 	case hook.Stop:
-		s.stop(s.stopPath(p))
+		s.loop.send(stopCame{s.stopPath(p)})
 	case hook.StopFailure:
 		s.turnFailed(p)
 	case hook.PermissionRequest:

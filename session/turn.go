@@ -16,7 +16,7 @@ import (
 	"github.com/claudewrap/claudewrap/internal/transcript"
 )
 
-// stop handles the Stop hook: once Claude's transcript at path confirms
+// stopped handles the Stop hook: once Claude's transcript at path confirms
 // its turn is over, a pending chat message becomes the next turn;
 // otherwise, with --exit-after-turn, Claude is ended.
 //
@@ -26,22 +26,21 @@ import (
 // Claude's), applied if none is recorded (the form went away unseen, say a
 // hook of the person's refused the tool). Ending Claude on a forged Stop
 // would lose the answer.
-func (s *session) stop(path string) {
-	held := false
-	s.loop.do(func() {
-		if held = s.openOnLoop() != nil; held {
-			s.stopDeferred, s.stopDeferredPath = true, path
-		}
-	})
-	if held {
+func (s *session) stopped(e stopCame) {
+	if s.openOnLoop() != nil {
+		s.stopDeferred, s.stopDeferredPath = true, e.path
 		return
 	}
-	s.goWork(func() {
-		if over, by := s.turnOver(path); over {
+	s.goWorkOnLoop(func() {
+		if over, by := s.turnOver(e.path); over {
 			s.endOfTurn(by)
 		}
 	})
 }
+
+// stopCame: a Stop hook came, to be checked against Claude's transcript
+// at path (see stopped).
+type stopCame struct{ path string }
 
 // stopPath is the transcript a message is checked against: its session's,
 // or, before Claude named its session, the message's own.
@@ -194,8 +193,7 @@ func (s *session) releaseStopOnLoop(next state) {
 	}
 	if s.stopDeferred && (next == done || next == handedOver) && s.openOnLoop() == nil {
 		s.stopDeferred = false
-		path := s.stopDeferredPath
-		s.goWork(func() { s.stop(path) })
+		s.stopped(stopCame{s.stopDeferredPath})
 	}
 }
 

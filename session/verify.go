@@ -28,12 +28,16 @@ type arrival struct {
 	at       time.Time     // when it came
 }
 
-// arrive marks f's PostToolUse as come. It runs as the message arrives,
-// before any later hook message is handled: from then on the form is not
-// open (see stop), whatever verify is still waiting for.
-func (s *session) arrive(p *hook.Payload) (r arrival) {
-	s.loop.do(func() { r = s.arriveOnLoop(p) })
-	return r
+// formPosted: a form's PostToolUse came (see posted).
+type formPosted struct{ p *hook.Payload }
+
+// posted marks the form's PostToolUse as come, before the loop meets any
+// later hook message: from then on the form is not open (see stopped),
+// whatever verify is still waiting for. A worker readies it for
+// checkRecord (verify).
+func (s *session) posted(e formPosted) {
+	a := s.arriveOnLoop(e.p)
+	s.goWorkOnLoop(func() { s.verify(a) })
 }
 
 func (s *session) arriveOnLoop(p *hook.Payload) arrival {
