@@ -184,7 +184,9 @@ type Result struct {
 	// Outcome is the run's, as a local answer's; or "taken" when another
 	// answer took the form first, "refused" when the form had moved on or
 	// was never there (Message says why), "failed" when the run did not
-	// take the answer in time (withdrawn: it is never applied).
+	// take the answer in time (withdrawn: it is never applied), or did not
+	// ask the form again in time after the answer that took it was
+	// withdrawn.
 	remote.Outcome
 	// Rev is the claim's revision, when this answer took the form.
 	Rev uint64
@@ -192,8 +194,8 @@ type Result struct {
 	By string
 }
 
-// claimTries bounds how often an answer claims a form that a refused
-// answer reopened meanwhile.
+// claimTries bounds how often an answer claims a form that a refused or
+// withdrawn answer reopened meanwhile.
 const claimTries = 3
 
 // Answer answers form id and waits for what came of it: the run takes the
@@ -239,6 +241,20 @@ func (c *Conn) Answer(ctx context.Context, id FormID, r Reply, wait time.Duratio
 			if g, gerr := c.form(ctx, b, id); gerr == nil && g.Round > f.Round && g.State == Open {
 				continue // the answer that took it was refused: the form waits again
 			}
+			if c.withdrawnClaim(ctx, w.key) {
+				// The answer that took the round is never applied: the run
+				// opens the next round once it sees it withdrawn.
+				moved, err := c.nextRound(ctx, b, id, f.Round, wait)
+				if err != nil {
+					return Result{}, err
+				}
+				if moved {
+					continue
+				}
+				return Result{Outcome: remote.Outcome{Result: "failed", Message: fmt.Sprintf(
+					"the answer that took the form, by %s, was withdrawn, and its run has not asked the form again within %v: look at it again",
+					w.describe(id.Machine()), wait)}}, nil
+			}
 			return Result{Outcome: remote.Outcome{Result: "taken", Message: "answered first by " + w.describe(id.Machine())}, By: w.who}, nil
 		}
 		if err != nil {
@@ -252,6 +268,47 @@ func (c *Conn) Answer(ctx context.Context, id FormID, r Reply, wait time.Duratio
 		return c.await(ctx, b, key, rev, wait)
 	}
 	return refused(fmt.Sprintf("the form was reopened %d times while this answer claimed it: look at it again", claimTries)), nil
+}
+
+// withdrawnClaim reports whether the sender of the claim under key
+// withdrew it, as the outcomes' leader has it; false when that cannot be
+// read.
+func (c *Conn) withdrawnClaim(ctx context.Context, key string) bool {
+	m, err := c.leaderGet(ctx, "KV_"+OutcomesBucket, "$KV."+OutcomesBucket+"."+key, true)
+	var v verdict
+	return err == nil && decode(m.data, &v) == nil && v.State == withdrawn
+}
+
+// nextRound waits, up to wait, until form id has moved past round: asked
+// again, closed, or gone. It reports whether it did; an error when the
+// form cannot be watched or ctx ends.
+func (c *Conn) nextRound(ctx context.Context, b *buckets, id FormID, round int, wait time.Duration) (bool, error) {
+	w, err := b.forms.Watch(ctx, string(id))
+	if err != nil {
+		return false, fmt.Errorf("form %s: %w", id, c.reason(err))
+	}
+	defer w.Stop()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		select {
+		case e, ok := <-w.Updates():
+			if !ok {
+				return false, fmt.Errorf("form %s: the watch ended", id)
+			}
+			if e == nil {
+				continue
+			}
+			var f Form
+			if e.Operation() != jetstream.KeyValuePut || decode(e.Value(), &f) != nil || f.Round > round || f.State == Closed {
+				return true, nil
+			}
+		case <-timer.C:
+			return false, nil
+		case <-ctx.Done():
+			return false, fmt.Errorf("form %s: waiting for its next round: %w", id, ctx.Err())
+		}
+	}
 }
 
 // await waits for the outcome of the claim under key: the run accepts it,

@@ -73,6 +73,7 @@ func (c *Conn) ownClaim(ctx context.Context, key string, doc claimDoc) (uint64, 
 // winner is the claim that took a round.
 type winner struct {
 	rev  uint64
+	key  string
 	who  string // the name of its key's last token, or localName
 	from string
 }
@@ -135,7 +136,7 @@ func claimWinner(id FormID, key string, rev uint64, data []byte) (winner, error)
 	if !ok {
 		return winner{}, fmt.Errorf("who took form %s: a claim under %q", id, key)
 	}
-	w := winner{rev: rev, who: who}
+	w := winner{rev: rev, key: key, who: who}
 	var doc claimDoc
 	if decode(data, &doc) == nil {
 		w.from = doc.From

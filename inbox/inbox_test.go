@@ -368,6 +368,61 @@ func TestWithdrawnNotApplied(t *testing.T) {
 	p.Close()
 }
 
+// An answer that finds its form's round taken by a claim whose sender
+// withdrew it is not told "taken": that claim is never applied, so the
+// answer claims the round the run opens next, or fails saying the run has
+// not opened it.
+func TestAnswerAfterWithdrawn(t *testing.T) {
+	srv := start(t, 1)
+	run := runOn(t, Config{URL: srv.URL()}, "laptop", "4242")
+	a := apply(t, run)
+	alice := dial(t, Config{URL: srv.URL(), Name: "alice"})
+	bob := dial(t, Config{URL: srv.URL(), Name: "bob"})
+	ctx := context.Background()
+	b, err := alice.buckets(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := run.Publish(form("toolu_1"))
+	listed(t, alice, id)
+	key := claimKey(id, 1, escape("alice"))
+	if err := alice.withdraw(b, key, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := alice.writeClaim(ctx, id, 1, escape("alice"), claimDoc{Answers: pick("SQLite").Answers}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := bob.Answer(ctx, id, pick("PostgreSQL"), wait); err != nil || r.Result != "verified" {
+		t.Fatalf("an answer after a withdrawn claim: %+v, %v; want it to take the next round", r, err)
+	}
+	if a.count(id) != 1 {
+		t.Fatalf("applied %d times, want once (bob's)", a.count(id))
+	}
+	// A claim not withdrawn took the round: taken.
+	if r, err := alice.Answer(ctx, id, pick("SQLite"), wait); err != nil || r.Result != "taken" || r.By != "bob" {
+		t.Fatalf("an answer after bob's: %+v, %v; want taken by bob", r, err)
+	}
+
+	// A run that takes nothing: its round stays taken by the withdrawn
+	// claim.
+	dead := dial(t, Config{URL: srv.URL()})
+	p := NewPublisher(dead, Identity{Machine: "gone", Session: "1"})
+	waitStatus(t, p, true, wait)
+	gone := p.Publish(form("toolu_1"))
+	listed(t, alice, id, gone)
+	dead.Close()
+	if r, err := alice.Answer(ctx, gone, pick("SQLite"), 300e6); err != nil || r.Result != "failed" {
+		t.Fatalf("an answer no run took: %+v, %v", r, err)
+	}
+	for _, c := range []*Conn{alice, bob} {
+		r, err := c.Answer(ctx, gone, pick("PostgreSQL"), 300e6)
+		if err != nil || r.Result != "failed" || !strings.Contains(r.Message, "by alice (claudewrap answer), was withdrawn") {
+			t.Fatalf("%s's answer to a round taken by a withdrawn claim: %+v, %v; want failed, saying so", c.Name(), r, err)
+		}
+	}
+	p.Close()
+}
+
 func TestKeys(t *testing.T) {
 	for _, s := range []string{"", "laptop", "desk.example.com", "Ünïcode host", "=run", "a=b", "_-"} {
 		e := escape(s)
