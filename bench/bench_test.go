@@ -162,8 +162,8 @@ func methodNotes() []string {
 			"(its own and every descendant's it waited for: the supervisor, Claude, the hooks and whatever else Claude ran). " +
 			"claudewrap's: each run process's utime+stime from /proc/PID/stat while it is a zombie (waitid WNOWAIT: exited, times " +
 			"final, not yet reaped), plus its supervisor and every `claudewrap hook` process Claude ran in the run's tree, from the " +
-			"kernel's exit records (taskstats, one per thread, with its parent; per-thread times are the scheduler tick's samples, " +
-			"4 ms here). The target applies to claudewrap's share of all the CPU the runs used; the machine's share divides by " +
+			"kernel's exit records (taskstats, one per thread, with its parent; per-thread times are the scheduler tick's " +
+			"samples). The target applies to claudewrap's share of all the CPU the runs used; the machine's share divides by " +
 			"the wall time from the first start to the last exit times the CPUs. Wall time is from the common start to each run's exit.",
 		"- Soak: the claudewrap binary headless (`run --headless --rules … --events …`) on testdata/scenarios/bench-soak.yaml, where every " +
 			"answer brings a new form; VmRSS of the claudewrap process from /proc every 10 s. Growth compares the mean of the last window " +
