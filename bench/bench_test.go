@@ -16,12 +16,13 @@ import (
 // TestBench measures everything side by side, prints the table and writes
 // it to $BENCH_OUT (default BENCH.md at the repository root).
 //
-//	BENCH_ONLY         comma-separated sections: throughput, emulator, keys, answers, inbox, soak (default all)
+//	BENCH_ONLY         comma-separated sections: throughput, emulator, keys, answers, inbox, scale, soak (default all)
 //	BENCH_BYTES        passthrough stream size (default 200000000)
 //	BENCH_RUNS         passthrough runs each way, median taken (default 3)
 //	BENCH_KEYS         keystroke round trips (default 2000)
 //	BENCH_ANSWER_RUNS  runs per form, version and side (default 10)
 //	BENCH_INBOX_SESSIONS, BENCH_INBOX_FORMS  sessions of the fake Claude and forms each holds, answered through the inbox and the local socket (default 50 and 4)
+//	BENCH_SCALE_RUNS, BENCH_SCALE_VERSION  headless runs at once on the real Claude Code, and its version (default 16 and 2.1.332)
 //	BENCH_SOAK         soak duration (default 30m; 0 skips it)
 //	BENCH_SOAK_VERSIONS Claude Code versions to soak, one after the other (default the e2e suite's, claudetest.Versions: $CLAUDEWRAP_E2E_VERSIONS, else its two defaults)
 //	BENCH_PROFILE      1: profile passthrough and the soak's heap even when their targets are met
@@ -77,6 +78,14 @@ func TestBench(t *testing.T) {
 	}
 	if wanted("inbox") {
 		r.Inbox = measureInbox(t, claudewrap, envInt("BENCH_INBOX_SESSIONS", 50), envInt("BENCH_INBOX_FORMS", 4))
+		save(false)
+	}
+	if wanted("scale") {
+		v := os.Getenv("BENCH_SCALE_VERSION")
+		if v == "" {
+			v = "2.1.332"
+		}
+		r.Scale = measureScale(t, claudewrap, v, envInt("BENCH_SCALE_RUNS", 16))
 		save(false)
 	}
 	if d := envDuration("BENCH_SOAK", 30*time.Minute); d > 0 && wanted("soak") {
@@ -146,6 +155,16 @@ func methodNotes() []string {
 			"through the inbox (inbox.Conn.Answer: the form read, the claim, the run taking it). Latency is from the answer's start to the " +
 			"first key the fake Claude read for that form (its note, same clock). CPU is utime+stime of each claudewrap process from " +
 			"/proc/PID/stat (its children left out: the fake Claude and its hooks) once its last form is verified, the runs still going.",
+		"- Scale: N runs of the claudewrap binary started at once, each `run --headless --size 100x40 --rules … --on-unmatched fail " +
+			"--events … --exit-after-turn -- \"plan the project\"` on the real Claude Code in its own sandbox against fakeapi, with " +
+			"three.yaml's rules (MongoDB, Auth + API, snake_case); a run is verified when it exits 0 with exactly one verified event and " +
+			"the tool_result Claude recorded holds the intended answers. All the CPU the runs used: each run's rusage once reaped " +
+			"(its own and every descendant's it waited for: the supervisor, Claude, the hooks and whatever else Claude ran). " +
+			"claudewrap's: each run process's utime+stime from /proc/PID/stat while it is a zombie (waitid WNOWAIT: exited, times " +
+			"final, not yet reaped), plus its supervisor and every `claudewrap hook` process Claude ran in the run's tree, from the " +
+			"kernel's exit records (taskstats, one per thread, with its parent; per-thread times are the scheduler tick's " +
+			"samples). The target applies to claudewrap's share of all the CPU the runs used; the machine's share divides by " +
+			"the wall time from the first start to the last exit times the CPUs. Wall time is from the common start to each run's exit.",
 		"- Soak: the claudewrap binary headless (`run --headless --rules … --events …`) on testdata/scenarios/bench-soak.yaml, where every " +
 			"answer brings a new form; VmRSS of the claudewrap process from /proc every 10 s. Growth compares the mean of the last window " +
 			"with the first window after warm-up; it counts as growth above 5% and 1 MiB. Wrong counts the forms with a mismatch, error or " +

@@ -19,6 +19,7 @@ type Results struct {
 	Keys       *Keys
 	Answers    []Answer
 	Inbox      *Inbox
+	Scale      *Scale
 	Soak       []*Soak
 	// Profiles are pprof -top excerpts explaining missed targets, by title.
 	Profiles map[string]string
@@ -181,6 +182,49 @@ type InboxSide struct {
 	CPU, CPUMax time.Duration
 }
 
+// Scale is many headless runs of the claudewrap binary at once on the real
+// Claude Code, each answering the same form by rules, and the CPU they used.
+type Scale struct {
+	Version        string
+	Runs, Verified int
+	CPUs           int
+	Load, LoadEnd  string // /proc/loadavg at the start and the end
+	// Wall is from the first run's start to the last one's exit; Slowest
+	// is the longest run, from the start.
+	Wall, Slowest time.Duration
+	// RunCPU is the claudewrap run processes' own CPU (user and system),
+	// read from /proc as each exited; Total is every run's rusage, its
+	// own and every descendant's it waited for (Claude, its hooks, and
+	// whatever else Claude ran).
+	RunCPU, Total time.Duration
+	// Counted says the kernel's exit records (taskstats) were read: they
+	// give claudewrap's other processes, the supervisor that holds Claude
+	// (with any other the run or it started) and the Hooks hook processes
+	// Claude ran, and Seen, the CPU of every exit in the runs' trees,
+	// SeenRun the run processes' share of it.
+	Counted                bool
+	SupervisorCPU, HookCPU time.Duration
+	Hooks                  int
+	Seen, SeenRun          time.Duration
+}
+
+// Claudewrap is the CPU claudewrap's processes used: the runs, and when
+// counted their supervisors and hooks.
+func (s *Scale) Claudewrap() time.Duration { return s.RunCPU + s.SupervisorCPU + s.HookCPU }
+
+// Share is claudewrap's CPU over all the CPU the runs used.
+func (s *Scale) Share() float64 { return float64(s.Claudewrap()) / float64(max(s.Total, 1)) }
+
+// MachineShare is claudewrap's CPU over the machine's capacity while the
+// runs went: their wall time times the CPUs.
+func (s *Scale) MachineShare() float64 {
+	return float64(s.Claudewrap()) / float64(max(s.Wall*time.Duration(max(s.CPUs, 1)), 1))
+}
+
+// Met reports whether every run was verified with claudewrap at most 3 %
+// of the CPU the runs used.
+func (s *Scale) Met() bool { return s.Verified == s.Runs && s.Share() <= 0.03 }
+
 // Soak is claudewrap's resident memory over a long session.
 type Soak struct {
 	Version  string
@@ -331,6 +375,9 @@ func mark(ok bool) string {
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", float64(d)/float64(time.Millisecond)) }
 
+// secs formats d in seconds.
+func secs(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
+
 func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 
 // Met reports whether every measured target was met.
@@ -350,6 +397,9 @@ func (r *Results) Met() bool {
 	}
 	if in := r.Inbox; in != nil {
 		ok = ok && in.Inbox.Verified == in.Forms && in.Local.Verified == in.Forms
+	}
+	if s := r.Scale; s != nil {
+		ok = ok && s.Met()
 	}
 	return ok
 }
@@ -444,6 +494,19 @@ func (r *Results) Markdown() string {
 			float64(in.Inbox.CPU)/float64(max(in.Local.CPU, 1)))
 		fmt.Fprintf(&b, "| forms verified, %s | %d / %d (inbox) | %d / %d (local socket) | | all | %s |\n",
 			what, in.Inbox.Verified, in.Forms, in.Local.Verified, in.Forms, mark(in.Inbox.Verified == in.Forms && in.Local.Verified == in.Forms))
+	}
+	if s := r.Scale; s != nil {
+		what := fmt.Sprintf("%d concurrent headless runs (three.yaml, Claude Code %s)", s.Runs, s.Version)
+		parts := fmt.Sprintf("run processes %s", secs(s.RunCPU))
+		if s.Counted {
+			parts += fmt.Sprintf(", supervisors %s, %d hooks %s", secs(s.SupervisorCPU), s.Hooks, secs(s.HookCPU))
+		} else {
+			parts += "; supervisors and hooks not counted"
+		}
+		fmt.Fprintf(&b, "| claudewrap's share of the CPU, %s: of all the CPU the runs used | %.1f %% (%s of %s) | %.1f %% of the machine (%s wall × %d CPUs) | %s | ≤ 3 %% | %s |\n",
+			what, 100*s.Share(), secs(s.Claudewrap()), secs(s.Total), 100*s.MachineShare(), secs(s.Wall), s.CPUs, parts, mark(s.Share() <= 0.03))
+		fmt.Fprintf(&b, "| runs verified, %s; the slowest run's wall time | %d / %d | | slowest %s | all | %s |\n",
+			what, s.Verified, s.Runs, secs(s.Slowest), mark(s.Verified == s.Runs))
 	}
 	for _, s := range r.Soak {
 		first, last, most := s.RSS()

@@ -27,6 +27,9 @@ func TestMarkdown(t *testing.T) {
 		Inbox: &Inbox{Sessions: 50, Forms: 200, Nodes: 3,
 			Inbox: InboxSide{Verified: 200, P50: 40 * time.Millisecond, P99: 90 * time.Millisecond, CPU: 300 * time.Millisecond, CPUMax: 400 * time.Millisecond},
 			Local: InboxSide{Verified: 200, P50: 10 * time.Millisecond, P99: 30 * time.Millisecond, CPU: 200 * time.Millisecond, CPUMax: 250 * time.Millisecond}},
+		Scale: &Scale{Version: "2.1.332", Runs: 16, Verified: 15, CPUs: 2, Wall: 20 * time.Second, Slowest: 19500 * time.Millisecond,
+			RunCPU: 500 * time.Millisecond, Total: 30 * time.Second, Counted: true,
+			SupervisorCPU: 100 * time.Millisecond, HookCPU: 200 * time.Millisecond, Hooks: 80},
 		Soak:     []*Soak{{Version: "2.1.330", Duration: 30 * time.Minute, Forms: 10, Verified: 10}},
 		Profiles: map[string]string{"keystroke latency": "flat flat% sum%"},
 	}
@@ -47,6 +50,8 @@ func TestMarkdown(t *testing.T) {
 		"| answer to the first key written, p99, 200 forms waiting in 50 sessions of the fake Claude, answered one after the other by one answerer | 90.000 ms (inbox, 3-node cluster) | 30.000 ms (local socket) | +60.000 ms | (reported) | |",
 		"| claudewrap's CPU per session (4 forms held and answered), median (most) | 300.000 ms (400.000 ms) (inbox) | 200.000 ms (250.000 ms) (local socket) | ×1.50 | (reported) | |",
 		"| 200 / 200 (inbox) | 200 / 200 (local socket) | | all | met |",
+		"| claudewrap's share of the CPU, 16 concurrent headless runs (three.yaml, Claude Code 2.1.332): of all the CPU the runs used | 2.7 % (0.80 s of 30.00 s) | 2.0 % of the machine (20.00 s wall × 2 CPUs) | run processes 0.50 s, supervisors 0.10 s, 80 hooks 0.20 s | ≤ 3 % | met |",
+		"| runs verified, 16 concurrent headless runs (three.yaml, Claude Code 2.1.332); the slowest run's wall time | 15 / 16 | | slowest 19.50 s | all | **missed** |",
 		"(+0.0%)",
 		"Not every target is met",
 		"### keystroke latency",
@@ -64,6 +69,22 @@ func TestMarkdown(t *testing.T) {
 	}
 	if !r.Soak[0].Grew() {
 		t.Error("a doubled RSS not counted as growth")
+	}
+}
+
+func TestScaleMet(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		s    Scale
+		met  bool
+	}{
+		{"under 3 %", Scale{Runs: 16, Verified: 16, RunCPU: 290 * time.Millisecond, Total: 10 * time.Second}, true},
+		{"over 3 %", Scale{Runs: 16, Verified: 16, RunCPU: 200 * time.Millisecond, HookCPU: 110 * time.Millisecond, Total: 10 * time.Second}, false},
+		{"a run not verified", Scale{Runs: 16, Verified: 15, RunCPU: 100 * time.Millisecond, Total: 10 * time.Second}, false},
+	} {
+		if got := c.s.Met(); got != c.met {
+			t.Errorf("%s: Met() = %v (share %.4f), want %v", c.name, got, c.s.Share(), c.met)
+		}
 	}
 }
 
