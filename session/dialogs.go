@@ -214,10 +214,10 @@ func newDialogWatch(s *session, now time.Time) *dialogWatch {
 	return w
 }
 
-// step looks at snap, the screen at now; done says the run is blocked and
+// step looks at l, the screen at now; done says the run is blocked and
 // the watcher ends.
-func (w *dialogWatch) step(ctx context.Context, s *session, snap vt.Snapshot, now time.Time) (done bool) {
-	em := s.child.Screen()
+func (w *dialogWatch) step(ctx context.Context, s *session, l *look, now time.Time) (done bool) {
+	em, snap := s.child.Screen(), l.snap
 	grace, idle := w.grace, w.idle
 	// A screen that changes counts whether it settles or not: output
 	// that never pauses (a stream) keeps it unsettled, and output the
@@ -236,7 +236,7 @@ func (w *dialogWatch) step(ctx context.Context, s *session, snap vt.Snapshot, no
 			return true
 		}
 	}
-	if r, ok := screen.ParseRetry(snap); ok && r.Message != w.retrying {
+	if r, ok := l.retry, l.retryOK; ok && r.Message != w.retrying {
 		// Claude retries on its own and gives up with a StopFailure
 		// (turnFailed); meanwhile the person is told why it waits.
 		w.retrying = r.Message
@@ -247,7 +247,7 @@ func (w *dialogWatch) step(ctx context.Context, s *session, snap vt.Snapshot, no
 	// The start watchdog is an idle limit of its own: with no limit
 	// (--idle-timeout 0) it is off too.
 	if s.cfg.Host.Headless && idle > 0 && !hooked && now.Sub(w.started) >= s.startLimit && now.Sub(w.changedAt) >= s.startQuiet {
-		if _, ok := screen.ParseDialog(snap); !ok {
+		if !l.dialogOK {
 			s.block(fmt.Sprintf("Claude has not started its session after %v and its screen waits for input "+
 				"nobody can give (headless): a first-run screen, a dialog claudewrap does not know, or hooks that do not run", s.startLimit), &snap)
 			return true
@@ -258,7 +258,7 @@ func (w *dialogWatch) step(ctx context.Context, s *session, snap vt.Snapshot, no
 			"it waits for input nobody can give (headless)", idle.Round(time.Second)), &snap)
 		return true
 	}
-	d, ok := screen.ParseDialog(snap)
+	d, ok := l.dialog, l.dialogOK
 	if !ok && !open && s.cfg.Host.Headless && idle > 0 && now.Sub(w.changedAt) >= s.startQuiet {
 		if reason := s.unreadDialog(snap, now); reason != "" {
 			s.block(reason, &snap)

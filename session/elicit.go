@@ -11,8 +11,6 @@ import (
 	"github.com/claudewrap/claudewrap/hook"
 	"github.com/claudewrap/claudewrap/remote"
 	"github.com/claudewrap/claudewrap/rules"
-	"github.com/claudewrap/claudewrap/screen"
-	"github.com/claudewrap/claudewrap/vt"
 )
 
 // Eliciter decides MCP servers' input forms (elicitations). rules.Set is
@@ -208,12 +206,12 @@ func newElicitWatch(s *session) *elicitWatch {
 	return w
 }
 
-// step looks at snap, the screen at now; done says the run is blocked.
-func (w *elicitWatch) step(s *session, snap vt.Snapshot, now time.Time) (done bool) {
+// step looks at l, the screen at now; done says the run is blocked.
+func (w *elicitWatch) step(s *session, l *look, now time.Time) (done bool) {
 	if !s.cfg.Host.Headless {
 		return false
 	}
-	e, shown := screen.ParseElicitation(snap)
+	e, shown := l.elicit, l.elicitOK
 	switch {
 	case !shown:
 		w.seen = time.Time{} // gone: answered, or cancelled with its tool
@@ -243,6 +241,6 @@ func (w *elicitWatch) step(s *session, snap vt.Snapshot, now time.Time) (done bo
 	if hooked {
 		why = fmt.Sprintf("MCP server %q shows its input form although Claude's Elicitation hook answered it", e.Server)
 	}
-	s.block(why, &snap)
+	s.block(why, &l.snap)
 	return true
 }

@@ -238,9 +238,9 @@ type formWatch struct {
 	said bool      // this form was reported: the next is watched once it goes
 }
 
-// step looks at snap, the screen at now.
-func (w *formWatch) step(s *session, snap vt.Snapshot, now time.Time) {
-	if !askflow.FormShown(snap) {
+// step looks at l, the screen at now.
+func (w *formWatch) step(s *session, l *look, now time.Time) {
+	if !l.form {
 		*w = formWatch{}
 		return
 	}
@@ -292,6 +292,7 @@ func (s *session) watchScreen(ctx context.Context) {
 	now := time.Now()
 	forms, elicits, dialogs := &formWatch{}, newElicitWatch(s), newDialogWatch(s, now)
 	var seq uint64 // the last settled screen looked at
+	var l *look
 	for {
 		wctx, cancel := context.WithTimeout(ctx, screenTick)
 		snap, err := em.Wait(wctx, func(sn vt.Snapshot) bool { return sn.Seq != seq })
@@ -305,9 +306,35 @@ func (s *session) watchScreen(ctx context.Context) {
 		} else {
 			snap = em.Snapshot()
 		}
-		forms.step(s, snap, now)
-		if elicits.step(s, snap, now) || dialogs.step(ctx, s, snap, now) {
+		if l == nil || l.snap.Seq != snap.Seq {
+			l = newLook(snap, s.cfg.Host.Headless)
+		}
+		forms.step(s, l, now)
+		if elicits.step(s, l, now) || dialogs.step(ctx, s, l, now) {
 			return
 		}
 	}
+}
+
+// look is what the watchdogs read of one screen, parsed once for each
+// change of it: a still screen is looked at again with no parse.
+type look struct {
+	snap     vt.Snapshot
+	form     bool // a question form shows
+	elicit   screen.Elicitation
+	elicitOK bool // an MCP server's form shows (read only headless: see elicitWatch)
+	dialog   screen.Dialog
+	dialogOK bool
+	retry    screen.Retry
+	retryOK  bool // Claude retries its API
+}
+
+func newLook(snap vt.Snapshot, headless bool) *look {
+	l := &look{snap: snap, form: askflow.FormShown(snap)}
+	if headless {
+		l.elicit, l.elicitOK = screen.ParseElicitation(snap)
+	}
+	l.dialog, l.dialogOK = screen.ParseDialog(snap)
+	l.retry, l.retryOK = screen.ParseRetry(snap)
+	return l
 }
