@@ -15,10 +15,10 @@ import (
 // session's state (see docs/architecture.md, "Inside session"). Other
 // goroutines reach it two ways: an event, handled in handle (the keys of a
 // lease and the person's keys, the run's report, the answers from
-// elsewhere that wait for their form's outcome, a drive's end, a record's
-// deadline), or do, which runs a
-// function on the loop (the forms and their moves, the turn, the
-// dialogs). What runs on the loop (a do's function, handle,
+// elsewhere that wait for their form's outcome, Claude's hook messages as
+// the hook reader passes them on, a form's road from decided to checked),
+// or do, which runs a function on the loop (the rest of the forms' moves,
+// the turn, the dialogs, the MCP forms). What runs on the loop (a do's function, handle,
 // handOver, keyboard.send) must not wait on the loop (do, press, typed,
 // readReport, block, sync); send, which never waits on it, may.
 type conductor struct {
@@ -101,26 +101,31 @@ type step struct {
 	done chan struct{}
 }
 
-func (waitBegun) isEvent()     {}
-func (waitEnded) isEvent()     {}
-func (outcomeSaid) isEvent()   {}
-func (barrier) isEvent()       {}
-func (step) isEvent()          {}
-func (keyPress) isEvent()      {}
-func (keyTyped) isEvent()      {}
-func (reportChange) isEvent()  {}
-func (reportRead) isEvent()    {}
-func (blockRun) isEvent()      {}
-func (driveEnded) isEvent()    {}
-func (recordDue) isEvent()     {}
-func (escCancelled) isEvent()  {}
-func (recordRead) isEvent()    {}
-func (decided) isEvent()       {}
-func (formAsked) isEvent()     {}
-func (formPosted) isEvent()    {}
-func (stopCame) isEvent()      {}
-func (dialogCounted) isEvent() {}
-func (choiceMade) isEvent()    {}
+func (waitBegun) isEvent()      {}
+func (waitEnded) isEvent()      {}
+func (outcomeSaid) isEvent()    {}
+func (barrier) isEvent()        {}
+func (step) isEvent()           {}
+func (keyPress) isEvent()       {}
+func (keyTyped) isEvent()       {}
+func (reportChange) isEvent()   {}
+func (reportRead) isEvent()     {}
+func (blockRun) isEvent()       {}
+func (driveEnded) isEvent()     {}
+func (recordDue) isEvent()      {}
+func (escCancelled) isEvent()   {}
+func (recordRead) isEvent()     {}
+func (decided) isEvent()        {}
+func (formAsked) isEvent()      {}
+func (formPosted) isEvent()     {}
+func (stopCame) isEvent()       {}
+func (dialogCounted) isEvent()  {}
+func (choiceMade) isEvent()     {}
+func (permExpected) isEvent()   {}
+func (hookRefused) isEvent()    {}
+func (preCame) isEvent()        {}
+func (elicitHooked) isEvent()   {}
+func (elicitRecorded) isEvent() {}
 
 func newConductor(s *session) *conductor {
 	return &conductor{s: s, in: make(chan event), next: make(chan event), started: make(chan struct{}),
@@ -362,6 +367,16 @@ func (c *conductor) handle(e event) {
 		c.s.dialogs++
 	case choiceMade:
 		c.s.choice = e.c
+	case permExpected:
+		c.s.perms = append(c.s.perms, e.c)
+	case hookRefused:
+		c.s.refusal = e.why
+	case preCame:
+		c.s.preArrived(e)
+	case elicitHooked:
+		c.s.elicitHook = e.at
+	case elicitRecorded:
+		c.s.elicitResult = e.at
 	case barrier:
 		close(e.reached)
 	case step:

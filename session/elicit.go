@@ -100,7 +100,7 @@ func (s *session) elicitation(m hook.Message) {
 		}
 		b, _ := json.Marshal(map[string]any{"hookSpecificOutput": out})
 		if reply(b) {
-			s.loop.do(func() { s.elicitHook = time.Now() })
+			s.loop.send(elicitHooked{time.Now()})
 			s.say("submitted", events.Fields{"elicitation": p.MCPServerName, "action": string(d.Action), "via": "hook"})
 			return
 		}
@@ -131,11 +131,18 @@ func (s *session) elicitation(m hook.Message) {
 		Elicitation: &remote.Elicitation{Server: p.MCPServerName, Message: p.Message, Fields: asked, Schema: p.RequestedSchema}})
 }
 
+// elicitHooked: a rule answered an MCP server's form through its
+// Elicitation hook, at (see elicitWatch).
+type elicitHooked struct{ at time.Time }
+
+// elicitRecorded: Claude's ElicitationResult came, at (see elicitWatch).
+type elicitRecorded struct{ at time.Time }
+
 // elicitationResult reports what an MCP server's form was answered on the
 // screen: claudewrap's answer is verified against its rule's, any other
 // is the person's.
 func (s *session) elicitationResult(p *hook.Payload) {
-	s.loop.do(func() { s.elicitResult = time.Now() })
+	s.loop.send(elicitRecorded{time.Now()})
 	s.elicitAnswered(p.MCPServerName)
 	if s.elicitVerify(p.MCPServerName, p.Action, p.Content) {
 		return

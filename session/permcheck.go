@@ -56,9 +56,11 @@ func (c *permCheck) fields() events.Fields {
 }
 
 // expect adds a permission answer to check.
-func (s *session) expect(c permCheck) {
-	s.loop.do(func() { s.perms = append(s.perms, &c) })
-}
+func (s *session) expect(c permCheck) { s.loop.send(permExpected{&c}) }
+
+// permExpected: a permission answer to find in Claude's transcript (see
+// checkPermissions).
+type permExpected struct{ c *permCheck }
 
 // transcriptWait bounds the wait, at the end of a turn, for Claude to write
 // the tool_results of permission answers to its transcript.

@@ -76,7 +76,7 @@ func TestPermissionsVerified(t *testing.T) {
 		permCheck{tool: "ExitPlanMode", input: json.RawMessage(`{"plan":"1. x","planFilePath":"/p.md"}`), want: approved},
 		permCheck{tool: "WebFetch", input: json.RawMessage(`{"url":"https://example.com"}`), want: refused},
 	)
-	s.perms[2].input = json.RawMessage(`{"command":"false"}`)
+	s.loop.do(func() { s.perms[2].input = json.RawMessage(`{"command":"false"}`) })
 	s.checkPermissions(context.Background(), true)
 	if n := strings.Count(log.String(), `"event":"verified"`); n != 5 || s.loop.readReport().Mismatch {
 		t.Fatalf("want 5 verified, no mismatch\n%s", log)

@@ -482,6 +482,9 @@ type DialogRules interface {
 	MCPServer(name string) (file string)
 }
 
+// hookRefused: claudewrap refused a hook message, for why (see formWatch).
+type hookRefused struct{ why string }
+
 // killGrace is how long Claude has to end after SIGTERM when the caller's
 // context ended, before it is killed.
 const killGrace = 5 * time.Second
@@ -489,12 +492,12 @@ const killGrace = 5 * time.Second
 func (s *session) handle(m hook.Message) {
 	if m.Err != nil {
 		s.say("error", events.Fields{"message": m.Err.Error()})
-		s.loop.do(func() { s.refusal = m.Err.Error() })
+		s.loop.send(hookRefused{m.Err.Error()})
 		return
 	}
 	p := m.Payload
-	if p.HookEventName == hook.PreToolUse {
-		s.preArrived(p.ToolUseID)
+	if p.HookEventName == hook.PreToolUse && p.ToolUseID != "" {
+		s.loop.send(preCame{p.ToolUseID})
 	}
 	if p.Gated() {
 		s.decideTool(m)

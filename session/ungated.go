@@ -32,20 +32,18 @@ const ungatedWait = 5 * time.Second
 // maxSeen bounds the tool calls whose PreToolUse is remembered.
 const maxSeen = 1024
 
+// preCame: a tool call's PreToolUse reached claudewrap (see ungated).
+type preCame struct{ id string }
+
 // preArrived notes that a tool call's PreToolUse reached claudewrap.
-func (s *session) preArrived(id string) {
-	if id == "" {
-		return
+func (s *session) preArrived(e preCame) {
+	if s.preSeen == nil {
+		s.preSeen = map[string]bool{}
 	}
-	s.loop.do(func() {
-		if s.preSeen == nil {
-			s.preSeen = map[string]bool{}
-		}
-		if len(s.preSeen) >= maxSeen {
-			clear(s.preSeen)
-		}
-		s.preSeen[id] = true
-	})
+	if len(s.preSeen) >= maxSeen {
+		clear(s.preSeen)
+	}
+	s.preSeen[e.id] = true
 }
 
 // ungated follows the transcript for calls that did not pass the gate. It
