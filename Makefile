@@ -78,9 +78,11 @@ nocgo:
 # A session's form lifecycle, twenty times over with the race detector: its
 # goroutines must agree however they interleave. TestFormLife's scripts make
 # every move of a form's life table; TestConductor the loop's own scripts;
-# the other TestForm tests drive the fake Claude with askflow.
+# the other TestForm tests drive the fake Claude with askflow. Every other
+# session test, each of which runs the loop, three times over.
 lifecycle:
 	go test -race -count=20 -run '^Test(Form|Conductor)' ./session
+	go test -race -count=3 -skip '^Test(Form|Conductor)' ./session
 
 # Builds and vets for every OS and architecture Claude Code users run.
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64

@@ -71,30 +71,23 @@ const transcriptWait = 2 * time.Second
 // end of a turn it waits up to transcriptWait for missing records; final
 // (Claude has exited) reports what is still missing as not verified.
 func (s *session) checkPermissions(ctx context.Context, final bool) {
-	deadline := time.Now().Add(transcriptWait)
-	for {
+	settled := func() bool {
 		var pending int
 		s.loop.do(func() { pending = len(s.perms) })
 		path := s.following().transcript
-		if pending == 0 {
-			return
-		}
-		if path != "" && s.matchPermissions(path) == 0 {
-			return
-		}
-		if final || time.Now().After(deadline) {
-			break
-		}
-		t := time.NewTimer(100 * time.Millisecond)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			final = true // Claude is gone: what is missing now stays missing
-		case <-t.C:
-		}
+		return pending == 0 || path != "" && s.matchPermissions(path) == 0
 	}
 	if !final {
-		return // perhaps in a later turn's record
+		if transcript.Await(ctx, s.following().transcript, transcriptWait, settled) {
+			return
+		}
+		if ctx.Err() == nil {
+			return // perhaps in a later turn's record
+		}
+		// Claude is gone: what is missing now stays missing.
+	}
+	if settled() {
+		return
 	}
 	var left []*permCheck
 	s.loop.do(func() { left, s.perms = s.perms, nil })

@@ -282,3 +282,29 @@ func TestStopTranscriptLags(t *testing.T) {
 		t.Errorf("report %+v\n%s", rep, r)
 	}
 }
+
+// TestStopFailureTranscriptLags: Claude's StopFailure comes (not logged
+// in), but its transcript has not caught up with the error: Claude's
+// screen shows it waiting at its prompt, so the turn's end is said with
+// the words its hook carried, and a headless run ends with them.
+func TestStopFailureTranscriptLags(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+		Policy: rules.Fail, ExitAfterTurn: true, Host: hostHeadless})
+	c.session = "real"
+	c.hook(&hook.Payload{HookEventName: hook.SessionStart, Source: "startup"})
+	r.wait(`"session"`)
+	c.mu.Lock()
+	c.noStop = true
+	c.mu.Unlock()
+	c.ask("t1", database) // answered: Claude's prompt shows after it
+	r.wait(`"verified"`)
+	c.hook(&hook.Payload{HookEventName: hook.StopFailure, Error: "authentication_failed",
+		LastAssistantMessage: "Not logged in · Please run /login"})
+	rep := r.result()
+	if !strings.Contains(rep.TurnFailed, "Not logged in · Please run /login (authentication_failed)") ||
+		!strings.Contains(r.log.String(), `"confirmed_by":"screen"`) || r.has("error") {
+		t.Errorf("report %+v\n%s", rep, r)
+	}
+}

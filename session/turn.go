@@ -69,48 +69,42 @@ const stopWait = 3 * time.Second
 // that one is reported and ignored. by says what showed the turn over when
 // it was not the transcript.
 func (s *session) turnOver(path string) (over bool, by string) {
-	deadline := time.Now().Add(stopWait)
-	for {
-		m, _ := transcript.LastMessage(path)
-		again := false
-		if m.TurnOver() {
-			s.loop.do(func() {
-				// The turn before's end: Claude may not have written
-				// this turn's yet.
-				again = m.UUID != "" && m.UUID == s.lastTurn
-				if !again {
-					s.lastTurn = m.UUID
-				}
-			})
+	var m transcript.Message
+	again := false
+	if transcript.Await(s.ctx, path, stopWait, func() bool {
+		m, _ = transcript.LastMessage(path)
+		again = false
+		if !m.TurnOver() {
+			return false
+		}
+		s.loop.do(func() {
+			// The turn before's end: Claude may not have written this
+			// turn's yet.
+			again = m.UUID != "" && m.UUID == s.lastTurn
 			if !again {
-				return true, ""
+				s.lastTurn = m.UUID
 			}
-		}
-		if time.Now().After(deadline) || s.ctx.Err() != nil {
-			if again {
-				s.say("error", events.Fields{"message": "a second Stop for a turn already over: not Claude's, ignored"})
-				return false, ""
-			}
-			if s.ctx.Err() == nil && s.idleOnScreen() {
-				return true, fmt.Sprintf("Claude's transcript %s does not show the end of its turn yet "+
-					"(its last message %s), but its screen shows it waiting at its prompt: the Stop is taken", path, m)
-			}
-			why := "its transcript is not known"
-			if _, err := os.Stat(path); path != "" && err != nil {
-				why = fmt.Sprintf("its transcript %s cannot be read", path)
-			} else if path != "" {
-				why = fmt.Sprintf("its transcript %s shows it still working: its last message %s", path, m)
-			}
-			s.say("error", events.Fields{"message": "a Stop that Claude's transcript does not confirm (" + why + "): not Claude's, ignored"})
-			return false, ""
-		}
-		t := time.NewTimer(100 * time.Millisecond)
-		select {
-		case <-t.C:
-		case <-s.ctx.Done():
-			t.Stop()
-		}
+		})
+		return !again
+	}) {
+		return true, ""
 	}
+	if again {
+		s.say("error", events.Fields{"message": "a second Stop for a turn already over: not Claude's, ignored"})
+		return false, ""
+	}
+	if s.ctx.Err() == nil && s.idleOnScreen() {
+		return true, fmt.Sprintf("Claude's transcript %s does not show the end of its turn yet "+
+			"(its last message %s), but its screen shows it waiting at its prompt: the Stop is taken", path, m)
+	}
+	why := "its transcript is not known"
+	if _, err := os.Stat(path); path != "" && err != nil {
+		why = fmt.Sprintf("its transcript %s cannot be read", path)
+	} else if path != "" {
+		why = fmt.Sprintf("its transcript %s shows it still working: its last message %s", path, m)
+	}
+	s.say("error", events.Fields{"message": "a Stop that Claude's transcript does not confirm (" + why + "): not Claude's, ignored"})
+	return false, ""
 }
 
 // idleQuietStop is how long Claude's screen must stay still, its prompt
@@ -350,34 +344,38 @@ func (l *lastSent) SendKeys(p []byte) error {
 // the turn's end is said with Claude's own words; a run that ends with its
 // turn (headless) ends then, with exit 1, since Claude waits at its prompt
 // for a fix nobody there can make. A StopFailure the transcript does not
-// show is not Claude's, and is ignored.
+// show, nor Claude's screen waiting at its prompt, is not Claude's, and is
+// ignored.
 func (s *session) turnFailed(p *hook.Payload) {
 	path := s.stopPath(p)
 	s.goWork(func() {
-		deadline := time.Now().Add(stopWait)
 		var m transcript.Message
-		for {
+		failed := func() bool {
 			m, _ = transcript.LastMessage(path)
-			if m.Role == "assistant" && m.Error != "" {
-				break
-			}
-			if time.Now().After(deadline) || s.ctx.Err() != nil {
+			return m.Role == "assistant" && m.Error != ""
+		}
+		fields := events.Fields{"session_id": p.SessionID}
+		if !transcript.Await(s.ctx, path, stopWait, failed) {
+			last := m
+			// As for a Stop (see turnOver): a transcript that lags on a
+			// loaded machine, Claude's screen waiting at its prompt.
+			if s.ctx.Err() != nil || !s.idleOnScreen() {
 				s.say("error", events.Fields{"message": fmt.Sprintf("a StopFailure (%s) that Claude's transcript does not confirm "+
-					"(its last message %s): not Claude's, ignored", p.Error, m)})
+					"(its last message %s): not Claude's, ignored", p.Error, last)})
 				return
 			}
-			t := time.NewTimer(100 * time.Millisecond)
-			select {
-			case <-t.C:
-			case <-s.ctx.Done():
-				t.Stop()
+			if !failed() {
+				m = transcript.Message{Role: "assistant", Error: p.Error, Text: p.LastAssistantMessage}
+				fields["confirmed_by"], fields["note"] = "screen", fmt.Sprintf("Claude's transcript %s does not show the error yet "+
+					"(its last message %s), but its screen shows it waiting at its prompt: the StopFailure is taken", path, last)
 			}
 		}
 		words := strings.TrimSpace(m.Text)
 		if words == "" {
 			words = m.Error
 		}
-		s.say("turn_end", events.Fields{"session_id": p.SessionID, "error": m.Error, "message": words})
+		fields["error"], fields["message"] = m.Error, words
+		s.say("turn_end", fields)
 		if !s.cfg.ExitAfterTurn {
 			return
 		}

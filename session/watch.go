@@ -129,9 +129,6 @@ const escRace = time.Second
 // pressed Esc just before Claude asked it.
 const EscAskedReason = "the person pressed Esc as Claude asked it"
 
-// escPoll is how often awaitTranscript reads Claude's transcript.
-const escPoll = 100 * time.Millisecond
-
 // escAsked follows a form handed to the person whose last key, an Esc,
 // came as the form was asked or decided (see start). Their Esc cancels it
 // as it shows, or stopped Claude's turn before it showed, when it may
@@ -150,45 +147,39 @@ func (s *session) escAsked(f *form, drive chan struct{}, reason string) {
 	s.loop.send(escCancelled{f: f, drive: drive, reason: reason})
 }
 
-// awaitTranscript reads Claude's transcript every escPoll, for up to escWait,
-// for the record of tool use id, while watched (run on the loop) holds; when Claude ends meanwhile it reads once more, Claude's last
-// word being what it wrote.
+// awaitTranscript reads Claude's transcript, for up to escWait, for the
+// record of tool use id, while watched (run on the loop) holds (see
+// transcript.Await); when Claude ends meanwhile it reads once more, Claude's
+// last word being what it wrote.
 func (s *session) awaitTranscript(id string, watched func() bool) (transcript.Result, bool) {
-	deadline := time.Now().Add(escWait)
 	var tail *transcript.Tail // each read goes on where the last one stopped
-	read := func(path string) (transcript.Result, bool) {
+	var r transcript.Result
+	found := false
+	read := func() bool {
+		path := s.following().transcript
+		if path == "" {
+			return false
+		}
 		if tail == nil || tail.Path != path {
 			tail = &transcript.Tail{Path: path, ID: id}
 		}
-		return tail.Result()
+		r, found = tail.Result()
+		return found
 	}
-	for {
-		var path string
-		on := false
-		s.loop.do(func() { on = watched() })
-		path = s.following().transcript
-		if !on {
-			return transcript.Result{}, false
+	on := true
+	transcript.Await(s.ctx, s.following().transcript, escWait, func() bool {
+		if s.loop.do(func() { on = watched() }); !on {
+			return true
 		}
-		if path != "" {
-			if r, ok := read(path); ok {
-				return r, true
-			}
-		}
-		if !time.Now().Before(deadline) {
-			return transcript.Result{}, false
-		}
-		t := time.NewTimer(escPoll)
-		select {
-		case <-s.ctx.Done():
-			t.Stop()
-			if path = s.following().transcript; path == "" {
-				return transcript.Result{}, false
-			}
-			return read(path)
-		case <-t.C:
-		}
+		return read()
+	})
+	switch {
+	case !on:
+		return transcript.Result{}, false
+	case !found && s.ctx.Err() != nil:
+		read()
 	}
+	return r, found
 }
 
 // handOver notes the person's key (Esc alone or not) and hands them what

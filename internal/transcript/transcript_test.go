@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -176,5 +177,44 @@ func TestFIFONotWaitedOn(t *testing.T) {
 		if testkit.Within(t, 5*time.Second, tc.name, tc.read) {
 			t.Errorf("%s read something from a FIFO", tc.name)
 		}
+	}
+}
+
+// TestAwait: a wait sees what is written once it has begun, whether the
+// file is there when it begins or made after, and gives up at its bound.
+func TestAwait(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	// read writes line the first time it is called: the wait has begun.
+	read := func(line string, write func(string)) func() bool {
+		began := false
+		return func() bool {
+			if !began {
+				began = true
+				go write(line)
+			}
+			b, _ := os.ReadFile(path)
+			return bytes.Contains(b, []byte(line))
+		}
+	}
+	create := func(line string) { os.WriteFile(path, []byte(line+"\n"), 0o600) }
+	appendLine := func(line string) {
+		f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString(line + "\n")
+		f.Close()
+	}
+	if !Await(context.Background(), path, 5*time.Second, read("one", create)) {
+		t.Fatal("the file made during the wait was not seen")
+	}
+	if !Await(context.Background(), path, 5*time.Second, read("two", appendLine)) {
+		t.Fatal("a line written during the wait was not seen")
+	}
+	never := func() bool { b, _ := os.ReadFile(path); return bytes.Contains(b, []byte("three")) }
+	if Await(context.Background(), path, 200*time.Millisecond, never) {
+		t.Fatal("a line never written was seen")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if Await(ctx, path, 5*time.Second, never) {
+		t.Fatal("an ended wait reported a line never written")
 	}
 }

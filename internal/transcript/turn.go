@@ -175,30 +175,20 @@ func Names(path, id string) bool {
 	return false
 }
 
-// AwaitUse reports whether the transcript at path records the tool use id,
-// reading it again every 100 ms for up to wait (Claude writes the tool use
-// before it runs the tool's hooks).
+// AwaitUse reports whether the transcript at path records the tool use id
+// within wait (Claude writes the tool use before it runs the tool's
+// hooks): read as Await reads it.
 func AwaitUse(ctx context.Context, path, id string, wait time.Duration) bool {
 	if id == "" {
 		return false
 	}
-	deadline := time.Now().Add(wait)
-	for {
+	return Await(ctx, path, wait, func() bool {
 		uses, _ := Read(path)
 		for _, u := range uses {
 			if u.ID == id {
 				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		t := time.NewTimer(100 * time.Millisecond)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return false
-		}
-	}
+		return false
+	})
 }
