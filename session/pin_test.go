@@ -255,12 +255,9 @@ func TestSecondStop(t *testing.T) {
 	}
 }
 
-// TestStopTranscriptLags: Claude's Stop comes, but its transcript has not
-// caught up with the turn's end (still its question's tool_use): Claude's
-// screen shows it waiting at its prompt, so the Stop is taken, and its
-// turn_end says so; a lagging transcript is no error.
-func TestStopTranscriptLags(t *testing.T) {
-	t.Parallel()
+// promptAfterForm is a headless run that ends with its turn, whose
+// Claude has answered a form and waits at its prompt; no Stop came yet.
+func promptAfterForm(t *testing.T) (*fakeChild, *run) {
 	c := newChild(t, fakeclaude.Faults{})
 	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
 		Policy: rules.Fail, ExitAfterTurn: true, Host: hostHeadless})
@@ -272,6 +269,16 @@ func TestStopTranscriptLags(t *testing.T) {
 	c.mu.Unlock()
 	c.ask("t1", database)
 	r.wait(`"verified"`)
+	return c, r
+}
+
+// TestStopTranscriptLags: Claude's Stop comes, but its transcript has not
+// caught up with the turn's end (still its question's tool_use): Claude's
+// screen shows it waiting at its prompt, so the Stop is taken, and its
+// turn_end says so; a lagging transcript is no error.
+func TestStopTranscriptLags(t *testing.T) {
+	t.Parallel()
+	c, r := promptAfterForm(t)
 	c.mu.Lock()
 	c.lagging = true
 	c.mu.Unlock()
@@ -289,17 +296,7 @@ func TestStopTranscriptLags(t *testing.T) {
 // the words its hook carried, and a headless run ends with them.
 func TestStopFailureTranscriptLags(t *testing.T) {
 	t.Parallel()
-	c := newChild(t, fakeclaude.Faults{})
-	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
-		Policy: rules.Fail, ExitAfterTurn: true, Host: hostHeadless})
-	c.session = "real"
-	c.hook(&hook.Payload{HookEventName: hook.SessionStart, Source: "startup"})
-	r.wait(`"session"`)
-	c.mu.Lock()
-	c.noStop = true
-	c.mu.Unlock()
-	c.ask("t1", database) // answered: Claude's prompt shows after it
-	r.wait(`"verified"`)
+	c, r := promptAfterForm(t)
 	c.hook(&hook.Payload{HookEventName: hook.StopFailure, Error: "authentication_failed",
 		LastAssistantMessage: "Not logged in · Please run /login"})
 	rep := r.result()
