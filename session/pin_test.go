@@ -305,3 +305,24 @@ func TestStopFailureTranscriptLags(t *testing.T) {
 		t.Errorf("report %+v\n%s", rep, r)
 	}
 }
+
+// TestStopFailureAfterTurn: a StopFailure that comes once Claude's turn
+// ended well and was applied (a process of Claude's can send one) is not
+// taken from Claude's screen, which shows it waiting at its prompt.
+func TestStopFailureAfterTurn(t *testing.T) {
+	t.Parallel()
+	c := newChild(t, fakeclaude.Faults{})
+	r := startRun(t, c, Config{Decider: decider{answers: map[string]answer.Decision{database.Question: sel("SQLite")}},
+		Policy: rules.Fail, Host: hostHeadless})
+	c.session = "real"
+	c.hook(&hook.Payload{HookEventName: hook.SessionStart, Source: "startup"})
+	r.wait(`"session"`)
+	c.ask("t1", database) // answered, then Claude's Stop
+	r.wait(`"turn_end"`)
+	c.forge(&hook.Payload{TranscriptPath: c.transcript, SessionID: c.session, HookEventName: hook.StopFailure,
+		Error: "authentication_failed", LastAssistantMessage: "Not logged in · Please run /login"})
+	r.wait(`a StopFailure (authentication_failed) that Claude's transcript does not confirm`)
+	if n := strings.Count(r.log.String(), `"event":"turn_end"`); n != 1 {
+		t.Errorf("%d turn ends\n%s", n, r)
+	}
+}

@@ -357,9 +357,14 @@ func (s *session) turnFailed(p *hook.Payload) {
 		fields := events.Fields{"session_id": p.SessionID}
 		if !transcript.Await(s.ctx, path, stopWait, failed) {
 			last := m
+			// A turn that ended well and was applied is not this error's.
+			applied := false
+			if last.TurnOver() && last.Error == "" {
+				s.loop.do(func() { applied = last.UUID != "" && last.UUID == s.lastTurn })
+			}
 			// As for a Stop (see turnOver): a transcript that lags on a
 			// loaded machine, Claude's screen waiting at its prompt.
-			if s.ctx.Err() != nil || !s.idleOnScreen() {
+			if applied || s.ctx.Err() != nil || !s.idleOnScreen() {
 				s.say("error", events.Fields{"message": fmt.Sprintf("a StopFailure (%s) that Claude's transcript does not confirm "+
 					"(its last message %s): not Claude's, ignored", p.Error, last)})
 				return

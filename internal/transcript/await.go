@@ -16,7 +16,7 @@ const (
 // Await calls read until it reports true, ctx ends, or wait has passed:
 // at once, then each time the transcript at path changes (on Linux, as
 // Claude writes it, and every watchedPoll besides), or every poll where
-// the file's folder cannot be watched. It reports whether read reported true. read may read other
+// the file's folder cannot be watched; once more when ctx ends. It reports whether read reported true. read may read other
 // files than path (Claude's transcript of another session in the folder).
 func Await(ctx context.Context, path string, wait time.Duration, read func() bool) bool {
 	// Watched before the first read: a write after that read wakes the wait.
@@ -40,7 +40,7 @@ func Await(ctx context.Context, path string, wait time.Duration, read func() boo
 		case <-deadline.C:
 			return read()
 		case <-ctx.Done():
-			return false
+			return read() // what was written before it ended counts
 		}
 		if !tick.Stop() {
 			select {
