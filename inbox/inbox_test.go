@@ -333,13 +333,7 @@ func TestWithdrawnNotApplied(t *testing.T) {
 	listed(t, alice, id)
 	// Withdrawn before the claim is even written: the run, seeing the
 	// claim, finds the withdrawal when it would take it.
-	key := claimKey(id, 1, escape("alice"))
-	if err := alice.withdraw(b, key, nil); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := alice.writeClaim(ctx, id, 1, escape("alice"), claimDoc{Answers: pick("SQLite").Answers}); err != nil {
-		t.Fatal(err)
-	}
+	claimWithdrawn(t, alice, b, id)
 	eventually(t, wait, "round 2", func() (string, bool) {
 		f, err := alice.Form(ctx, id)
 		return fmt.Sprintf("%+v %v", f, err), err == nil && f.Round == 2 && f.State == Open
@@ -368,6 +362,19 @@ func TestWithdrawnNotApplied(t *testing.T) {
 	p.Close()
 }
 
+// claimWithdrawn has c claim form id's first round with an answer it has
+// already withdrawn, as a sender whose wait ran out before its claim was
+// written leaves it.
+func claimWithdrawn(t *testing.T, c *Conn, b *buckets, id FormID) {
+	t.Helper()
+	if err := c.withdraw(b, claimKey(id, 1, escape(c.Name())), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.writeClaim(context.Background(), id, 1, escape(c.Name()), claimDoc{Answers: pick("SQLite").Answers}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // An answer that finds its form's round taken by a claim whose sender
 // withdrew it is not told "taken": that claim is never applied, so the
 // answer claims the round the run opens next, or fails saying the run has
@@ -385,13 +392,7 @@ func TestAnswerAfterWithdrawn(t *testing.T) {
 	}
 	id := run.Publish(form("toolu_1"))
 	listed(t, alice, id)
-	key := claimKey(id, 1, escape("alice"))
-	if err := alice.withdraw(b, key, nil); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := alice.writeClaim(ctx, id, 1, escape("alice"), claimDoc{Answers: pick("SQLite").Answers}); err != nil {
-		t.Fatal(err)
-	}
+	claimWithdrawn(t, alice, b, id)
 	if r, err := bob.Answer(ctx, id, pick("PostgreSQL"), wait); err != nil || r.Result != "verified" {
 		t.Fatalf("an answer after a withdrawn claim: %+v, %v; want it to take the next round", r, err)
 	}
